@@ -1,1 +1,12 @@
-export const ok = 1;
+export * from './resource/kinds.js';
+export * from './resource/conditions.js';
+export * from './resource/resource.events.js';
+export * from './resource/resource.commands.js';
+export * from './resource/resource.state.js';
+export * from './resource/errors.js';
+export * from './resource/evolve.js';
+export * from './resource/decide.js';
+export * from './resource/reconciled.js';
+export * from './resource/resource-conditions.js';
+export * from './resource/status-ingestion.js';
+export * from './resource/stream-names.js';

@@ -1,0 +1,75 @@
+/**
+ * Condition shapes and the reasons Decom emits. Conditions are `{ type, status, reason, message }`
+ * (Kubernetes/HyperFleet convention); reasons are PascalCase constants, each saying when it shows.
+ */
+
+export type ConditionStatus = 'True' | 'False' | 'Unknown';
+
+/** A condition inside an adapter report (`PUT .../statuses`, contract §1.2). */
+export interface AdapterCondition {
+  readonly type: string;
+  readonly status: ConditionStatus;
+  readonly reason?: string;
+  readonly message?: string;
+  /** RFC 3339; kept from the stored report while `status` is unchanged (contract §1.2). */
+  readonly last_transition_time: string;
+}
+
+/** An aggregated condition on a resource's `status.conditions` (contract §1.2 ResourceCondition). */
+export interface ResourceCondition {
+  readonly type: string;
+  readonly status: 'True' | 'False';
+  readonly reason?: string;
+  readonly message?: string;
+  readonly observed_generation: number;
+  readonly created_time: string;
+  readonly last_updated_time: string;
+  readonly last_transition_time: string;
+}
+
+export const ConditionType = {
+  Reconciled: 'Reconciled',
+  LastKnownReconciled: 'LastKnownReconciled',
+  Available: 'Available',
+  Applied: 'Applied',
+  Health: 'Health',
+  Finalized: 'Finalized',
+} as const;
+
+/** Conditions every adapter report must carry (contract §1.2; 400 otherwise). */
+export const MANDATORY_REPORT_CONDITIONS = ['Available', 'Applied', 'Health'] as const;
+
+export const Reason = {
+  /** Reconciled=True: every required adapter reported Available=True (or Finalized=True while deleting) at the current generation. */
+  ReconciledAll: 'ReconciledAll',
+  /** Reconciled=False: some required adapter has not reported the needed condition at the current generation. */
+  ReconciledMissingAdapters: 'ReconciledMissingAdapters',
+  /** Reconciled=False while deleting: adapters are finalized but child records still exist (seed 000 hard-delete order). */
+  ReconciledWaitingForChildren: 'ReconciledWaitingForChildren',
+  /** LastKnownReconciled=False: a required adapter never reported. */
+  AdaptersMissingReports: 'AdaptersMissingReports',
+  /** LastKnownReconciled=True: all required adapters reported Available=True at one generation. */
+  AllAdaptersReconciled: 'AllAdaptersReconciled',
+  /** LastKnownReconciled=False: an adapter reports Available=False. */
+  AdapterReportedNotAvailable: 'AdapterReportedNotAvailable',
+  /** LastKnownReconciled=False: adapters disagree on the generation and it was never True. */
+  AdaptersNotAtSameGeneration: 'AdaptersNotAtSameGeneration',
+} as const;
+
+/** `validation` → `ValidationSuccessful`, `np-configmap` → `NpConfigmapSuccessful` (contract §1.4). */
+export function adapterConditionType(adapter: string): string {
+  const pascal = adapter
+    .split(/[-_]/)
+    .filter((part) => part.length > 0)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+  return `${pascal}Successful`;
+}
+
+/** Status of condition `type` in `conditions`, or undefined when absent. */
+export function conditionStatus(
+  conditions: readonly { type: string; status: string }[],
+  type: string,
+): string | undefined {
+  return conditions.find((c) => c.type === type)?.status;
+}

@@ -1,0 +1,317 @@
+/**
+ * Pure decisions: command + current tree state → events to append, or a thrown domain error.
+ * No I/O, no clock (time and caller arrive on `command.metadata`).
+ */
+import { ConditionType, conditionStatus } from './conditions.js';
+import {
+  ActiveChildrenRestrict,
+  InvalidParent,
+  MutationWhileFinalizing,
+  NameAlreadyTaken,
+  NotFinalizing,
+  ResourceNotFound,
+  ValidationFailed,
+} from './errors.js';
+import { evolve } from './evolve.js';
+import type { KindRegistry } from './kinds.js';
+import { isHardDeleteAllowed } from './reconciled.js';
+import type {
+  CreateResource,
+  ForceDelete,
+  HardDelete,
+  PatchResource,
+  ReportAdapterStatus,
+  RequestDeletion,
+  ResourceCommand,
+} from './resource.commands.js';
+import type { AdapterStatus, ResourceEvent } from './resource.events.js';
+import {
+  childrenOf,
+  descendantsBottomUp,
+  isFinalizing,
+  type ResourceState,
+  type TreeState,
+} from './resource.state.js';
+import { discardReason, toAdapterStatus, validateReport } from './status-ingestion.js';
+
+/** Force-delete reasons longer than this are refused (contract §1.5: > 1024 runes → 400). */
+export const MAX_FORCE_DELETE_REASON_LENGTH = 1024;
+
+export function decide(command: ResourceCommand, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
+  switch (command.type) {
+    case 'CreateResource':
+      return decideCreate(command, state, kinds);
+    case 'PatchResource':
+      return decidePatch(command, state);
+    case 'RequestDeletion':
+      return decideDeletion(command, state, kinds);
+    case 'ReportAdapterStatus':
+      return decideReport(command, state);
+    case 'HardDelete':
+      return decideHardDelete(command, state, kinds);
+    case 'ForceDelete':
+      return decideForceDelete(command, state);
+  }
+}
+
+function existing(state: TreeState, kind: string, id: string): ResourceState {
+  const resource = state.resources.get(id);
+  if (!resource || resource.kind !== kind) throw new ResourceNotFound(kind, id);
+  return resource;
+}
+
+/**
+ * Creates a resource at generation 1.
+ * @throws InvalidParent when a child kind has no parent or the parent is of the wrong kind.
+ * @throws ResourceNotFound when the parent does not exist.
+ * @throws MutationWhileFinalizing when the parent is marked for deletion (seed 000 #12, contract §1.5).
+ * @throws NameAlreadyTaken for a sibling with the same name and kind.
+ */
+export function decideCreate(command: CreateResource, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
+  const descriptor = kinds.get(command.kind);
+  if (state.resources.has(command.id)) throw new NameAlreadyTaken(command.kind, command.name);
+  if (descriptor.parent_kind) {
+    if (!command.owner || command.owner.kind !== descriptor.parent_kind) {
+      throw new InvalidParent(`${command.kind} must be created under a ${descriptor.parent_kind}`);
+    }
+    const parent = existing(state, command.owner.kind, command.owner.id);
+    if (isFinalizing(parent)) throw new MutationWhileFinalizing(parent.kind, parent.id);
+  } else if (command.owner) {
+    throw new InvalidParent(`${command.kind} is a top-level kind and takes no parent`);
+  }
+  const sibling = [...state.resources.values()].find(
+    (r) => r.kind === command.kind && r.name === command.name && r.owner_references?.id === command.owner?.id,
+  );
+  if (sibling) throw new NameAlreadyTaken(command.kind, command.name);
+  return [
+    {
+      type: 'ResourceCreated',
+      data: {
+        id: command.id,
+        kind: command.kind,
+        name: command.name,
+        spec: command.spec,
+        labels: command.labels,
+        ...(command.owner ? { owner_references: { id: command.owner.id, kind: command.owner.kind } } : {}),
+        generation: 1,
+        created_time: command.metadata.now,
+        created_by: command.metadata.caller,
+      },
+    },
+  ];
+}
+
+/**
+ * Changes spec and/or labels; `generation + 1` only when something changed (a no-op PATCH records nothing).
+ * @throws ResourceNotFound, MutationWhileFinalizing (seed 000 #12).
+ */
+export function decidePatch(command: PatchResource, state: TreeState): ResourceEvent[] {
+  const resource = existing(state, command.kind, command.id);
+  if (isFinalizing(resource)) throw new MutationWhileFinalizing(resource.kind, resource.id);
+  const spec = command.spec ?? resource.spec;
+  const labels = command.labels ?? resource.labels;
+  if (sameJson(spec, resource.spec) && sameJson(labels, resource.labels)) return [];
+  return [
+    {
+      type: 'SpecChanged',
+      data: {
+        id: resource.id,
+        kind: resource.kind,
+        spec,
+        labels,
+        generation: resource.generation + 1,
+        updated_time: command.metadata.now,
+        updated_by: command.metadata.caller,
+      },
+    },
+  ];
+}
+
+/**
+ * Marks a resource and every subresource for deletion: `deleted_time`, `deleted_by`, `generation + 1`.
+ * Idempotent: an already-marked resource yields no event (same `deleted_time`, same generation; P13).
+ * Subresources already marked keep their `deleted_time`.
+ * @throws ResourceNotFound; ActiveChildrenRestrict for an active child of a `restrict` kind.
+ * @see seeds/000 "API Deletion Handling › Step 1: Mark for Deletion"; contract §1.5.
+ */
+export function decideDeletion(command: RequestDeletion, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
+  const resource = existing(state, command.kind, command.id);
+  if (isFinalizing(resource)) return [];
+  const events: ResourceEvent[] = [];
+  const mark = (target: ResourceState, cascadedFrom?: string): void => {
+    for (const childKind of kinds.childKindsOf(target.kind)) {
+      const active = childrenOf(state, target.id).filter((c) => c.kind === childKind.kind && !isFinalizing(c));
+      if ((childKind.on_parent_delete ?? 'cascade') === 'restrict' && active.length > 0) {
+        throw new ActiveChildrenRestrict(target.kind, target.id, childKind.kind, active.map((c) => c.id));
+      }
+    }
+    events.push({
+      type: 'DeletionRequested',
+      data: {
+        id: target.id,
+        kind: target.kind,
+        generation: target.generation + 1,
+        deleted_time: command.metadata.now,
+        deleted_by: command.metadata.caller,
+        ...(cascadedFrom ? { cascaded_from: cascadedFrom } : {}),
+      },
+    });
+    for (const child of childrenOf(state, target.id)) {
+      if (!isFinalizing(child)) mark(child, command.id);
+    }
+  };
+  mark(resource);
+  return events;
+}
+
+/**
+ * Ingests an adapter report (contract §1.3). Returns `[]` when the report is discarded (the API answers 204).
+ * Adds `AdapterFinalized` when the report newly confirms cleanup at the current generation.
+ * @throws ValidationFailed (400: missing mandatory condition, bad status, observed_time window).
+ * @throws ResourceNotFound (404; force-deleted resources included — adapters must not retry, seed 001).
+ */
+export function decideReport(command: ReportAdapterStatus, state: TreeState): ResourceEvent[] {
+  validateReport(command);
+  const resource = existing(state, command.kind, command.id);
+  if (discardReason(resource, command) !== undefined) return [];
+  const stored = resource.adapter_statuses[command.adapter];
+  const status = toAdapterStatus(command, stored);
+  const events: ResourceEvent[] = [
+    { type: 'AdapterStatusReported', data: { id: resource.id, kind: resource.kind, status } },
+  ];
+  if (isFinalizing(resource) && finalizedAt(status, resource.generation) && !finalizedAt(stored, resource.generation)) {
+    events.push({
+      type: 'AdapterFinalized',
+      data: {
+        id: resource.id,
+        kind: resource.kind,
+        adapter: command.adapter,
+        observed_generation: status.observed_generation,
+        finalized_time: command.metadata.now,
+      },
+    });
+  }
+  return events;
+}
+
+function finalizedAt(status: AdapterStatus | undefined, generation: number): boolean {
+  return (
+    status !== undefined &&
+    status.observed_generation === generation &&
+    conditionStatus(status.conditions, ConditionType.Finalized) === 'True'
+  );
+}
+
+/**
+ * Hard-deletes the resource when its gate holds, then walks up: an owner whose last child just went and
+ * whose own gate now holds goes in the same decision (Decom §7 P4: no fresh adapter report needed).
+ * Returns `[]` when the gate does not hold or the resource is already gone (idempotent job).
+ * @see seeds/000 "API Hard-Delete Signal".
+ */
+export function decideHardDelete(command: HardDelete, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
+  const events: ResourceEvent[] = [];
+  let current = state;
+  let target = current.resources.get(command.id);
+  while (target && gateHolds(current, target, kinds)) {
+    const event: ResourceEvent = {
+      type: 'HardDeleted',
+      data: {
+        id: target.id,
+        kind: target.kind,
+        ...(target.owner_references ? { owner_references: target.owner_references } : {}),
+        hard_deleted_time: command.metadata.now,
+        cause: 'Reconciled',
+      },
+    };
+    events.push(event);
+    current = evolve(current, event);
+    target = target.owner_references ? current.resources.get(target.owner_references.id) : undefined;
+  }
+  return events;
+}
+
+function gateHolds(state: TreeState, resource: ResourceState, kinds: KindRegistry): boolean {
+  return isHardDeleteAllowed({
+    generation: resource.generation,
+    ...(resource.deleted_time !== undefined ? { deleted_time: resource.deleted_time } : {}),
+    required_adapters: kinds.find(resource.kind)?.required_adapters ?? [],
+    adapter_statuses: resource.adapter_statuses,
+    child_record_count: childrenOf(state, resource.id).length,
+  });
+}
+
+/**
+ * The escape hatch (seed 001): removes a Finalizing resource and ALL its subresources, children first,
+ * in one append, bypassing the `Reconciled` gate. The `ForceDeleted` audit event carries caller, reason,
+ * the removed subresources and every adapter status at that moment.
+ * @throws ValidationFailed when `reason` is missing, blank or longer than 1024 characters (400).
+ * @throws ResourceNotFound (404, also on repeat); NotFinalizing when no DELETE came first (409).
+ */
+export function decideForceDelete(command: ForceDelete, state: TreeState): ResourceEvent[] {
+  const reason = command.reason?.trim() ?? '';
+  if (reason === '') {
+    throw new ValidationFailed('reason is required', [
+      { field: 'reason', value: command.reason, constraint: 'required', message: 'reason is required' },
+    ]);
+  }
+  if ([...reason].length > MAX_FORCE_DELETE_REASON_LENGTH) {
+    throw new ValidationFailed('reason is too long', [
+      { field: 'reason', constraint: 'max_length', message: `reason must be at most ${MAX_FORCE_DELETE_REASON_LENGTH} characters` },
+    ]);
+  }
+  const resource = existing(state, command.kind, command.id);
+  if (!isFinalizing(resource)) throw new NotFinalizing(resource.kind, resource.id);
+  const descendants = descendantsBottomUp(state, resource.id);
+  const removed = [...descendants, resource];
+  const audit: ResourceEvent = {
+    type: 'ForceDeleted',
+    data: {
+      id: resource.id,
+      kind: resource.kind,
+      name: resource.name,
+      caller: command.metadata.caller,
+      reason,
+      force_deleted_time: command.metadata.now,
+      deleted_time: resource.deleted_time!,
+      generation: resource.generation,
+      subresources: descendants.map((d) => ({
+        id: d.id,
+        kind: d.kind,
+        name: d.name,
+        ...(d.deleted_time !== undefined ? { deleted_time: d.deleted_time } : {}),
+      })),
+      adapter_statuses: Object.fromEntries(removed.map((r) => [r.id, Object.values(r.adapter_statuses)])),
+    },
+  };
+  return [
+    audit,
+    ...removed.map(
+      (r): ResourceEvent => ({
+        type: 'HardDeleted',
+        data: {
+          id: r.id,
+          kind: r.kind,
+          ...(r.owner_references ? { owner_references: r.owner_references } : {}),
+          hard_deleted_time: command.metadata.now,
+          cause: 'ForceDeleted',
+        },
+      }),
+    ),
+  ];
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}

@@ -1,0 +1,82 @@
+/**
+ * Folds one event into the tree state. Pure and total: unknown ids are ignored so replaying any
+ * recorded history never throws (replay tests rely on it).
+ */
+import type { ResourceEvent } from './resource.events.js';
+import type { ResourceState, TreeState } from './resource.state.js';
+
+export function evolve(state: TreeState, event: ResourceEvent): TreeState {
+  const resources = new Map(state.resources);
+  switch (event.type) {
+    case 'ResourceCreated': {
+      const d = event.data;
+      resources.set(d.id, {
+        id: d.id,
+        kind: d.kind,
+        name: d.name,
+        spec: d.spec,
+        labels: d.labels,
+        ...(d.owner_references ? { owner_references: d.owner_references } : {}),
+        generation: d.generation,
+        created_time: d.created_time,
+        created_by: d.created_by,
+        updated_time: d.created_time,
+        updated_by: d.created_by,
+        adapter_statuses: {},
+      });
+      break;
+    }
+    case 'SpecChanged': {
+      update(resources, event.data.id, (r) => ({
+        ...r,
+        spec: event.data.spec,
+        labels: event.data.labels,
+        generation: event.data.generation,
+        updated_time: event.data.updated_time,
+        updated_by: event.data.updated_by,
+      }));
+      break;
+    }
+    case 'DeletionRequested': {
+      update(resources, event.data.id, (r) => ({
+        ...r,
+        generation: event.data.generation,
+        deleted_time: event.data.deleted_time,
+        deleted_by: event.data.deleted_by,
+        updated_time: event.data.deleted_time,
+        updated_by: event.data.deleted_by,
+      }));
+      break;
+    }
+    case 'AdapterStatusReported': {
+      const status = event.data.status;
+      update(resources, event.data.id, (r) => ({
+        ...r,
+        adapter_statuses: { ...r.adapter_statuses, [status.adapter]: status },
+      }));
+      break;
+    }
+    case 'AdapterFinalized':
+    case 'ForceDeleted':
+      // Audit facts: the state change they describe comes with AdapterStatusReported / HardDeleted.
+      break;
+    case 'HardDeleted':
+      resources.delete(event.data.id);
+      break;
+  }
+  return { resources };
+}
+
+function update(
+  resources: Map<string, ResourceState>,
+  id: string,
+  change: (resource: ResourceState) => ResourceState,
+): void {
+  const current = resources.get(id);
+  if (current) resources.set(id, change(current));
+}
+
+/** Folds a whole stream. */
+export function fold(events: readonly ResourceEvent[], initial: TreeState = { resources: new Map() }): TreeState {
+  return events.reduce(evolve, initial);
+}

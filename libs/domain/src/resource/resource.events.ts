@@ -1,0 +1,154 @@
+/**
+ * The facts Decom records about a resource tree. Every event lives in the tree's stream
+ * (`<root kind>-<root id>`, see stream-names.ts) so a cascade or a force delete is one atomic append.
+ * Field names match the API JSON and the seeds (`deleted_time`, `generation`, `observed_generation`).
+ * Event data is versioned by `schema_version` where it ever changes (see docs/event-versioning.md).
+ */
+import type { AdapterCondition } from './conditions.js';
+
+export interface OwnerReference {
+  readonly id: string;
+  readonly kind: string;
+}
+
+/** A resource was created at generation 1. */
+export interface ResourceCreated {
+  readonly type: 'ResourceCreated';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly name: string;
+    readonly spec: Readonly<Record<string, unknown>>;
+    readonly labels: Readonly<Record<string, string>>;
+    readonly owner_references?: OwnerReference;
+    readonly generation: 1;
+    readonly created_time: string;
+    readonly created_by: string;
+  };
+}
+
+/** The desired state (spec and/or labels) changed; generation was bumped (contract §1.1). */
+export interface SpecChanged {
+  readonly type: 'SpecChanged';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly spec: Readonly<Record<string, unknown>>;
+    readonly labels: Readonly<Record<string, string>>;
+    readonly generation: number;
+    readonly updated_time: string;
+    readonly updated_by: string;
+  };
+}
+
+/**
+ * A resource was marked for deletion (seed 000 "Step 1: Mark for Deletion"): `deleted_time` set,
+ * `generation + 1`. One event per resource of a cascade; `cascaded_from` names the resource the user deleted.
+ */
+export interface DeletionRequested {
+  readonly type: 'DeletionRequested';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly generation: number;
+    readonly deleted_time: string;
+    readonly deleted_by: string;
+    readonly cascaded_from?: string;
+  };
+}
+
+/** The stored form of one adapter's report (one per resource and adapter; contract §1.2 AdapterStatus). */
+export interface AdapterStatus {
+  readonly adapter: string;
+  readonly observed_generation: number;
+  readonly conditions: readonly AdapterCondition[];
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly data?: Readonly<Record<string, unknown>>;
+  readonly created_time: string;
+  readonly last_report_time: string;
+}
+
+/** An adapter report passed ingestion and replaced the adapter's stored status (contract §1.3). */
+export interface AdapterStatusReported {
+  readonly type: 'AdapterStatusReported';
+  readonly data: { readonly id: string; readonly kind: string; readonly status: AdapterStatus };
+}
+
+/** An adapter confirmed cleanup: `Finalized=True` at the current generation while deleting (seed 000 §Finalized). */
+export interface AdapterFinalized {
+  readonly type: 'AdapterFinalized';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly adapter: string;
+    readonly observed_generation: number;
+    readonly finalized_time: string;
+  };
+}
+
+/** The record was removed (seed 000 §API Hard-Delete Signal, or seed 001 force delete). */
+export interface HardDeleted {
+  readonly type: 'HardDeleted';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly owner_references?: OwnerReference;
+    readonly hard_deleted_time: string;
+    /** `Reconciled` for the normal gate, `ForceDeleted` for the escape hatch. */
+    readonly cause: 'Reconciled' | 'ForceDeleted';
+  };
+}
+
+/** A removed subresource, as listed in the force-delete audit record. */
+export interface RemovedSubresource {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly deleted_time?: string;
+}
+
+/**
+ * The audit record of a force delete (seed 001 "Audit Logging Approach"): who, why, what was removed and
+ * every adapter status at that moment. Followed in the same append by `HardDeleted` events, children first.
+ */
+export interface ForceDeleted {
+  readonly type: 'ForceDeleted';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly name: string;
+    readonly caller: string;
+    readonly reason: string;
+    readonly force_deleted_time: string;
+    readonly deleted_time: string;
+    readonly generation: number;
+    readonly subresources: readonly RemovedSubresource[];
+    /** Resource id → the adapter statuses stored for it when the force delete happened. */
+    readonly adapter_statuses: Readonly<Record<string, readonly AdapterStatus[]>>;
+  };
+}
+
+export type ResourceEvent =
+  | ResourceCreated
+  | SpecChanged
+  | DeletionRequested
+  | AdapterStatusReported
+  | AdapterFinalized
+  | HardDeleted
+  | ForceDeleted;
+
+export type ResourceEventType = ResourceEvent['type'];
+
+export const RESOURCE_EVENT_TYPES: readonly ResourceEventType[] = [
+  'ResourceCreated',
+  'SpecChanged',
+  'DeletionRequested',
+  'AdapterStatusReported',
+  'AdapterFinalized',
+  'HardDeleted',
+  'ForceDeleted',
+];
+
+export function isResourceEvent(event: { type: string }): event is ResourceEvent {
+  return (RESOURCE_EVENT_TYPES as readonly string[]).includes(event.type);
+}

@@ -1,0 +1,53 @@
+/**
+ * The state of one resource tree, folded from its stream by `evolve`. Hard-deleted resources are gone
+ * from `resources` (their history stays in the stream).
+ */
+import type { AdapterStatus, OwnerReference } from './resource.events.js';
+
+/** Customer-facing phase, derived from `deleted_time` (seed 000 "Customer-Visible Deletion State"). */
+export type ResourcePhase = 'Active' | 'Finalizing';
+
+export interface ResourceState {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly spec: Readonly<Record<string, unknown>>;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly owner_references?: OwnerReference;
+  readonly generation: number;
+  readonly created_time: string;
+  readonly created_by: string;
+  readonly updated_time: string;
+  readonly updated_by: string;
+  readonly deleted_time?: string;
+  readonly deleted_by?: string;
+  readonly adapter_statuses: Readonly<Record<string, AdapterStatus>>;
+}
+
+export interface TreeState {
+  readonly resources: ReadonlyMap<string, ResourceState>;
+}
+
+export const EMPTY_TREE: TreeState = { resources: new Map() };
+
+export function phaseOf(resource: ResourceState): ResourcePhase {
+  return resource.deleted_time === undefined ? 'Active' : 'Finalizing';
+}
+
+export function isFinalizing(resource: ResourceState): boolean {
+  return resource.deleted_time !== undefined;
+}
+
+/** Direct children of `id` still recorded in the tree (active or Finalizing). */
+export function childrenOf(tree: TreeState, id: string): ResourceState[] {
+  return [...tree.resources.values()].filter((r) => r.owner_references?.id === id);
+}
+
+/** All descendants of `id`, deepest first (the bottom-up order hard delete uses). */
+export function descendantsBottomUp(tree: TreeState, id: string): ResourceState[] {
+  const out: ResourceState[] = [];
+  for (const child of childrenOf(tree, id)) {
+    out.push(...descendantsBottomUp(tree, child.id), child);
+  }
+  return out;
+}
