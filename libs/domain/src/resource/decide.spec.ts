@@ -29,10 +29,10 @@ const C = 'c0000000-0000-7000-8000-000000000001';
 const NP1 = 'n0000000-0000-7000-8000-000000000001';
 const NP2 = 'n0000000-0000-7000-8000-000000000002';
 
-const clusterCreated: ResourceEvent = {
+const clusterCreated = {
   type: 'ResourceCreated',
   data: { id: C, kind: 'Cluster', name: 'prod', spec: {}, labels: {}, generation: 1, created_time: T0, created_by: 'alice@example.com' },
-};
+} as const satisfies ResourceEvent;
 const npCreated = (id: string, name: string): ResourceEvent => ({
   type: 'ResourceCreated',
   data: { id, kind: 'NodePool', name, spec: {}, labels: {}, owner_references: { id: C, kind: 'Cluster' }, generation: 1, created_time: T0, created_by: 'alice@example.com' },
@@ -87,10 +87,10 @@ describe('seed 000 › API Deletion Handling › Step 1: Mark for Deletion', () 
   });
 
   it('refuses to delete a parent with an active child of a restrict kind (contract §1.5 step 4)', () => {
-    const channel: ResourceEvent = { type: 'ResourceCreated', data: { ...(clusterCreated.data as never), kind: 'Channel', id: 'ch1' } };
+    const channel: ResourceEvent = { type: 'ResourceCreated', data: { ...clusterCreated.data, kind: 'Channel', id: 'ch1' } };
     const version: ResourceEvent = {
       type: 'ResourceCreated',
-      data: { ...(clusterCreated.data as never), kind: 'Version', id: 'v1', name: 'v1', owner_references: { id: 'ch1', kind: 'Channel' } },
+      data: { ...clusterCreated.data, kind: 'Version', id: 'v1', name: 'v1', owner_references: { id: 'ch1', kind: 'Channel' } },
     };
     spec.given([channel, version]).when({ type: 'RequestDeletion', id: 'ch1', kind: 'Channel', metadata: meta() }).thenThrows(ActiveChildrenRestrict, /active Version/);
   });
@@ -235,7 +235,7 @@ describe('seed 000 › API Hard-Delete Signal (bottom-up)', () => {
   });
 
   it('hard-deletes a kind without required adapters at once after DELETE', () => {
-    const channel: ResourceEvent = { type: 'ResourceCreated', data: { ...(clusterCreated.data as never), kind: 'Channel', id: 'ch1' } };
+    const channel: ResourceEvent = { type: 'ResourceCreated', data: { ...clusterCreated.data, kind: 'Channel', id: 'ch1' } };
     const events = spec.given([channel, deleted('ch1', 'Channel', 2)]).when({ type: 'HardDelete', id: 'ch1', kind: 'Channel', metadata: meta(T2) }).thenEvents();
     expect(events).toMatchObject([{ type: 'HardDeleted', data: { id: 'ch1', cause: 'Reconciled' } }]);
   });

@@ -1,0 +1,58 @@
+/**
+ * The HTTP edge. Infrastructure (event store, read models, kinds) is built by the engine's composition
+ * root and handed in as `ApiRuntime`, so this module only wires ports to handlers and controllers.
+ */
+import { Module, type DynamicModule } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import {
+  COMMAND_HANDLERS,
+  EVENT_STORE,
+  KIND_REGISTRY,
+  RESOURCE_QUERIES,
+  ResourceTreeRepository,
+  StreamLocator,
+} from '@decom/application';
+import type { KindRegistry } from '@decom/domain';
+import type { EventStore } from '@decom/event-store';
+import type { ResourceQueries } from '@decom/projections';
+import { FinalizingController } from './finalizing/finalizing.controller.js';
+import { HealthController } from './health/health.controller.js';
+import { HistoryController } from './history/history.controller.js';
+import { ResourceActions } from './resources/resource-actions.js';
+import { ResourcesController } from './resources/resources.controller.js';
+import { API_OPTIONS, CLOCK, ID_GENERATOR, READ_SIDE, type ApiOptions, type Clock, type IdGenerator, type ReadSide } from './tokens.js';
+
+export interface ApiRuntime {
+  readonly store: EventStore;
+  readonly kinds: KindRegistry;
+  readonly queries: ResourceQueries;
+  readonly readSide: ReadSide;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly options: ApiOptions;
+}
+
+@Module({})
+export class AppModule {
+  static forRuntime(runtime: ApiRuntime): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CqrsModule.forRoot()],
+      controllers: [HealthController, HistoryController, FinalizingController, ResourcesController],
+      providers: [
+        { provide: EVENT_STORE, useValue: runtime.store },
+        { provide: KIND_REGISTRY, useValue: runtime.kinds },
+        { provide: RESOURCE_QUERIES, useValue: runtime.queries },
+        { provide: READ_SIDE, useValue: runtime.readSide },
+        { provide: CLOCK, useValue: runtime.clock },
+        { provide: ID_GENERATOR, useValue: runtime.ids },
+        { provide: API_OPTIONS, useValue: runtime.options },
+        { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store), inject: [EVENT_STORE] },
+        { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
+        ResourceActions,
+        ...COMMAND_HANDLERS,
+      ],
+      exports: [CqrsModule],
+    };
+  }
+}

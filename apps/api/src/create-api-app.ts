@@ -1,0 +1,26 @@
+/**
+ * Builds the Nest application on Fastify with the global validation pipe and problem-details filter.
+ */
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
+import { AppModule, type ApiRuntime } from './app.module.js';
+import { ProblemDetailsFilter } from './problem-details/problem-details.filter.js';
+import { createValidationPipe } from './problem-details/validation-pipe.js';
+
+export async function createApiApp(runtime: ApiRuntime, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const header = req.headers['x-request-id'];
+      return (Array.isArray(header) ? header[0] : header) ?? randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
+    logger: options.logger === false ? false : ['error', 'warn'],
+  });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ProblemDetailsFilter());
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,50 @@
+/**
+ * The one error → HTTP table (STYLE §5). Domain errors carry data; this maps each class once.
+ */
+import {
+  ActiveChildrenRestrict,
+  InvalidParent,
+  MutationWhileFinalizing,
+  NameAlreadyTaken,
+  NotFinalizing,
+  ResourceNotFound,
+  ValidationFailed,
+  type FieldViolation,
+} from '@decom/domain';
+import { ConcurrencyConflict } from '@decom/event-store';
+import { HttpProblem } from './problem.js';
+
+export interface MappedError {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly typeSlug: string;
+  readonly detail: string;
+  readonly errors?: readonly FieldViolation[];
+}
+
+/** Maps a thrown error, or undefined for an unexpected one (→ 500 with a generic detail, never a stack). */
+export function mapError(error: unknown): MappedError | undefined {
+  if (error instanceof HttpProblem) {
+    return { status: error.status, code: error.code, title: error.title, typeSlug: error.typeSlug, detail: error.message, ...(error.errors ? { errors: error.errors } : {}) };
+  }
+  if (error instanceof ValidationFailed) {
+    return { status: 400, code: 'HYPERFLEET-VAL-000', title: 'Validation Failed', typeSlug: 'validation-error', detail: error.message, errors: error.violations };
+  }
+  if (error instanceof ResourceNotFound) {
+    return { status: 404, code: 'HYPERFLEET-NTF-001', title: 'Resource Not Found', typeSlug: 'not-found', detail: error.message };
+  }
+  if (error instanceof MutationWhileFinalizing || error instanceof NotFinalizing || error instanceof ActiveChildrenRestrict) {
+    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
+  }
+  if (error instanceof NameAlreadyTaken) {
+    return { status: 409, code: 'HYPERFLEET-CNF-001', title: 'Resource Conflict', typeSlug: 'conflict', detail: error.message };
+  }
+  if (error instanceof ConcurrencyConflict) {
+    return { status: 409, code: 'HYPERFLEET-CNF-002', title: 'Version Conflict', typeSlug: 'conflict', detail: 'the resource changed concurrently; retry' };
+  }
+  if (error instanceof InvalidParent) {
+    return { status: 422, code: 'HYPERFLEET-VAL-000', title: 'Unprocessable Entity', typeSlug: 'validation-error', detail: error.message };
+  }
+  return undefined;
+}

@@ -1,0 +1,50 @@
+/**
+ * The global ValidationPipe (STYLE §4.1): whitelist, forbid unknown fields, transform; its errors become
+ * HyperFleet validation problems with `errors[{field, value, constraint, message}]`.
+ */
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { FieldViolation } from '@decom/domain';
+import { Problems } from './problem.js';
+
+const CONSTRAINTS: Record<string, FieldViolation['constraint']> = {
+  isDefined: 'required',
+  min: 'min',
+  max: 'max',
+  minLength: 'min_length',
+  maxLength: 'max_length',
+  matches: 'pattern',
+  isEnum: 'enum',
+  whitelistValidation: 'format',
+};
+
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    exceptionFactory: (errors) => {
+      const violations = flatten(errors);
+      if (violations.some((v) => v.message.includes('should not exist'))) {
+        return Problems.malformed(violations.map((v) => v.message).join('; '));
+      }
+      return Problems.validation(violations.map((v) => v.message).join('; '), violations);
+    },
+  });
+}
+
+function flatten(errors: readonly ValidationError[], prefix = ''): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const error of errors) {
+    const field = prefix ? (/^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : `${prefix}.${error.property}`) : error.property;
+    for (const [name, message] of Object.entries(error.constraints ?? {})) {
+      out.push({
+        field,
+        ...(error.value !== undefined && typeof error.value !== 'object' ? { value: error.value } : {}),
+        constraint: CONSTRAINTS[name] ?? 'format',
+        message: name === 'whitelistValidation' ? `field '${field}' should not exist` : message,
+      });
+    }
+    out.push(...flatten(error.children ?? [], field));
+  }
+  return out;
+}

@@ -1,0 +1,192 @@
+/**
+ * HyperFleet REST routes for every configured kind (contract §1.1), thin: resolve the target, call
+ * `ResourceActions` or the read side, pick the status code. Static segments (`statuses`, `force-delete`)
+ * win over `:childPlural` in the router.
+ */
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ResourceNotFound, type KindRegistry } from '@decom/domain';
+import { KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/application';
+import type { Page, ResourceJson, ResourceQueries } from '@decom/projections';
+import type { AdapterStatus } from '@decom/domain';
+import { callerOf } from '../caller/caller.js';
+import { Problems } from '../problem-details/problem.js';
+import { AdapterStatusDto } from './dto/adapter-status.dto.js';
+import { CreateResourceDto } from './dto/create-resource.dto.js';
+import { ForceDeleteDto } from './dto/force-delete.dto.js';
+import { ListQueryDto } from './dto/list-query.dto.js';
+import { PatchResourceDto } from './dto/patch-resource.dto.js';
+import { ResourceActions } from './resource-actions.js';
+import { ResourceTargets, type ResourceTarget } from './resource-target.js';
+
+@Controller('api/hyperfleet/v1')
+export class ResourcesController {
+  private readonly targets: ResourceTargets;
+
+  constructor(
+    private readonly actions: ResourceActions,
+    @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
+    @Inject(RESOURCE_QUERIES) private readonly queries: ResourceQueries,
+  ) {
+    this.targets = new ResourceTargets(kinds, queries);
+  }
+
+  // ── collections ────────────────────────────────────────────────────────────
+  @Get(':plural')
+  async list(@Param('plural') plural: string, @Query() query: ListQueryDto, @Req() req: FastifyRequest): Promise<Page<ResourceJson>> {
+    const descriptor = this.targets.descriptor(plural, req.url);
+    return this.queries.list({ kind: descriptor.kind, ...listOptions(query) });
+  }
+
+  @Post(':plural')
+  async create(@Param('plural') plural: string, @Body() body: CreateResourceDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    const descriptor = this.targets.descriptor(plural, req.url);
+    if (descriptor.parent_kind) {
+      throw Problems.childKindCreate(descriptor.kind, this.kinds.get(descriptor.parent_kind).plural, descriptor.plural);
+    }
+    void reply.status(201);
+    return this.actions.create(descriptor.kind, body, undefined, context(req));
+  }
+
+  @Get(':plural/:id/:childPlural')
+  async listChildren(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Query() query: ListQueryDto, @Req() req: FastifyRequest): Promise<Page<ResourceJson>> {
+    const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url);
+    return this.queries.list({ kind: descriptor.kind, ownerId: owner!.id, ...listOptions(query) });
+  }
+
+  @Post(':plural/:id/:childPlural')
+  async createChild(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Body() body: CreateResourceDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url);
+    void reply.status(201);
+    return this.actions.create(descriptor.kind, body, owner, context(req));
+  }
+
+  // ── one resource, top-level or flat (`/nodepools/{id}`, `/resources/{id}`) ──
+  @Get(':plural/:id')
+  async get(@Param('plural') plural: string, @Param('id') id: string, @Req() req: FastifyRequest): Promise<ResourceJson> {
+    return this.read(await this.targets.single(plural, id, req.url));
+  }
+
+  @Patch(':plural/:id')
+  async patch(@Param('plural') plural: string, @Param('id') id: string, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
+    return this.actions.patch(await this.targets.single(plural, id, req.url), body ?? {}, context(req));
+  }
+
+  @Delete(':plural/:id')
+  @HttpCode(202)
+  async delete(@Param('plural') plural: string, @Param('id') id: string, @Req() req: FastifyRequest): Promise<ResourceJson> {
+    return this.actions.delete(await this.targets.single(plural, id, req.url), context(req));
+  }
+
+  @Post(':plural/:id/force-delete')
+  @HttpCode(204)
+  async forceDelete(@Param('plural') plural: string, @Param('id') id: string, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void> {
+    await this.actions.forceDelete(await this.targets.single(plural, id, req.url), body?.reason, context(req));
+  }
+
+  @Get(':plural/:id/statuses')
+  async statuses(@Param('plural') plural: string, @Param('id') id: string, @Query() query: ListQueryDto, @Req() req: FastifyRequest): Promise<Page<AdapterStatus>> {
+    return this.readStatuses(await this.targets.single(plural, id, req.url), query);
+  }
+
+  @Put(':plural/:id/statuses')
+  async report(@Param('plural') plural: string, @Param('id') id: string, @Body() body: AdapterStatusDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdapterStatus | undefined> {
+    return this.ingest(await this.targets.single(plural, id, req.url), body, req, reply);
+  }
+
+  // ── nested children (`/clusters/{cid}/nodepools/{id}`) ─────────────────────
+  @Get(':plural/:pid/:childPlural/:id')
+  async getChild(@Param() p: NestedParams, @Req() req: FastifyRequest): Promise<ResourceJson> {
+    return this.read(await this.nested(p, req));
+  }
+
+  @Patch(':plural/:pid/:childPlural/:id')
+  async patchChild(@Param() p: NestedParams, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
+    return this.actions.patch(await this.nested(p, req), body ?? {}, context(req));
+  }
+
+  @Delete(':plural/:pid/:childPlural/:id')
+  @HttpCode(202)
+  async deleteChild(@Param() p: NestedParams, @Req() req: FastifyRequest): Promise<ResourceJson> {
+    return this.actions.delete(await this.nested(p, req), context(req));
+  }
+
+  @Post(':plural/:pid/:childPlural/:id/force-delete')
+  @HttpCode(204)
+  async forceDeleteChild(@Param() p: NestedParams, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void> {
+    await this.actions.forceDelete(await this.nested(p, req), body?.reason, context(req));
+  }
+
+  @Get(':plural/:pid/:childPlural/:id/statuses')
+  async childStatuses(@Param() p: NestedParams, @Query() query: ListQueryDto, @Req() req: FastifyRequest): Promise<Page<AdapterStatus>> {
+    return this.readStatuses(await this.nested(p, req), query);
+  }
+
+  @Put(':plural/:pid/:childPlural/:id/statuses')
+  async reportChild(@Param() p: NestedParams, @Body() body: AdapterStatusDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdapterStatus | undefined> {
+    return this.ingest(await this.nested(p, req), body, req, reply);
+  }
+
+  // ── shared ──────────────────────────────────────────────────────────────────
+  private nested(p: NestedParams, req: FastifyRequest): Promise<ResourceTarget> {
+    return this.targets.nested(p.plural, p.pid, p.childPlural, p.id, req.url);
+  }
+
+  private async read(target: ResourceTarget): Promise<ResourceJson> {
+    const resource = await this.queries.get(target.id);
+    if (!resource || resource.kind !== target.kind) throw new ResourceNotFound(target.kind, target.id);
+    return resource;
+  }
+
+  private async readStatuses(target: ResourceTarget, query: ListQueryDto): Promise<Page<AdapterStatus>> {
+    await this.read(target);
+    return this.queries.statuses(target.id, query.page ?? 1, query.size ?? 100);
+  }
+
+  /** 201 with the stored status, or 204 when the report was discarded (contract §1.3). */
+  private async ingest(target: ResourceTarget, body: AdapterStatusDto, req: FastifyRequest, reply: FastifyReply): Promise<AdapterStatus | undefined> {
+    const outcome = await this.actions.reportStatus(target, body, context(req));
+    if (!outcome.stored) {
+      void reply.status(204);
+      return undefined;
+    }
+    void reply.status(201);
+    return outcome.status;
+  }
+}
+
+interface NestedParams {
+  plural: string;
+  pid: string;
+  childPlural: string;
+  id: string;
+}
+
+function context(req: FastifyRequest): CommandContext {
+  return { caller: callerOf(req), traceId: String(req.id) };
+}
+
+function listOptions(query: ListQueryDto) {
+  const order = (query.order ?? '')
+    .split(',')
+    .map((part) => part.trim().split(/\s+/))
+    .filter((parts) => parts[0])
+    .map(([field, direction]) => ({ field: field!, direction: direction?.toLowerCase() === 'asc' ? ('asc' as const) : ('desc' as const) }));
+  const deleting = parseDeletedTimeSearch(query.search);
+  return { page: query.page ?? 1, size: query.size ?? 20, order, ...(deleting !== undefined ? { deleting } : {}) };
+}
+
+/**
+ * Only the `deleted_time IS [NOT] NULL` search the seeds name is supported so far (seed 001 "operators
+ * query the API via TSL filtering on deleted_time"); anything else is refused rather than ignored.
+ */
+function parseDeletedTimeSearch(search: string | undefined): boolean | undefined {
+  if (search === undefined || search.trim() === '') return undefined;
+  const match = /^\s*deleted_time\s+is\s+(not\s+)?null\s*$/i.exec(search);
+  if (!match) {
+    throw Problems.validation(`unsupported search expression: ${search}`, [
+      { field: 'search', value: search, constraint: 'format', message: "only \"deleted_time IS NULL\" and \"deleted_time IS NOT NULL\" are supported" },
+    ]);
+  }
+  return match[1] !== undefined;
+}

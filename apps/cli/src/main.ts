@@ -1,0 +1,19 @@
+/**
+ * `decom` command line. `decom start` is what `npm start` runs.
+ */
+import { Command } from 'commander';
+import { registerStartCommand } from './commands/start.command.js';
+import { registerDemoCommand } from './commands/demo.command.js';
+import { registerAdapterCommands } from './commands/adapter.command.js';
+
+const program = new Command('decom')
+  .description('Decom: event-sourced deletion workflow engine (HyperFleet-compatible)')
+  .showHelpAfterError();
+registerStartCommand(program);
+registerDemoCommand(program);
+registerAdapterCommands(program);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`decom: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

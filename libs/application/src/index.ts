@@ -1,0 +1,26 @@
+export * from './tokens.js';
+export * from './command-context.js';
+export * from './resource-tree.repository.js';
+export * from './stream-locator.js';
+export * from './create-resource.handler.js';
+export * from './patch-resource.handler.js';
+export * from './request-deletion.handler.js';
+export * from './report-adapter-status.handler.js';
+export * from './hard-delete.handler.js';
+export * from './force-delete.handler.js';
+
+import { CreateResourceHandler } from './create-resource.handler.js';
+import { ForceDeleteHandler } from './force-delete.handler.js';
+import { HardDeleteHandler } from './hard-delete.handler.js';
+import { PatchResourceHandler } from './patch-resource.handler.js';
+import { ReportAdapterStatusHandler } from './report-adapter-status.handler.js';
+import { RequestDeletionHandler } from './request-deletion.handler.js';
+
+export const COMMAND_HANDLERS = [
+  CreateResourceHandler,
+  PatchResourceHandler,
+  RequestDeletionHandler,
+  ReportAdapterStatusHandler,
+  HardDeleteHandler,
+  ForceDeleteHandler,
+];

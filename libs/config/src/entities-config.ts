@@ -1,0 +1,99 @@
+/**
+ * Loads the HyperFleet-style `entities` config (contract §1.1) into `KindDescriptor`s, with
+ * `file:line:column field: message` errors for every problem at once.
+ */
+import { readFile } from 'node:fs/promises';
+import { LineCounter, parseDocument, isMap, isSeq, type Node } from 'yaml';
+import type { KindDescriptor } from '@decom/domain';
+
+export class EntitiesConfigError extends Error {
+  override readonly name = 'EntitiesConfigError';
+  constructor(readonly issues: readonly string[]) {
+    super(issues.join('\n'));
+  }
+}
+
+const KIND_KEYS = new Set(['kind', 'plural', 'parent_kind', 'on_parent_delete', 'required_adapters', 'name_min_len', 'name_max_len', 'spec_schema_name', 'references', 'conditions', 'require_spec_schema']);
+
+/** @throws EntitiesConfigError listing every issue as `file:line:column field: message`. */
+export function parseEntitiesConfig(text: string, file: string): KindDescriptor[] {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const issues: string[] = [];
+  const at = (node: Node | null | undefined, field: string, message: string) => {
+    const offset = node?.range?.[0] ?? 0;
+    const { line, col } = lineCounter.linePos(offset);
+    issues.push(`${file}:${line}:${col} ${field}: ${message}`);
+  };
+  for (const error of doc.errors) {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    issues.push(`${file}:${line}:${col} (yaml): ${error.message.split('\n')[0]}`);
+  }
+  if (issues.length > 0) throw new EntitiesConfigError(issues);
+  const root = doc.contents;
+  const entities = isMap(root) ? root.get('entities', true) : undefined;
+  if (!isSeq(entities)) {
+    at(root as Node, 'entities', 'must be a list of entity descriptors');
+    throw new EntitiesConfigError(issues);
+  }
+  const out: KindDescriptor[] = [];
+  const sourceIndex: number[] = [];
+  entities.items.forEach((item, i) => {
+    const path = `entities[${i}]`;
+    if (!isMap(item)) return at(item as Node, path, 'must be a mapping');
+    for (const pair of item.items) {
+      const key = String((pair.key as { value?: unknown }).value);
+      if (!KIND_KEYS.has(key)) at(pair.key as Node, `${path}.${key}`, 'unknown field');
+    }
+    const value = item.toJSON() as Record<string, unknown>;
+    const str = (key: string, required: boolean) => {
+      const v = value[key];
+      if (v === undefined && !required) return undefined;
+      if (typeof v !== 'string' || v === '') {
+        at((item.get(key, true) as Node) ?? item, `${path}.${key}`, 'must be a non-empty string');
+        return undefined;
+      }
+      return v;
+    };
+    const kind = str('kind', true);
+    const plural = str('plural', true);
+    const parent = str('parent_kind', false);
+    const onParentDelete = value['on_parent_delete'];
+    if (onParentDelete !== undefined && onParentDelete !== 'cascade' && onParentDelete !== 'restrict') {
+      at(item.get('on_parent_delete', true) as Node, `${path}.on_parent_delete`, `must be cascade or restrict, got "${String(onParentDelete)}"`);
+    }
+    const adapters = value['required_adapters'] ?? [];
+    if (!Array.isArray(adapters) || adapters.some((a) => typeof a !== 'string' || a === '')) {
+      at((item.get('required_adapters', true) as Node) ?? item, `${path}.required_adapters`, 'must be a list of adapter names');
+    }
+    if (kind && plural) {
+      sourceIndex.push(i);
+      out.push({
+        kind,
+        plural,
+        ...(parent ? { parent_kind: parent } : {}),
+        ...(onParentDelete === 'cascade' || onParentDelete === 'restrict' ? { on_parent_delete: onParentDelete } : {}),
+        required_adapters: Array.isArray(adapters) ? (adapters as string[]) : [],
+        ...(typeof value['name_min_len'] === 'number' ? { name_min_len: value['name_min_len'] } : {}),
+        ...(typeof value['name_max_len'] === 'number' ? { name_max_len: value['name_max_len'] } : {}),
+      });
+    }
+  });
+  const kinds = new Set(out.map((d) => d.kind));
+  const seen = new Set<string>();
+  out.forEach((d, n) => {
+    const i = sourceIndex[n]!;
+    const item = entities.items[i] as import('yaml').YAMLMap;
+    if (d.parent_kind && !kinds.has(d.parent_kind)) {
+      at(item.get('parent_kind', true) as Node, `entities[${i}].parent_kind`, `unknown kind "${d.parent_kind}"`);
+    }
+    if (seen.has(d.plural)) at(item.get('plural', true) as Node, `entities[${i}].plural`, `duplicate plural "${d.plural}"`);
+    seen.add(d.plural);
+  });
+  if (issues.length > 0) throw new EntitiesConfigError(issues);
+  return out;
+}
+
+export async function loadEntitiesConfig(file: string): Promise<KindDescriptor[]> {
+  return parseEntitiesConfig(await readFile(file, 'utf8'), file);
+}

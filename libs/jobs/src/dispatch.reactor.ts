@@ -1,0 +1,75 @@
+/**
+ * Turns recorded facts into jobs (STYLE §3: a store subscription with a stored checkpoint, not an
+ * in-memory event handler). Run by a `ReactorRunner`: its checkpoint advances only after the jobs were
+ * enqueued, and deterministic job ids make a replay after a crash harmless (at-least-once, deduplicated).
+ *
+ * Triggers: a resource created or changed (generation bump) and `DeletionRequested` → one adapter run per
+ * required adapter; `DeletionRequested`, `AdapterFinalized` and a child's `HardDeleted` → a hard-delete check.
+ * Re-runs while work is in progress are requested by the adapter-run processor itself.
+ */
+import { isResourceEvent, type KindRegistry, type ResourceEvent } from '@decom/domain';
+import type { RecordedEvent } from '@decom/event-store';
+import {
+  HARD_DELETE_QUEUE,
+  adapterRunGroup,
+  adapterRunJobId,
+  adapterRunQueue,
+  hardDeleteJobId,
+  reconcileCloudEvent,
+  type AdapterRunJob,
+  type HardDeleteJob,
+  type ReconcileEventData,
+} from './job-names.js';
+import type { JobQueue } from './job-queue.port.js';
+import type { ResourceAddressBook } from './resource-address-book.js';
+import type { Reactor } from './reactor-runner.js';
+
+export class DispatchReactor implements Reactor {
+  readonly name = 'dispatch';
+
+  constructor(
+    private readonly kinds: KindRegistry,
+    private readonly queue: JobQueue,
+    private readonly addresses: ResourceAddressBook,
+    /** Resolves once the read side has applied `position` (jobs must not outrun the API's reads). */
+    private readonly readSideCaughtUp: (position: number) => Promise<void>,
+  ) {}
+
+  async handle(recorded: RecordedEvent): Promise<void> {
+    if (!isResourceEvent({ type: recorded.type })) return;
+    const event = { type: recorded.type, data: recorded.data } as ResourceEvent;
+    switch (event.type) {
+      case 'ResourceCreated':
+      case 'SpecChanged':
+        await this.readSideCaughtUp(recorded.position);
+        return this.dispatchAdapters(event.data.kind, event.data.id, event.data.generation, recorded);
+      case 'DeletionRequested':
+        await this.readSideCaughtUp(recorded.position);
+        await this.dispatchAdapters(event.data.kind, event.data.id, event.data.generation, recorded);
+        return this.checkHardDelete(event.data.kind, event.data.id, `deletion-${recorded.position}`);
+      case 'AdapterFinalized':
+        await this.readSideCaughtUp(recorded.position);
+        return this.checkHardDelete(event.data.kind, event.data.id, `finalized-${recorded.position}`);
+      case 'HardDeleted':
+        if (event.data.cause !== 'Reconciled' || !event.data.owner_references) return;
+        await this.readSideCaughtUp(recorded.position);
+        return this.checkHardDelete(event.data.owner_references.kind, event.data.owner_references.id, `child-${recorded.position}`);
+      default:
+        return;
+    }
+  }
+
+  private async dispatchAdapters(kind: string, id: string, generation: number, recorded: RecordedEvent): Promise<void> {
+    const data: ReconcileEventData = { ...(await this.addresses.address(kind, id)), generation };
+    for (const adapter of this.kinds.find(kind)?.required_adapters ?? []) {
+      const jobId = adapterRunJobId(adapter, data);
+      const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, jobId, recorded.recorded_time), rerun: 0 };
+      await this.queue.enqueue(adapterRunQueue(adapter), jobId, job, { group: adapterRunGroup(adapter, id) });
+    }
+  }
+
+  private async checkHardDelete(kind: string, id: string, trigger: string): Promise<void> {
+    const job: HardDeleteJob = { id, kind };
+    await this.queue.enqueue(HARD_DELETE_QUEUE, hardDeleteJobId(kind, id, trigger), job, { group: `hard-delete.${id}` });
+  }
+}

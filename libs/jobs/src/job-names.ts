@@ -1,0 +1,68 @@
+/**
+ * Queue names, payloads and deterministic job ids (STYLE §2: `<adapter>.<kind>-<id>.gen-<generation>`;
+ * BullMQ rejects `:` in custom ids).
+ */
+
+/** Sentinel-shaped event data (contract §3): what an adapter receives, whoever dispatched it. */
+export interface ReconcileEventData {
+  readonly id: string;
+  readonly kind: string;
+  readonly href: string;
+  readonly generation: number;
+  readonly owner_references?: { readonly id: string; readonly kind: string; readonly href: string };
+}
+
+/** A CloudEvent 1.0 envelope as HyperFleet's Sentinel publishes it (contract §3). */
+export interface ReconcileCloudEvent {
+  readonly specversion: '1.0';
+  readonly type: string;
+  readonly source: string;
+  readonly id: string;
+  readonly time: string;
+  readonly datacontenttype: 'application/json';
+  readonly data: ReconcileEventData;
+}
+
+export interface AdapterRunJob {
+  readonly adapter: string;
+  readonly event: ReconcileCloudEvent;
+  /** 0 for the run a fact triggered; n for the n-th re-run while work is still in progress. */
+  readonly rerun: number;
+}
+
+export interface HardDeleteJob {
+  readonly id: string;
+  readonly kind: string;
+}
+
+export const HARD_DELETE_QUEUE = 'hard-delete';
+
+export function adapterRunQueue(adapter: string): string {
+  return `adapter-run.${adapter}`;
+}
+
+export function adapterRunJobId(adapter: string, data: Pick<ReconcileEventData, 'kind' | 'id' | 'generation'>, suffix?: string): string {
+  const base = `${adapter}.${data.kind.toLowerCase()}-${data.id}.gen-${data.generation}`;
+  return suffix ? `${base}.${suffix}` : base;
+}
+
+/** One adapter on one resource runs one job at a time. */
+export function adapterRunGroup(adapter: string, resourceId: string): string {
+  return `${adapter}.${resourceId}`;
+}
+
+export function hardDeleteJobId(kind: string, id: string, trigger: string): string {
+  return `hard-delete.${kind.toLowerCase()}-${id}.${trigger}`;
+}
+
+export function reconcileCloudEvent(data: ReconcileEventData, id: string, time: string): ReconcileCloudEvent {
+  return {
+    specversion: '1.0',
+    type: `com.redhat.hyperfleet.${data.kind.toLowerCase()}.reconcile`,
+    source: 'decom',
+    id,
+    time,
+    datacontenttype: 'application/json',
+    data,
+  };
+}

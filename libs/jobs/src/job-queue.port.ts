@@ -1,0 +1,71 @@
+/**
+ * The job-queue port. Shaped after BullMQ (deterministic job ids dedupe, attempts with exponential
+ * backoff, delayed jobs, a failed set an operator can list and retry) so the BullMQ backend drops in
+ * behind the same interface; the in-process implementation serves the embedded profile.
+ */
+
+export interface JobOptions {
+  /** Run no earlier than this many milliseconds from now. */
+  readonly delayMs?: number;
+  /** Total tries for retryable failures (default 5). */
+  readonly attempts?: number;
+  /** Base of the exponential backoff between tries, in ms (default 500; jittered ±20%, capped at 60 s). */
+  readonly backoffMs?: number;
+  /** Jobs sharing a group never run concurrently (e.g. one adapter on one resource). */
+  readonly group?: string;
+}
+
+export interface Job<T> {
+  readonly queue: string;
+  /** Deterministic id: a second enqueue with the same id is ignored (no `:` — BullMQ rejects it). */
+  readonly id: string;
+  readonly data: T;
+  /** 1-based try number. */
+  readonly attempt: number;
+}
+
+export interface FailedJob {
+  readonly queue: string;
+  readonly id: string;
+  readonly data: unknown;
+  readonly attempts: number;
+  readonly error: string;
+  /** RFC 3339. */
+  readonly failed_time: string;
+}
+
+export type JobHandler<T> = (job: Job<T>) => Promise<void>;
+
+export interface JobQueue {
+  /** Enqueues unless a job with this id is waiting, running or recently completed. Returns false when deduplicated. */
+  enqueue<T>(queue: string, id: string, data: T, options?: JobOptions): Promise<boolean>;
+  /** Registers the handler of a queue. */
+  process<T>(queue: string, handler: JobHandler<T>, options?: { concurrency?: number }): void;
+  /** Jobs that exhausted their attempts or failed terminally (the dead-letter set). */
+  failed(queue?: string): Promise<FailedJob[]>;
+  /** Moves a failed job back to waiting with fresh attempts. Returns false when no such failed job exists. */
+  retry(queue: string, id: string): Promise<boolean>;
+  /** Resolves when nothing is waiting, delayed or running (tests, demo, graceful stop). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A failure worth retrying (network, 5xx, 429, conflicts). The default for unknown errors. */
+export class RetryableError extends Error {
+  override readonly name = 'RetryableError';
+}
+
+/** A failure that retrying cannot fix (bad config, 4xx other than 404/409/429): fail the job now. */
+export class TerminalError extends Error {
+  override readonly name = 'TerminalError';
+}
+
+export const DEFAULT_ATTEMPTS = 5;
+export const DEFAULT_BACKOFF_MS = 500;
+export const MAX_BACKOFF_MS = 60_000;
+
+/** Exponential backoff with ±20% jitter: base · 2^(attempt−1), capped. `random` in [0,1). */
+export function backoffDelayMs(attempt: number, baseMs: number, random: number): number {
+  const raw = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(raw * (0.8 + 0.4 * random));
+}

@@ -1,0 +1,36 @@
+/**
+ * Addresses for dispatch: `href` and `owner_references` of a resource, from the never-deleted
+ * `resource_index` (so it also works for a resource that is being deleted).
+ */
+import type { KindRegistry } from '@decom/domain';
+import { API_BASE_PATH, type ResourceQueries } from '@decom/projections';
+import type { ReconcileEventData } from './job-names.js';
+
+export class ResourceAddressBook {
+  constructor(
+    private readonly kinds: KindRegistry,
+    private readonly queries: ResourceQueries,
+  ) {}
+
+  async href(kind: string, id: string): Promise<string> {
+    const descriptor = this.kinds.get(kind);
+    if (!descriptor.parent_kind) return `${API_BASE_PATH}/${descriptor.plural}/${id}`;
+    const located = await this.queries.locate(id);
+    if (!located?.owner_id) return `${API_BASE_PATH}/${descriptor.plural}/${id}`;
+    return `${await this.href(descriptor.parent_kind, located.owner_id)}/${descriptor.plural}/${id}`;
+  }
+
+  async address(kind: string, id: string): Promise<Omit<ReconcileEventData, 'generation'>> {
+    const href = await this.href(kind, id);
+    const descriptor = this.kinds.get(kind);
+    if (!descriptor.parent_kind) return { id, kind, href };
+    const located = await this.queries.locate(id);
+    if (!located?.owner_id) return { id, kind, href };
+    return {
+      id,
+      kind,
+      href,
+      owner_references: { id: located.owner_id, kind: descriptor.parent_kind, href: await this.href(descriptor.parent_kind, located.owner_id) },
+    };
+  }
+}

@@ -1,0 +1,6 @@
+export * from './runner/index.js';
+export * from './resource-href.js';
+export * from './resource-view.schema.js';
+export * from './resource-view.projection.js';
+export * from './resource-presenter.js';
+export * from './resource-queries.js';

@@ -1,0 +1,51 @@
+/**
+ * Turns read-model rows into HyperFleet's JSON (contract §1.1/§1.2): `labels` omitted when empty,
+ * `deleted_time`/`deleted_by` omitted unless pending deletion, `owner_references` on children only.
+ */
+import type { AdapterStatus, ResourceCondition } from '@decom/domain';
+import type { ResourceRow } from './resource-view.schema.js';
+
+export interface ResourceJson {
+  readonly id: string;
+  readonly kind: string;
+  readonly href: string;
+  readonly name: string;
+  readonly spec: Record<string, unknown>;
+  readonly labels?: Record<string, string>;
+  readonly generation: number;
+  readonly status: { readonly conditions: readonly ResourceCondition[] };
+  readonly owner_references?: { readonly id: string; readonly kind: string; readonly href: string };
+  readonly created_time: string;
+  readonly updated_time: string;
+  readonly created_by: string;
+  readonly updated_by: string;
+  readonly deleted_time?: string;
+  readonly deleted_by?: string;
+}
+
+export function presentResource(row: ResourceRow): ResourceJson {
+  const labels = JSON.parse(row.labels) as Record<string, string>;
+  return {
+    id: row.id,
+    kind: row.kind,
+    href: row.href,
+    name: row.name,
+    spec: JSON.parse(row.spec) as Record<string, unknown>,
+    ...(Object.keys(labels).length > 0 ? { labels } : {}),
+    generation: Number(row.generation),
+    status: { conditions: JSON.parse(row.conditions) as ResourceCondition[] },
+    ...(row.owner_id && row.owner_kind && row.owner_href
+      ? { owner_references: { id: row.owner_id, kind: row.owner_kind, href: row.owner_href } }
+      : {}),
+    created_time: row.created_time,
+    updated_time: row.updated_time,
+    created_by: row.created_by,
+    updated_by: row.updated_by,
+    ...(row.deleted_time ? { deleted_time: row.deleted_time, deleted_by: row.deleted_by ?? '' } : {}),
+  };
+}
+
+/** AdapterStatus JSON (contract §1.2): the stored report as is. */
+export function presentAdapterStatus(status: AdapterStatus): AdapterStatus {
+  return status;
+}

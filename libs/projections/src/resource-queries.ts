@@ -1,0 +1,156 @@
+/**
+ * Read side: every GET reads projections only (STYLE §4.5).
+ */
+import type { AdapterStatus } from '@decom/domain';
+import { presentResource, type ResourceJson } from './resource-presenter.js';
+import { toAdapterStatus } from './resource-view.projection.js';
+import type {
+  AdapterStatusRow,
+  FinalizingRow,
+  ResourceIndexRow,
+  ResourceRow,
+} from './resource-view.schema.js';
+import type { ReadModelQueries } from './runner/index.js';
+
+export interface Page<T> {
+  readonly page: number;
+  readonly size: number;
+  readonly total: number;
+  readonly items: readonly T[];
+}
+
+export interface ListOptions {
+  readonly kind: string;
+  /** Restrict to children of this owner. */
+  readonly ownerId?: string;
+  /** 1-based. */
+  readonly page: number;
+  /** Items per page (1..100). */
+  readonly size: number;
+  /** Sort: `created_time desc` (default) etc.; fields limited to ORDERABLE_FIELDS. */
+  readonly order?: readonly { field: string; direction: 'asc' | 'desc' }[];
+  /** Only resources pending deletion (`true`) or only active ones (`false`). */
+  readonly deleting?: boolean;
+}
+
+export const ORDERABLE_FIELDS = ['created_time', 'updated_time', 'name', 'generation', 'deleted_time', 'id'] as const;
+
+/** A resource in the stuck-deletion dashboard. Ages in seconds. */
+export interface FinalizingJson {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly href: string;
+  readonly generation: number;
+  readonly deleted_time: string;
+  readonly deleted_by: string;
+  readonly finalizing_seconds: number;
+  readonly waiting_on_adapters: readonly string[];
+  readonly unhealthy_adapters: readonly { adapter: string; reason: string; message: string }[];
+  readonly children_remaining: number;
+  readonly reconciled: { readonly reason: string; readonly message: string };
+}
+
+export class ResourceQueries {
+  constructor(private readonly db: ReadModelQueries) {}
+
+  async get(id: string): Promise<ResourceJson | undefined> {
+    const row = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [id]))[0];
+    return row ? presentResource(row) : undefined;
+  }
+
+  async list(options: ListOptions): Promise<Page<ResourceJson>> {
+    const where = ['kind = ?'];
+    const params: unknown[] = [options.kind];
+    if (options.ownerId !== undefined) {
+      where.push('owner_id = ?');
+      params.push(options.ownerId);
+    }
+    if (options.deleting !== undefined) where.push(options.deleting ? 'deleted_time IS NOT NULL' : 'deleted_time IS NULL');
+    const order = (options.order?.length ? options.order : [{ field: 'created_time', direction: 'desc' as const }])
+      .filter((o) => (ORDERABLE_FIELDS as readonly string[]).includes(o.field))
+      .map((o) => `${o.field} ${o.direction === 'asc' ? 'ASC' : 'DESC'}`)
+      .concat('id ASC')
+      .join(', ');
+    const total = Number(
+      (await this.db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM resources WHERE ${where.join(' AND ')}`, params))[0]?.n ?? 0,
+    );
+    const rows = await this.db.query<ResourceRow>(
+      `SELECT * FROM resources WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      [...params, options.size, (options.page - 1) * options.size],
+    );
+    return { page: options.page, size: rows.length, total, items: rows.map(presentResource) };
+  }
+
+  async statuses(resourceId: string, page = 1, size = 100): Promise<Page<AdapterStatus>> {
+    const total = Number(
+      (await this.db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM adapter_statuses WHERE resource_id = ?`, [resourceId]))[0]?.n ?? 0,
+    );
+    const rows = await this.db.query<AdapterStatusRow>(
+      `SELECT * FROM adapter_statuses WHERE resource_id = ? ORDER BY adapter ASC LIMIT ? OFFSET ?`,
+      [resourceId, size, (page - 1) * size],
+    );
+    return { page, size: rows.length, total, items: rows.map(toAdapterStatus) };
+  }
+
+  /** Where a resource's events live, also after hard delete; undefined for an id never created. */
+  async locate(id: string): Promise<ResourceIndexRow | undefined> {
+    return (await this.db.query<ResourceIndexRow>(`SELECT * FROM resource_index WHERE id = ?`, [id]))[0];
+  }
+
+  /** Resources pending deletion for at least `olderThanSeconds`, oldest first. */
+  async finalizing(now: Date, olderThanSeconds = 0, kind?: string): Promise<FinalizingJson[]> {
+    const rows = await this.db.query<FinalizingRow>(
+      `SELECT * FROM finalizing ${kind ? 'WHERE kind = ?' : ''} ORDER BY deleted_time ASC, id ASC`,
+      kind ? [kind] : [],
+    );
+    return rows
+      .map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        name: row.name,
+        href: row.href,
+        generation: Number(row.generation),
+        deleted_time: row.deleted_time,
+        deleted_by: row.deleted_by,
+        finalizing_seconds: Math.max(0, Math.floor((now.getTime() - Date.parse(row.deleted_time)) / 1000)),
+        waiting_on_adapters: JSON.parse(row.waiting_on) as string[],
+        unhealthy_adapters: JSON.parse(row.unhealthy) as FinalizingJson['unhealthy_adapters'],
+        children_remaining: Number(row.children_remaining),
+        reconciled: { reason: row.reconciled_reason, message: row.reconciled_message },
+      }))
+      .filter((f) => f.finalizing_seconds >= olderThanSeconds);
+  }
+}
+
+/** A resource whose `Reconciled` is False: work may be pending for its adapters or its hard delete. */
+export interface PendingWork {
+  readonly id: string;
+  readonly kind: string;
+  readonly generation: number;
+  readonly deleted_time?: string;
+  /** RFC 3339 `last_updated_time` of its Reconciled condition. */
+  readonly reconciled_updated_time: string;
+}
+
+/** Every stored resource with `Reconciled=False` (the sweeper's input). */
+export async function pendingWork(db: ReadModelQueries): Promise<PendingWork[]> {
+  const rows = await db.query<Pick<ResourceRow, 'id' | 'kind' | 'generation' | 'deleted_time' | 'conditions'>>(
+    `SELECT id, kind, generation, deleted_time, conditions FROM resources`,
+  );
+  return rows.flatMap((row) => {
+    const reconciled = (JSON.parse(row.conditions) as { type: string; status: string; last_updated_time: string }[]).find(
+      (c) => c.type === 'Reconciled',
+    );
+    if (reconciled?.status === 'True') return [];
+    return [
+      {
+        id: row.id,
+        kind: row.kind,
+        generation: Number(row.generation),
+        ...(row.deleted_time ? { deleted_time: row.deleted_time } : {}),
+        reconciled_updated_time: reconciled?.last_updated_time ?? '',
+      },
+    ];
+  });
+}

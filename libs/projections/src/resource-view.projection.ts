@@ -1,0 +1,178 @@
+/**
+ * Projects resource-tree events into the resource view (resources, adapter statuses, index) and the
+ * Finalizing dashboard. Conditions are recomputed with the domain's pure functions after every change
+ * to a resource, its adapter statuses or its children (seed 000 §Reconciled; contract §1.4).
+ */
+import {
+  ConditionType,
+  computeReconciled,
+  computeResourceConditions,
+  initialResourceConditions,
+  isResourceEvent,
+  type AdapterStatus,
+  type KindRegistry,
+  type ResourceCondition,
+  type ResourceEvent,
+} from '@decom/domain';
+import type { RecordedEvent } from '@decom/event-store';
+import { resourceHref } from './resource-href.js';
+import {
+  RESOURCE_VIEW_SCHEMA,
+  RESOURCE_VIEW_TABLES,
+  type AdapterStatusRow,
+  type ResourceRow,
+} from './resource-view.schema.js';
+import type { Projection, ReadModelTx } from './runner/index.js';
+
+export class ResourceViewProjection implements Projection {
+  readonly name = 'resource-view';
+  readonly schema = RESOURCE_VIEW_SCHEMA;
+  readonly tables = RESOURCE_VIEW_TABLES;
+
+  constructor(private readonly kinds: KindRegistry) {}
+
+  async apply(recorded: RecordedEvent, tx: ReadModelTx): Promise<void> {
+    if (!isResourceEvent({ type: recorded.type })) return;
+    const event = { type: recorded.type, data: recorded.data } as ResourceEvent;
+    switch (event.type) {
+      case 'ResourceCreated': {
+        const d = event.data;
+        const owner = d.owner_references ? await this.row(tx, d.owner_references.id) : undefined;
+        const href = resourceHref(this.kinds, d.kind, d.id, owner?.href);
+        const required = this.kinds.find(d.kind)?.required_adapters ?? [];
+        await tx.execute(
+          `INSERT INTO resources (id, kind, name, href, stream, owner_id, owner_kind, owner_href, spec, labels, generation,
+             created_time, updated_time, created_by, updated_by, deleted_time, deleted_by, conditions)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)`,
+          [
+            d.id, d.kind, d.name, href, recorded.stream, d.owner_references?.id ?? null, d.owner_references?.kind ?? null,
+            owner?.href ?? null, JSON.stringify(d.spec), JSON.stringify(d.labels), d.generation, d.created_time,
+            d.created_time, d.created_by, d.created_by, JSON.stringify(initialResourceConditions(d.created_time, required)),
+          ],
+        );
+        await tx.execute(
+          `INSERT INTO resource_index (id, kind, name, stream, owner_id, created_time) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO NOTHING`,
+          [d.id, d.kind, d.name, recorded.stream, d.owner_references?.id ?? null, d.created_time],
+        );
+        return;
+      }
+      case 'SpecChanged': {
+        const d = event.data;
+        await tx.execute(
+          `UPDATE resources SET spec = ?, labels = ?, generation = ?, updated_time = ?, updated_by = ? WHERE id = ?`,
+          [JSON.stringify(d.spec), JSON.stringify(d.labels), d.generation, d.updated_time, d.updated_by, d.id],
+        );
+        await this.refresh(tx, d.id);
+        return;
+      }
+      case 'DeletionRequested': {
+        const d = event.data;
+        await tx.execute(
+          `UPDATE resources SET generation = ?, deleted_time = ?, deleted_by = ?, updated_time = ?, updated_by = ? WHERE id = ?`,
+          [d.generation, d.deleted_time, d.deleted_by, d.deleted_time, d.deleted_by, d.id],
+        );
+        await this.refreshWithOwner(tx, d.id);
+        return;
+      }
+      case 'AdapterStatusReported': {
+        const { id, status } = event.data;
+        await tx.execute(
+          `INSERT INTO adapter_statuses (resource_id, adapter, observed_generation, conditions, metadata, data, created_time, last_report_time)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (resource_id, adapter) DO UPDATE SET observed_generation = excluded.observed_generation,
+             conditions = excluded.conditions, metadata = excluded.metadata, data = excluded.data,
+             created_time = excluded.created_time, last_report_time = excluded.last_report_time`,
+          [
+            id, status.adapter, status.observed_generation, JSON.stringify(status.conditions),
+            status.metadata === undefined ? null : JSON.stringify(status.metadata),
+            status.data === undefined ? null : JSON.stringify(status.data),
+            status.created_time, status.last_report_time,
+          ],
+        );
+        await this.refresh(tx, id);
+        return;
+      }
+      case 'HardDeleted': {
+        const d = event.data;
+        await tx.execute(`DELETE FROM adapter_statuses WHERE resource_id = ?`, [d.id]);
+        await tx.execute(`DELETE FROM resources WHERE id = ?`, [d.id]);
+        await tx.execute(`DELETE FROM finalizing WHERE id = ?`, [d.id]);
+        await tx.execute(`UPDATE resource_index SET hard_deleted_time = ?, hard_delete_cause = ? WHERE id = ?`, [
+          d.hard_deleted_time, d.cause, d.id,
+        ]);
+        // The owner's Reconciled depends on its remaining child records (P3).
+        if (d.owner_references) await this.refresh(tx, d.owner_references.id);
+        return;
+      }
+      case 'AdapterFinalized':
+      case 'ForceDeleted':
+        // Audit facts; history queries read them from the event store.
+        return;
+    }
+  }
+
+  private async row(tx: ReadModelTx, id: string): Promise<ResourceRow | undefined> {
+    return (await tx.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [id]))[0];
+  }
+
+  private async refreshWithOwner(tx: ReadModelTx, id: string): Promise<void> {
+    const row = await this.refresh(tx, id);
+    if (row?.owner_id) await this.refresh(tx, row.owner_id);
+  }
+
+  /** Recomputes `status.conditions` and the Finalizing row of one resource from its stored rows. */
+  private async refresh(tx: ReadModelTx, id: string): Promise<ResourceRow | undefined> {
+    const row = await this.row(tx, id);
+    if (!row) return undefined;
+    const statuses = await tx.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id = ?`, [id]);
+    const children = await tx.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM resources WHERE owner_id = ?`, [id]);
+    const input = {
+      generation: Number(row.generation),
+      ...(row.deleted_time ? { deleted_time: row.deleted_time } : {}),
+      required_adapters: this.kinds.find(row.kind)?.required_adapters ?? [],
+      adapter_statuses: Object.fromEntries(statuses.map((s) => [s.adapter, toAdapterStatus(s)])),
+      child_record_count: Number(children[0]?.n ?? 0),
+    };
+    const conditions = computeResourceConditions({
+      ...input,
+      created_time: row.created_time,
+      updated_time: row.updated_time,
+      previous: JSON.parse(row.conditions) as ResourceCondition[],
+    });
+    await tx.execute(`UPDATE resources SET conditions = ? WHERE id = ?`, [JSON.stringify(conditions), id]);
+    if (row.deleted_time) {
+      const verdict = computeReconciled(input);
+      const unhealthy = Object.values(input.adapter_statuses)
+        .map((s) => ({ adapter: s.adapter, health: s.conditions.find((c) => c.type === ConditionType.Health) }))
+        .filter((h) => h.health?.status === 'False')
+        .map((h) => ({ adapter: h.adapter, reason: h.health?.reason ?? '', message: h.health?.message ?? '' }));
+      await tx.execute(
+        `INSERT INTO finalizing (id, kind, name, href, generation, deleted_time, deleted_by, waiting_on, unhealthy,
+           children_remaining, reconciled_reason, reconciled_message)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET generation = excluded.generation, waiting_on = excluded.waiting_on,
+           unhealthy = excluded.unhealthy, children_remaining = excluded.children_remaining,
+           reconciled_reason = excluded.reconciled_reason, reconciled_message = excluded.reconciled_message`,
+        [
+          row.id, row.kind, row.name, row.href, Number(row.generation), row.deleted_time, row.deleted_by ?? '',
+          JSON.stringify(verdict.missing_adapters), JSON.stringify(unhealthy), input.child_record_count,
+          verdict.reason, verdict.message,
+        ],
+      );
+    }
+    return row;
+  }
+}
+
+export function toAdapterStatus(row: AdapterStatusRow): AdapterStatus {
+  return {
+    adapter: row.adapter,
+    observed_generation: Number(row.observed_generation),
+    conditions: JSON.parse(row.conditions),
+    ...(row.metadata !== null ? { metadata: JSON.parse(row.metadata) } : {}),
+    ...(row.data !== null ? { data: JSON.parse(row.data) } : {}),
+    created_time: row.created_time,
+    last_report_time: row.last_report_time,
+  };
+}

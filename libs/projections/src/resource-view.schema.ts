@@ -1,0 +1,128 @@
+/**
+ * Read-model tables of the resource view. Portable SQL (SQLite and PostgreSQL); JSON lives in TEXT columns.
+ * - `resources`: one row per stored resource (active or Finalizing); gone on hard delete.
+ * - `adapter_statuses`: one row per (resource, adapter), the last accepted report.
+ * - `resource_index`: every resource ever created, never deleted: id → stream, for routing commands and
+ *   for history after hard delete.
+ * - `finalizing`: the stuck-deletion dashboard: resources with `deleted_time`, what they wait on.
+ */
+export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS resources (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    href TEXT NOT NULL,
+    stream TEXT NOT NULL,
+    owner_id TEXT,
+    owner_kind TEXT,
+    owner_href TEXT,
+    spec TEXT NOT NULL,
+    labels TEXT NOT NULL,
+    generation INTEGER NOT NULL,
+    created_time TEXT NOT NULL,
+    updated_time TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    updated_by TEXT NOT NULL,
+    deleted_time TEXT,
+    deleted_by TEXT,
+    conditions TEXT NOT NULL
+  )`,
+  `CREATE INDEX IF NOT EXISTS resources_kind_created ON resources (kind, created_time)`,
+  `CREATE INDEX IF NOT EXISTS resources_owner ON resources (owner_id)`,
+  `CREATE TABLE IF NOT EXISTS adapter_statuses (
+    resource_id TEXT NOT NULL,
+    adapter TEXT NOT NULL,
+    observed_generation INTEGER NOT NULL,
+    conditions TEXT NOT NULL,
+    metadata TEXT,
+    data TEXT,
+    created_time TEXT NOT NULL,
+    last_report_time TEXT NOT NULL,
+    PRIMARY KEY (resource_id, adapter)
+  )`,
+  `CREATE TABLE IF NOT EXISTS resource_index (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    stream TEXT NOT NULL,
+    owner_id TEXT,
+    created_time TEXT NOT NULL,
+    hard_deleted_time TEXT,
+    hard_delete_cause TEXT
+  )`,
+  `CREATE TABLE IF NOT EXISTS finalizing (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    href TEXT NOT NULL,
+    generation INTEGER NOT NULL,
+    deleted_time TEXT NOT NULL,
+    deleted_by TEXT NOT NULL,
+    waiting_on TEXT NOT NULL,
+    unhealthy TEXT NOT NULL,
+    children_remaining INTEGER NOT NULL,
+    reconciled_reason TEXT NOT NULL,
+    reconciled_message TEXT NOT NULL
+  )`,
+];
+
+export const RESOURCE_VIEW_TABLES = ['resources', 'adapter_statuses', 'resource_index', 'finalizing'] as const;
+
+/** A `resources` row as stored. */
+export interface ResourceRow {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly href: string;
+  readonly stream: string;
+  readonly owner_id: string | null;
+  readonly owner_kind: string | null;
+  readonly owner_href: string | null;
+  readonly spec: string;
+  readonly labels: string;
+  readonly generation: number;
+  readonly created_time: string;
+  readonly updated_time: string;
+  readonly created_by: string;
+  readonly updated_by: string;
+  readonly deleted_time: string | null;
+  readonly deleted_by: string | null;
+  readonly conditions: string;
+}
+
+export interface AdapterStatusRow {
+  readonly resource_id: string;
+  readonly adapter: string;
+  readonly observed_generation: number;
+  readonly conditions: string;
+  readonly metadata: string | null;
+  readonly data: string | null;
+  readonly created_time: string;
+  readonly last_report_time: string;
+}
+
+export interface FinalizingRow {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly href: string;
+  readonly generation: number;
+  readonly deleted_time: string;
+  readonly deleted_by: string;
+  readonly waiting_on: string;
+  readonly unhealthy: string;
+  readonly children_remaining: number;
+  readonly reconciled_reason: string;
+  readonly reconciled_message: string;
+}
+
+export interface ResourceIndexRow {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly stream: string;
+  readonly owner_id: string | null;
+  readonly created_time: string;
+  readonly hard_deleted_time: string | null;
+  readonly hard_delete_cause: string | null;
+}
