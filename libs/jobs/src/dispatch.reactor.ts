@@ -33,6 +33,8 @@ export class DispatchReactor implements Reactor {
     private readonly addresses: ResourceAddressBook,
     /** Resolves once the read side has applied `position` (jobs must not outrun the API's reads). */
     private readonly readSideCaughtUp: (position: number) => Promise<void>,
+    /** Adapters some worker serves; others (e.g. external adapters reporting over HTTP) get no job. */
+    private readonly isDispatchable: (adapter: string) => boolean = () => true,
   ) {}
 
   async handle(recorded: RecordedEvent): Promise<void> {
@@ -62,6 +64,7 @@ export class DispatchReactor implements Reactor {
   private async dispatchAdapters(kind: string, id: string, generation: number, recorded: RecordedEvent): Promise<void> {
     const data: ReconcileEventData = { ...(await this.addresses.address(kind, id)), generation };
     for (const adapter of this.kinds.find(kind)?.required_adapters ?? []) {
+      if (!this.isDispatchable(adapter)) continue;
       const jobId = adapterRunJobId(adapter, data);
       const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, jobId, recorded.recorded_time), rerun: 0 };
       await this.queue.enqueue(adapterRunQueue(adapter), jobId, job, { group: adapterRunGroup(adapter, id) });

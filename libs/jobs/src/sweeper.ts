@@ -37,6 +37,7 @@ export class Sweeper {
     private readonly options: SweeperOptions,
     private readonly clock: () => number = Date.now,
     private readonly onError: (error: unknown) => void = () => undefined,
+    private readonly isDispatchable: (adapter: string) => boolean = () => true,
   ) {}
 
   /** One sweep; `ignoreDebounce` for the start-up recovery. Returns how many jobs were enqueued. */
@@ -50,6 +51,7 @@ export class Sweeper {
       const address = await this.addresses.address(work.kind, work.id);
       const data = { ...address, generation: work.generation };
       for (const adapter of this.kinds.find(work.kind)?.required_adapters ?? []) {
+        if (!this.isDispatchable(adapter)) continue;
         const id = adapterRunJobId(adapter, data, bucket);
         const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, id, new Date(now).toISOString()), rerun: 0 };
         if (await this.queue.enqueue(adapterRunQueue(adapter), id, job, { group: adapterRunGroup(adapter, work.id) })) enqueued++;

@@ -136,11 +136,18 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     logger.info(`adapters: ${adapters.map((a) => a.name).join(', ') || '(none)'} from ${config.adaptersDir}`);
     registerHardDeleteProcessor(queue, app.get(CommandBus));
 
+    // In-process jobs reach only the adapters this process hosts; an adapter hosted elsewhere reports over HTTP.
+    const hosted = new Set(adapters.map((a) => a.name));
+    const isDispatchable = (adapter: string) => hosted.has(adapter);
+    for (const kind of kinds.descriptors) {
+      const external = kind.required_adapters.filter((a) => !hosted.has(a));
+      if (external.length > 0) logger.warn(`${kind.kind} requires adapter(s) ${external.join(', ')} not hosted here: deletions wait for their reports over HTTP`);
+    }
     const addresses = new ResourceAddressBook(kinds, queries);
     const dispatch = new ReactorRunner(
       store,
       new ReadModelCheckpoints(readModels),
-      new DispatchReactor(kinds, queue, addresses, (position) => projections.waitFor(position)),
+      new DispatchReactor(kinds, queue, addresses, (position) => projections.waitFor(position), isDispatchable),
       (error) => logger.error({ err: error }, 'dispatch stopped'),
     );
     await dispatch.start();
@@ -148,6 +155,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 
     const sweeper = new Sweeper(kinds, queue, addresses, () => pendingWork(readModels), options.sweep ?? { intervalMs: 30_000, debounceMs: 10_000 }, Date.now, (error) =>
       logger.error({ err: error }, 'sweep failed'),
+      isDispatchable,
     );
     const recovered = await sweeper.sweepOnce(true);
     if (recovered > 0) logger.info(`recovery sweep re-dispatched ${recovered} job(s)`);

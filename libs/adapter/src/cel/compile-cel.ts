@@ -1,0 +1,104 @@
+import { EvaluationError, ParseError, TypeError as CelTypeError, type ParseResult } from '@marcbachmann/cel-js';
+import { CLOCK_KEY, type Clock } from './activation-clock.js';
+import { installAstHooks } from './ast-hooks.js';
+import { createCelEnvironment, reservedNames } from './cel-environment.js';
+import { CelCompileError, CelEvalError, positionAt } from './cel-errors.js';
+import type { CelAstNode } from './cel-macro.types.js';
+import { fromCelValue, toCelValue } from './cel-values.js';
+
+/** Per-evaluation options. `now` is the clock behind `now()`, `conditionAge()` and `stableFor()`; default: system time. */
+export interface CelOptions {
+  now?: () => Date;
+}
+
+/** An expression parsed and checked once, evaluated many times. */
+export interface CompiledCel {
+  /** The expression text as given. */
+  readonly source: string;
+  /**
+   * Evaluates against `vars` (JSON-ish values, `Date` for timestamps; see cel-values.ts for the
+   * conversions in and out). Does not modify `vars`.
+   * @throws CelEvalError on any evaluation failure, including a variable named like a CEL
+   *   built-in (`int`, `uint`, `double`, `bool`, `string`, `bytes`, `list`, `map`, `type`,
+   *   `null_type`, `optional`, `cel`, `google`, `strings`, `lists`), which cel-js would shadow.
+   */
+  evaluate(vars: Readonly<Record<string, unknown>>, options?: CelOptions): unknown;
+}
+
+// Immutable after construction (createCelEnvironment locks it), hence safe to share.
+const environment = createCelEnvironment();
+const reserved = reservedNames(environment);
+const systemClock: Clock = () => new Date();
+
+/**
+ * Parses and statically checks `expression` in HyperFleet's CEL environment (every variable `dyn`).
+ * The check rejects only what must fail at run time anyway: unknown functions, wrong arity,
+ * `has()` without a field selection, ternary branches of different static types.
+ * @throws CelCompileError with the 1-based line/column inside `expression`.
+ * @see hyperfleet-contract.md §2.4; seeds/000 "Example Task Config with Deletion".
+ */
+export function compileCel(expression: string): CompiledCel {
+  let parsed: ParseResult;
+  try {
+    parsed = environment.parse(expression);
+  } catch (error) {
+    throw toCompileError(error, expression);
+  }
+  installAstHooks(parsed.ast as unknown as CelAstNode);
+  const checked = parsed.check();
+  if (!checked.valid) throw toCompileError(checked.error, expression);
+  return {
+    source: expression,
+    evaluate: (vars, options) => evaluateParsed(parsed, expression, vars, options),
+  };
+}
+
+/** Compiles and evaluates once. Prefer `compileCel` for expressions evaluated repeatedly. */
+export function evaluateCel(expression: string, vars: Readonly<Record<string, unknown>>, options?: CelOptions): unknown {
+  return compileCel(expression).evaluate(vars, options);
+}
+
+function evaluateParsed(
+  parsed: ParseResult,
+  expression: string,
+  vars: Readonly<Record<string, unknown>>,
+  options: CelOptions | undefined,
+): unknown {
+  const activation: Record<string, unknown> = { [CLOCK_KEY]: options?.now ?? systemClock };
+  for (const [name, value] of Object.entries(vars)) {
+    if (reserved.has(name)) {
+      throw new CelEvalError(`variable name '${name}' is reserved by CEL (it names a built-in type or namespace)`, expression);
+    }
+    try {
+      const converted = toCelValue(value, name);
+      if (converted !== undefined) activation[name] = converted;
+    } catch (error) {
+      throw new CelEvalError(error instanceof Error ? error.message : String(error), expression, undefined, { cause: error });
+    }
+  }
+  let result: unknown;
+  try {
+    result = parsed(activation);
+  } catch (error) {
+    throw toEvalError(error, expression);
+  }
+  return fromCelValue(result);
+}
+
+function toCompileError(error: unknown, expression: string): CelCompileError {
+  if (error instanceof ParseError || error instanceof CelTypeError || error instanceof EvaluationError) {
+    const { line, column } = positionAt(expression, error.range?.start ?? 0);
+    return new CelCompileError(error.summary, expression, line, column, { cause: error });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CelCompileError(reason, expression, 1, 1, { cause: error });
+}
+
+function toEvalError(error: unknown, expression: string): CelEvalError {
+  if (error instanceof EvaluationError || error instanceof CelTypeError) {
+    const position = error.range ? positionAt(expression, error.range.start) : undefined;
+    return new CelEvalError(error.summary, expression, position, { cause: error });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CelEvalError(reason, expression, undefined, { cause: error });
+}

@@ -1,0 +1,7 @@
+/**
+ * HyperFleet-compatible CEL for adapter task configs: compile at config load, evaluate per event.
+ * @see hyperfleet-contract.md §2.4; seeds/000 "Example Task Config with Deletion".
+ */
+export { compileCel, evaluateCel } from './compile-cel.js';
+export type { CelOptions, CompiledCel } from './compile-cel.js';
+export { CelCompileError, CelEvalError } from './cel-errors.js';

@@ -1,0 +1,135 @@
+import { isScalar } from 'yaml';
+import type { Node, Scalar, YAMLMap } from 'yaml';
+import { readDuration, RETRY_BACKOFFS } from './api-call.section.js';
+import type { AdapterDeploymentConfig } from './adapter-config.types.js';
+import { readConfigText } from './task-config.parser.js';
+import { joinPath, type MapReader, YamlSource } from './yaml-reader.js';
+
+const API_DEFAULTS = {
+  version: 'v1',
+  timeoutMs: 10_000,
+  retryAttempts: 3,
+  retryBackoff: 'exponential',
+  baseDelayMs: 1_000,
+  maxDelayMs: 30_000,
+} as const;
+
+function readHeaders(source: YamlSource, map: MapReader | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of (map?.node as YAMLMap<Node, Node> | undefined)?.items ?? []) {
+    const key = String((pair.key as Scalar).value);
+    const value = pair.value;
+    if (!isScalar(value) || typeof value.value !== 'string') {
+      source.report(value ?? (pair.key as Node), joinPath(map?.path ?? '', key), 'header value must be a string');
+    } else headers[key] = value.value;
+    map?.valueNode(key);
+  }
+  return headers;
+}
+
+function readApiClient(source: YamlSource, clients: MapReader | undefined): AdapterDeploymentConfig['clients']['hyperfleetApi'] {
+  const api = clients?.map('hyperfleet_api');
+  if (!api) return { ...API_DEFAULTS, defaultHeaders: {} };
+  const baseUrl = api.string('base_url');
+  if (baseUrl !== undefined && !/^https?:\/\//.test(baseUrl)) {
+    source.report(api.valueNode('base_url'), `${api.path}.base_url`, 'must be an http(s) URL');
+  }
+  const version = api.string('version');
+  const timeoutMs = readDuration(api, 'timeout');
+  const retryAttempts = api.integer('retry_attempts', { min: 0 });
+  const retryBackoff = api.oneOf('retry_backoff', RETRY_BACKOFFS);
+  const baseDelayMs = readDuration(api, 'base_delay');
+  const maxDelayMs = readDuration(api, 'max_delay');
+  const defaultHeaders = readHeaders(source, api.map('default_headers'));
+  const auth = api.map('auth');
+  const tokenPath = auth?.string('token_path');
+  const tokenCacheTtlMs = auth && readDuration(auth, 'token_cache_ttl');
+  auth?.finish();
+  api.finish();
+  return {
+    version: version ?? API_DEFAULTS.version,
+    timeoutMs: timeoutMs ?? API_DEFAULTS.timeoutMs,
+    retryAttempts: retryAttempts ?? API_DEFAULTS.retryAttempts,
+    retryBackoff: retryBackoff ?? API_DEFAULTS.retryBackoff,
+    baseDelayMs: baseDelayMs ?? API_DEFAULTS.baseDelayMs,
+    maxDelayMs: maxDelayMs ?? API_DEFAULTS.maxDelayMs,
+    defaultHeaders,
+    ...(baseUrl !== undefined && { baseUrl: baseUrl.replace(/\/+$/, '') }),
+    ...(auth && { auth: { ...(tokenPath && { tokenPath }), ...(tokenCacheTtlMs !== undefined && { tokenCacheTtlMs }) } }),
+  };
+}
+
+function readKubernetes(clients: MapReader | undefined): AdapterDeploymentConfig['clients']['kubernetes'] {
+  const kube = clients?.map('kubernetes');
+  if (!kube) return undefined;
+  const apiVersion = kube.string('api_version');
+  const kubeConfigPath = kube.string('kube_config_path', { allowEmpty: true });
+  const qps = kube.integer('qps', { min: 0 });
+  const burst = kube.integer('burst', { min: 0 });
+  kube.finish();
+  return {
+    ...(apiVersion && { apiVersion }),
+    ...(kubeConfigPath && { kubeConfigPath }),
+    ...(qps !== undefined && { qps }),
+    ...(burst !== undefined && { burst }),
+  };
+}
+
+/**
+ * Parses a deployment config (`adapter`, `debug_config`, `log`, `clients.{hyperfleet_api,
+ * kubernetes, broker}`), strictly, with HyperFleet's defaults filled in.
+ * @throws TaskConfigError listing every issue as `file:line:column path: message`.
+ */
+export function parseAdapterConfig(yamlText: string, fileName: string): AdapterDeploymentConfig {
+  const source = new YamlSource(fileName, yamlText);
+  source.throwIfIssues();
+  const root = source.rootMap();
+  if (!root) return source.throwIfIssues() as never;
+  const adapter = root.map('adapter', { required: true });
+  const name = adapter?.string('name', { required: true });
+  if (name !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
+    source.report(adapter?.valueNode('name'), 'adapter.name', 'must be lower-case alphanumerics and dashes');
+  }
+  const version = adapter?.string('version');
+  adapter?.finish();
+  const debugConfig = root.boolean('debug_config') ?? false;
+  const logMap = root.map('log');
+  const log = {
+    ...(logMap?.has('level') && { level: logMap.oneOf('level', ['debug', 'info', 'warn', 'error'] as const) }),
+    ...(logMap?.has('format') && { format: logMap.oneOf('format', ['text', 'json'] as const) }),
+    ...(logMap?.has('output') && { output: logMap.oneOf('output', ['stdout', 'stderr'] as const) }),
+  };
+  logMap?.finish();
+  const clients = root.map('clients');
+  const hyperfleetApi = readApiClient(source, clients);
+  const kubernetes = readKubernetes(clients);
+  const brokerMap = clients?.map('broker');
+  const subscriptionId = brokerMap?.string('subscription_id');
+  const topic = brokerMap?.string('topic');
+  brokerMap?.finish();
+  if (clients?.has('maestro')) {
+    source.report(clients.valueNode('maestro'), 'clients.maestro', 'maestro transport is not supported yet (only kubernetes)');
+  }
+  clients?.finish();
+  root.finish();
+  source.throwIfIssues();
+  return {
+    file: fileName,
+    adapter: { name: name as string, ...(version && { version }) },
+    debugConfig,
+    log: log as AdapterDeploymentConfig['log'],
+    clients: {
+      hyperfleetApi,
+      ...(kubernetes && { kubernetes }),
+      ...(brokerMap && { broker: { ...(subscriptionId && { subscriptionId }), ...(topic && { topic }) } }),
+    },
+  };
+}
+
+/**
+ * Reads and parses a deployment config file.
+ * @throws TaskConfigError.
+ */
+export async function loadAdapterConfigFile(path: string): Promise<AdapterDeploymentConfig> {
+  return parseAdapterConfig(await readConfigText(path), path);
+}

@@ -1,0 +1,34 @@
+import type { HyperfleetApiClientOptions } from '../api-client/hyperfleet-api.types.js';
+
+/**
+ * Deployment-level adapter config (HyperFleet's AdapterConfig): who the adapter is and how it
+ * reaches the HyperFleet API and Kubernetes. Business logic lives in the task config.
+ * Durations are milliseconds. `clients.hyperfleet_api.base_url` may be omitted: the engine
+ * that hosts the adapter supplies its own API address.
+ * @see hyperfleet-contract.md §2.1.
+ */
+export interface AdapterDeploymentConfig {
+  readonly file: string;
+  readonly adapter: { readonly name: string; readonly version?: string };
+  readonly debugConfig: boolean;
+  readonly log: {
+    readonly level?: 'debug' | 'info' | 'warn' | 'error';
+    readonly format?: 'text' | 'json';
+    readonly output?: 'stdout' | 'stderr';
+  };
+  readonly clients: {
+    readonly hyperfleetApi: Omit<HyperfleetApiClientOptions, 'baseUrl'> & {
+      readonly baseUrl?: string;
+      readonly auth?: { readonly tokenPath?: string; readonly tokenCacheTtlMs?: number };
+    };
+    readonly kubernetes?: {
+      readonly apiVersion?: string;
+      /** `undefined` = in-cluster / engine-provided. */
+      readonly kubeConfigPath?: string;
+      readonly qps?: number;
+      readonly burst?: number;
+    };
+    /** Accepted for HyperFleet compatibility; Decom dispatches through its own job queue. */
+    readonly broker?: { readonly subscriptionId?: string; readonly topic?: string };
+  };
+}

@@ -1,0 +1,126 @@
+import { isScalar } from 'yaml';
+import type { Node } from 'yaml';
+import { CelCompileError, compileCel } from '../cel/index.js';
+import { compileTemplate, hasTemplate } from '../template/index.js';
+import { lineColumnAt, offsetInScalar, positionInScalar } from './scalar-position.js';
+import type { CelExpr, TemplateText } from './task-config.types.js';
+import type { FilePosition, MapReader, YamlSource } from './yaml-reader.js';
+
+/** Where a compiled template came from, so undefined `{{ .var }}` references can be positioned. */
+export interface TemplateOrigin {
+  readonly text: TemplateText;
+  /** Map a 0-based offset in the template source to a file position. */
+  readonly locate: (offset: number) => { file: string; position: FilePosition };
+}
+
+/** `response` = a precondition with `api_call`, whose JSON body becomes a variable of that name. */
+export type DeclarationKind = 'param' | 'capture' | 'precondition' | 'response' | 'resource' | 'payload' | 'post_action';
+
+/** A name introduced by the config, with where it was written. */
+export interface Declaration {
+  readonly kind: DeclarationKind;
+  readonly name: string;
+  readonly path: string;
+  readonly position: FilePosition;
+}
+
+/** Message of an error thrown by the template or CEL compiler, without position decoration. */
+function reasonOf(error: unknown): string {
+  const reason = (error as { reason?: unknown }).reason;
+  if (typeof reason === 'string') return reason;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** 1-based line/column carried by a template/CEL compile error, if any. */
+function errorPosition(error: unknown): { line: number; column: number } | undefined {
+  const { line, column } = error as { line?: unknown; column?: unknown };
+  return typeof line === 'number' && typeof column === 'number' ? { line, column } : undefined;
+}
+
+/**
+ * State shared by the section parsers of one task-config load: the YAML source (issues land
+ * there), the directory `ref`/`build_ref` paths are relative to, and every template compiled so
+ * far (checked for undefined variables once all names are known).
+ */
+export class LoadContext {
+  readonly templates: TemplateOrigin[] = [];
+  readonly declarations: Declaration[] = [];
+
+  constructor(
+    readonly source: YamlSource,
+    readonly baseDir: string,
+  ) {}
+
+  /** Records a declared name (checked for syntax, reserved words and clashes by `checkNames`). */
+  declare(kind: DeclarationKind, name: string, node: Node | undefined, path: string): void {
+    this.declarations.push({ kind, name, path, position: this.source.nodePosition(node) });
+  }
+
+  /** Compiles the CEL expression at `map.key` (a non-empty string); records an issue on failure. */
+  cel(map: MapReader, key: string, opts: { required?: boolean } = {}): CelExpr | undefined {
+    const text = map.string(key, opts);
+    if (text === undefined) return undefined;
+    return this.celAt(map.valueNode(key) as Node, text, `${map.path}.${key}`);
+  }
+
+  celAt(node: Node, text: string, where: string): CelExpr | undefined {
+    try {
+      return { source: text, where, compiled: compileCel(text) };
+    } catch (error) {
+      const at = errorPosition(error);
+      const pos = at && error instanceof CelCompileError ? positionInScalar(this.source, node, at.line, at.column) : this.source.nodePosition(node);
+      this.source.report(pos, where, reasonOf(error));
+      return undefined;
+    }
+  }
+
+  /** Compiles a template-bearing string scalar; strings without `{{` stay plain text. */
+  templateAt(node: Node, text: string, where: string): TemplateText | undefined {
+    const locate = (offset: number) => ({ file: this.source.file, position: offsetInScalar(this.source, node, text, offset) });
+    return this.templateWith(text, where, locate, (line, column) => ({
+      file: this.source.file,
+      position: positionInScalar(this.source, node, line, column),
+    }));
+  }
+
+  /** Compiles a template that lives in another file (`manifest.ref`): positions are that file's. */
+  templateInFile(file: string, text: string, where: string): TemplateText | undefined {
+    const locate = (offset: number) => ({ file, position: lineColumnAt(text, offset) });
+    return this.templateWith(text, where, locate, (line, column) => ({ file, position: { line, column } }));
+  }
+
+  private templateWith(
+    text: string,
+    where: string,
+    locate: TemplateOrigin['locate'],
+    atLineColumn: (line: number, column: number) => { file: string; position: FilePosition },
+  ): TemplateText | undefined {
+    if (!hasTemplate(text)) return { source: text, where };
+    try {
+      const result: TemplateText = { source: text, where, compiled: compileTemplate(text) };
+      this.templates.push({ text: result, locate });
+      return result;
+    } catch (error) {
+      const at = errorPosition(error);
+      const { file, position } = at ? atLineColumn(at.line, at.column) : locate(0);
+      this.source.issues.push({ file, ...position, path: where, message: reasonOf(error) });
+      return undefined;
+    }
+  }
+
+  /** A templated string field (`url`, `by_name`, ...). */
+  template(map: MapReader, key: string, opts: { required?: boolean; allowEmpty?: boolean } = {}): TemplateText | undefined {
+    const text = map.string(key, opts);
+    if (text === undefined) return undefined;
+    return this.templateAt(map.valueNode(key) as Node, text, `${map.path}.${key}`);
+  }
+
+  /** A templated scalar that YAML may have typed as a number/bool (e.g. a label value `1`). */
+  scalarTemplate(node: Node, where: string): TemplateText | undefined {
+    if (!isScalar(node) || node.value === null || typeof node.value === 'object') {
+      this.source.report(node, where, 'must be a string');
+      return undefined;
+    }
+    return this.templateAt(node, String(node.value), where);
+  }
+}

@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { isMap, isScalar } from 'yaml';
+import type { Node, Scalar, YAMLMap } from 'yaml';
+import { readWhen } from './api-call.section.js';
+import type { LoadContext } from './load-context.js';
+import { readTemplateTree } from './template-tree.section.js';
+import type { DiscoverySpec, ManifestSpec, PropagationPolicy, ResourceSpec, TemplateText } from './task-config.types.js';
+import { itemMap, joinPath, MapReader } from './yaml-reader.js';
+
+const POLICIES: readonly PropagationPolicy[] = ['Background', 'Foreground', 'Orphan'];
+
+/** Reads a file named by `ref`/`build_ref`, relative to the config's directory. */
+export function readRefFile(ctx: LoadContext, node: Node | undefined, path: string, ref: string): string | undefined {
+  const file = isAbsolute(ref) ? ref : resolve(ctx.baseDir, ref);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    ctx.source.report(node, path, `cannot read ${JSON.stringify(ref)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    return undefined;
+  }
+}
+
+function readManifest(ctx: LoadContext, map: MapReader): ManifestSpec | undefined {
+  const node = map.valueNode('manifest');
+  const path = `${map.path}.manifest`;
+  if (node === undefined) {
+    ctx.source.report(map.position, path, 'is required');
+    return undefined;
+  }
+  if (isScalar(node) && typeof (node as Scalar).value === 'string') {
+    // A block string is a whole-document Go template, rendered and then parsed as YAML.
+    const template = ctx.templateAt(node, (node as Scalar<string>).value, path);
+    return template && { kind: 'document', template };
+  }
+  if (isMap(node) && (node as YAMLMap).items.length === 1 && new MapReader(ctx.source, node as YAMLMap, path).has('ref')) {
+    const refMap = new MapReader(ctx.source, node as YAMLMap, path);
+    const ref = refMap.string('ref', { required: true });
+    refMap.finish();
+    if (ref === undefined) return undefined;
+    const text = readRefFile(ctx, refMap.valueNode('ref'), `${path}.ref`, ref);
+    if (text === undefined) return undefined;
+    const template = ctx.templateInFile(resolve(ctx.baseDir, ref), text, `${path}.ref`);
+    return template && { kind: 'document', template };
+  }
+  if (!isMap(node)) {
+    ctx.source.report(node, path, 'must be a mapping, a block string or {ref: <file>}');
+    return undefined;
+  }
+  const tree = readTemplateTree(ctx, node, path, false);
+  return tree && { kind: 'tree', tree };
+}
+
+function readDiscovery(ctx: LoadContext, map: MapReader): DiscoverySpec | undefined {
+  const discovery = map.map('discovery', { required: true });
+  if (!discovery) return undefined;
+  const namespace = ctx.template(discovery, 'namespace');
+  const hasName = discovery.has('by_name');
+  const hasSelectors = discovery.has('by_selectors');
+  if (hasName === hasSelectors) {
+    ctx.source.report(discovery.position, discovery.path, 'must have exactly one of by_name, by_selectors');
+  }
+  const byName = hasName ? ctx.template(discovery, 'by_name', { required: true }) : undefined;
+  let bySelectors: { key: TemplateText; value: TemplateText }[] | undefined;
+  if (hasSelectors) {
+    const selectors = discovery.map('by_selectors', { required: true });
+    const labels = selectors?.map('label_selector', { required: true });
+    if (labels) {
+      bySelectors = [];
+      for (const pair of (labels.node as YAMLMap<Node, Node>).items) {
+        const keyText = isScalar(pair.key) ? String((pair.key as Scalar).value) : '?';
+        const path = joinPath(labels.path, keyText);
+        const key = ctx.scalarTemplate(pair.key as Node, path);
+        const value = pair.value ? ctx.scalarTemplate(pair.value, path) : undefined;
+        if (!pair.value) ctx.source.report(pair.key as Node, path, 'label value is required');
+        if (key && value) bySelectors.push({ key, value });
+      }
+      if ((labels.node?.items.length ?? 0) === 0) ctx.source.report(labels.position, labels.path, 'needs at least one label');
+      labels.keys().forEach((k) => labels.valueNode(k));
+    }
+    selectors?.finish();
+  }
+  discovery.finish();
+  return {
+    ...(namespace && { namespace }),
+    ...(byName && { byName }),
+    ...(bySelectors && { bySelectors }),
+  };
+}
+
+function readLifecycle(ctx: LoadContext, map: MapReader): ResourceSpec['lifecycle'] | undefined {
+  const lifecycle = map.map('lifecycle');
+  if (!lifecycle) return undefined;
+  const createMap = lifecycle.map('create');
+  const createWhen = createMap && readWhen(ctx, createMap, 'when', { required: true });
+  createMap?.finish();
+  const deleteMap = lifecycle.map('delete');
+  const propagationPolicy = deleteMap?.oneOf('propagationPolicy', POLICIES) ?? 'Background';
+  const deleteWhen = deleteMap && readWhen(ctx, deleteMap, 'when', { required: true });
+  deleteMap?.finish();
+  lifecycle.finish();
+  return {
+    ...(createWhen && { create: { when: createWhen } }),
+    ...(deleteWhen && { delete: { propagationPolicy, when: deleteWhen } }),
+  };
+}
+
+function readTransport(ctx: LoadContext, map: MapReader): 'kubernetes' | undefined {
+  const transport = map.map('transport');
+  if (!transport) return 'kubernetes';
+  const client = transport.oneOf('client', ['kubernetes', 'maestro'] as const, { required: true });
+  if (client === 'maestro') {
+    ctx.source.report(transport.valueNode('client'), `${transport.path}.client`, 'maestro transport is not supported yet (only kubernetes)');
+    transport.valueNode('maestro');
+  }
+  transport.finish();
+  return client === 'kubernetes' ? client : undefined;
+}
+
+/**
+ * `resources[]`: `{name, transport?, manifest, discovery, recreate_on_change?, lifecycle?}`.
+ * @see hyperfleet-contract.md §2.2 "resources[]", seeds/000 "lifecycle".
+ */
+export function readResources(ctx: LoadContext, root: MapReader): ResourceSpec[] {
+  const result: ResourceSpec[] = [];
+  for (const item of root.list('resources')) {
+    const map = itemMap(ctx.source, item);
+    if (!map) continue;
+    const name = map.string('name', { required: true });
+    if (name !== undefined) ctx.declare('resource', name, map.valueNode('name'), `${map.path}.name`);
+    const transport = readTransport(ctx, map);
+    const manifest = readManifest(ctx, map);
+    const discovery = readDiscovery(ctx, map);
+    const recreateOnChange = map.boolean('recreate_on_change') ?? false;
+    const lifecycle = readLifecycle(ctx, map);
+    if (map.has('nested_discoveries')) {
+      ctx.source.report(map.valueNode('nested_discoveries'), `${map.path}.nested_discoveries`, 'is not supported yet (maestro only)');
+    }
+    map.finish();
+    if (name === undefined || !transport || !manifest || !discovery) continue;
+    result.push({
+      name,
+      where: map.path,
+      transport,
+      manifest,
+      discovery,
+      recreateOnChange,
+      ...(lifecycle && { lifecycle }),
+    });
+  }
+  return result;
+}

@@ -1,0 +1,193 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadAdapterDirectory } from './adapter-directory.loader.js';
+import { parseAdapterConfig } from './adapter-config.parser.js';
+import { TaskConfigError } from './task-config-error.js';
+import { loadTaskConfigFile, parseTaskConfig } from './task-config.parser.js';
+
+/** A resource with everything required, for cases that break one other thing. */
+const NS = `manifest: {apiVersion: v1, kind: Namespace, metadata: {name: x}}\n    discovery: {by_name: x}`;
+
+function errorsOf(yaml: string): string[] {
+  try {
+    parseTaskConfig(yaml, 't.yaml');
+  } catch (error) {
+    if (error instanceof TaskConfigError) return error.message.split('\n');
+    throw error;
+  }
+  return [];
+}
+
+describe('parseTaskConfig: errors read like a compiler (file:line:column path: message)', () => {
+  it.each<[string, string, string[]]>([
+    ['unknown top-level key (strict decoding)', `params: []\nresourcez: []\n`, ['t.yaml:2:1 resourcez: unknown field']],
+    [
+      'lifecycle.delete without when (seed: "validator rejects configs where it is absent")',
+      `resources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      delete:\n        propagationPolicy: Background\n`,
+      ['t.yaml:7:9 resources[0].lifecycle.delete.when: is required'],
+    ],
+    [
+      'when without expression',
+      `resources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      delete:\n        when: {}\n`,
+      ['t.yaml:7:15 resources[0].lifecycle.delete.when.expression: is required'],
+    ],
+    [
+      'propagationPolicy outside the enum',
+      `resources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      delete:\n        propagationPolicy: Cascade\n        when: {expression: "true"}\n`,
+      ['t.yaml:7:28 resources[0].lifecycle.delete.propagationPolicy: must be one of Background, Foreground, Orphan, got "Cascade"'],
+    ],
+    [
+      'CEL parse error inside a quoted scalar points at the character',
+      `resources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      delete:\n        when:\n          expression: "deleted_time != null &&"\n`,
+      ['t.yaml:8:47 resources[0].lifecycle.delete.when.expression: Unexpected token: EOF'],
+    ],
+    [
+      'CEL check error on line 2 of a block literal',
+      `resources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      delete:\n        when:\n          expression: |\n            deleted_time != null\n              && foo(1)\n`,
+      ["t.yaml:10:18 resources[0].lifecycle.delete.when.expression: found no matching overload for 'foo(int)'"],
+    ],
+    [
+      'template syntax error',
+      `params:\n  - name: clusterId\n    source: event.id\npreconditions:\n  - name: get\n    api_call:\n      method: GET\n      url: /clusters/{{ .clusterId }\n`,
+      ['t.yaml:8:36 preconditions[0].api_call.url: unexpected "}" in operand'],
+    ],
+    [
+      'template variable that no param, capture or runtime variable defines',
+      `params:\n  - name: clusterId\n    source: event.id\npreconditions:\n  - name: get\n    api_call:\n      method: GET\n      url: /clusters/{{ .clustr }}\n`,
+      ['t.yaml:8:25 preconditions[0].api_call.url: template references undefined variable .clustr'],
+    ],
+    [
+      'discovery is required',
+      `resources:\n  - name: ns\n    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: x}}\n`,
+      ['t.yaml:2:5 resources[0].discovery: is required'],
+    ],
+    [
+      'maestro transport is not supported yet; discovery needs exactly one method',
+      `resources:\n  - name: mw\n    transport:\n      client: maestro\n      maestro: {target_cluster: x}\n    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: x}}\n    discovery:\n      by_name: x\n      by_selectors: {label_selector: {a: b}}\n`,
+      [
+        't.yaml:4:15 resources[0].transport.client: maestro transport is not supported yet (only kubernetes)',
+        't.yaml:8:7 resources[0].discovery: must have exactly one of by_name, by_selectors',
+      ],
+    ],
+    [
+      'names: reserved, not a CEL identifier, duplicated',
+      `params:\n  - name: event\n    source: event.id\nresources:\n  - name: Cluster-NS\n    ${NS}\n  - name: a\n    ${NS}\n  - name: a\n    ${NS}\n`,
+      [
+        't.yaml:2:11 params[0].name: "event" is reserved for the runtime variable of that name',
+        't.yaml:5:11 resources[0].name: "Cluster-NS" must match ^[a-z][a-zA-Z0-9_]*$',
+        't.yaml:11:11 resources[2].name: "a" is already declared at resources[1].name',
+      ],
+    ],
+    [
+      'a variable shadowing a CEL type name',
+      `params:\n  - name: int\n    source: event.id\n`,
+      ['t.yaml:2:11 params[0].name: "int" is a CEL reserved word or type name'],
+    ],
+    ['YAML syntax error', `params:\n  - name: a\n   source: b\n`, ['t.yaml:3:1 Sequence item without - indicator']],
+    [
+      'the pre-HYPERFLEET-551 wrapper',
+      `apiVersion: hyperfleet.redhat.com/v1alpha1\nkind: AdapterConfig\nspec: {}\n`,
+      ['t.yaml:1:1 the apiVersion/kind/spec wrapper is not supported: use the flat task config format'],
+    ],
+    [
+      'every problem at once, in file order',
+      `params:\n  - name: p\n    source: env.\n    typ: string\npreconditions:\n  - name: c\n    api_call: {method: GET, url: /x, timeout: 10 seconds}\n    conditions:\n      - {field: status, operator: like, value: x}\npost:\n  payloads:\n    - name: s\n      build: {a: 1}\n      build_ref: x.yaml\n    - name: t\n      build:\n        status: {expression: '"True"', defualt: x}\n`,
+      [
+        't.yaml:3:13 params[0].source: env source must be env.<VARIABLE>',
+        't.yaml:4:5 params[0].typ: unknown field',
+        't.yaml:7:47 preconditions[0].api_call.timeout: invalid duration "10 seconds" (use Go syntax such as "10s", "1m30s")',
+        't.yaml:9:35 preconditions[0].conditions[0].operator: must be one of equals, notEquals, in, notIn, contains, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, exists, notExists, got "like"',
+        't.yaml:12:7 post.payloads[0]: must have exactly one of build, build_ref',
+        't.yaml:17:40 post.payloads[1].build.status.defualt: unknown field in value definition (allowed: expression | field, default)',
+      ],
+    ],
+    [
+      'precondition needs api_call, expression or conditions; capture needs field or expression',
+      `preconditions:\n  - name: c\n    capture:\n      - name: x\n`,
+      [
+        't.yaml:2:5 preconditions[0]: must have at least one of api_call, expression, conditions',
+        't.yaml:4:9 preconditions[0].capture[0]: must have exactly one of field, expression',
+      ],
+    ],
+  ])('%s', (_, yaml, expected) => {
+    expect(errorsOf(yaml)).toEqual(expected);
+  });
+
+  it('exposes structured issues', () => {
+    const error = (() => {
+      try {
+        parseTaskConfig(`params: []\nresourcez: []\n`, 'dir/t.yaml');
+      } catch (e) {
+        return e as TaskConfigError;
+      }
+      throw new Error('expected an error');
+    })();
+    expect(error.issues).toEqual([{ file: 'dir/t.yaml', line: 2, column: 1, path: 'resourcez', message: 'unknown field' }]);
+  });
+
+  it('positions errors of a manifest ref file in that file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'decom-ref-'));
+    writeFileSync(join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .nope }}\n');
+    writeFileSync(join(dir, 'task.yaml'), `resources:\n  - name: cm\n    manifest: {ref: cm.yaml}\n    discovery: {by_name: x}\n`);
+    return expect(loadTaskConfigFile(join(dir, 'task.yaml'))).rejects.toThrow(
+      `${join(dir, 'cm.yaml')}:4:12 resources[0].manifest.ref: template references undefined variable .nope`,
+    );
+  });
+});
+
+describe('parseTaskConfig: the typed config', () => {
+  it('loads the seed 000 example unchanged (config/adapters/validation.yaml)', async () => {
+    const task = await loadTaskConfigFile('config/adapters/validation.yaml');
+    expect(task.params.map((p) => [p.name, p.source, p.type, p.required])).toEqual([['clusterId', { kind: 'event', path: ['id'] }, 'string', true]]);
+    expect(task.preconditions[0]?.captures.map((c) => c.name)).toEqual(['is_deleting', 'clusterName', 'generation']);
+    expect(task.resources.map((r) => [r.name, r.lifecycle?.delete?.propagationPolicy, r.lifecycle?.delete?.when.source])).toEqual([
+      ['clusterNamespace', 'Background', 'deleted_time != null && !resources.?clusterConfigMap.hasValue() && !resources.?clusterJob.hasValue()'],
+      ['clusterConfigMap', 'Background', 'deleted_time != null && !resources.?clusterJob.hasValue()'],
+      ['clusterJob', 'Background', 'deleted_time != null'],
+    ]);
+    expect(task.post.payloads[0]?.name).toBe('clusterStatusPayload');
+    expect(task.post.postActions[0]?.apiCall?.method).toBe('PUT');
+  });
+
+  it('defaults propagationPolicy to Background and parses params of every source kind', () => {
+    const task = parseTaskConfig(
+      `params:\n  - {name: a, source: event.owner_references.id}\n  - {name: b, source: env.TOKEN, required: true}\n  - {name: c, source: config.adapter.name}\n  - {name: d, source: a.x}\n  - {name: e, source: {expression: "a + 'x'"}}\n  - {name: f, source: {file: {path: /tmp/x}}, type: int, default: 3}\n  - {name: g, source: {api_call: {method: GET, url: /clusters}}}\nresources:\n  - name: r\n    ${NS}\n    lifecycle: {delete: {when: {expression: "true"}}}\n`,
+      't.yaml',
+    );
+    expect(task.params.map((p) => p.source.kind)).toEqual(['event', 'env', 'config', 'param', 'expression', 'file', 'api_call']);
+    expect(task.params[5]).toMatchObject({ type: 'int', hasDefault: true, default: 3 });
+    expect(task.resources[0]?.lifecycle?.delete?.propagationPolicy).toBe('Background');
+  });
+});
+
+describe('adapter deployment config and directory', () => {
+  it('fills HyperFleet defaults and reports errors in the same style', () => {
+    const config = parseAdapterConfig(`adapter: {name: validation}\nclients:\n  hyperfleet_api: {base_url: "http://api:8000/", timeout: 5s}\n`, 'a.yaml');
+    expect(config.clients.hyperfleetApi).toEqual({
+      baseUrl: 'http://api:8000',
+      version: 'v1',
+      timeoutMs: 5000,
+      retryAttempts: 3,
+      retryBackoff: 'exponential',
+      baseDelayMs: 1000,
+      maxDelayMs: 30000,
+      defaultHeaders: {},
+    });
+    expect(() => parseAdapterConfig(`adapter: {version: "1"}\nclients:\n  hyperfleet_api: {retry_backoff: fibonacci}\n  maestro: {}\n`, 'a.yaml')).toThrow(
+      [
+        'a.yaml:1:10 adapter.name: is required',
+        'a.yaml:3:35 clients.hyperfleet_api.retry_backoff: must be one of exponential, linear, constant, got "fibonacci"',
+        'a.yaml:4:12 clients.maestro: maestro transport is not supported yet (only kubernetes)',
+      ].join('\n'),
+    );
+  });
+
+  it('pairs <name>.yaml with <name>.adapter.yaml (the shipped config/adapters)', async () => {
+    const adapters = await loadAdapterDirectory('config/adapters');
+    expect(adapters.map((a) => [a.name, a.version, a.task.resources.map((r) => r.name)])).toEqual([
+      ['np-configmap', '0.1', ['nodepoolConfigMap']],
+      ['validation', '0.1', ['clusterNamespace', 'clusterConfigMap', 'clusterJob']],
+    ]);
+  });
+});

@@ -1,0 +1,98 @@
+import type { HyperfleetApiClient } from '../api-client/hyperfleet-api.types.js';
+import type { TaskConfig } from '../config/task-config.types.js';
+import type { ResourceTransport } from '../transport/resource-transport.port.js';
+import { ExecutionContext } from './execution-context.js';
+import { ExecutionRecorder } from './execution-recorder.js';
+import type { ExecutionResult, PhaseName } from './execution-result.js';
+import { extractParams } from './param-extraction.phase.js';
+import { runPostActions } from './post-actions.phase.js';
+import { runPreconditions } from './preconditions.phase.js';
+import { RecordingTransport } from './recording-transport.js';
+import { type RecreateWait, runResources } from './resources.phase.js';
+
+/** What an executor acts through; clock, env and deployment config are injected (STYLE.md §3). */
+export interface AdapterRuntimeDeps {
+  api: HyperfleetApiClient;
+  transport: ResourceTransport;
+  now?: () => Date;
+  /** The `env` variable and `env.` param sources; `{}` when not given (never `process.env` here). */
+  env?: Record<string, string | undefined>;
+  /** The `config` variable and `config.` param sources. */
+  config?: Record<string, unknown>;
+  /** `recreate_on_change` wait; defaults to 30 s, polling every 500 ms. */
+  recreateWait?: Partial<RecreateWait>;
+}
+
+/** CloudEvent data as Sentinel sends it (`{id, kind, href, generation, owner_references?}`). */
+export type AdapterEvent = {
+  id: string;
+  kind: string;
+  href?: string;
+  generation?: number;
+  owner_references?: { id: string; kind: string; href?: string };
+} & Record<string, unknown>;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs one adapter task config for one event: param_extraction → preconditions → resources →
+ * post_actions, with HyperFleet's semantics (§2.5, §2.6) and Decom's safer rules
+ * (docs/adapter-expression-context.md). One instance may execute many events; each call has its
+ * own state. Never throws for execution problems: they are in the result.
+ * @see seeds/000 "Adapter Framework Changes", hyperfleet-contract.md §2.5.
+ */
+export class AdapterExecutor {
+  constructor(
+    private readonly task: TaskConfig,
+    private readonly adapter: { name: string; version?: string },
+    private readonly deps: AdapterRuntimeDeps,
+  ) {}
+
+  async execute(event: AdapterEvent): Promise<ExecutionResult> {
+    const recorder = new ExecutionRecorder();
+    const ctx = new ExecutionContext(
+      {
+        adapter: this.adapter,
+        event,
+        env: this.deps.env ?? {},
+        config: this.deps.config ?? {},
+        now: this.deps.now ?? (() => new Date()),
+      },
+      recorder,
+    );
+    const transport = new RecordingTransport(this.deps.transport, recorder);
+    const wait: RecreateWait = { timeoutMs: 30_000, intervalMs: 500, sleep, ...this.deps.recreateWait };
+    const skip = (...phases: PhaseName[]) => phases.forEach((phase) => recorder.phase({ phase, status: 'skipped' }));
+
+    if (!(await extractParams(ctx, this.task, this.deps.api))) {
+      skip('preconditions', 'resources', 'post_actions');
+      return this.result(ctx, recorder);
+    }
+    const outcome = await runPreconditions(ctx, this.task, this.deps.api);
+    if (outcome === 'stop') {
+      // The resource is gone (404): nothing to reconcile and nobody to report to (§2.5, P6).
+      skip('resources', 'post_actions');
+      return this.result(ctx, recorder);
+    }
+    if (outcome === 'continue') await runResources(ctx, this.task, transport, wait);
+    else skip('resources');
+    await runPostActions(ctx, this.task, this.deps.api);
+    return this.result(ctx, recorder);
+  }
+
+  private result(ctx: ExecutionContext, recorder: ExecutionRecorder): ExecutionResult {
+    const adapter = ctx.adapterMetadata();
+    return {
+      status: adapter.executionStatus,
+      adapter,
+      phases: recorder.phases,
+      operations: recorder.operations,
+      celResults: recorder.celResults,
+      apiCalls: recorder.apiCalls,
+      kubeCalls: recorder.kubeCalls,
+      statusReports: recorder.statusReports,
+      payloads: recorder.payloads,
+      logs: recorder.logs,
+    };
+  }
+}

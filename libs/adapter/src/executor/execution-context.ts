@@ -1,0 +1,131 @@
+import type { CelExpr, TemplateText } from '../config/task-config.types.js';
+import { DELETED_TIME_VARIABLE } from '../config/task-config.types.js';
+import type { KubeObject } from '../transport/resource-transport.port.js';
+import type { AdapterMetadata, ExecutionError } from './execution-result.js';
+import type { ExecutionRecorder } from './execution-recorder.js';
+
+/** Outcome of one CEL evaluation (errors are values here: each phase decides what they mean). */
+export type Evaluation = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
+
+/** What every execution starts from. */
+export interface ExecutionInputs {
+  readonly adapter: { readonly name: string; readonly version?: string };
+  readonly event: Readonly<Record<string, unknown>>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly now: () => Date;
+}
+
+type MutableMetadata = { -readonly [K in keyof AdapterMetadata]: AdapterMetadata[K] };
+
+/**
+ * Mutable state of one `execute()` call: params and captures, discovered resources, adapter
+ * metadata, the `deleted_time` built-in, and the recorder. Builds the variables every CEL
+ * expression and template sees (docs/adapter-expression-context.md).
+ */
+export class ExecutionContext {
+  /** Params, captures, precondition responses and built payload strings, by name. */
+  readonly params: Record<string, unknown> = {};
+  /** Discovered objects by resource name; absent objects are left out, never `null` (STACK.md "CEL"). */
+  readonly resources: Record<string, KubeObject> = {};
+  private readonly metadata: MutableMetadata;
+  private builtinDeletedTime: unknown = null;
+  private deletedTimeSource: string | undefined;
+
+  constructor(
+    readonly inputs: ExecutionInputs,
+    readonly recorder: ExecutionRecorder,
+  ) {
+    this.metadata = {
+      name: inputs.adapter.name,
+      ...(inputs.adapter.version !== undefined && { version: inputs.adapter.version }),
+      executionStatus: 'success',
+      resourcesSkipped: false,
+      skipReason: '',
+      errorReason: '',
+      errorMessage: '',
+      resourceErrors: {},
+    };
+  }
+
+  /** Snapshot of the adapter metadata (the `adapter` variable and the result's `adapter`). */
+  adapterMetadata(): AdapterMetadata {
+    return { ...this.metadata, resourceErrors: { ...this.metadata.resourceErrors } };
+  }
+
+  /**
+   * Decom built-in: `deleted_time` comes from the first precondition response that *is* the
+   * event's resource (`body.id === event.id`); `null` when that response has none.
+   */
+  offerResourceResponse(preconditionName: string, body: unknown): void {
+    if (this.deletedTimeSource !== undefined || !body || typeof body !== 'object') return;
+    const record = body as Record<string, unknown>;
+    if (record.id === undefined || record.id !== this.inputs.event.id) return;
+    this.deletedTimeSource = preconditionName;
+    this.builtinDeletedTime = record[DELETED_TIME_VARIABLE] ?? null;
+  }
+
+  /** Which precondition `deleted_time` was taken from (for traces). */
+  get deletedTimeFrom(): string | undefined {
+    return this.deletedTimeSource;
+  }
+
+  /** Variables for CEL and templates; `overlay` (e.g. a response's top-level keys) sits below params. */
+  vars(overlay: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+    return {
+      ...overlay,
+      [DELETED_TIME_VARIABLE]: this.builtinDeletedTime,
+      ...this.params,
+      adapter: this.adapterMetadata(),
+      resources: { ...this.resources },
+      event: this.inputs.event,
+      env: { ...this.inputs.env },
+      config: this.inputs.config,
+    };
+  }
+
+  /** Evaluates and records one expression. Never throws. */
+  evaluate(expr: CelExpr, overlay?: Readonly<Record<string, unknown>>, where = expr.where): Evaluation {
+    try {
+      const value = expr.compiled.evaluate(this.vars(overlay), { now: this.inputs.now });
+      this.recorder.cel({ where, expression: expr.source, value });
+      return { ok: true, value };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.recorder.cel({ where, expression: expr.source, error: message });
+      return { ok: false, error: message };
+    }
+  }
+
+  /**
+   * Renders a template string against the current variables.
+   * @throws TemplateExecError (missing key, bad function argument...).
+   */
+  render(text: TemplateText, overlay?: Readonly<Record<string, unknown>>): string {
+    if (!text.compiled) return text.source;
+    return text.compiled.render(this.vars(overlay), { now: this.inputs.now });
+  }
+
+  markSkipped(reason: string): void {
+    this.metadata.resourcesSkipped = true;
+    this.metadata.skipReason = reason;
+  }
+
+  /**
+   * Marks the execution failed. The first `executionError` wins (it names the root cause);
+   * `errorReason`/`errorMessage` follow it.
+   */
+  fail(reason: string, error: ExecutionError): void {
+    this.metadata.executionStatus = 'failed';
+    if (this.metadata.executionError) return;
+    this.metadata.executionError = error;
+    this.metadata.errorReason = reason;
+    this.metadata.errorMessage = error.message;
+  }
+
+  /** A per-resource error (delete failed, `when` could not be evaluated...): recorded, execution failed. */
+  failResource(resource: string, error: ExecutionError): void {
+    this.metadata.resourceErrors = { ...this.metadata.resourceErrors, [resource]: error };
+    this.fail('ResourceFailed', error);
+  }
+}

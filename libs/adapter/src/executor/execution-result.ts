@@ -1,0 +1,93 @@
+/** The four executor phases, in order (hyperfleet-contract.md §2.5). */
+export type PhaseName = 'param_extraction' | 'preconditions' | 'resources' | 'post_actions';
+
+/** `{phase, step, message}`: where an execution failed first. */
+export interface ExecutionError {
+  readonly phase: string;
+  readonly step: string;
+  readonly message: string;
+}
+
+/**
+ * The `adapter` variable CEL expressions and templates see, and the metadata of a result.
+ * Optional fields are left out (never `null`) so `adapter.?x.hasValue()` stays meaningful.
+ * @see hyperfleet-contract.md §2.4 "adapter map".
+ */
+export interface AdapterMetadata {
+  readonly name: string;
+  readonly version?: string;
+  readonly executionStatus: 'success' | 'failed';
+  readonly resourcesSkipped: boolean;
+  readonly skipReason: string;
+  readonly errorReason: string;
+  readonly errorMessage: string;
+  readonly executionError?: ExecutionError;
+  readonly resourceErrors: Readonly<Record<string, ExecutionError>>;
+}
+
+export interface PhaseTrace {
+  readonly phase: PhaseName;
+  /** `skipped` = not run (earlier phase stopped the execution or skipped resources). */
+  readonly status: 'success' | 'failed' | 'skipped';
+  readonly detail?: string;
+}
+
+export type ResourceOperationKind = 'create' | 'update' | 'recreate' | 'skip' | 'delete' | 'wait' | 'blocked';
+
+/** What happened to one resource (one entry per resource processed). */
+export interface ResourceOperation {
+  readonly resource: string;
+  readonly operation: ResourceOperationKind;
+  readonly reason: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+}
+
+/** One CEL evaluation; `where` is the config path of the expression. */
+export type CelResult =
+  | { readonly where: string; readonly expression: string; readonly value: unknown }
+  | { readonly where: string; readonly expression: string; readonly error: string };
+
+export interface ApiCallRecord {
+  readonly method: string;
+  readonly url: string;
+  /** Absent when no HTTP answer came back. */
+  readonly status?: number;
+  readonly attempts?: number;
+  readonly error?: string;
+}
+
+export interface KubeCallRecord {
+  readonly verb: 'get' | 'discover' | 'create' | 'replace' | 'delete';
+  readonly kind: string;
+  readonly name?: string;
+  readonly namespace?: string;
+  /** `ok`, `not-found`, or the error reason. */
+  readonly outcome: string;
+}
+
+export interface LogRecord {
+  readonly level: 'debug' | 'info' | 'warning' | 'error';
+  readonly message: string;
+  readonly where: string;
+}
+
+/**
+ * Everything one execution did, for the worker (status) and the CLI dry run (trace).
+ * `status` equals `adapter.executionStatus`.
+ */
+export interface ExecutionResult {
+  readonly status: 'success' | 'failed';
+  readonly adapter: AdapterMetadata;
+  readonly phases: readonly PhaseTrace[];
+  readonly operations: readonly ResourceOperation[];
+  readonly celResults: readonly CelResult[];
+  readonly apiCalls: readonly ApiCallRecord[];
+  readonly kubeCalls: readonly KubeCallRecord[];
+  /** Bodies sent by post-action API calls (parsed JSON when possible), in order. */
+  readonly statusReports: readonly unknown[];
+  /** Built payloads by name (parsed), for traces. */
+  readonly payloads: Readonly<Record<string, unknown>>;
+  readonly logs: readonly LogRecord[];
+}

@@ -1,0 +1,46 @@
+import { startLocalKube, type LocalKube } from '@decom/kube-local';
+import { HttpHyperfleetApiClient } from '../api-client/hyperfleet-api.client.js';
+import { loadTaskConfigFile, parseTaskConfig } from '../config/task-config.parser.js';
+import type { TaskConfig } from '../config/task-config.types.js';
+import { AdapterExecutor, type AdapterRuntimeDeps } from '../executor/adapter-executor.js';
+import { KubernetesTransport } from '../transport/kubernetes/kubernetes.transport.js';
+import { RecordedApiServer } from './recorded-api-server.js';
+
+/** Fixed clock of executor tests (a real clock implementation, just a constant one). */
+export const FIXED_NOW = new Date('2026-03-25T10:00:00Z');
+
+/**
+ * A real local Kubernetes API server plus a recorded-response HyperFleet API server, and
+ * executors wired to both over HTTP. Close it in `afterEach`.
+ */
+export class ExecutorHarness {
+  private constructor(
+    readonly kube: LocalKube,
+    readonly api: RecordedApiServer,
+  ) {}
+
+  static async start(): Promise<ExecutorHarness> {
+    return new ExecutorHarness(await startLocalKube(), await new RecordedApiServer().start());
+  }
+
+  /** An executor for a task config (a file path, or inline YAML when it contains a newline). */
+  async executor(config: string | TaskConfig, adapterName: string, deps: Partial<AdapterRuntimeDeps> = {}): Promise<AdapterExecutor> {
+    const task = typeof config !== 'string' ? config : config.includes('\n') ? parseTaskConfig(config, 'test.yaml') : await loadTaskConfigFile(config);
+    return new AdapterExecutor(task, { name: adapterName }, {
+      api: new HttpHyperfleetApiClient({ baseUrl: this.api.url, retryAttempts: 1 }),
+      transport: new KubernetesTransport(this.kube.kubeConfig()),
+      now: () => FIXED_NOW,
+      recreateWait: { timeoutMs: 2_000, intervalMs: 20 },
+      ...deps,
+    });
+  }
+
+  /** Kinds of the DELETE requests the Kubernetes server received, in order. */
+  deletedKinds(): string[] {
+    return this.kube.requestsMatching({ method: 'DELETE' }).map((r) => `${r.kind}/${r.name}`);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.kube.close(), this.api.close()]);
+  }
+}

@@ -1,0 +1,32 @@
+import { ApiException, KubernetesObjectApi } from '@kubernetes/client-node';
+import type { KubeConfig, ResponseContext } from '@kubernetes/client-node';
+
+/**
+ * `KubernetesObjectApi` that hands back the server's JSON untouched. The stock client
+ * deserialises known kinds into typed models, which drops fields the model does not know and
+ * turns timestamps into `Date`s; CEL expressions and status payloads need the wire shape.
+ */
+export class RawKubernetesObjectApi extends KubernetesObjectApi {
+  static fromKubeConfig(kubeConfig: KubeConfig): RawKubernetesObjectApi {
+    const client = kubeConfig.makeApiClient(RawKubernetesObjectApi);
+    client.setDefaultNamespace(kubeConfig);
+    return client;
+  }
+
+  /**
+   * API metadata (plural, scope) of a kind, from the server's discovery documents (cached).
+   * @returns `undefined` when the server does not serve that kind.
+   */
+  async kindInfo(apiVersion: string, kind: string): Promise<{ name: string; namespaced: boolean } | undefined> {
+    return this.resource(apiVersion, kind);
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  protected override async processResponse(response: ResponseContext): Promise<any> {
+    const text = await response.body.text();
+    if (response.httpStatusCode >= 200 && response.httpStatusCode <= 299) {
+      return text.length > 0 ? JSON.parse(text) : {};
+    }
+    throw new ApiException(response.httpStatusCode, 'Unsuccessful HTTP Request', text, response.headers);
+  }
+}

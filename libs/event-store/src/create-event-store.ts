@@ -1,0 +1,29 @@
+import type { EventStore } from './event-store.port.js';
+import { PostgresEventStore } from './postgres/postgres-event-store.js';
+import { SqliteEventStore } from './sqlite/sqlite-event-store.js';
+
+/** Which backend to open: an embedded SQLite file, or a PostgreSQL database (schema default `public`). */
+export type EventStoreConfig =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | { readonly kind: 'postgres'; readonly connectionString: string; readonly schema?: string };
+
+/**
+ * Opens the configured backend, ready to use (PostgreSQL: schema and table created when missing).
+ * The caller owns it and must `close()` it. SQLite read models get the handle from `SqliteEventStore.database`.
+ */
+export async function createEventStore(config: EventStoreConfig): Promise<EventStore> {
+  switch (config.kind) {
+    case 'sqlite':
+      return new SqliteEventStore(config.file);
+    case 'postgres': {
+      const store = new PostgresEventStore({ connectionString: config.connectionString, schema: config.schema });
+      try {
+        await store.init();
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      return store;
+    }
+  }
+}

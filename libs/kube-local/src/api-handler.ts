@@ -1,0 +1,193 @@
+/**
+ * Turns one decoded HTTP request into the local API server's answer: discovery documents, or a
+ * resource verb (get, list, create, update, patch, delete, deletecollection) run against the store.
+ * Errors come back as `Status` bodies with their code, never as exceptions.
+ */
+import { parse as parseYaml } from 'yaml';
+import type { ApiContext } from './api-context.js';
+import { deleteObject, type DeleteRequest } from './deletion.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import type { ResourceOperations } from './resource-operations.js';
+import type { Route } from './router.js';
+import { badRequest, KubeStatusError, methodNotAllowed, routeNotFound } from './status-errors.js';
+
+export interface ApiRequest {
+  readonly method: string;
+  readonly route: Route;
+  readonly query: Readonly<Record<string, string>>;
+  readonly rawBody: string;
+  readonly contentType: string;
+  /** `host:port` the server listens on, for `/api`'s `serverAddressByClientCIDRs`. */
+  readonly serverAddress: string;
+}
+
+export interface ApiResponse {
+  readonly code: number;
+  /** JSON body, or a plain string (health endpoints). */
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const JOB_ORPHAN_WARNING =
+  '299 - "child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning"';
+
+/** The Kubernetes verb of a request, or undefined for non-resource paths. */
+export function verbOf(method: string, route: Route, query: Readonly<Record<string, string>>): string | undefined {
+  if (route.type !== 'resource') return undefined;
+  switch (method.toUpperCase()) {
+    case 'GET':
+      if (route.name !== undefined) return 'get';
+      return query.watch === 'true' || query.watch === '1' ? 'watch' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return route.name !== undefined ? 'delete' : 'deletecollection';
+    default:
+      return undefined;
+  }
+}
+
+function parseBody(rawBody: string, contentType: string): unknown {
+  if (rawBody.trim() === '') return undefined;
+  try {
+    return /yaml/i.test(contentType) ? parseYaml(rawBody) : JSON.parse(rawBody);
+  } catch (error) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(error as Error).message}`);
+  }
+}
+
+function isDryRun(value: unknown): boolean {
+  return value === 'All' || (Array.isArray(value) && value.includes('All'));
+}
+
+/** DeleteOptions from the body when there is one, else from the query (kube-apiserver's delete handler). */
+function deleteRequestOf(query: Readonly<Record<string, string>>, body: unknown): DeleteRequest {
+  if (body !== undefined) {
+    if (typeof body !== 'object' || body === null) throw badRequest('DeleteOptions must be a JSON object');
+    const options = body as Record<string, unknown>;
+    return {
+      ...(typeof options.propagationPolicy === 'string' ? { propagationPolicy: options.propagationPolicy } : {}),
+      ...(typeof options.orphanDependents === 'boolean' ? { orphanDependents: options.orphanDependents } : {}),
+      ...(typeof options.preconditions === 'object' && options.preconditions !== null
+        ? { preconditions: options.preconditions as DeleteRequest['preconditions'] }
+        : {}),
+      dryRun: isDryRun(options.dryRun),
+    };
+  }
+  return {
+    ...(query.propagationPolicy !== undefined ? { propagationPolicy: query.propagationPolicy } : {}),
+    ...(query.orphanDependents !== undefined ? { orphanDependents: query.orphanDependents === 'true' } : {}),
+    dryRun: isDryRun(query.dryRun),
+  };
+}
+
+export class ApiHandler {
+  constructor(
+    private readonly ctx: ApiContext,
+    private readonly ops: ResourceOperations,
+  ) {}
+
+  handle(request: ApiRequest): ApiResponse {
+    try {
+      return this.dispatch(request);
+    } catch (error) {
+      if (error instanceof KubeStatusError) return { code: error.status.code, body: error.status };
+      throw error;
+    }
+  }
+
+  private dispatch(request: ApiRequest): ApiResponse {
+    const { route, method } = request;
+    const isGet = method.toUpperCase() === 'GET';
+    switch (route.type) {
+      case 'notFound':
+        throw routeNotFound();
+      case 'health':
+        return { code: 200, body: 'ok' };
+      case 'version':
+        return { code: 200, body: versionInfo() };
+      case 'apiVersions':
+      case 'groupList':
+      case 'group':
+      case 'resourceList':
+        if (!isGet) throw methodNotAllowed(method);
+        if (route.type === 'apiVersions') return { code: 200, body: apiVersions(request.serverAddress) };
+        if (route.type === 'groupList') return { code: 200, body: apiGroupList(this.ctx.kinds) };
+        if (route.type === 'group') return { code: 200, body: apiGroup(this.ctx.kinds, route.group) };
+        return { code: 200, body: apiResourceList(this.ctx.kinds, route.group, route.version) };
+      case 'resource':
+        return this.resource(request, route);
+    }
+  }
+
+  private resource(request: ApiRequest, route: Extract<Route, { type: 'resource' }>): ApiResponse {
+    const { def, namespace, name, subresource } = route;
+    const { query } = request;
+    const verb = verbOf(request.method, route, query);
+    const dryRun = isDryRun(query.dryRun);
+    const body = verb === 'patch' ? undefined : parseBody(request.rawBody, request.contentType);
+    // A namespace's `finalize` subresource takes PUT only.
+    if (subresource === 'finalize' && verb !== 'update') throw methodNotAllowed(request.method);
+    switch (verb) {
+      case 'get':
+        return { code: 200, body: this.ops.get(def, namespace, name!) };
+      case 'list':
+        return {
+          code: 200,
+          body: this.ops.list(def, namespace, {
+            ...(query.labelSelector !== undefined ? { labelSelector: query.labelSelector } : {}),
+            ...(query.fieldSelector !== undefined ? { fieldSelector: query.fieldSelector } : {}),
+            ...(query.limit !== undefined ? { limit: Number(query.limit) } : {}),
+            ...(query.continue !== undefined ? { continueToken: query.continue } : {}),
+          }),
+        };
+      case 'watch':
+        throw badRequest('watch is not supported by the local API server');
+      case 'create':
+        if (name !== undefined || (def.namespaced && namespace === undefined)) throw methodNotAllowed(request.method);
+        return { code: 201, body: this.ops.create(def, namespace, body, { dryRun }) };
+      case 'update':
+        if (name === undefined) throw methodNotAllowed(request.method);
+        return { code: 200, body: this.ops.update(def, namespace, name, body, { dryRun, ...(subresource ? { subresource } : {}) }) };
+      case 'patch': {
+        if (name === undefined) throw methodNotAllowed(request.method);
+        const result = this.ops.patch(def, namespace, name, request.contentType, request.rawBody, {
+          dryRun,
+          ...(subresource ? { subresource } : {}),
+          ...(query.fieldManager !== undefined ? { fieldManager: query.fieldManager } : {}),
+        });
+        return { code: result.created ? 201 : 200, body: result.object };
+      }
+      case 'delete': {
+        if (subresource !== undefined) throw methodNotAllowed(request.method);
+        const options = deleteRequestOf(query, body);
+        const result = deleteObject(this.ctx, def, namespace, name!, options);
+        const warn = def.defaultPropagation === 'Orphan' && options.propagationPolicy === undefined && options.orphanDependents === undefined;
+        return { code: result.code, body: result.body, ...(warn ? { headers: { Warning: JOB_ORPHAN_WARNING } } : {}) };
+      }
+      case 'deletecollection':
+        return { code: 200, body: this.deleteCollection(request, route, deleteRequestOf(query, body)) };
+      default:
+        throw methodNotAllowed(request.method);
+    }
+  }
+
+  /** Deletes every listed object; answers with the list of what was deleted or marked, as real servers do. */
+  private deleteCollection(request: ApiRequest, route: Extract<Route, { type: 'resource' }>, options: DeleteRequest): unknown {
+    const { def, namespace } = route;
+    const list = this.ops.list(def, namespace, {
+      ...(request.query.labelSelector !== undefined ? { labelSelector: request.query.labelSelector } : {}),
+      ...(request.query.fieldSelector !== undefined ? { fieldSelector: request.query.fieldSelector } : {}),
+    });
+    const items = list.items.map((item) => {
+      const meta = item.metadata as { name: string; namespace?: string };
+      const result = deleteObject(this.ctx, def, meta.namespace, meta.name, options);
+      return result.removed ? item : result.body;
+    });
+    return { ...list, items };
+  }
+}

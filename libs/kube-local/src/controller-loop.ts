@@ -1,0 +1,89 @@
+/**
+ * Runs the server's controllers (garbage collector, namespace controller) asynchronously after
+ * changes, as kube-controller-manager does beside the API server: a store change schedules a pass
+ * `delayMs` later (one timer tick at 0), and a pass that changed something schedules the next.
+ * So a DELETE's response always shows the state before the controllers act.
+ */
+import type { ObjectStore } from './object-store.js';
+
+export interface Controller {
+  runOnce(): void;
+}
+
+export class ControllerLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private stopped = false;
+  private paused = false;
+  private waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private failure: unknown;
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly controllers: readonly Controller[],
+    private readonly delayMs: number,
+  ) {
+    store.onChange(() => this.kick());
+  }
+
+  /** Schedules a pass unless one is pending or running (a running pass reschedules itself if it changed anything). */
+  kick(): void {
+    if (this.timer || this.running || this.stopped || this.paused) return;
+    this.timer = setTimeout(() => this.run(), this.delayMs);
+  }
+
+  /** Resolves once no pass is pending (immediately while paused). @throws the error a controller threw, if any. */
+  settle(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (!this.timer && !this.running) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /** Stops passes until `resume()`, so tests can look at intermediate states. */
+  pause(): void {
+    this.paused = true;
+    this.clearTimer();
+    this.release();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.kick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.clearTimer();
+    this.release();
+  }
+
+  private run(): void {
+    this.timer = undefined;
+    this.running = true;
+    const before = this.store.resourceVersion;
+    try {
+      for (const controller of this.controllers) controller.runOnce();
+    } catch (error) {
+      // A controller bug must not crash the host process; settle() reports it to the test.
+      this.failure = error;
+    } finally {
+      this.running = false;
+    }
+    if (this.store.resourceVersion !== before && !this.failure) this.kick();
+    if (!this.timer) this.release();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private release(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) {
+      if (this.failure) waiter.reject(this.failure);
+      else waiter.resolve();
+    }
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The public face of the local Kubernetes API server: its options and the handle tests and the
+ * embedded profile hold (URL, kubeconfig, request log, faults, controller hooks).
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { FaultInjector } from './faults.js';
+import type { KindRegistration } from './kinds.js';
+import type { StoreChange } from './object-store.js';
+import type { RecordedKubeRequest, RequestFilter } from './request-log.js';
+
+export interface LocalKubeOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Delay before each garbage-collector / namespace-controller pass; default 0 (next timer tick). */
+  controllerDelayMs?: number;
+  /** Clock for timestamps; default `() => new Date()`. */
+  now?: () => Date;
+  /** Source of `metadata.uid`; default `randomUUID`. */
+  newUid?: () => string;
+}
+
+export interface LocalKube {
+  /** `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  /** A `KubeConfig` pointing at this server (context namespace `default`). */
+  kubeConfig(): KubeConfig;
+  /** A kubeconfig file's content pointing at this server. */
+  kubeconfigYaml(): string;
+  /** Every HTTP request answered (or reset), in the order it took effect. */
+  readonly requests: readonly RecordedKubeRequest[];
+  requestsMatching(filter: RequestFilter): RecordedKubeRequest[];
+  /** Forgets recorded requests (sequence numbers keep counting). */
+  clearRequests(): void;
+  /** Every store change (ADDED / MODIFIED / DELETED), including the controllers', ordered by resourceVersion. */
+  readonly changes: readonly StoreChange[];
+  readonly faults: FaultInjector;
+  /** Serves a CRD-like kind from now on (discovery included). @throws Error if its plural is taken. */
+  registerKind(def: KindRegistration): void;
+  /** Direct, unlogged read of the current object (for assertions), or undefined. */
+  peek(apiVersion: string, kind: string, namespace: string | undefined, name: string): Record<string, unknown> | undefined;
+  /**
+   * Creates an object without going through HTTP (unlogged), as fixtures do; a namespaced object
+   * without `metadata.namespace` goes to `default`. @throws KubeStatusError as a POST would fail.
+   */
+  seed(object: Record<string, unknown>): Record<string, unknown>;
+  /** Writes `status` like a controller through the status subresource (unlogged). @throws KubeStatusError 404. */
+  setStatus(apiVersion: string, kind: string, namespace: string | undefined, name: string, status: unknown): Record<string, unknown>;
+  /**
+   * Removes one finalizer (or all, when omitted) like the controller owning it would (unlogged);
+   * a marked object left without finalizers is removed. @throws KubeStatusError 404.
+   */
+  removeFinalizer(apiVersion: string, kind: string, namespace: string | undefined, name: string, finalizer?: string): void;
+  /** Resolves once the garbage collector and namespace controller have nothing left to do. */
+  settle(): Promise<void>;
+  /** Holds controller passes (to observe intermediate states) until `resumeControllers()`. */
+  pauseControllers(): void;
+  resumeControllers(): void;
+  /** Stops listening and drops open connections: clients get ECONNREFUSED. State is kept. */
+  stopListening(): Promise<void>;
+  /** Listens again on the same port. */
+  startListening(): Promise<void>;
+  close(): Promise<void>;
+}

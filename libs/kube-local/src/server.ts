@@ -1,0 +1,256 @@
+/**
+ * The local Kubernetes API server: a `node:http` server speaking the Kubernetes REST API over an
+ * in-memory store, with a garbage collector and namespace controller running beside it, a request
+ * log and fault injection for tests. Used by tests and by the embedded profile when no KUBECONFIG is set.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { LocalKube, LocalKubeOptions } from './local-kube.js';
+import { scopeOf, type ApiContext } from './api-context.js';
+import { ApiHandler, verbOf, type ApiResponse } from './api-handler.js';
+import { ControllerLoop } from './controller-loop.js';
+import { Faults, type FaultSpec } from './faults.js';
+import { GarbageCollector } from './garbage-collector.js';
+import { fromRegistration, KindRegistry, type KindDef, type KindRegistration } from './kinds.js';
+import { kubeConfigFor, kubeconfigYamlFor } from './kubeconfig.js';
+import { NamespaceController } from './namespace-controller.js';
+import { ObjectStore, type StoreChange } from './object-store.js';
+import { RequestLog, type RecordedKubeRequest, type RequestFilter } from './request-log.js';
+import { ResourceOperations } from './resource-operations.js';
+import { resolveRoute } from './router.js';
+import { injected, internalError } from './status-errors.js';
+
+/** Namespaces a fresh cluster has. */
+const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+class LocalKubeServer implements LocalKube {
+  readonly faults: Faults = new Faults();
+  private readonly ctx: ApiContext;
+  private readonly ops: ResourceOperations;
+  private readonly api: ApiHandler;
+  private readonly log: RequestLog;
+  private readonly controllers: ControllerLoop;
+  private readonly server: Server;
+  private port: number;
+  private readonly host: string;
+
+  constructor(options: LocalKubeOptions) {
+    const now = options.now ?? (() => new Date());
+    this.ctx = { store: new ObjectStore(now), kinds: new KindRegistry(), now, newUid: options.newUid ?? randomUUID };
+    this.ops = new ResourceOperations(this.ctx);
+    this.api = new ApiHandler(this.ctx, this.ops);
+    this.log = new RequestLog(now);
+    this.controllers = new ControllerLoop(
+      this.ctx.store,
+      [new GarbageCollector(this.ctx), new NamespaceController(this.ctx)],
+      options.controllerDelayMs ?? 0,
+    );
+    this.port = options.port ?? 0;
+    this.host = options.host ?? '127.0.0.1';
+    for (const name of INITIAL_NAMESPACES) this.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    this.server = createServer((req, res) => {
+      this.onRequest(req, res).catch((error: unknown) => {
+        // Last resort: a bug here must answer 500, not leave the client hanging or crash the host.
+        if (res.headersSent) res.destroy();
+        else send(res, { code: 500, body: internalError((error as Error).message).status });
+      });
+    });
+  }
+
+  get url(): string {
+    return `http://${this.host}:${this.port}`;
+  }
+
+  get requests(): readonly RecordedKubeRequest[] {
+    return this.log.requests;
+  }
+
+  get changes(): readonly StoreChange[] {
+    return this.ctx.store.changes;
+  }
+
+  kubeConfig(): KubeConfig {
+    return kubeConfigFor(this.url);
+  }
+
+  kubeconfigYaml(): string {
+    return kubeconfigYamlFor(this.url);
+  }
+
+  requestsMatching(filter: RequestFilter): RecordedKubeRequest[] {
+    return this.log.matching(filter);
+  }
+
+  clearRequests(): void {
+    this.log.clear();
+  }
+
+  registerKind(def: KindRegistration): void {
+    this.ctx.kinds.add(fromRegistration(def));
+  }
+
+  peek(apiVersion: string, kind: string, namespace: string | undefined, name: string): Record<string, unknown> | undefined {
+    const def = this.ctx.kinds.byKind(apiVersion, kind);
+    return def ? this.ctx.store.get(def, scopeOf(def, namespace), name) : undefined;
+  }
+
+  seed(object: Record<string, unknown>): Record<string, unknown> {
+    const def = this.kindOf(String(object.apiVersion), String(object.kind));
+    const namespace = (object.metadata as { namespace?: string } | undefined)?.namespace ?? 'default';
+    return this.ops.create(def, scopeOf(def, namespace), object);
+  }
+
+  setStatus(apiVersion: string, kind: string, namespace: string | undefined, name: string, status: unknown): Record<string, unknown> {
+    const def = this.kindOf(apiVersion, kind);
+    return this.ops.update(def, namespace, name, { metadata: {}, status }, { subresource: 'status' });
+  }
+
+  removeFinalizer(apiVersion: string, kind: string, namespace: string | undefined, name: string, finalizer?: string): void {
+    const def = this.kindOf(apiVersion, kind);
+    const current = this.ops.get(def, namespace, name);
+    const finalizers = finalizer === undefined ? [] : (current.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    this.ops.update(def, namespace, name, { ...current, metadata: { ...current.metadata, finalizers } });
+  }
+
+  settle(): Promise<void> {
+    return this.controllers.settle();
+  }
+
+  pauseControllers(): void {
+    this.controllers.pause();
+  }
+
+  resumeControllers(): void {
+    this.controllers.resume();
+  }
+
+  async startListening(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.port, this.host, () => {
+        this.server.off('error', reject);
+        this.port = (this.server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+
+  async stopListening(): Promise<void> {
+    if (!this.server.listening) return;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  async close(): Promise<void> {
+    this.controllers.stop();
+    await this.stopListening();
+  }
+
+  private kindOf(apiVersion: string, kind: string): KindDef {
+    const def = this.ctx.kinds.byKind(apiVersion, kind);
+    if (!def) throw new Error(`kind ${apiVersion} ${kind} is not served; registerKind it first`);
+    return def;
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://kube-local');
+    const query = Object.fromEntries(url.searchParams);
+    let rawBody: string;
+    try {
+      rawBody = await readBody(req);
+    } catch {
+      req.socket.destroy();
+      return;
+    }
+    const route = resolveRoute(url.pathname, this.ctx.kinds);
+    const resource = route.type === 'resource' ? route : undefined;
+    const verb = verbOf(method, route, query);
+    const subject = {
+      method,
+      path: url.pathname,
+      ...(verb ? { verb } : {}),
+      ...(resource ? { apiVersion: resource.def.apiVersion, kind: resource.def.kind } : {}),
+      ...(resource?.namespace ? { namespace: resource.namespace } : {}),
+      ...(nameOf(resource?.name, verb, rawBody) !== undefined ? { name: nameOf(resource?.name, verb, rawBody) } : {}),
+      ...(resource?.subresource ? { subresource: resource.subresource } : {}),
+    };
+    const fault = this.faults.take(subject);
+    if (fault && 'delayMs' in fault) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    const entry = { ...subject, query };
+    const handle = (): ApiResponse => {
+      try {
+        return this.api.handle({ method, route, query, rawBody, contentType: req.headers['content-type'] ?? '', serverAddress: `${this.host}:${this.port}` });
+      } catch (error) {
+        const status = internalError((error as Error).message).status;
+        return { code: status.code, body: status };
+      }
+    };
+    if (fault && 'connection' in fault) {
+      if (fault.afterApply) handle();
+      this.log.record({ ...entry, status: 0, fault: 'reset' });
+      req.socket.destroy();
+      return;
+    }
+    const response = fault && 'status' in fault ? injectedResponse(fault) : handle();
+    this.log.record({ ...entry, status: response.code, ...(fault ? { fault: 'status' in fault ? 'status' : 'delay' } : {}) });
+    send(res, response);
+  }
+}
+
+function injectedResponse(fault: Extract<FaultSpec, { status: number }>): ApiResponse {
+  const status = injected(fault.status, fault.message ?? `injected fault: ${fault.status}`, fault.reason).status;
+  return { code: status.code, body: status };
+}
+
+/** The URL name, or for a create the body's `metadata.name` (so logs and faults can name created objects). */
+function nameOf(urlName: string | undefined, verb: string | undefined, rawBody: string): string | undefined {
+  if (urlName !== undefined || verb !== 'create') return urlName;
+  try {
+    const name = (JSON.parse(rawBody) as { metadata?: { name?: unknown } }).metadata?.name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) reject(new Error('request body too large'));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, response: ApiResponse): void {
+  const isText = typeof response.body === 'string';
+  const payload = isText ? (response.body as string) : JSON.stringify(response.body);
+  res.writeHead(response.code, {
+    'Content-Type': isText ? 'text/plain; charset=utf-8' : 'application/json',
+    'Cache-Control': 'no-cache, private',
+    ...response.headers,
+  });
+  res.end(payload);
+}
+
+/**
+ * Starts a local Kubernetes API server with the built-in kinds and the namespaces `default`,
+ * `kube-system`, `kube-public`, `kube-node-lease`.
+ * @throws Error when the port cannot be bound.
+ */
+export async function startLocalKube(options: LocalKubeOptions = {}): Promise<LocalKube> {
+  const kube = new LocalKubeServer(options);
+  await kube.startListening();
+  return kube;
+}

@@ -1,0 +1,203 @@
+/**
+ * Kubernetes `Status` bodies and the errors that carry them, worded like k8s.io/apimachinery's
+ * `errors.New*` helpers so clients that match on `reason`, `code` or `details` see what a real API server sends.
+ */
+import type { KindDef } from './kinds.js';
+
+export type StatusReason =
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'Forbidden'
+  | 'NotFound'
+  | 'MethodNotAllowed'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Gone'
+  | 'Invalid'
+  | 'UnsupportedMediaType'
+  | 'TooManyRequests'
+  | 'InternalError'
+  | 'ServiceUnavailable'
+  | 'Timeout';
+
+export interface StatusCause {
+  readonly reason?: string;
+  readonly message: string;
+  readonly field?: string;
+}
+
+export interface StatusDetails {
+  readonly name?: string;
+  readonly group?: string;
+  /** The resource plural for most errors (k8s quirk), the Kind for `Invalid`. */
+  readonly kind?: string;
+  readonly uid?: string;
+  readonly causes?: readonly StatusCause[];
+}
+
+/** A `Status` object (`kind: Status, apiVersion: v1`). */
+export interface KubeStatus {
+  readonly kind: 'Status';
+  readonly apiVersion: 'v1';
+  readonly metadata: Record<string, never>;
+  readonly status: 'Success' | 'Failure';
+  readonly message?: string;
+  readonly reason?: StatusReason;
+  readonly details?: StatusDetails;
+  /** Present on failures; a DELETE's success `Status` omits it, as real servers do. */
+  readonly code?: number;
+}
+
+/** A failure `Status`: always has a `code`. */
+export type FailureStatus = KubeStatus & { readonly status: 'Failure'; readonly code: number };
+
+/** Thrown inside the server; the HTTP layer answers with `status` as the body and `status.code`. */
+export class KubeStatusError extends Error {
+  override readonly name = 'KubeStatusError';
+  constructor(readonly status: FailureStatus) {
+    super(status.message);
+  }
+}
+
+const REASON_BY_CODE: Record<number, StatusReason> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Gone',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+/** The reason k8s pairs with an HTTP code (500 → `InternalError`); unknown codes map to `InternalError`. */
+export function reasonForCode(code: number): StatusReason {
+  return REASON_BY_CODE[code] ?? 'InternalError';
+}
+
+function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): KubeStatusError {
+  return new KubeStatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    ...(details ? { details } : {}),
+    code,
+  });
+}
+
+/** `deployments.apps`, or `configmaps` for the core group (k8s `GroupResource.String()`). */
+export function qualifiedResource(def: KindDef): string {
+  return def.group === '' ? def.plural : `${def.plural}.${def.group}`;
+}
+
+function resourceDetails(def: KindDef, name: string): StatusDetails {
+  return { name, ...(def.group ? { group: def.group } : {}), kind: def.plural };
+}
+
+export function notFound(def: KindDef, name: string): KubeStatusError {
+  return failure(404, 'NotFound', `${qualifiedResource(def)} "${name}" not found`, resourceDetails(def, name));
+}
+
+/** 404 for a namespace that is missing when creating into it (NamespaceLifecycle admission). */
+export function namespaceNotFound(namespace: string): KubeStatusError {
+  return failure(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' });
+}
+
+/** 404 for a URL no resource serves. */
+export function routeNotFound(): KubeStatusError {
+  return failure(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
+export function alreadyExists(def: KindDef, name: string): KubeStatusError {
+  return failure(409, 'AlreadyExists', `${qualifiedResource(def)} "${name}" already exists`, resourceDetails(def, name));
+}
+
+export function conflict(def: KindDef, name: string, why: string): KubeStatusError {
+  return failure(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(def)} "${name}": ${why}`,
+    resourceDetails(def, name),
+  );
+}
+
+/** The optimistic-concurrency failure of PUT/PATCH with a stale `metadata.resourceVersion`. */
+export function staleResourceVersion(def: KindDef, name: string): KubeStatusError {
+  return conflict(def, name, 'the object has been modified; please apply your changes to the latest version and try again');
+}
+
+export function forbidden(def: KindDef, name: string, why: string, causes?: StatusCause[]): KubeStatusError {
+  const subject = name ? `${qualifiedResource(def)} "${name}"` : qualifiedResource(def);
+  return failure(403, 'Forbidden', `${subject} is forbidden: ${why}`, {
+    ...resourceDetails(def, name),
+    ...(causes ? { causes } : {}),
+  });
+}
+
+/** A field-level validation failure (`FieldValueRequired`, `FieldValueInvalid`, `FieldValueForbidden`, …). */
+export interface FieldError {
+  readonly reason: string;
+  readonly field: string;
+  /** Already prefixed like k8s: `Required value: …`, `Invalid value: "x": …`, `Forbidden: …`. */
+  readonly message: string;
+}
+
+export function invalid(def: KindDef, name: string, errors: readonly FieldError[]): KubeStatusError {
+  const kind = def.group ? `${def.kind}.${def.group}` : def.kind;
+  const texts = errors.map((e) => `${e.field}: ${e.message}`);
+  const summary = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
+  return failure(422, 'Invalid', `${kind} "${name}" is invalid: ${summary}`, {
+    name,
+    ...(def.group ? { group: def.group } : {}),
+    kind: def.kind,
+    causes: errors.map((e) => ({ reason: e.reason, message: e.message, field: e.field })),
+  });
+}
+
+export function badRequest(message: string): KubeStatusError {
+  return failure(400, 'BadRequest', message);
+}
+
+export function unprocessable(message: string): KubeStatusError {
+  return failure(422, 'Invalid', message);
+}
+
+export function internalError(message: string): KubeStatusError {
+  return failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
+}
+
+export function methodNotAllowed(method: string): KubeStatusError {
+  return failure(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${method})`, {});
+}
+
+export function unsupportedMediaType(contentType: string, accepted: readonly string[]): KubeStatusError {
+  return failure(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format (${contentType}) - accepted media types include: ${accepted.join(', ')}`,
+  );
+}
+
+/** An injected failure: any code, k8s reason for it unless given. */
+export function injected(code: number, message: string, reason?: StatusReason): KubeStatusError {
+  return failure(code, reason ?? reasonForCode(code), message);
+}
+
+/** The `Status` a DELETE answers with when the object is gone at once (`details.kind` is the plural). */
+export function deletedStatus(def: KindDef, name: string, uid: string): KubeStatus {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { ...resourceDetails(def, name), uid },
+  };
+}

@@ -1,0 +1,11 @@
+/** Thrown by `ProjectionRunner.waitFor` when the read models did not reach `position` within `timeoutMs`. */
+export class ProjectionWaitTimeout extends Error {
+  override readonly name = 'ProjectionWaitTimeout';
+  constructor(
+    readonly position: number,
+    readonly checkpoint: number,
+    readonly timeoutMs: number,
+  ) {
+    super(`read models at position ${checkpoint} did not reach ${position} within ${timeoutMs} ms`);
+  }
+}

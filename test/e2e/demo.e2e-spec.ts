@@ -1,0 +1,41 @@
+/**
+ * Issue #2 demo scenario through HTTP against the embedded engine with the shipped adapters
+ * (config/adapters) and the bundled local Kubernetes API server.
+ */
+import { resolve } from 'node:path';
+import { runDemoScenario } from '../../apps/cli/src/demo/demo-scenario.js';
+import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+
+describe('demo scenario (seeds 000 and 001 end to end)', () => {
+  let fixture: EngineFixture;
+
+  beforeAll(async () => {
+    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+  });
+  afterAll(async () => fixture?.stop());
+
+  it('runs every step: provision, DELETE with cascade, ordered cleanup, bottom-up hard delete, force delete with audit', async () => {
+    const report = await runDemoScenario(fixture.engine.url, fixture.engine.localKube!);
+    const ns = report.clusterId.toLowerCase();
+    expect(report.clusterDeleteOrder).toEqual([
+      `Job/validation-${report.clusterId}-gen1`,
+      `ConfigMap/cluster-${report.clusterId}-config`,
+      `Namespace/${ns}`,
+    ]);
+    // Bottom-up: both nodepools were hard-deleted before the cluster (read back from the event store).
+    const hardDeletes = (await fixture.engine.store.readStream(`cluster-${report.clusterId}`))
+      .filter((e) => e.type === 'HardDeleted')
+      .map((e) => (e.data as { id: string }).id);
+    expect(hardDeletes).toHaveLength(3);
+    expect(hardDeletes[2]).toBe(report.clusterId);
+    expect(new Set(hardDeletes.slice(0, 2))).toEqual(new Set(report.nodepoolIds));
+    // Nodepool ConfigMaps were deleted by their adapter (or with the namespace) and nothing is left behind.
+    for (const id of report.nodepoolIds) expect(fixture.engine.localKube!.peek('v1', 'ConfigMap', ns, `nodepool-${id}`)).toBeUndefined();
+    expect(report.forceDeleteAudit.data).toMatchObject({
+      kind: 'Cluster',
+      id: report.stuckClusterId,
+      caller: 'operator@example.com',
+      adapter_statuses: { [report.stuckClusterId]: [expect.objectContaining({ adapter: 'validation' })] },
+    });
+  }, 90_000);
+});

@@ -1,0 +1,51 @@
+/**
+ * Boots a real embedded engine for e2e tests: fresh SQLite file in a temp folder, random port, the
+ * bundled local Kubernetes server, and the adapters of `adaptersDir` (none by default, so a test can
+ * play the adapters itself over HTTP).
+ */
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pino from 'pino';
+import { loadAppConfig } from '@decom/config';
+import { startEngine, type Engine } from '../../apps/cli/src/engine/engine.js';
+
+export interface EngineFixture {
+  readonly engine: Engine;
+  readonly dataDir: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestEngine(options: { adaptersDir?: string; admins?: string } = {}): Promise<EngineFixture> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'decom-e2e-'));
+  const emptyAdapters = join(dataDir, 'no-adapters');
+  await mkdir(emptyAdapters);
+  const config = {
+    ...loadAppConfig(
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DECOM_DATA_DIR: dataDir,
+        DECOM_ADAPTERS_DIR: options.adaptersDir ?? emptyAdapters,
+        DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
+        ...(options.admins ? { DECOM_ADMINS: options.admins } : {}),
+      },
+      process.cwd(),
+    ),
+    logLevel: 'silent' as const,
+  };
+  const engine = await startEngine({
+    config,
+    logger: pino({ level: 'silent' }),
+    adapterRerun: { baseDelayMs: 50, maxDelayMs: 1_000 },
+    sweep: { intervalMs: 2_000, debounceMs: 1_000 },
+  });
+  return {
+    engine,
+    dataDir,
+    async stop() {
+      await engine.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

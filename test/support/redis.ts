@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port.js';
+
+/** A Redis server for integration tests; isolate tests by key prefix or queue name. */
+export interface RedisForTests {
+  /** `redis://127.0.0.1:<port>` (or `REDIS_URL`). */
+  readonly url: string;
+  /** Stops a server we started and deletes its folder; nothing for `REDIS_URL`. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Uses `REDIS_URL` when set; otherwise starts `redis-server` on a random 127.0.0.1 port with persistence off
+ * (`--save "" --appendonly no`) in a temp folder, and resolves once it accepts connections.
+ * @throws Error saying to `apt-get install redis-server` when the binary is missing.
+ */
+export async function useRedis(): Promise<RedisForTests> {
+  // Test infrastructure, not app config: libs/config is for the app, CI sets this for the tests.
+  const url = process.env['REDIS_URL'];
+  if (url) return { url, stop: async () => undefined };
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServer(await freePort());
+    } catch (error) {
+      // A lost port race is worth a retry; a missing binary is not.
+      if (attempt === 3 || (error as NodeJS.ErrnoException).code === 'ENOENT') throw explain(error);
+    }
+  }
+}
+
+async function startServer(port: number): Promise<RedisForTests> {
+  const folder = mkdtempSync(join(tmpdir(), 'decom-redis-'));
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder];
+  const server = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const onExit = () => server.kill('SIGKILL');
+  process.once('exit', onExit);
+  const cleanUp = () => {
+    process.removeListener('exit', onExit);
+    rmSync(folder, { recursive: true, force: true });
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+      server.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      server.once('error', (error) => (clearTimeout(timer), reject(error)));
+      server.once('exit', (code) => (clearTimeout(timer), reject(new Error(`redis-server exited (${code}):\n${output}`))));
+    });
+  } catch (error) {
+    if (server.exitCode === null && server.pid !== undefined) server.kill('SIGKILL');
+    cleanUp();
+    throw error;
+  }
+  server.stdout.resume();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (server.exitCode === null) {
+        const exited = once(server, 'exit');
+        server.kill('SIGTERM');
+        await exited;
+      }
+      cleanUp();
+    },
+  };
+}
+
+function explain(error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return error;
+  return new Error('redis-server not found: run `apt-get install redis-server`, or set REDIS_URL');
+}
