@@ -18,7 +18,7 @@ describe('demo scenario (seeds 000 and 001 end to end)', () => {
     const report = await runDemoScenario(fixture.engine.url, fixture.engine.localKube!);
     const ns = report.clusterId.toLowerCase();
     expect(report.clusterDeleteOrder).toEqual([
-      `Job/validation-${report.clusterId}-gen1`,
+      `Job/validation-${report.clusterId}-gen2 (absent)`,
       `ConfigMap/cluster-${report.clusterId}-config`,
       `Namespace/${ns}`,
     ]);

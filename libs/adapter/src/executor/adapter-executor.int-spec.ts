@@ -294,3 +294,56 @@ resources:
     expect((h.kube.peek('v1', 'ConfigMap', 'default', 'cm')?.metadata as { uid: string }).uid).not.toBe(uid);
   });
 });
+
+describe('AdapterExecutor: param extraction', () => {
+  let h: ExecutorHarness;
+  beforeEach(async () => {
+    h = await ExecutorHarness.start();
+  });
+  afterEach(() => h.close());
+
+  const PARAMS = (file: string) => `
+params:
+  - {name: clusterId, source: event.id, required: true}
+  - {name: ownerId, source: event.owner_references.id}
+  - {name: token, source: env.API_TOKEN, default: none}
+  - {name: region, source: config.cloud.region}
+  - {name: cluster, source: {api_call: {method: GET, url: '/clusters/{{ .clusterId }}'}}, required: true}
+  - {name: nodes, source: cluster.spec.nodes, type: int}
+  - {name: ha, source: cluster.spec.ha, type: bool}
+  - {name: label, source: {expression: 'clusterId + "-" + string(nodes * 2)'}}
+  - {name: secret, source: {file: {path: '${file}'}}}
+  - {name: absent, source: event.nothing}
+  - {name: fallback, source: event.nothing, default: 7}
+post:
+  payloads:
+    - name: out
+      build:
+        all: {expression: '[clusterId, token, region, nodes, ha, label, secret, fallback]'}
+        owner: {expression: ownerId, default: absent}
+  post_actions:
+    - name: put
+      api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .out }}'}
+`;
+
+  it('resolves every source kind in order, converting only typed string sources', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'decom-param-')), 'secret.txt');
+    writeFileSync(file, '  s3cret \n');
+    h.api.on(GET, { status: 200, body: { id: ID, spec: { nodes: '3', ha: 'yes' } } }).on(PUT, { status: 201, body: {} });
+    const executor = await h.executor(PARAMS(file), 'x', { config: { cloud: { region: 'eu-1' } } });
+    const result = await executor.execute(event);
+    expect(result.status).toBe('success');
+    expect(h.api.requests('PUT')[0]?.body).toEqual({ all: ['c1', 'none', 'eu-1', 3, true, 'c1-6', 's3cret', 7], owner: 'absent' });
+  });
+
+  it('a required api_call param that 404s is ParameterExtractionFailed (no post)', async () => {
+    h.api.on(GET, { status: 404, body: { code: 'HYPERFLEET-NTF-001', detail: 'gone' } });
+    const result = await (await h.executor(PARAMS('/nonexistent'), 'x')).execute(event);
+    expect(result.adapter).toMatchObject({ executionStatus: 'failed', errorReason: 'ParameterExtractionFailed', executionError: { step: 'cluster' } });
+    expect(result.adapter.errorMessage).toContain('returned 404');
+    expect(h.api.requests('PUT')).toEqual([]);
+  });
+});

@@ -307,7 +307,9 @@ class Printer {
   fmtUnicode(v: number): void {
     let prec = 4;
     if (this.f.precPresent && this.f.prec > 4) prec = this.f.prec;
-    let s = `U+${BigInt(Math.trunc(v)).toString(16).toUpperCase().padStart(prec, '0')}`;
+    // Go formats the value as a uint64: negative numbers show their two's complement.
+    const u = BigInt.asUintN(64, BigInt(Math.trunc(v)));
+    let s = `U+${u.toString(16).toUpperCase().padStart(prec, '0')}`;
     if (this.f.sharp && v >= 0 && v <= 0x10ffff && /\P{C}/u.test(String.fromCodePoint(v))) {
       s += ` '${String.fromCodePoint(v)}'`;
     }

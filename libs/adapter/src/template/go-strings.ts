@@ -163,20 +163,33 @@ function titleRune(ch: string): string {
 
 /** `cases.Title(language.English).String(s)`: first cased letter of each word upper, the rest lower. */
 export function goTitle(s: string): string {
+  const runes = [...s];
   let out = '';
   let midWord = false;
   let prevMid = false;
-  for (const ch of s) {
+  runes.forEach((ch, i) => {
     const isMid = MID.has(ch);
     if (prevMid && isMid) midWord = false;
     if (CASED.test(ch)) {
-      out += midWord ? ch.toLowerCase() : titleRune(ch);
+      out += midWord ? (ch === '\u03a3' ? finalSigma(runes, i) : ch.toLowerCase()) : titleRune(ch);
       midWord = true;
     } else {
       out += ch;
       if (!isMid && (!WORD.test(ch) || NOT_ALETTER.test(ch))) midWord = false;
     }
     prevMid = isMid;
-  }
+  });
   return out;
+}
+
+const CASE_IGNORABLE = /^\p{Case_Ignorable}$/u;
+
+/** Lowercase of a mid-word Σ: ς unless a cased letter follows (case-ignorable runes skipped). */
+function finalSigma(runes: readonly string[], i: number): string {
+  for (let j = i + 1; j < runes.length; j++) {
+    const r = runes[j] as string;
+    if (CASE_IGNORABLE.test(r)) continue;
+    return CASED.test(r) ? '\u03c3' : '\u03c2';
+  }
+  return '\u03c2';
 }

@@ -30,13 +30,14 @@ const golden = JSON.parse(readFileSync(new URL('./testdata/golden.json', import.
 };
 const now = (): Date => new Date(golden.now);
 
-/** cases.json data: `{"$float64": n}` and `{"$int64": n}` mark Go-typed numbers. */
+/** cases.json data: `{"$float64": n}`, `{"$int64": n}` mark Go-typed numbers, `{"$time": s}` a time. */
 function decode(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(decode);
   if (typeof v === 'object' && v !== null) {
     const entries = Object.entries(v);
     if (entries.length === 1 && entries[0]?.[0] === '$float64') return goFloat64(entries[0][1] as number);
     if (entries.length === 1 && entries[0]?.[0] === '$int64') return goInt64(entries[0][1] as number);
+    if (entries.length === 1 && entries[0]?.[0] === '$time') return new Date(entries[0][1] as string);
     return Object.fromEntries(entries.map(([k, x]) => [k, decode(x)]));
   }
   return v;

@@ -10,7 +10,8 @@
 // and the FuncMap also has trimPrefix, trimSuffix and float, which the contract lists (§2.3).
 //
 // Data in cases.json is JSON with two extensions: a JSON number without '.', 'e' or 'E' decodes as
-// Go int (others as float64), and {"$float64": n} / {"$int64": n} force those types.
+// Go int (others as float64), {"$float64": n} / {"$int64": n} force those types, and
+// {"$time": "RFC 3339"} is a UTC time.Time (a JavaScript Date in the spec).
 package main
 
 import (
@@ -187,6 +188,13 @@ func convert(v interface{}) interface{} {
 			if n, ok := val["$int64"].(json.Number); ok {
 				i, _ := n.Int64()
 				return i
+			}
+			if s, ok := val["$time"].(string); ok {
+				t, err := time.Parse(time.RFC3339Nano, s)
+				if err != nil {
+					panic(err)
+				}
+				return t.UTC()
 			}
 		}
 		for k := range val {
