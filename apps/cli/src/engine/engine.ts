@@ -3,8 +3,6 @@
  * in one process, SQLite, in-process jobs, bundled Kubernetes API server unless KUBECONFIG is set).
  * Everything is built here and handed to the modules that use it; nothing else picks a backend.
  */
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CommandBus } from '@nestjs/cqrs';
@@ -13,18 +11,15 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
 import { loadEntitiesConfig } from '@decom/config';
 import { KindRegistry } from '@decom/domain';
-import { SqliteEventStore, type EventStore } from '@decom/event-store';
+import type { EventStore } from '@decom/event-store';
 import {
   ProjectionRunner,
   ResourceQueries,
   ResourceViewProjection,
-  SqliteReadModelStore,
   pendingWork,
-  type ReadModelStore,
 } from '@decom/projections';
 import {
   DispatchReactor,
-  InProcessJobQueue,
   ReactorRunner,
   ResourceAddressBook,
   Sweeper,
@@ -36,6 +31,8 @@ import { registerHardDeleteProcessor } from '../../../api/src/jobs/hard-delete.p
 import { loadAdapters, type HostedAdapter } from '../../../worker/src/adapter-host.js';
 import { AdapterRunProcessor, type AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
 import { ReadModelCheckpoints } from './read-model-checkpoints.js';
+import { openStorage } from './storage.js';
+import { openJobQueue } from './job-queue-factory.js';
 
 export interface EngineOptions {
   readonly config: AppConfig;
@@ -77,13 +74,11 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   };
   try {
     const kinds = new KindRegistry(await loadEntitiesConfig(config.entitiesFile));
-    await mkdir(config.dataDir, { recursive: true });
-    const file = join(config.dataDir, 'decom.sqlite');
-    const store = new SqliteEventStore(file);
-    closers.push(() => store.close());
-    const readModels: ReadModelStore = new SqliteReadModelStore(store.database);
+    const storage = await openStorage(config);
+    closers.push(() => storage.close());
+    const { store, readModels } = storage;
     const queries = new ResourceQueries(readModels);
-    logger.info(`event store: SQLite at ${file}`);
+    logger.info(`event store: ${storage.description}`);
 
     const projections = new ProjectionRunner(store, readModels, [new ResourceViewProjection(kinds)], {
       onError: (error: unknown) => logger.error({ err: error }, 'projection stopped'),
@@ -91,10 +86,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     await projections.start();
     closers.push(() => projections.stop());
 
-    const queue = new InProcessJobQueue(Date.now, Math.random, (failed) =>
-      logger.error({ job: failed.id, queue: failed.queue, error: failed.error }, 'job failed for good (dead letter)'),
-    );
+    const { queue, localOnly, description: queueDescription } = await openJobQueue(config, logger);
     closers.push(() => queue.close());
+    logger.info(`jobs: ${queueDescription}`);
 
     const app = await createApiApp(
       {
@@ -138,10 +132,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 
     // In-process jobs reach only the adapters this process hosts; an adapter hosted elsewhere reports over HTTP.
     const hosted = new Set(adapters.map((a) => a.name));
-    const isDispatchable = (adapter: string) => hosted.has(adapter);
+    const isDispatchable = (adapter: string) => !localOnly || hosted.has(adapter);
     for (const kind of kinds.descriptors) {
       const external = kind.required_adapters.filter((a) => !hosted.has(a));
-      if (external.length > 0) logger.warn(`${kind.kind} requires adapter(s) ${external.join(', ')} not hosted here: deletions wait for their reports over HTTP`);
+      if (localOnly && external.length > 0) logger.warn(`${kind.kind} requires adapter(s) ${external.join(', ')} not hosted here: deletions wait for their reports over HTTP`);
     }
     const addresses = new ResourceAddressBook(kinds, queries);
     const dispatch = new ReactorRunner(

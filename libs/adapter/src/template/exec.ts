@@ -6,8 +6,8 @@
  */
 import { TemplateExecError, lineColumn } from './errors.js';
 import { type CallEnv, FUNCS, FuncError, type GoFunc, PARAM_TYPE_NAMES, type ParamType, isBuiltin, truth } from './funcs.js';
-import { formatGoTime } from './go-time-layout.js';
-import { formatValue, goTimeString } from './go-print.js';
+import { formatValue } from './go-print.js';
+import { TIME_METHODS } from './time-methods.js';
 import {
   type ArgNode,
   type ChainNode,
@@ -22,7 +22,7 @@ import {
   type VariableNode,
   nodeString,
 } from './nodes.js';
-import { type GoMap, GoNumber, GoTime, goTypeName, isGoMap, isTrue, kindOf, sortedKeys, timeValue } from './values.js';
+import { type GoMap, GoNumber, type GoTime, goTypeName, isGoMap, isTrue, kindOf, sortedKeys, timeValue } from './values.js';
 
 /** The value `.` stands for; `boxed` when it came out of a map or list (Go static type interface{}). */
 interface Dot {
@@ -47,22 +47,6 @@ type Final = unknown | typeof MISSING;
 
 const BREAK: unique symbol = Symbol('break');
 const CONTINUE: unique symbol = Symbol('continue');
-
-/** Methods of time.Time a template can call (`now.Unix`, `(now).Format "2006"`). */
-const TIME_METHODS: Readonly<Record<string, (t: GoTime) => GoFunc>> = {
-  Unix: (t) => ({ params: [], call: () => new GoNumber('int64', Math.floor(t.epochMs / 1000)) }),
-  UnixMilli: (t) => ({ params: [], call: () => new GoNumber('int64', t.epochMs) }),
-  Year: (t) => ({ params: [], call: () => t.toDate().getUTCFullYear() }),
-  Day: (t) => ({ params: [], call: () => t.toDate().getUTCDate() }),
-  Hour: (t) => ({ params: [], call: () => t.toDate().getUTCHours() }),
-  Minute: (t) => ({ params: [], call: () => t.toDate().getUTCMinutes() }),
-  Second: (t) => ({ params: [], call: () => t.toDate().getUTCSeconds() }),
-  Nanosecond: (t) => ({ params: [], call: () => t.toDate().getUTCMilliseconds() * 1_000_000 }),
-  YearDay: (t) => ({ params: [], call: () => Number(formatGoTime(t.epochMs, '002')) }),
-  UTC: (t) => ({ params: [], call: () => t }),
-  String: (t) => ({ params: [], call: () => goTimeString(t) }),
-  Format: (t) => ({ params: ['string'], call: ([layout]) => formatGoTime(t.epochMs, layout as string) }),
-};
 
 export class Executor {
   private readonly vars: Variable[];

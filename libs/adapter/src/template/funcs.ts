@@ -5,7 +5,8 @@
  * Not provided: the builtins `slice html js urlquery call` (a template using them fails to compile
  * with Go's "function not defined").
  */
-import { formatValue, sprint, sprintf, sprintln } from './go-print.js';
+import { formatValue, sprint, sprintln } from './go-print.js';
+import { sprintf } from './go-printf.js';
 import { goQuote, goReplaceAll, goTitle, goToLower, goToUpper, goTrimSpace } from './go-strings.js';
 import { formatGoTime } from './go-time-layout.js';
 import { underscoreOK } from './literals.js';
@@ -234,7 +235,6 @@ function toNumberFunc(out: 'int' | 'int64' | 'float64') {
     else if (k === 'float') n = out === 'float64' ? numberValue(v) : truncToInt(numberValue(v));
     else if (k === 'string') n = out === 'float64' ? parseFloat64(v as string) : parseInt10(v as string);
     else n = 0;
-    if (out === 'int') return n;
     return new GoNumber(out, n);
   };
 }
