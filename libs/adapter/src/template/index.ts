@@ -11,8 +11,12 @@
  * (`Unix UnixMilli Year YearDay Day Hour Minute Second Nanosecond UTC Format String`).
  *
  * Not supported (a syntax error, or Go's "function not defined"): `define`, `template`, `block`,
- * `else with`, the builtins `slice html js urlquery call`, complex numbers, `%#v` (prints as `%v`).
+ * `else with` (Go 1.23), `range` over an integer (Go 1.22), the builtins `slice html js urlquery
+ * call`, complex numbers. In `printf`: Go-syntax `%#v` of maps and lists (printed like `%v`),
+ * `%x`/`%b` of floats, and non-string verbs on a time. Integers are exact within ±2^53.
  * How JavaScript data maps to Go values, and how numbers print, is described in values.ts.
+ *
+ * The oracle is Go 1.19 (Debian's); testdata/oracle/regenerate.sh rebuilds the golden file.
  */
 import { TemplateExecError, TemplateSyntaxError } from './errors.js';
 import { Executor } from './exec.js';
