@@ -8,6 +8,8 @@ export * from './request-deletion.handler.js';
 export * from './report-adapter-status.handler.js';
 export * from './hard-delete.handler.js';
 export * from './force-delete.handler.js';
+export * from './set-paused.handler.js';
+export * from './force-orphan.handler.js';
 
 import { CreateResourceHandler } from './create-resource.handler.js';
 import { ForceDeleteHandler } from './force-delete.handler.js';
@@ -15,6 +17,8 @@ import { HardDeleteHandler } from './hard-delete.handler.js';
 import { PatchResourceHandler } from './patch-resource.handler.js';
 import { ReportAdapterStatusHandler } from './report-adapter-status.handler.js';
 import { RequestDeletionHandler } from './request-deletion.handler.js';
+import { SetPausedHandler } from './set-paused.handler.js';
+import { ForceOrphanHandler } from './force-orphan.handler.js';
 
 export const COMMAND_HANDLERS = [
   CreateResourceHandler,
@@ -23,4 +27,6 @@ export const COMMAND_HANDLERS = [
   ReportAdapterStatusHandler,
   HardDeleteHandler,
   ForceDeleteHandler,
+  SetPausedHandler,
+  ForceOrphanHandler,
 ];

@@ -10,3 +10,5 @@ export * from './resource/reconciled.js';
 export * from './resource/resource-conditions.js';
 export * from './resource/status-ingestion.js';
 export * from './resource/stream-names.js';
+export * from './resource/policies.js';
+export * from './resource/decide-operator-actions.js';

@@ -52,6 +52,11 @@ export class DispatchReactor implements Reactor {
       case 'AdapterFinalized':
         await this.readSideCaughtUp(recorded.position);
         return this.checkHardDelete(event.data.kind, event.data.id, `finalized-${recorded.position}`);
+      case 'ResourceUnpaused':
+      case 'ForceOrphaned':
+        // Seed 003/004: a lifted pause or a force-orphan changes what adapters must do, and may open the gate.
+        await this.readSideCaughtUp(recorded.position);
+        return this.redispatchSubtree(event.data.kind, event.data.id, `${event.type === 'ResourceUnpaused' ? 'unpaused' : 'force-orphan'}-${recorded.position}`);
       case 'HardDeleted':
         if (event.data.cause !== 'Reconciled' || !event.data.owner_references) return;
         await this.readSideCaughtUp(recorded.position);
@@ -68,6 +73,20 @@ export class DispatchReactor implements Reactor {
       const jobId = adapterRunJobId(adapter, data);
       const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, jobId, recorded.recorded_time), rerun: 0 };
       await this.queue.enqueue(adapterRunQueue(adapter), jobId, job, { group: adapterRunGroup(adapter, id) });
+    }
+  }
+
+  /** Re-runs every adapter and re-checks the gate for the resource and its stored descendants. */
+  private async redispatchSubtree(kind: string, id: string, trigger: string): Promise<void> {
+    for (const member of await this.addresses.subtree(kind, id)) {
+      const data: ReconcileEventData = { ...(await this.addresses.address(member.kind, member.id)), generation: member.generation };
+      for (const adapter of this.kinds.find(member.kind)?.required_adapters ?? []) {
+        if (!this.isDispatchable(adapter)) continue;
+        const jobId = adapterRunJobId(adapter, data, trigger);
+        const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, jobId, new Date().toISOString()), rerun: 0 };
+        await this.queue.enqueue(adapterRunQueue(adapter), jobId, job, { group: adapterRunGroup(adapter, member.id) });
+      }
+      await this.checkHardDelete(member.kind, member.id, trigger);
     }
   }
 

@@ -33,4 +33,16 @@ export class ResourceAddressBook {
       owner_references: { id: located.owner_id, kind: descriptor.parent_kind, href: await this.href(descriptor.parent_kind, located.owner_id) },
     };
   }
+
+  /** The stored resource and its stored descendants (deepest first, so children's gates are checked first). */
+  async subtree(kind: string, id: string): Promise<{ id: string; kind: string; generation: number }[]> {
+    const root = await this.queries.get(id);
+    if (!root) return [];
+    const out = [{ id, kind, generation: root.generation }];
+    for (const childKind of this.kinds.childKindsOf(kind)) {
+      const children = await this.queries.list({ kind: childKind.kind, ownerId: id, page: 1, size: 100 });
+      for (const child of children.items) out.unshift(...(await this.subtree(child.kind, child.id)));
+    }
+    return out;
+  }
 }

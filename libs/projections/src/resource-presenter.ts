@@ -21,6 +21,9 @@ export interface ResourceJson {
   readonly updated_by: string;
   readonly deleted_time?: string;
   readonly deleted_by?: string;
+  /** Seed 003. Before deletion: the declared policy (default `Delete`); once deleting: the policy the deletion runs with. */
+  readonly deletion_policy: 'Delete' | 'Orphan';
+  readonly references?: Record<string, { id: string; kind: string }[]>;
 }
 
 export function presentResource(row: ResourceRow): ResourceJson {
@@ -42,6 +45,8 @@ export function presentResource(row: ResourceRow): ResourceJson {
     created_by: row.created_by,
     updated_by: row.updated_by,
     ...(row.deleted_time ? { deleted_time: row.deleted_time, deleted_by: row.deleted_by ?? '' } : {}),
+    deletion_policy: ((row.deleted_time ? row.effective_policy : row.deletion_policy) ?? 'Delete') as 'Delete' | 'Orphan',
+    ...(row.refs && Object.keys(JSON.parse(row.refs)).length > 0 ? { references: JSON.parse(row.refs) } : {}),
   };
 }
 

@@ -93,6 +93,26 @@ export class ResourceQueries {
     return { page, size: rows.length, total, items: rows.map(toAdapterStatus) };
   }
 
+  /**
+   * Live (not deleting) resources whose `references` name `targetId` (seed 004 delete guard), with whether
+   * each is paused (itself or its owner).
+   */
+  async liveReferrers(targetId: string): Promise<{ id: string; kind: string; name: string; paused: boolean }[]> {
+    const rows = await this.db.query<{ id: string; kind: string; name: string; paused: string | null; owner_paused: string | null }>(
+      `SELECT r.id AS id, r.kind AS kind, r.name AS name, r.paused AS paused, o.paused AS owner_paused
+         FROM resource_references x
+         JOIN resources r ON r.id = x.referrer_id
+         LEFT JOIN resources o ON o.id = r.owner_id
+        WHERE x.target_id = ? AND r.deleted_time IS NULL
+        ORDER BY r.id`,
+      [targetId],
+    );
+    const seen = new Set<string>();
+    return rows
+      .filter((r) => !seen.has(r.id) && seen.add(r.id))
+      .map((r) => ({ id: r.id, kind: r.kind, name: r.name, paused: r.paused !== null || r.owner_paused !== null }));
+  }
+
   /** Where a resource's events live, also after hard delete; undefined for an id never created. */
   async locate(id: string): Promise<ResourceIndexRow | undefined> {
     return (await this.db.query<ResourceIndexRow>(`SELECT * FROM resource_index WHERE id = ?`, [id]))[0];
@@ -123,7 +143,7 @@ export class ResourceQueries {
   }
 }
 
-/** A resource whose `Reconciled` is False: work may be pending for its adapters or its hard delete. */
+/** A resource whose `Reconciled` is False, or that is deleting: work may be pending for its adapters or its hard delete. */
 export interface PendingWork {
   readonly id: string;
   readonly kind: string;
@@ -142,7 +162,8 @@ export async function pendingWork(db: ReadModelQueries): Promise<PendingWork[]> 
     const reconciled = (JSON.parse(row.conditions) as { type: string; status: string; last_updated_time: string }[]).find(
       (c) => c.type === 'Reconciled',
     );
-    if (reconciled?.status === 'True') return [];
+    // Deleting resources stay pending until hard-deleted, even when Reconciled (a pause may hold the gate).
+    if (reconciled?.status === 'True' && !row.deleted_time) return [];
     return [
       {
         id: row.id,

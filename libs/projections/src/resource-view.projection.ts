@@ -31,8 +31,12 @@ export class ResourceViewProjection implements Projection {
 
   constructor(private readonly kinds: KindRegistry) {}
 
+  /** The event being applied: Decom's own conditions take their times from it, so a rebuild yields the same rows. */
+  private currentEvent?: RecordedEvent;
+
   async apply(recorded: RecordedEvent, tx: ReadModelTx): Promise<void> {
     if (!isResourceEvent({ type: recorded.type })) return;
+    this.currentEvent = recorded;
     const event = { type: recorded.type, data: recorded.data } as ResourceEvent;
     switch (event.type) {
       case 'ResourceCreated': {
@@ -42,14 +46,16 @@ export class ResourceViewProjection implements Projection {
         const required = this.kinds.find(d.kind)?.required_adapters ?? [];
         await tx.execute(
           `INSERT INTO resources (id, kind, name, href, stream, owner_id, owner_kind, owner_href, spec, labels, generation,
-             created_time, updated_time, created_by, updated_by, deleted_time, deleted_by, conditions)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)`,
+             created_time, updated_time, created_by, updated_by, deleted_time, deleted_by, conditions, deletion_policy, refs)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)`,
           [
             d.id, d.kind, d.name, href, recorded.stream, d.owner_references?.id ?? null, d.owner_references?.kind ?? null,
             owner?.href ?? null, JSON.stringify(d.spec), JSON.stringify(d.labels), d.generation, d.created_time,
             d.created_time, d.created_by, d.created_by, JSON.stringify(initialResourceConditions(d.created_time, required)),
+            d.deletion_policy ?? null, d.references ? JSON.stringify(d.references) : null,
           ],
         );
+        await this.indexReferences(tx, d.id, d.references);
         await tx.execute(
           `INSERT INTO resource_index (id, kind, name, stream, owner_id, created_time) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO NOTHING`,
@@ -60,17 +66,21 @@ export class ResourceViewProjection implements Projection {
       case 'SpecChanged': {
         const d = event.data;
         await tx.execute(
-          `UPDATE resources SET spec = ?, labels = ?, generation = ?, updated_time = ?, updated_by = ? WHERE id = ?`,
-          [JSON.stringify(d.spec), JSON.stringify(d.labels), d.generation, d.updated_time, d.updated_by, d.id],
+          `UPDATE resources SET spec = ?, labels = ?, generation = ?, updated_time = ?, updated_by = ?, deletion_policy = ?, refs = ? WHERE id = ?`,
+          [
+            JSON.stringify(d.spec), JSON.stringify(d.labels), d.generation, d.updated_time, d.updated_by,
+            d.deletion_policy ?? null, d.references ? JSON.stringify(d.references) : null, d.id,
+          ],
         );
+        await this.indexReferences(tx, d.id, d.references);
         await this.refresh(tx, d.id);
         return;
       }
       case 'DeletionRequested': {
         const d = event.data;
         await tx.execute(
-          `UPDATE resources SET generation = ?, deleted_time = ?, deleted_by = ?, updated_time = ?, updated_by = ? WHERE id = ?`,
-          [d.generation, d.deleted_time, d.deleted_by, d.deleted_time, d.deleted_by, d.id],
+          `UPDATE resources SET generation = ?, deleted_time = ?, deleted_by = ?, updated_time = ?, updated_by = ?, effective_policy = ? WHERE id = ?`,
+          [d.generation, d.deleted_time, d.deleted_by, d.deleted_time, d.deleted_by, d.deletion_policy ?? 'Delete', d.id],
         );
         await this.refreshWithOwner(tx, d.id);
         return;
@@ -98,6 +108,7 @@ export class ResourceViewProjection implements Projection {
         await tx.execute(`DELETE FROM adapter_statuses WHERE resource_id = ?`, [d.id]);
         await tx.execute(`DELETE FROM resources WHERE id = ?`, [d.id]);
         await tx.execute(`DELETE FROM finalizing WHERE id = ?`, [d.id]);
+        await tx.execute(`DELETE FROM resource_references WHERE referrer_id = ?`, [d.id]);
         await tx.execute(`UPDATE resource_index SET hard_deleted_time = ?, hard_delete_cause = ? WHERE id = ?`, [
           d.hard_deleted_time, d.cause, d.id,
         ]);
@@ -105,7 +116,36 @@ export class ResourceViewProjection implements Projection {
         if (d.owner_references) await this.refresh(tx, d.owner_references.id);
         return;
       }
+      case 'DeletionStarted':
+        await tx.execute(`UPDATE resources SET deletion_started = 1 WHERE id = ?`, [event.data.id]);
+        await this.refresh(tx, event.data.id);
+        return;
+      case 'ResourcePaused': {
+        const d = event.data;
+        await tx.execute(`UPDATE resources SET paused = ?, ever_paused = 1 WHERE id = ?`, [
+          JSON.stringify({ caller: d.caller, reason: d.reason, time: d.paused_time }), d.id,
+        ]);
+        await this.refreshSubtree(tx, d.id);
+        return;
+      }
+      case 'ResourceUnpaused':
+        await tx.execute(`UPDATE resources SET paused = NULL WHERE id = ?`, [event.data.id]);
+        await this.refreshSubtree(tx, event.data.id);
+        return;
+      case 'ForceOrphaned': {
+        const d = event.data;
+        await tx.execute(`UPDATE resources SET force_orphan = ? WHERE id = ?`, [
+          JSON.stringify({ caller: d.caller, reason: d.reason, time: d.force_orphaned_time }), d.id,
+        ]);
+        // The break-glass reaches every subresource (docs/policies.md).
+        for (const id of await this.subtree(tx, d.id)) {
+          await tx.execute(`UPDATE resources SET effective_policy = 'Orphan' WHERE id = ? AND deleted_time IS NOT NULL`, [id]);
+          await this.refresh(tx, id);
+        }
+        return;
+      }
       case 'AdapterFinalized':
+      case 'Orphaned':
       case 'ForceDeleted':
         // Audit facts; history queries read them from the event store.
         return;
@@ -114,6 +154,45 @@ export class ResourceViewProjection implements Projection {
 
   private async row(tx: ReadModelTx, id: string): Promise<ResourceRow | undefined> {
     return (await tx.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [id]))[0];
+  }
+
+  private async indexReferences(tx: ReadModelTx, id: string, references: Readonly<Record<string, readonly { id: string; kind: string }[]>> | undefined): Promise<void> {
+    await tx.execute(`DELETE FROM resource_references WHERE referrer_id = ?`, [id]);
+    for (const [refType, targets] of Object.entries(references ?? {})) {
+      for (const target of targets) {
+        await tx.execute(
+          `INSERT INTO resource_references (referrer_id, ref_type, target_id, target_kind) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          [id, refType, target.id, target.kind],
+        );
+      }
+    }
+  }
+
+  /** `id` and all its stored descendants, parents before children. */
+  private async subtree(tx: ReadModelTx, id: string): Promise<string[]> {
+    const out = [id];
+    for (let i = 0; i < out.length; i++) {
+      const children = await tx.query<{ id: string }>(`SELECT id FROM resources WHERE owner_id = ? ORDER BY id`, [out[i]]);
+      out.push(...children.map((c) => c.id));
+    }
+    return out;
+  }
+
+  private async refreshSubtree(tx: ReadModelTx, id: string): Promise<void> {
+    for (const member of await this.subtree(tx, id)) await this.refresh(tx, member);
+  }
+
+  /** The nearest paused resource among `row` and its ancestors. */
+  private async pausedBy(tx: ReadModelTx, row: ResourceRow): Promise<{ id: string; kind: string; reason: string; self: boolean } | undefined> {
+    let current: ResourceRow | undefined = row;
+    while (current) {
+      if (current.paused) {
+        const mark = JSON.parse(current.paused) as { reason: string };
+        return { id: current.id, kind: current.kind, reason: mark.reason, self: current.id === row.id };
+      }
+      current = current.owner_id ? await this.row(tx, current.owner_id) : undefined;
+    }
+    return undefined;
   }
 
   private async refreshWithOwner(tx: ReadModelTx, id: string): Promise<void> {
@@ -134,11 +213,17 @@ export class ResourceViewProjection implements Projection {
       adapter_statuses: Object.fromEntries(statuses.map((s) => [s.adapter, toAdapterStatus(s)])),
       child_record_count: Number(children[0]?.n ?? 0),
     };
+    const pausedBy = await this.pausedBy(tx, row);
     const conditions = computeResourceConditions({
       ...input,
       created_time: row.created_time,
       updated_time: row.updated_time,
       previous: JSON.parse(row.conditions) as ResourceCondition[],
+      ...(pausedBy ? { paused_by: pausedBy } : {}),
+      ever_paused: Number(row.ever_paused) === 1,
+      deletion_started: Number(row.deletion_started) === 1,
+      ...(row.effective_policy ? { deletion_policy: row.effective_policy } : {}),
+      now: recordedTime(this.currentEvent),
     });
     await tx.execute(`UPDATE resources SET conditions = ? WHERE id = ?`, [JSON.stringify(conditions), id]);
     if (row.deleted_time) {
@@ -175,4 +260,8 @@ export function toAdapterStatus(row: AdapterStatusRow): AdapterStatus {
     created_time: row.created_time,
     last_report_time: row.last_report_time,
   };
+}
+
+function recordedTime(event: RecordedEvent | undefined): string {
+  return event?.recorded_time ?? new Date(0).toISOString();
 }

@@ -25,7 +25,14 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     updated_by TEXT NOT NULL,
     deleted_time TEXT,
     deleted_by TEXT,
-    conditions TEXT NOT NULL
+    conditions TEXT NOT NULL,
+    deletion_policy TEXT,
+    effective_policy TEXT,
+    refs TEXT,
+    paused TEXT,
+    ever_paused INTEGER NOT NULL DEFAULT 0,
+    deletion_started INTEGER NOT NULL DEFAULT 0,
+    force_orphan TEXT
   )`,
   `CREATE INDEX IF NOT EXISTS resources_kind_created ON resources (kind, created_time)`,
   `CREATE INDEX IF NOT EXISTS resources_owner ON resources (owner_id)`,
@@ -50,6 +57,14 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     hard_deleted_time TEXT,
     hard_delete_cause TEXT
   )`,
+  `CREATE TABLE IF NOT EXISTS resource_references (
+    referrer_id TEXT NOT NULL,
+    ref_type TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    target_kind TEXT NOT NULL,
+    PRIMARY KEY (referrer_id, ref_type, target_id)
+  )`,
+  `CREATE INDEX IF NOT EXISTS resource_references_target ON resource_references (target_id)`,
   `CREATE TABLE IF NOT EXISTS finalizing (
     id TEXT PRIMARY KEY,
     kind TEXT NOT NULL,
@@ -66,7 +81,7 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
   )`,
 ];
 
-export const RESOURCE_VIEW_TABLES = ['resources', 'adapter_statuses', 'resource_index', 'finalizing'] as const;
+export const RESOURCE_VIEW_TABLES = ['resources', 'adapter_statuses', 'resource_index', 'resource_references', 'finalizing'] as const;
 
 /** A `resources` row as stored. */
 export interface ResourceRow {
@@ -88,6 +103,17 @@ export interface ResourceRow {
   readonly deleted_time: string | null;
   readonly deleted_by: string | null;
   readonly conditions: string;
+  /** Declared policy (seed 003); null = inherit / Delete. */
+  readonly deletion_policy: string | null;
+  /** The policy the deletion runs with, once deleting. */
+  readonly effective_policy: string | null;
+  /** JSON `references` (HyperFleet field; `references` is an SQL keyword). */
+  readonly refs: string | null;
+  /** JSON {caller, reason, time} while paused. */
+  readonly paused: string | null;
+  readonly ever_paused: number;
+  readonly deletion_started: number;
+  readonly force_orphan: string | null;
 }
 
 export interface AdapterStatusRow {

@@ -4,6 +4,7 @@
 import {
   ActiveChildrenRestrict,
   InvalidParent,
+  LiveReferrers,
   MutationWhileFinalizing,
   NameAlreadyTaken,
   NotFinalizing,
@@ -34,7 +35,7 @@ export function mapError(error: unknown): MappedError | undefined {
   if (error instanceof ResourceNotFound) {
     return { status: 404, code: 'HYPERFLEET-NTF-001', title: 'Resource Not Found', typeSlug: 'not-found', detail: error.message };
   }
-  if (error instanceof MutationWhileFinalizing || error instanceof NotFinalizing || error instanceof ActiveChildrenRestrict) {
+  if (error instanceof MutationWhileFinalizing || error instanceof NotFinalizing || error instanceof ActiveChildrenRestrict || error instanceof LiveReferrers) {
     return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
   }
   if (error instanceof NameAlreadyTaken) {

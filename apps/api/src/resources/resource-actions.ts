@@ -8,6 +8,9 @@ import {
   ResourceNotFound,
   ValidationFailed,
   computeResourceConditions,
+  isSameReport,
+  type References,
+  type ReportAdapterStatus,
   type KindRegistry,
   type FieldViolation,
   type ResourceState,
@@ -15,6 +18,8 @@ import {
 import {
   CreateResourceCommand,
   ForceDeleteCommand,
+  ForceOrphanCommand,
+  SetPausedCommand,
   KIND_REGISTRY,
   PatchResourceCommand,
   RESOURCE_QUERIES,
@@ -64,7 +69,18 @@ export class ResourceActions {
     const id = this.ids.next();
     const outcome = await this.execute(
       new CreateResourceCommand(
-        { type: 'CreateResource', id, kind, name: body.name, spec: body.spec, labels, ...(owner ? { owner } : {}), metadata: this.metadata(context) },
+        {
+          type: 'CreateResource',
+          id,
+          kind,
+          name: body.name,
+          spec: body.spec,
+          labels,
+          ...(owner ? { owner } : {}),
+          ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
+          ...(body.references ? { references: validReferences(body.references, this.kinds) } : {}),
+          metadata: this.metadata(context),
+        },
         context,
       ),
     );
@@ -75,50 +91,89 @@ export class ResourceActions {
     const labels = body.labels === undefined ? undefined : validLabels(body.labels);
     const outcome = await this.execute(
       new PatchResourceCommand(
-        { type: 'PatchResource', id: target.id, kind: target.kind, ...(body.spec ? { spec: body.spec } : {}), ...(labels ? { labels } : {}), metadata: this.metadata(context) },
+        {
+          type: 'PatchResource',
+          id: target.id,
+          kind: target.kind,
+          ...(body.spec ? { spec: body.spec } : {}),
+          ...(labels ? { labels } : {}),
+          ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
+          ...(body.references ? { references: validReferences(body.references, this.kinds) } : {}),
+          metadata: this.metadata(context),
+        },
         context,
       ),
     );
     return this.present(outcome, target.id);
   }
 
-  async delete(target: ResourceTarget, context: CommandContext): Promise<ResourceJson> {
+  /**
+   * DELETE. The seed 004 guard: live referrers (from the reference index) block it unless `deleteForMove`
+   * and every referrer is paused. The check reads the read model: a referrer created in the same instant
+   * in another tree can slip through (documented in docs/policies.md).
+   */
+  async delete(target: ResourceTarget, context: CommandContext, deleteForMove = false): Promise<ResourceJson> {
+    const live_referrers = await this.queries.liveReferrers(target.id);
     const outcome = await this.execute(
-      new RequestDeletionCommand({ type: 'RequestDeletion', id: target.id, kind: target.kind, metadata: this.metadata(context) }, context),
+      new RequestDeletionCommand(
+        { type: 'RequestDeletion', id: target.id, kind: target.kind, live_referrers, delete_for_move: deleteForMove, metadata: this.metadata(context) },
+        context,
+      ),
     );
     return this.present(outcome, target.id);
   }
 
+  /** Pause (`paused=true`) or unpause, any state, reason required (seed 004). */
+  async setPaused(target: ResourceTarget, paused: boolean, reason: string | undefined, context: CommandContext): Promise<ResourceJson> {
+    const outcome = await this.execute(
+      new SetPausedCommand({ type: 'SetPaused', id: target.id, kind: target.kind, paused, reason: reason ?? '', metadata: this.metadata(context) }, context),
+    );
+    return this.present(outcome, target.id);
+  }
+
+  /** Force-orphan break-glass (seed 003): admin only, only while Finalizing. */
+  async forceOrphan(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<ResourceJson> {
+    this.requireAdmin(context, 'force orphan');
+    const outcome = await this.execute(
+      new ForceOrphanCommand({ type: 'ForceOrphan', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
+    );
+    return this.present(outcome, target.id);
+  }
+
+  private requireAdmin(context: CommandContext, action: string): void {
+    if (this.options.admins.length > 0 && !this.options.admins.includes(context.caller)) {
+      throw Problems.forbidden(`${action} is restricted to administrators; '${context.caller}' is not one`);
+    }
+  }
+
   /** @throws HttpProblem 403 when admins are configured and the caller is not one (Decom §7 P12). */
   async forceDelete(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<void> {
-    if (this.options.admins.length > 0 && !this.options.admins.includes(context.caller)) {
-      throw Problems.forbidden(`force delete is restricted to administrators; '${context.caller}' is not one`);
-    }
+    this.requireAdmin(context, 'force delete');
     await this.execute(
       new ForceDeleteCommand({ type: 'ForceDelete', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
     );
   }
 
   async reportStatus(target: ResourceTarget, body: AdapterStatusDto, context: CommandContext): Promise<StatusReportOutcome> {
-    const outcome = await this.execute(
-      new ReportAdapterStatusCommand(
-        {
-          type: 'ReportAdapterStatus',
-          id: target.id,
-          kind: target.kind,
-          adapter: body.adapter,
-          observed_generation: body.observed_generation,
-          observed_time: body.observed_time,
-          conditions: body.conditions.map((c) => ({ type: c.type, status: c.status, ...(c.reason !== undefined ? { reason: c.reason } : {}), ...(c.message !== undefined ? { message: c.message } : {}) })),
-          ...(body.metadata ? { report_metadata: body.metadata } : {}),
-          ...(body.data ? { data: body.data } : {}),
-          metadata: this.metadata(context),
-        },
-        context,
-      ),
-    );
+    const command: ReportAdapterStatus = {
+      type: 'ReportAdapterStatus',
+      id: target.id,
+      kind: target.kind,
+      adapter: body.adapter,
+      observed_generation: body.observed_generation,
+      observed_time: body.observed_time,
+      conditions: body.conditions.map((c) => ({ type: c.type, status: c.status, ...(c.reason !== undefined ? { reason: c.reason } : {}), ...(c.message !== undefined ? { message: c.message } : {}) })),
+      ...(body.metadata ? { report_metadata: body.metadata } : {}),
+      ...(body.data ? { data: body.data } : {}),
+      metadata: this.metadata(context),
+    };
+    const outcome = await this.execute(new ReportAdapterStatusCommand(command, context));
     const reported = outcome.events.find((e) => e.type === 'AdapterStatusReported');
-    return reported && reported.type === 'AdapterStatusReported' ? { stored: true, status: reported.data.status } : { stored: false };
+    if (reported && reported.type === 'AdapterStatusReported') return { stored: true, status: reported.data.status };
+    // An identical repeat records nothing new (transitions only) but is not a discard: answer the stored status.
+    const stored = outcome.state.resources.get(target.id)?.adapter_statuses[body.adapter];
+    if (stored && isSameReport(stored, command)) return { stored: true, status: stored };
+    return { stored: false };
   }
 
   private metadata(context: CommandContext) {
@@ -142,6 +197,25 @@ export class ResourceActions {
     const ownerHref = state.owner_references ? (await this.queries.get(state.owner_references.id))?.href : undefined;
     return presentState(state, this.kinds, view, ownerHref);
   }
+}
+
+/** Checks `references` shape: ref_type → [{ id, kind }] with configured kinds. @throws ValidationFailed */
+function validReferences(raw: Record<string, unknown>, kinds: KindRegistry): References {
+  const violations: FieldViolation[] = [];
+  for (const [refType, targets] of Object.entries(raw)) {
+    if (!Array.isArray(targets)) {
+      violations.push({ field: `references.${refType}`, constraint: 'format', message: 'must be a list of { id, kind }' });
+      continue;
+    }
+    targets.forEach((t: unknown, i) => {
+      const target = t as { id?: unknown; kind?: unknown };
+      if (typeof target?.id !== 'string' || target.id === '' || typeof target.kind !== 'string' || !kinds.find(target.kind)) {
+        violations.push({ field: `references.${refType}[${i}]`, constraint: 'format', message: 'must be { id, kind } with a configured kind' });
+      }
+    });
+  }
+  if (violations.length > 0) throw new ValidationFailed(violations.map((v) => v.message).join('; '), violations);
+  return raw as References;
 }
 
 function validLabels(labels: Record<string, unknown>): Record<string, string> {
@@ -183,5 +257,7 @@ function presentState(state: ResourceState, kinds: KindRegistry, view: ResourceJ
     created_by: state.created_by,
     updated_by: state.updated_by,
     ...(state.deleted_time ? { deleted_time: state.deleted_time, deleted_by: state.deleted_by ?? '' } : {}),
+    deletion_policy: view?.deletion_policy ?? state.deletion_policy ?? 'Delete',
+    ...(view?.references ? { references: view.references } : {}),
   };
 }

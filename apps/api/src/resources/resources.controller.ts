@@ -14,6 +14,7 @@ import { Problems } from '../problem-details/problem.js';
 import { AdapterStatusDto } from './dto/adapter-status.dto.js';
 import { CreateResourceDto } from './dto/create-resource.dto.js';
 import { ForceDeleteDto } from './dto/force-delete.dto.js';
+import { OperatorActionDto } from './dto/operator-action.dto.js';
 import { ListQueryDto } from './dto/list-query.dto.js';
 import { PatchResourceDto } from './dto/patch-resource.dto.js';
 import { ResourceActions } from './resource-actions.js';
@@ -74,8 +75,26 @@ export class ResourcesController {
 
   @Delete(':plural/:id')
   @HttpCode(202)
-  async delete(@Param('plural') plural: string, @Param('id') id: string, @Req() req: FastifyRequest): Promise<ResourceJson> {
-    return this.actions.delete(await this.targets.single(plural, id, req.url), context(req));
+  async delete(@Param('plural') plural: string, @Param('id') id: string, @Query('delete_for_move') move: string | undefined, @Req() req: FastifyRequest): Promise<ResourceJson> {
+    return this.actions.delete(await this.targets.single(plural, id, req.url), context(req), move === 'true');
+  }
+
+  @Post(':plural/:id/pause')
+  async pause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    void reply.status(200);
+    return this.actions.setPaused(await this.targets.single(plural, id, req.url), true, body?.reason, context(req));
+  }
+
+  @Post(':plural/:id/unpause')
+  async unpause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    void reply.status(200);
+    return this.actions.setPaused(await this.targets.single(plural, id, req.url), false, body?.reason, context(req));
+  }
+
+  @Post(':plural/:id/force-orphan')
+  async forceOrphan(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    void reply.status(200);
+    return this.actions.forceOrphan(await this.targets.single(plural, id, req.url), body?.reason, context(req));
   }
 
   @Post(':plural/:id/force-delete')
@@ -107,8 +126,26 @@ export class ResourcesController {
 
   @Delete(':plural/:pid/:childPlural/:id')
   @HttpCode(202)
-  async deleteChild(@Param() p: NestedParams, @Req() req: FastifyRequest): Promise<ResourceJson> {
-    return this.actions.delete(await this.nested(p, req), context(req));
+  async deleteChild(@Param() p: NestedParams, @Query('delete_for_move') move: string | undefined, @Req() req: FastifyRequest): Promise<ResourceJson> {
+    return this.actions.delete(await this.nested(p, req), context(req), move === 'true');
+  }
+
+  @Post(':plural/:pid/:childPlural/:id/pause')
+  async pauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    void reply.status(200);
+    return this.actions.setPaused(await this.nested(p, req), true, body?.reason, context(req));
+  }
+
+  @Post(':plural/:pid/:childPlural/:id/unpause')
+  async unpauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    void reply.status(200);
+    return this.actions.setPaused(await this.nested(p, req), false, body?.reason, context(req));
+  }
+
+  @Post(':plural/:pid/:childPlural/:id/force-orphan')
+  async forceOrphanChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    void reply.status(200);
+    return this.actions.forceOrphan(await this.nested(p, req), body?.reason, context(req));
   }
 
   @Post(':plural/:pid/:childPlural/:id/force-delete')

@@ -34,6 +34,14 @@ export const ConditionType = {
   Applied: 'Applied',
   Health: 'Health',
   Finalized: 'Finalized',
+  /** Decom (seed 004): True once the first deletion reconcile ran. */
+  Deleting: 'Deleting',
+  /** Decom (seed 004): on a deleting parent, whether dependents still exist. */
+  DeletionBlocked: 'DeletionBlocked',
+  /** Decom (seed 004): the resource or an ancestor is paused. */
+  Paused: 'Paused',
+  /** Decom (issue #6): the deletion exceeded the kind's deletion timeout; it keeps waiting. */
+  DeletionTimedOut: 'DeletionTimedOut',
 } as const;
 
 /** Conditions every adapter report must carry (contract §1.2; 400 otherwise). */
@@ -54,7 +62,24 @@ export const Reason = {
   AdapterReportedNotAvailable: 'AdapterReportedNotAvailable',
   /** LastKnownReconciled=False: adapters disagree on the generation and it was never True. */
   AdaptersNotAtSameGeneration: 'AdaptersNotAtSameGeneration',
+  /** Deleting=True: the first deletion reconcile ran (seed 004: Deleting has no other True reason). */
+  Deleting: 'Deleting',
+  /** DeletionBlocked=True on a deleting parent: child records remain; the message gives the count. */
+  DependentsExist: 'DependentsExist',
+  /** DeletionBlocked=False: no dependents remain. */
+  NotBlocked: 'NotBlocked',
+  /** Paused=True: the resource itself is paused. */
+  Paused: 'Paused',
+  /** Paused=True: an ancestor is paused. */
+  ParentPaused: 'ParentPaused',
+  /** Paused=False after an unpause. */
+  Unpaused: 'Unpaused',
+  /** DeletionTimedOut=True: Finalizing for longer than the kind's deletion timeout. */
+  DeletionTimeoutExceeded: 'DeletionTimeoutExceeded',
 } as const;
+
+/** The message adapters and the `Deleting` condition give while a pause holds a deletion (seed 004). */
+export const DELETION_WAITS_FOR_UNPAUSE = 'Deletion waits until the resource is unpaused';
 
 /** `validation` → `ValidationSuccessful`, `np-configmap` → `NpConfigmapSuccessful` (contract §1.4). */
 export function adapterConditionType(adapter: string): string {

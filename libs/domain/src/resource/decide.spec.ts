@@ -39,7 +39,7 @@ const npCreated = (id: string, name: string): ResourceEvent => ({
 });
 const deleted = (id: string, kind: string, generation: number, cascaded_from?: string): ResourceEvent => ({
   type: 'DeletionRequested',
-  data: { id, kind, generation, deleted_time: T1, deleted_by: 'alice@example.com', ...(cascaded_from ? { cascaded_from } : {}) },
+  data: { id, kind, generation, deleted_time: T1, deleted_by: 'alice@example.com', ...(cascaded_from ? { cascaded_from } : {}), deletion_policy: 'Delete' },
 });
 const report = (
   id: string,
@@ -152,16 +152,19 @@ describe('contract §1.3 › status ingestion', () => {
     spec.given([...history, ...stored]).when(report(C, 'Cluster', 'validation', 1, { Applied: 'True', Available: 'Unknown', Health: 'True' })).then([]);
     const deleting = [...history, ...stored, deleted(C, 'Cluster', 2)];
     const events = spec.given(deleting).when(report(C, 'Cluster', 'validation', 2, { Applied: 'False', Available: 'Unknown', Health: 'True', Finalized: 'True' })).thenEvents();
-    expect(events.map((e) => e.type)).toEqual(['AdapterStatusReported', 'AdapterFinalized']);
+    expect(events.map((e) => e.type)).toEqual(['DeletionStarted', 'AdapterStatusReported', 'AdapterFinalized']);
   });
 
   it('records AdapterFinalized only at the current generation (P5) and only once', () => {
     const h = [clusterCreated, deleted(C, 'Cluster', 2)];
     spec.given(h).when(finalizedReport(C, 'Cluster', 'validation', 1)).thenEvents().forEach((e) => expect(e.type).toBe('AdapterStatusReported'));
     const first = recorded(h, finalizedReport(C, 'Cluster', 'validation', 2));
-    expect(first.map((e) => e.type)).toEqual(['AdapterStatusReported', 'AdapterFinalized']);
-    const again = spec.given([...h, ...first]).when(report(C, 'Cluster', 'validation', 2, { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' }, '2026-11-29T10:03:00.000Z')).thenEvents();
-    expect(again.map((e) => e.type)).toEqual(['AdapterStatusReported']);
+    expect(first.map((e) => e.type)).toEqual(['DeletionStarted', 'AdapterStatusReported', 'AdapterFinalized']);
+    // An identical repeat records nothing (transitions only); a changed report is stored, without a second AdapterFinalized.
+    const same = spec.given([...h, ...first]).when(report(C, 'Cluster', 'validation', 2, { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' }, '2026-11-29T10:03:00.000Z')).thenEvents();
+    expect(same).toEqual([]);
+    const changed = spec.given([...h, ...first]).when(report(C, 'Cluster', 'validation', 2, { Applied: 'False', Available: 'False', Health: 'False', Finalized: 'True' }, '2026-11-29T10:03:00.000Z')).thenEvents();
+    expect(changed.map((e) => e.type)).toEqual(['AdapterStatusReported']);
   });
 
   it('keeps last_transition_time while a condition status is unchanged', () => {

@@ -6,6 +6,7 @@ import { ConditionType, conditionStatus } from './conditions.js';
 import {
   ActiveChildrenRestrict,
   InvalidParent,
+  LiveReferrers,
   MutationWhileFinalizing,
   NameAlreadyTaken,
   NotFinalizing,
@@ -15,6 +16,8 @@ import {
 import { evolve } from './evolve.js';
 import type { KindRegistry } from './kinds.js';
 import { isHardDeleteAllowed } from './reconciled.js';
+import { effectiveDeletionPolicy, pausedBy } from './policies.js';
+import { decideForceOrphan, decideSetPaused, requireReason } from './decide-operator-actions.js';
 import type {
   CreateResource,
   ForceDelete,
@@ -51,6 +54,10 @@ export function decide(command: ResourceCommand, state: TreeState, kinds: KindRe
       return decideHardDelete(command, state, kinds);
     case 'ForceDelete':
       return decideForceDelete(command, state);
+    case 'SetPaused':
+      return decideSetPaused(command, state);
+    case 'ForceOrphan':
+      return decideForceOrphan(command, state);
   }
 }
 
@@ -96,6 +103,8 @@ export function decideCreate(command: CreateResource, state: TreeState, kinds: K
         generation: 1,
         created_time: command.metadata.now,
         created_by: command.metadata.caller,
+        ...(command.deletion_policy ? { deletion_policy: command.deletion_policy } : {}),
+        ...(command.references && Object.keys(command.references).length > 0 ? { references: command.references } : {}),
       },
     },
   ];
@@ -110,7 +119,16 @@ export function decidePatch(command: PatchResource, state: TreeState): ResourceE
   if (isFinalizing(resource)) throw new MutationWhileFinalizing(resource.kind, resource.id);
   const spec = command.spec ?? resource.spec;
   const labels = command.labels ?? resource.labels;
-  if (sameJson(spec, resource.spec) && sameJson(labels, resource.labels)) return [];
+  const policy = command.deletion_policy ?? resource.deletion_policy;
+  const references = command.references ?? resource.references;
+  if (
+    sameJson(spec, resource.spec) &&
+    sameJson(labels, resource.labels) &&
+    policy === resource.deletion_policy &&
+    sameJson(references ?? {}, resource.references ?? {})
+  ) {
+    return [];
+  }
   return [
     {
       type: 'SpecChanged',
@@ -122,6 +140,8 @@ export function decidePatch(command: PatchResource, state: TreeState): ResourceE
         generation: resource.generation + 1,
         updated_time: command.metadata.now,
         updated_by: command.metadata.caller,
+        ...(policy ? { deletion_policy: policy } : {}),
+        ...(references ? { references } : {}),
       },
     },
   ];
@@ -137,6 +157,12 @@ export function decidePatch(command: PatchResource, state: TreeState): ResourceE
 export function decideDeletion(command: RequestDeletion, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
   const resource = existing(state, command.kind, command.id);
   if (isFinalizing(resource)) return [];
+  // Seed 004 guard: referrers that are themselves part of this cascade are being deleted too.
+  const cascade = new Set([resource.id, ...descendantsBottomUp(state, resource.id).map((d) => d.id)]);
+  const blocking = (command.live_referrers ?? []).filter((r) => !cascade.has(r.id));
+  if (blocking.length > 0 && !(command.delete_for_move && blocking.every((r) => r.paused))) {
+    throw new LiveReferrers(resource.kind, resource.id, blocking);
+  }
   const events: ResourceEvent[] = [];
   const mark = (target: ResourceState, cascadedFrom?: string): void => {
     for (const childKind of kinds.childKindsOf(target.kind)) {
@@ -154,6 +180,7 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
         deleted_time: command.metadata.now,
         deleted_by: command.metadata.caller,
         ...(cascadedFrom ? { cascaded_from: cascadedFrom } : {}),
+        deletion_policy: effectiveDeletionPolicy(state, target),
       },
     });
     for (const child of childrenOf(state, target.id)) {
@@ -175,11 +202,34 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
   const resource = existing(state, command.kind, command.id);
   if (discardReason(resource, command) !== undefined) return [];
   const stored = resource.adapter_statuses[command.adapter];
+  // Status events fire on transitions only: an identical repeat records nothing (issue #6, seed 003).
+  if (isSameReport(stored, command)) return [];
   const status = toAdapterStatus(command, stored);
   const events: ResourceEvent[] = [
     { type: 'AdapterStatusReported', data: { id: resource.id, kind: resource.kind, status } },
   ];
-  if (isFinalizing(resource) && finalizedAt(status, resource.generation) && !finalizedAt(stored, resource.generation)) {
+  if (isFinalizing(resource) && !resource.deletion_started && command.observed_generation === resource.generation) {
+    events.unshift({
+      type: 'DeletionStarted',
+      data: { id: resource.id, kind: resource.kind, generation: resource.generation, started_time: command.metadata.now, adapter: command.adapter },
+    });
+  }
+  const newlyFinalized = isFinalizing(resource) && finalizedAt(status, resource.generation) && !finalizedAt(stored, resource.generation);
+  if (newlyFinalized && status.conditions.find((c) => c.type === ConditionType.Finalized)?.reason === 'Orphaned') {
+    const finalized = status.conditions.find((c) => c.type === ConditionType.Finalized);
+    events.push({
+      type: 'Orphaned',
+      data: {
+        id: resource.id,
+        kind: resource.kind,
+        adapter: command.adapter,
+        observed_generation: status.observed_generation,
+        orphaned_time: command.metadata.now,
+        ...(finalized?.message ? { message: finalized.message } : {}),
+      },
+    });
+  }
+  if (newlyFinalized) {
     events.push({
       type: 'AdapterFinalized',
       data: {
@@ -192,6 +242,17 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
     });
   }
   return events;
+}
+
+/** Same generation, same conditions (type/status/reason/message), same data and metadata. */
+export function isSameReport(stored: AdapterStatus | undefined, command: ReportAdapterStatus): boolean {
+  if (!stored || stored.observed_generation !== command.observed_generation) return false;
+  const strip = (c: { type: string; status: string; reason?: string; message?: string }) => ({ type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '' });
+  return (
+    sameJson(stored.conditions.map(strip), command.conditions.map(strip)) &&
+    sameJson(stored.data ?? null, command.data ?? null) &&
+    sameJson(stored.metadata ?? null, command.report_metadata ?? null)
+  );
 }
 
 function finalizedAt(status: AdapterStatus | undefined, generation: number): boolean {
@@ -231,6 +292,8 @@ export function decideHardDelete(command: HardDelete, state: TreeState, kinds: K
 }
 
 function gateHolds(state: TreeState, resource: ResourceState, kinds: KindRegistry): boolean {
+  // Seed 004: a paused resource (or one under a paused ancestor) is never released.
+  if (pausedBy(state, resource)) return false;
   return isHardDeleteAllowed({
     generation: resource.generation,
     ...(resource.deleted_time !== undefined ? { deleted_time: resource.deleted_time } : {}),
@@ -248,17 +311,7 @@ function gateHolds(state: TreeState, resource: ResourceState, kinds: KindRegistr
  * @throws ResourceNotFound (404, also on repeat); NotFinalizing when no DELETE came first (409).
  */
 export function decideForceDelete(command: ForceDelete, state: TreeState): ResourceEvent[] {
-  const reason = command.reason?.trim() ?? '';
-  if (reason === '') {
-    throw new ValidationFailed('reason is required', [
-      { field: 'reason', value: command.reason, constraint: 'required', message: 'reason is required' },
-    ]);
-  }
-  if ([...reason].length > MAX_FORCE_DELETE_REASON_LENGTH) {
-    throw new ValidationFailed('reason is too long', [
-      { field: 'reason', constraint: 'max_length', message: `reason must be at most ${MAX_FORCE_DELETE_REASON_LENGTH} characters` },
-    ]);
-  }
+  const reason = requireReason(command.reason);
   const resource = existing(state, command.kind, command.id);
   if (!isFinalizing(resource)) throw new NotFinalizing(resource.kind, resource.id);
   const descendants = descendantsBottomUp(state, resource.id);

@@ -93,3 +93,22 @@ export class NameAlreadyTaken extends DomainError {
     super(`${kind} with name '${resourceName}' already exists`);
   }
 }
+
+/**
+ * DELETE of a resource that a live (not deleting) resource references (seed 004 delete guard: 409).
+ * The message names the referrer and says to delete it instead.
+ */
+export class LiveReferrers extends DomainError {
+  override readonly name = 'LiveReferrers';
+  readonly code = 'LiveReferrers';
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+    readonly referrers: readonly { id: string; kind: string; name: string }[],
+  ) {
+    const first = referrers[0]!;
+    super(
+      `Cannot delete ${kind} '${id}': it is referenced by live ${referrers.map((r) => `${r.kind} '${r.name}' (${r.id})`).join(', ')}; delete the ${first.kind} '${first.name}' instead`,
+    );
+  }
+}

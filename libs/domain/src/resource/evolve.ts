@@ -23,6 +23,8 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
         updated_time: d.created_time,
         updated_by: d.created_by,
         adapter_statuses: {},
+        ...(d.deletion_policy ? { deletion_policy: d.deletion_policy } : {}),
+        ...(d.references ? { references: d.references } : {}),
       });
       break;
     }
@@ -34,6 +36,8 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
         generation: event.data.generation,
         updated_time: event.data.updated_time,
         updated_by: event.data.updated_by,
+        ...(event.data.deletion_policy ? { deletion_policy: event.data.deletion_policy } : {}),
+        ...(event.data.references ? { references: event.data.references } : {}),
       }));
       break;
     }
@@ -56,7 +60,27 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
       }));
       break;
     }
+    case 'DeletionStarted':
+      update(resources, event.data.id, (r) => ({ ...r, deletion_started: true }));
+      break;
+    case 'ResourcePaused': {
+      const d = event.data;
+      update(resources, d.id, (r) => ({ ...r, paused: { caller: d.caller, reason: d.reason, time: d.paused_time }, ever_paused: true }));
+      break;
+    }
+    case 'ResourceUnpaused':
+      update(resources, event.data.id, (r) => {
+        const { paused: _paused, ...rest } = r;
+        return rest;
+      });
+      break;
+    case 'ForceOrphaned': {
+      const d = event.data;
+      update(resources, d.id, (r) => ({ ...r, force_orphan: { caller: d.caller, reason: d.reason, time: d.force_orphaned_time } }));
+      break;
+    }
     case 'AdapterFinalized':
+    case 'Orphaned':
     case 'ForceDeleted':
       // Audit facts: the state change they describe comes with AdapterStatusReported / HardDeleted.
       break;

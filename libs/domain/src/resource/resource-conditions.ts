@@ -4,6 +4,7 @@
  */
 import {
   ConditionType,
+  DELETION_WAITS_FOR_UNPAUSE,
   Reason,
   adapterConditionType,
   type ResourceCondition,
@@ -14,6 +15,16 @@ export interface ResourceConditionsInput extends ReconcileInput {
   readonly created_time: string;
   readonly updated_time: string;
   readonly previous: readonly ResourceCondition[];
+  /** Who pauses this resource: itself or an ancestor (seed 004); undefined when not paused. */
+  readonly paused_by?: { readonly id: string; readonly kind: string; readonly reason: string; readonly self: boolean };
+  /** Show `Paused=False/Unpaused` once a pause was lifted. */
+  readonly ever_paused?: boolean;
+  /** The first deletion reconcile ran (`DeletionStarted`). */
+  readonly deletion_started?: boolean;
+  /** The policy the deletion runs with (seed 003), for messages. */
+  readonly deletion_policy?: string;
+  /** RFC 3339 "now", used for the conditions' times of Decom's own conditions. */
+  readonly now?: string;
 }
 
 export function computeResourceConditions(input: ResourceConditionsInput): ResourceCondition[] {
@@ -22,7 +33,56 @@ export function computeResourceConditions(input: ResourceConditionsInput): Resou
     reconciledCondition(input, previous.get(ConditionType.Reconciled)),
     lastKnownReconciledCondition(input, previous.get(ConditionType.LastKnownReconciled)),
     ...adapterConditions(input, previous),
+    ...deletionConditions(input, previous),
   ];
+}
+
+/** Decom's deletion conditions (seed 004): Deleting, DeletionBlocked, Paused. Observability only: never gates. */
+function deletionConditions(input: ResourceConditionsInput, previous: ReadonlyMap<string, ResourceCondition>): ResourceCondition[] {
+  const out: ResourceCondition[] = [];
+  const at = input.now ?? input.updated_time;
+  const make = (type: string, status: 'True' | 'False', reason: string, message: string): ResourceCondition => {
+    const prev = previous.get(type);
+    const unchanged = prev && prev.status === status && prev.reason === reason && prev.message === message;
+    return {
+      type,
+      status,
+      reason,
+      message,
+      observed_generation: input.generation,
+      created_time: prev?.created_time ?? at,
+      last_updated_time: unchanged ? prev.last_updated_time : at,
+      last_transition_time: prev && prev.status === status ? prev.last_transition_time : at,
+    };
+  };
+  const deleting = input.deleted_time !== undefined;
+  if (deleting && input.deletion_started) {
+    const message = input.paused_by
+      ? DELETION_WAITS_FOR_UNPAUSE
+      : `Deletion in progress (deletion_policy ${input.deletion_policy ?? 'Delete'})`;
+    out.push(make(ConditionType.Deleting, 'True', Reason.Deleting, message));
+  }
+  if (deleting) {
+    out.push(
+      input.child_record_count > 0
+        ? make(ConditionType.DeletionBlocked, 'True', Reason.DependentsExist, `${input.child_record_count} dependent resource(s) still exist`)
+        : make(ConditionType.DeletionBlocked, 'False', Reason.NotBlocked, 'No dependent resources remain'),
+    );
+  }
+  if (input.paused_by) {
+    const by = input.paused_by;
+    out.push(
+      make(
+        ConditionType.Paused,
+        'True',
+        by.self ? Reason.Paused : Reason.ParentPaused,
+        by.self ? `Paused: ${by.reason}` : `${by.kind} '${by.id}' is paused: ${by.reason}`,
+      ),
+    );
+  } else if (input.ever_paused) {
+    out.push(make(ConditionType.Paused, 'False', Reason.Unpaused, 'Not paused'));
+  }
+  return out;
 }
 
 /** Initial conditions of a new resource (contract §1.4 "Initial conditions on create"). */

@@ -1,3 +1,5 @@
+import type { DeletionPolicy, References } from './policies.js';
+
 /**
  * Task-based commands. Time and the actor arrive on the command (`metadata`), never from a clock
  * inside the domain (STYLE §3).
@@ -18,6 +20,8 @@ export interface CreateResource {
   readonly spec: Readonly<Record<string, unknown>>;
   readonly labels: Readonly<Record<string, string>>;
   readonly owner?: { readonly id: string; readonly kind: string };
+  readonly deletion_policy?: DeletionPolicy;
+  readonly references?: References;
   readonly metadata: CommandMetadata;
 }
 
@@ -27,13 +31,47 @@ export interface PatchResource {
   readonly kind: string;
   readonly spec?: Readonly<Record<string, unknown>>;
   readonly labels?: Readonly<Record<string, string>>;
+  readonly deletion_policy?: DeletionPolicy;
+  readonly references?: References;
   readonly metadata: CommandMetadata;
+}
+
+/** A live resource that references the one being deleted (found by the handler in the reference index). */
+export interface Referrer {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+  /** The referrer (or an ancestor) is paused: only then does `delete_for_move` let the DELETE through. */
+  readonly paused: boolean;
 }
 
 export interface RequestDeletion {
   readonly type: 'RequestDeletion';
   readonly id: string;
   readonly kind: string;
+  /** Live (not deleting) resources referencing this one, from outside or inside the tree (seed 004 guard). */
+  readonly live_referrers?: readonly Referrer[];
+  /** The documented exception (seed 004 `delete-for-move`): honoured only while every referrer is paused. */
+  readonly delete_for_move?: boolean;
+  readonly metadata: CommandMetadata;
+}
+
+/** Pause or unpause (seed 004), with a reason; allowed in any state. */
+export interface SetPaused {
+  readonly type: 'SetPaused';
+  readonly id: string;
+  readonly kind: string;
+  readonly paused: boolean;
+  readonly reason: string;
+  readonly metadata: CommandMetadata;
+}
+
+/** The force-orphan break-glass (seed 003): only while Finalizing. */
+export interface ForceOrphan {
+  readonly type: 'ForceOrphan';
+  readonly id: string;
+  readonly kind: string;
+  readonly reason: string;
   readonly metadata: CommandMetadata;
 }
 
@@ -79,4 +117,6 @@ export type ResourceCommand =
   | RequestDeletion
   | ReportAdapterStatus
   | HardDelete
-  | ForceDelete;
+  | ForceDelete
+  | SetPaused
+  | ForceOrphan;

@@ -5,6 +5,7 @@
  * Event data is versioned by `schema_version` where it ever changes (see docs/event-versioning.md).
  */
 import type { AdapterCondition } from './conditions.js';
+import type { DeletionPolicy, References } from './policies.js';
 
 export interface OwnerReference {
   readonly id: string;
@@ -24,6 +25,9 @@ export interface ResourceCreated {
     readonly generation: 1;
     readonly created_time: string;
     readonly created_by: string;
+    /** Absent = inherit / `Delete` (seed 003). Added in schema 2; absent in older histories. */
+    readonly deletion_policy?: DeletionPolicy;
+    readonly references?: References;
   };
 }
 
@@ -38,6 +42,8 @@ export interface SpecChanged {
     readonly generation: number;
     readonly updated_time: string;
     readonly updated_by: string;
+    readonly deletion_policy?: DeletionPolicy;
+    readonly references?: References;
   };
 }
 
@@ -54,7 +60,41 @@ export interface DeletionRequested {
     readonly deleted_time: string;
     readonly deleted_by: string;
     readonly cascaded_from?: string;
+    /** The policy this deletion runs with (seed 003), after inheritance. */
+    readonly deletion_policy?: DeletionPolicy;
   };
+}
+
+/** The first deletion reconcile of a resource: an adapter reported at the deletion generation (seed 004, once). */
+export interface DeletionStarted {
+  readonly type: 'DeletionStarted';
+  readonly data: { readonly id: string; readonly kind: string; readonly generation: number; readonly started_time: string; readonly adapter: string };
+}
+
+/** An adapter left its objects in place and confirmed with `Finalized=True/Orphaned` (seed 003). */
+export interface Orphaned {
+  readonly type: 'Orphaned';
+  readonly data: { readonly id: string; readonly kind: string; readonly adapter: string; readonly observed_generation: number; readonly orphaned_time: string; readonly message?: string };
+}
+
+/** An operator paused the resource (seed 004): no destroy runs under it until unpaused. */
+export interface ResourcePaused {
+  readonly type: 'ResourcePaused';
+  readonly data: { readonly id: string; readonly kind: string; readonly caller: string; readonly reason: string; readonly paused_time: string };
+}
+
+export interface ResourceUnpaused {
+  readonly type: 'ResourceUnpaused';
+  readonly data: { readonly id: string; readonly kind: string; readonly caller: string; readonly reason: string; readonly unpaused_time: string };
+}
+
+/**
+ * The force-orphan break-glass (seed 003): allowed while Finalizing, admin only. Adapters skip cleanup and
+ * report `Finalized=True/Orphaned`; the record then goes through the normal hard-delete gate.
+ */
+export interface ForceOrphaned {
+  readonly type: 'ForceOrphaned';
+  readonly data: { readonly id: string; readonly kind: string; readonly caller: string; readonly reason: string; readonly force_orphaned_time: string; readonly generation: number };
 }
 
 /** The stored form of one adapter's report (one per resource and adapter; contract §1.2 AdapterStatus). */
@@ -132,10 +172,15 @@ export type ResourceEvent =
   | ResourceCreated
   | SpecChanged
   | DeletionRequested
+  | DeletionStarted
   | AdapterStatusReported
   | AdapterFinalized
+  | Orphaned
   | HardDeleted
-  | ForceDeleted;
+  | ForceDeleted
+  | ResourcePaused
+  | ResourceUnpaused
+  | ForceOrphaned;
 
 export type ResourceEventType = ResourceEvent['type'];
 
@@ -143,10 +188,15 @@ export const RESOURCE_EVENT_TYPES: readonly ResourceEventType[] = [
   'ResourceCreated',
   'SpecChanged',
   'DeletionRequested',
+  'DeletionStarted',
   'AdapterStatusReported',
   'AdapterFinalized',
+  'Orphaned',
   'HardDeleted',
   'ForceDeleted',
+  'ResourcePaused',
+  'ResourceUnpaused',
+  'ForceOrphaned',
 ];
 
 export function isResourceEvent(event: { type: string }): event is ResourceEvent {

@@ -3,6 +3,7 @@
  * from `resources` (their history stays in the stream).
  */
 import type { AdapterStatus, OwnerReference } from './resource.events.js';
+import type { DeletionPolicy, OperatorMark, References } from './policies.js';
 
 /** Customer-facing phase, derived from `deleted_time` (seed 000 "Customer-Visible Deletion State"). */
 export type ResourcePhase = 'Active' | 'Finalizing';
@@ -22,6 +23,17 @@ export interface ResourceState {
   readonly deleted_time?: string;
   readonly deleted_by?: string;
   readonly adapter_statuses: Readonly<Record<string, AdapterStatus>>;
+  /** Declared deletion policy; undefined = inherit, else `Delete` (seed 003). */
+  readonly deletion_policy?: DeletionPolicy;
+  readonly references?: References;
+  /** Set while paused (seed 004). */
+  readonly paused?: OperatorMark;
+  /** True once the resource was paused at least once (the `Paused` condition then stays, False after unpause). */
+  readonly ever_paused?: boolean;
+  /** The force-orphan break-glass (seed 003), once recorded. */
+  readonly force_orphan?: OperatorMark;
+  /** `DeletionStarted` was recorded (seed 004: once). */
+  readonly deletion_started?: boolean;
 }
 
 export interface TreeState {

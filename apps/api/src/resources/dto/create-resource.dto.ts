@@ -1,4 +1,4 @@
-import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
 /** Body of `POST /{plural}` and `POST /{parent}/{id}/{plural}` (contract §1.2 ResourceCreateRequest). */
 export class CreateResourceDto {
@@ -17,4 +17,14 @@ export class CreateResourceDto {
   @IsOptional()
   @IsObject()
   labels?: Record<string, string>;
+
+  /** Seed 003: `Delete` (default) or `Orphan`; settable until the resource is deleted. */
+  @IsOptional()
+  @IsIn(['Delete', 'Orphan'])
+  deletion_policy?: 'Delete' | 'Orphan';
+
+  /** HyperFleet `references`: ref_type → [{ id, kind }]. A live referrer blocks the target's DELETE (seed 004). */
+  @IsOptional()
+  @IsObject()
+  references?: Record<string, { id: string; kind: string }[]>;
 }

@@ -1,0 +1,56 @@
+/**
+ * Deletion policy, pause and references (seeds 003 and 004).
+ * - `deletion_policy`: `Delete` (default) cleans up the adapters' objects; `Orphan` leaves them in place and
+ *   only removes Decom's ownership marks. A child without its own policy inherits the deleting ancestor's.
+ *   When sources disagree the non-destructive one wins (`Orphan`): docs/policies.md.
+ * - Pause: a paused resource, or one under a paused ancestor, runs no destroy (seed 004 "Pause stops a deletion").
+ * - References: a live (not deleting) resource that references another blocks its DELETE (seed 004 guard).
+ */
+import type { ResourceState, TreeState } from './resource.state.js';
+
+export type DeletionPolicy = 'Delete' | 'Orphan';
+export const DELETION_POLICIES: readonly DeletionPolicy[] = ['Delete', 'Orphan'];
+export const DEFAULT_DELETION_POLICY: DeletionPolicy = 'Delete';
+
+/** A non-ownership reference (HyperFleet `references`: ref_type → targets). */
+export interface ObjectReference {
+  readonly id: string;
+  readonly kind: string;
+}
+export type References = Readonly<Record<string, readonly ObjectReference[]>>;
+
+/** A recorded operator action: who, why, when. */
+export interface OperatorMark {
+  readonly caller: string;
+  readonly reason: string;
+  /** RFC 3339. */
+  readonly time: string;
+}
+
+/** The ancestors of `resource` in the tree, nearest first. */
+export function ancestorsOf(tree: TreeState, resource: ResourceState): ResourceState[] {
+  const out: ResourceState[] = [];
+  let owner = resource.owner_references ? tree.resources.get(resource.owner_references.id) : undefined;
+  while (owner) {
+    out.push(owner);
+    owner = owner.owner_references ? tree.resources.get(owner.owner_references.id) : undefined;
+  }
+  return out;
+}
+
+/** The resource that makes `resource` paused: itself or the nearest paused ancestor; undefined when not paused. */
+export function pausedBy(tree: TreeState, resource: ResourceState): ResourceState | undefined {
+  return [resource, ...ancestorsOf(tree, resource)].find((r) => r.paused !== undefined);
+}
+
+/**
+ * The policy a deletion of `resource` runs with: `Orphan` when it or an ancestor was force-orphaned; else its
+ * own declared policy; else the nearest ancestor's declared policy ("cascades unless they say otherwise");
+ * else `Delete`.
+ */
+export function effectiveDeletionPolicy(tree: TreeState, resource: ResourceState): DeletionPolicy {
+  const lineage = [resource, ...ancestorsOf(tree, resource)];
+  // The break-glass on the resource or any ancestor beats every declared policy.
+  if (lineage.some((r) => r.force_orphan)) return 'Orphan';
+  return lineage.find((r) => r.deletion_policy !== undefined)?.deletion_policy ?? DEFAULT_DELETION_POLICY;
+}
