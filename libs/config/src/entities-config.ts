@@ -13,7 +13,7 @@ export class EntitiesConfigError extends Error {
   }
 }
 
-const KIND_KEYS = new Set(['kind', 'plural', 'parent_kind', 'on_parent_delete', 'required_adapters', 'name_min_len', 'name_max_len', 'spec_schema_name', 'references', 'conditions', 'require_spec_schema']);
+const KIND_KEYS = new Set(['kind', 'plural', 'parent_kind', 'on_parent_delete', 'required_adapters', 'name_min_len', 'name_max_len', 'spec_schema_name', 'references', 'conditions', 'require_spec_schema', 'deletion_timeout_seconds']);
 
 /** @throws EntitiesConfigError listing every issue as `file:line:column field: message`. */
 export function parseEntitiesConfig(text: string, file: string): KindDescriptor[] {
@@ -62,6 +62,10 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
     if (onParentDelete !== undefined && onParentDelete !== 'cascade' && onParentDelete !== 'restrict') {
       at(item.get('on_parent_delete', true) as Node, `${path}.on_parent_delete`, `must be cascade or restrict, got "${String(onParentDelete)}"`);
     }
+    const timeout = value['deletion_timeout_seconds'];
+    if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0)) {
+      at(item.get('deletion_timeout_seconds', true) as Node, `${path}.deletion_timeout_seconds`, 'must be a positive integer (seconds)');
+    }
     const adapters = value['required_adapters'] ?? [];
     if (!Array.isArray(adapters) || adapters.some((a) => typeof a !== 'string' || a === '')) {
       at((item.get('required_adapters', true) as Node) ?? item, `${path}.required_adapters`, 'must be a list of adapter names');
@@ -76,6 +80,7 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
         required_adapters: Array.isArray(adapters) ? (adapters as string[]) : [],
         ...(typeof value['name_min_len'] === 'number' ? { name_min_len: value['name_min_len'] } : {}),
         ...(typeof value['name_max_len'] === 'number' ? { name_max_len: value['name_max_len'] } : {}),
+        ...(typeof value['deletion_timeout_seconds'] === 'number' ? { deletion_timeout_seconds: value['deletion_timeout_seconds'] } : {}),
       });
     }
   });

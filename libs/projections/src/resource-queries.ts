@@ -1,7 +1,7 @@
 /**
  * Read side: every GET reads projections only (STYLE §4.5).
  */
-import type { AdapterStatus } from '@decom/domain';
+import { ConditionType, Reason, type AdapterStatus, type KindRegistry } from '@decom/domain';
 import { presentResource, type ResourceJson } from './resource-presenter.js';
 import { toAdapterStatus } from './resource-view.projection.js';
 import type {
@@ -52,11 +52,47 @@ export interface FinalizingJson {
 }
 
 export class ResourceQueries {
-  constructor(private readonly db: ReadModelQueries) {}
+  /**
+   * @param kinds when given, resources pending deletion past their kind's `deletion_timeout_seconds` show
+   *   `DeletionTimedOut=True` (evaluated at read time with `now`).
+   */
+  constructor(
+    private readonly db: ReadModelQueries,
+    private readonly kinds?: KindRegistry,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async get(id: string): Promise<ResourceJson | undefined> {
     const row = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [id]))[0];
-    return row ? presentResource(row) : undefined;
+    return row ? this.present(row) : undefined;
+  }
+
+  private present(row: ResourceRow): ResourceJson {
+    const json = presentResource(row);
+    const timeout = this.kinds?.find(row.kind)?.deletion_timeout_seconds;
+    if (!row.deleted_time || timeout === undefined) return json;
+    const deadline = Date.parse(row.deleted_time) + timeout * 1000;
+    if (this.now().getTime() < deadline) return json;
+    const reconciled = json.status.conditions.find((c) => c.type === ConditionType.Reconciled);
+    const at = new Date(deadline).toISOString();
+    return {
+      ...json,
+      status: {
+        conditions: [
+          ...json.status.conditions,
+          {
+            type: ConditionType.DeletionTimedOut,
+            status: 'True',
+            reason: Reason.DeletionTimeoutExceeded,
+            message: `Finalizing for more than ${timeout}s; still waiting: ${reconciled?.message ?? ''}`,
+            observed_generation: json.generation,
+            created_time: at,
+            last_updated_time: at,
+            last_transition_time: at,
+          },
+        ],
+      },
+    };
   }
 
   async list(options: ListOptions): Promise<Page<ResourceJson>> {
@@ -79,7 +115,7 @@ export class ResourceQueries {
       `SELECT * FROM resources WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
       [...params, options.size, (options.page - 1) * options.size],
     );
-    return { page: options.page, size: rows.length, total, items: rows.map(presentResource) };
+    return { page: options.page, size: rows.length, total, items: rows.map((row) => this.present(row)) };
   }
 
   async statuses(resourceId: string, page = 1, size = 100): Promise<Page<AdapterStatus>> {

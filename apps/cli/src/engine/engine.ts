@@ -77,7 +77,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const storage = await openStorage(config);
     closers.push(() => storage.close());
     const { store, readModels } = storage;
-    const queries = new ResourceQueries(readModels);
+    const queries = new ResourceQueries(readModels, kinds);
     logger.info(`event store: ${storage.description}`);
 
     const projections = new ProjectionRunner(store, readModels, [new ResourceViewProjection(kinds)], {

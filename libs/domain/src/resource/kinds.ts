@@ -18,6 +18,11 @@ export interface KindDescriptor {
   readonly required_adapters: readonly string[];
   readonly name_min_len?: number;
   readonly name_max_len?: number;
+  /**
+   * Decom (issue #6): after this many seconds in Finalizing a resource shows `DeletionTimedOut=True`.
+   * Timeouts never imply success: the deletion keeps waiting for its adapters.
+   */
+  readonly deletion_timeout_seconds?: number;
 }
 
 /** Lookup over the configured kinds. @throws UnknownKind from `get` for a kind never configured. */

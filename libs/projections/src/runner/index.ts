@@ -5,3 +5,4 @@ export { PostgresReadModelStore, type PostgresReadModelStoreOptions } from './po
 export { ProjectionRunner, type ProjectionRunnerOptions } from './projection-runner.js';
 export { ProjectionWaitTimeout } from './projection-wait-timeout.error.js';
 export { toPositionalPlaceholders } from './positional-placeholders.js';
+export { schemaTables } from './schema-tables.js';

@@ -1,0 +1,108 @@
+/**
+ * Projection spec against a real SQLite read model: given events, then rows (STYLE §6).
+ */
+import Database from 'better-sqlite3';
+import { KindRegistry, type ResourceEvent } from '@decom/domain';
+import { SqliteEventStore } from '@decom/event-store';
+import { ProjectionRunner, ResourceQueries, ResourceViewProjection, SqliteReadModelStore } from '@decom/projections';
+
+const kinds = new KindRegistry([
+  { kind: 'Cluster', plural: 'clusters', required_adapters: ['validation'], deletion_timeout_seconds: 600 },
+  { kind: 'NodePool', plural: 'nodepools', parent_kind: 'Cluster', on_parent_delete: 'cascade', required_adapters: ['np-configmap'] },
+]);
+const T0 = '2026-11-29T10:00:00.000Z';
+const T1 = '2026-11-29T10:01:00.000Z';
+const C = '0190b6a4-0000-7000-8000-00000000000c';
+const NP = '0190b6a4-0000-7000-8000-0000000000a1';
+
+const events: ResourceEvent[] = [
+  { type: 'ResourceCreated', data: { id: C, kind: 'Cluster', name: 'c1', spec: {}, labels: {}, generation: 1, created_time: T0, created_by: 'a' } },
+  {
+    type: 'ResourceCreated',
+    data: { id: NP, kind: 'NodePool', name: 'np1', spec: {}, labels: {}, owner_references: { id: C, kind: 'Cluster' }, generation: 1, created_time: T0, created_by: 'a', references: { uses: [{ id: C, kind: 'Cluster' }] } },
+  },
+  { type: 'DeletionRequested', data: { id: C, kind: 'Cluster', generation: 2, deleted_time: T1, deleted_by: 'alice', deletion_policy: 'Delete' } },
+  { type: 'DeletionRequested', data: { id: NP, kind: 'NodePool', generation: 2, deleted_time: T1, deleted_by: 'alice', cascaded_from: C, deletion_policy: 'Delete' } },
+  {
+    type: 'AdapterStatusReported',
+    data: {
+      id: C,
+      kind: 'Cluster',
+      status: {
+        adapter: 'validation',
+        observed_generation: 2,
+        conditions: [
+          { type: 'Available', status: 'False', last_transition_time: T1 },
+          { type: 'Health', status: 'False', reason: 'DeletionError', message: 'RBAC denied', last_transition_time: T1 },
+          { type: 'Finalized', status: 'True', last_transition_time: T1 },
+        ],
+        created_time: T1,
+        last_report_time: T1,
+      },
+    },
+  },
+];
+
+describe('ResourceViewProjection (real SQLite read model)', () => {
+  let db: Database.Database;
+  let store: SqliteEventStore;
+  let runner: ProjectionRunner;
+  let now = new Date(T1);
+  let queries: ResourceQueries;
+
+  beforeEach(async () => {
+    db = new Database(':memory:');
+    store = new SqliteEventStore(db);
+    const readModels = new SqliteReadModelStore(db);
+    runner = new ProjectionRunner(store, readModels, [new ResourceViewProjection(kinds)]);
+    await runner.start();
+    const result = await store.append(`cluster-${C}`, events.map((e) => ({ type: e.type, data: e.data })));
+    await runner.waitFor(result.position);
+    queries = new ResourceQueries(readModels, kinds, () => now);
+  });
+  afterEach(async () => {
+    await runner.stop();
+    await store.close();
+    db.close();
+  });
+
+  it('keeps the parent Reconciled=False while a child record remains, with DeletionBlocked counting it', async () => {
+    const cluster = await queries.get(C);
+    const byType = Object.fromEntries(cluster!.status.conditions.map((c) => [c.type, c]));
+    expect(byType['Reconciled']).toMatchObject({ status: 'False', reason: 'ReconciledWaitingForChildren', observed_generation: 2 });
+    expect(byType['DeletionBlocked']).toMatchObject({ status: 'True', reason: 'DependentsExist', message: '1 dependent resource(s) still exist' });
+    expect(byType['ValidationSuccessful']).toMatchObject({ status: 'False' });
+    expect(cluster).toMatchObject({ deleted_time: T1, deleted_by: 'alice', generation: 2, deletion_policy: 'Delete' });
+  });
+
+  it('lists Finalizing resources with what they wait on and unhealthy adapters', async () => {
+    const rows = await queries.finalizing(new Date('2026-11-29T10:11:00.000Z'));
+    expect(rows.map((r) => [r.id, r.waiting_on_adapters, r.children_remaining, r.finalizing_seconds])).toEqual([
+      [C, [], 1, 600],
+      [NP, ['np-configmap'], 0, 600],
+    ]);
+    expect(rows[0]!.unhealthy_adapters).toEqual([{ adapter: 'validation', reason: 'DeletionError', message: 'RBAC denied' }]);
+  });
+
+  it('shows DeletionTimedOut past the kind timeout, never implying success', async () => {
+    expect((await queries.get(C))!.status.conditions.map((c) => c.type)).not.toContain('DeletionTimedOut');
+    now = new Date('2026-11-29T10:11:00.001Z');
+    const timedOut = (await queries.get(C))!.status.conditions.find((c) => c.type === 'DeletionTimedOut');
+    expect(timedOut).toMatchObject({ status: 'True', reason: 'DeletionTimeoutExceeded' });
+    expect(timedOut!.message).toContain('more than 600s');
+    expect((await queries.get(C))!.deleted_time).toBe(T1);
+  });
+
+  it('indexes references for the delete guard, ignoring referrers that are deleting', async () => {
+    expect(await queries.liveReferrers(C)).toEqual([]);
+  });
+
+  it('removes rows on HardDeleted and keeps the index entry', async () => {
+    const result = await store.append(`cluster-${C}`, [{ type: 'HardDeleted', data: { id: NP, kind: 'NodePool', owner_references: { id: C, kind: 'Cluster' }, hard_deleted_time: T1, cause: 'Reconciled' } }]);
+    await runner.waitFor(result.position);
+    expect(await queries.get(NP)).toBeUndefined();
+    expect(await queries.locate(NP)).toMatchObject({ stream: `cluster-${C}`, hard_delete_cause: 'Reconciled' });
+    const reconciled = (await queries.get(C))!.status.conditions.find((c) => c.type === 'Reconciled');
+    expect(reconciled).toMatchObject({ status: 'True', reason: 'ReconciledAll' });
+  });
+});
