@@ -96,6 +96,37 @@ describe('HyperFleet API contract (embedded engine)', () => {
     });
   });
 
+  describe('hostile input at the HTTP edge', () => {
+    it('answers 400/415 problem details for null fields, deep nesting, other media types, bad URLs and bad order', async () => {
+      const c = await createCluster('edge-1');
+      const nullLabels = await api.call('PATCH', `/clusters/${c.id}`, { labels: null });
+      expect(nullLabels.status).toBe(400);
+      expect(nullLabels.body.errors[0]).toMatchObject({ field: 'labels' });
+      expect((await api.call('PATCH', `/clusters/${c.id}`, { spec: null })).status).toBe(400);
+      const deep = await api.call('POST', '/clusters', `{"kind":"Cluster","name":"deep-1","spec":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`);
+      expect(deep.status).toBe(400);
+      expect(deep.body.detail).toContain('nests deeper');
+      const text = await api.call('POST', '/clusters', JSON.stringify({ kind: 'Cluster', name: 'text-1', spec: {} }), { 'content-type': 'text/plain' });
+      expect(text.status).toBe(415);
+      expect(text.contentType).toContain('application/problem+json');
+      const badUrl = await api.get('/clusters/%zz');
+      expect(badUrl.status).toBe(400);
+      expect(badUrl.contentType).toContain('application/problem+json');
+      const order = await api.get('/clusters?order=drop%20table');
+      expect(order.status).toBe(400);
+      expect(order.body.errors[0]).toMatchObject({ field: 'order' });
+      expect((await api.get('/clusters?order=name%20asc')).body.items.length).toBeGreaterThan(0);
+      expect(await streamEvents(c.id)).toEqual(['ResourceCreated']);
+    });
+
+    it('keeps names unique per kind and parent (409 HYPERFLEET-CNF-001)', async () => {
+      await createCluster('unique-1');
+      const again = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'unique-1', spec: {} });
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe('HYPERFLEET-CNF-001');
+    });
+  });
+
   describe('status ingestion (contract §1.3)', () => {
     it('stores a report (201), discards a future generation (204), 400s a missing mandatory condition', async () => {
       const c = await createCluster('beta-1');
@@ -195,6 +226,17 @@ describe('HyperFleet API contract (embedded engine)', () => {
       expect(audit.data.adapter_statuses[c.id][0]).toMatchObject({ adapter: 'validation', observed_generation: 2 });
       const npHistory = await api.get(`/resources/${np.id}/events`);
       expect(npHistory.body.items.map((e: any) => e.type)).toEqual(['ResourceCreated', 'DeletionRequested', 'ForceDeleted', 'HardDeleted']);
+    });
+
+    it('hard-deletes a cluster whose adapters finalized as soon as its last nodepool is force-deleted', async () => {
+      const c = await createCluster('delta-3');
+      const np = (await api.call('POST', `/clusters/${c.id}/nodepools`, { kind: 'NodePool', name: 'pool-1', spec: {} })).body;
+      await api.call('DELETE', `/clusters/${c.id}`);
+      await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, finalized));
+      await fixture.engine.settle();
+      expect((await api.get(`/clusters/${c.id}`)).status).toBe(200);
+      expect((await api.call('POST', `/clusters/${c.id}/nodepools/${np.id}/force-delete`, { reason: 'pool adapter gone' })).status).toBe(204);
+      await eventually('cluster hard delete', async () => ((await api.get(`/clusters/${c.id}`)).status === 404 ? true : undefined));
     });
 
     it('force-deletes a single nodepool without touching its cluster or siblings', async () => {

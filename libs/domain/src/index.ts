@@ -12,3 +12,4 @@ export * from './resource/status-ingestion.js';
 export * from './resource/stream-names.js';
 export * from './resource/policies.js';
 export * from './resource/decide-operator-actions.js';
+export * from './resource/upcast.js';

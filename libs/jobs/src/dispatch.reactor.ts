@@ -7,9 +7,10 @@
  * required adapter; `DeletionRequested`, `AdapterFinalized` and a child's `HardDeleted` → a hard-delete check.
  * Re-runs while work is in progress are requested by the adapter-run processor itself.
  */
-import { isResourceEvent, type KindRegistry, type ResourceEvent } from '@decom/domain';
+import { isResourceEvent, upcastResourceEvent, type KindRegistry } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
 import {
+  ADAPTER_RUN_RETRY,
   HARD_DELETE_QUEUE,
   adapterRunGroup,
   adapterRunJobId,
@@ -39,7 +40,7 @@ export class DispatchReactor implements Reactor {
 
   async handle(recorded: RecordedEvent): Promise<void> {
     if (!isResourceEvent({ type: recorded.type })) return;
-    const event = { type: recorded.type, data: recorded.data } as ResourceEvent;
+    const event = upcastResourceEvent(recorded);
     switch (event.type) {
       case 'ResourceCreated':
       case 'SpecChanged':
@@ -58,7 +59,8 @@ export class DispatchReactor implements Reactor {
         await this.readSideCaughtUp(recorded.position);
         return this.redispatchSubtree(event.data.kind, event.data.id, `${event.type === 'ResourceUnpaused' ? 'unpaused' : 'force-orphan'}-${recorded.position}`);
       case 'HardDeleted':
-        if (event.data.cause !== 'Reconciled' || !event.data.owner_references) return;
+        // Any removal of a child (gate or force delete) may open its owner's gate; a no-op when the owner went too.
+        if (!event.data.owner_references) return;
         await this.readSideCaughtUp(recorded.position);
         return this.checkHardDelete(event.data.owner_references.kind, event.data.owner_references.id, `child-${recorded.position}`);
       default:
@@ -72,7 +74,7 @@ export class DispatchReactor implements Reactor {
       if (!this.isDispatchable(adapter)) continue;
       const jobId = adapterRunJobId(adapter, data);
       const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, jobId, recorded.recorded_time), rerun: 0 };
-      await this.queue.enqueue(adapterRunQueue(adapter), jobId, job, { group: adapterRunGroup(adapter, id) });
+      await this.queue.enqueue(adapterRunQueue(adapter), jobId, job, { group: adapterRunGroup(adapter, id), ...ADAPTER_RUN_RETRY });
     }
   }
 

@@ -149,6 +149,17 @@ export class ResourceQueries {
       .map((r) => ({ id: r.id, kind: r.kind, name: r.name, paused: r.paused !== null || r.owner_paused !== null }));
   }
 
+  /** A stored resource of `kind` named `name` under `ownerId` (top level when undefined). */
+  async findByName(kind: string, name: string, ownerId?: string): Promise<ResourceJson | undefined> {
+    const rows = await this.db.query<ResourceRow>(
+      ownerId === undefined
+        ? `SELECT * FROM resources WHERE kind = ? AND name = ? AND owner_id IS NULL`
+        : `SELECT * FROM resources WHERE kind = ? AND name = ? AND owner_id = ?`,
+      ownerId === undefined ? [kind, name] : [kind, name, ownerId],
+    );
+    return rows[0] ? this.present(rows[0]) : undefined;
+  }
+
   /** Where a resource's events live, also after hard delete; undefined for an id never created. */
   async locate(id: string): Promise<ResourceIndexRow | undefined> {
     return (await this.db.query<ResourceIndexRow>(`SELECT * FROM resource_index WHERE id = ?`, [id]))[0];

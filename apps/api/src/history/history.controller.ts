@@ -1,12 +1,14 @@
 /**
- * Per-resource history for incident investigation: every event that concerns a resource, read from the
- * event store (so it survives hard and force delete): who did what, when, with which reason and statuses.
+ * Per-resource history for incident investigation, read from the event store (so it survives hard and
+ * force delete): every event that concerns a resource (who did what, when, with which reason and
+ * statuses), and the resource as it was at a past time (`?as_of=`).
  */
-import { Controller, Get, Inject, Param } from '@nestjs/common';
-import { EVENT_STORE, RESOURCE_QUERIES } from '@decom/application';
-import { ResourceNotFound } from '@decom/domain';
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { EVENT_STORE, KIND_REGISTRY, RESOURCE_QUERIES } from '@decom/application';
+import { ResourceNotFound, ValidationFailed, type KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
-import type { ResourceQueries } from '@decom/projections';
+import type { ResourceJson, ResourceQueries } from '@decom/projections';
+import { parseRfc3339, resourceAsOf } from './resource-as-of.js';
 
 export interface HistoryEntry {
   readonly position: number;
@@ -17,15 +19,24 @@ export interface HistoryEntry {
   readonly data: unknown;
 }
 
+export interface HistoryPage {
+  readonly id: string;
+  readonly kind: string;
+  readonly stream: string;
+  readonly total: number;
+  readonly items: HistoryEntry[];
+}
+
 @Controller('api/hyperfleet/v1/resources')
 export class HistoryController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(RESOURCE_QUERIES) private readonly queries: ResourceQueries,
+    @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
   ) {}
 
   @Get(':id/events')
-  async events(@Param('id') id: string): Promise<{ id: string; kind: string; stream: string; total: number; items: HistoryEntry[] }> {
+  async events(@Param('id') id: string): Promise<HistoryPage> {
     const located = await this.queries.locate(id);
     if (!located) throw new ResourceNotFound('Resource', id);
     const items = (await this.store.readStream(located.stream))
@@ -39,6 +50,34 @@ export class HistoryController {
         data: e.data,
       }));
     return { id, kind: located.kind, stream: located.stream, total: items.length, items };
+  }
+
+  /**
+   * `GET /resources/{id}`: this static route wins over `ResourcesController`'s `:plural/:id`, so it serves
+   * the plain read too (same answers: 404 `Resource` when unknown or hard-deleted). With `as_of` (RFC 3339)
+   * it answers the resource as it was then, 404 when it did not exist at that time, 400 for a bad `as_of`.
+   */
+  @Get(':id')
+  async get(@Param('id') id: string, @Query('as_of') asOf?: string): Promise<ResourceJson> {
+    if (asOf === undefined) return this.current(id);
+    const at = parseRfc3339(asOf);
+    if (!at) {
+      throw new ValidationFailed(`as_of must be an RFC 3339 date-time, got "${asOf}"`, [
+        { field: 'as_of', value: asOf, constraint: 'format', message: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-11-29T10:00:00Z' },
+      ]);
+    }
+    const located = await this.queries.locate(id);
+    const past = located ? await resourceAsOf(await this.store.readStream(located.stream), id, at, this.kinds) : undefined;
+    if (!located || !past) throw new ResourceNotFound(located?.kind ?? 'Resource', id);
+    return past;
+  }
+
+  private async current(id: string): Promise<ResourceJson> {
+    const located = await this.queries.locate(id);
+    if (!located || located.hard_deleted_time) throw new ResourceNotFound('Resource', id);
+    const resource = await this.queries.get(id);
+    if (!resource || resource.kind !== located.kind) throw new ResourceNotFound(located.kind, id);
+    return resource;
   }
 }
 

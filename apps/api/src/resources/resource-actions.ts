@@ -5,6 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
+  NameAlreadyTaken,
   ResourceNotFound,
   ValidationFailed,
   computeResourceConditions,
@@ -66,6 +67,9 @@ export class ResourceActions {
       ]);
     }
     const labels = validLabels(body.labels ?? {});
+    // Names are unique per kind and parent (contract §1.7 CNF-001). Top-level names span trees, so this reads
+    // the read model: two creates of one name in the same instant can both pass (docs/api.md).
+    if (await this.queries.findByName(kind, body.name, owner?.id)) throw new NameAlreadyTaken(kind, body.name);
     const id = this.ids.next();
     const outcome = await this.execute(
       new CreateResourceCommand(

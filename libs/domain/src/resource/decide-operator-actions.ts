@@ -16,7 +16,7 @@ export function requireReason(raw: string | undefined): string {
     throw new ValidationFailed('reason is required', [{ field: 'reason', value: raw, constraint: 'required', message: 'reason is required' }]);
   }
   if ([...reason].length > MAX_REASON_LENGTH) {
-    throw new ValidationFailed('reason is too long', [
+    throw new ValidationFailed(`reason is too long: at most ${MAX_REASON_LENGTH} characters`, [
       { field: 'reason', constraint: 'max_length', message: `reason must be at most ${MAX_REASON_LENGTH} characters` },
     ]);
   }

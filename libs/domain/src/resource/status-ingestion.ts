@@ -18,6 +18,8 @@ export const MAX_OBSERVED_TIME_SKEW_MS = 5 * 60_000;
 export const MAX_OBSERVED_TIME_AGE_MS = 30 * 60_000;
 
 const STATUSES: readonly string[] = ['True', 'False', 'Unknown'];
+/** RFC 3339 date-time (`2026-03-25T10:00:00Z`, fractions and offsets allowed). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** @throws ValidationFailed listing every violation at once. */
 export function validateReport(command: ReportAdapterStatus): void {
@@ -28,7 +30,7 @@ export function validateReport(command: ReportAdapterStatus): void {
   if (!Number.isInteger(command.observed_generation) || command.observed_generation < 1) {
     violations.push({ field: 'observed_generation', value: command.observed_generation, constraint: 'min', message: 'observed_generation must be an integer >= 1' });
   }
-  const observed = Date.parse(command.observed_time);
+  const observed = RFC3339.test(command.observed_time ?? '') ? Date.parse(command.observed_time) : NaN;
   const now = Date.parse(command.metadata.now);
   if (Number.isNaN(observed)) {
     violations.push({ field: 'observed_time', value: command.observed_time, constraint: 'format', message: 'observed_time must be an RFC 3339 date-time' });

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsObject, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { OptionalField } from './optional-field.js';
 
 /** One condition of an adapter report; status values are checked by the domain (True/False/Unknown). */
 export class ReportedConditionDto {
@@ -9,11 +10,11 @@ export class ReportedConditionDto {
   @IsString()
   status!: string;
 
-  @IsOptional()
+  @OptionalField()
   @IsString()
   reason?: string;
 
-  @IsOptional()
+  @OptionalField()
   @IsString()
   message?: string;
 }
@@ -21,6 +22,8 @@ export class ReportedConditionDto {
 /** Body of `PUT .../statuses` (contract §1.2 AdapterStatusCreateRequest). */
 export class AdapterStatusDto {
   @IsString()
+  @MaxLength(253)
+  @Matches(/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/, { message: 'adapter must be a name of letters, digits, "-", "_" or "."' })
   adapter!: string;
 
   @IsInt()
@@ -31,15 +34,16 @@ export class AdapterStatusDto {
   observed_time!: string;
 
   @IsArray()
+  @IsObject({ each: true, message: 'each condition must be an object' })
   @ValidateNested({ each: true })
   @Type(() => ReportedConditionDto)
   conditions!: ReportedConditionDto[];
 
-  @IsOptional()
+  @OptionalField()
   @IsObject()
   metadata?: Record<string, unknown>;
 
-  @IsOptional()
+  @OptionalField()
   @IsObject()
   data?: Record<string, unknown>;
 }

@@ -1,4 +1,5 @@
-import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsObject, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { OptionalField } from './optional-field.js';
 
 /** Body of `POST /{plural}` and `POST /{parent}/{id}/{plural}` (contract §1.2 ResourceCreateRequest). */
 export class CreateResourceDto {
@@ -14,17 +15,17 @@ export class CreateResourceDto {
   @IsObject()
   spec!: Record<string, unknown>;
 
-  @IsOptional()
+  @OptionalField()
   @IsObject()
   labels?: Record<string, string>;
 
   /** Seed 003: `Delete` (default) or `Orphan`; settable until the resource is deleted. */
-  @IsOptional()
+  @OptionalField()
   @IsIn(['Delete', 'Orphan'])
   deletion_policy?: 'Delete' | 'Orphan';
 
   /** HyperFleet `references`: ref_type → [{ id, kind }]. A live referrer blocks the target's DELETE (seed 004). */
-  @IsOptional()
+  @OptionalField()
   @IsObject()
   references?: Record<string, { id: string; kind: string }[]>;
 }

@@ -1,8 +1,9 @@
-import { IsOptional, IsString } from 'class-validator';
+import { IsString } from 'class-validator';
+import { OptionalField } from './optional-field.js';
 
 /** Body of `POST .../force-delete` (seed 001): `reason` is required; the domain says so when it is missing or blank. */
 export class ForceDeleteDto {
-  @IsOptional()
+  @OptionalField()
   @IsString()
   reason?: string;
 }

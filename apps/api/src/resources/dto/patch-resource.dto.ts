@@ -1,22 +1,23 @@
-import { IsIn, IsObject, IsOptional } from 'class-validator';
+import { IsIn, IsObject } from 'class-validator';
+import { OptionalField } from './optional-field.js';
 
 /** Body of `PATCH .../{id}` (contract §1.2): decoded strictly, unknown fields → 400. */
 export class PatchResourceDto {
-  @IsOptional()
+  @OptionalField()
   @IsObject()
   spec?: Record<string, unknown>;
 
-  @IsOptional()
+  @OptionalField()
   @IsObject()
   labels?: Record<string, string>;
 
   /** Seed 003: `Delete` (default) or `Orphan`; settable until the resource is deleted. */
-  @IsOptional()
+  @OptionalField()
   @IsIn(['Delete', 'Orphan'])
   deletion_policy?: 'Delete' | 'Orphan';
 
   /** HyperFleet `references`: ref_type → [{ id, kind }]. A live referrer blocks the target's DELETE (seed 004). */
-  @IsOptional()
+  @OptionalField()
   @IsObject()
   references?: Record<string, { id: string; kind: string }[]>;
 }
