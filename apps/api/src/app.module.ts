@@ -4,6 +4,11 @@
  */
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { GraphQLModule } from '@nestjs/graphql';
+import { MercuriusDriver, type MercuriusDriverConfig } from '@nestjs/mercurius';
+import { JSONObjectResolver } from 'graphql-scalars';
+import { TYPE_DEFS } from './graphql/schema.js';
+import { ResourcesResolver } from './graphql/resources.resolver.js';
 import {
   COMMAND_HANDLERS,
   EVENT_STORE,
@@ -37,7 +42,16 @@ export class AppModule {
   static forRuntime(runtime: ApiRuntime): DynamicModule {
     return {
       module: AppModule,
-      imports: [CqrsModule.forRoot()],
+      imports: [
+        CqrsModule.forRoot(),
+        GraphQLModule.forRoot<MercuriusDriverConfig>({
+          driver: MercuriusDriver,
+          typeDefs: TYPE_DEFS,
+          resolvers: { JSONObject: JSONObjectResolver },
+          path: '/graphql',
+          graphiql: false,
+        }),
+      ],
       controllers: [HealthController, HistoryController, FinalizingController, ResourcesController],
       providers: [
         { provide: EVENT_STORE, useValue: runtime.store },
@@ -50,6 +64,7 @@ export class AppModule {
         { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store), inject: [EVENT_STORE] },
         { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,
+        ResourcesResolver,
         ...COMMAND_HANDLERS,
       ],
       exports: [CqrsModule],

@@ -11,7 +11,9 @@ import { PROBLEM_TYPE_BASE, type ProblemDetails } from './problem.js';
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemDetails');
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(exception: unknown, host: ArgumentsHost): unknown {
+    // GraphQL errors are shaped by the resolvers (graphql/graphql-errors.ts); hand them back untouched.
+    if (host.getType<string>() !== 'http') return exception;
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();

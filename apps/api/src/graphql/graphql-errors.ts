@@ -1,0 +1,33 @@
+/**
+ * GraphQL reuses the REST error table (STYLE §5): a mapped error becomes a GraphQLError whose
+ * `extensions.problem` is the problem-details body; anything unexpected becomes a generic internal error.
+ */
+import { GraphQLError } from 'graphql';
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { mapError } from '../problem-details/error-map.js';
+import { PROBLEM_TYPE_BASE } from '../problem-details/problem.js';
+
+const logger = new Logger('GraphQL');
+
+export async function withProblems<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const traceId = randomUUID();
+    const mapped = mapError(error);
+    if (!mapped) logger.error(`unexpected error in ${operation} (trace_id=${traceId}): ${error instanceof Error ? error.stack : String(error)}`);
+    const problem = {
+      type: PROBLEM_TYPE_BASE + (mapped?.typeSlug ?? 'internal-error'),
+      title: mapped?.title ?? 'Internal Server Error',
+      status: mapped?.status ?? 500,
+      detail: mapped?.detail ?? `an unexpected error occurred; trace_id=${traceId}`,
+      code: mapped?.code ?? 'HYPERFLEET-INT-001',
+      timestamp: new Date().toISOString(),
+      instance: `graphql:${operation}`,
+      trace_id: traceId,
+      ...(mapped?.errors ? { errors: mapped.errors } : {}),
+    };
+    throw new GraphQLError(problem.detail, { extensions: { code: problem.code, problem } });
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * GraphQL operator commands and dashboard queries, thin over the same `ResourceActions` and read side as
+ * the REST routes (same rules, same events, same errors).
+ */
+import { Inject } from '@nestjs/common';
+import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { EVENT_STORE, KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/application';
+import { ResourceNotFound, type KindRegistry } from '@decom/domain';
+import type { EventStore } from '@decom/event-store';
+import type { ResourceJson, ResourceQueries } from '@decom/projections';
+import { ANONYMOUS_CALLER, IDENTITY_HEADER } from '../caller/caller.js';
+import { ResourceActions } from '../resources/resource-actions.js';
+import { CLOCK, type Clock } from '../tokens.js';
+import { withProblems } from './graphql-errors.js';
+
+interface GraphQLContext {
+  readonly reply?: { readonly request?: { readonly headers: Record<string, string | string[] | undefined>; readonly id?: string } };
+}
+
+@Resolver()
+export class ResourcesResolver {
+  constructor(
+    private readonly actions: ResourceActions,
+    @Inject(RESOURCE_QUERIES) private readonly queries: ResourceQueries,
+    @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Query('resource')
+  resource(@Args('id') id: string) {
+    return withProblems('resource', async () => {
+      const resource = await this.queries.get(id);
+      return resource ? toGraph(resource) : null;
+    });
+  }
+
+  @Query('resources')
+  resources(@Args('kind') kind: string, @Args('page') page: number, @Args('size') size: number, @Args('deleting') deleting?: boolean) {
+    return withProblems('resources', async () => {
+      if (!this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
+      const result = await this.queries.list({
+        kind,
+        page: Math.max(1, page),
+        size: Math.min(100, Math.max(1, size)),
+        ...(deleting === undefined || deleting === null ? {} : { deleting }),
+      });
+      return { ...result, items: result.items.map(toGraph) };
+    });
+  }
+
+  @Query('adapterStatuses')
+  adapterStatuses(@Args('id') id: string) {
+    return withProblems('adapterStatuses', async () => (await this.queries.statuses(id)).items);
+  }
+
+  @Query('finalizing')
+  finalizing(@Args('olderThanSeconds') olderThanSeconds: number, @Args('kind') kind?: string) {
+    return withProblems('finalizing', async () =>
+      (await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined)).map((f) => ({
+        ...f,
+        reconciled_reason: f.reconciled.reason,
+        reconciled_message: f.reconciled.message,
+      })),
+    );
+  }
+
+  @Query('history')
+  history(@Args('id') id: string) {
+    return withProblems('history', async () => {
+      const located = await this.queries.locate(id);
+      if (!located) throw new ResourceNotFound('Resource', id);
+      return (await this.store.readStream(located.stream))
+        .filter((e) => {
+          const d = e.data as { id?: string; subresources?: { id: string }[] };
+          return d.id === id || (d.subresources ?? []).some((s) => s.id === id);
+        })
+        .map((e) => ({ position: e.position, revision: e.revision, type: e.type, recorded_time: e.recorded_time, caller: e.metadata['caller'] ?? null, data: e.data }));
+    });
+  }
+
+  @Mutation('deleteResource')
+  deleteResource(@Args('id') id: string, @Args('deleteForMove') deleteForMove: boolean, @Context() ctx: GraphQLContext) {
+    return withProblems('deleteResource', async () => toGraph(await this.actions.delete(await this.target(id), context(ctx), deleteForMove === true)));
+  }
+
+  @Mutation('forceDelete')
+  forceDelete(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
+    return withProblems('forceDelete', async () => {
+      await this.actions.forceDelete(await this.target(id), reason, context(ctx));
+      return true;
+    });
+  }
+
+  @Mutation('forceOrphan')
+  forceOrphan(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
+    return withProblems('forceOrphan', async () => toGraph(await this.actions.forceOrphan(await this.target(id), reason, context(ctx))));
+  }
+
+  @Mutation('pause')
+  pause(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
+    return withProblems('pause', async () => toGraph(await this.actions.setPaused(await this.target(id), true, reason, context(ctx))));
+  }
+
+  @Mutation('unpause')
+  unpause(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
+    return withProblems('unpause', async () => toGraph(await this.actions.setPaused(await this.target(id), false, reason, context(ctx))));
+  }
+
+  private async target(id: string) {
+    const located = await this.queries.locate(id);
+    if (!located || located.hard_deleted_time) throw new ResourceNotFound('Resource', id);
+    return { kind: located.kind, id };
+  }
+}
+
+function context(ctx: GraphQLContext): CommandContext {
+  const header = ctx.reply?.request?.headers[IDENTITY_HEADER];
+  const value = Array.isArray(header) ? header[0] : header;
+  return { caller: value && value.trim() !== '' ? value.trim() : ANONYMOUS_CALLER, ...(ctx.reply?.request?.id ? { traceId: String(ctx.reply.request.id) } : {}) };
+}
+
+function toGraph(resource: ResourceJson) {
+  return { ...resource, conditions: resource.status.conditions };
+}

@@ -1,0 +1,117 @@
+/**
+ * The GraphQL schema for operator commands and dashboards (design card: "REST/GraphQL operator commands,
+ * stuck-deletion dashboards"). Field names are the REST/HyperFleet names, so one grep finds both.
+ */
+export const TYPE_DEFS = /* GraphQL */ `
+  scalar JSONObject
+
+  type Condition {
+    type: String!
+    status: String!
+    reason: String
+    message: String
+    observed_generation: Int!
+    created_time: String!
+    last_updated_time: String!
+    last_transition_time: String!
+  }
+
+  type OwnerReference {
+    id: ID!
+    kind: String!
+    href: String!
+  }
+
+  type Resource {
+    id: ID!
+    kind: String!
+    href: String!
+    name: String!
+    spec: JSONObject!
+    labels: JSONObject
+    generation: Int!
+    conditions: [Condition!]!
+    owner_references: OwnerReference
+    created_time: String!
+    updated_time: String!
+    created_by: String!
+    updated_by: String!
+    deleted_time: String
+    deleted_by: String
+    deletion_policy: String!
+  }
+
+  type ResourcePage {
+    page: Int!
+    size: Int!
+    total: Int!
+    items: [Resource!]!
+  }
+
+  type AdapterCondition {
+    type: String!
+    status: String!
+    reason: String
+    message: String
+    last_transition_time: String!
+  }
+
+  type AdapterStatus {
+    adapter: String!
+    observed_generation: Int!
+    conditions: [AdapterCondition!]!
+    created_time: String!
+    last_report_time: String!
+  }
+
+  type UnhealthyAdapter {
+    adapter: String!
+    reason: String!
+    message: String!
+  }
+
+  type FinalizingResource {
+    id: ID!
+    kind: String!
+    name: String!
+    href: String!
+    generation: Int!
+    deleted_time: String!
+    deleted_by: String!
+    finalizing_seconds: Int!
+    waiting_on_adapters: [String!]!
+    unhealthy_adapters: [UnhealthyAdapter!]!
+    children_remaining: Int!
+    reconciled_reason: String!
+    reconciled_message: String!
+  }
+
+  type HistoryEntry {
+    position: Int!
+    revision: Int!
+    type: String!
+    recorded_time: String!
+    caller: String
+    data: JSONObject!
+  }
+
+  type Query {
+    "A stored resource of any kind, or null."
+    resource(id: ID!): Resource
+    "Resources of a kind (PascalCase, e.g. Cluster), newest first; deleting filters on deleted_time."
+    resources(kind: String!, page: Int = 1, size: Int = 20, deleting: Boolean): ResourcePage!
+    adapterStatuses(id: ID!): [AdapterStatus!]!
+    "The stuck-deletion dashboard: resources in Finalizing for at least olderThanSeconds, oldest first."
+    finalizing(olderThanSeconds: Int = 0, kind: String): [FinalizingResource!]!
+    "Every recorded event about a resource, also after it was hard or force deleted."
+    history(id: ID!): [HistoryEntry!]!
+  }
+
+  type Mutation {
+    deleteResource(id: ID!, deleteForMove: Boolean = false): Resource!
+    forceDelete(id: ID!, reason: String!): Boolean!
+    forceOrphan(id: ID!, reason: String!): Resource!
+    pause(id: ID!, reason: String!): Resource!
+    unpause(id: ID!, reason: String!): Resource!
+  }
+`;
