@@ -13,6 +13,7 @@ import {
   KubernetesTransport,
   loadAdapterConfigFile,
   loadTaskConfigFile,
+  maestroTransports,
   type HyperfleetApiClient,
 } from '@decom/adapter';
 
@@ -52,6 +53,7 @@ export async function loadAdapters(dir: string, options: AdapterHostOptions): Pr
     const executor = new AdapterExecutor(task, { name: adapterName, ...(deployment?.adapter.version ? { version: deployment.adapter.version } : {}) }, {
       api,
       transport,
+      ...(deployment?.clients.maestro && { maestro: maestroTransports(deployment.clients.maestro) }),
       ...(options.env ? { env: options.env } : {}),
     });
     hosted.push({ name: adapterName, file: path, executor, api });

@@ -1,7 +1,10 @@
 /**
- * The adapter runtime: task-config loading, HyperFleet API client, Kubernetes transport and the
- * four-phase executor; plus the CEL and Go-template engines it is built on.
- * @see hyperfleet-contract.md §2, seeds/000 "Adapter Framework Changes".
+ * The adapter runtime: task-config loading (with load-time CEL/template checks), HyperFleet API
+ * client, Kubernetes and Maestro transports and the four-phase executor; the CEL and Go-template
+ * engines it is built on; and the authoring tools' engines: dry run (recorded API + simulated
+ * cluster) and deletion plan (read-only simulation over the live state).
+ * @see hyperfleet-contract.md §2, seeds/000 "Adapter Framework Changes", docs/adapter-tools.md,
+ *   docs/adapter-maestro.md.
  */
 export * from './cel/index.js';
 export * from './template/index.js';
@@ -13,7 +16,7 @@ export { TaskConfigError, formatConfigIssue, type ConfigIssue } from './config/t
 export { parseGoDuration } from './config/go-duration.js';
 export type * from './config/task-config.types.js';
 export { CONDITION_OPERATORS, RESERVED_CONTEXT_NAMES, DELETED_TIME_VARIABLE } from './config/task-config.types.js';
-export type { AdapterDeploymentConfig } from './config/adapter-config.types.js';
+export type { AdapterDeploymentConfig, MaestroClientConfig } from './config/adapter-config.types.js';
 
 export { HttpHyperfleetApiClient, type HyperfleetApiRuntime } from './api-client/hyperfleet-api.client.js';
 export type { HyperfleetApiClient, HyperfleetApiClientOptions, ApiRequest, ApiResponse } from './api-client/hyperfleet-api.types.js';
@@ -32,7 +35,26 @@ export type { ResourceTransport, KubeObject, ObjectRef, DiscoveryQuery, DeleteOu
 export { TransportError } from './transport/transport-error.js';
 export { GENERATION_ANNOTATION, generationOf, newestByGeneration } from './transport/newest-generation.js';
 export { KubernetesTransport } from './transport/kubernetes/kubernetes.transport.js';
+export { MaestroTransport } from './transport/maestro/maestro.transport.js';
+export { MaestroHttpClient, MANIFEST_BUNDLE_DATA_TYPE, type MaestroHttpClientOptions, type SpecEvent, type SpecAction } from './transport/maestro/maestro-http.client.js';
+export { maestroTransports } from './transport/maestro/maestro-transport.factory.js';
+export { manifestWorkId, manifestWorkProblem, isManifestWork, MANIFEST_WORK_API_VERSION, MANIFEST_WORK_KIND } from './transport/maestro/manifest-work.js';
+export { bundleToManifestWork, type ResourceBundle } from './transport/maestro/resource-bundle.js';
+export { findInWork, withManifestStatus, manifestMatches, type ManifestQuery } from './transport/maestro/nested-manifests.js';
 
 export { AdapterExecutor, type AdapterRuntimeDeps, type AdapterEvent } from './executor/adapter-executor.js';
+export type { TransportResolver } from './executor/resource-target.js';
 export type * from './executor/execution-result.js';
 export { decideResourceStep, decideApply, type ResourceStep, type ApplyDecision } from './executor/resource-plan.js';
+
+export { SimulatedCluster, type SimulatedCall, type SimulatedClusterOptions } from './simulation/simulated-cluster.js';
+export { RecordedResponsesApiClient, RecordedResponsesError, DRY_RUN_API_BASE, type RecordedResponsesFile } from './simulation/recorded-responses.api-client.js';
+export { ReadOnlyApiClient } from './simulation/read-only.api-client.js';
+export type { ApiExchange } from './simulation/api-exchange.js';
+export { runDryRun, type DryRunInputs, type DryRunReport } from './dry-run/dry-run.js';
+export { formatDryRun, compactJson } from './dry-run/dry-run-report.format.js';
+export { SimulationInputError, loadEventFile, loadDiscoveryFile, siblingDeploymentConfig, rawYaml } from './dry-run/dry-run-inputs.js';
+export { planDeletion, type DeletionPlanOptions } from './plan/deletion-plan.js';
+export { formatDeletionPlan } from './plan/deletion-plan.format.js';
+export { PlanError, loadPlanEvent } from './plan/plan-event.js';
+export type * from './plan/deletion-plan.types.js';

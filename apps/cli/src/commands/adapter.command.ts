@@ -1,24 +1,198 @@
-import type { Command } from 'commander';
-import { loadTaskConfigFile } from '@decom/adapter';
+import { basename } from 'node:path';
+import { Command, Option } from 'commander';
+import { KubeConfig } from '@kubernetes/client-node';
+import {
+  ApiCallError,
+  formatDeletionPlan,
+  formatDryRun,
+  HttpHyperfleetApiClient,
+  KubernetesTransport,
+  loadAdapterConfigFile,
+  loadTaskConfigFile,
+  maestroTransports,
+  planDeletion,
+  PlanError,
+  rawYaml,
+  runDryRun,
+  siblingDeploymentConfig,
+  SimulationInputError,
+  TaskConfigError,
+  type AdapterDeploymentConfig,
+  type PlanAdapter,
+} from '@decom/adapter';
+import { loadAppConfig } from '@decom/config';
 
-/** `decom adapter validate FILE...`: load and check task configs, print every error, exit non-zero on any. */
-export function registerAdapterCommands(program: Command): void {
+/** Where the adapter commands write, and how they report their exit code (tests capture both). */
+export interface AdapterCliIo {
+  out(text: string): void;
+  err(text: string): void;
+  setExitCode(code: number): void;
+}
+
+const processIo: AdapterCliIo = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+};
+
+/** `--env NAME=VALUE` (repeatable): the adapter's environment, explicit so a run is reproducible. */
+function collectEnv(value: string, previous: Record<string, string>): Record<string, string> {
+  const at = value.indexOf('=');
+  if (at <= 0) throw new Error(`--env expects NAME=VALUE, got ${JSON.stringify(value)}`);
+  return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
+}
+
+/** A known input problem: message already formatted for the user (exit code 2). */
+function inputProblem(error: unknown): string | undefined {
+  if (error instanceof TaskConfigError) return error.message;
+  if (error instanceof SimulationInputError || error instanceof PlanError || error instanceof ApiCallError) return error.message;
+  return undefined;
+}
+
+/** The defaults `plan` takes from the engine's configuration; none when it is invalid. */
+function engineDefaults(): { apiBaseUrl?: string; kubeconfig?: string } {
+  try {
+    const config = loadAppConfig();
+    return { apiBaseUrl: config.apiBaseUrl, ...(config.kubeconfig && { kubeconfig: config.kubeconfig }) };
+  } catch {
+    return {};
+  }
+}
+
+async function planAdapter(file: string, env: Record<string, string>): Promise<{ adapter: PlanAdapter; deployment?: AdapterDeploymentConfig }> {
+  const task = await loadTaskConfigFile(file);
+  const deploymentFile = siblingDeploymentConfig(file);
+  const deployment = deploymentFile ? await loadAdapterConfigFile(deploymentFile, env) : undefined;
+  return {
+    adapter: {
+      name: deployment?.adapter.name ?? basename(file).replace(/\.ya?ml$/, ''),
+      ...(deployment?.adapter.version && { version: deployment.adapter.version }),
+      task,
+      ...(deploymentFile && { config: await rawYaml(deploymentFile) }),
+    },
+    ...(deployment && { deployment }),
+  };
+}
+
+/**
+ * `decom adapter validate | dry-run | plan`: tools for adapter authors.
+ * Exit codes: 0 ok; 1 validation errors / failed execution / blocked plan; 2 unusable input.
+ * @see docs/adapter-tools.md.
+ */
+export function registerAdapterCommands(program: Command, io: AdapterCliIo = processIo): void {
   const adapter = program.command('adapter').description('tools for adapter authors');
+
   adapter
     .command('validate')
     .argument('<files...>', 'adapter task config files (YAML)')
-    .description('check task configs; prints every error as file:line:column field: message')
+    .description('check task configs; prints every error of every file as file:line:column field: message')
     .action(async (files: string[]) => {
       let failed = 0;
       for (const file of files) {
         try {
           await loadTaskConfigFile(file);
-          process.stdout.write(`${file}: ok\n`);
+          io.out(`${file}: ok\n`);
         } catch (error) {
           failed++;
-          process.stdout.write(`${error instanceof Error ? error.message : String(error)}\n`);
+          io.out(`${inputProblem(error) ?? (error instanceof Error ? error.message : String(error))}\n`);
         }
       }
-      if (failed > 0) process.exitCode = 1;
+      if (failed > 0) {
+        io.err(`${failed} of ${files.length} file(s) have errors\n`);
+        io.setExitCode(1);
+      }
     });
+
+  adapter
+    .command('dry-run')
+    .description('run one event against recorded API responses and discovery; no network')
+    .requiredOption('--task-config <file>', 'adapter task config (YAML)')
+    .requiredOption('--event <file>', 'CloudEvent JSON (HyperFleet --dry-run-event)')
+    .option('--api-responses <file>', 'recorded API responses JSON (HyperFleet --dry-run-api-responses)')
+    .option('--discovery <file>', 'discovered objects JSON (HyperFleet --dry-run-discovery)')
+    .option('--adapter-config <file>', 'deployment config (default: <task>.adapter.yaml beside the task config)')
+    .option('--env <NAME=VALUE>', 'environment of the adapter (repeatable)', collectEnv, {})
+    .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'))
+    .action(async (options: { taskConfig: string; event: string; apiResponses?: string; discovery?: string; adapterConfig?: string; env: Record<string, string>; output: 'text' | 'json' }) => {
+      try {
+        const report = await runDryRun({
+          taskConfigFile: options.taskConfig,
+          eventFile: options.event,
+          ...(options.apiResponses && { apiResponsesFile: options.apiResponses }),
+          ...(options.discovery && { discoveryFile: options.discovery }),
+          ...(options.adapterConfig && { adapterConfigFile: options.adapterConfig }),
+          env: options.env,
+        });
+        io.out(options.output === 'json' ? `${JSON.stringify(report, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n` : formatDryRun(report));
+        if (report.result.status !== 'success') io.setExitCode(1);
+      } catch (error) {
+        const problem = inputProblem(error);
+        if (!problem) throw error;
+        io.err(`${problem}\n`);
+        io.setExitCode(2);
+      }
+    });
+
+  adapter
+    .command('plan')
+    .description('ordered deletion plan of a resource marked for deletion, over all adapters (read-only)')
+    .requiredOption('--task-config <files...>', 'adapter task configs (YAML); <name>.adapter.yaml beside each is read too')
+    .requiredOption('--resource <href-or-id>', 'resource href (/api/hyperfleet/v1/clusters/<id>) or id')
+    .option('--api <url>', 'HyperFleet/Decom API base URL (default: the engine configuration)')
+    .option('--kubeconfig <file>', 'Kubernetes to read (default: $KUBECONFIG through the engine configuration)')
+    .option('--maestro <url>', 'Maestro http_server_address to read (default: clients.maestro of the deployment configs)')
+    .option('--maestro-source-id <id>', 'Maestro source_id (default: clients.maestro of the deployment configs)')
+    .option('--max-passes <n>', 'stop after this many passes', (v) => Number.parseInt(v, 10), 10)
+    .option('--env <NAME=VALUE>', 'environment of the adapters (repeatable)', collectEnv, {})
+    .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'))
+    .action(
+      async (options: {
+        taskConfig: string[];
+        resource: string;
+        api?: string;
+        kubeconfig?: string;
+        maestro?: string;
+        maestroSourceId?: string;
+        maxPasses: number;
+        env: Record<string, string>;
+        output: 'text' | 'json';
+      }) => {
+        const defaults = options.api && options.kubeconfig ? {} : engineDefaults();
+        const apiBaseUrl = options.api ?? defaults.apiBaseUrl;
+        const kubeconfig = options.kubeconfig ?? defaults.kubeconfig;
+        if (!apiBaseUrl || !kubeconfig) {
+          io.err(`plan needs ${!apiBaseUrl ? '--api' : '--kubeconfig (or KUBECONFIG)'}\n`);
+          io.setExitCode(2);
+          return;
+        }
+        try {
+          const loaded = await Promise.all(options.taskConfig.map((file) => planAdapter(file, options.env)));
+          const kubeConfig = new KubeConfig();
+          kubeConfig.loadFromFile(kubeconfig);
+          const maestroConfig = loaded.find((l) => l.deployment?.clients.maestro)?.deployment?.clients.maestro;
+          const maestro = maestroTransports(maestroConfig, {
+            ...(options.maestro && { baseUrl: options.maestro }),
+            ...(options.maestroSourceId && { sourceId: options.maestroSourceId }),
+          });
+          const plan = await planDeletion({
+            adapters: loaded.map((l) => l.adapter),
+            resource: options.resource,
+            api: new HttpHyperfleetApiClient({ baseUrl: apiBaseUrl, retryAttempts: 1 }),
+            kubernetes: new KubernetesTransport(kubeConfig),
+            ...(maestro && { maestro }),
+            maxPasses: options.maxPasses,
+            env: options.env,
+          });
+          io.out(options.output === 'json' ? `${JSON.stringify(plan, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n` : formatDeletionPlan(plan));
+          if (plan.outcome !== 'complete') io.setExitCode(1);
+        } catch (error) {
+          const problem = inputProblem(error);
+          if (!problem) throw error;
+          io.err(`${problem}\n`);
+          io.setExitCode(2);
+        }
+      },
+    );
 }

@@ -45,3 +45,18 @@ export function problemDetail(body: unknown): string | undefined {
   }
   return typeof body === 'string' && body.length > 0 ? body.slice(0, 300) : undefined;
 }
+
+/**
+ * The error for a non-2xx answer: 404 with `HYPERFLEET-NTF-000` = wrong URL, other 404 = the
+ * resource is gone, anything else = `ApiHttpError` (§2.5).
+ */
+export function apiFailure(method: HttpMethod, url: string, status: number, body: unknown, attempts: number): ApiCallError {
+  const detail = problemDetail(body);
+  const message = `${method} ${url} returned ${status}${detail ? `: ${detail}` : ''}`;
+  if (status === 404) {
+    const code = body && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
+    if (code === NO_ROUTE_CODE) return new ApiRouteNotFoundError(method, url, status, body, attempts, `${message} (no such endpoint: check the url)`);
+    return new ApiResourceNotFoundError(method, url, status, body, attempts, message);
+  }
+  return new ApiHttpError(method, url, status, body, attempts, message);
+}

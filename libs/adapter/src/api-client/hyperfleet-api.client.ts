@@ -1,11 +1,4 @@
-import {
-  ApiHttpError,
-  ApiResourceNotFoundError,
-  ApiRouteNotFoundError,
-  ApiTransportError,
-  NO_ROUTE_CODE,
-  problemDetail,
-} from './api-errors.js';
+import { apiFailure, ApiTransportError } from './api-errors.js';
 import { resolveApiUrl } from './api-url.js';
 import type { ApiRequest, ApiResponse, HyperfleetApiClient, HyperfleetApiClientOptions } from './hyperfleet-api.types.js';
 import { isRetryableStatus, retryDelayMs } from './retry-backoff.js';
@@ -112,13 +105,6 @@ export class HttpHyperfleetApiClient implements HyperfleetApiClient {
   }
 
   private fail(request: ApiRequest, url: string, status: number, body: unknown, attempts: number): never {
-    const detail = problemDetail(body);
-    const message = `${request.method} ${url} returned ${status}${detail ? `: ${detail}` : ''}`;
-    if (status === 404) {
-      const code = body && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
-      if (code === NO_ROUTE_CODE) throw new ApiRouteNotFoundError(request.method, url, status, body, attempts, `${message} (no such endpoint: check the url)`);
-      throw new ApiResourceNotFoundError(request.method, url, status, body, attempts, message);
-    }
-    throw new ApiHttpError(request.method, url, status, body, attempts, message);
+    throw apiFailure(request.method, url, status, body, attempts);
   }
 }

@@ -36,7 +36,9 @@ function objectToCel(value: object, path: string): unknown {
     if (Number.isNaN(value.getTime())) throw new TypeError(`invalid Date at ${path}`);
     return value;
   }
-  if (Array.isArray(value)) return value.map((item, i) => toCelValue(item, `${path}[${i}]`) ?? null);
+  // Array.from, not map: the result must be this realm's Array even for an array built in another
+  // realm (structuredClone, vm contexts), or cel-js's constructor-based type check rejects it.
+  if (Array.isArray(value)) return Array.from(value, (item, i) => toCelValue(item, `${path}[${i}]`) ?? null);
   if (value instanceof Uint8Array || value instanceof Duration || value instanceof UnsignedInt) return value;
   if (value instanceof Optional) return value;
   if (value instanceof Map) {

@@ -1,7 +1,10 @@
 import { isScalar } from 'yaml';
 import type { Node, Scalar, YAMLMap } from 'yaml';
 import { readDuration, RETRY_BACKOFFS } from './api-call.section.js';
-import type { AdapterDeploymentConfig } from './adapter-config.types.js';
+import { applyEnvOverrides } from './adapter-config-env.js';
+import type { AdapterDeploymentConfig, MaestroClientConfig } from './adapter-config.types.js';
+import type { ConfigIssue } from './task-config-error.js';
+import { TaskConfigError } from './task-config-error.js';
 import { readConfigText } from './task-config.parser.js';
 import { joinPath, type MapReader, YamlSource } from './yaml-reader.js';
 
@@ -75,16 +78,81 @@ function readKubernetes(clients: MapReader | undefined): AdapterDeploymentConfig
   };
 }
 
+function optional<T>(value: T | undefined, key: string): Record<string, T> {
+  return value === undefined ? {} : { [key]: value };
+}
+
+function readMaestro(source: YamlSource, clients: MapReader | undefined): MaestroClientConfig | undefined {
+  const maestro = clients?.map('maestro');
+  if (!maestro) return undefined;
+  const httpServerAddress = maestro.string('http_server_address');
+  if (httpServerAddress !== undefined && !/^https?:\/\//.test(httpServerAddress)) {
+    source.report(maestro.valueNode('http_server_address'), `${maestro.path}.http_server_address`, 'must be an http(s) URL');
+  }
+  const insecure = maestro.boolean('insecure') ?? false;
+  if (httpServerAddress?.startsWith('http://') && !insecure) {
+    // HyperFleet refuses plaintext unless `insecure: true` is said out loud; so do we.
+    source.report(maestro.valueNode('http_server_address'), `${maestro.path}.http_server_address`, 'must use https:// unless insecure: true');
+  }
+  const auth = maestro.map('auth');
+  const authType = auth?.oneOf('type', ['tls', 'none'] as const);
+  const tls = auth?.map('tls_config');
+  const tlsConfig = tls && {
+    ...optional(tls.string('ca_file'), 'caFile'),
+    ...optional(tls.string('cert_file'), 'certFile'),
+    ...optional(tls.string('key_file'), 'keyFile'),
+    ...optional(tls.string('http_ca_file'), 'httpCaFile'),
+  };
+  tls?.finish();
+  auth?.finish();
+  const keepaliveMap = maestro.map('keepalive');
+  const keepalive = keepaliveMap && {
+    ...optional(readDuration(keepaliveMap, 'time'), 'timeMs'),
+    ...optional(readDuration(keepaliveMap, 'timeout'), 'timeoutMs'),
+  };
+  keepaliveMap?.finish();
+  const result: MaestroClientConfig = {
+    ...optional(maestro.string('grpc_server_address'), 'grpcServerAddress'),
+    ...optional(httpServerAddress, 'httpServerAddress'),
+    ...optional(maestro.string('source_id'), 'sourceId'),
+    ...optional(maestro.string('client_id'), 'clientId'),
+    ...(auth && { auth: { ...optional(authType, 'type'), ...(tlsConfig && { tlsConfig }) } }),
+    ...optional(readDuration(maestro, 'timeout'), 'timeoutMs'),
+    ...optional(readDuration(maestro, 'server_healthiness_timeout'), 'serverHealthinessTimeoutMs'),
+    ...optional(maestro.integer('retry_attempts', { min: 0 }), 'retryAttempts'),
+    ...(keepalive && { keepalive }),
+    insecure,
+  };
+  maestro.finish();
+  return result;
+}
+
+/** Labels issues of environment-overridden fields with the variable that set them. */
+function withEnvSources(issues: readonly ConfigIssue[], applied: ReadonlyMap<string, string>): ConfigIssue[] {
+  return issues.map((issue) => {
+    const variable = applied.get(issue.path);
+    return variable ? { ...issue, message: `${issue.message} (set by ${variable})` } : issue;
+  });
+}
+
 /**
  * Parses a deployment config (`adapter`, `debug_config`, `log`, `clients.{hyperfleet_api,
- * kubernetes, broker}`), strictly, with HyperFleet's defaults filled in.
+ * kubernetes, maestro, broker}`), strictly, with HyperFleet's defaults filled in. `env` holds the
+ * `HYPERFLEET_*` overrides (environment > YAML > defaults); the caller passes it, this library
+ * never reads `process.env`.
  * @throws TaskConfigError listing every issue as `file:line:column path: message`.
  */
-export function parseAdapterConfig(yamlText: string, fileName: string): AdapterDeploymentConfig {
+export function parseAdapterConfig(yamlText: string, fileName: string, env: Readonly<Record<string, string | undefined>> = {}): AdapterDeploymentConfig {
   const source = new YamlSource(fileName, yamlText);
   source.throwIfIssues();
+  // An empty file is an empty mapping here, so overrides alone can still fill it in.
+  if (source.document.contents === null) source.document.contents = source.document.createNode({}) as unknown as typeof source.document.contents;
+  const applied = applyEnvOverrides(source.document, env);
+  const throwIfIssues = () => {
+    if (source.issues.length > 0) throw new TaskConfigError(withEnvSources(source.issues, applied));
+  };
   const root = source.rootMap();
-  if (!root) return source.throwIfIssues() as never;
+  if (!root) return throwIfIssues() as never;
   const adapter = root.map('adapter', { required: true });
   const name = adapter?.string('name', { required: true });
   if (name !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {
@@ -107,12 +175,10 @@ export function parseAdapterConfig(yamlText: string, fileName: string): AdapterD
   const subscriptionId = brokerMap?.string('subscription_id');
   const topic = brokerMap?.string('topic');
   brokerMap?.finish();
-  if (clients?.has('maestro')) {
-    source.report(clients.valueNode('maestro'), 'clients.maestro', 'maestro transport is not supported yet (only kubernetes)');
-  }
+  const maestro = readMaestro(source, clients);
   clients?.finish();
   root.finish();
-  source.throwIfIssues();
+  throwIfIssues();
   return {
     file: fileName,
     adapter: { name: name as string, ...(version && { version }) },
@@ -121,6 +187,7 @@ export function parseAdapterConfig(yamlText: string, fileName: string): AdapterD
     clients: {
       hyperfleetApi,
       ...(kubernetes && { kubernetes }),
+      ...(maestro && { maestro }),
       ...(brokerMap && { broker: { ...(subscriptionId && { subscriptionId }), ...(topic && { topic }) } }),
     },
   };
@@ -130,6 +197,6 @@ export function parseAdapterConfig(yamlText: string, fileName: string): AdapterD
  * Reads and parses a deployment config file.
  * @throws TaskConfigError.
  */
-export async function loadAdapterConfigFile(path: string): Promise<AdapterDeploymentConfig> {
-  return parseAdapterConfig(await readConfigText(path), path);
+export async function loadAdapterConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = {}): Promise<AdapterDeploymentConfig> {
+  return parseAdapterConfig(await readConfigText(path), path, env);
 }

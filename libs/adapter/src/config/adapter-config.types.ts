@@ -28,7 +28,30 @@ export interface AdapterDeploymentConfig {
       readonly qps?: number;
       readonly burst?: number;
     };
+    /**
+     * Maestro (`transport.client: maestro`). Decom talks to `http_server_address` only (see
+     * docs/adapter-maestro.md); the gRPC and TLS settings are validated and kept for compatibility.
+     */
+    readonly maestro?: MaestroClientConfig;
     /** Accepted for HyperFleet compatibility; Decom dispatches through its own job queue. */
     readonly broker?: { readonly subscriptionId?: string; readonly topic?: string };
   };
+}
+
+/** `clients.maestro` of a deployment config (durations in milliseconds). */
+export interface MaestroClientConfig {
+  readonly grpcServerAddress?: string;
+  readonly httpServerAddress?: string;
+  /** CloudEvents `source` of every ManifestWork this adapter owns; part of each work's id. */
+  readonly sourceId?: string;
+  readonly clientId?: string;
+  readonly auth?: {
+    readonly type?: 'tls' | 'none';
+    readonly tlsConfig?: { readonly caFile?: string; readonly certFile?: string; readonly keyFile?: string; readonly httpCaFile?: string };
+  };
+  readonly timeoutMs?: number;
+  readonly serverHealthinessTimeoutMs?: number;
+  readonly retryAttempts?: number;
+  readonly keepalive?: { readonly timeMs?: number; readonly timeoutMs?: number };
+  readonly insecure: boolean;
 }

@@ -21,10 +21,11 @@ const DEPLOYMENT_SUFFIX = '.adapter.yaml';
  * Loads every adapter of a directory such as `config/adapters/`: each `<name>.yaml` is a task
  * config, and an optional sibling `<name>.adapter.yaml` is its deployment config (adapter name,
  * version, API client settings). Without one, the adapter is named after the file.
+ * `env` carries the `HYPERFLEET_*` overrides of the deployment configs.
  * A deployment config whose `adapter.name` differs from `<name>` is an error (one name per adapter).
  * @throws TaskConfigError with the issues of every file (all files are checked).
  */
-export async function loadAdapterDirectory(dir: string): Promise<LoadedAdapter[]> {
+export async function loadAdapterDirectory(dir: string, env: Readonly<Record<string, string | undefined>> = {}): Promise<LoadedAdapter[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
   const issues: ConfigIssue[] = [];
   const adapters: LoadedAdapter[] = [];
@@ -41,7 +42,7 @@ export async function loadAdapterDirectory(dir: string): Promise<LoadedAdapter[]
     const base = file.replace(/\.ya?ml$/, '');
     const deploymentFile = `${base}${DEPLOYMENT_SUFFIX}`;
     const task = await collect(() => loadTaskConfigFile(join(dir, file)));
-    const deployment = files.includes(deploymentFile) ? await collect(() => loadAdapterConfigFile(join(dir, deploymentFile))) : undefined;
+    const deployment = files.includes(deploymentFile) ? await collect(() => loadAdapterConfigFile(join(dir, deploymentFile), env)) : undefined;
     if (deployment && deployment.adapter.name !== base) {
       issues.push({
         file: join(dir, deploymentFile),

@@ -13,6 +13,19 @@ export interface TemplateOrigin {
   readonly locate: (offset: number) => { file: string; position: FilePosition };
 }
 
+/** Where a compiled CEL expression came from, so its variables can be checked once all names are known. */
+export interface CelOrigin {
+  readonly expr: CelExpr;
+  readonly node: Node;
+  /** Declarations made before it (semantic order: params, preconditions, resources, post). */
+  readonly declaredBefore: number;
+  /**
+   * Inside a precondition with `api_call`, the response's top-level keys are variables too; they
+   * are unknown at load, so free variables cannot be checked there.
+   */
+  readonly openScope: boolean;
+}
+
 /** `response` = a precondition with `api_call`, whose JSON body becomes a variable of that name. */
 export type DeclarationKind = 'param' | 'capture' | 'precondition' | 'response' | 'resource' | 'payload' | 'post_action';
 
@@ -45,6 +58,8 @@ function errorPosition(error: unknown): { line: number; column: number } | undef
 export class LoadContext {
   readonly templates: TemplateOrigin[] = [];
   readonly declarations: Declaration[] = [];
+  readonly celOrigins: CelOrigin[] = [];
+  private openScope = false;
 
   constructor(
     readonly source: YamlSource,
@@ -65,12 +80,25 @@ export class LoadContext {
 
   celAt(node: Node, text: string, where: string): CelExpr | undefined {
     try {
-      return { source: text, where, compiled: compileCel(text) };
+      const expr: CelExpr = { source: text, where, compiled: compileCel(text) };
+      this.celOrigins.push({ expr, node, declaredBefore: this.declarations.length, openScope: this.openScope });
+      return expr;
     } catch (error) {
       const at = errorPosition(error);
       const pos = at && error instanceof CelCompileError ? positionInScalar(this.source, node, at.line, at.column) : this.source.nodePosition(node);
       this.source.report(pos, where, reasonOf(error));
       return undefined;
+    }
+  }
+
+  /** Runs `read` with the variables of an API response in scope (unknown at load time). */
+  withResponseScope<T>(read: () => T): T {
+    const before = this.openScope;
+    this.openScope = true;
+    try {
+      return read();
+    } finally {
+      this.openScope = before;
     }
   }
 

@@ -17,7 +17,7 @@ const STEP_NAME = /^[a-z][a-zA-Z0-9_]*$/;
 /** Params, captures and payloads are variables in CEL and templates. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const VARIABLE_KINDS: readonly DeclarationKind[] = ['param', 'capture', 'payload', 'response'];
+export const VARIABLE_KINDS: readonly DeclarationKind[] = ['param', 'capture', 'payload', 'response'];
 
 /** Names of every variable the config defines (params, captures, payloads, precondition responses). */
 export function declaredVariables(ctx: LoadContext): Set<string> {

@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import { isMap, isScalar } from 'yaml';
 import { readApiCall } from './api-call.section.js';
 import type { LoadContext } from './load-context.js';
@@ -53,7 +54,8 @@ function mapSource(ctx: LoadContext, map: MapReader): ParamSource | undefined {
       const path = file.string('path', { required: true });
       const trim = file.boolean('trim') ?? true;
       file.finish();
-      if (path !== undefined) result = { kind: 'file', path, trim };
+      // Relative to the config file, like `ref`/`build_ref` (a deployment mounts files beside it).
+      if (path !== undefined) result = { kind: 'file', path: isAbsolute(path) ? path : resolve(ctx.baseDir, path), trim };
     }
   }
   map.finish();

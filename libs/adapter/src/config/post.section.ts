@@ -19,6 +19,8 @@ function readBuildRef(ctx: LoadContext, map: MapReader): TemplateTree | undefine
   if (!root) child.source.report(undefined, `${map.path}.build_ref`, 'file is empty');
   ctx.source.issues.push(...child.source.issues);
   ctx.templates.push(...child.templates);
+  // The file is read in the middle of the payloads: it sees every name declared so far.
+  ctx.celOrigins.push(...child.celOrigins.map((o) => ({ ...o, declaredBefore: ctx.declarations.length })));
   return tree;
 }
 

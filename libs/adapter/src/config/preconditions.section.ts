@@ -81,17 +81,21 @@ export function readPreconditions(ctx: LoadContext, root: MapReader): Preconditi
     const callMap = map.map('api_call');
     const apiCall = callMap && readApiCall(ctx, callMap);
     if (name !== undefined && callMap) ctx.declare('response', name, map.valueNode('name'), `${map.path}.name`);
-    const captures = map
-      .list('capture')
-      .map((c) => itemMap(ctx.source, c))
-      .map((c) => c && readCapture(ctx, c))
-      .filter((c): c is CaptureSpec => c !== undefined);
-    const conditions = map
-      .list('conditions')
-      .map((c) => itemMap(ctx.source, c))
-      .map((c) => c && readCondition(ctx, c))
-      .filter((c): c is ConditionSpec => c !== undefined);
-    const expression = ctx.cel(map, 'expression');
+    const readScoped = () => {
+      const captures = map
+        .list('capture')
+        .map((c) => itemMap(ctx.source, c))
+        .map((c) => c && readCapture(ctx, c))
+        .filter((c): c is CaptureSpec => c !== undefined);
+      const conditions = map
+        .list('conditions')
+        .map((c) => itemMap(ctx.source, c))
+        .map((c) => c && readCondition(ctx, c))
+        .filter((c): c is ConditionSpec => c !== undefined);
+      return { captures, conditions, expression: ctx.cel(map, 'expression') };
+    };
+    // With an api_call, the response's top-level keys are variables of this precondition too.
+    const { captures, conditions, expression } = callMap ? ctx.withResponseScope(readScoped) : readScoped();
     const logMap = map.map('log');
     const log = logMap && readLog(ctx, logMap);
     if (!map.has('api_call') && !map.has('expression') && !map.has('conditions')) {

@@ -5,7 +5,15 @@ import type { Node, Scalar, YAMLMap } from 'yaml';
 import { readWhen } from './api-call.section.js';
 import type { LoadContext } from './load-context.js';
 import { readTemplateTree } from './template-tree.section.js';
-import type { DiscoverySpec, ManifestSpec, PropagationPolicy, ResourceSpec, TemplateText } from './task-config.types.js';
+import type {
+  DiscoverySpec,
+  ManifestSpec,
+  NestedDiscoverySpec,
+  PropagationPolicy,
+  ResourceSpec,
+  TemplateText,
+  TransportSpec,
+} from './task-config.types.js';
 import { itemMap, joinPath, MapReader } from './yaml-reader.js';
 
 const POLICIES: readonly PropagationPolicy[] = ['Background', 'Foreground', 'Orphan'];
@@ -51,6 +59,7 @@ function readManifest(ctx: LoadContext, map: MapReader): ManifestSpec | undefine
   return tree && { kind: 'tree', tree };
 }
 
+/** `map.discovery`: `namespace?` and exactly one of `by_name` / `by_selectors.label_selector` (all templated). */
 function readDiscovery(ctx: LoadContext, map: MapReader): DiscoverySpec | undefined {
   const discovery = map.map('discovery', { required: true });
   if (!discovery) return undefined;
@@ -105,20 +114,46 @@ function readLifecycle(ctx: LoadContext, map: MapReader): ResourceSpec['lifecycl
   };
 }
 
-function readTransport(ctx: LoadContext, map: MapReader): 'kubernetes' | undefined {
+/** `transport: {client: kubernetes | maestro, maestro: {target_cluster}}`; absent = kubernetes. */
+function readTransport(ctx: LoadContext, map: MapReader): TransportSpec | undefined {
   const transport = map.map('transport');
-  if (!transport) return 'kubernetes';
+  if (!transport) return { client: 'kubernetes' };
   const client = transport.oneOf('client', ['kubernetes', 'maestro'] as const, { required: true });
+  let result: TransportSpec | undefined = client === 'kubernetes' ? { client } : undefined;
   if (client === 'maestro') {
-    ctx.source.report(transport.valueNode('client'), `${transport.path}.client`, 'maestro transport is not supported yet (only kubernetes)');
-    transport.valueNode('maestro');
+    const maestro = transport.map('maestro', { required: true });
+    const targetCluster = maestro && ctx.template(maestro, 'target_cluster', { required: true });
+    maestro?.finish();
+    if (targetCluster) result = { client, targetCluster };
+  } else if (transport.has('maestro')) {
+    ctx.source.report(transport.valueNode('maestro'), `${transport.path}.maestro`, 'is only used with client: maestro');
   }
   transport.finish();
-  return client === 'kubernetes' ? client : undefined;
+  return result;
+}
+
+/** `nested_discoveries: [{name, discovery}]` (Maestro): manifests inside the ManifestWork, promoted to `resources`. */
+function readNestedDiscoveries(ctx: LoadContext, map: MapReader, transport: TransportSpec | undefined): NestedDiscoverySpec[] {
+  if (!map.has('nested_discoveries')) return [];
+  if (transport && transport.client !== 'maestro') {
+    ctx.source.report(map.valueNode('nested_discoveries'), `${map.path}.nested_discoveries`, 'needs transport.client: maestro (they look inside a ManifestWork)');
+  }
+  const result: NestedDiscoverySpec[] = [];
+  for (const item of map.list('nested_discoveries')) {
+    const nested = itemMap(ctx.source, item);
+    if (!nested) continue;
+    const name = nested.string('name', { required: true });
+    // Promoted next to the resources, so a nested name must not clash with any resource name.
+    if (name !== undefined) ctx.declare('resource', name, nested.valueNode('name'), `${nested.path}.name`);
+    const discovery = readDiscovery(ctx, nested);
+    nested.finish();
+    if (name !== undefined && discovery) result.push({ name, where: nested.path, discovery });
+  }
+  return result;
 }
 
 /**
- * `resources[]`: `{name, transport?, manifest, discovery, recreate_on_change?, lifecycle?}`.
+ * `resources[]`: `{name, transport?, manifest, discovery, nested_discoveries?, recreate_on_change?, lifecycle?}`.
  * @see hyperfleet-contract.md §2.2 "resources[]", seeds/000 "lifecycle".
  */
 export function readResources(ctx: LoadContext, root: MapReader): ResourceSpec[] {
@@ -133,9 +168,7 @@ export function readResources(ctx: LoadContext, root: MapReader): ResourceSpec[]
     const discovery = readDiscovery(ctx, map);
     const recreateOnChange = map.boolean('recreate_on_change') ?? false;
     const lifecycle = readLifecycle(ctx, map);
-    if (map.has('nested_discoveries')) {
-      ctx.source.report(map.valueNode('nested_discoveries'), `${map.path}.nested_discoveries`, 'is not supported yet (maestro only)');
-    }
+    const nestedDiscoveries = readNestedDiscoveries(ctx, map, transport);
     map.finish();
     if (name === undefined || !transport || !manifest || !discovery) continue;
     result.push({
@@ -144,6 +177,7 @@ export function readResources(ctx: LoadContext, root: MapReader): ResourceSpec[]
       transport,
       manifest,
       discovery,
+      nestedDiscoveries,
       recreateOnChange,
       ...(lifecycle && { lifecycle }),
     });

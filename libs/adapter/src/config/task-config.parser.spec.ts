@@ -63,12 +63,36 @@ describe('parseTaskConfig: errors read like a compiler (file:line:column path: m
       ['t.yaml:2:5 resources[0].discovery: is required'],
     ],
     [
-      'maestro transport is not supported yet; discovery needs exactly one method',
-      `resources:\n  - name: mw\n    transport:\n      client: maestro\n      maestro: {target_cluster: x}\n    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: x}}\n    discovery:\n      by_name: x\n      by_selectors: {label_selector: {a: b}}\n`,
+      'maestro transport needs maestro.target_cluster; discovery needs exactly one method',
+      `resources:\n  - name: mw\n    transport:\n      client: maestro\n    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: x}}\n    discovery:\n      by_name: x\n      by_selectors: {label_selector: {a: b}}\n`,
       [
-        't.yaml:4:15 resources[0].transport.client: maestro transport is not supported yet (only kubernetes)',
-        't.yaml:8:7 resources[0].discovery: must have exactly one of by_name, by_selectors',
+        't.yaml:4:7 resources[0].transport.maestro: is required',
+        't.yaml:7:7 resources[0].discovery: must have exactly one of by_name, by_selectors',
       ],
+    ],
+    [
+      'nested_discoveries: maestro only, names share the resource namespace, each needs a discovery',
+      `resources:\n  - name: ns\n    ${NS}\n    transport: {client: kubernetes, maestro: {target_cluster: c}}\n    nested_discoveries:\n      - {name: inner, discovery: {by_name: y}}\n  - name: mw\n    transport: {client: maestro, maestro: {target_cluster: c}}\n    ${NS}\n    nested_discoveries:\n      - {name: ns, discovery: {by_name: y}}\n      - {name: cm, discovery: {namespace: n}}\n`,
+      [
+        't.yaml:5:46 resources[0].transport.maestro: is only used with client: maestro',
+        't.yaml:7:7 resources[0].nested_discoveries: needs transport.client: maestro (they look inside a ManifestWork)',
+        't.yaml:13:16 resources[1].nested_discoveries[0].name: "ns" is already declared at resources[0].name',
+        't.yaml:14:31 resources[1].nested_discoveries[1].discovery: must have exactly one of by_name, by_selectors',
+      ],
+    ],
+    [
+      'CEL: unknown variables (params resolve in order) and unknown resources, positioned on the name',
+      `params:\n  - name: a\n    source: {expression: "b + clustr"}\n  - name: b\n    source: event.id\nresources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      delete:\n        when:\n          expression: |\n            a != "" &&\n              !resources.?nss.hasValue() && [1].all(x, x > 0)\n`,
+      [
+        "t.yaml:3:27 params[0].source.expression: unknown variable 'b' (declared later: params and captures resolve in order)",
+        "t.yaml:3:31 params[0].source.expression: unknown variable 'clustr'",
+        "t.yaml:15:27 resources[0].lifecycle.delete.when.expression: unknown resource 'resources.nss' (resources: ns)",
+      ],
+    ],
+    [
+      "CEL: a precondition's response keys are variables of that precondition only",
+      `preconditions:\n  - name: c\n    api_call: {method: GET, url: /x}\n    capture:\n      - {name: g, expression: "generation + 1"}\n  - name: d\n    expression: "g > 0 && phase == 'x'"\n`,
+      ["t.yaml:7:27 preconditions[1].expression: unknown variable 'phase'"],
     ],
     [
       'names: reserved, not a CEL identifier, duplicated',
@@ -174,12 +198,37 @@ describe('adapter deployment config and directory', () => {
       maxDelayMs: 30000,
       defaultHeaders: {},
     });
-    expect(() => parseAdapterConfig(`adapter: {version: "1"}\nclients:\n  hyperfleet_api: {retry_backoff: fibonacci}\n  maestro: {}\n`, 'a.yaml')).toThrow(
+    expect(() => parseAdapterConfig(`adapter: {version: "1"}\nclients:\n  hyperfleet_api: {retry_backoff: fibonacci}\n  maestro: {http_server_address: "http://m:8000", timeout: 3}\n`, 'a.yaml')).toThrow(
       [
         'a.yaml:1:10 adapter.name: is required',
         'a.yaml:3:35 clients.hyperfleet_api.retry_backoff: must be one of exponential, linear, constant, got "fibonacci"',
-        'a.yaml:4:12 clients.maestro: maestro transport is not supported yet (only kubernetes)',
+        'a.yaml:4:34 clients.maestro.http_server_address: must use https:// unless insecure: true',
+        'a.yaml:4:60 clients.maestro.timeout: must be a string, got a number',
       ].join('\n'),
+    );
+  });
+
+  it('reads clients.maestro and applies HYPERFLEET_* environment overrides (environment > YAML)', () => {
+    const yaml = `adapter: {name: mw}\nclients:\n  hyperfleet_api: {timeout: 5s}\n  maestro:\n    grpc_server_address: maestro-grpc:8090\n    http_server_address: https://maestro:8000\n    source_id: hyperfleet-adapter\n    auth: {type: tls, tls_config: {ca_file: /ca.crt}}\n    keepalive: {time: 30s, timeout: 10s}\n`;
+    const config = parseAdapterConfig(yaml, 'a.yaml', {
+      HYPERFLEET_API_TIMEOUT: '2s',
+      HYPERFLEET_API_RETRY_ATTEMPTS: '5',
+      HYPERFLEET_MAESTRO_HTTP_SERVER_ADDRESS: 'http://127.0.0.1:9000',
+      HYPERFLEET_MAESTRO_INSECURE: 'true',
+      BROKER_TOPIC: 'legacy-topic',
+    });
+    expect(config.clients.hyperfleetApi).toMatchObject({ timeoutMs: 2000, retryAttempts: 5 });
+    expect(config.clients.maestro).toEqual({
+      grpcServerAddress: 'maestro-grpc:8090',
+      httpServerAddress: 'http://127.0.0.1:9000',
+      sourceId: 'hyperfleet-adapter',
+      auth: { type: 'tls', tlsConfig: { caFile: '/ca.crt' } },
+      keepalive: { timeMs: 30000, timeoutMs: 10000 },
+      insecure: true,
+    });
+    expect(config.clients.broker).toEqual({ topic: 'legacy-topic' });
+    expect(() => parseAdapterConfig(yaml, 'a.yaml', { HYPERFLEET_API_RETRY_ATTEMPTS: 'many' })).toThrow(
+      'a.yaml:1:1 clients.hyperfleet_api.retry_attempts: must be an integer, got a string (set by HYPERFLEET_API_RETRY_ATTEMPTS)',
     );
   });
 

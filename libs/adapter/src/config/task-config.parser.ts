@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { LoadContext } from './load-context.js';
+import { checkCelReferences } from './cel-references.check.js';
 import { checkNames } from './names.check.js';
 import { readParams } from './params.section.js';
 import { readPost } from './post.section.js';
@@ -36,6 +37,7 @@ export function parseTaskConfig(yamlText: string, fileName: string): TaskConfig 
   root.finish();
   checkNames(ctx);
   checkTemplateReferences(ctx);
+  checkCelReferences(ctx);
   source.throwIfIssues();
   return { file: fileName, params, preconditions, resources, post };
 }

@@ -156,12 +156,29 @@ export interface DiscoverySpec {
 
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
 
+/**
+ * How a resource reaches its cluster: directly (`kubernetes`, the default) or as a ManifestWork
+ * through Maestro to the consumer `target_cluster` (a template).
+ */
+export type TransportSpec =
+  | { readonly client: 'kubernetes' }
+  | { readonly client: 'maestro'; readonly targetCluster: TemplateText };
+
+/** A manifest inside a ManifestWork, found by its own discovery and promoted to `resources.<name>`. */
+export interface NestedDiscoverySpec {
+  readonly name: string;
+  readonly where: string;
+  readonly discovery: DiscoverySpec;
+}
+
 export interface ResourceSpec {
   readonly name: string;
   readonly where: string;
-  readonly transport: 'kubernetes';
+  readonly transport: TransportSpec;
   readonly manifest: ManifestSpec;
   readonly discovery: DiscoverySpec;
+  /** Maestro only; `[]` otherwise. Names share the namespace of resource names (load-checked). */
+  readonly nestedDiscoveries: readonly NestedDiscoverySpec[];
   readonly recreateOnChange: boolean;
   readonly lifecycle?: {
     readonly create?: { readonly when: CelExpr };

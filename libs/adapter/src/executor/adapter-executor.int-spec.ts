@@ -182,7 +182,7 @@ post:
         finalized:
           expression: 'adapter.executionStatus == "success" && !resources.?first.hasValue() ? "True" : "False"'
         missing:
-          expression: 'notDeclared.x'
+          expression: 'int("not a number")'
           default: fallback
   post_actions:
     - name: putStatus

@@ -9,11 +9,18 @@ import { runPostActions } from './post-actions.phase.js';
 import { runPreconditions } from './preconditions.phase.js';
 import { RecordingTransport } from './recording-transport.js';
 import { type RecreateWait, runResources } from './resources.phase.js';
+import type { TransportResolver } from './resource-target.js';
 
 /** What an executor acts through; clock, env and deployment config are injected (STYLE.md §3). */
 export interface AdapterRuntimeDeps {
   api: HyperfleetApiClient;
+  /** Kubernetes (resources without `transport` or with `client: kubernetes`). */
   transport: ResourceTransport;
+  /**
+   * Maestro transport for a consumer (`transport.maestro.target_cluster`); without it, resources
+   * with `client: maestro` fail (resource phase error).
+   */
+  maestro?: (consumer: string) => ResourceTransport;
   now?: () => Date;
   /** The `env` variable and `env.` param sources; `{}` when not given (never `process.env` here). */
   env?: Record<string, string | undefined>;
@@ -60,7 +67,11 @@ export class AdapterExecutor {
       },
       recorder,
     );
-    const transport = new RecordingTransport(this.deps.transport, recorder);
+    const maestro = this.deps.maestro;
+    const transports: TransportResolver = {
+      kubernetes: new RecordingTransport(this.deps.transport, recorder),
+      ...(maestro && { maestro: (consumer: string) => new RecordingTransport(maestro(consumer), recorder, `maestro:${consumer}`) }),
+    };
     const wait: RecreateWait = { timeoutMs: 30_000, intervalMs: 500, sleep, ...this.deps.recreateWait };
     const skip = (...phases: PhaseName[]) => phases.forEach((phase) => recorder.phase({ phase, status: 'skipped' }));
 
@@ -74,7 +85,7 @@ export class AdapterExecutor {
       skip('resources', 'post_actions');
       return this.result(ctx, recorder);
     }
-    if (outcome === 'continue') await runResources(ctx, this.task, transport, wait);
+    if (outcome === 'continue') await runResources(ctx, this.task, transports, wait);
     else skip('resources');
     await runPostActions(ctx, this.task, this.deps.api);
     return this.result(ctx, recorder);

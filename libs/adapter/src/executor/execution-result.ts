@@ -42,6 +42,8 @@ export interface ResourceOperation {
   readonly kind: string;
   readonly name: string;
   readonly namespace?: string;
+  /** Maestro consumer (`target_cluster`) when the resource goes through Maestro. */
+  readonly consumer?: string;
 }
 
 /** One CEL evaluation; `where` is the config path of the expression. */
@@ -63,6 +65,8 @@ export interface KubeCallRecord {
   readonly kind: string;
   readonly name?: string;
   readonly namespace?: string;
+  /** `maestro:<consumer>` for calls through Maestro; absent for Kubernetes. */
+  readonly via?: string;
   /** `ok`, `not-found`, or the error reason. */
   readonly outcome: string;
 }

@@ -3,6 +3,7 @@ import type { HyperfleetApiClient } from '../api-client/hyperfleet-api.types.js'
 import type { PostActionSpec, TaskConfig, TemplateText } from '../config/task-config.types.js';
 import { renderApiCall, sendApiCall } from './api-call.runner.js';
 import type { ExecutionContext } from './execution-context.js';
+import { guardFinalized } from './finalized-guard.js';
 import { renderTree } from './render-tree.js';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -17,7 +18,8 @@ function parseMaybeJson(text: string): unknown {
 
 /**
  * Builds payloads in order; each becomes a JSON *string* param of its name (for
- * `body: '{{ .statusPayload }}'`). `when` false → not built.
+ * `body: '{{ .statusPayload }}'`). `when` false → not built. A `Finalized=True` condition is
+ * withheld unless the pass was complete and successful (finalized-guard.ts).
  * @returns the names skipped by `when`, or `undefined` when a build failed (recorded).
  */
 function buildPayloads(ctx: ExecutionContext, task: TaskConfig): Set<string> | undefined {
@@ -37,7 +39,8 @@ function buildPayloads(ctx: ExecutionContext, task: TaskConfig): Set<string> | u
       }
     }
     try {
-      const built = renderTree(ctx, payload.build);
+      const { payload: built, withheld } = guardFinalized(renderTree(ctx, payload.build), ctx);
+      if (withheld) ctx.recorder.log({ level: 'warning', message: `payload '${payload.name}': Finalized=True withheld: ${withheld}`, where: `post.payloads.${payload.name}` });
       ctx.recorder.payloads[payload.name] = built;
       ctx.params[payload.name] = JSON.stringify(built);
     } catch (error) {
@@ -50,9 +53,9 @@ function buildPayloads(ctx: ExecutionContext, task: TaskConfig): Set<string> | u
   return skipped;
 }
 
-/** Whether any template of the action names a payload that `when` left unbuilt. */
+/** Whether any template of the action (call or log) names a payload that `when` left unbuilt. */
 function usesSkippedPayload(action: PostActionSpec, skipped: ReadonlySet<string>): boolean {
-  const texts: (TemplateText | undefined)[] = [action.apiCall?.url, action.apiCall?.body, ...(action.apiCall?.headers.map((h) => h.value) ?? [])];
+  const texts: (TemplateText | undefined)[] = [action.apiCall?.url, action.apiCall?.body, ...(action.apiCall?.headers.map((h) => h.value) ?? []), action.log?.message];
   return texts.some((t) => t?.compiled?.referencedVariables().some((v: string) => skipped.has(v.replace(/^[.$]+/, '').split('.')[0] ?? '')));
 }
 

@@ -13,15 +13,18 @@ export class RecordingTransport implements ResourceTransport {
   constructor(
     private readonly inner: ResourceTransport,
     private readonly recorder: ExecutionRecorder,
+    /** Label of the path the calls take (`maestro:<consumer>`); absent = Kubernetes. */
+    private readonly via?: string,
   ) {}
 
   private async track<T>(record: Omit<KubeCallRecord, 'outcome'>, call: () => Promise<T>, outcome: (value: T) => string): Promise<T> {
+    const via = this.via ? { via: this.via } : {};
     try {
       const value = await call();
-      this.recorder.kubeCall({ ...record, outcome: outcome(value) });
+      this.recorder.kubeCall({ ...record, ...via, outcome: outcome(value) });
       return value;
     } catch (error) {
-      this.recorder.kubeCall({ ...record, outcome: outcomeOf(error) });
+      this.recorder.kubeCall({ ...record, ...via, outcome: outcomeOf(error) });
       throw error;
     }
   }

@@ -1,10 +1,10 @@
-import type { PropagationPolicy, ResourceSpec, TaskConfig } from '../config/task-config.types.js';
-import type { DiscoveryQuery, KubeObject, ObjectRef, ResourceTransport } from '../transport/resource-transport.port.js';
+import type { PropagationPolicy, TaskConfig } from '../config/task-config.types.js';
+import type { KubeObject, ObjectRef, ResourceTransport } from '../transport/resource-transport.port.js';
 import { TransportError } from '../transport/transport-error.js';
 import type { Evaluation, ExecutionContext } from './execution-context.js';
 import type { ResourceOperation } from './execution-result.js';
-import { renderManifest } from './render-tree.js';
 import { decideApply, decideResourceStep } from './resource-plan.js';
+import { remember, renderTarget, type Target, type TransportResolver } from './resource-target.js';
 
 /** How long `recreate_on_change` waits for the old object to disappear before creating. */
 export interface RecreateWait {
@@ -13,29 +13,7 @@ export interface RecreateWait {
   readonly sleep: (ms: number) => Promise<void>;
 }
 
-interface Target {
-  readonly spec: ResourceSpec;
-  readonly desired: KubeObject;
-  readonly query: DiscoveryQuery;
-}
-
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-function renderTarget(ctx: ExecutionContext, spec: ResourceSpec): Target {
-  const desired = renderManifest(ctx, spec.manifest);
-  const namespace = spec.discovery.namespace ? ctx.render(spec.discovery.namespace).trim() : '';
-  const labelSelector = spec.discovery.bySelectors
-    ? Object.fromEntries(spec.discovery.bySelectors.map((s) => [ctx.render(s.key), ctx.render(s.value)]))
-    : undefined;
-  const query: DiscoveryQuery = {
-    apiVersion: desired.apiVersion,
-    kind: desired.kind,
-    ...(namespace !== '' && namespace !== '*' && { namespace }),
-    ...(spec.discovery.byName && { byName: ctx.render(spec.discovery.byName) }),
-    ...(labelSelector && { labelSelector }),
-  };
-  return { spec, desired, query };
-}
 
 function refOf(object: KubeObject, fallback: KubeObject): ObjectRef {
   return {
@@ -46,6 +24,11 @@ function refOf(object: KubeObject, fallback: KubeObject): ObjectRef {
   };
 }
 
+function sameObject(a: KubeObject, b: KubeObject): boolean {
+  if (a.metadata.uid && b.metadata.uid) return a.metadata.uid === b.metadata.uid;
+  return a.metadata.name === b.metadata.name && a.metadata.namespace === b.metadata.namespace;
+}
+
 function operation(target: Target, object: KubeObject, kind: ResourceOperation['operation'], reason: string): ResourceOperation {
   return {
     resource: target.spec.name,
@@ -54,13 +37,8 @@ function operation(target: Target, object: KubeObject, kind: ResourceOperation['
     kind: object.kind ?? target.desired.kind,
     name: object.metadata.name,
     ...(object.metadata.namespace && { namespace: object.metadata.namespace }),
+    ...(target.consumer && { consumer: target.consumer }),
   };
-}
-
-/** Stores (or leaves out) a resource's discovered object: absent objects never appear as `null`. */
-function remember(ctx: ExecutionContext, name: string, object: KubeObject | undefined): void {
-  if (object) ctx.resources[name] = object;
-  else delete ctx.resources[name];
 }
 
 /**
@@ -68,7 +46,8 @@ function remember(ctx: ExecutionContext, name: string, object: KubeObject | unde
  * re-discover. Gone → left out of `resources` so dependents can go in the same pass; still there
  * (finalizers) → kept, dependents wait. Errors are recorded per resource and processing goes on.
  */
-async function deleteTarget(ctx: ExecutionContext, transport: ResourceTransport, target: Target, policy: PropagationPolicy): Promise<void> {
+async function deleteTarget(ctx: ExecutionContext, target: Target, policy: PropagationPolicy): Promise<void> {
+  const { transport } = target;
   const name = target.spec.name;
   let current: KubeObject | undefined;
   try {
@@ -79,7 +58,7 @@ async function deleteTarget(ctx: ExecutionContext, transport: ResourceTransport,
     return;
   }
   if (!current) {
-    remember(ctx, name, undefined);
+    remember(ctx, target, undefined);
     ctx.recorder.operation(operation(target, target.desired, 'delete', 'already gone (not found)'));
     return;
   }
@@ -87,7 +66,7 @@ async function deleteTarget(ctx: ExecutionContext, transport: ResourceTransport,
   try {
     outcome = await transport.delete(refOf(current, target.desired), policy);
   } catch (error) {
-    remember(ctx, name, current);
+    remember(ctx, target, current);
     ctx.failResource(name, { phase: 'resources', step: name, message: message(error) });
     ctx.recorder.operation(operation(target, current, 'delete', `delete failed: ${message(error)}`));
     return;
@@ -98,11 +77,14 @@ async function deleteTarget(ctx: ExecutionContext, transport: ResourceTransport,
   } catch {
     // Cannot tell whether it is gone: keep the old object, so nothing downstream assumes absence.
   }
-  remember(ctx, name, after);
-  if (after) {
+  remember(ctx, target, after);
+  const reason = outcome === 'not-found' ? 'already gone (not found)' : `deleted (propagationPolicy=${policy})`;
+  if (after && sameObject(after, current)) {
     ctx.recorder.operation(operation(target, after, 'wait', `delete requested (propagationPolicy=${policy}); object still present`));
+  } else if (after) {
+    // Selector discovery: this one is gone but an older generation still matches (next pass).
+    ctx.recorder.operation(operation(target, current, 'delete', `${reason}; ${after.metadata.name} still matches the discovery`));
   } else {
-    const reason = outcome === 'not-found' ? 'already gone (not found)' : `deleted (propagationPolicy=${policy})`;
     ctx.recorder.operation(operation(target, current, 'delete', reason));
   }
 }
@@ -120,8 +102,8 @@ async function waitUntilGone(transport: ResourceTransport, ref: ObjectRef, wait:
  * `hyperfleet.io/generation`, then discover by the discovery config into `resources`.
  * @returns false on error (recorded): apply errors stop the resource loop.
  */
-async function applyTarget(ctx: ExecutionContext, transport: ResourceTransport, target: Target, wait: RecreateWait): Promise<boolean> {
-  const { spec, desired } = target;
+async function applyTarget(ctx: ExecutionContext, target: Target, wait: RecreateWait): Promise<boolean> {
+  const { spec, desired, transport } = target;
   try {
     const ref = refOf(desired, desired);
     const existing = await transport.get(ref);
@@ -143,7 +125,7 @@ async function applyTarget(ctx: ExecutionContext, transport: ResourceTransport, 
       else op = operation(target, desired, 'wait', `${decision.reason}; old object still terminating, create on a later event`);
     }
     ctx.recorder.operation(op);
-    remember(ctx, spec.name, await transport.discover(target.query));
+    remember(ctx, target, await transport.discover(target.query));
     return true;
   } catch (error) {
     ctx.failResource(spec.name, { phase: 'resources', step: spec.name, message: message(error) });
@@ -159,11 +141,11 @@ async function applyTarget(ctx: ExecutionContext, transport: ResourceTransport, 
  * `ctx.resources` ends with the post-operation state, absent objects left out.
  * @see seeds/000 "Executor Behavior Change", "Deletion Ordering"; STYLE.md §3.
  */
-export async function runResources(ctx: ExecutionContext, task: TaskConfig, transport: ResourceTransport, wait: RecreateWait): Promise<void> {
+export async function runResources(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver, wait: RecreateWait): Promise<void> {
   const targets: Target[] = [];
   for (const spec of task.resources) {
     try {
-      targets.push(renderTarget(ctx, spec));
+      targets.push(renderTarget(ctx, spec, transports));
     } catch (error) {
       const text = `render failed: ${message(error)}`;
       ctx.fail('ResourceFailed', { phase: 'resources', step: spec.name, message: text });
@@ -175,7 +157,7 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
   if (usesLifecycle) {
     for (const target of targets) {
       try {
-        remember(ctx, target.spec.name, await transport.discover(target.query));
+        remember(ctx, target, await target.transport.discover(target.query));
       } catch (error) {
         // Never guess "absent" (it would mean a false Finalized or an unwanted delete): stop here.
         const text = `discovery failed: ${message(error)}`;
@@ -205,8 +187,8 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
       ctx.markSkipped(step.reason);
       ctx.recorder.operation(operation(target, target.desired, 'skip', step.reason));
     } else if (step.kind === 'delete') {
-      await deleteTarget(ctx, transport, target, step.policy);
-    } else if (!(await applyTarget(ctx, transport, target, wait))) {
+      await deleteTarget(ctx, target, step.policy);
+    } else if (!(await applyTarget(ctx, target, wait))) {
       break;
     }
   }

@@ -1,26 +1,35 @@
 import { startLocalKube, type LocalKube } from '@decom/kube-local';
+// No path alias for libs/maestro-local (tsconfig is shared); tests reach it by relative path.
+import { startLocalMaestro, type LocalMaestro } from '../../../maestro-local/src/index.js';
 import { HttpHyperfleetApiClient } from '../api-client/hyperfleet-api.client.js';
 import { loadTaskConfigFile, parseTaskConfig } from '../config/task-config.parser.js';
 import type { TaskConfig } from '../config/task-config.types.js';
 import { AdapterExecutor, type AdapterRuntimeDeps } from '../executor/adapter-executor.js';
 import { KubernetesTransport } from '../transport/kubernetes/kubernetes.transport.js';
+import { maestroTransports } from '../transport/maestro/maestro-transport.factory.js';
 import { RecordedApiServer } from './recorded-api-server.js';
 
 /** Fixed clock of executor tests (a real clock implementation, just a constant one). */
 export const FIXED_NOW = new Date('2026-03-25T10:00:00Z');
 
+/** `clients.maestro.source_id` of harness executors. */
+export const MAESTRO_SOURCE = 'hyperfleet-adapter';
+
 /**
- * A real local Kubernetes API server plus a recorded-response HyperFleet API server, and
- * executors wired to both over HTTP. Close it in `afterEach`.
+ * A real local Kubernetes API server, a local Maestro-compatible server (consumer `cluster1`) and
+ * a recorded-response HyperFleet API server, and executors wired to all three over HTTP. Close it
+ * in `afterEach`.
  */
 export class ExecutorHarness {
   private constructor(
     readonly kube: LocalKube,
     readonly api: RecordedApiServer,
+    readonly maestro: LocalMaestro,
   ) {}
 
   static async start(): Promise<ExecutorHarness> {
-    return new ExecutorHarness(await startLocalKube(), await new RecordedApiServer().start());
+    const [kube, api, maestro] = await Promise.all([startLocalKube(), new RecordedApiServer().start(), startLocalMaestro({ consumers: ['cluster1'] })]);
+    return new ExecutorHarness(kube, api, maestro);
   }
 
   /** An executor for a task config (a file path, or inline YAML when it contains a newline). */
@@ -29,6 +38,7 @@ export class ExecutorHarness {
     return new AdapterExecutor(task, { name: adapterName }, {
       api: new HttpHyperfleetApiClient({ baseUrl: this.api.url, retryAttempts: 1 }),
       transport: new KubernetesTransport(this.kube.kubeConfig()),
+      maestro: maestroTransports(undefined, { baseUrl: this.maestro.url, sourceId: MAESTRO_SOURCE }),
       now: () => FIXED_NOW,
       recreateWait: { timeoutMs: 2_000, intervalMs: 20 },
       ...deps,
@@ -41,6 +51,6 @@ export class ExecutorHarness {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.kube.close(), this.api.close()]);
+    await Promise.all([this.kube.close(), this.api.close(), this.maestro.close()]);
   }
 }

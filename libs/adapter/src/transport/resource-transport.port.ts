@@ -50,6 +50,8 @@ export type DeleteOutcome = 'deleted' | 'not-found';
 export interface ResourceTransport {
   get(ref: ObjectRef): Promise<KubeObject | undefined>;
   discover(query: DiscoveryQuery): Promise<KubeObject | undefined>;
+  /** Every match of a discovery (by name: zero or one), for tools that simulate deletes (plan). */
+  discoverAll?(query: DiscoveryQuery): Promise<KubeObject[]>;
   create(object: KubeObject): Promise<KubeObject>;
   /** Full replace; `object.metadata.resourceVersion` must be the existing one. */
   replace(object: KubeObject): Promise<KubeObject>;

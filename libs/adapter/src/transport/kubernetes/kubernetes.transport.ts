@@ -118,6 +118,14 @@ export class KubernetesTransport implements ResourceTransport {
     return newestByGeneration(items);
   }
 
+  async discoverAll(query: DiscoveryQuery): Promise<KubeObject[]> {
+    if (query.byName !== undefined) {
+      const found = await this.discover(query);
+      return found ? [found] : [];
+    }
+    return this.list(query.apiVersion, query.kind, query.labelSelector ?? {}, query.namespace);
+  }
+
   async create(object: KubeObject): Promise<KubeObject> {
     await this.requireKind(object.apiVersion, object.kind);
     try {

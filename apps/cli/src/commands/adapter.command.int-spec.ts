@@ -1,0 +1,113 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+// The harness lives with the adapter library's test support (not part of its public API).
+import { ExecutorHarness } from '../../../../libs/adapter/src/testing/executor-harness.js';
+import { registerAdapterCommands } from './adapter.command.js';
+
+/** `decom adapter validate | dry-run | plan` in process, with captured output and exit code. */
+async function decom(...args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const result = { out: '', err: '', code: 0 };
+  const program = new Command('decom').exitOverride();
+  registerAdapterCommands(program, {
+    out: (t) => void (result.out += t),
+    err: (t) => void (result.err += t),
+    setExitCode: (c) => void (result.code = c),
+  });
+  await program.parseAsync(['adapter', ...args], { from: 'user' });
+  return result;
+}
+
+const EXAMPLES = 'config/adapters/examples';
+const fixture = (name: string) => [
+  '--task-config', `${EXAMPLES}/${name}.yaml`,
+  '--event', `${EXAMPLES}/dry-run/${name}/event.json`,
+  '--api-responses', `${EXAMPLES}/dry-run/${name}/api-responses.json`,
+  '--discovery', `${EXAMPLES}/dry-run/${name}/discovery.json`,
+];
+
+describe('decom adapter validate', () => {
+  it('prints ok per good file and every error of every bad file, exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'decom-validate-'));
+    const bad = join(dir, 'bad.yaml');
+    const worse = join(dir, 'worse.yaml');
+    writeFileSync(bad, 'params:\n  - name: a\n    source: event.id\n    typo: 1\nresources:\n  - name: ns\n    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: x}}\n    discovery: {by_name: x}\n    lifecycle: {delete: {when: {expression: "clustr != null"}}}\n');
+    writeFileSync(worse, 'post:\n  post_actions:\n    - name: put\n');
+    const run = await decom('validate', `${EXAMPLES}/cluster-bootstrap.yaml`, bad, worse);
+    expect(run.out.split('\n')).toEqual([
+      `${EXAMPLES}/cluster-bootstrap.yaml: ok`,
+      `${bad}:4:5 params[0].typo: unknown field`,
+      `${bad}:9:46 resources[0].lifecycle.delete.when.expression: unknown variable 'clustr'`,
+      `${worse}:3:7 post.post_actions[0]: must have api_call or log`,
+      '',
+    ]);
+    expect(run.err).toBe('2 of 3 file(s) have errors\n');
+    expect(run.code).toBe(1);
+  });
+
+  it('every example and shipped task config validates', async () => {
+    const files = ['validation-by-selector', 'cluster-bootstrap', 'maestro-workload'].map((n) => `${EXAMPLES}/${n}.yaml`);
+    const run = await decom('validate', ...files, 'config/adapters/validation.yaml', 'config/adapters/np-configmap.yaml');
+    expect(run.code).toBe(0);
+    expect(run.out.trim().split('\n')).toHaveLength(5);
+  });
+});
+
+describe('decom adapter dry-run', () => {
+  it('prints phases, CEL results, API and Kubernetes calls and the status payload (text)', async () => {
+    const run = await decom('dry-run', ...fixture('validation-by-selector'));
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('Phases\n  param_extraction  success\n  preconditions     success\n  resources         success\n  post_actions      success');
+    expect(run.out).toContain('  resources[2].lifecycle.delete.when.expression\n      deleted_time != null\n      = true');
+    expect(run.out).toMatch(/delete {3}batch\/v1 Job \S+\/validation-\S+-gen2 propagationPolicy=Background → deleted/);
+    expect(run.out).toContain('GET    /api/hyperfleet/v1/clusters/0190b2c3-d4e5-7f60-8a9b-1c2d3e4f5a6b → 200 (recorded)');
+    expect(run.out).toMatch(/Status payloads \(would be sent\)\n {2}PUT \/api\/hyperfleet\/v1\/clusters\/\S+\/statuses\n {4}\{\n {6}"adapter": "validation-by-selector"/);
+  });
+
+  it('--output json is the whole report', async () => {
+    const run = await decom('dry-run', ...fixture('maestro-workload'), '--output', 'json', '--env', 'MAESTRO_CONSUMER=cluster1');
+    const report = JSON.parse(run.out) as { result: { status: string; operations: { operation: string }[] }; kubernetesCalls: { via?: string }[] };
+    expect(report.result.status).toBe('success');
+    expect(report.result.operations.map((o) => o.operation)).toEqual(['wait']);
+    expect(report.kubernetesCalls.every((c) => c.via === 'maestro:cluster1')).toBe(true);
+  });
+
+  it('an unusable input exits 2 with the file named', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'decom-dry-'));
+    writeFileSync(join(dir, 'event.json'), '{"specversion": "1.0", "data": {}}');
+    const run = await decom('dry-run', '--task-config', `${EXAMPLES}/cluster-bootstrap.yaml`, '--event', join(dir, 'event.json'));
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`${join(dir, 'event.json')}: invalid CloudEvent`);
+  });
+});
+
+describe('decom adapter plan', () => {
+  let h: ExecutorHarness;
+  beforeEach(async () => {
+    h = await ExecutorHarness.start();
+  });
+  afterEach(() => h.close());
+
+  it('plans the deletion of a cluster over the local Kubernetes server and a recorded API, read-only', async () => {
+    const id = '0190c0de-0000-7000-8000-00000000cafe';
+    const href = `/api/hyperfleet/v1/clusters/${id}`;
+    h.api.on(`GET ${href}`, { status: 200, body: { id, kind: 'Cluster', href, generation: 2 } }).on(`PUT ${href}/statuses`, { status: 201, body: {} });
+    await (await h.executor('config/adapters/validation.yaml', 'validation')).execute({ id, kind: 'Cluster' });
+    h.api.on(`GET ${href}`, { status: 200, body: { id, kind: 'Cluster', href, generation: 3, deleted_time: '2026-03-25T09:00:00Z' } });
+    const kubeconfig = join(mkdtempSync(join(tmpdir(), 'decom-plan-')), 'kubeconfig');
+    writeFileSync(kubeconfig, h.kube.kubeconfigYaml());
+    h.kube.clearRequests();
+
+    const run = await decom('plan', '--task-config', 'config/adapters/validation.yaml', '--resource', href, '--api', h.api.url, '--kubeconfig', kubeconfig);
+
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    // The seed's by_name Job (gen3) never existed: the ConfigMap goes first, the gen2 Job with its namespace.
+    expect(run.out).toContain(`Deletion plan for Cluster ${id} (generation 3, deleted_time 2026-03-25T09:00:00Z)`);
+    expect(run.out).toMatch(/Pass 1\n {2}validation\n {4}keep +Namespace \S+ \(clusterNamespace\): generation 0 unchanged — delete\.when = false\n {4}DELETE +ConfigMap/);
+    expect(run.out).toContain('Outcome: complete after');
+    expect(h.kube.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(h.api.requests('PUT')).toHaveLength(1);
+  });
+});
