@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { AppModule, type ApiRuntime } from './app.module.js';
 import { ProblemDetailsFilter } from './problem-details/problem-details.filter.js';
 import { createValidationPipe } from './problem-details/validation-pipe.js';
-import { clientErrorHandler, frameworkErrorHandler } from './http-edge/framework-errors.js';
+import { clientErrorHandler, fastifyErrorHandler, frameworkErrorHandler } from './http-edge/framework-errors.js';
 import { JSON_CONTENT_TYPE, parseJsonBody } from './http-edge/json-body-parser.js';
 
 export async function createApiApp(runtime: ApiRuntime, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
@@ -34,6 +34,7 @@ export async function createApiApp(runtime: ApiRuntime, options: { logger?: bool
     logger: options.logger === false ? false : ['error', 'warn'],
     bodyParser: false,
   });
+  fastify.setErrorHandler(fastifyErrorHandler);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.enableShutdownHooks();
