@@ -3,8 +3,10 @@
  * The only writer of the event store (STYLE §3): handlers go through `decideAndAppend`.
  */
 import {
+  RESOURCE_EVENT_SCHEMA_VERSION,
   fold,
   isResourceEvent,
+  upcastResourceEvent,
   type ResourceEvent,
   type TreeState,
 } from '@decom/domain';
@@ -75,7 +77,11 @@ export class ResourceTreeRepository {
             id: randomUUID(),
             type: e.type,
             data: e.data,
-            metadata: { caller: context.caller, ...(context.traceId ? { trace_id: context.traceId } : {}) },
+            metadata: {
+              caller: context.caller,
+              ...(context.traceId ? { trace_id: context.traceId } : {}),
+              schema_version: RESOURCE_EVENT_SCHEMA_VERSION,
+            },
           })),
           { expectedRevision: expected },
         );
@@ -88,6 +94,7 @@ export class ResourceTreeRepository {
   }
 }
 
+/** A stored event in today's shape (older shapes are upcast: docs/event-versioning.md). */
 export function toDomainEvent(recorded: RecordedEvent): ResourceEvent {
-  return { type: recorded.type, data: recorded.data } as ResourceEvent;
+  return upcastResourceEvent(recorded);
 }

@@ -5,6 +5,31 @@ describe('loadAppConfig', () => {
     const config = loadAppConfig({}, '/srv/decom');
     expect(config).toMatchObject({ port: 8000, dataDir: '/srv/decom/data', eventStore: 'sqlite', admins: [] });
     expect(config.kubeconfig).toBeUndefined();
+    expect(config.pgSchema).toBe('decom');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.eventStoreConnectionString).toBeUndefined();
+  });
+
+  it('selects the postgres profile with its schema', () => {
+    const config = loadAppConfig({ DECOM_EVENT_STORE: 'postgres', DATABASE_URL: 'postgres://u@db/decom', DECOM_PG_SCHEMA: 'fleet_a' }, '/x');
+    expect(config).toMatchObject({ eventStore: 'postgres', databaseUrl: 'postgres://u@db/decom', pgSchema: 'fleet_a' });
+  });
+
+  it('selects the esdb profile: events in EventStoreDB, read models in PostgreSQL', () => {
+    const config = loadAppConfig(
+      { DECOM_EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false', DATABASE_URL: 'postgresql://db/decom' },
+      '/x',
+    );
+    expect(config).toMatchObject({
+      eventStore: 'esdb',
+      eventStoreConnectionString: 'esdb://localhost:2113?tls=false',
+      databaseUrl: 'postgresql://db/decom',
+    });
+  });
+
+  it('accepts a multi-host EventStoreDB cluster string (not a valid URL)', () => {
+    const value = 'esdb+discover://admin:changeit@es1:2113,es2:2113?tls=true';
+    expect(loadAppConfig({ EVENTSTORE_CONNECTION_STRING: value }, '/x').eventStoreConnectionString).toBe(value);
   });
 
   it.each([
@@ -14,6 +39,11 @@ describe('loadAppConfig', () => {
     [{ DECOM_EVENT_STORE: 'postgres' }, 'DATABASE_URL: is required when DECOM_EVENT_STORE=postgres'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL: must use postgres:// or postgresql://'],
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL: is not a valid URL'],
+    [{ DECOM_EVENT_STORE: 'esdb', DATABASE_URL: 'postgres://db/x' }, 'EVENTSTORE_CONNECTION_STRING: is required when DECOM_EVENT_STORE=esdb'],
+    [{ DECOM_EVENT_STORE: 'esdb', EVENTSTORE_CONNECTION_STRING: 'esdb://es:2113' }, 'DATABASE_URL: is required when DECOM_EVENT_STORE=esdb'],
+    [{ EVENTSTORE_CONNECTION_STRING: 'http://es:2113' }, 'EVENTSTORE_CONNECTION_STRING: must use esdb:// or esdb+discover://'],
+    [{ EVENTSTORE_CONNECTION_STRING: 'esdb://' }, 'EVENTSTORE_CONNECTION_STRING: must use esdb:// or esdb+discover://'],
+    [{ DECOM_PG_SCHEMA: 'Decom; DROP' }, 'DECOM_PG_SCHEMA: must be a lower-case SQL identifier'],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadAppConfig(env, '/x')).toThrow(ConfigError);
     expect(() => loadAppConfig(env, '/x')).toThrow(message);

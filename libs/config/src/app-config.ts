@@ -15,8 +15,14 @@ export interface AppConfig {
   readonly dataDir: string;
   /** Path of a kubeconfig file; undefined → the bundled local Kubernetes API server is started. */
   readonly kubeconfig?: string;
+  /** `DECOM_EVENT_STORE`: where events live (`sqlite` embedded default, `postgres`, `esdb`). */
   readonly eventStore: EventStoreKind;
+  /** `DATABASE_URL`: PostgreSQL for events (`postgres`) and/or read models (`postgres`, `esdb`). */
   readonly databaseUrl?: string;
+  /** `DECOM_PG_SCHEMA`: PostgreSQL schema holding Decom's tables (events and read models), default `decom`. */
+  readonly pgSchema: string;
+  /** `EVENTSTORE_CONNECTION_STRING`: EventStoreDB (`esdb://host:2113?tls=false`), required when `eventStore` is `esdb`. */
+  readonly eventStoreConnectionString?: string;
   readonly redisUrl?: string;
   /** Folder holding adapter task configs (`*.yaml`) and their deployment configs (`*.adapter.yaml`). */
   readonly adaptersDir: string;
@@ -27,6 +33,16 @@ export interface AppConfig {
   /** Base URL adapters use to reach the API (default http://127.0.0.1:<port>). */
   readonly apiBaseUrl: string;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** `DECOM_SENTINEL_FILE`: the sweeper's Sentinel `message_decision` rules per kind (default ./config/sentinel.yaml). */
+  readonly sentinelFile: string;
+  /** `DECOM_SWEEP_INTERVAL_MS`: how often the sweeper runs (default 30000). */
+  readonly sweepIntervalMs: number;
+  /** `DECOM_WORKER_CONCURRENCY`: adapter runs at once per adapter in one process (default 4; `decom worker --concurrency`). */
+  readonly workerConcurrency: number;
+  /** `DECOM_JOB_LOCK_MS`: BullMQ job lock; a killed worker's job is retried after it (default 30000). */
+  readonly jobLockMs: number;
+  /** `DECOM_QUEUE_PREFIX`: Redis key prefix of the BullMQ queues (default `decom`). */
+  readonly queuePrefix: string;
 }
 
 /** A configuration problem; `variable` names the environment variable at fault. */
@@ -53,9 +69,15 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
   if (eventStore === 'postgres' && !databaseUrl) {
     throw new ConfigError('DATABASE_URL', 'is required when DECOM_EVENT_STORE=postgres');
   }
+  const eventStoreConnectionString = optionalEsdbConnectionString(env['EVENTSTORE_CONNECTION_STRING']);
   if (eventStore === 'esdb') {
-    throw new ConfigError('DECOM_EVENT_STORE', 'esdb is not available in this build yet; use sqlite or postgres');
+    if (!eventStoreConnectionString) {
+      throw new ConfigError('EVENTSTORE_CONNECTION_STRING', 'is required when DECOM_EVENT_STORE=esdb');
+    }
+    // EventStoreDB holds the events only; read models and checkpoints live in PostgreSQL (one transaction each).
+    if (!databaseUrl) throw new ConfigError('DATABASE_URL', 'is required when DECOM_EVENT_STORE=esdb (read models live in PostgreSQL)');
   }
+  const pgSchema = parseIdentifier('DECOM_PG_SCHEMA', env['DECOM_PG_SCHEMA'] ?? 'decom');
   const redisUrl = optionalUrl('REDIS_URL', env['REDIS_URL'], ['redis:', 'rediss:']);
   const kubeconfig = nonEmpty(env['KUBECONFIG']);
   const logLevel = parseEnum('LOG_LEVEL', env['LOG_LEVEL'] ?? 'info', ['debug', 'info', 'warn', 'error', 'silent'] as const);
@@ -66,6 +88,8 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     ...(kubeconfig ? { kubeconfig: absolute(cwd, kubeconfig) } : {}),
     eventStore,
     ...(databaseUrl ? { databaseUrl } : {}),
+    pgSchema,
+    ...(eventStoreConnectionString ? { eventStoreConnectionString } : {}),
     ...(redisUrl ? { redisUrl } : {}),
     adaptersDir: absolute(cwd, env['DECOM_ADAPTERS_DIR'] ?? './config/adapters'),
     entitiesFile: absolute(cwd, env['DECOM_ENTITIES_FILE'] ?? './config/entities.yaml'),
@@ -75,6 +99,11 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
       .filter((s) => s.length > 0),
     apiBaseUrl: env['DECOM_API_URL'] ?? `http://127.0.0.1:${port}`,
     logLevel,
+    sentinelFile: absolute(cwd, env['DECOM_SENTINEL_FILE'] ?? './config/sentinel.yaml'),
+    sweepIntervalMs: parseCount('DECOM_SWEEP_INTERVAL_MS', env['DECOM_SWEEP_INTERVAL_MS'] ?? '30000', 100),
+    workerConcurrency: parseCount('DECOM_WORKER_CONCURRENCY', env['DECOM_WORKER_CONCURRENCY'] ?? '4', 1),
+    jobLockMs: parseCount('DECOM_JOB_LOCK_MS', env['DECOM_JOB_LOCK_MS'] ?? '30000', 500),
+    queuePrefix: parseQueuePrefix(env['DECOM_QUEUE_PREFIX'] ?? 'decom'),
   };
 }
 
@@ -86,11 +115,49 @@ function parsePort(raw: string): number {
   return port;
 }
 
+function parseCount(variable: string, raw: string, min: number): number {
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min) {
+    throw new ConfigError(variable, `must be an integer ≥ ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** BullMQ keys are `<prefix>:<queue>:<id>`, so the prefix must not contain `:`. */
+function parseQueuePrefix(raw: string): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(raw)) throw new ConfigError('DECOM_QUEUE_PREFIX', `must be letters, digits, '.', '_' or '-', got "${raw}"`);
+  return raw;
+}
+
 function parseEnum<T extends string>(variable: string, raw: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(raw)) {
     throw new ConfigError(variable, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   }
   return raw as T;
+}
+
+/** A plain PostgreSQL identifier (lower case, so it never needs quoting in psql either), at most 63 bytes. */
+function parseIdentifier(variable: string, raw: string): string {
+  const value = raw.trim();
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(value)) {
+    throw new ConfigError(variable, `must be a lower-case SQL identifier ([a-z_][a-z0-9_]*, at most 63 characters), got "${raw}"`);
+  }
+  return value;
+}
+
+/**
+ * EventStoreDB's own connection-string format (`esdb://host:2113,host2:2113?tls=false`): several hosts make
+ * it an invalid WHATWG URL, so only the scheme and a non-empty host list are checked here; the client
+ * parses the rest when it connects.
+ */
+function optionalEsdbConnectionString(raw: string | undefined): string | undefined {
+  const value = nonEmpty(raw);
+  if (!value) return undefined;
+  const match = /^([a-z+]+):\/\/(?:[^@/?]*@)?([^/?]+)/i.exec(value);
+  if (!match || !['esdb', 'esdb+discover'].includes(match[1]!.toLowerCase())) {
+    throw new ConfigError('EVENTSTORE_CONNECTION_STRING', `must use esdb:// or esdb+discover:// followed by host:port, got "${value}"`);
+  }
+  return value;
 }
 
 function optionalUrl(variable: string, raw: string | undefined, protocols: readonly string[]): string | undefined {

@@ -42,6 +42,12 @@ describe('createEventStore', () => {
     }
   });
 
+  it('fails fast on an unreachable EventStoreDB (the client is real; no server listens on port 1)', async () => {
+    const startedAt = Date.now();
+    await expect(createEventStore({ kind: 'esdb', connectionString: 'esdb://127.0.0.1:1?tls=false' })).rejects.toThrow(/UNAVAILABLE|ECONNREFUSED/);
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+  });
+
   it('fails fast on an unreachable PostgreSQL', async () => {
     const unreachable = 'postgres://postgres@127.0.0.1:1/none?connect_timeout=2';
     await expect(createEventStore({ kind: 'postgres', connectionString: unreachable })).rejects.toThrow();

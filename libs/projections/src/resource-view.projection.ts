@@ -9,6 +9,7 @@ import {
   computeResourceConditions,
   initialResourceConditions,
   isResourceEvent,
+  upcastResourceEvent,
   type AdapterStatus,
   type KindRegistry,
   type ResourceCondition,
@@ -37,7 +38,7 @@ export class ResourceViewProjection implements Projection {
   async apply(recorded: RecordedEvent, tx: ReadModelTx): Promise<void> {
     if (!isResourceEvent({ type: recorded.type })) return;
     this.currentEvent = recorded;
-    const event = { type: recorded.type, data: recorded.data } as ResourceEvent;
+    const event = upcastResourceEvent(recorded);
     switch (event.type) {
       case 'ResourceCreated': {
         const d = event.data;

@@ -1,12 +1,16 @@
 /**
- * Opens the event store and the read-model store the configuration names. The embedded profile keeps both
- * in one SQLite file (`<DECOM_DATA_DIR>/decom.sqlite`), so projections commit with their checkpoint.
+ * Opens the event store and the read-model store the configuration names (`DECOM_EVENT_STORE`):
+ * - `sqlite` (embedded): both in one SQLite file, `<DECOM_DATA_DIR>/decom.sqlite`.
+ * - `postgres`: both in one PostgreSQL database and schema (`DATABASE_URL`, `DECOM_PG_SCHEMA`), one pool.
+ * - `esdb`: events in EventStoreDB (`EVENTSTORE_CONNECTION_STRING`), read models in PostgreSQL.
+ * In every profile a projection's rows and its checkpoint commit in one read-model transaction.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { AppConfig } from '@decom/config';
-import { SqliteEventStore, type EventStore } from '@decom/event-store';
-import { SqliteReadModelStore, type ReadModelStore } from '@decom/projections';
+import { createEventStore, PostgresEventStore, SqliteEventStore, type EventStore } from '@decom/event-store';
+import { PostgresReadModelStore, SqliteReadModelStore, type ReadModelStore } from '@decom/projections';
 
 export interface Storage {
   readonly store: EventStore;
@@ -16,7 +20,26 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+/**
+ * @throws Error when a server is unreachable (PostgreSQL, EventStoreDB): the start stops there.
+ * The configuration itself was validated by `loadAppConfig` (missing URLs name their variable).
+ */
 export async function openStorage(config: AppConfig): Promise<Storage> {
+  switch (config.eventStore) {
+    case 'sqlite':
+      return openSqlite(config);
+    case 'postgres':
+      return openPostgres(config, requireSetting(config.databaseUrl, 'DATABASE_URL'));
+    case 'esdb':
+      return openEsdb(
+        config,
+        requireSetting(config.eventStoreConnectionString, 'EVENTSTORE_CONNECTION_STRING'),
+        requireSetting(config.databaseUrl, 'DATABASE_URL'),
+      );
+  }
+}
+
+async function openSqlite(config: AppConfig): Promise<Storage> {
   await mkdir(config.dataDir, { recursive: true });
   const file = join(config.dataDir, 'decom.sqlite');
   const store = new SqliteEventStore(file);
@@ -26,4 +49,65 @@ export async function openStorage(config: AppConfig): Promise<Storage> {
     description: `SQLite at ${file}`,
     close: () => store.close(),
   };
+}
+
+async function openPostgres(config: AppConfig, databaseUrl: string): Promise<Storage> {
+  // One pool for events and read models: the append lock's transactions and the read side share its budget.
+  const pool = newPool(databaseUrl);
+  const store = new PostgresEventStore({ pool, schema: config.pgSchema });
+  const readModels = new PostgresReadModelStore({ pool, schema: config.pgSchema });
+  try {
+    await store.init();
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return {
+    store,
+    readModels,
+    description: `PostgreSQL ${redact(databaseUrl)}, schema ${config.pgSchema} (events and read models)`,
+    close: async () => {
+      await store.close();
+      await pool.end();
+    },
+  };
+}
+
+async function openEsdb(config: AppConfig, connectionString: string, databaseUrl: string): Promise<Storage> {
+  const store = await createEventStore({ kind: 'esdb', connectionString });
+  const pool = newPool(databaseUrl);
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end();
+    await store.close();
+    throw error;
+  }
+  const readModels = new PostgresReadModelStore({ pool, schema: config.pgSchema });
+  return {
+    store,
+    readModels,
+    description: `EventStoreDB ${redact(connectionString)} (events), PostgreSQL ${redact(databaseUrl)}, schema ${config.pgSchema} (read models)`,
+    close: async () => {
+      await store.close();
+      await pool.end();
+    },
+  };
+}
+
+function newPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString });
+  // An idle pooled connection can die (server restart); without a listener that would crash the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+function requireSetting(value: string | undefined, variable: string): string {
+  if (!value) throw new Error(`${variable} is required for this DECOM_EVENT_STORE`);
+  return value;
+}
+
+/** Connection strings go to the log without their password. */
+function redact(connectionString: string): string {
+  return connectionString.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }

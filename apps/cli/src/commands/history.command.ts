@@ -1,0 +1,45 @@
+/**
+ * `decom history <id>`: a resource's history (also after hard or force delete) from a running engine's
+ * `GET /api/hyperfleet/v1/resources/{id}/events`, one readable line per event, or the JSON with `--json`.
+ */
+import type { Command } from 'commander';
+import { loadAppConfig } from '@decom/config';
+import { historyLine, type HistoryEntryJson } from '../history/history-lines.js';
+
+export interface HistoryCommandIo {
+  readonly out: (text: string) => void;
+  /** Base URL of the engine (default: `DECOM_API_URL`, else http://127.0.0.1:$PORT). */
+  readonly defaultApiUrl: () => string;
+}
+
+const defaultIo: HistoryCommandIo = {
+  out: (text) => process.stdout.write(text),
+  defaultApiUrl: () => loadAppConfig().apiBaseUrl,
+};
+
+export function registerHistoryCommand(program: Command, io: HistoryCommandIo = defaultIo): void {
+  program
+    .command('history')
+    .argument('<id>', 'resource id (any kind)')
+    .description("print a resource's recorded history: time, event, caller, key fields (works after hard delete)")
+    .option('--json', 'print the API answer as JSON')
+    .option('--api <url>', 'engine base URL (default $DECOM_API_URL or http://127.0.0.1:$PORT)')
+    .action(async (id: string, options: { json?: boolean; api?: string }) => {
+      const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');
+      const response = await fetch(`${base}/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events`);
+      const body = (await response.json().catch(() => undefined)) as
+        | { kind: string; stream: string; total: number; items: HistoryEntryJson[] }
+        | { detail?: string; title?: string }
+        | undefined;
+      if (!response.ok || !body || !('items' in body)) {
+        const problem = body as { detail?: string; title?: string } | undefined;
+        throw new Error(`${response.status} ${problem?.detail ?? problem?.title ?? response.statusText}`);
+      }
+      if (options.json) {
+        io.out(`${JSON.stringify(body, null, 2)}\n`);
+        return;
+      }
+      io.out(`${body.kind} ${id} (stream ${body.stream}, ${body.total} events)\n`);
+      for (const entry of body.items) io.out(`${historyLine(entry)}\n`);
+    });
+}

@@ -1,0 +1,101 @@
+/**
+ * Records the streams in test/fixtures/histories from real runs of the engine (skipped unless
+ * DECOM_RECORD_HISTORIES=1; recorded streams are history: re-record only to add new ones, see the README).
+ * - the demo (shipped adapters, bundled Kubernetes): DELETE → ordered cleanup → bottom-up hard delete, and
+ *   a stuck cluster force-deleted with its audit;
+ * - status discards, through HTTP with the test playing the adapter: a future generation (204), a report
+ *   without a mandatory condition (400), a stale Finalized after DELETE;
+ * - the same create/delete/hard-delete stream in schema 1 (issue #2's shapes: no `deletion_policy`, no
+ *   `DeletionStarted`, no `schema_version`), for the upcasters.
+ */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { loadEntitiesConfig } from '@decom/config';
+import { KindRegistry, RESOURCE_EVENT_SCHEMA_VERSION } from '@decom/domain';
+import type { RecordedEvent } from '@decom/event-store';
+import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
+import { runDemoScenario } from '../../apps/cli/src/demo/demo-scenario.js';
+import { startTestEngine } from '../e2e/engine-fixture.js';
+import { replayHistory, type HistoryFixture } from './history-fixture.js';
+
+// Test tooling switch, not app config.
+const isRecording = process.env['DECOM_RECORD_HISTORIES'] === '1';
+const folder = resolve('test/fixtures/histories');
+
+const report = (adapter: string, generation: number, conds: Record<string, string>) => ({
+  adapter,
+  observed_generation: generation,
+  observed_time: new Date().toISOString(),
+  conditions: Object.entries(conds).map(([type, status]) => ({ type, status, reason: `${type}Reason`, message: `${type} is ${status}` })),
+});
+
+(isRecording ? describe : describe.skip)('record histories', () => {
+  it('records the demo streams, status discards and a schema-1 stream', async () => {
+    const entities = await loadEntitiesConfig(resolve('config/entities.yaml'));
+    const kinds = new KindRegistry(entities);
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const save = async (name: string, description: string, flow: string, events: readonly RecordedEvent[], schemaVersion = RESOURCE_EVENT_SCHEMA_VERSION) => {
+      const fixture: HistoryFixture = {
+        description,
+        recorded: { with: `${flow} (Decom ${commit})`, at: new Date().toISOString(), schema_version: schemaVersion },
+        kinds: entities,
+        stream: events[0]!.stream,
+        events,
+        expected: await replayHistory(events, kinds),
+      };
+      await writeFile(resolve(folder, `${name}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
+    };
+
+    const demo = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+    try {
+      const run = await runDemoScenario(demo.engine.url, demo.engine.localKube!);
+      await demo.engine.settle();
+      const deleted = await demo.engine.store.readStream(`cluster-${run.clusterId}`);
+      await save('create-delete-hard-delete', 'A cluster and two nodepools provisioned by the shipped adapters, DELETEd: cascade, ordered cleanup, Finalized, bottom-up hard delete.', 'decom demo, step 1-4', deleted);
+      await save('force-delete', 'A cluster whose adapter reports Health=False after DELETE, force-deleted by an admin with a reason: audit, then hard delete.', 'decom demo, force-delete steps', await demo.engine.store.readStream(`cluster-${run.stuckClusterId}`));
+      await save(
+        'create-delete-hard-delete.schema-1',
+        'The create-delete-hard-delete stream as issue #2 wrote it (schema 1): DeletionRequested without deletion_policy, no DeletionStarted, no schema_version. Derived from the recorded stream by removing what schema 2 added.',
+        'derived from create-delete-hard-delete',
+        toSchema1(deleted),
+        1,
+      );
+    } finally {
+      await demo.stop();
+    }
+
+    const played = await startTestEngine();
+    try {
+      const api = new DemoApi(played.engine.url);
+      const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'discards', spec: {} })).body;
+      const accepted = { Applied: 'True', Available: 'True', Health: 'True', Finalized: 'False' };
+      expect((await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 1, accepted))).status).toBe(201);
+      expect((await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 7, accepted))).status).toBe(204);
+      expect((await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 1, { Applied: 'True', Health: 'True' }))).status).toBe(400);
+      await api.call('DELETE', `/clusters/${cluster.id}`);
+      await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 1, { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' }));
+      await played.engine.settle();
+      await save(
+        'status-discards',
+        'A cluster whose adapter reports a future generation (discarded, 204), a report without Available (400, nothing recorded), then after DELETE a Finalized for generation 1 (stale: the cluster stays Finalizing).',
+        'HTTP flow, test playing the validation adapter',
+        await played.engine.store.readStream(`cluster-${cluster.id}`),
+      );
+    } finally {
+      await played.stop();
+    }
+  }, 120_000);
+});
+
+/** Issue #2's shapes: what schema 2 added removed. */
+function toSchema1(events: readonly RecordedEvent[]): RecordedEvent[] {
+  return events
+    .filter((event) => event.type !== 'DeletionStarted')
+    .map((event, index) => {
+      const { schema_version: _dropped, ...metadata } = event.metadata as Record<string, unknown>;
+      const data = { ...(event.data as Record<string, unknown>) };
+      if (event.type === 'DeletionRequested') delete data['deletion_policy'];
+      return { ...event, revision: index, data, metadata };
+    });
+}
