@@ -15,7 +15,7 @@ export { loadAdapterDirectory, type LoadedAdapter } from './config/adapter-direc
 export { TaskConfigError, formatConfigIssue, type ConfigIssue } from './config/task-config-error.js';
 export { parseGoDuration } from './config/go-duration.js';
 export type * from './config/task-config.types.js';
-export { CONDITION_OPERATORS, RESERVED_CONTEXT_NAMES, DELETED_TIME_VARIABLE } from './config/task-config.types.js';
+export { CONDITION_OPERATORS, RESERVED_CONTEXT_NAMES, DELETED_TIME_VARIABLE, DELETE_POLICIES, ADOPTION_POLICIES } from './config/task-config.types.js';
 export type { AdapterDeploymentConfig, MaestroClientConfig } from './config/adapter-config.types.js';
 
 export { HttpHyperfleetApiClient, type HyperfleetApiRuntime } from './api-client/hyperfleet-api.client.js';
@@ -32,7 +32,7 @@ export { resolveApiUrl } from './api-client/api-url.js';
 export { retryDelayMs, isRetryableStatus } from './api-client/retry-backoff.js';
 
 export type { ResourceTransport, KubeObject, ObjectRef, DiscoveryQuery, DeleteOutcome } from './transport/resource-transport.port.js';
-export { TransportError } from './transport/transport-error.js';
+export { TransportError, isConnectionFailure } from './transport/transport-error.js';
 export { GENERATION_ANNOTATION, generationOf, newestByGeneration } from './transport/newest-generation.js';
 export { KubernetesTransport } from './transport/kubernetes/kubernetes.transport.js';
 export { MaestroTransport } from './transport/maestro/maestro.transport.js';
@@ -46,6 +46,10 @@ export { AdapterExecutor, type AdapterRuntimeDeps, type AdapterEvent } from './e
 export type { TransportResolver } from './executor/resource-target.js';
 export type * from './executor/execution-result.js';
 export { decideResourceStep, decideApply, type ResourceStep, type ApplyDecision } from './executor/resource-plan.js';
+export { OWNER_ANNOTATION, ownerMark, isOwnedBy, withOwner, withoutOwnershipMarks } from './executor/ownership.js';
+export { decideAdoption, type AdoptionDecision } from './executor/adoption-policy.js';
+export { manifestDifferences } from './executor/manifest-match.js';
+export { DecomReason } from './executor/status-overrides.js';
 
 export { SimulatedCluster, type SimulatedCall, type SimulatedClusterOptions } from './simulation/simulated-cluster.js';
 export { RecordedResponsesApiClient, RecordedResponsesError, DRY_RUN_API_BASE, type RecordedResponsesFile } from './simulation/recorded-responses.api-client.js';

@@ -5,6 +5,7 @@ import type { Node, Scalar, YAMLMap } from 'yaml';
 import { readWhen } from './api-call.section.js';
 import type { LoadContext } from './load-context.js';
 import { readTemplateTree } from './template-tree.section.js';
+import { ADOPTION_POLICIES, DELETE_POLICIES } from './task-config.types.js';
 import type {
   DiscoverySpec,
   ManifestSpec,
@@ -101,16 +102,20 @@ function readLifecycle(ctx: LoadContext, map: MapReader): ResourceSpec['lifecycl
   const lifecycle = map.map('lifecycle');
   if (!lifecycle) return undefined;
   const createMap = lifecycle.map('create');
-  const createWhen = createMap && readWhen(ctx, createMap, 'when', { required: true });
+  const adoptionPolicy = createMap?.oneOf('adoptionPolicy', ADOPTION_POLICIES);
+  // HyperFleet requires create.when; Decom lets a create block carry only an adoption policy.
+  const createWhen = createMap && readWhen(ctx, createMap, 'when', { required: !createMap.has('adoptionPolicy') });
   createMap?.finish();
   const deleteMap = lifecycle.map('delete');
   const propagationPolicy = deleteMap?.oneOf('propagationPolicy', POLICIES) ?? 'Background';
+  const policy = deleteMap?.oneOf('policy', DELETE_POLICIES) ?? 'Delete';
   const deleteWhen = deleteMap && readWhen(ctx, deleteMap, 'when', { required: true });
   deleteMap?.finish();
   lifecycle.finish();
+  const create = createWhen || adoptionPolicy ? { ...(createWhen && { when: createWhen }), adoptionPolicy: adoptionPolicy ?? 'Adopt' } : undefined;
   return {
-    ...(createWhen && { create: { when: createWhen } }),
-    ...(deleteWhen && { delete: { propagationPolicy, when: deleteWhen } }),
+    ...(create && { create }),
+    ...(deleteWhen && { delete: { propagationPolicy, policy, when: deleteWhen } }),
   };
 }
 

@@ -38,6 +38,19 @@ describe('parseTaskConfig: errors read like a compiler (file:line:column path: m
       ['t.yaml:7:28 resources[0].lifecycle.delete.propagationPolicy: must be one of Background, Foreground, Orphan, got "Cascade"'],
     ],
     [
+      'lifecycle.delete.policy and lifecycle.create.adoptionPolicy outside their enums (Decom, seed 003)',
+      `resources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      create: {adoptionPolicy: Steal}\n      delete:\n        policy: Keep\n        when: {expression: "true"}\n`,
+      [
+        't.yaml:6:32 resources[0].lifecycle.create.adoptionPolicy: must be one of Adopt, AdoptIfMatching, FailIfExists, got "Steal"',
+        't.yaml:8:17 resources[0].lifecycle.delete.policy: must be one of Delete, Orphan, got "Keep"',
+      ],
+    ],
+    [
+      'lifecycle.create needs when unless it sets adoptionPolicy',
+      `resources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      create: {}\n`,
+      ['t.yaml:6:15 resources[0].lifecycle.create.when: is required'],
+    ],
+    [
       'CEL parse error inside a quoted scalar points at the character',
       `resources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      delete:\n        when:\n          expression: "deleted_time != null &&"\n`,
       ['t.yaml:8:47 resources[0].lifecycle.delete.when.expression: Unexpected token: EOF'],
@@ -182,6 +195,16 @@ describe('parseTaskConfig: the typed config', () => {
     expect(task.params.map((p) => p.source.kind)).toEqual(['event', 'env', 'config', 'param', 'expression', 'file', 'api_call']);
     expect(task.params[5]).toMatchObject({ type: 'int', hasDefault: true, default: 3 });
     expect(task.resources[0]?.lifecycle?.delete?.propagationPolicy).toBe('Background');
+  });
+
+  it('defaults lifecycle.delete.policy to Delete and adoptionPolicy to Adopt; a create block may carry only an adoptionPolicy', () => {
+    const task = parseTaskConfig(
+      `resources:\n  - name: r\n    ${NS}\n    lifecycle: {create: {when: {expression: "true"}}, delete: {when: {expression: "true"}}}\n  - name: s\n    ${NS}\n    lifecycle: {create: {adoptionPolicy: FailIfExists}, delete: {policy: Orphan, when: {expression: "true"}}}\n`,
+      't.yaml',
+    );
+    expect(task.resources[0]?.lifecycle).toMatchObject({ create: { adoptionPolicy: 'Adopt' }, delete: { policy: 'Delete' } });
+    expect(task.resources[1]?.lifecycle?.create).toEqual({ adoptionPolicy: 'FailIfExists' });
+    expect(task.resources[1]?.lifecycle?.delete?.policy).toBe('Orphan');
   });
 });
 

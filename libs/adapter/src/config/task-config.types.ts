@@ -157,6 +157,23 @@ export interface DiscoverySpec {
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
 
 /**
+ * `lifecycle.delete.policy` (Decom, seed 003): `Orphan` leaves the object in place, removing
+ * Decom's ownership marks, instead of deleting it. Combined with the resource's own
+ * `deletion_policy`: the non-destructive one wins (docs/policies.md "Adapter side").
+ */
+export type DeletePolicy = 'Delete' | 'Orphan';
+export const DELETE_POLICIES: readonly DeletePolicy[] = ['Delete', 'Orphan'];
+
+/**
+ * `lifecycle.create.adoptionPolicy` (Decom, seed 003): what the apply path does with an object that
+ * exists but is not Decom's (no ownership marker for this resource and adapter). `Adopt` (default):
+ * take it over; `AdoptIfMatching`: only when every field the manifest sets already matches, else no
+ * write; `FailIfExists`: never adopt, no write.
+ */
+export type AdoptionPolicy = 'Adopt' | 'AdoptIfMatching' | 'FailIfExists';
+export const ADOPTION_POLICIES: readonly AdoptionPolicy[] = ['Adopt', 'AdoptIfMatching', 'FailIfExists'];
+
+/**
  * How a resource reaches its cluster: directly (`kubernetes`, the default) or as a ManifestWork
  * through Maestro to the consumer `target_cluster` (a template).
  */
@@ -181,8 +198,9 @@ export interface ResourceSpec {
   readonly nestedDiscoveries: readonly NestedDiscoverySpec[];
   readonly recreateOnChange: boolean;
   readonly lifecycle?: {
-    readonly create?: { readonly when: CelExpr };
-    readonly delete?: { readonly propagationPolicy: PropagationPolicy; readonly when: CelExpr };
+    /** `when` may be left out when `adoptionPolicy` is given (Decom). */
+    readonly create?: { readonly when?: CelExpr; readonly adoptionPolicy: AdoptionPolicy };
+    readonly delete?: { readonly propagationPolicy: PropagationPolicy; readonly policy: DeletePolicy; readonly when: CelExpr };
   };
 }
 

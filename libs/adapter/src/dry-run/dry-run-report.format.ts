@@ -66,10 +66,19 @@ export function formatAdapter(result: ExecutionResult): string[] {
   return lines;
 }
 
+/** What the executor read from the resource (deleting, policy, pause), ownership decisions and status overrides. */
+function formatPolicy(result: DryRunReport['result']): string[] {
+  const { resource, outcomes, overrides } = result.policy;
+  const lines = [`  deleting=${resource.deleting} deletion_policy=${resource.deletionPolicy} paused=${resource.paused}${resource.from ? ` (from precondition ${resource.from})` : ' (no precondition returned the resource)'}`];
+  for (const o of outcomes) lines.push(`  ${o.resource}: ${o.outcome}: ${o.message}`);
+  for (const o of overrides) lines.push(`  payload ${o.payload}: ${o.type}=${o.status}/${o.reason} (set by the executor): ${o.message}`);
+  return lines;
+}
+
 /**
  * Human-readable dry-run report: phases, every CEL result, every API exchange, every Kubernetes
- * or Maestro call (with the manifests it would send), resource operations, adapter metadata and
- * the status payloads the post actions would send.
+ * or Maestro call (with the manifests it would send), resource operations, adapter metadata,
+ * Decom's policy decisions and the status payloads the post actions would send.
  */
 export function formatDryRun(report: DryRunReport): string {
   const { result, event } = report;
@@ -83,6 +92,7 @@ export function formatDryRun(report: DryRunReport): string {
   out.push('', 'Kubernetes and Maestro (simulated; nothing was sent)', ...report.kubernetesCalls.map((c) => formatCall(c, true)));
   out.push('', 'Resources', ...(result.operations.length > 0 ? result.operations.map(formatOperation) : ['  (resource phase did not run)']));
   out.push('', 'Adapter', ...formatAdapter(result));
+  out.push('', 'Decom policies (docs/policies.md "Adapter side")', ...formatPolicy(result));
   out.push('', 'Status payloads (would be sent)');
   if (report.statusReports.length === 0) out.push('  (none)');
   for (const sent of report.statusReports) out.push(`  ${sent.method} ${pathOf(sent.url)}`, indent(JSON.stringify(sent.body, null, 2), '    '));

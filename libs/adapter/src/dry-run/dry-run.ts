@@ -3,9 +3,11 @@ import { loadAdapterConfigFile } from '../config/adapter-config.parser.js';
 import { loadTaskConfigFile } from '../config/task-config.parser.js';
 import { AdapterExecutor, type AdapterEvent } from '../executor/adapter-executor.js';
 import type { ExecutionResult } from '../executor/execution-result.js';
+import { OWNER_ANNOTATION, ownerMark, withOwner } from '../executor/ownership.js';
 import type { ApiExchange } from '../simulation/api-exchange.js';
 import { RecordedResponsesApiClient, RecordedResponsesError } from '../simulation/recorded-responses.api-client.js';
 import { SimulatedCluster, type SimulatedCall } from '../simulation/simulated-cluster.js';
+import type { KubeObject } from '../transport/resource-transport.port.js';
 import { loadDiscoveryFile, loadEventFile, loadJsonFile, rawYaml, siblingDeploymentConfig, SimulationInputError } from './dry-run-inputs.js';
 
 /** The three files of HyperFleet's dry run, plus the task config (and optionally its deployment config). */
@@ -45,6 +47,16 @@ export interface DryRunReport {
  * @throws TaskConfigError (bad config), SimulationInputError (bad event, responses or discovery file).
  * @see hyperfleet-contract.md §2 (dry-run flags), docs/adapter-tools.md.
  */
+/**
+ * Discovery objects stand for what this adapter created, so they carry its ownership marker
+ * unless they set `decom.io/owner` themselves (a foreign value rehearses a pre-existing object).
+ */
+function ownedByDefault(discovered: Record<string, KubeObject>, mark: string): Record<string, KubeObject> {
+  return Object.fromEntries(
+    Object.entries(discovered).map(([key, object]) => [key, object.metadata?.annotations?.[OWNER_ANNOTATION] !== undefined ? object : withOwner(object, mark)]),
+  );
+}
+
 export async function runDryRun(inputs: DryRunInputs): Promise<DryRunReport> {
   const task = await loadTaskConfigFile(inputs.taskConfigFile);
   const deploymentFile = inputs.adapterConfigFile ?? siblingDeploymentConfig(inputs.taskConfigFile);
@@ -58,13 +70,13 @@ export async function runDryRun(inputs: DryRunInputs): Promise<DryRunReport> {
     if (error instanceof RecordedResponsesError) throw new SimulationInputError(`${inputs.apiResponsesFile}: ${error.message}`);
     throw error;
   }
-  const discovered = await loadDiscoveryFile(inputs.discoveryFile);
-  const cluster = new SimulatedCluster({ overrides: discovered, ...(inputs.now && { now: inputs.now }) });
-  for (const object of Object.values(discovered)) cluster.seed(object);
   const adapter = {
     name: deployment?.adapter.name ?? basename(inputs.taskConfigFile).replace(/\.ya?ml$/, ''),
     ...(deployment?.adapter.version && { version: deployment.adapter.version }),
   };
+  const discovered = ownedByDefault(await loadDiscoveryFile(inputs.discoveryFile), ownerMark(event, adapter.name));
+  const cluster = new SimulatedCluster({ overrides: discovered, ...(inputs.now && { now: inputs.now }) });
+  for (const object of Object.values(discovered)) cluster.seed(object);
   const executor = new AdapterExecutor(task, adapter, {
     api,
     transport: cluster,

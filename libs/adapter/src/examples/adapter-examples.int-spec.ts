@@ -3,6 +3,7 @@ import { loadAdapterConfigFile } from '../config/adapter-config.parser.js';
 import { loadTaskConfigFile } from '../config/task-config.parser.js';
 import { rawYaml } from '../dry-run/dry-run-inputs.js';
 import { runDryRun } from '../dry-run/dry-run.js';
+import { formatDryRun } from '../dry-run/dry-run-report.format.js';
 import type { AdapterExecutor } from '../executor/adapter-executor.js';
 import type { ExecutionResult } from '../executor/execution-result.js';
 import { ExecutorHarness, MAESTRO_SOURCE } from '../testing/executor-harness.js';
@@ -15,7 +16,7 @@ import { maestroTransports } from '../transport/maestro/maestro-transport.factor
  * recorded-response API over HTTP.
  */
 const DIR = 'config/adapters/examples';
-const EXAMPLES = ['validation-by-selector', 'cluster-bootstrap', 'maestro-workload'] as const;
+const EXAMPLES = ['validation-by-selector', 'cluster-bootstrap', 'maestro-workload', 'tenant-namespace'] as const;
 const ID = '0190b2c3-d4e5-7f60-8a9b-1c2d3e4f5a6b';
 const CLUSTER = `/api/hyperfleet/v1/clusters/${ID}`;
 const event = { id: ID, kind: 'Cluster', href: CLUSTER };
@@ -60,6 +61,8 @@ describe('example adapter configs', () => {
     expect(resources.some((r) => r.discovery.byName) && resources.some((r) => r.discovery.bySelectors) && resources.some((r) => r.discovery.namespace)).toBe(true);
     expect(resources.some((r) => r.recreateOnChange) && resources.some((r) => r.lifecycle?.create)).toBe(true);
     expect(new Set(resources.map((r) => r.lifecycle?.delete?.propagationPolicy))).toEqual(new Set(['Background', 'Foreground', 'Orphan']));
+    expect(new Set(resources.map((r) => r.lifecycle?.delete?.policy))).toEqual(new Set(['Delete', 'Orphan']));
+    expect(new Set(resources.flatMap((r) => r.lifecycle?.create?.adoptionPolicy ?? []))).toEqual(new Set(['Adopt', 'AdoptIfMatching', 'FailIfExists']));
     expect(new Set(resources.map((r) => r.transport.client))).toEqual(new Set(['kubernetes', 'maestro']));
     expect(resources.flatMap((r) => r.nestedDiscoveries.map((n) => (n.discovery.byName ? 'by_name' : 'by_selectors')))).toEqual(['by_selectors', 'by_name']);
     expect(payloads.some((p) => p.when) && payloads.some((p) => p.build.kind === 'map')).toBe(true);
@@ -95,6 +98,17 @@ describe('example adapter configs: dry run on the recorded files (no network)', 
     expect(report.kubernetesCalls.find((c) => c.verb === 'create' && c.kind === 'ConfigMap')?.object?.['data']).toMatchObject({ highAvailability: 'true', region: 'US-EAST-1' });
     expect(conditions(report.statusReports[0]?.body)).toEqual({ Applied: 'True/SettingsApplied', Available: 'True/NamespaceReady', Health: 'True/Healthy', Finalized: 'False/NotDeleting' });
     expect(report.apiExchanges.map((e) => `${e.method} ${e.answeredBy}`)).toEqual(['GET recorded', 'GET recorded', 'PUT recorded']);
+  });
+
+  it('tenant-namespace: a deletion with deletion_policy Orphan leaves both objects in place and reports Finalized=True/Orphaned', async () => {
+    const report = await dryRun('tenant-namespace');
+    expect(report.result.operations.map((o) => `${o.operation} ${o.kind}`)).toEqual(['orphan Namespace', 'orphan ConfigMap']);
+    expect(report.kubernetesCalls.filter((c) => c.verb === 'delete')).toEqual([]);
+    expect(report.kubernetesCalls.filter((c) => c.verb === 'replace').map((c) => c.object?.metadata.annotations?.['decom.io/owner'])).toEqual([undefined, undefined]);
+    expect(conditions(report.statusReports[0]?.body)).toMatchObject({ Finalized: 'True/Orphaned', Health: 'True/Healthy' });
+    const text = formatDryRun(report);
+    expect(text).toContain('  deleting=true deletion_policy=Orphan paused=false (from precondition cluster)');
+    expect(text).toContain(`  payload statusPayload: Finalized=True/Orphaned (set by the executor): Left in place (deletion_policy Orphan); Decom's ownership marks removed from Namespace tenant-${ID}, ConfigMap tenant-${ID}/cluster-config`);
   });
 
   it('maestro-workload: deleting while Maestro still holds the work reports CleanupInProgress with the feedback', async () => {
@@ -178,6 +192,25 @@ describe('example adapter configs: end to end (local Kubernetes, local Maestro, 
       `deleting cluster demo-cluster: {"cluster":"${ID}","name":"demo-cluster","generation":4,"remaining":0,"resourceErrors":0}`,
     ]);
     expect(conditions(lastReport())).toEqual({ Applied: 'False/SettingsAbsent', Available: 'False/NamespaceAbsent', Health: 'True/Healthy', Finalized: 'True/CleanupConfirmed' });
+  });
+
+  it('tenant-namespace: adopts a matching pre-existing namespace, then deletes the config and leaves the namespace unmarked', async () => {
+    const ns = `tenant-${ID}`;
+    h.kube.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'tenant.example.com/cluster': ID, team: 'platform' } } });
+    const run = await executor('tenant-namespace');
+    cluster(2, false);
+    const created = await run.execute(event);
+    expect(created.operations.map((o) => `${o.resource}:${o.operation}`)).toEqual(['tenantNamespace:adopt', 'tenantConfig:create']);
+    expect(conditions(lastReport())).toMatchObject({ Applied: 'True/ConfigApplied', Available: 'True/TenantReady', Finalized: 'False/NotDeleting' });
+    expect(h.kube.peek('v1', 'Namespace', undefined, ns)?.metadata).toMatchObject({ annotations: { 'decom.io/owner': `Cluster/${ID}/tenant-namespace` } });
+
+    cluster(3, true);
+    await passUntilFinalized(() => run.execute(event), () => h.kube.settle());
+    expect(h.deletedKinds()).toEqual(['ConfigMap/cluster-config']);
+    const kept = h.kube.peek('v1', 'Namespace', undefined, ns)?.metadata as { labels: Record<string, string>; annotations?: Record<string, string> };
+    expect(kept.labels).toMatchObject({ 'tenant.example.com/cluster': ID, team: 'platform' });
+    expect(kept.annotations?.['decom.io/owner']).toBeUndefined();
+    expect(conditions(lastReport())).toMatchObject({ Finalized: 'True/CleanupConfirmed', Health: 'True/Healthy' });
   });
 
   it('maestro-workload: applies through Maestro, reads status feedback, deletes asynchronously (env override of the Maestro address)', async () => {

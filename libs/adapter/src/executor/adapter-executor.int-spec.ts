@@ -1,4 +1,4 @@
-import { ExecutorHarness } from '../testing/executor-harness.js';
+import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
 
 /**
  * Executor semantics (hyperfleet-contract.md §2.5 table, §2.6) and Decom's safer rules, against
@@ -220,8 +220,8 @@ describe('AdapterExecutor: Decom rules beyond HyperFleet', () => {
       delete:
         propagationPolicy: Foreground
         when: {expression: 'deleting'}`;
-    h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'first', namespace: 'default' } });
-    h.kube.seed({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'second', namespace: 'default' } });
+    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'first', namespace: 'default' } }, event, 'x'));
+    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'second', namespace: 'default' } }, event, 'x'));
     h.kube.faults.add({ method: 'DELETE', kind: 'ConfigMap', status: 500, message: 'boom' });
     const result = await (await h.executor(LIFECYCLE_CONFIG('deleting', second), 'x')).execute({ ...event, deleting: true });
     expect(h.deletedKinds()).toEqual(['ConfigMap/first', 'Secret/second']);

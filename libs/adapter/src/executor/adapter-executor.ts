@@ -28,6 +28,11 @@ export interface AdapterRuntimeDeps {
   config?: Record<string, unknown>;
   /** `recreate_on_change` wait; defaults to 30 s, polling every 500 ms. */
   recreateWait?: Partial<RecreateWait>;
+  /**
+   * Bound of each cluster call on the orphan path (which must finish without a live connection),
+   * in ms; default 5 000. After a connection failure the other objects on that cluster are not tried.
+   */
+  orphanCallTimeoutMs?: number;
 }
 
 /** CloudEvent data as Sentinel sends it (`{id, kind, href, generation, owner_references?}`). */
@@ -44,8 +49,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * Runs one adapter task config for one event: param_extraction → preconditions → resources →
  * post_actions, with HyperFleet's semantics (§2.5, §2.6) and Decom's safer rules
- * (docs/adapter-expression-context.md). One instance may execute many events; each call has its
- * own state. Never throws for execution problems: they are in the result.
+ * (docs/adapter-expression-context.md) and policy rules (docs/policies.md "Adapter side": ownership
+ * marker, adoption and deletion policies, pause, connection failures). One instance may execute
+ * many events; each call has its own state. Never throws for execution problems: they are in the
+ * result.
  * @see seeds/000 "Adapter Framework Changes", hyperfleet-contract.md §2.5.
  */
 export class AdapterExecutor {
@@ -85,7 +92,7 @@ export class AdapterExecutor {
       skip('resources', 'post_actions');
       return this.result(ctx, recorder);
     }
-    if (outcome === 'continue') await runResources(ctx, this.task, transports, wait);
+    if (outcome === 'continue') await runResources(ctx, this.task, transports, { wait, orphanCallTimeoutMs: this.deps.orphanCallTimeoutMs ?? 5_000 });
     else skip('resources');
     await runPostActions(ctx, this.task, this.deps.api);
     return this.result(ctx, recorder);
@@ -104,6 +111,7 @@ export class AdapterExecutor {
       statusReports: recorder.statusReports,
       payloads: recorder.payloads,
       logs: recorder.logs,
+      policy: { resource: ctx.resourcePolicy, outcomes: recorder.policyOutcomes, overrides: recorder.overrides },
     };
   }
 }

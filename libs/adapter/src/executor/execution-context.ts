@@ -1,8 +1,22 @@
 import type { CelExpr, TemplateText } from '../config/task-config.types.js';
 import { DELETED_TIME_VARIABLE } from '../config/task-config.types.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
-import type { AdapterMetadata, ExecutionError } from './execution-result.js';
+import type { AdapterMetadata, ExecutionError, ResourcePolicyState } from './execution-result.js';
 import type { ExecutionRecorder } from './execution-recorder.js';
+import { ownerMark } from './ownership.js';
+import { readResourcePolicy, UNREAD_RESOURCE_POLICY } from './resource-policy.js';
+
+/** What Decom's rules decided during the resource phase, for the status overrides (status-overrides.ts). */
+export interface DecomVerdicts {
+  /** Every resource was orphaned in a deleting pass: `Finalized=True/Orphaned` with this message. */
+  orphaned?: string;
+  /** A pause holds the deletion: `Finalized=False`, nothing was done. */
+  pausedHold?: boolean;
+  /** First connection failure (Kubernetes or Maestro unreachable) of a failed pass. */
+  connectionFailure?: string;
+  /** Objects left in place because they are not Decom's, while deleting (`kind name`). */
+  notOwned: string[];
+}
 
 /** Outcome of one CEL evaluation (errors are values here: each phase decides what they mean). */
 export type Evaluation = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
@@ -31,6 +45,9 @@ export class ExecutionContext {
   private readonly metadata: MutableMetadata;
   private builtinDeletedTime: unknown = null;
   private deletedTimeSource: string | undefined;
+  private policyState: ResourcePolicyState = UNREAD_RESOURCE_POLICY;
+  /** Decisions of Decom's policy rules in this execution. */
+  readonly verdicts: DecomVerdicts = { notOwned: [] };
 
   constructor(
     readonly inputs: ExecutionInputs,
@@ -63,6 +80,17 @@ export class ExecutionContext {
     if (record.id === undefined || record.id !== this.inputs.event.id) return;
     this.deletedTimeSource = preconditionName;
     this.builtinDeletedTime = record[DELETED_TIME_VARIABLE] ?? null;
+    this.policyState = readResourcePolicy(record, preconditionName);
+  }
+
+  /** Deleting, effective deletion policy and pause, from the same response as `deleted_time`. */
+  get resourcePolicy(): ResourcePolicyState {
+    return this.policyState;
+  }
+
+  /** The ownership marker of this resource and adapter (`<kind>/<id>/<adapter>`). */
+  get ownerMark(): string {
+    return ownerMark(this.inputs.event, this.inputs.adapter.name);
   }
 
   /** Which precondition `deleted_time` was taken from (for traces). */
@@ -124,8 +152,8 @@ export class ExecutionContext {
   }
 
   /** A per-resource error (delete failed, `when` could not be evaluated...): recorded, execution failed. */
-  failResource(resource: string, error: ExecutionError): void {
+  failResource(resource: string, error: ExecutionError, reason = 'ResourceFailed'): void {
     this.metadata.resourceErrors = { ...this.metadata.resourceErrors, [resource]: error };
-    this.fail('ResourceFailed', error);
+    this.fail(reason, error);
   }
 }

@@ -1,6 +1,8 @@
 import type {
   ApiCallRecord,
   CelResult,
+  ConditionOverride,
+  PolicyOutcome,
   KubeCallRecord,
   LogRecord,
   PhaseTrace,
@@ -20,6 +22,8 @@ export class ExecutionRecorder {
   readonly statusReports: unknown[] = [];
   readonly payloads: Record<string, unknown> = {};
   readonly logs: LogRecord[] = [];
+  readonly policyOutcomes: PolicyOutcome[] = [];
+  readonly overrides: ConditionOverride[] = [];
 
   cel(result: CelResult): void {
     this.celResults.push(result);
@@ -43,5 +47,9 @@ export class ExecutionRecorder {
 
   log(record: LogRecord): void {
     this.logs.push(record);
+  }
+
+  policyOutcome(outcome: PolicyOutcome): void {
+    this.policyOutcomes.push(outcome);
   }
 }

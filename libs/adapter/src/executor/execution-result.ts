@@ -32,7 +32,13 @@ export interface PhaseTrace {
   readonly detail?: string;
 }
 
-export type ResourceOperationKind = 'create' | 'update' | 'recreate' | 'skip' | 'delete' | 'wait' | 'blocked';
+/**
+ * `adopt`: a pre-existing object was marked Decom's (and updated when its generation differed);
+ * `orphan`: left in place, Decom's ownership marks removed (or not, when unreachable: see reason);
+ * `foreign`: an object that is not Decom's, left untouched (never deleted, adoption refused or not
+ * attempted while deleting). Seed 003, docs/policies.md "Adapter side".
+ */
+export type ResourceOperationKind = 'create' | 'update' | 'recreate' | 'skip' | 'delete' | 'wait' | 'blocked' | 'adopt' | 'orphan' | 'foreign';
 
 /** What happened to one resource (one entry per resource processed). */
 export interface ResourceOperation {
@@ -58,6 +64,46 @@ export interface ApiCallRecord {
   readonly status?: number;
   readonly attempts?: number;
   readonly error?: string;
+}
+
+/** What the executor read from the resource's own precondition response (`body.id === event.id`). */
+export interface ResourcePolicyState {
+  /** `deleted_time` is set. */
+  readonly deleting: boolean;
+  /** The resource's effective `deletion_policy` (force-orphan included); `Delete` when not read. */
+  readonly deletionPolicy: 'Delete' | 'Orphan';
+  /** `status.conditions` holds `Paused=True` (the resource or an ancestor is paused). */
+  readonly paused: boolean;
+  /** The precondition the state was read from; absent when no precondition returned the resource. */
+  readonly from?: string;
+}
+
+/** One ownership decision on one object (seed 003). */
+export interface PolicyOutcome {
+  readonly resource: string;
+  readonly outcome: 'Adopted' | 'AdoptionConflict' | 'AlreadyExists' | 'NotOwned' | 'Orphaned' | 'OrphanMarksKept';
+  readonly message: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  /** `AdoptionConflict`: the manifest's fields the existing object does not match. */
+  readonly differences?: readonly string[];
+}
+
+/** A condition the executor set on a built status payload, overriding the task config (Decom). */
+export interface ConditionOverride {
+  readonly payload: string;
+  readonly type: string;
+  readonly status: 'True' | 'False';
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** The deletion/adoption policy side of one execution (docs/policies.md "Adapter side"). */
+export interface PolicyReport {
+  readonly resource: ResourcePolicyState;
+  readonly outcomes: readonly PolicyOutcome[];
+  readonly overrides: readonly ConditionOverride[];
 }
 
 export interface KubeCallRecord {
@@ -94,4 +140,5 @@ export interface ExecutionResult {
   /** Built payloads by name (parsed), for traces. */
   readonly payloads: Readonly<Record<string, unknown>>;
   readonly logs: readonly LogRecord[];
+  readonly policy: PolicyReport;
 }

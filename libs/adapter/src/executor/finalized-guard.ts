@@ -1,5 +1,8 @@
 import type { ExecutionContext } from './execution-context.js';
 
+/** Operations that write a desired state (as opposed to deleting or leaving in place). */
+const APPLY_OPERATIONS = new Set(['create', 'update', 'recreate', 'adopt']);
+
 /** Reason put on a `Finalized=True` the executor withholds. */
 export const INCOMPLETE_PASS_REASON = 'IncompletePass';
 
@@ -14,6 +17,10 @@ export function incompletePass(ctx: ExecutionContext): string | undefined {
   if (!resources) return 'the resource phase did not run';
   if (resources.status !== 'success') return `the resource phase ${resources.status}`;
   if (adapter.resourcesSkipped) return `resources were skipped (${adapter.skipReason})`;
+  // Finalized never coexists with an apply of the same adapter and resource (seed 004): the job
+  // queue runs one adapter per resource at a time, and an apply in this very pass rules it out.
+  const applied = ctx.recorder.operations.filter((o) => APPLY_OPERATIONS.has(o.operation)).map((o) => `${o.operation} ${o.resource}`);
+  if (applied.length > 0) return `objects were applied in this pass (${applied.join(', ')})`;
   return undefined;
 }
 

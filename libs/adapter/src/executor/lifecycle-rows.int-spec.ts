@@ -1,4 +1,4 @@
-import { ExecutorHarness } from '../testing/executor-harness.js';
+import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
 
 /**
  * The remaining rows of the contract's executor tables (§2.5, §2.6, §6 items 12-17) not pinned
@@ -38,8 +38,8 @@ describe('executor rows: delete path, discovery and lifecycle.create', () => {
   afterEach(() => h.close());
 
   it('#12 a child without finalizers is gone after its DELETE: the parent that waits on it goes in the same pass', async () => {
-    h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'parent', namespace: 'default' } });
-    h.kube.seed({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'child', namespace: 'default' } });
+    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'parent', namespace: 'default' } }, event, 'x'));
+    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'child', namespace: 'default' } }, event, 'x'));
     // The parent comes first in the list: its when sees the pre-discovered child and stays false,
     // so the parent only goes on the next pass (order comes from the expressions, not the list).
     const executor = await h.executor(ORDERED('Orphan'), 'x');
@@ -53,8 +53,8 @@ describe('executor rows: delete path, discovery and lifecycle.create', () => {
 
   it('#12 a child held by a finalizer stays present after its DELETE: dependents wait; it is gone once the finalizer is removed', async () => {
     const config = ORDERED('Foreground').replace(/(  - name: parent[\s\S]*?)(  - name: child[\s\S]*)$/, '$2$1');
-    h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'parent', namespace: 'default' } });
-    h.kube.seed({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'child', namespace: 'default', finalizers: ['example.com/hold'] } });
+    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'parent', namespace: 'default' } }, event, 'x'));
+    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'child', namespace: 'default', finalizers: ['example.com/hold'] } }, event, 'x'));
     const executor = await h.executor(config, 'x');
     const held = await executor.execute({ ...event, deleting: true });
     expect(held.operations.map((o) => `${o.resource}:${o.operation}`)).toEqual(['child:wait', 'parent:skip']);
@@ -72,7 +72,7 @@ describe('executor rows: delete path, discovery and lifecycle.create', () => {
   it('#16 selector discovery deletes the highest hyperfleet.io/generation match', async () => {
     const labels = { 'hyperfleet.io/cluster-id': ID };
     for (const [name, gen] of [['job-gen1', '1'], ['job-gen3', '3'], ['job-gen2', '2']] as const) {
-      h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels, annotations: { 'hyperfleet.io/generation': gen } } });
+      h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels, annotations: { 'hyperfleet.io/generation': gen } } }, event, 'x'));
     }
     const config = `
 resources:
@@ -92,7 +92,7 @@ resources:
   });
 
   it('#17 lifecycle.create.when is ignored for an object that already exists (it is applied normally)', async () => {
-    h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'optional', namespace: 'default', annotations: { 'hyperfleet.io/generation': '1' } } });
+    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'optional', namespace: 'default', annotations: { 'hyperfleet.io/generation': '1' } } }, event, 'x'));
     const config = `
 resources:
   - name: optional

@@ -120,6 +120,21 @@ describe('AdapterExecutor over Maestro', () => {
     expect(h.maestro.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
   });
 
+  it('deletion_policy Orphan: the work is left in place with its marks removed and no DELETE reaches Maestro', async () => {
+    const executor = await h.executor(CONFIG, 'mw');
+    cluster(1, false);
+    await executor.execute(event);
+    expect(h.maestro.peek(MAESTRO_SOURCE, 'cluster1', 'work-c7')?.metadata).toMatchObject({ annotations: { 'decom.io/owner': `Cluster/${ID}/mw` } });
+    h.api.on(GET, { status: 200, body: { id: ID, generation: 2, deleted_time: '2026-03-25T09:00:00Z', deletion_policy: 'Orphan' } });
+    const orphaned = await executor.execute(event);
+    expect(orphaned.operations[0]).toMatchObject({ operation: 'orphan', kind: 'ManifestWork', consumer: 'cluster1' });
+    expect(h.maestro.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    const kept = h.maestro.peek(MAESTRO_SOURCE, 'cluster1', 'work-c7')?.metadata as { labels?: Record<string, string>; annotations?: Record<string, string> };
+    expect(kept.annotations?.['decom.io/owner']).toBeUndefined();
+    expect(kept.labels?.['hyperfleet.io/cluster-id']).toBeUndefined();
+    expect(report()).toMatchObject({ finalized: 'True', nested: [false, false] });
+  });
+
   it('a Maestro error during discovery fails the phase: nothing is deleted and Finalized stays False', async () => {
     const executor = await h.executor(CONFIG, 'mw');
     cluster(1, false);

@@ -5,6 +5,7 @@ import { renderApiCall, sendApiCall } from './api-call.runner.js';
 import type { ExecutionContext } from './execution-context.js';
 import { guardFinalized } from './finalized-guard.js';
 import { renderTree } from './render-tree.js';
+import { applyStatusOverrides } from './status-overrides.js';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -19,7 +20,8 @@ function parseMaybeJson(text: string): unknown {
 /**
  * Builds payloads in order; each becomes a JSON *string* param of its name (for
  * `body: '{{ .statusPayload }}'`). `when` false → not built. A `Finalized=True` condition is
- * withheld unless the pass was complete and successful (finalized-guard.ts).
+ * withheld unless the pass was complete and successful (finalized-guard.ts); then Decom's policy
+ * overrides apply (status-overrides.ts).
  * @returns the names skipped by `when`, or `undefined` when a build failed (recorded).
  */
 function buildPayloads(ctx: ExecutionContext, task: TaskConfig): Set<string> | undefined {
@@ -39,8 +41,9 @@ function buildPayloads(ctx: ExecutionContext, task: TaskConfig): Set<string> | u
       }
     }
     try {
-      const { payload: built, withheld } = guardFinalized(renderTree(ctx, payload.build), ctx);
+      const { payload: guarded, withheld } = guardFinalized(renderTree(ctx, payload.build), ctx);
       if (withheld) ctx.recorder.log({ level: 'warning', message: `payload '${payload.name}': Finalized=True withheld: ${withheld}`, where: `post.payloads.${payload.name}` });
+      const built = applyStatusOverrides(payload.name, guarded, ctx);
       ctx.recorder.payloads[payload.name] = built;
       ctx.params[payload.name] = JSON.stringify(built);
     } catch (error) {

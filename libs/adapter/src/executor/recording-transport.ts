@@ -42,6 +42,17 @@ export class RecordingTransport implements ResourceTransport {
     );
   }
 
+  /** Every match (the inner transport's `discoverAll`, or its single `discover` match). */
+  discoverAll(query: DiscoveryQuery): Promise<KubeObject[]> {
+    const name = query.byName ?? (query.labelSelector ? Object.entries(query.labelSelector).map(([k, v]) => `${k}=${v}`).join(',') : undefined);
+    const inner = this.inner;
+    return this.track(
+      { verb: 'discover', kind: query.kind, ...(name && { name }), ...(query.namespace && { namespace: query.namespace }) },
+      async () => (inner.discoverAll ? inner.discoverAll(query) : [await inner.discover(query)].filter((o): o is KubeObject => o !== undefined)),
+      (v) => (v.length > 0 ? `ok ${v.map((o) => o.metadata.name).join(',')}` : 'not-found'),
+    );
+  }
+
   create(object: KubeObject): Promise<KubeObject> {
     return this.track(
       { verb: 'create', kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace && { namespace: object.metadata.namespace }) },

@@ -1,197 +1,143 @@
-import type { PropagationPolicy, TaskConfig } from '../config/task-config.types.js';
-import type { KubeObject, ObjectRef, ResourceTransport } from '../transport/resource-transport.port.js';
-import { TransportError } from '../transport/transport-error.js';
+import type { TaskConfig } from '../config/task-config.types.js';
+import type { KubeObject } from '../transport/resource-transport.port.js';
+import { type RecreateWait, applyTarget } from './apply-target.js';
+import { deleteTarget } from './delete-target.js';
 import type { Evaluation, ExecutionContext } from './execution-context.js';
-import type { ResourceOperation } from './execution-result.js';
-import { decideApply, decideResourceStep } from './resource-plan.js';
+import { type OrphanBudget, type OrphanResult, orphanTarget, orphanedMessage } from './orphan-target.js';
+import { discoverOwned } from './owned-discovery.js';
+import { decideResourceStep } from './resource-plan.js';
+import { errorMessage, failCall, operation } from './resource-operation.js';
 import { remember, renderTarget, type Target, type TransportResolver } from './resource-target.js';
 
-/** How long `recreate_on_change` waits for the old object to disappear before creating. */
-export interface RecreateWait {
-  readonly timeoutMs: number;
-  readonly intervalMs: number;
-  readonly sleep: (ms: number) => Promise<void>;
+export type { RecreateWait } from './apply-target.js';
+
+/** Decom's policy knobs of the resource phase. */
+export interface ResourcePhaseOptions {
+  readonly wait: RecreateWait;
+  /** Bound of each cluster call on the orphan path, in ms. */
+  readonly orphanCallTimeoutMs: number;
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-function refOf(object: KubeObject, fallback: KubeObject): ObjectRef {
-  return {
-    apiVersion: object.apiVersion ?? fallback.apiVersion,
-    kind: object.kind ?? fallback.kind,
-    name: object.metadata.name,
-    ...(object.metadata.namespace && { namespace: object.metadata.namespace }),
-  };
-}
-
-function sameObject(a: KubeObject, b: KubeObject): boolean {
-  if (a.metadata.uid && b.metadata.uid) return a.metadata.uid === b.metadata.uid;
-  return a.metadata.name === b.metadata.name && a.metadata.namespace === b.metadata.namespace;
-}
-
-function operation(target: Target, object: KubeObject, kind: ResourceOperation['operation'], reason: string): ResourceOperation {
-  return {
-    resource: target.spec.name,
-    operation: kind,
-    reason,
-    kind: object.kind ?? target.desired.kind,
-    name: object.metadata.name,
-    ...(object.metadata.namespace && { namespace: object.metadata.namespace }),
-    ...(target.consumer && { consumer: target.consumer }),
-  };
-}
-
-/**
- * Delete path (§2.6 b): discover, DELETE with the propagation policy (404 = already gone, #1),
- * re-discover. Gone → left out of `resources` so dependents can go in the same pass; still there
- * (finalizers) → kept, dependents wait. Errors are recorded per resource and processing goes on.
- */
-async function deleteTarget(ctx: ExecutionContext, target: Target, policy: PropagationPolicy): Promise<void> {
-  const { transport } = target;
-  const name = target.spec.name;
-  let current: KubeObject | undefined;
-  try {
-    current = await transport.discover(target.query);
-  } catch (error) {
-    ctx.failResource(name, { phase: 'resources', step: name, message: `discovery before delete failed: ${message(error)}` });
-    ctx.recorder.operation(operation(target, target.desired, 'blocked', `discovery failed: ${message(error)}`));
-    return;
-  }
-  if (!current) {
-    remember(ctx, target, undefined);
-    ctx.recorder.operation(operation(target, target.desired, 'delete', 'already gone (not found)'));
-    return;
-  }
-  let outcome: string;
-  try {
-    outcome = await transport.delete(refOf(current, target.desired), policy);
-  } catch (error) {
-    remember(ctx, target, current);
-    ctx.failResource(name, { phase: 'resources', step: name, message: message(error) });
-    ctx.recorder.operation(operation(target, current, 'delete', `delete failed: ${message(error)}`));
-    return;
-  }
-  let after: KubeObject | undefined = current;
-  try {
-    after = await transport.discover(target.query);
-  } catch {
-    // Cannot tell whether it is gone: keep the old object, so nothing downstream assumes absence.
-  }
-  remember(ctx, target, after);
-  const reason = outcome === 'not-found' ? 'already gone (not found)' : `deleted (propagationPolicy=${policy})`;
-  if (after && sameObject(after, current)) {
-    ctx.recorder.operation(operation(target, after, 'wait', `delete requested (propagationPolicy=${policy}); object still present`));
-  } else if (after) {
-    // Selector discovery: this one is gone but an older generation still matches (next pass).
-    ctx.recorder.operation(operation(target, current, 'delete', `${reason}; ${after.metadata.name} still matches the discovery`));
-  } else {
-    ctx.recorder.operation(operation(target, current, 'delete', reason));
-  }
-}
-
-async function waitUntilGone(transport: ResourceTransport, ref: ObjectRef, wait: RecreateWait): Promise<boolean> {
-  for (let waited = 0; waited <= wait.timeoutMs; waited += wait.intervalMs) {
-    if (!(await transport.get(ref))) return true;
-    await wait.sleep(wait.intervalMs);
-  }
-  return false;
-}
-
-/**
- * Apply path (§2.6 c, d): GET by the manifest's name, create / replace / recreate / skip by
- * `hyperfleet.io/generation`, then discover by the discovery config into `resources`.
- * @returns false on error (recorded): apply errors stop the resource loop.
- */
-async function applyTarget(ctx: ExecutionContext, target: Target, wait: RecreateWait): Promise<boolean> {
-  const { spec, desired, transport } = target;
-  try {
-    const ref = refOf(desired, desired);
-    const existing = await transport.get(ref);
-    const decision = decideApply(desired, existing, spec.recreateOnChange);
-    let op: ResourceOperation = operation(target, desired, decision.operation, decision.reason);
-    if (decision.operation === 'create') {
-      try {
-        await transport.create(desired);
-      } catch (error) {
-        // Someone created it between our GET and POST: the object exists, which is what we wanted.
-        if (!(error instanceof TransportError && error.reason === 'AlreadyExists')) throw error;
-        op = operation(target, desired, 'skip', 'already exists');
-      }
-    } else if (decision.operation === 'update' && existing) {
-      await transport.replace({ ...desired, metadata: { ...desired.metadata, resourceVersion: existing.metadata.resourceVersion } });
-    } else if (decision.operation === 'recreate' && existing) {
-      await transport.delete(refOf(existing, desired), 'Background');
-      if (await waitUntilGone(transport, ref, wait)) await transport.create(desired);
-      else op = operation(target, desired, 'wait', `${decision.reason}; old object still terminating, create on a later event`);
-    }
-    ctx.recorder.operation(op);
-    remember(ctx, target, await transport.discover(target.query));
-    return true;
-  } catch (error) {
-    ctx.failResource(spec.name, { phase: 'resources', step: spec.name, message: message(error) });
-    ctx.recorder.operation(operation(target, desired, 'blocked', `apply failed: ${message(error)}`));
-    return false;
-  }
-}
-
-/**
- * Phase 3 (§2.6): render every manifest, pre-discover all resources when any lifecycle is set
- * (a discovery error other than NotFound fails the phase: nothing is applied or deleted), then
- * per resource in list order decide (pure, `decideResourceStep`) and act through the transport.
- * `ctx.resources` ends with the post-operation state, absent objects left out.
- * @see seeds/000 "Executor Behavior Change", "Deletion Ordering"; STYLE.md §3.
- */
-export async function runResources(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver, wait: RecreateWait): Promise<void> {
+function renderAll(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver): Target[] | undefined {
   const targets: Target[] = [];
   for (const spec of task.resources) {
     try {
       targets.push(renderTarget(ctx, spec, transports));
     } catch (error) {
-      const text = `render failed: ${message(error)}`;
+      const text = `render failed: ${errorMessage(error)}`;
       ctx.fail('ResourceFailed', { phase: 'resources', step: spec.name, message: text });
       ctx.recorder.phase({ phase: 'resources', status: 'failed', detail: `${spec.name}: ${text}` });
-      return;
+      return undefined;
     }
   }
-  const usesLifecycle = task.resources.some((r) => r.lifecycle?.create || r.lifecycle?.delete);
+  return targets;
+}
+
+/**
+ * Orphan stage, before anything that needs a live connection (seed 003 "Deletion-path ordering
+ * fix"): while the resource is deleting, every resource whose effective policy is `Orphan` (the
+ * resource's `deletion_policy`, or its `lifecycle.delete.policy`) is left in place, best effort
+ * unmarked, and counts as absent. Failures here never fail the pass.
+ * @returns the targets still to process.
+ */
+async function orphanStage(ctx: ExecutionContext, targets: readonly Target[], options: ResourcePhaseOptions): Promise<Target[]> {
+  const state = ctx.resourcePolicy;
+  if (!state.deleting) return [...targets];
+  const budget: OrphanBudget = { callTimeoutMs: options.orphanCallTimeoutMs, unreachable: new Map() };
+  const results: OrphanResult[] = [];
+  const rest: Target[] = [];
+  const resourceWhy = 'deletion_policy Orphan';
+  for (const target of targets) {
+    const configOrphan = target.spec.lifecycle?.delete?.policy === 'Orphan';
+    if (state.deletionPolicy !== 'Orphan' && !configOrphan) rest.push(target);
+    else results.push(await orphanTarget(ctx, target, budget, state.deletionPolicy === 'Orphan' ? resourceWhy : 'lifecycle.delete.policy Orphan'));
+  }
+  if (rest.length === 0) {
+    const why = state.deletionPolicy === 'Orphan' ? resourceWhy : 'lifecycle.delete.policy Orphan';
+    ctx.verdicts.orphaned = orphanedMessage(why, results);
+  }
+  return rest;
+}
+
+/**
+ * Phase 3 (§2.6) with Decom's policy rules (docs/policies.md "Adapter side"): render every
+ * manifest; while deleting and paused, stop (no cluster call at all); orphan what the policies
+ * say to orphan (orphanStage, no connection needed); pre-discover the rest when any lifecycle is
+ * set (a discovery error other than NotFound fails the phase: nothing is applied or deleted;
+ * objects that are not ours count as absent), then per resource in list order decide (pure,
+ * `decideResourceStep`) and act through the transport. `ctx.resources` ends with the
+ * post-operation state, absent objects left out.
+ * @see seeds/000 "Executor Behavior Change", "Deletion Ordering"; seeds/003, 004; STYLE.md §3.
+ */
+export async function runResources(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver, options: ResourcePhaseOptions): Promise<void> {
+  const state = ctx.resourcePolicy;
+  if (state.deleting && state.paused) {
+    // A pause holds a deletion entirely: no delete, no orphan, not even a read (seed 004).
+    ctx.verdicts.pausedHold = true;
+    ctx.recorder.phase({ phase: 'resources', status: 'skipped', detail: 'the resource is paused: deletion waits until it is unpaused' });
+    return;
+  }
+  const rendered = renderAll(ctx, task, transports);
+  if (!rendered) return;
+  const targets = await orphanStage(ctx, rendered, options);
+  const orphaned = new Set(rendered.filter((t) => !targets.includes(t)).map((t) => t.spec.name));
+  const usesLifecycle = task.resources.some((r) => !orphaned.has(r.name) && (r.lifecycle?.create || r.lifecycle?.delete));
+  // Objects that exist but are not ours: absent for CEL, present for `create.when` (§2.2: only
+  // consulted for an absent object), so the apply path meets them and the adoption policy decides.
+  const foreign = new Map<string, KubeObject>();
   if (usesLifecycle) {
     for (const target of targets) {
       try {
-        remember(ctx, target, await target.transport.discover(target.query));
+        const found = await discoverOwned(target, ctx.ownerMark);
+        remember(ctx, target, found.owned);
+        if (found.foreign) foreign.set(target.spec.name, found.foreign);
       } catch (error) {
         // Never guess "absent" (it would mean a false Finalized or an unwanted delete): stop here.
-        const text = `discovery failed: ${message(error)}`;
-        ctx.fail('ResourceFailed', { phase: 'resources', step: target.spec.name, message: text });
+        const text = `discovery failed: ${errorMessage(error)}`;
+        failCall(ctx, target.spec.name, text, error, 'phase');
         ctx.recorder.phase({ phase: 'resources', status: 'failed', detail: `${target.spec.name}: ${text}` });
         return;
       }
     }
   }
   for (const target of targets) {
-    const { spec } = target;
-    const present = ctx.resources[spec.name];
-    const deleteWhen: Evaluation | undefined = spec.lifecycle?.delete ? ctx.evaluate(spec.lifecycle.delete.when) : undefined;
-    const deleting = deleteWhen?.ok === true && deleteWhen.value === true;
-    const createWhen = spec.lifecycle?.create && !present && !deleting && deleteWhen?.ok !== false ? ctx.evaluate(spec.lifecycle.create.when) : undefined;
-    const step = decideResourceStep({
-      name: spec.name,
-      ...(present && { present }),
-      ...(deleteWhen && { deleteWhen }),
-      ...(createWhen && { createWhen }),
-      propagationPolicy: spec.lifecycle?.delete?.propagationPolicy ?? 'Background',
-    });
-    if (step.kind === 'blocked') {
-      ctx.failResource(spec.name, { phase: 'resources', step: spec.name, message: step.reason });
-      ctx.recorder.operation(operation(target, present ?? target.desired, 'blocked', step.reason));
-    } else if (step.kind === 'create-skipped') {
-      ctx.markSkipped(step.reason);
-      ctx.recorder.operation(operation(target, target.desired, 'skip', step.reason));
-    } else if (step.kind === 'delete') {
-      await deleteTarget(ctx, target, step.policy);
-    } else if (!(await applyTarget(ctx, target, wait))) {
-      break;
-    }
+    if (!(await processTarget(ctx, target, options, foreign.get(target.spec.name)))) break;
   }
   const failed = ctx.adapterMetadata().executionStatus === 'failed';
   ctx.recorder.phase({ phase: 'resources', status: failed ? 'failed' : 'success' });
+}
+
+/** One resource's step. @returns false when the loop must stop (apply error). */
+async function processTarget(ctx: ExecutionContext, target: Target, options: ResourcePhaseOptions, foreign: KubeObject | undefined): Promise<boolean> {
+  const { spec } = target;
+  const present = ctx.resources[spec.name];
+  const exists = present ?? foreign;
+  const deleteWhen: Evaluation | undefined = spec.lifecycle?.delete ? ctx.evaluate(spec.lifecycle.delete.when) : undefined;
+  const deleting = deleteWhen?.ok === true && deleteWhen.value === true;
+  const createWhenExpr = spec.lifecycle?.create?.when;
+  const createWhen = createWhenExpr && !exists && !deleting && deleteWhen?.ok !== false ? ctx.evaluate(createWhenExpr) : undefined;
+  const step = decideResourceStep({
+    name: spec.name,
+    ...(exists && { present: exists }),
+    ...(deleteWhen && { deleteWhen }),
+    ...(createWhen && { createWhen }),
+    propagationPolicy: spec.lifecycle?.delete?.propagationPolicy ?? 'Background',
+  });
+  if (step.kind === 'blocked') {
+    ctx.failResource(spec.name, { phase: 'resources', step: spec.name, message: step.reason });
+    ctx.recorder.operation(operation(target, present ?? target.desired, 'blocked', step.reason));
+  } else if (step.kind === 'create-skipped') {
+    ctx.markSkipped(step.reason);
+    ctx.recorder.operation(operation(target, target.desired, 'skip', step.reason));
+  } else if (step.kind === 'delete' && spec.lifecycle?.delete?.policy === 'Orphan') {
+    // delete.when holds outside a deletion of the resource: the config's Orphan still never deletes.
+    await orphanTarget(ctx, target, { callTimeoutMs: options.orphanCallTimeoutMs, unreachable: new Map() }, 'lifecycle.delete.policy Orphan');
+  } else if (step.kind === 'delete' && ctx.resourcePolicy.paused) {
+    ctx.recorder.operation(operation(target, present ?? target.desired, 'wait', 'delete held: the resource is paused (no delete while paused)'));
+  } else if (step.kind === 'delete') {
+    await deleteTarget(ctx, target, step.policy);
+  } else {
+    return applyTarget(ctx, target, options.wait);
+  }
+  return true;
 }

@@ -11,6 +11,7 @@ function verb(op: ResourceOperation): string {
   if (op.operation === 'wait') return 'pending';
   if (op.operation === 'skip') return op.reason.includes('lifecycle.create.when') ? 'absent' : 'keep';
   if (op.operation === 'blocked') return 'BLOCKED';
+  if (op.operation === 'foreign') return 'not-ours';
   return op.operation.toUpperCase();
 }
 

@@ -1,6 +1,6 @@
 import { HttpHyperfleetApiClient } from '../api-client/hyperfleet-api.client.js';
 import { loadTaskConfigFile, parseTaskConfig } from '../config/task-config.parser.js';
-import { ExecutorHarness, FIXED_NOW } from '../testing/executor-harness.js';
+import { ExecutorHarness, FIXED_NOW, ownedBy } from '../testing/executor-harness.js';
 import { KubernetesTransport } from '../transport/kubernetes/kubernetes.transport.js';
 import { planDeletion } from './deletion-plan.js';
 import { formatDeletionPlan } from './deletion-plan.format.js';
@@ -90,8 +90,9 @@ describe('planDeletion', () => {
 
   it('reports what blocks: a when that stays false, a finalizer, and a when that fails', async () => {
     h.api.on(`GET /api/hyperfleet/v1/resources/${ID}`, { status: 200, body: cluster(3, true) });
-    h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keeper', namespace: 'default' } });
-    h.kube.seed({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'held', namespace: 'default', finalizers: ['example.com/protect'] } });
+    // Both objects are the `stuck` adapter's: for `failing` they are not Decom's, so never deleted and never waited on.
+    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keeper', namespace: 'default' } }, { kind: 'Cluster', id: ID }, 'stuck'));
+    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'held', namespace: 'default', finalizers: ['example.com/protect'] } }, { kind: 'Cluster', id: ID }, 'stuck'));
     const failing = parseTaskConfig(STUCK.replace("'event.generation > 100'", "'int(event.kind) > 1'"), 'failing.yaml');
     const base = await options([]);
     const plan = await planDeletion({
@@ -107,8 +108,8 @@ describe('planDeletion', () => {
       { adapter: 'stuck', resource: 'keeper', reason: 'lifecycle.delete.when stays false: event.generation > 100' },
       { adapter: 'stuck', resource: 'held', reason: 'terminating (finalizers: example.com/protect)' },
       { adapter: 'failing', resource: 'keeper', reason: expect.stringContaining('lifecycle.delete.when could not be evaluated') },
-      { adapter: 'failing', resource: 'held', reason: 'terminating (finalizers: example.com/protect)' },
     ]);
+    expect(formatDeletionPlan(plan)).toContain(`not-ours Secret default/held (held): not Decom's (no decom.io/owner: Cluster/${ID}/failing): left in place, never deleted`);
     expect(h.kube.peek('v1', 'Secret', 'default', 'held')).toBeDefined();
     expect(h.api.requests('GET').map((r) => r.path)[0]).toBe(`/api/hyperfleet/v1/resources/${ID}`);
   });

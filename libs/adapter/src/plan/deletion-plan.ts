@@ -66,6 +66,8 @@ function blockersOf(pass: PlanPass, adapters: readonly PlanAdapter[], cluster: S
       continue;
     }
     for (const op of run.operations) {
+      // Left in place on purpose (orphaned, or not Decom's): nothing to wait for.
+      if (op.operation === 'orphan' || op.operation === 'foreign') continue;
       const when = run.deleteWhen.find((w) => w.resource === op.resource);
       const spec = task?.resources.find((r) => r.name === op.resource);
       if (op.operation === 'blocked') blockers.push({ adapter: run.adapter, resource: op.resource, reason: op.reason });

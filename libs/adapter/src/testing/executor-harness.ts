@@ -5,9 +5,16 @@ import { HttpHyperfleetApiClient } from '../api-client/hyperfleet-api.client.js'
 import { loadTaskConfigFile, parseTaskConfig } from '../config/task-config.parser.js';
 import type { TaskConfig } from '../config/task-config.types.js';
 import { AdapterExecutor, type AdapterRuntimeDeps } from '../executor/adapter-executor.js';
+import { ownerMark, withOwner } from '../executor/ownership.js';
 import { KubernetesTransport } from '../transport/kubernetes/kubernetes.transport.js';
+import type { KubeObject } from '../transport/resource-transport.port.js';
 import { maestroTransports } from '../transport/maestro/maestro-transport.factory.js';
 import { RecordedApiServer } from './recorded-api-server.js';
+
+/** `object` carrying the ownership marker of `event`'s resource and `adapter`, as if that adapter had created it. */
+export function ownedBy<T extends Record<string, unknown>>(object: T, event: { kind: string; id: string }, adapter: string): T {
+  return withOwner(object as unknown as KubeObject, ownerMark(event, adapter)) as unknown as T;
+}
 
 /** Fixed clock of executor tests (a real clock implementation, just a constant one). */
 export const FIXED_NOW = new Date('2026-03-25T10:00:00Z');

@@ -15,3 +15,11 @@ export class TransportError extends Error {
     super(message, options);
   }
 }
+
+/** Reasons meaning "no answer from the server" (as opposed to an answer that refuses). */
+const CONNECTION_REASONS = new Set(['ConnectionFailure', 'Timeout']);
+
+/** Whether `error` says the cluster (Kubernetes or Maestro) could not be reached at all. */
+export function isConnectionFailure(error: unknown): error is TransportError {
+  return error instanceof TransportError && CONNECTION_REASONS.has(error.reason);
+}

@@ -1,0 +1,58 @@
+import type { AdoptionPolicy } from '../config/task-config.types.js';
+import { GENERATION_ANNOTATION, generationOf } from '../transport/newest-generation.js';
+import type { KubeObject } from '../transport/resource-transport.port.js';
+import { manifestDifferences } from './manifest-match.js';
+import { OWNER_ANNOTATION, withOwner } from './ownership.js';
+import { describeObject } from './resource-operation.js';
+
+/** What the apply path does with an existing object that is not Decom's. */
+export type AdoptionDecision =
+  /** Take it over with one write (`write`, a full replace carrying the ownership marker). */
+  | { readonly kind: 'adopt'; readonly write: KubeObject; readonly reason: string }
+  /** Leave it alone, write nothing: `Applied=False` with `reason`. */
+  | { readonly kind: 'refuse'; readonly reason: 'AdoptionConflict' | 'AlreadyExists'; readonly message: string; readonly differences?: readonly string[] };
+
+/**
+ * Decides the adoption of `existing` (not ours) for the rendered manifest `desired` (pure).
+ * - `Adopt`: today's apply + the marker: a changed `hyperfleet.io/generation` replaces it with the
+ *   manifest (never recreated: adoption does not delete), an equal one only gains the marker.
+ * - `AdoptIfMatching`: adopt only when every field the manifest sets matches (manifest-match.ts);
+ *   the write adds the marker and the manifest's generation annotation and keeps the object's
+ *   other fields. Otherwise `AdoptionConflict` naming the differing fields.
+ * - `FailIfExists`: `AlreadyExists`.
+ * Whatever the policy, an object carrying another owner's `decom.io/owner` is never adopted
+ * (`AlreadyExists`).
+ * @see seeds/003 "Adoption policy", docs/policies.md "Adapter side".
+ */
+export function decideAdoption(policy: AdoptionPolicy, desired: KubeObject, existing: KubeObject, mark: string): AdoptionDecision {
+  const what = describeObject(existing);
+  const otherOwner = existing.metadata.annotations?.[OWNER_ANNOTATION];
+  if (otherOwner !== undefined && otherOwner !== mark) {
+    // Another Decom resource or adapter manages it: taking it over would make that one's deletion
+    // skip it, and two adapters would take it from each other on every pass.
+    return { kind: 'refuse', reason: 'AlreadyExists', message: `${what} already exists and belongs to ${otherOwner} (${OWNER_ANNOTATION}): never adopted, nothing written` };
+  }
+  if (policy === 'FailIfExists') {
+    return { kind: 'refuse', reason: 'AlreadyExists', message: `${what} already exists and is not Decom's (adoptionPolicy FailIfExists): nothing written` };
+  }
+  if (policy === 'AdoptIfMatching') {
+    const differences = manifestDifferences(desired, existing);
+    if (differences.length > 0) {
+      return {
+        kind: 'refuse',
+        reason: 'AdoptionConflict',
+        message: `${what} exists, is not Decom's and differs from the manifest in ${differences.join(', ')} (adoptionPolicy AdoptIfMatching): nothing written`,
+        differences,
+      };
+    }
+    const generation = desired.metadata.annotations?.[GENERATION_ANNOTATION];
+    const marked = withOwner(existing, mark);
+    const write = generation === undefined ? marked : { ...marked, metadata: { ...marked.metadata, annotations: { ...marked.metadata.annotations, [GENERATION_ANNOTATION]: generation } } };
+    return { kind: 'adopt', write, reason: 'adopted: every field the manifest sets already matches' };
+  }
+  const before = generationOf(existing);
+  const after = generationOf(desired);
+  if (before === after) return { kind: 'adopt', write: withOwner(existing, mark), reason: `adopted (generation ${after} unchanged: marker added)` };
+  const write = withOwner({ ...desired, metadata: { ...desired.metadata, resourceVersion: existing.metadata.resourceVersion } }, mark);
+  return { kind: 'adopt', write, reason: `adopted and updated (generation changed ${before}->${after})` };
+}

@@ -1,0 +1,79 @@
+import type { PropagationPolicy } from '../config/task-config.types.js';
+import type { KubeObject } from '../transport/resource-transport.port.js';
+import type { ExecutionContext } from './execution-context.js';
+import { discoverOwned, type OwnedDiscovery } from './owned-discovery.js';
+import { OWNER_ANNOTATION } from './ownership.js';
+import { describeObject, errorMessage, failCall, operation, refOf, sameObject } from './resource-operation.js';
+import { remember, type Target } from './resource-target.js';
+
+/**
+ * An object that is not Decom's (no ownership marker of this resource and adapter) is left
+ * untouched and counts as absent for this adapter (left out of `resources`), so it never blocks
+ * `Finalized`; the trace, a warning and `policy.outcomes` say so.
+ */
+export function leaveForeign(ctx: ExecutionContext, target: Target, object: KubeObject, why: string): void {
+  remember(ctx, target, undefined);
+  const reason = `not Decom's (no ${OWNER_ANNOTATION}: ${ctx.ownerMark}): ${why}`;
+  ctx.recorder.operation(operation(target, object, 'foreign', reason));
+  ctx.recorder.policyOutcome({
+    resource: target.spec.name,
+    outcome: 'NotOwned',
+    message: `${describeObject(object)}: ${reason}`,
+    kind: object.kind,
+    name: object.metadata.name,
+    ...(object.metadata.namespace && { namespace: object.metadata.namespace }),
+  });
+  ctx.recorder.log({ level: 'warning', message: `${target.spec.name}: ${describeObject(object)} ${reason}`, where: target.spec.where });
+  if (ctx.resourcePolicy.deleting) ctx.verdicts.notOwned.push(describeObject(object));
+}
+
+/**
+ * Delete path (§2.6 b): discover (ours only), DELETE with the propagation policy (404 = already
+ * gone, #1), re-discover. Gone → left out of `resources` so dependents can go in the same pass;
+ * still there (finalizers) → kept, dependents wait. An object that is not ours is never deleted
+ * (leaveForeign). Errors are recorded per resource and processing goes on.
+ */
+export async function deleteTarget(ctx: ExecutionContext, target: Target, policy: PropagationPolicy): Promise<void> {
+  const { transport } = target;
+  const name = target.spec.name;
+  let found: OwnedDiscovery;
+  try {
+    found = await discoverOwned(target, ctx.ownerMark);
+  } catch (error) {
+    failCall(ctx, name, `discovery before delete failed: ${errorMessage(error)}`, error);
+    ctx.recorder.operation(operation(target, target.desired, 'blocked', `discovery failed: ${errorMessage(error)}`));
+    return;
+  }
+  const current = found.owned;
+  if (!current) {
+    if (found.foreign) return leaveForeign(ctx, target, found.foreign, 'left in place, never deleted');
+    remember(ctx, target, undefined);
+    ctx.recorder.operation(operation(target, target.desired, 'delete', 'already gone (not found)'));
+    return;
+  }
+  let outcome: string;
+  try {
+    outcome = await transport.delete(refOf(current, target.desired), policy);
+  } catch (error) {
+    remember(ctx, target, current);
+    failCall(ctx, name, errorMessage(error), error);
+    ctx.recorder.operation(operation(target, current, 'delete', `delete failed: ${errorMessage(error)}`));
+    return;
+  }
+  let after: KubeObject | undefined = current;
+  try {
+    after = (await discoverOwned(target, ctx.ownerMark)).owned;
+  } catch {
+    // Cannot tell whether it is gone: keep the old object, so nothing downstream assumes absence.
+  }
+  remember(ctx, target, after);
+  const reason = outcome === 'not-found' ? 'already gone (not found)' : `deleted (propagationPolicy=${policy})`;
+  if (after && sameObject(after, current)) {
+    ctx.recorder.operation(operation(target, after, 'wait', `delete requested (propagationPolicy=${policy}); object still present`));
+  } else if (after) {
+    // Selector discovery: this one is gone but an older generation still matches (next pass).
+    ctx.recorder.operation(operation(target, current, 'delete', `${reason}; ${after.metadata.name} still matches the discovery`));
+  } else {
+    ctx.recorder.operation(operation(target, current, 'delete', reason));
+  }
+}

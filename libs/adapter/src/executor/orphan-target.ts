@@ -1,0 +1,115 @@
+import type { KubeObject, ResourceTransport } from '../transport/resource-transport.port.js';
+import { TransportError, isConnectionFailure } from '../transport/transport-error.js';
+import { leaveForeign } from './delete-target.js';
+import type { ExecutionContext } from './execution-context.js';
+import { discoverOwned } from './owned-discovery.js';
+import { withoutOwnershipMarks } from './ownership.js';
+import { describeObject, errorMessage, operation } from './resource-operation.js';
+import { remember, type Target } from './resource-target.js';
+
+/** How long one orphan call may take, and which clusters already proved unreachable in this pass. */
+export interface OrphanBudget {
+  readonly callTimeoutMs: number;
+  /** Transport → first connection error: later objects on it are not tried again this pass. */
+  readonly unreachable: Map<ResourceTransport, string>;
+}
+
+/** What happened to one orphaned resource. */
+export type OrphanResult =
+  | { readonly kind: 'unmarked'; readonly object: string }
+  | { readonly kind: 'marks-kept'; readonly resource: string; readonly cause: string }
+  | { readonly kind: 'absent' | 'foreign' };
+
+/**
+ * Bounds a cluster call. The client's own timeouts are not always configured (a black-holed
+ * server could hang the pass), and an orphan must finish without a live connection; the late
+ * answer of a timed-out call is ignored.
+ */
+async function bounded<T>(call: () => Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TransportError('Timeout', `${what}: no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([call(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Removes the marks, re-reading once when someone else changed the object in between (409). */
+async function unmark(target: Target, object: KubeObject, budget: OrphanBudget, mark: string): Promise<string[]> {
+  let current = object;
+  for (let attempt = 1; ; attempt++) {
+    const { object: stripped, removed } = withoutOwnershipMarks(current);
+    if (removed.length === 0) return removed;
+    try {
+      await bounded(() => target.transport.replace(stripped), budget.callTimeoutMs, `unmark ${describeObject(current)}`);
+      return removed;
+    } catch (error) {
+      if (attempt > 1 || !(error instanceof TransportError && error.reason === 'Conflict')) throw error;
+      const again = (await bounded(() => discoverOwned(target, mark), budget.callTimeoutMs, `discover ${target.spec.name}`)).owned;
+      if (!again) return [];
+      current = again;
+    }
+  }
+}
+
+/**
+ * Orphan path of one resource (seed 003): never deletes. Best effort, bounded: find our object,
+ * remove Decom's ownership marks (ownership.ts) with a replace, and leave it in place. When the
+ * cluster cannot be reached (or refuses), the object is still left in place and the cause is
+ * recorded (`OrphanMarksKept`); the pass does not fail. The resource counts as absent for CEL
+ * afterwards, so a config's `Finalized` expression sees nothing left to clean up.
+ * @param why `deletion_policy Orphan` or `lifecycle.delete.policy Orphan`, for messages.
+ */
+export async function orphanTarget(ctx: ExecutionContext, target: Target, budget: OrphanBudget, why: string): Promise<OrphanResult> {
+  const name = target.spec.name;
+  const known = budget.unreachable.get(target.transport);
+  try {
+    if (known !== undefined) throw new TransportError('ConnectionFailure', `not tried: the cluster was unreachable earlier in this pass (${known})`);
+    const found = await bounded(() => discoverOwned(target, ctx.ownerMark), budget.callTimeoutMs, `discover ${name}`);
+    if (!found.owned) {
+      if (found.foreign) {
+        leaveForeign(ctx, target, found.foreign, `left in place (${why}), not touched`);
+        return { kind: 'foreign' };
+      }
+      remember(ctx, target, undefined);
+      ctx.recorder.operation(operation(target, target.desired, 'orphan', `${why}: nothing to leave in place (not found)`));
+      return { kind: 'absent' };
+    }
+    const removed = await unmark(target, found.owned, budget, ctx.ownerMark);
+    remember(ctx, target, undefined);
+    const text = `left in place (${why}); removed ${removed.length > 0 ? removed.join(', ') : 'nothing (no marks left)'}`;
+    ctx.recorder.operation(operation(target, found.owned, 'orphan', text));
+    ctx.recorder.policyOutcome({
+      resource: name,
+      outcome: 'Orphaned',
+      message: `${describeObject(found.owned)} ${text}`,
+      kind: found.owned.kind,
+      name: found.owned.metadata.name,
+      ...(found.owned.metadata.namespace && { namespace: found.owned.metadata.namespace }),
+    });
+    return { kind: 'unmarked', object: describeObject(found.owned) };
+  } catch (error) {
+    const cause = errorMessage(error);
+    if (isConnectionFailure(error) && known === undefined) budget.unreachable.set(target.transport, cause);
+    remember(ctx, target, undefined);
+    const text = `left in place (${why}); ownership marks not removed: ${cause}`;
+    ctx.recorder.operation(operation(target, target.desired, 'orphan', text));
+    ctx.recorder.policyOutcome({ resource: name, outcome: 'OrphanMarksKept', message: text, kind: target.desired.kind, name: target.desired.metadata.name, ...(target.desired.metadata.namespace && { namespace: target.desired.metadata.namespace }) });
+    ctx.recorder.log({ level: 'warning', message: `${name}: ${text}`, where: target.spec.where });
+    return { kind: 'marks-kept', resource: name, cause };
+  }
+}
+
+/** The `Finalized=True/Orphaned` message of a pass that orphaned everything. */
+export function orphanedMessage(why: string, results: readonly OrphanResult[]): string {
+  const unmarked = results.flatMap((r) => (r.kind === 'unmarked' ? [r.object] : []));
+  const kept = results.flatMap((r) => (r.kind === 'marks-kept' ? [r] : []));
+  const parts = [`Left in place (${why})`];
+  if (unmarked.length > 0) parts.push(`Decom's ownership marks removed from ${unmarked.join(', ')}`);
+  if (kept.length > 0) parts.push(`ownership marks could not be removed from ${kept.map((k) => k.resource).join(', ')} (${kept[0]!.cause})`);
+  if (unmarked.length === 0 && kept.length === 0) parts.push('no object of this adapter was found');
+  return parts.join('; ');
+}

@@ -1,0 +1,72 @@
+import { DELETION_WAITS_FOR_UNPAUSE } from '@decom/domain';
+import type { ExecutionContext } from './execution-context.js';
+import type { ConditionOverride } from './execution-result.js';
+import { incompletePass } from './finalized-guard.js';
+import { CONNECTION_FAILURE_REASON } from './resource-operation.js';
+
+/** Reasons of the conditions Decom's executor sets itself (docs/policies.md "Adapter side"). */
+export const DecomReason = {
+  /** Finalized=True: the adapter's objects were left in place (deletion_policy / lifecycle.delete.policy Orphan, force-orphan). */
+  Orphaned: 'Orphaned',
+  /** Finalized=False: the resource (or an ancestor) is paused; nothing was done. */
+  DeletionPaused: 'DeletionPaused',
+  /** Applied=False: AdoptIfMatching found an existing object that differs; nothing written. */
+  AdoptionConflict: 'AdoptionConflict',
+  /** Applied=False: FailIfExists found an existing object; nothing written. */
+  AlreadyExists: 'AlreadyExists',
+  /** Health=False: the cluster (Kubernetes or Maestro) could not be reached; the adapter keeps retrying. */
+  ConnectionFailure: CONNECTION_FAILURE_REASON,
+} as const;
+
+type Condition = { type?: unknown; status?: unknown; reason?: unknown; message?: unknown } & Record<string, unknown>;
+type Change = Omit<ConditionOverride, 'payload'>;
+
+/** The conditions Decom's rules impose on this execution's status payloads, in order. */
+function changesFor(ctx: ExecutionContext): Change[] {
+  const changes: Change[] = [];
+  const { verdicts } = ctx;
+  if (verdicts.pausedHold) changes.push({ type: 'Finalized', status: 'False', reason: DecomReason.DeletionPaused, message: DELETION_WAITS_FOR_UNPAUSE });
+  if (verdicts.orphaned !== undefined && incompletePass(ctx) === undefined) {
+    changes.push({ type: 'Finalized', status: 'True', reason: DecomReason.Orphaned, message: verdicts.orphaned });
+  }
+  const refused = ctx.recorder.policyOutcomes.filter((o) => o.outcome === 'AdoptionConflict' || o.outcome === 'AlreadyExists');
+  if (refused.length > 0) {
+    changes.push({ type: 'Applied', status: 'False', reason: refused[0]!.outcome, message: refused.map((o) => o.message).join('; ') });
+  }
+  if (verdicts.connectionFailure !== undefined && ctx.adapterMetadata().executionStatus === 'failed') {
+    changes.push({ type: 'Health', status: 'False', reason: DecomReason.ConnectionFailure, message: `cannot reach the cluster, will retry: ${verdicts.connectionFailure}` });
+  }
+  return changes;
+}
+
+/**
+ * Decom's overrides of a built status payload (one whose `conditions` is a list), after the
+ * Finalized guard: whatever the task config's expressions said, `Finalized` is False/DeletionPaused
+ * while a pause holds the deletion and True/Orphaned after a complete orphaning pass; `Applied` is
+ * False/AdoptionConflict or AlreadyExists when adoption was refused; `Health` is
+ * False/ConnectionFailure when the cluster was unreachable. A condition the payload lacks is
+ * added. A `Finalized=True` that left objects in place because they are not Decom's says so in
+ * its message. Every change is recorded (`policy.overrides`).
+ * @see docs/adapter-expression-context.md rule 14, docs/policies.md "Adapter side".
+ */
+export function applyStatusOverrides(payloadName: string, payload: unknown, ctx: ExecutionContext): unknown {
+  const conditions = (payload as { conditions?: unknown } | null)?.conditions;
+  if (!Array.isArray(conditions)) return payload;
+  const result = [...(conditions as Condition[])];
+  const record = (change: Change) => ctx.recorder.overrides.push({ payload: payloadName, ...change });
+  for (const change of changesFor(ctx)) {
+    const index = result.findIndex((c) => c?.type === change.type);
+    const updated = { ...(index >= 0 ? result[index] : {}), ...change };
+    if (index >= 0) result[index] = updated;
+    else result.push(updated);
+    record(change);
+  }
+  const finalized = result.findIndex((c) => c?.type === 'Finalized' && c.status === 'True');
+  if (finalized >= 0 && ctx.verdicts.notOwned.length > 0) {
+    const current = result[finalized] as Condition;
+    const message = `${typeof current.message === 'string' && current.message !== '' ? `${current.message}; ` : ''}left in place, not Decom's: ${ctx.verdicts.notOwned.join(', ')}`;
+    result[finalized] = { ...current, message };
+    record({ type: 'Finalized', status: 'True', reason: String(current.reason ?? ''), message });
+  }
+  return { ...(payload as object), conditions: result };
+}

@@ -1,0 +1,73 @@
+/**
+ * Seeds 003/004 on the adapter side, through HTTP against the embedded engine with the shipped adapters
+ * (config/adapters) and the bundled local Kubernetes API server: an Orphan deletion completes with the
+ * Kubernetes server unreachable, and a pause holds a deletion (no DELETE reaches Kubernetes) until unpause.
+ */
+import { resolve } from 'node:path';
+import { DELETION_WAITS_FOR_UNPAUSE } from '@decom/domain';
+import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
+import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+
+const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
+
+describe('adapter policies end to end (seeds 003, 004)', () => {
+  let fixture: EngineFixture;
+  let api: DemoApi;
+
+  beforeAll(async () => {
+    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+    api = new DemoApi(fixture.engine.url);
+  });
+  afterAll(async () => fixture?.stop());
+
+  const kube = () => fixture.engine.localKube!;
+  const reconciledCluster = async (name: string, extra: object = {}) => {
+    const created = await api.call('POST', '/clusters', { kind: 'Cluster', name, spec: {}, ...extra });
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    await eventually(`${name} Reconciled`, async () => (cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined));
+    expect(kube().peek('v1', 'Namespace', undefined, id.toLowerCase())).toMatchObject({ metadata: { annotations: { 'decom.io/owner': `Cluster/${id}/validation` } } });
+    return id;
+  };
+  const gone = (id: string) => eventually(`${id} hard-deleted`, async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined));
+
+  it('deletion_policy Orphan: deleted while Kubernetes is unreachable, hard-deleted with an Orphaned event; the Namespace stays', async () => {
+    const id = await reconciledCluster('orphan-offline', { deletion_policy: 'Orphan' });
+    await kube().stopListening();
+    try {
+      expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
+      await gone(id);
+    } finally {
+      await kube().startListening();
+    }
+    const history = (await api.get(`/resources/${id}/events`)).body.items;
+    const orphaned = history.find((e: any) => e.type === 'Orphaned');
+    expect(orphaned?.data).toMatchObject({ adapter: 'validation', message: expect.stringContaining('ownership marks could not be removed') });
+    expect(history.map((e: any) => e.type)).toEqual(expect.arrayContaining(['DeletionRequested', 'Orphaned', 'AdapterFinalized', 'HardDeleted']));
+    expect(kube().peek('v1', 'Namespace', undefined, id.toLowerCase())).toBeDefined();
+    expect(kube().peek('v1', 'ConfigMap', id.toLowerCase(), `cluster-${id}-config`)).toBeDefined();
+  }, 30_000);
+
+  it('a pause during the deletion holds it (no DELETE reaches Kubernetes) until unpause', async () => {
+    const id = await reconciledCluster('pause-held');
+    const ns = id.toLowerCase();
+    expect((await api.call('POST', `/clusters/${id}/pause`, { reason: 'INC-9 investigation' })).status).toBe(200);
+    expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
+    const held = await eventually('the adapter reports the hold', async () => {
+      const statuses = (await api.get(`/clusters/${id}/statuses`)).body.items as any[];
+      const finalized = statuses.find((s) => s.adapter === 'validation' && s.observed_generation === 2)?.conditions.find((c: any) => c.type === 'Finalized');
+      return finalized?.message === DELETION_WAITS_FOR_UNPAUSE ? finalized : undefined;
+    });
+    expect(held).toMatchObject({ status: 'False', reason: 'DeletionPaused' });
+    // The adapter keeps re-running with backoff (50 ms, 100 ms, ...) while held: give it a few passes.
+    await new Promise((r) => setTimeout(r, 800));
+    expect((await api.get(`/clusters/${id}`)).status).toBe(200);
+    expect(kube().requestsMatching({ method: 'DELETE', namespace: ns })).toEqual([]);
+    expect(kube().requestsMatching({ method: 'DELETE', name: ns })).toEqual([]);
+    expect((await api.call('POST', `/clusters/${id}/unpause`, { reason: 'done' })).status).toBe(200);
+    await gone(id);
+    await kube().settle();
+    expect(kube().requestsMatching({ method: 'DELETE', name: ns })).toHaveLength(1);
+    expect(kube().peek('v1', 'Namespace', undefined, ns)).toBeUndefined();
+  }, 30_000);
+});
