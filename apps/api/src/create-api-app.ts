@@ -34,6 +34,8 @@ export async function createApiApp(runtime: ApiRuntime, options: { logger?: bool
     logger: options.logger === false ? false : ['error', 'warn'],
     bodyParser: false,
   });
+  // Errors raised before a Nest route runs (body parser, media type) are rendered here; Nest later adds its
+  // own handler in front for route errors, which makes Fastify print FSTWRN004 once (harmless, expected).
   fastify.setErrorHandler(fastifyErrorHandler);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());

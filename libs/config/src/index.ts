@@ -1,2 +1,3 @@
 export * from './app-config.js';
 export * from './entities-config.js';
+export * from './config-paths.js';

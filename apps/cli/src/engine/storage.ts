@@ -8,6 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
+import lockfile from 'proper-lockfile';
 import type { AppConfig } from '@decom/config';
 import { createEventStore, PostgresEventStore, SqliteEventStore, type EventStore } from '@decom/event-store';
 import { PostgresReadModelStore, SqliteReadModelStore, type ReadModelStore } from '@decom/projections';
@@ -42,12 +43,26 @@ export async function openStorage(config: AppConfig): Promise<Storage> {
 async function openSqlite(config: AppConfig): Promise<Storage> {
   await mkdir(config.dataDir, { recursive: true });
   const file = join(config.dataDir, 'decom.sqlite');
+  // The embedded profile has one writer process: a second engine on the same folder would double-dispatch
+  // and race the projection checkpoints. The lock (proper-lockfile, stale after 10 s) refuses it up front.
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(config.dataDir, { lockfilePath: join(config.dataDir, 'decom.lock'), stale: 10_000, update: 2_000 });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ELOCKED') {
+      throw new Error(`DECOM_DATA_DIR: ${config.dataDir} is in use by another running Decom engine (embedded profile allows one process per data folder)`);
+    }
+    throw error;
+  }
   const store = new SqliteEventStore(file);
   return {
     store,
     readModels: new SqliteReadModelStore(store.database),
     description: `SQLite at ${file}`,
-    close: () => store.close(),
+    close: async () => {
+      await store.close();
+      await release();
+    },
   };
 }
 
