@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
 import { loadAppConfig } from '@decom/config';
-import { startEngine, type Engine } from '../../apps/cli/src/engine/engine.js';
+import { startEngine, type Engine, type EngineOptions } from '../../apps/cli/src/engine/engine.js';
 
 export interface EngineFixture {
   readonly engine: Engine;
@@ -16,7 +16,13 @@ export interface EngineFixture {
   stop(): Promise<void>;
 }
 
-export async function startTestEngine(options: { adaptersDir?: string; admins?: string } = {}): Promise<EngineFixture> {
+/**
+ * `env`: extra configuration variables, e.g. `{ DECOM_EVENT_STORE: 'postgres', DATABASE_URL, DECOM_PG_SCHEMA }`
+ * or `{ REDIS_URL, DECOM_QUEUE_PREFIX }` for BullMQ. `role`, `sweep`, `queueTuning`: as `EngineOptions`.
+ */
+export async function startTestEngine(
+  options: { adaptersDir?: string; admins?: string; env?: Record<string, string> } & Pick<EngineOptions, 'role' | 'sweep' | 'queueTuning'> = {},
+): Promise<EngineFixture> {
   const dataDir = await mkdtemp(join(tmpdir(), 'decom-e2e-'));
   const emptyAdapters = join(dataDir, 'no-adapters');
   await mkdir(emptyAdapters);
@@ -29,6 +35,7 @@ export async function startTestEngine(options: { adaptersDir?: string; admins?: 
         DECOM_ADAPTERS_DIR: options.adaptersDir ?? emptyAdapters,
         DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
         ...(options.admins ? { DECOM_ADMINS: options.admins } : {}),
+        ...options.env,
       },
       process.cwd(),
     ),
@@ -38,7 +45,9 @@ export async function startTestEngine(options: { adaptersDir?: string; admins?: 
     config,
     logger: pino({ level: 'silent' }),
     adapterRerun: { baseDelayMs: 50, maxDelayMs: 1_000 },
-    sweep: { intervalMs: 2_000, debounceMs: 1_000 },
+    sweep: options.sweep ?? { intervalMs: 2_000, debounceMs: 1_000 },
+    ...(options.role ? { role: options.role } : {}),
+    ...(options.queueTuning ? { queueTuning: options.queueTuning } : {}),
   });
   return {
     engine,

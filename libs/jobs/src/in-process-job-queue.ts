@@ -4,6 +4,7 @@
  * recovery sweep re-dispatches every resource with pending work at start (docs/architecture.md).
  * Hand-rolled on purpose: BullMQ needs Redis, which the embedded profile must not require.
  */
+import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF_MS,
@@ -30,10 +31,16 @@ interface Entry {
 const COMPLETED_MEMORY = 50_000;
 
 export class InProcessJobQueue implements JobQueue {
+  /** Every job not yet started (delayed or due), by `<queue>/<id>`. */
   private readonly waiting = new Map<string, Entry>();
+  /** The waiting jobs whose time has come, per queue, in order: pump() looks at these only. */
+  private readonly due = new Map<string, Map<string, Entry>>();
   private readonly running = new Map<string, Entry>();
+  private readonly activeByQueue = new Map<string, number>();
   private readonly completed = new Set<string>();
-  private readonly dead = new Map<string, FailedJob>();
+  private readonly dead = new Map<string, { failed: FailedJob; options: JobOptions }>();
+  /** Jobs live in this process only: their data is lost exactly when this instance is. */
+  private readonly instanceEpoch = randomUUID();
   private readonly handlers = new Map<string, { handler: JobHandler<unknown>; concurrency: number }>();
   private readonly busyGroups = new Set<string>();
   private idleWaiters: (() => void)[] = [];
@@ -61,15 +68,15 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   async failed(queue?: string): Promise<FailedJob[]> {
-    return [...this.dead.values()].filter((f) => queue === undefined || f.queue === queue);
+    return [...this.dead.values()].map((d) => d.failed).filter((f) => queue === undefined || f.queue === queue);
   }
 
   async retry(queue: string, id: string): Promise<boolean> {
     const key = `${queue}/${id}`;
-    const failed = this.dead.get(key);
-    if (!failed) return false;
+    const dead = this.dead.get(key);
+    if (!dead) return false;
     this.dead.delete(key);
-    const entry: Entry = { queue, id, data: failed.data, options: {}, attempt: 1, runAt: this.clock() };
+    const entry: Entry = { queue, id, data: dead.failed.data, options: dead.options, attempt: 1, runAt: this.clock() };
     this.waiting.set(key, entry);
     this.schedule(entry);
     return true;
@@ -80,10 +87,15 @@ export class InProcessJobQueue implements JobQueue {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  async epoch(): Promise<string> {
+    return this.instanceEpoch;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const entry of this.waiting.values()) if (entry.timer) clearTimeout(entry.timer);
     this.waiting.clear();
+    this.due.clear();
     while (this.running.size > 0) await new Promise((r) => setTimeout(r, 10));
     this.notifyIdle();
   }
@@ -104,6 +116,11 @@ export class InProcessJobQueue implements JobQueue {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
       delete entry.timer;
+      // Node timers may fire a millisecond before Date.now() reaches runAt: wait for the rest.
+      if (entry.runAt > this.clock()) return this.schedule(entry);
+      let queueDue = this.due.get(entry.queue);
+      if (!queueDue) this.due.set(entry.queue, (queueDue = new Map()));
+      queueDue.set(keyOf(entry), entry);
       this.pump();
     }, delay);
   }
@@ -111,17 +128,21 @@ export class InProcessJobQueue implements JobQueue {
   /** Starts every due job whose queue has a handler, free concurrency and a free group. */
   private pump(): void {
     if (this.closed) return;
-    const now = this.clock();
-    for (const [key, entry] of this.waiting) {
-      const registered = this.handlers.get(entry.queue);
-      if (!registered || entry.runAt > now || entry.timer) continue;
-      const active = [...this.running.values()].filter((r) => r.queue === entry.queue).length;
-      if (active >= registered.concurrency) continue;
-      if (entry.options.group && this.busyGroups.has(entry.options.group)) continue;
-      this.waiting.delete(key);
-      this.running.set(key, entry);
-      if (entry.options.group) this.busyGroups.add(entry.options.group);
-      void this.run(key, entry, registered.handler);
+    for (const [queue, queueDue] of this.due) {
+      const registered = this.handlers.get(queue);
+      if (!registered) continue;
+      let active = this.activeByQueue.get(queue) ?? 0;
+      // Stop at the first free slot filled: a backlog of thousands is not scanned on every completion.
+      for (const [key, entry] of queueDue) {
+        if (active >= registered.concurrency) break;
+        if (entry.options.group && this.busyGroups.has(entry.options.group)) continue;
+        queueDue.delete(key);
+        this.waiting.delete(key);
+        this.running.set(key, entry);
+        this.activeByQueue.set(queue, ++active);
+        if (entry.options.group) this.busyGroups.add(entry.options.group);
+        void this.run(key, entry, registered.handler);
+      }
     }
   }
 
@@ -134,6 +155,7 @@ export class InProcessJobQueue implements JobQueue {
       failure = error;
     }
     this.running.delete(key);
+    this.activeByQueue.set(entry.queue, (this.activeByQueue.get(entry.queue) ?? 1) - 1);
     if (entry.options.group) this.busyGroups.delete(entry.options.group);
     if (failure === undefined) {
       this.remember(key);
@@ -148,7 +170,7 @@ export class InProcessJobQueue implements JobQueue {
           error: failure instanceof Error ? failure.message : String(failure),
           failed_time: new Date(this.clock()).toISOString(),
         };
-        this.dead.set(key, failed);
+        this.dead.set(key, { failed, options: entry.options });
         this.onError(failed);
       } else {
         entry.attempt += 1;
@@ -168,4 +190,8 @@ export class InProcessJobQueue implements JobQueue {
       if (oldest !== undefined) this.completed.delete(oldest);
     }
   }
+}
+
+function keyOf(entry: Pick<Entry, 'queue' | 'id'>): string {
+  return `${entry.queue}/${entry.id}`;
 }

@@ -1,7 +1,12 @@
 export * from './job-queue.port.js';
 export * from './in-process-job-queue.js';
+export * from './bullmq/bullmq-job-queue.js';
+export { JITTERED_BACKOFF } from './bullmq/jittered-backoff.js';
 export * from './job-names.js';
+export * from './reconcile-event.js';
 export * from './dispatch.reactor.js';
 export * from './resource-address-book.js';
 export * from './reactor-runner.js';
 export * from './sweeper.js';
+export * from './sentinel/message-decision.js';
+export * from './sentinel/sentinel-config.loader.js';

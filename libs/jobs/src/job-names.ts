@@ -37,6 +37,13 @@ export interface HardDeleteJob {
 
 export const HARD_DELETE_QUEUE = 'hard-delete';
 
+/**
+ * Tries of one adapter-run job for transient failures and the base of their jittered exponential
+ * backoff: 0.5 s doubling to the 60 s cap, about 3 minutes in all before the job is dead-lettered
+ * (the sweep re-dispatches the resource later if it still has pending work).
+ */
+export const ADAPTER_RUN_RETRY = { attempts: 10, backoffMs: 500 } as const;
+
 export function adapterRunQueue(adapter: string): string {
   return `adapter-run.${adapter}`;
 }

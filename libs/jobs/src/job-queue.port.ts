@@ -47,6 +47,11 @@ export interface JobQueue {
   retry(queue: string, id: string): Promise<boolean>;
   /** Resolves when nothing is waiting, delayed or running (tests, demo, graceful stop). */
   idle(): Promise<void>;
+  /**
+   * Names the queue's stored data: changes when that data was lost (Redis flushed, or restarted without
+   * persistence), so the sweeper knows to re-dispatch every resource with pending work at once.
+   */
+  epoch(): Promise<string>;
   close(): Promise<void>;
 }
 

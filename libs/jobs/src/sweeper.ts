@@ -1,12 +1,20 @@
 /**
  * The Sentinel-equivalent safety net (contract §3; Decom §7 "a Sentinel-style sweep only recovers what was
- * lost"): re-dispatches adapter runs and hard-delete checks for every resource whose `Reconciled` is False
- * and has not moved for `debounceMs`. Run once at start (the in-process queue forgets jobs on a crash) and
- * then every `intervalMs`. Job ids carry the sweep's time bucket, so one sweep dispatches once.
+ * lost"). Every `intervalMs` it reads every resource as the API lists it and evaluates its kind's Sentinel
+ * `message_decision` rule (sentinel.yaml; Sentinel's default: not Reconciled for 10 s, Reconciled for 30 m,
+ * new, or a generation not yet reconciled). For each resource the rule picks it enqueues an adapter run per
+ * required adapter and, when it is being deleted, a hard-delete check.
+ *
+ * Recovery sweeps skip the rule and re-dispatch every resource with pending work (not Reconciled, a
+ * generation not reconciled yet, or being deleted): at start (the in-process queue forgets its jobs on a
+ * crash) and whenever the queue's epoch changed (Redis flushed or restarted without persistence).
+ * Beyond Sentinel: a resource being deleted whose `Reconciled` is True passed its hard-delete gate but
+ * still exists, so its hard-delete job was lost; every sweep re-checks it.
+ * Job ids carry the sweep's time bucket: one sweep dispatches once, also when several API processes sweep.
  */
 import type { KindRegistry } from '@decom/domain';
-import type { PendingWork } from '@decom/projections';
 import {
+  ADAPTER_RUN_RETRY,
   HARD_DELETE_QUEUE,
   adapterRunGroup,
   adapterRunJobId,
@@ -15,50 +23,77 @@ import {
   reconcileCloudEvent,
   type AdapterRunJob,
   type HardDeleteJob,
+  type ReconcileEventData,
 } from './job-names.js';
 import type { JobQueue } from './job-queue.port.js';
-import type { ResourceAddressBook } from './resource-address-book.js';
+import type { DecisionResource } from './sentinel/message-decision.js';
+import type { SentinelRules } from './sentinel/sentinel-config.loader.js';
+
+/** A resource as the API lists it (ResourceQueries' JSON); the fields the sweep reads. */
+export interface SweptResource extends DecisionResource {
+  readonly href: string;
+  readonly deleted_time?: string;
+  readonly owner_references?: { readonly id: string; readonly kind: string; readonly href: string };
+}
+
+/** Pages of resources of one kind, oldest first (ResourceQueries fits). */
+export interface SweepSource {
+  list(options: {
+    kind: string;
+    page: number;
+    size: number;
+    order?: readonly { field: string; direction: 'asc' | 'desc' }[];
+  }): Promise<{ readonly total: number; readonly items: readonly SweptResource[] }>;
+}
 
 export interface SweeperOptions {
   readonly intervalMs: number;
-  /** Minimum time a resource stays un-Reconciled before the sweep re-dispatches it (Sentinel default 10 s). */
-  readonly debounceMs: number;
+  /** Resources read per query (default 500). */
+  readonly pageSize?: number;
 }
+
+export type SweepMode = 'rule' | 'recovery';
 
 export class Sweeper {
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
+  private lastEpoch?: string;
 
   constructor(
     private readonly kinds: KindRegistry,
     private readonly queue: JobQueue,
-    private readonly addresses: ResourceAddressBook,
-    private readonly pending: () => Promise<PendingWork[]>,
+    private readonly source: SweepSource,
+    private readonly rules: SentinelRules,
     private readonly options: SweeperOptions,
     private readonly clock: () => number = Date.now,
     private readonly onError: (error: unknown) => void = () => undefined,
     private readonly isDispatchable: (adapter: string) => boolean = () => true,
   ) {}
 
-  /** One sweep; `ignoreDebounce` for the start-up recovery. Returns how many jobs were enqueued. */
-  async sweepOnce(ignoreDebounce = false): Promise<number> {
+  /**
+   * One sweep. Without `mode`, a recovery sweep when the queue's epoch changed since the last sweep (or
+   * on the first), else a rule sweep. Returns how many jobs were enqueued (deduplicated ones not counted).
+   */
+  async sweepOnce(mode?: SweepMode): Promise<number> {
+    const epoch = await this.queue.epoch();
+    const effective = mode ?? (epoch !== this.lastEpoch ? 'recovery' : 'rule');
+    this.lastEpoch = epoch;
     const now = this.clock();
-    const bucket = `sweep-${Math.floor(now / this.options.intervalMs)}${ignoreDebounce ? '-start' : ''}`;
+    const bucket = `${effective === 'recovery' ? 'recovery' : 'sweep'}-${Math.floor(now / this.options.intervalMs)}`;
     let enqueued = 0;
-    for (const work of await this.pending()) {
-      const age = now - Date.parse(work.reconciled_updated_time);
-      if (!ignoreDebounce && !(age >= this.options.debounceMs)) continue;
-      const address = await this.addresses.address(work.kind, work.id);
-      const data = { ...address, generation: work.generation };
-      for (const adapter of this.kinds.find(work.kind)?.required_adapters ?? []) {
-        if (!this.isDispatchable(adapter)) continue;
-        const id = adapterRunJobId(adapter, data, bucket);
-        const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, id, new Date(now).toISOString()), rerun: 0 };
-        if (await this.queue.enqueue(adapterRunQueue(adapter), id, job, { group: adapterRunGroup(adapter, work.id) })) enqueued++;
-      }
-      if (work.deleted_time) {
-        const job: HardDeleteJob = { id: work.id, kind: work.kind };
-        if (await this.queue.enqueue(HARD_DELETE_QUEUE, hardDeleteJobId(work.kind, work.id, bucket), job, { group: `hard-delete.${work.id}` })) enqueued++;
+    for (const kind of this.kinds.descriptors) {
+      const rule = this.rules.forPlural(kind.plural);
+      const adapters = kind.required_adapters.filter((a) => this.isDispatchable(a));
+      for await (const resource of this.resources(kind.kind)) {
+        let dispatch: boolean;
+        try {
+          dispatch = effective === 'recovery' ? hasPendingWork(resource) : rule.decide(resource, new Date(now));
+        } catch (error) {
+          this.onError(error);
+          continue;
+        }
+        if (dispatch) enqueued += await this.dispatchAdapters(resource, adapters, bucket, now);
+        if (resource.deleted_time && (dispatch || isReconciled(resource))) enqueued += await this.checkHardDelete(resource, bucket);
       }
     }
     return enqueued;
@@ -80,4 +115,50 @@ export class Sweeper {
     if (this.timer) clearInterval(this.timer);
     await this.running;
   }
+
+  private async *resources(kind: string): AsyncGenerator<SweptResource> {
+    const size = this.options.pageSize ?? 500;
+    for (let page = 1; ; page++) {
+      const { items } = await this.source.list({ kind, page, size, order: [{ field: 'created_time', direction: 'asc' }] });
+      yield* items;
+      if (items.length < size) return;
+    }
+  }
+
+  private async dispatchAdapters(resource: SweptResource, adapters: readonly string[], bucket: string, now: number): Promise<number> {
+    const data: ReconcileEventData = {
+      id: resource.id,
+      kind: resource.kind,
+      href: resource.href,
+      generation: resource.generation,
+      ...(resource.owner_references ? { owner_references: resource.owner_references } : {}),
+    };
+    let enqueued = 0;
+    for (const adapter of adapters) {
+      const id = adapterRunJobId(adapter, data, bucket);
+      const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, id, new Date(now).toISOString()), rerun: 0 };
+      if (await this.queue.enqueue(adapterRunQueue(adapter), id, job, { group: adapterRunGroup(adapter, resource.id), ...ADAPTER_RUN_RETRY })) enqueued++;
+    }
+    return enqueued;
+  }
+
+  private async checkHardDelete(resource: SweptResource, bucket: string): Promise<number> {
+    const job: HardDeleteJob = { id: resource.id, kind: resource.kind };
+    const id = hardDeleteJobId(resource.kind, resource.id, bucket);
+    return (await this.queue.enqueue(HARD_DELETE_QUEUE, id, job, { group: `hard-delete.${resource.id}` })) ? 1 : 0;
+  }
+}
+
+function reconciledCondition(resource: SweptResource): { status?: string; observed_generation?: number } | undefined {
+  return resource.status.conditions.find((c) => c.type === 'Reconciled') as { status?: string; observed_generation?: number } | undefined;
+}
+
+function isReconciled(resource: SweptResource): boolean {
+  return reconciledCondition(resource)?.status === 'True';
+}
+
+/** Work may be pending: being deleted, not Reconciled, or a generation the adapters have not reconciled. */
+export function hasPendingWork(resource: SweptResource): boolean {
+  const reconciled = reconciledCondition(resource);
+  return Boolean(resource.deleted_time) || reconciled?.status !== 'True' || (reconciled.observed_generation ?? 0) < resource.generation;
 }

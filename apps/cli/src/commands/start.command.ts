@@ -1,40 +1,50 @@
 import type { Command } from 'commander';
 import pino from 'pino';
-import { ConfigError, EntitiesConfigError, loadAppConfig } from '@decom/config';
-import { startEngine } from '../engine/engine.js';
+import { ConfigError, EntitiesConfigError, loadAppConfig, type AppConfig } from '@decom/config';
+import { startEngine, type EngineRole } from '../engine/engine.js';
 
-/** `decom start`: API + projections + dispatch + adapters in one process (embedded profile). */
+/** `decom start`: API + projections + dispatch + adapters in one process (embedded profile, or BullMQ with REDIS_URL). */
 export function registerStartCommand(program: Command): void {
   program
     .command('start')
     .description('start the engine: REST API on $PORT (default 8000), projections, jobs and adapters')
-    .action(async () => {
-      let config;
-      try {
-        config = loadAppConfig();
-      } catch (error) {
-        if (error instanceof ConfigError) {
-          process.stderr.write(`decom: invalid configuration: ${error.message}\n`);
-          process.exit(2);
-        }
-        throw error;
-      }
-      const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
-      let engine;
-      try {
-        engine = await startEngine({ config, logger });
-      } catch (error) {
-        const message = error instanceof EntitiesConfigError || (error as { issues?: unknown }).issues ? (error as Error).message : error instanceof Error ? error.message : String(error);
-        process.stderr.write(`decom: cannot start: ${message}\n`);
-        process.exit(1);
-      }
-      logger.info(`Decom is running: ${engine.url}/api/hyperfleet/v1 (Ctrl-C to stop)`);
-      const stop = async (signal: string) => {
-        logger.info(`${signal}: stopping`);
-        await engine.close();
-        process.exit(0);
-      };
-      process.once('SIGINT', () => void stop('SIGINT'));
-      process.once('SIGTERM', () => void stop('SIGTERM'));
-    });
+    .action(() => runEngineCommand('all'));
+}
+
+/** Loads the configuration (exit 2 on a bad value), starts the engine in `role`, stops it on SIGINT/SIGTERM. */
+export async function runEngineCommand(role: EngineRole): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
+  let engine;
+  try {
+    engine = await startEngine({ config, logger, role });
+  } catch (error) {
+    const message = error instanceof EntitiesConfigError || (error as { issues?: unknown }).issues ? (error as Error).message : error instanceof Error ? error.message : String(error);
+    process.stderr.write(`decom: cannot start: ${message}\n`);
+    process.exit(1);
+  }
+  logger.info(`Decom is running${role === 'api' ? ' (API role: adapters run in `decom worker` processes)' : ''}: ${engine.url}/api/hyperfleet/v1 (Ctrl-C to stop)`);
+  stopOnSignals(logger, () => engine.close());
+}
+
+export function loadConfigOrExit(): AppConfig {
+  try {
+    return loadAppConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`decom: invalid configuration: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+export function stopOnSignals(logger: pino.Logger, close: () => Promise<void>): void {
+  const stop = async (signal: string) => {
+    logger.info(`${signal}: stopping`);
+    await close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
 }

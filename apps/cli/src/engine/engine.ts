@@ -1,6 +1,10 @@
 /**
- * The composition root of one Decom process (embedded profile: API + projections + dispatch + adapters
- * in one process, SQLite, in-process jobs, bundled Kubernetes API server unless KUBECONFIG is set).
+ * The composition root of one Decom process. Roles:
+ * - `all` (`decom start`): API + projections + dispatch + sweeper + hard-delete + adapter runs. Embedded
+ *   profile: SQLite, in-process jobs, bundled Kubernetes API server unless KUBECONFIG is set.
+ * - `api` (`decom api`): the same without adapter runs; `decom worker` processes run them (BullMQ).
+ * The queue is BullMQ when `REDIS_URL` is set (job-queue-factory.ts). Several API processes may share one
+ * Redis and one PostgreSQL store: dispatch and sweep job ids are deterministic, so duplicates collapse.
  * Everything is built here and handed to the modules that use it; nothing else picks a backend.
  */
 import { KubeConfig } from '@kubernetes/client-node';
@@ -12,35 +16,47 @@ import type { AppConfig } from '@decom/config';
 import { loadEntitiesConfig } from '@decom/config';
 import { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
-import {
-  ProjectionRunner,
-  ResourceQueries,
-  ResourceViewProjection,
-  pendingWork,
-} from '@decom/projections';
+import { ProjectionRunner, ResourceQueries, ResourceViewProjection } from '@decom/projections';
 import {
   DispatchReactor,
   ReactorRunner,
   ResourceAddressBook,
   Sweeper,
+  compileMessageDecision,
+  loadSentinelConfig,
+  sentinelDefaultDecision,
+  sentinelRules,
   type JobQueue,
+  type SentinelRules,
 } from '@decom/jobs';
-import { startLocalKube, type LocalKube } from '@decom/kube-local';
+import { startLocalKube, type LocalKube, type LocalKubeOptions } from '@decom/kube-local';
 import { createApiApp } from '../../../api/src/create-api-app.js';
 import { registerHardDeleteProcessor } from '../../../api/src/jobs/hard-delete.processor.js';
-import { loadAdapters, type HostedAdapter } from '../../../worker/src/adapter-host.js';
-import { AdapterRunProcessor, type AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
+import type { HostedAdapter } from '../../../worker/src/adapter-host.js';
+import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
+import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { ReadModelCheckpoints } from './read-model-checkpoints.js';
 import { openStorage } from './storage.js';
-import { openJobQueue } from './job-queue-factory.js';
+import { openJobQueue, type QueueTuning } from './job-queue-factory.js';
+
+export type EngineRole = 'all' | 'api';
 
 export interface EngineOptions {
   readonly config: AppConfig;
   readonly logger: Logger;
+  /** `all` (default): API and adapter runs; `api`: no adapter runs (workers elsewhere). */
+  readonly role?: EngineRole;
   /** Delays of adapter re-runs while work is in progress (default 250 ms doubling to 15 s). */
   readonly adapterRerun?: { baseDelayMs: number; maxDelayMs: number };
-  /** Sweeper cadence (default every 30 s, debounce 10 s as Sentinel). */
-  readonly sweep?: { intervalMs: number; debounceMs: number };
+  /**
+   * Sweeper overrides (tests, demo): `intervalMs` instead of `DECOM_SWEEP_INTERVAL_MS`; `debounceMs`
+   * replaces every kind's rule by Sentinel's default rule with this debounce.
+   */
+  readonly sweep?: { intervalMs?: number; debounceMs?: number };
+  /** BullMQ knobs for tests and benchmarks. */
+  readonly queueTuning?: QueueTuning;
+  /** Options of the bundled local Kubernetes API server (benchmarks batch its controller passes). */
+  readonly localKube?: LocalKubeOptions;
   readonly onAdapterRun?: AdapterRunObserver;
 }
 
@@ -55,6 +71,7 @@ export interface Engine {
   /** The bundled Kubernetes API server, when no KUBECONFIG was given. */
   readonly localKube?: LocalKube;
   readonly app: NestFastifyApplication;
+  readonly sweeper: Sweeper;
   /** Resolves when projections and dispatch caught up with the log and no job is waiting or running. */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -62,6 +79,7 @@ export interface Engine {
 
 export async function startEngine(options: EngineOptions): Promise<Engine> {
   const { config, logger } = options;
+  const role = options.role ?? 'all';
   const closers: (() => Promise<unknown>)[] = [];
   const close = async () => {
     for (const closer of closers.reverse()) {
@@ -86,7 +104,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     await projections.start();
     closers.push(() => projections.stop());
 
-    const { queue, localOnly, description: queueDescription } = await openJobQueue(config, logger);
+    const { queue, localOnly, description: queueDescription } = await openJobQueue(config, logger, options.queueTuning);
     closers.push(() => queue.close());
     logger.info(`jobs: ${queueDescription}`);
 
@@ -111,23 +129,33 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     logger.info(`API listening on ${url}/api/hyperfleet/v1`);
 
     let localKube: LocalKube | undefined;
-    const kubeConfig = new KubeConfig();
-    if (config.kubeconfig) {
-      kubeConfig.loadFromFile(config.kubeconfig);
-      logger.info(`Kubernetes: using KUBECONFIG ${config.kubeconfig} (context ${kubeConfig.getCurrentContext()})`);
+    let adapters: HostedAdapter[] = [];
+    if (role === 'all') {
+      const kubeConfig = new KubeConfig();
+      if (config.kubeconfig) {
+        kubeConfig.loadFromFile(config.kubeconfig);
+        logger.info(`Kubernetes: using KUBECONFIG ${config.kubeconfig} (context ${kubeConfig.getCurrentContext()})`);
+      } else {
+        localKube = await startLocalKube(options.localKube);
+        closers.push(() => localKube!.close());
+        kubeConfig.loadFromString(localKube.kubeconfigYaml());
+        logger.info(`Kubernetes: no KUBECONFIG set, using the bundled local Kubernetes API server at ${localKube.url}`);
+      }
+      adapters = [
+        ...(await startAdapterWorker({
+          adaptersDir: config.adaptersDir,
+          apiBaseUrl,
+          kubeConfig,
+          queue,
+          concurrency: config.workerConcurrency,
+          ...(options.adapterRerun ? { rerun: options.adapterRerun } : {}),
+          ...(options.onAdapterRun ? { onAdapterRun: options.onAdapterRun } : {}),
+        })),
+      ];
+      logger.info(`adapters: ${adapters.map((a) => a.name).join(', ') || '(none)'} from ${config.adaptersDir}`);
     } else {
-      localKube = await startLocalKube();
-      closers.push(() => localKube!.close());
-      kubeConfig.loadFromString(localKube.kubeconfigYaml());
-      logger.info(`Kubernetes: no KUBECONFIG set, using the bundled local Kubernetes API server at ${localKube.url}`);
+      logger.info(`adapters: none in this process (role api); \`decom worker\` processes run them`);
     }
-
-    const adapters = await loadAdapters(config.adaptersDir, { apiBaseUrl, kubeConfig });
-    const rerun = options.adapterRerun ?? { baseDelayMs: 250, maxDelayMs: 15_000 };
-    for (const adapter of adapters) {
-      new AdapterRunProcessor(adapter, queue, rerun, options.onAdapterRun).register();
-    }
-    logger.info(`adapters: ${adapters.map((a) => a.name).join(', ') || '(none)'} from ${config.adaptersDir}`);
     registerHardDeleteProcessor(queue, app.get(CommandBus));
 
     // In-process jobs reach only the adapters this process hosts; an adapter hosted elsewhere reports over HTTP.
@@ -147,11 +175,19 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     await dispatch.start();
     closers.push(() => dispatch.stop());
 
-    const sweeper = new Sweeper(kinds, queue, addresses, () => pendingWork(readModels), options.sweep ?? { intervalMs: 30_000, debounceMs: 10_000 }, Date.now, (error) =>
-      logger.error({ err: error }, 'sweep failed'),
+    const sweeper = new Sweeper(
+      kinds,
+      queue,
+      // The same JSON Sentinel reads from the API's list endpoints.
+      queries,
+      await sweepRules(config, kinds, options.sweep?.debounceMs),
+      { intervalMs: options.sweep?.intervalMs ?? config.sweepIntervalMs },
+      Date.now,
+      (error) => logger.error({ err: error }, 'sweep failed'),
       isDispatchable,
     );
-    const recovered = await sweeper.sweepOnce(true);
+    // The first sweep is a recovery sweep: the in-process queue lost its jobs if this process crashed.
+    const recovered = await sweeper.sweepOnce();
     if (recovered > 0) logger.info(`recovery sweep re-dispatched ${recovered} job(s)`);
     sweeper.start();
     closers.push(() => sweeper.stop());
@@ -165,6 +201,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       adapters,
       ...(localKube ? { localKube } : {}),
       app,
+      sweeper,
       async settle() {
         for (;;) {
           const head = await store.headPosition();
@@ -180,4 +217,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     await close();
     throw error;
   }
+}
+
+/** The sweep's Sentinel rules: `sentinel.yaml`, or (tests, demo) the default rule with another debounce. */
+async function sweepRules(config: AppConfig, kinds: KindRegistry, debounceMs?: number): Promise<SentinelRules> {
+  if (debounceMs !== undefined) return sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision({ debounce: `${debounceMs}ms` })));
+  return loadSentinelConfig(
+    config.sentinelFile,
+    kinds.descriptors.map((d) => d.plural),
+  );
 }

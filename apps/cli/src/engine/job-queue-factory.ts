@@ -1,9 +1,10 @@
 /**
- * Picks the job queue: in-process for the embedded profile (no REDIS_URL).
+ * Picks the job queue: BullMQ on Redis when `REDIS_URL` is set (distributed profile: workers may run in
+ * other processes), the in-process queue otherwise (embedded profile).
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
-import { InProcessJobQueue, type JobQueue } from '@decom/jobs';
+import { BullMqJobQueue, InProcessJobQueue, type FailedJob, type JobQueue } from '@decom/jobs';
 
 export interface QueueChoice {
   readonly queue: JobQueue;
@@ -12,10 +13,37 @@ export interface QueueChoice {
   readonly description: string;
 }
 
-export async function openJobQueue(config: AppConfig, logger: Logger): Promise<QueueChoice> {
-  void config;
-  const queue = new InProcessJobQueue(Date.now, Math.random, (failed) =>
-    logger.error({ job: failed.id, queue: failed.queue, error: failed.error }, 'job failed for good (dead letter)'),
-  );
-  return { queue, localOnly: true, description: 'in-process' };
+/** Test and benchmark knobs on top of the configuration. */
+export interface QueueTuning {
+  /** Pause before a job whose group is busy tries again, in ms. */
+  readonly groupRetryDelayMs?: number;
+  /** Stalled-job check period, in ms (default half the job lock). */
+  readonly stalledIntervalMs?: number;
+}
+
+export async function openJobQueue(config: AppConfig, logger: Logger, tuning: QueueTuning = {}): Promise<QueueChoice> {
+  const onDeadLetter = (failed: FailedJob) =>
+    logger.error({ job: failed.id, queue: failed.queue, attempts: failed.attempts, error: failed.error }, 'job failed for good (dead letter)');
+  if (!config.redisUrl) {
+    return { queue: new InProcessJobQueue(Date.now, Math.random, onDeadLetter), localOnly: true, description: 'in-process' };
+  }
+  const queue = new BullMqJobQueue({
+    url: config.redisUrl,
+    prefix: config.queuePrefix,
+    lockDurationMs: config.jobLockMs,
+    ...tuning,
+    onDeadLetter,
+    onError: (error) => logger.warn({ err: error }, 'job queue error'),
+  });
+  // Fail the start now, with the cause, rather than at the first enqueue.
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5_000).unref());
+  await Promise.race([queue.epoch(), timeout]).catch(async (error: unknown) => {
+    await queue.close().catch(() => undefined);
+    throw new Error(`cannot reach Redis at ${redact(config.redisUrl!)}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  return { queue, localOnly: false, description: `BullMQ on Redis ${redact(config.redisUrl)} (prefix ${config.queuePrefix})` };
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
 }

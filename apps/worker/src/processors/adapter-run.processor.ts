@@ -1,20 +1,35 @@
 /**
- * `adapter-run.<adapter>` job → executor → (the executor PUTs the status itself, over HTTP like any
- * adapter) → re-run with backoff while this adapter's work is still in progress.
+ * `adapter-run.<adapter>` job → executor (which PUTs the status itself, over HTTP like any adapter) →
+ * re-run with backoff while this adapter's work is still in progress.
+ *
+ * The payload is checked to be a Sentinel-shaped CloudEvent first (a malformed one is terminal). Failures
+ * follow the taxonomy of adapter-failure.ts: transient → `RetryableError` (the queue retries with jittered
+ * exponential backoff, bounded, then dead-letters); terminal → reported as status conditions when the
+ * run did not report itself, then `TerminalError` (BullMQ `UnrecoverableError`: no retry).
+ *
+ * "An adapter report that shows work still in progress" (issue #5) is acted on here rather than in the
+ * dispatch reactor: after the run the processor reads the stored report back, and only it knows how many
+ * re-runs happened, which the backoff needs. The re-run is enqueued before the job completes, so it is as
+ * durable as the job itself.
  */
 import type { ExecutionResult } from '@decom/adapter';
 import type { AdapterStatus } from '@decom/domain';
 import {
+  ADAPTER_RUN_RETRY,
+  RetryableError,
   TerminalError,
   adapterRunGroup,
   adapterRunJobId,
   adapterRunQueue,
+  parseReconcileEvent,
   reconcileCloudEvent,
   type AdapterRunJob,
   type Job,
   type JobQueue,
+  type ReconcileCloudEvent,
 } from '@decom/jobs';
 import type { HostedAdapter } from '../adapter-host.js';
+import { classifyError, classifyExecution, type AdapterFailure } from './adapter-failure.js';
 import { adapterProgress, type AdapterProgress } from './adapter-progress.js';
 
 export interface AdapterRunTiming {
@@ -25,7 +40,7 @@ export interface AdapterRunTiming {
 }
 
 export interface AdapterRunObserver {
-  (run: { adapter: string; job: AdapterRunJob; result: ExecutionResult; progress: AdapterProgress }): void;
+  (run: { adapter: string; job: AdapterRunJob; result?: ExecutionResult; progress?: AdapterProgress; failure?: AdapterFailure }): void;
 }
 
 export class AdapterRunProcessor {
@@ -34,29 +49,75 @@ export class AdapterRunProcessor {
     private readonly queue: JobQueue,
     private readonly timing: AdapterRunTiming,
     private readonly observe: AdapterRunObserver = () => undefined,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   register(concurrency = 4): void {
     this.queue.process<AdapterRunJob>(adapterRunQueue(this.adapter.name), (job) => this.handle(job), { concurrency });
   }
 
+  /** @throws RetryableError (transient) or TerminalError (terminal, already reported). */
   async handle(job: Job<AdapterRunJob>): Promise<void> {
-    const { event } = job.data;
-    const result = await this.adapter.executor.execute(event.data as never);
-    if (result.adapter.errorReason === 'ParameterExtractionFailed' && /NTF-000|no route/i.test(result.adapter.errorMessage ?? '')) {
-      throw new TerminalError(`adapter ${this.adapter.name}: ${result.adapter.errorMessage}`);
+    const event = parseReconcileEvent(job.data.event);
+    let result: ExecutionResult;
+    try {
+      result = await this.adapter.executor.execute(event.data as never);
+    } catch (error) {
+      return this.fail(classifyError(error), job.data, event);
     }
-    const progress = await this.progress(job.data);
+    const failure = classifyExecution(result);
+    if (failure) return this.fail(failure, job.data, event, result);
+    let progress: AdapterProgress;
+    try {
+      progress = await this.progress(job.data);
+    } catch (error) {
+      return this.fail(classifyError(error), job.data, event, result);
+    }
     this.observe({ adapter: this.adapter.name, job: job.data, result, progress });
     if (progress.kind === 'wait') {
       const rerun = job.data.rerun + 1;
       const id = adapterRunJobId(this.adapter.name, event.data, `r-${rerun}`);
-      const next: AdapterRunJob = { ...job.data, rerun, event: reconcileCloudEvent(event.data, id, new Date().toISOString()) };
+      const next: AdapterRunJob = { ...job.data, rerun, event: reconcileCloudEvent(event.data, id, this.now().toISOString()) };
       await this.queue.enqueue(adapterRunQueue(this.adapter.name), id, next, {
         delayMs: progress.requeueAfterMs,
         group: adapterRunGroup(this.adapter.name, event.data.id),
+        ...ADAPTER_RUN_RETRY,
       });
     }
+  }
+
+  /** Throws the queue's error for `failure`; returns normally only when the resource is gone (nothing to do). */
+  private async fail(failure: AdapterFailure, job: AdapterRunJob, event: ReconcileCloudEvent, result?: ExecutionResult): Promise<void> {
+    this.observe({ adapter: this.adapter.name, job, ...(result ? { result } : {}), failure });
+    const text = `adapter ${this.adapter.name} on ${event.data.kind} ${event.data.id}: ${failure.reason}: ${failure.message}`;
+    let resource: { generation: number; deleted_time?: string } | undefined;
+    try {
+      resource = await this.getOrUndefined(event.data.href);
+    } catch (error) {
+      throw new RetryableError(`${text} (and the API could not be read: ${(error as Error).message})`);
+    }
+    // Gone (hard or force deleted): a 404 is an answer, not a failure (contract P6, P12).
+    if (!resource) return;
+    if (failure.kind === 'transient') throw new RetryableError(text);
+    // Make the failure visible on the resource unless the run delivered a status report itself.
+    if (!result || result.statusReports.length === 0) await this.reportFailure(event, resource, failure).catch(() => undefined);
+    throw new TerminalError(text);
+  }
+
+  /** PUTs Applied/Available/Health=False (and Finalized=False while deleting) at the current generation. */
+  private async reportFailure(event: ReconcileCloudEvent, resource: { generation: number; deleted_time?: string }, failure: AdapterFailure): Promise<void> {
+    const condition = (type: string) => ({ type, status: 'False', reason: failure.reason, message: failure.message.slice(0, 1_000) });
+    await this.adapter.api.request({
+      method: 'PUT',
+      url: `${event.data.href}/statuses`,
+      body: {
+        adapter: this.adapter.name,
+        observed_generation: resource.generation,
+        observed_time: this.now().toISOString(),
+        conditions: ['Applied', 'Available', 'Health', ...(resource.deleted_time ? ['Finalized'] : [])].map(condition),
+      },
+      retryAttempts: 1,
+    });
   }
 
   private async progress(job: AdapterRunJob): Promise<AdapterProgress> {

@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+import { runEngineCommand } from './start.command.js';
+
+/**
+ * `decom api`: REST API + projections + dispatch + sweeper + hard-delete processing, without adapter runs;
+ * `decom worker` processes run those from the same Redis (REDIS_URL). Several may run against one
+ * PostgreSQL store: their dispatch and sweep job ids are the same, so their jobs collapse into one.
+ */
+export function registerApiCommand(program: Command): void {
+  program
+    .command('api')
+    .description('start the API role: REST API, projections, dispatch, sweeper and hard delete; no adapter runs (see `decom worker`)')
+    .action(() => runEngineCommand('api'));
+}

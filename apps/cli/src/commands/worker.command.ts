@@ -1,0 +1,62 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { KubeConfig } from '@kubernetes/client-node';
+import pino from 'pino';
+import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
+import { openJobQueue } from '../engine/job-queue-factory.js';
+import { loadConfigOrExit, stopOnSignals } from './start.command.js';
+
+/**
+ * `decom worker --adapters a,b --concurrency N`: adapter runs only, from BullMQ (REDIS_URL). Adapters talk
+ * to the API over HTTP (DECOM_API_URL) and to Kubernetes through KUBECONFIG, which every worker must share.
+ * A worker killed mid-job loses nothing: BullMQ's stalled-job check hands the job to another worker once
+ * its lock (DECOM_JOB_LOCK_MS) expired.
+ */
+export function registerWorkerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description('run adapter jobs from Redis (REDIS_URL); adapters call the API at DECOM_API_URL and Kubernetes via KUBECONFIG')
+    .option('--adapters <names>', 'comma-separated adapters to run (default: every adapter in DECOM_ADAPTERS_DIR)', (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean))
+    .option('--concurrency <n>', 'runs at once per adapter (default DECOM_WORKER_CONCURRENCY, 4)', positiveInteger)
+    .action(async (options: { adapters?: string[]; concurrency?: number }) => {
+      const config = loadConfigOrExit();
+      const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
+      const refuse = (message: string) => {
+        process.stderr.write(`decom worker: ${message}\n`);
+        process.exit(2);
+      };
+      if (!config.redisUrl) return refuse('REDIS_URL is required: workers take their jobs from BullMQ (the in-process queue lives inside `decom start`)');
+      if (!config.kubeconfig) return refuse('KUBECONFIG is required: separate workers must share one Kubernetes (the bundled local server lives inside `decom start`)');
+      const kubeConfig = new KubeConfig();
+      kubeConfig.loadFromFile(config.kubeconfig);
+      let queue;
+      try {
+        ({ queue } = await openJobQueue(config, logger));
+      } catch (error) {
+        process.stderr.write(`decom worker: cannot start: ${(error as Error).message}\n`);
+        process.exit(1);
+      }
+      const concurrency = options.concurrency ?? config.workerConcurrency;
+      try {
+        const adapters = await startAdapterWorker({
+          adaptersDir: config.adaptersDir,
+          ...(options.adapters ? { only: options.adapters } : {}),
+          apiBaseUrl: config.apiBaseUrl,
+          kubeConfig,
+          queue,
+          concurrency,
+        });
+        logger.info({ adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl }, `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`);
+      } catch (error) {
+        await queue.close();
+        process.stderr.write(`decom worker: cannot start: ${(error as Error).message}\n`);
+        process.exit(1);
+      }
+      stopOnSignals(logger, () => queue.close());
+    });
+}
+
+function positiveInteger(raw: string): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}

@@ -1,0 +1,47 @@
+/**
+ * The adapter-run side of Decom (`decom worker`, and the adapter half of `decom start`): loads the adapters
+ * of a folder, optionally only some, and registers one processor per adapter queue. Adapters reach the API
+ * over HTTP (`apiBaseUrl`, DECOM_API_URL) and Kubernetes through `kubeConfig`, like any HyperFleet adapter.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { JobQueue } from '@decom/jobs';
+import { loadAdapters, type HostedAdapter } from './adapter-host.js';
+import { AdapterRunProcessor, type AdapterRunObserver, type AdapterRunTiming } from './processors/adapter-run.processor.js';
+
+export interface AdapterWorkerOptions {
+  readonly adaptersDir: string;
+  /** Only these adapters (default: every adapter of the folder). */
+  readonly only?: readonly string[];
+  readonly apiBaseUrl: string;
+  readonly kubeConfig: KubeConfig;
+  readonly queue: JobQueue;
+  /** Runs at once per adapter in this process. */
+  readonly concurrency: number;
+  /** Re-run delays while work is in progress (default 250 ms doubling to 15 s). */
+  readonly rerun?: AdapterRunTiming;
+  readonly onAdapterRun?: AdapterRunObserver;
+}
+
+/** `--adapters` named an adapter the folder does not hold. */
+export class UnknownAdapter extends Error {
+  override readonly name = 'UnknownAdapter';
+}
+
+/**
+ * @throws UnknownAdapter for a name in `only` without a task config; TaskConfigError for a bad config.
+ * @returns the hosted adapters; the queue's `close()` stops them.
+ */
+export async function startAdapterWorker(options: AdapterWorkerOptions): Promise<readonly HostedAdapter[]> {
+  const adapters = await loadAdapters(options.adaptersDir, {
+    apiBaseUrl: options.apiBaseUrl,
+    kubeConfig: options.kubeConfig,
+    ...(options.only ? { only: options.only } : {}),
+  });
+  const missing = (options.only ?? []).filter((name) => !adapters.some((a) => a.name === name));
+  if (missing.length > 0) throw new UnknownAdapter(`no task config for adapter(s) ${missing.join(', ')} in ${options.adaptersDir}`);
+  const rerun = options.rerun ?? { baseDelayMs: 250, maxDelayMs: 15_000 };
+  for (const adapter of adapters) {
+    new AdapterRunProcessor(adapter, options.queue, rerun, options.onAdapterRun).register(options.concurrency);
+  }
+  return adapters;
+}

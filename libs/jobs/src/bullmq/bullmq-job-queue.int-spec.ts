@@ -1,0 +1,74 @@
+/**
+ * BullMqJobQueue on a real Redis (`REDIS_URL`, or a throw-away `redis-server`): the shared behaviour
+ * suite with a fresh key prefix per test, plus what only a shared Redis shows (FLUSHALL).
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { useRedis, type RedisForTests } from '../../../../test/support/redis.js';
+import { describeJobQueueBehaviour } from '../testing/job-queue.behaviour.js';
+import { BullMqJobQueue, type BullMqJobQueueOptions } from './bullmq-job-queue.js';
+
+let redis: RedisForTests;
+beforeAll(async () => {
+  redis = await useRedis();
+});
+afterAll(async () => redis?.stop());
+
+function openQueues(prefix = `decom-test-${randomUUID()}`, extra: Partial<BullMqJobQueueOptions> = {}) {
+  const opened: BullMqJobQueue[] = [];
+  const open = () => {
+    const queue = new BullMqJobQueue({ url: redis.url, prefix, lockDurationMs: 2_000, groupRetryDelayMs: 30, ...extra });
+    opened.push(queue);
+    return queue;
+  };
+  return { open, closeAll: () => Promise.all(opened.map((q) => q.close())) };
+}
+
+describeJobQueueBehaviour('BullMQ', async () => {
+  const { open, closeAll } = openQueues();
+  const queue = open();
+  let second: BullMqJobQueue | undefined;
+  return { queue, secondWorker: () => (second ??= open()), teardown: async () => void (await closeAll()) };
+});
+
+describe('BullMqJobQueue on a shared Redis', () => {
+  it('changes its epoch when Redis loses its data (FLUSHALL) and keeps working afterwards', async () => {
+    const { open, closeAll } = openQueues();
+    const admin = new Redis(redis.url);
+    try {
+      const queue = open();
+      const ran: string[] = [];
+      queue.process('after-flush', async (job) => void ran.push(job.id));
+      const before = await queue.epoch();
+      await queue.enqueue('after-flush', 'one', {});
+      await queue.idle();
+      await admin.flushall();
+      const after = await queue.epoch();
+      expect(after).not.toBe(before);
+      // The completed job's record is gone with the flush, so the same id is accepted again.
+      expect(await queue.enqueue('after-flush', 'one', {})).toBe(true);
+      await queue.idle();
+      expect(ran).toEqual(['one', 'one']);
+    } finally {
+      await closeAll();
+      await admin.quit();
+    }
+  });
+
+  it('lists dead letters of every queue under the prefix from another process', async () => {
+    const prefix = `decom-test-${randomUUID()}`;
+    const { open, closeAll } = openQueues(prefix);
+    try {
+      const worker = open();
+      worker.process('adapter-run.a', async () => {
+        throw new Error('boom');
+      });
+      await worker.enqueue('adapter-run.a', 'j1', { n: 1 }, { attempts: 1 });
+      await worker.idle();
+      const operator = open();
+      expect((await operator.failed()).map((f) => [f.queue, f.id, f.error])).toEqual([['adapter-run.a', 'j1', 'boom']]);
+    } finally {
+      await closeAll();
+    }
+  });
+});

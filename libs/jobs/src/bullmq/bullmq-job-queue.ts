@@ -1,0 +1,219 @@
+/**
+ * `JobQueue` on BullMQ and Redis (distributed profile; chosen when `REDIS_URL` is set). One BullMQ queue
+ * per port queue (`adapter-run.<adapter>`, `hard-delete`), keys under `<prefix>:`.
+ *
+ * - Dedupe: the job id is the BullMQ job id, so an id that is waiting, active, delayed, failed or
+ *   completed within `completedRetentionSeconds` (default 1 h, at most the last 100 000) is not added
+ *   again. Older completed jobs are evicted; a fact replayed after that re-runs an idempotent adapter,
+ *   which is harmless.
+ * - Retries: `attempts` with a jittered exponential backoff (jittered-backoff.ts). `TerminalError`
+ *   becomes BullMQ's `UnrecoverableError`: failed at once, no retry.
+ * - Dead letter: BullMQ's failed set, kept `failedRetentionSeconds` (default 7 days, at most 10 000); `failed()` lists
+ *   it over every queue ever used under the prefix, `retry()` moves a job back with fresh attempts.
+ * - Groups: a Redis lock per group (group-lock.ts); a job whose group is busy goes back to delayed for
+ *   a short jittered pause without using an attempt.
+ * - Crashes: BullMQ's stalled-job check moves the job of a dead worker back to wait once its lock
+ *   (`lockDurationMs`) expired; the group lock expires after the same time.
+ * - Data loss: `epoch()` reads a marker key that a FLUSHALL or a restart without persistence removes.
+ */
+import { randomUUID } from 'node:crypto';
+import { DelayedError, Job as BullJob, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  DEFAULT_ATTEMPTS,
+  DEFAULT_BACKOFF_MS,
+  TerminalError,
+  type FailedJob,
+  type JobHandler,
+  type JobOptions,
+  type JobQueue,
+} from '../job-queue.port.js';
+import { GroupLocks } from './group-lock.js';
+import { JITTERED_BACKOFF, jitteredBackoffStrategy } from './jittered-backoff.js';
+
+export interface BullMqJobQueueOptions {
+  /** `redis://host:port[/db]`. */
+  readonly url: string;
+  /** Key prefix of every queue and lock (default `decom`); tests use a fresh one each. */
+  readonly prefix?: string;
+  /** BullMQ job lock and group-lock TTL, in ms (default 30 000): a killed worker's job is retried after it. */
+  readonly lockDurationMs?: number;
+  /** How often workers look for stalled jobs, in ms (default half the lock duration). */
+  readonly stalledIntervalMs?: number;
+  /** How many times a job may be recovered from a dead worker before it fails (default 3). */
+  readonly maxStalledCount?: number;
+  /** Pause before a job whose group is busy tries again, in ms (default 100, jittered ×0.5–1.5). */
+  readonly groupRetryDelayMs?: number;
+  readonly completedRetentionSeconds?: number;
+  readonly failedRetentionSeconds?: number;
+  /** [0,1) source for jitter. */
+  readonly random?: () => number;
+  /** A job failed for good (exhausted or terminal): it is in the dead-letter set now. */
+  readonly onDeadLetter?: (job: FailedJob) => void;
+  /** Connection and worker errors (Redis down, lost locks); the queue keeps running. */
+  readonly onError?: (error: unknown) => void;
+}
+
+interface GroupedData {
+  readonly data: unknown;
+  readonly group?: string;
+}
+
+export class BullMqJobQueue implements JobQueue {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers: Worker[] = [];
+  private readonly locks: GroupLocks;
+  private readonly random: () => number;
+  private readonly lockDurationMs: number;
+  private closed = false;
+
+  constructor(private readonly options: BullMqJobQueueOptions) {
+    this.prefix = options.prefix ?? 'decom';
+    this.random = options.random ?? Math.random;
+    this.lockDurationMs = options.lockDurationMs ?? 30_000;
+    // BullMQ requires maxRetriesPerRequest null: its blocking commands must wait out a reconnect.
+    this.redis = new Redis(options.url, { maxRetriesPerRequest: null, enableReadyCheck: true });
+    this.redis.on('error', (error) => this.options.onError?.(error));
+    this.locks = new GroupLocks(this.redis, this.prefix, this.lockDurationMs, (error) => this.options.onError?.(error));
+  }
+
+  async enqueue<T>(queue: string, id: string, data: T, options: JobOptions = {}): Promise<boolean> {
+    if (this.closed) return false;
+    const bull = await this.queue(queue);
+    // BullMQ's add() answers the same way for a new and a duplicate id; this check is only for the
+    // return value (a race between two enqueuers can report true twice, BullMQ still adds once).
+    if ((await this.redis.exists(bull.toKey(id))) === 1) return false;
+    const payload: GroupedData = { data, ...(options.group ? { group: options.group } : {}) };
+    await bull.add(options.group ?? queue, payload, {
+      jobId: id,
+      ...(options.delayMs ? { delay: options.delayMs } : {}),
+      attempts: options.attempts ?? DEFAULT_ATTEMPTS,
+      backoff: { type: JITTERED_BACKOFF, delay: options.backoffMs ?? DEFAULT_BACKOFF_MS },
+      // Count caps bound Redis memory under bulk load; an evicted id only means a harmless re-run.
+      removeOnComplete: { age: this.options.completedRetentionSeconds ?? 3_600, count: 100_000 },
+      removeOnFail: { age: this.options.failedRetentionSeconds ?? 7 * 24 * 3_600, count: 10_000 },
+    });
+    return true;
+  }
+
+  process<T>(queue: string, handler: JobHandler<T>, options: { concurrency?: number } = {}): void {
+    // Also makes idle() watch this queue.
+    this.queue(queue).catch((error) => this.options.onError?.(error));
+    const worker = new Worker<GroupedData>(queue, (job, token) => this.run(queue, job, token, handler as JobHandler<unknown>), {
+      connection: this.redis,
+      prefix: this.prefix,
+      concurrency: options.concurrency ?? 4,
+      lockDuration: this.lockDurationMs,
+      stalledInterval: this.options.stalledIntervalMs ?? Math.max(500, Math.floor(this.lockDurationMs / 2)),
+      maxStalledCount: this.options.maxStalledCount ?? 3,
+      settings: { backoffStrategy: jitteredBackoffStrategy(this.random) },
+    });
+    worker.on('failed', (job, error) => {
+      if (!job || !this.isDeadLetter(job, error)) return;
+      this.options.onDeadLetter?.(this.toFailed(queue, job));
+    });
+    worker.on('error', (error) => this.options.onError?.(error));
+    this.workers.push(worker);
+  }
+
+  async failed(queue?: string): Promise<FailedJob[]> {
+    const names = queue !== undefined ? [queue] : [...new Set([...(await this.redis.smembers(this.registryKey())), ...this.queues.keys()])].sort();
+    const out: FailedJob[] = [];
+    for (const name of names) {
+      const bull = await this.queue(name);
+      for (const job of await bull.getFailed(0, -1)) if (job) out.push(this.toFailed(name, job));
+    }
+    return out;
+  }
+
+  async retry(queue: string, id: string): Promise<boolean> {
+    const job = await BullJob.fromId(await this.queue(queue), id);
+    if (!job || (await job.getState()) !== 'failed') return false;
+    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    return true;
+  }
+
+  async idle(): Promise<void> {
+    for (;;) {
+      let pending = 0;
+      for (const bull of this.queues.values()) {
+        const counts = await bull.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+        pending += Object.values(counts).reduce((sum, n) => sum + n, 0);
+      }
+      if (pending === 0 || this.closed) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async epoch(): Promise<string> {
+    const key = `${this.prefix}:decom:epoch`;
+    await this.redis.set(key, randomUUID(), 'NX');
+    return (await this.redis.get(key)) ?? 'unknown';
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /** Runs one job: takes its group (or steps aside), maps the port's errors to BullMQ's. */
+  private async run(queue: string, job: BullJob<GroupedData>, token: string | undefined, handler: JobHandler<unknown>): Promise<void> {
+    const { data, group } = job.data;
+    const lock = group ? await this.locks.acquire(group) : undefined;
+    if (group && !lock) {
+      // Another run of this group is in progress (here or in another process): try again shortly.
+      const pause = Math.round((this.options.groupRetryDelayMs ?? 100) * (0.5 + this.random()));
+      await job.moveToDelayed(Date.now() + pause, token);
+      throw new DelayedError();
+    }
+    try {
+      await handler({ queue, id: job.id ?? '', data, attempt: job.attemptsMade + 1 });
+    } catch (error) {
+      if (error instanceof TerminalError) throw new UnrecoverableError(error.message);
+      throw error;
+    } finally {
+      await lock?.release().catch((error) => this.options.onError?.(error));
+    }
+  }
+
+  private isDeadLetter(job: BullJob, error: Error): boolean {
+    return error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+  }
+
+  private toFailed(queue: string, job: BullJob): FailedJob {
+    const stored = job.data as GroupedData | undefined;
+    return {
+      queue,
+      id: job.id ?? '',
+      data: stored?.data,
+      attempts: job.attemptsMade,
+      error: job.failedReason ?? '',
+      failed_time: new Date(job.finishedOn ?? job.timestamp).toISOString(),
+    };
+  }
+
+  private async queue(name: string): Promise<Queue> {
+    let bull = this.queues.get(name);
+    if (!bull) {
+      bull = new Queue(name, { connection: this.redis, prefix: this.prefix });
+      bull.on('error', (error) => this.options.onError?.(error));
+      this.queues.set(name, bull);
+      await this.register(name);
+    }
+    return bull;
+  }
+
+  /** Remembers the queue name under the prefix, so `decom jobs failed` finds every dead letter. */
+  private async register(name: string): Promise<void> {
+    await this.redis.sadd(this.registryKey(), name);
+  }
+
+  private registryKey(): string {
+    return `${this.prefix}:decom:queues`;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The sweeper's decisions with Sentinel's default rule, over resources as the API lists them (an
+ * in-memory source) and a real in-process queue: what it dispatches, when it recovers, how it dedupes.
+ */
+import { KindRegistry } from '@decom/domain';
+import { InProcessJobQueue } from './in-process-job-queue.js';
+import { compileMessageDecision, sentinelDefaultDecision } from './sentinel/message-decision.js';
+import { sentinelRules } from './sentinel/sentinel-config.loader.js';
+import { Sweeper, type SweepSource, type SweptResource } from './sweeper.js';
+import type { JobQueue } from './job-queue.port.js';
+
+const NOW = Date.parse('2026-11-29T12:00:00Z');
+const kinds = new KindRegistry([
+  { kind: 'Cluster', plural: 'clusters', required_adapters: ['validation', 'dns'] },
+  { kind: 'NodePool', plural: 'nodepools', parent_kind: 'Cluster', required_adapters: ['np-configmap'] },
+]);
+
+function resource(id: string, kind: string, generation: number, reconciled: 'True' | 'False', secondsAgo: number, deleting = false): SweptResource {
+  return {
+    id,
+    kind,
+    href: `/api/hyperfleet/v1/${kind === 'Cluster' ? 'clusters' : 'nodepools'}/${id}`,
+    generation,
+    status: { conditions: [{ type: 'Reconciled', status: reconciled, observed_generation: generation, last_updated_time: new Date(NOW - secondsAgo * 1000).toISOString() } as never] },
+    ...(deleting ? { deleted_time: new Date(NOW - 60_000).toISOString() } : {}),
+  };
+}
+
+const source = (items: SweptResource[]): SweepSource => ({
+  async list({ kind, page, size }) {
+    const all = items.filter((r) => r.kind === kind);
+    return { total: all.length, items: all.slice((page - 1) * size, page * size) };
+  },
+});
+
+/** Records enqueues without running them (no handler registered). */
+function recorder(queue: JobQueue) {
+  const ids: string[] = [];
+  return {
+    ids,
+    queue: { ...queue, epoch: () => queue.epoch(), enqueue: async (q: string, id: string, data: unknown, o?: object) => (ids.push(`${q} ${id}`), queue.enqueue(q, id, data, o)) } as JobQueue,
+  };
+}
+
+describe('Sweeper (Sentinel default rule)', () => {
+  const items = [
+    resource('fresh', 'Cluster', 2, 'False', 5), // not Reconciled for 5 s: within the debounce
+    resource('stuck', 'Cluster', 2, 'False', 30), // not Reconciled for 30 s: re-dispatched
+    resource('healthy', 'Cluster', 1, 'True', 60), // Reconciled for a minute: left alone
+    resource('stale', 'NodePool', 1, 'True', 3_600), // Reconciled for an hour: past the 30 m max age
+    resource('deleting', 'NodePool', 3, 'False', 20, true), // deleting, not Reconciled: adapters + hard-delete check
+    resource('gate-held', 'Cluster', 4, 'True', 5, true), // deleting, Reconciled: its hard delete was lost
+  ];
+  let inner: InProcessJobQueue;
+  beforeEach(() => (inner = new InProcessJobQueue()));
+  afterEach(() => inner.close());
+
+  const sweeper = (queue: JobQueue) =>
+    new Sweeper(kinds, queue, source(items), sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision())), { intervalMs: 30_000, pageSize: 2 }, () => NOW);
+
+  it('dispatches what the rule picks; re-checks the hard delete of a deleting resource whose gate holds', async () => {
+    const { ids, queue } = recorder(inner);
+    expect(await sweeper(queue).sweepOnce('rule')).toBe(6);
+    const bucket = `sweep-${Math.floor(NOW / 30_000)}`;
+    expect(ids).toEqual([
+      `adapter-run.validation validation.cluster-stuck.gen-2.${bucket}`,
+      `adapter-run.dns dns.cluster-stuck.gen-2.${bucket}`,
+      `hard-delete hard-delete.cluster-gate-held.${bucket}`,
+      `adapter-run.np-configmap np-configmap.nodepool-stale.gen-1.${bucket}`,
+      `adapter-run.np-configmap np-configmap.nodepool-deleting.gen-3.${bucket}`,
+      `hard-delete hard-delete.nodepool-deleting.${bucket}`,
+    ]);
+  });
+
+  it('runs a recovery sweep first and whenever the queue epoch changes: every resource with pending work, no debounce', async () => {
+    const { ids, queue } = recorder(inner);
+    let epoch = 'e1';
+    const flushable = { ...queue, epoch: async () => epoch } as JobQueue;
+    const s = sweeper(flushable);
+    await s.sweepOnce();
+    const recovery = ids.splice(0).filter((id) => id.includes('.recovery-'));
+    expect(recovery.map((id) => id.split(' ')[1]!.split('.').slice(0, 2).join('.'))).toEqual([
+      'validation.cluster-fresh', 'dns.cluster-fresh', 'validation.cluster-stuck', 'dns.cluster-stuck',
+      'validation.cluster-gate-held', 'dns.cluster-gate-held', 'hard-delete.cluster-gate-held',
+      'np-configmap.nodepool-deleting', 'hard-delete.nodepool-deleting',
+    ]);
+    await s.sweepOnce();
+    expect(ids.splice(0).every((id) => id.includes('.sweep-'))).toBe(true);
+    epoch = 'e2'; // Redis was flushed
+    await s.sweepOnce();
+    expect(ids.splice(0).filter((id) => id.includes('.recovery-'))).toHaveLength(9);
+  });
+
+  it('dispatches once per interval, also from several API processes (same bucket, same ids)', async () => {
+    expect(await sweeper(inner).sweepOnce('rule')).toBe(6);
+    expect(await sweeper(inner).sweepOnce('rule')).toBe(0);
+  });
+
+  it('skips adapters nobody serves and reports a rule failure without stopping the sweep', async () => {
+    const errors: unknown[] = [];
+    const broken = sentinelRules(new Map([['clusters', compileMessageDecision({ params: [], result: 'resource.generation' })]]), compileMessageDecision(sentinelDefaultDecision()));
+    const { ids, queue } = recorder(inner);
+    const s = new Sweeper(kinds, queue, source(items), broken, { intervalMs: 30_000 }, () => NOW, (e) => errors.push(e), (a) => a !== 'dns');
+    await s.sweepOnce('rule');
+    expect(errors).toHaveLength(4);
+    expect(ids.some((id) => id.includes('dns.'))).toBe(false);
+    expect(ids.filter((id) => id.includes('nodepool-'))).toHaveLength(3);
+  });
+});

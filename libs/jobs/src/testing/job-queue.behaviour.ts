@@ -1,0 +1,159 @@
+/**
+ * The behaviour every `JobQueue` must show, run against each implementation (in-process, BullMQ on a
+ * real Redis): dedupe, delay, retry with backoff, transient vs terminal failures, the dead-letter set and
+ * its retry, groups (also across two workers), idle, epoch. Timings use small real delays.
+ */
+import { RetryableError, TerminalError, type Job, type JobQueue } from '../job-queue.port.js';
+
+export interface QueueBackend {
+  /** The queue under test (enqueues and processes). */
+  readonly queue: JobQueue;
+  /** Another worker on the same backend (a second process); in-process: the same instance. */
+  secondWorker(): JobQueue;
+  /** Closes every queue opened and drops the backend's data. */
+  teardown(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function describeJobQueueBehaviour(name: string, open: () => Promise<QueueBackend>): void {
+  describe(`JobQueue behaviour: ${name}`, () => {
+    let backend: QueueBackend;
+    let queue: JobQueue;
+
+    beforeEach(async () => {
+      backend = await open();
+      queue = backend.queue;
+    });
+    afterEach(async () => backend.teardown());
+
+    it('runs a job once; its id is deduplicated while waiting, while running and after completion', async () => {
+      const runs: string[] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      queue.process<{ n: number }>('dedupe', async (job) => {
+        runs.push(`${job.id}:${job.data.n}`);
+        await gate;
+      });
+      expect(await queue.enqueue('dedupe', 'a.cluster-1.gen-1', { n: 1 })).toBe(true);
+      expect(await queue.enqueue('dedupe', 'a.cluster-1.gen-1', { n: 2 })).toBe(false);
+      await sleep(50);
+      expect(await queue.enqueue('dedupe', 'a.cluster-1.gen-1', { n: 3 })).toBe(false);
+      release();
+      await queue.idle();
+      expect(await queue.enqueue('dedupe', 'a.cluster-1.gen-1', { n: 4 })).toBe(false);
+      expect(await queue.enqueue('dedupe', 'a.cluster-1.gen-2', { n: 5 })).toBe(true);
+      await queue.idle();
+      expect(runs).toEqual(['a.cluster-1.gen-1:1', 'a.cluster-1.gen-2:5']);
+    });
+
+    it('runs a delayed job no earlier than delayMs; idle() waits for it', async () => {
+      let ranAt = 0;
+      queue.process('delay', async () => {
+        ranAt = Date.now();
+      });
+      const enqueuedAt = Date.now();
+      await queue.enqueue('delay', 'late', {}, { delayMs: 300 });
+      await queue.idle();
+      expect(ranAt - enqueuedAt).toBeGreaterThanOrEqual(290);
+      expect(ranAt - enqueuedAt).toBeLessThan(2_000);
+    });
+
+    it('retries transient failures (RetryableError or any unknown error) with exponential, jittered backoff', async () => {
+      const tries: { attempt: number; at: number }[] = [];
+      queue.process('retry', async (job: Job<unknown>) => {
+        tries.push({ attempt: job.attempt, at: Date.now() });
+        if (job.attempt === 1) throw new Error('socket hang up');
+        if (job.attempt === 2) throw new RetryableError('503 Service Unavailable');
+      });
+      await queue.enqueue('retry', 'flaky', {}, { attempts: 4, backoffMs: 80 });
+      await queue.idle();
+      expect(tries.map((t) => t.attempt)).toEqual([1, 2, 3]);
+      const [first, second] = [tries[1]!.at - tries[0]!.at, tries[2]!.at - tries[1]!.at];
+      // base 80 ms ±20 %, then 160 ms ±20 %: the second gap is always the longer one.
+      expect(first).toBeGreaterThanOrEqual(60);
+      expect(second).toBeGreaterThanOrEqual(120);
+      expect(second).toBeGreaterThan(first);
+      expect(await queue.failed('retry')).toEqual([]);
+    });
+
+    it('fails a TerminalError at once: one run, no retry, listed as a dead letter', async () => {
+      let runs = 0;
+      queue.process('terminal', async () => {
+        runs += 1;
+        throw new TerminalError('task config: unknown identifier clustr');
+      });
+      await queue.enqueue('terminal', 'bad-config', { x: 1 }, { attempts: 5, backoffMs: 10 });
+      await queue.idle();
+      expect(runs).toBe(1);
+      const failed = await queue.failed();
+      expect(failed).toEqual([
+        expect.objectContaining({ queue: 'terminal', id: 'bad-config', data: { x: 1 }, attempts: 1, error: expect.stringContaining('unknown identifier clustr') }),
+      ]);
+      expect(Number.isNaN(Date.parse(failed[0]!.failed_time))).toBe(false);
+    });
+
+    it('moves an exhausted job to the dead-letter set; retry() runs it again with fresh attempts', async () => {
+      let broken = true;
+      const attempts: number[] = [];
+      queue.process('exhaust', async (job) => {
+        attempts.push(job.attempt);
+        if (broken) throw new RetryableError('connection refused');
+      });
+      await queue.enqueue('exhaust', 'doomed', { y: 2 }, { attempts: 3, backoffMs: 10, group: 'g1' });
+      await queue.idle();
+      expect(attempts).toEqual([1, 2, 3]);
+      expect(await queue.failed('exhaust')).toEqual([expect.objectContaining({ id: 'doomed', attempts: 3, error: 'connection refused' })]);
+      // A dead letter still holds its id: the same fact does not enqueue it twice.
+      expect(await queue.enqueue('exhaust', 'doomed', { y: 2 })).toBe(false);
+
+      broken = false;
+      expect(await queue.retry('exhaust', 'doomed')).toBe(true);
+      await queue.idle();
+      expect(attempts).toEqual([1, 2, 3, 1]);
+      expect(await queue.failed('exhaust')).toEqual([]);
+      expect(await queue.retry('exhaust', 'doomed')).toBe(false);
+      expect(await queue.retry('exhaust', 'never-enqueued')).toBe(false);
+    });
+
+    it('never runs two jobs of one group at once, also across two workers; other groups run in parallel', async () => {
+      const active = new Map<string, number>();
+      const maxPerGroup = new Map<string, number>();
+      let running = 0;
+      let maxRunning = 0;
+      const ran: string[] = [];
+      const handler = async (job: Job<{ group: string }>) => {
+        const g = job.data.group;
+        active.set(g, (active.get(g) ?? 0) + 1);
+        maxPerGroup.set(g, Math.max(maxPerGroup.get(g) ?? 0, active.get(g)!));
+        running += 1;
+        maxRunning = Math.max(maxRunning, running);
+        await sleep(40);
+        running -= 1;
+        active.set(g, active.get(g)! - 1);
+        ran.push(job.id);
+      };
+      queue.process('groups', handler, { concurrency: 3 });
+      const second = backend.secondWorker();
+      if (second !== queue) second.process('groups', handler, { concurrency: 3 });
+      for (let i = 0; i < 4; i++) {
+        for (const group of ['validation.c1', 'validation.c2']) {
+          await queue.enqueue('groups', `${group}.gen-${i}`, { group }, { group });
+        }
+      }
+      await queue.idle();
+      await second.idle();
+      expect(ran).toHaveLength(8);
+      expect(new Set(ran).size).toBe(8);
+      expect(Object.fromEntries(maxPerGroup)).toEqual({ 'validation.c1': 1, 'validation.c2': 1 });
+      expect(maxRunning).toBe(2);
+    });
+
+    it('names its data with a stable epoch', async () => {
+      const epoch = await queue.epoch();
+      expect(epoch).toEqual(expect.any(String));
+      expect(await queue.epoch()).toBe(epoch);
+      expect(await backend.secondWorker().epoch()).toBe(epoch);
+    });
+  });
+}
