@@ -175,6 +175,9 @@ describe.each(backends)('ProjectionRunner on %s', (name, backend) => {
   // PostgreSQL only: two SQLite handles in one process deadlock (a BEGIN IMMEDIATE waiting on the busy
   // timeout blocks the event loop the other handle's open transaction needs); SQLite is single-process here.
   const itWithTwoProcesses = name === 'postgres' ? it : it.skip;
+  if (name !== 'postgres') {
+    console.log(`${name}: "two runners on the same read models" skipped: the embedded profile runs one process per data folder (decom.lock refuses a second engine)`);
+  }
   itWithTwoProcesses('two runners on the same read models (two processes) never apply an event twice', async () => {
     const a = connect();
     const b = connect();
