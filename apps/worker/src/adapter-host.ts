@@ -32,18 +32,58 @@ export interface AdapterHostOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** @throws TaskConfigError / AdapterConfigError with every `file:line:column field: message` problem. */
+/** Every adapter config problem of a folder, one `file:line:column field: message` line each. */
+export class AdapterConfigsInvalid extends Error {
+  override readonly name = 'AdapterConfigsInvalid';
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid adapter configuration:\n${problems.join('\n')}`);
+  }
+}
+
+/**
+ * Parses every task and deployment config of `dir` without starting anything, so a broken config stops a
+ * start before any port opens. @throws AdapterConfigsInvalid listing every problem of every file.
+ */
+export async function checkAdapterConfigs(dir: string, only?: readonly string[]): Promise<void> {
+  const problems: string[] = [];
+  for (const file of (await readdir(dir)).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+    const deployment = /\.adapter\.ya?ml$/.test(file);
+    const name = basename(file).replace(/(\.adapter)?\.ya?ml$/, '');
+    if (only && !only.includes(name)) continue;
+    try {
+      await (deployment ? loadAdapterConfigFile(join(dir, file)) : loadTaskConfigFile(join(dir, file)));
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+    }
+  }
+  if (problems.length > 0) throw new AdapterConfigsInvalid(problems);
+}
+
+/**
+ * Loads every adapter of `dir` (all files are checked before any adapter starts).
+ * @throws AdapterConfigsInvalid listing every problem of every file.
+ */
 export async function loadAdapters(dir: string, options: AdapterHostOptions): Promise<HostedAdapter[]> {
   const files = (await readdir(dir)).filter((f) => /\.ya?ml$/.test(f) && !/\.adapter\.ya?ml$/.test(f)).sort();
   const transport = new KubernetesTransport(options.kubeConfig);
   const hosted: HostedAdapter[] = [];
+  const problems: string[] = [];
+  const attempt = async <T>(load: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await load();
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : String(error));
+      return undefined;
+    }
+  };
   for (const file of files) {
     const name = basename(file).replace(/\.ya?ml$/, '');
     if (options.only && !options.only.includes(name)) continue;
     const path = join(dir, file);
-    const task = await loadTaskConfigFile(path);
+    const task = await attempt(() => loadTaskConfigFile(path));
     const deploymentFile = [join(dir, `${name}.adapter.yaml`), join(dir, `${name}.adapter.yml`)].find((f) => existsSync(f));
-    const deployment = deploymentFile ? await loadAdapterConfigFile(deploymentFile) : undefined;
+    const deployment = deploymentFile ? await attempt(() => loadAdapterConfigFile(deploymentFile)) : undefined;
+    if (!task || (deploymentFile && !deployment)) continue;
     const api = new HttpHyperfleetApiClient({
       ...(deployment?.clients.hyperfleetApi ?? {}),
       baseUrl: deployment?.clients.hyperfleetApi.baseUrl ?? options.apiBaseUrl,
@@ -58,5 +98,6 @@ export async function loadAdapters(dir: string, options: AdapterHostOptions): Pr
     });
     hosted.push({ name: adapterName, file: path, executor, api });
   }
+  if (problems.length > 0) throw new AdapterConfigsInvalid(problems);
   return hosted;
 }

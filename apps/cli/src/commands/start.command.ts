@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import pino from 'pino';
-import { ConfigError, EntitiesConfigError, loadAppConfig, type AppConfig } from '@decom/config';
+import { ConfigError, EntitiesConfigError, checkConfigPaths, loadAppConfig, type AppConfig } from '@decom/config';
 import { startEngine, type EngineRole } from '../engine/engine.js';
 
 /** `decom start`: API + projections + dispatch + adapters in one process (embedded profile, or BullMQ with REDIS_URL). */
@@ -13,12 +13,16 @@ export function registerStartCommand(program: Command): void {
 
 /** Loads the configuration (exit 2 on a bad value), starts the engine in `role`, stops it on SIGINT/SIGTERM. */
 export async function runEngineCommand(role: EngineRole): Promise<void> {
-  const config = loadConfigOrExit();
+  const config = loadConfigOrExit({ adapters: role !== 'api' });
   const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
   let engine;
   try {
     engine = await startEngine({ config, logger, role });
   } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`decom: invalid configuration: ${error.message}\n`);
+      process.exit(2);
+    }
     const message = error instanceof EntitiesConfigError || (error as { issues?: unknown }).issues ? (error as Error).message : error instanceof Error ? error.message : String(error);
     process.stderr.write(`decom: cannot start: ${message}\n`);
     process.exit(1);
@@ -27,9 +31,12 @@ export async function runEngineCommand(role: EngineRole): Promise<void> {
   stopOnSignals(logger, () => engine.close());
 }
 
-export function loadConfigOrExit(): AppConfig {
+/** Loads and checks the configuration, including the paths it names; exits 2 with one line naming the variable. */
+export function loadConfigOrExit(needs: { adapters: boolean } = { adapters: true }): AppConfig {
   try {
-    return loadAppConfig();
+    const config = loadAppConfig();
+    checkConfigPaths(config, needs);
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`decom: invalid configuration: ${error.message}\n`);

@@ -13,7 +13,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
-import { loadEntitiesConfig } from '@decom/config';
+import { ConfigError, loadEntitiesConfig } from '@decom/config';
 import { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import { ProjectionRunner, ResourceQueries, ResourceViewProjection } from '@decom/projections';
@@ -37,6 +37,20 @@ import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-
 import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { ReadModelCheckpoints } from './read-model-checkpoints.js';
 import { openStorage } from './storage.js';
+import { checkAdapterConfigs } from '../../../worker/src/adapter-host.js';
+
+/** @throws ConfigError naming KUBECONFIG when the file cannot be read as a kubeconfig. Undefined path → empty config. */
+function loadKubeConfig(path: string | undefined): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  if (!path) return kubeConfig;
+  try {
+    kubeConfig.loadFromFile(path);
+  } catch (error) {
+    throw new ConfigError('KUBECONFIG', `cannot read ${path} as a kubeconfig: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+  }
+  if (!kubeConfig.getCurrentCluster()) throw new ConfigError('KUBECONFIG', `${path} names no current cluster`);
+  return kubeConfig;
+}
 import { openJobQueue, type QueueTuning } from './job-queue-factory.js';
 
 export type EngineRole = 'all' | 'api';
@@ -92,6 +106,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   };
   try {
     const kinds = new KindRegistry(await loadEntitiesConfig(config.entitiesFile));
+    // Everything a user can get wrong in files is checked before a port opens or a store is touched.
+    const kubeConfig = role === 'all' ? loadKubeConfig(config.kubeconfig) : undefined;
+    if (role === 'all') await checkAdapterConfigs(config.adaptersDir);
     const storage = await openStorage(config);
     closers.push(() => storage.close());
     const { store, readModels } = storage;
@@ -130,10 +147,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 
     let localKube: LocalKube | undefined;
     let adapters: HostedAdapter[] = [];
-    if (role === 'all') {
-      const kubeConfig = new KubeConfig();
+    if (role === 'all' && kubeConfig) {
       if (config.kubeconfig) {
-        kubeConfig.loadFromFile(config.kubeconfig);
         logger.info(`Kubernetes: using KUBECONFIG ${config.kubeconfig} (context ${kubeConfig.getCurrentContext()})`);
       } else {
         localKube = await startLocalKube(options.localKube);
