@@ -18,6 +18,7 @@ import {
   SimulationInputError,
   TaskConfigError,
   type AdapterDeploymentConfig,
+  type TaskConfig,
   type PlanAdapter,
 } from '@decom/adapter';
 import { loadAppConfig } from '@decom/config';
@@ -86,14 +87,21 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
 
   adapter
     .command('validate')
-    .argument('<files...>', 'adapter task config files (YAML)')
-    .description('check task configs; prints every error of every file as file:line:column field: message')
+    .argument('<files...>', 'adapter task configs and deployment configs (`*.adapter.yaml`) (YAML)')
+    .description('check task and deployment configs; prints every error of every file as file:line:column field: message')
     .action(async (files: string[]) => {
       let failed = 0;
       for (const file of files) {
         try {
-          await loadTaskConfigFile(file);
+          if (isDeploymentConfig(file)) {
+            await loadAdapterConfigFile(file);
+            io.out(`${file}: ok (deployment config)\n`);
+            continue;
+          }
+          const task = await loadTaskConfigFile(file);
           io.out(`${file}: ok\n`);
+          // Legal HyperFleet, but a required adapter that never reports keeps every deletion waiting.
+          if (!reportsStatus(task)) io.out(`${file}: warning: no post action PUTs a status (.../statuses): this adapter never reports, so deletions would wait on it forever\n`);
         } catch (error) {
           failed++;
           io.out(`${inputProblem(error) ?? (error instanceof Error ? error.message : String(error))}\n`);
@@ -195,4 +203,13 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
         }
       },
     );
+}
+
+/** A deployment config by name (`<name>.adapter.yaml`), as the engine pairs them. */
+function isDeploymentConfig(file: string): boolean {
+  return /\.adapter\.ya?ml$/.test(file);
+}
+
+function reportsStatus(task: TaskConfig): boolean {
+  return task.post.postActions.some((action) => action.apiCall && /statuses/.test(action.apiCall.url.source) && ['PUT', 'POST'].includes(action.apiCall.method));
 }
