@@ -9,18 +9,8 @@
  */
 import { isResourceEvent, upcastResourceEvent, type KindRegistry } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
-import {
-  ADAPTER_RUN_RETRY,
-  HARD_DELETE_QUEUE,
-  adapterRunGroup,
-  adapterRunJobId,
-  adapterRunQueue,
-  hardDeleteJobId,
-  reconcileCloudEvent,
-  type AdapterRunJob,
-  type HardDeleteJob,
-  type ReconcileEventData,
-} from './job-names.js';
+import type { ReconcileEventData } from './job-names.js';
+import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
 import type { JobQueue } from './job-queue.port.js';
 import type { ResourceAddressBook } from './resource-address-book.js';
 import type { Reactor } from './reactor-runner.js';
@@ -71,10 +61,7 @@ export class DispatchReactor implements Reactor {
   private async dispatchAdapters(kind: string, id: string, generation: number, recorded: RecordedEvent): Promise<void> {
     const data: ReconcileEventData = { ...(await this.addresses.address(kind, id)), generation };
     for (const adapter of this.kinds.find(kind)?.required_adapters ?? []) {
-      if (!this.isDispatchable(adapter)) continue;
-      const jobId = adapterRunJobId(adapter, data);
-      const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, jobId, recorded.recorded_time), rerun: 0 };
-      await this.queue.enqueue(adapterRunQueue(adapter), jobId, job, { group: adapterRunGroup(adapter, id), ...ADAPTER_RUN_RETRY });
+      if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, recorded.recorded_time);
     }
   }
 
@@ -83,17 +70,13 @@ export class DispatchReactor implements Reactor {
     for (const member of await this.addresses.subtree(kind, id)) {
       const data: ReconcileEventData = { ...(await this.addresses.address(member.kind, member.id)), generation: member.generation };
       for (const adapter of this.kinds.find(member.kind)?.required_adapters ?? []) {
-        if (!this.isDispatchable(adapter)) continue;
-        const jobId = adapterRunJobId(adapter, data, trigger);
-        const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, jobId, new Date().toISOString()), rerun: 0 };
-        await this.queue.enqueue(adapterRunQueue(adapter), jobId, job, { group: adapterRunGroup(adapter, member.id) });
+        if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString(), trigger);
       }
       await this.checkHardDelete(member.kind, member.id, trigger);
     }
   }
 
   private async checkHardDelete(kind: string, id: string, trigger: string): Promise<void> {
-    const job: HardDeleteJob = { id, kind };
-    await this.queue.enqueue(HARD_DELETE_QUEUE, hardDeleteJobId(kind, id, trigger), job, { group: `hard-delete.${id}` });
+    await enqueueHardDeleteCheck(this.queue, kind, id, trigger);
   }
 }

@@ -10,3 +10,4 @@ export * from './reactor-runner.js';
 export * from './sweeper.js';
 export * from './sentinel/message-decision.js';
 export * from './sentinel/sentinel-config.loader.js';
+export * from './job-dispatch.js';

@@ -13,18 +13,8 @@
  * Job ids carry the sweep's time bucket: one sweep dispatches once, also when several API processes sweep.
  */
 import type { KindRegistry } from '@decom/domain';
-import {
-  ADAPTER_RUN_RETRY,
-  HARD_DELETE_QUEUE,
-  adapterRunGroup,
-  adapterRunJobId,
-  adapterRunQueue,
-  hardDeleteJobId,
-  reconcileCloudEvent,
-  type AdapterRunJob,
-  type HardDeleteJob,
-  type ReconcileEventData,
-} from './job-names.js';
+import type { ReconcileEventData } from './job-names.js';
+import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
 import type { JobQueue } from './job-queue.port.js';
 import type { DecisionResource } from './sentinel/message-decision.js';
 import type { SentinelRules } from './sentinel/sentinel-config.loader.js';
@@ -135,17 +125,13 @@ export class Sweeper {
     };
     let enqueued = 0;
     for (const adapter of adapters) {
-      const id = adapterRunJobId(adapter, data, bucket);
-      const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, id, new Date(now).toISOString()), rerun: 0 };
-      if (await this.queue.enqueue(adapterRunQueue(adapter), id, job, { group: adapterRunGroup(adapter, resource.id), ...ADAPTER_RUN_RETRY })) enqueued++;
+      if (await enqueueAdapterRun(this.queue, adapter, data, new Date(now).toISOString(), bucket)) enqueued++;
     }
     return enqueued;
   }
 
   private async checkHardDelete(resource: SweptResource, bucket: string): Promise<number> {
-    const job: HardDeleteJob = { id: resource.id, kind: resource.kind };
-    const id = hardDeleteJobId(resource.kind, resource.id, bucket);
-    return (await this.queue.enqueue(HARD_DELETE_QUEUE, id, job, { group: `hard-delete.${resource.id}` })) ? 1 : 0;
+    return (await enqueueHardDeleteCheck(this.queue, resource.kind, resource.id, bucket)) ? 1 : 0;
   }
 }
 

@@ -1,0 +1,34 @@
+/**
+ * The two ways work is put on the queues, shared by the dispatch reactor and the sweeper so ids, groups
+ * and retry settings cannot drift apart: an adapter run for one resource at one generation, and a
+ * hard-delete check.
+ */
+import {
+  ADAPTER_RUN_RETRY,
+  HARD_DELETE_QUEUE,
+  adapterRunGroup,
+  adapterRunJobId,
+  adapterRunQueue,
+  hardDeleteJobId,
+  reconcileCloudEvent,
+  type AdapterRunJob,
+  type HardDeleteJob,
+  type ReconcileEventData,
+} from './job-names.js';
+import type { JobQueue } from './job-queue.port.js';
+
+/**
+ * Enqueues `adapter`'s run for `data` (job id `<adapter>.<kind>-<id>.gen-<g>[.<suffix>]`, one adapter per
+ * resource at a time). `time` is the CloudEvent's `time` (RFC 3339). Returns false when deduplicated.
+ */
+export function enqueueAdapterRun(queue: JobQueue, adapter: string, data: ReconcileEventData, time: string, suffix?: string): Promise<boolean> {
+  const id = adapterRunJobId(adapter, data, suffix);
+  const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, id, time), rerun: 0 };
+  return queue.enqueue(adapterRunQueue(adapter), id, job, { group: adapterRunGroup(adapter, data.id), ...ADAPTER_RUN_RETRY });
+}
+
+/** Enqueues a hard-delete check of one resource; `trigger` makes the id unique per fact. Returns false when deduplicated. */
+export function enqueueHardDeleteCheck(queue: JobQueue, kind: string, id: string, trigger: string): Promise<boolean> {
+  const job: HardDeleteJob = { id, kind };
+  return queue.enqueue(HARD_DELETE_QUEUE, hardDeleteJobId(kind, id, trigger), job, { group: `hard-delete.${id}` });
+}
