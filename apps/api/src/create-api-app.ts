@@ -7,11 +7,38 @@ import { randomUUID } from 'node:crypto';
 import { AppModule, type ApiRuntime } from './app.module.js';
 import { ProblemDetailsFilter } from './problem-details/problem-details.filter.js';
 import { createValidationPipe } from './problem-details/validation-pipe.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorHandler, fastifyErrorHandler, frameworkErrorHandler } from './http-edge/framework-errors.js';
+import { mapError } from './problem-details/error-map.js';
 import { JSON_CONTENT_TYPE, parseJsonBody } from './http-edge/json-body-parser.js';
 
+/**
+ * One Fastify error handler, installed before Nest registers its routes (so their contexts inherit it):
+ * errors Decom raises outside a route (the JSON body parser's problems) become problem details; anything
+ * else goes to the handler Nest asks for (its exception layer), or to the framework-error renderer.
+ * Nest's own `setErrorHandler` call is captured instead of installing a second handler over the first.
+ */
+class ProblemFastifyAdapter extends FastifyAdapter {
+  private nestHandler?: (this: unknown, error: Error, request: FastifyRequest, reply: FastifyReply) => unknown;
+
+  constructor(options: Record<string, unknown>) {
+    super(options as never);
+    const adapter = this;
+    this.getInstance().setErrorHandler(function (this: unknown, error: Error, request: FastifyRequest, reply: FastifyReply) {
+      if (mapError(error)) return fastifyErrorHandler(error, request, reply);
+      if (adapter.nestHandler) return adapter.nestHandler.call(this, error, request, reply);
+      return frameworkErrorHandler(error, request, reply);
+    });
+  }
+
+  override setErrorHandler(handler: Parameters<FastifyAdapter['setErrorHandler']>[0]) {
+    this.nestHandler = handler as never;
+    return this.getInstance() as never;
+  }
+}
+
 export async function createApiApp(runtime: ApiRuntime, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+  const adapter = new ProblemFastifyAdapter({
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const header = req.headers['x-request-id'];
       return (Array.isArray(header) ? header[0] : header) ?? randomUUID();
@@ -34,9 +61,6 @@ export async function createApiApp(runtime: ApiRuntime, options: { logger?: bool
     logger: options.logger === false ? false : ['error', 'warn'],
     bodyParser: false,
   });
-  // Errors raised before a Nest route runs (body parser, media type) are rendered here; Nest later adds its
-  // own handler in front for route errors, which makes Fastify print FSTWRN004 once (harmless, expected).
-  fastify.setErrorHandler(fastifyErrorHandler);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.enableShutdownHooks();

@@ -11,14 +11,6 @@ import { registerJobsCommands } from './commands/jobs.command.js';
 import { registerProjectionsCommand } from './commands/projections.command.js';
 import { registerHistoryCommand } from './commands/history.command.js';
 
-// Fastify warns (FSTWRN004) when Nest installs its route error handler over the one Decom sets for errors
-// raised before routing (apps/api/src/create-api-app.ts); that override is intended, so that one warning is
-// not shown. Every other process warning prints as usual.
-process.removeAllListeners('warning');
-process.on('warning', (warning: Error & { code?: string }) => {
-  if (warning.code !== 'FSTWRN004') process.stderr.write(`${warning.name}: ${warning.message}\n`);
-});
-
 const program = new Command('decom')
   .description('Decom: event-sourced deletion workflow engine (HyperFleet-compatible)')
   .showHelpAfterError();
