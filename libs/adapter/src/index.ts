@@ -35,9 +35,10 @@ export type { ResourceTransport, KubeObject, ObjectRef, DiscoveryQuery, DeleteOu
 export { TransportError, isConnectionFailure } from './transport/transport-error.js';
 export { GENERATION_ANNOTATION, generationOf, newestByGeneration } from './transport/newest-generation.js';
 export { KubernetesTransport } from './transport/kubernetes/kubernetes.transport.js';
-export { MaestroTransport } from './transport/maestro/maestro.transport.js';
+export { MaestroTransport, type SpecPublisher } from './transport/maestro/maestro.transport.js';
 export { MaestroHttpClient, MANIFEST_BUNDLE_DATA_TYPE, type MaestroHttpClientOptions, type SpecEvent, type SpecAction } from './transport/maestro/maestro-http.client.js';
-export { maestroTransports } from './transport/maestro/maestro-transport.factory.js';
+export { maestroTransports, type MaestroTransportOverrides } from './transport/maestro/maestro-transport.factory.js';
+export { MaestroGrpcSourceClient, type MaestroGrpcSourceClientOptions, type WorkStatusEvent, type StatusSubscription } from './transport/maestro/maestro-grpc-source.client.js';
 export { manifestWorkId, manifestWorkProblem, isManifestWork, MANIFEST_WORK_API_VERSION, MANIFEST_WORK_KIND } from './transport/maestro/manifest-work.js';
 export { bundleToManifestWork, type ResourceBundle } from './transport/maestro/resource-bundle.js';
 export { findInWork, withManifestStatus, manifestMatches, type ManifestQuery } from './transport/maestro/nested-manifests.js';

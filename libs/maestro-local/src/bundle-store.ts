@@ -24,7 +24,11 @@ const BASE = '/api/maestro/v1/resource-bundles';
 export class BundleStore {
   private readonly byId = new Map<string, Mutable<ResourceBundle>>();
 
-  constructor(private readonly now: () => Date) {}
+  /** @param observe told of every status report and confirmed removal (the gRPC status stream). */
+  constructor(
+    private readonly now: () => Date,
+    private readonly observe: (bundle: ResourceBundle, removed: boolean) => void = () => undefined,
+  ) {}
 
   get(id: string): ResourceBundle | undefined {
     return this.byId.get(id);
@@ -77,7 +81,9 @@ export class BundleStore {
 
   setStatus(id: string, status: NonNullable<ResourceBundle['status']>): void {
     const bundle = this.byId.get(id);
-    if (bundle) bundle.status = status;
+    if (!bundle) return;
+    bundle.status = status;
+    this.observe(bundle, false);
   }
 
   /** Marks a deletion request (idempotent). @throws MaestroError 404. */
@@ -92,6 +98,8 @@ export class BundleStore {
   }
 
   remove(id: string): void {
+    const bundle = this.byId.get(id);
     this.byId.delete(id);
+    if (bundle) this.observe(bundle, true);
   }
 }

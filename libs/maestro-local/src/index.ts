@@ -1,7 +1,8 @@
 /**
  * A local Maestro-compatible server for tests: Maestro's resource-bundle REST API, a simulated
- * work agent (status feedback, asynchronous deletion) and a CloudEvents HTTP intake for ManifestWork
- * specs. Built like libs/kube-local.
+ * work agent (status feedback, asynchronous deletion) and ManifestWork spec intake over gRPC
+ * (`CloudEventService` Publish/Subscribe, at `grpcAddress`) and over the CloudEvents HTTP binding.
+ * Built like libs/kube-local.
  */
 export { startLocalMaestro } from './server.js';
 export type { LocalMaestro, LocalMaestroOptions, ManifestSelector } from './local-maestro.js';

@@ -29,9 +29,11 @@ export interface ManifestSelector {
 export interface LocalMaestro {
   /** `http://127.0.0.1:PORT` — the `clients.maestro.http_server_address`. */
   readonly url: string;
+  /** `127.0.0.1:PORT` of the gRPC `CloudEventService` — the `clients.maestro.grpc_server_address` (plaintext). */
+  readonly grpcAddress: string;
   /** Path of the CloudEvents HTTP endpoint, relative to `url` (`/cloudevents`). */
   readonly cloudEventsPath: string;
-  /** Every HTTP request answered, in order. */
+  /** Every HTTP request answered, and every gRPC publish (method `GRPC`), in order. */
   readonly requests: readonly RecordedMaestroRequest[];
   clearRequests(): void;
   /** Injects failures into matching requests. */

@@ -2,14 +2,15 @@
  * A local Maestro-compatible server: Maestro's REST API for resource bundles and consumers
  * (`/api/maestro/v1/...`, as in maestro's openapi.yaml) over an in-memory store, a simulated work
  * agent (applies works, reports status and status feedback, confirms deletions asynchronously),
- * and a CloudEvents HTTP endpoint that takes the ManifestWork spec events a source client
- * publishes (real Maestro takes them over gRPC; see docs/adapter-maestro.md).
+ * and the ManifestWork spec events a source client publishes, over gRPC (`CloudEventService`, as
+ * real Maestro) and over the CloudEvents HTTP binding (`POST /cloudevents`, Decom's fallback).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HTTP, ValidationError } from 'cloudevents';
+import { type CloudEventV1, HTTP, ValidationError } from 'cloudevents';
 import { BundleStore } from './bundle-store.js';
-import { decodeSpecEvent } from './cloudevent-intake.js';
+import { decodeSpecEvent, type SpecRequest } from './cloudevent-intake.js';
+import { GrpcEndpoint, PUBLISH_PATH } from './grpc-endpoint.js';
 import type { LocalMaestro, LocalMaestroOptions, ManifestSelector } from './local-maestro.js';
 import { errorBody, MaestroError } from './maestro-errors.js';
 import { MaestroFaults } from './maestro-faults.js';
@@ -37,13 +38,20 @@ class LocalMaestroServer implements LocalMaestro {
   private readonly consumers = new Map<string, { id: string; name: string; created_at: string }>();
   private readonly log: RecordedMaestroRequest[] = [];
   private readonly server: Server;
+  private readonly grpc: GrpcEndpoint;
   private port = 0;
 
   constructor(
     private readonly options: LocalMaestroOptions,
     private readonly now: () => Date,
   ) {
-    this.store = new BundleStore(now);
+    this.grpc = new GrpcEndpoint({
+      receive: (event) => this.applySpec(decodeSpecEvent(event)),
+      record: (action, status) =>
+        this.log.push({ seq: this.log.length + 1, method: 'GRPC', path: PUBLISH_PATH, query: {}, ...(action && { action }), status }),
+      fault: () => this.faults.take('GRPC', PUBLISH_PATH),
+    });
+    this.store = new BundleStore(now, (bundle, removed) => this.grpc.broadcast(bundle, removed));
     this.agent = new WorkAgent(this.store, options.agentDelayMs ?? 0, now);
     for (const name of options.consumers ?? ['cluster1']) this.registerConsumer(name);
     this.server = createServer((req, res) => {
@@ -59,6 +67,10 @@ class LocalMaestroServer implements LocalMaestro {
     return `http://${this.options.host ?? '127.0.0.1'}:${this.port}`;
   }
 
+  get grpcAddress(): string {
+    return `${this.options.host ?? '127.0.0.1'}:${this.grpc.port}`;
+  }
+
   get requests(): readonly RecordedMaestroRequest[] {
     return this.log;
   }
@@ -66,6 +78,7 @@ class LocalMaestroServer implements LocalMaestro {
   async listen(): Promise<this> {
     await new Promise<void>((resolve) => this.server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
+    await this.grpc.listen(this.options.host ?? '127.0.0.1');
     return this;
   }
 
@@ -113,6 +126,7 @@ class LocalMaestroServer implements LocalMaestro {
 
   async close(): Promise<void> {
     this.agent.stop();
+    this.grpc.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -187,7 +201,11 @@ class LocalMaestroServer implements LocalMaestro {
   private receiveEvent(headers: IncomingMessage['headers'], body: string): Answer {
     const event = HTTP.toEvent({ headers: headers as Record<string, string>, body });
     if (Array.isArray(event)) throw new MaestroError(400, 'batched cloudevents are not supported');
-    const request = decodeSpecEvent(event);
+    return { status: 204, action: this.applySpec(decodeSpecEvent(event as CloudEventV1<unknown>)) };
+  }
+
+  /** Applies a decoded spec event (either binding). @returns its action. @throws MaestroError. */
+  private applySpec(request: SpecRequest): string {
     const { spec } = request;
     if (!this.consumers.has(spec.consumer)) throw new MaestroError(400, `consumer '${spec.consumer}' is not registered`);
     if (request.action === 'create_request') {
@@ -200,7 +218,7 @@ class LocalMaestroServer implements LocalMaestro {
       this.store.markDeleting(spec.id);
       this.agent.delete(spec.id);
     }
-    return { status: 204, action: request.action };
+    return request.action;
   }
 }
 

@@ -29,8 +29,9 @@ export interface AdapterDeploymentConfig {
       readonly burst?: number;
     };
     /**
-     * Maestro (`transport.client: maestro`). Decom talks to `http_server_address` only (see
-     * docs/adapter-maestro.md); the gRPC and TLS settings are validated and kept for compatibility.
+     * Maestro (`transport.client: maestro`): reads and deletes via `http_server_address`; specs via
+     * the gRPC source client when `grpc_server_address` is set (TLS, keepalive, client_id apply),
+     * else via the CloudEvents HTTP binding (docs/adapter-maestro.md).
      */
     readonly maestro?: MaestroClientConfig;
     /** Accepted for HyperFleet compatibility; Decom dispatches through its own job queue. */

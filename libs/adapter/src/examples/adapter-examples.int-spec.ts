@@ -214,7 +214,7 @@ describe('example adapter configs: end to end (local Kubernetes, local Maestro, 
   });
 
   it('maestro-workload: applies through Maestro, reads status feedback, deletes asynchronously (env override of the Maestro address)', async () => {
-    const run = await executor('maestro-workload', { HYPERFLEET_MAESTRO_HTTP_SERVER_ADDRESS: h.maestro.url });
+    const run = await executor('maestro-workload', { HYPERFLEET_MAESTRO_HTTP_SERVER_ADDRESS: h.maestro.url, HYPERFLEET_MAESTRO_GRPC_SERVER_ADDRESS: h.maestro.grpcAddress });
     cluster(2, false);
     await run.execute(event);
     await h.maestro.settle();

@@ -1,4 +1,5 @@
 import { ExecutorHarness, MAESTRO_SOURCE } from '../testing/executor-harness.js';
+import { maestroTransports } from '../transport/maestro/maestro-transport.factory.js';
 import type { ExecutionResult } from './execution-result.js';
 
 /**
@@ -70,8 +71,14 @@ post:
       api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
 `;
 
-describe('AdapterExecutor over Maestro', () => {
+// Run once with specs over the CloudEvents HTTP fallback, once over gRPC (`grpc_server_address` set).
+describe.each([['HTTP CloudEvents', false], ['gRPC', true]])('AdapterExecutor over Maestro (specs via %s)', (_binding, grpc) => {
   let h: ExecutorHarness;
+  const mw = (config: string, deps: Parameters<ExecutorHarness['executor']>[2] = {}) =>
+    h.executor(config, 'mw', {
+      ...(grpc && { maestro: maestroTransports({ insecure: true }, { baseUrl: h.maestro.url, sourceId: MAESTRO_SOURCE, grpcServerAddress: h.maestro.grpcAddress }) }),
+      ...deps,
+    });
   beforeEach(async () => {
     h = await ExecutorHarness.start();
     h.api.on(PUT, { status: 201, body: {} });
@@ -84,7 +91,7 @@ describe('AdapterExecutor over Maestro', () => {
   const ops = (r: ExecutionResult) => r.operations.map((o) => `${o.operation} ${o.kind}/${o.name}@${o.consumer}`);
 
   it('applies the ManifestWork, promotes nested manifests with status feedback, deletes asynchronously, then Finalized', async () => {
-    const executor = await h.executor(CONFIG, 'mw');
+    const executor = await mw(CONFIG);
     cluster(1, false);
     const created = await executor.execute(event);
     expect(ops(created)).toEqual(['create ManifestWork/work-c7@cluster1']);
@@ -116,12 +123,14 @@ describe('AdapterExecutor over Maestro', () => {
     const gone = await executor.execute(event);
     expect(gone.operations[0]).toMatchObject({ operation: 'delete', reason: 'already gone (not found)' });
     expect(report()).toEqual({ phase: '', nested: [false, false], finalized: 'True', observed_generation: 3 });
-    expect(h.maestro.requests.filter((r) => r.action).map((r) => r.action)).toEqual(['create_request', 'update_request']);
+    expect(h.maestro.requests.filter((r) => r.action).map((r) => `${r.method} ${r.action}`)).toEqual(
+      ['create_request', 'update_request'].map((a) => `${grpc ? 'GRPC' : 'POST'} ${a}`),
+    );
     expect(h.maestro.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1);
   });
 
   it('deletion_policy Orphan: the work is left in place with its marks removed and no DELETE reaches Maestro', async () => {
-    const executor = await h.executor(CONFIG, 'mw');
+    const executor = await mw(CONFIG);
     cluster(1, false);
     await executor.execute(event);
     expect(h.maestro.peek(MAESTRO_SOURCE, 'cluster1', 'work-c7')?.metadata).toMatchObject({ annotations: { 'decom.io/owner': `Cluster/${ID}/mw` } });
@@ -136,7 +145,7 @@ describe('AdapterExecutor over Maestro', () => {
   });
 
   it('a Maestro error during discovery fails the phase: nothing is deleted and Finalized stays False', async () => {
-    const executor = await h.executor(CONFIG, 'mw');
+    const executor = await mw(CONFIG);
     cluster(1, false);
     await executor.execute(event);
     cluster(2, true);
@@ -151,11 +160,11 @@ describe('AdapterExecutor over Maestro', () => {
   it('a work without generation annotations is refused before sending; without a Maestro client the resource fails', async () => {
     cluster(1, false);
     const noAnnotation = CONFIG.replace("        annotations: {hyperfleet.io/generation: '{{ .generation }}'}\n      spec:", '      spec:');
-    const refused = await (await h.executor(noAnnotation, 'mw')).execute(event);
+    const refused = await (await mw(noAnnotation)).execute(event);
     expect(refused.adapter.errorMessage).toContain('ManifestWork "work-c7": missing hyperfleet.io/generation annotation');
     expect(h.maestro.requests.filter((r) => r.action)).toEqual([]);
 
-    const unconfigured = await (await h.executor(CONFIG, 'mw', { maestro: undefined })).execute(event);
+    const unconfigured = await (await mw(CONFIG, { maestro: undefined })).execute(event);
     expect(unconfigured.adapter).toMatchObject({ executionStatus: 'failed', errorReason: 'ResourceFailed' });
     expect(unconfigured.adapter.errorMessage).toContain('maestro transport is not configured');
   });

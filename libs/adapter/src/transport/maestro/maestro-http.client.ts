@@ -43,8 +43,8 @@ const REASONS: Readonly<Record<number, string>> = { 400: 'BadRequest', 401: 'Una
  * Maestro over HTTP: resource bundles through Maestro's REST API (`GET /resource-bundles`,
  * `GET|DELETE /resource-bundles/{id}`), and ManifestWork specs as the source client's CloudEvents
  * (`<data type>.spec.<action>`, extensions `clustername`, `resourceid`, `resourceversion`,
- * `metadata`) over the CloudEvents HTTP binding. Real Maestro takes those events over gRPC only;
- * that binding is not implemented (docs/adapter-maestro.md).
+ * `metadata`) over the CloudEvents HTTP binding — the fallback when no `grpc_server_address` is
+ * configured (real Maestro takes them over gRPC: `MaestroGrpcSourceClient`; docs/adapter-maestro.md).
  * Every failure is a `TransportError` (reason `NotFound`, `Conflict`, `InternalError`,
  * `ConnectionFailure`, ...), never a silent "absent".
  */

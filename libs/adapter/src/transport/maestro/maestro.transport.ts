@@ -2,7 +2,7 @@ import type { PropagationPolicy } from '../../config/task-config.types.js';
 import { newestByGeneration } from '../newest-generation.js';
 import type { DeleteOutcome, DiscoveryQuery, KubeObject, ObjectRef, ResourceTransport } from '../resource-transport.port.js';
 import { TransportError } from '../transport-error.js';
-import type { MaestroHttpClient } from './maestro-http.client.js';
+import type { MaestroHttpClient, SpecEvent } from './maestro-http.client.js';
 import { isManifestWork, manifestWorkId, manifestWorkProblem, workManifests } from './manifest-work.js';
 import { findInWork, manifestMatches } from './nested-manifests.js';
 import { bundleToManifestWork } from './resource-bundle.js';
@@ -16,18 +16,26 @@ function quote(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
+/** Sends ManifestWork spec events: `MaestroGrpcSourceClient` (gRPC) or `MaestroHttpClient` (HTTP fallback). */
+export interface SpecPublisher {
+  publish(spec: SpecEvent): Promise<void>;
+}
+
 /**
  * `ResourceTransport` for one Maestro consumer (`transport.maestro.target_cluster`): ManifestWorks
  * are applied, read and deleted through Maestro; any other kind is looked up inside the
  * consumer's works (as hyperfleet-adapter's maestro client does). Deletion is asynchronous: the
  * work stays, with `deletionTimestamp`, until the agent confirms it. `propagationPolicy` is
- * ignored (a work's own `spec.deleteOption` governs its manifests).
+ * ignored (a work's own `spec.deleteOption` governs its manifests). Reads and deletes go through
+ * the REST API; create/update specs through `publisher`.
  * @see hyperfleet-contract.md §2.2 "transport", docs/adapter-maestro.md.
  */
 export class MaestroTransport implements ResourceTransport {
   constructor(
     private readonly client: MaestroHttpClient,
     readonly consumer: string,
+    /** Where create/update specs go; default the HTTP client's CloudEvents endpoint. */
+    private readonly publisher: SpecPublisher = client,
   ) {}
 
   private id(name: string): string {
@@ -92,7 +100,7 @@ export class MaestroTransport implements ResourceTransport {
   async create(object: KubeObject): Promise<KubeObject> {
     this.check(object);
     const resourceId = this.id(object.metadata.name);
-    await this.client.publish({ action: 'create_request', consumer: this.consumer, resourceId, resourceVersion: 0, metadata: this.metadata(object), bundle: this.spec(object) });
+    await this.publisher.publish({ action: 'create_request', consumer: this.consumer, resourceId, resourceVersion: 0, metadata: this.metadata(object), bundle: this.spec(object) });
     return (await this.get(refOf(object))) ?? object;
   }
 
@@ -106,7 +114,7 @@ export class MaestroTransport implements ResourceTransport {
       if (!current) throw new TransportError('NotFound', `maestro update: work ${this.consumer}/${object.metadata.name} does not exist`, 404);
       version = current.version ?? 1;
     }
-    await this.client.publish({ action: 'update_request', consumer: this.consumer, resourceId, resourceVersion: version, metadata: this.metadata(object), bundle: this.spec(object) });
+    await this.publisher.publish({ action: 'update_request', consumer: this.consumer, resourceId, resourceVersion: version, metadata: this.metadata(object), bundle: this.spec(object) });
     return (await this.get(refOf(object))) ?? object;
   }
 
