@@ -70,4 +70,26 @@ describe('adapter policies end to end (seeds 003, 004)', () => {
     expect(kube().requestsMatching({ method: 'DELETE', name: ns })).toHaveLength(1);
     expect(kube().peek('v1', 'Namespace', undefined, ns)).toBeUndefined();
   }, 30_000);
+
+  it('a paused nodepool holds its deleting cluster: no Namespace delete (its ConfigMap lives there) until unpause', async () => {
+    const id = await reconciledCluster('child-paused');
+    const ns = id.toLowerCase();
+    const np = (await api.call('POST', `/clusters/${id}/nodepools`, { kind: 'NodePool', name: 'np-held', spec: {} })).body;
+    await eventually('nodepool ConfigMap', async () => (kube().peek('v1', 'ConfigMap', ns, `nodepool-${np.id}`) ? true : undefined));
+    expect((await api.call('POST', `/nodepools/${np.id}/pause`, { reason: 'keep the pool for INC-12' })).status).toBe(200);
+    const deletesBefore = kube().requests.filter((r) => r.method === 'DELETE').length;
+    expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
+    const view = (await api.get(`/clusters/${id}`)).body;
+    expect(cond(view, 'Paused')).toMatchObject({ status: 'True', reason: 'DependentPaused' });
+    await eventually('the cluster adapter reports the hold', async () => {
+      const statuses = (await api.get(`/clusters/${id}/statuses`)).body.items as any[];
+      const finalized = statuses.find((s) => s.adapter === 'validation' && s.observed_generation === 2)?.conditions.find((c: any) => c.type === 'Finalized');
+      return finalized?.message === DELETION_WAITS_FOR_UNPAUSE ? true : undefined;
+    });
+    expect(kube().requests.filter((r) => r.method === 'DELETE').length).toBe(deletesBefore);
+    expect(kube().peek('v1', 'ConfigMap', ns, `nodepool-${np.id}`)).toBeDefined();
+    expect((await api.call('POST', `/nodepools/${np.id}/unpause`, { reason: 'done' })).status).toBe(200);
+    await gone(id);
+    expect(kube().peek('v1', 'Namespace', undefined, ns)).toBeUndefined();
+  }, 30_000);
 });

@@ -47,7 +47,11 @@ export class DispatchReactor implements Reactor {
       case 'ForceOrphaned':
         // Seed 003/004: a lifted pause or a force-orphan changes what adapters must do, and may open the gate.
         await this.readSideCaughtUp(recorded.position);
-        return this.redispatchSubtree(event.data.kind, event.data.id, `${event.type === 'ResourceUnpaused' ? 'unpaused' : 'force-orphan'}-${recorded.position}`);
+        {
+          // An unpause may release ancestors too (a paused dependent holds a deleting parent): the whole tree.
+          const from = event.type === 'ResourceUnpaused' ? await this.addresses.root(event.data.kind, event.data.id) : event.data;
+          return this.redispatchSubtree(from.kind, from.id, `${event.type === 'ResourceUnpaused' ? 'unpaused' : 'force-orphan'}-${recorded.position}`);
+        }
       case 'HardDeleted':
         // Any removal of a child (gate or force delete) may open its owner's gate; a no-op when the owner went too.
         if (!event.data.owner_references) return;

@@ -45,4 +45,16 @@ export class ResourceAddressBook {
     }
     return out;
   }
+
+  /** The top-level ancestor of a resource (itself when top-level), from the resource index. */
+  async root(kind: string, id: string): Promise<{ kind: string; id: string }> {
+    let current = { kind, id };
+    for (;;) {
+      const descriptor = this.kinds.get(current.kind);
+      if (!descriptor.parent_kind) return current;
+      const located = await this.queries.locate(current.id);
+      if (!located?.owner_id) return current;
+      current = { kind: descriptor.parent_kind, id: located.owner_id };
+    }
+  }
 }

@@ -127,11 +127,13 @@ export class ResourceViewProjection implements Projection {
           JSON.stringify({ caller: d.caller, reason: d.reason, time: d.paused_time }), d.id,
         ]);
         await this.refreshSubtree(tx, d.id);
+        for (const ancestor of await this.ancestors(tx, d.id)) await this.refresh(tx, ancestor);
         return;
       }
       case 'ResourceUnpaused':
         await tx.execute(`UPDATE resources SET paused = NULL WHERE id = ?`, [event.data.id]);
         await this.refreshSubtree(tx, event.data.id);
+        for (const ancestor of await this.ancestors(tx, event.data.id)) await this.refresh(tx, ancestor);
         return;
       case 'ForceOrphaned': {
         const d = event.data;
@@ -184,7 +186,14 @@ export class ResourceViewProjection implements Projection {
   }
 
   /** The nearest paused resource among `row` and its ancestors. */
-  private async pausedBy(tx: ReadModelTx, row: ResourceRow): Promise<{ id: string; kind: string; reason: string; self: boolean } | undefined> {
+  /**
+   * The nearest paused resource among `row` and its ancestors; for a deleting resource also a paused
+   * descendant (its objects may live inside this one's, e.g. a nodepool ConfigMap in the cluster Namespace).
+   */
+  private async pausedBy(
+    tx: ReadModelTx,
+    row: ResourceRow,
+  ): Promise<{ id: string; kind: string; reason: string; self: boolean; dependent?: boolean } | undefined> {
     let current: ResourceRow | undefined = row;
     while (current) {
       if (current.paused) {
@@ -193,7 +202,26 @@ export class ResourceViewProjection implements Projection {
       }
       current = current.owner_id ? await this.row(tx, current.owner_id) : undefined;
     }
+    if (!row.deleted_time) return undefined;
+    for (const id of (await this.subtree(tx, row.id)).slice(1)) {
+      const member = await this.row(tx, id);
+      if (member?.paused) {
+        const mark = JSON.parse(member.paused) as { reason: string };
+        return { id: member.id, kind: member.kind, reason: mark.reason, self: false, dependent: true };
+      }
+    }
     return undefined;
+  }
+
+  /** `id`'s stored ancestors, nearest first. */
+  private async ancestors(tx: ReadModelTx, id: string): Promise<string[]> {
+    const out: string[] = [];
+    let current = await this.row(tx, id);
+    while (current?.owner_id) {
+      out.push(current.owner_id);
+      current = await this.row(tx, current.owner_id);
+    }
+    return out;
   }
 
   private async refreshWithOwner(tx: ReadModelTx, id: string): Promise<void> {

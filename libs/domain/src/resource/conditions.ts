@@ -72,6 +72,8 @@ export const Reason = {
   Paused: 'Paused',
   /** Paused=True: an ancestor is paused. */
   ParentPaused: 'ParentPaused',
+  /** Paused=True on a deleting parent: a dependent is paused, so no destroy runs that could reach its objects. */
+  DependentPaused: 'DependentPaused',
   /** Paused=False after an unpause. */
   Unpaused: 'Unpaused',
   /** DeletionTimedOut=True: Finalizing for longer than the kind's deletion timeout. */

@@ -16,7 +16,14 @@ export interface ResourceConditionsInput extends ReconcileInput {
   readonly updated_time: string;
   readonly previous: readonly ResourceCondition[];
   /** Who pauses this resource: itself or an ancestor (seed 004); undefined when not paused. */
-  readonly paused_by?: { readonly id: string; readonly kind: string; readonly reason: string; readonly self: boolean };
+  readonly paused_by?: {
+    readonly id: string;
+    readonly kind: string;
+    readonly reason: string;
+    readonly self: boolean;
+    /** A paused descendant holds this deleting resource: destroying it would destroy the child's objects too. */
+    readonly dependent?: boolean;
+  };
   /** Show `Paused=False/Unpaused` once a pause was lifted. */
   readonly ever_paused?: boolean;
   /** The first deletion reconcile ran (`DeletionStarted`). */
@@ -75,8 +82,12 @@ function deletionConditions(input: ResourceConditionsInput, previous: ReadonlyMa
       make(
         ConditionType.Paused,
         'True',
-        by.self ? Reason.Paused : Reason.ParentPaused,
-        by.self ? `Paused: ${by.reason}` : `${by.kind} '${by.id}' is paused: ${by.reason}`,
+        by.self ? Reason.Paused : by.dependent ? Reason.DependentPaused : Reason.ParentPaused,
+        by.self
+          ? `Paused: ${by.reason}`
+          : by.dependent
+            ? `dependent ${by.kind} '${by.id}' is paused (${by.reason}): ${DELETION_WAITS_FOR_UNPAUSE.toLowerCase()}`
+            : `${by.kind} '${by.id}' is paused: ${by.reason}`,
       ),
     );
   } else if (input.ever_paused) {
