@@ -56,6 +56,10 @@ describe('GraphQL API', () => {
     expect(noReason.errors![0].extensions.problem).toMatchObject({ status: 400, errors: [{ field: 'reason' }] });
     const stranger = await gql('mutation($id: ID!) { forceOrphan(id: $id, reason: "x") { id } }', { id: c.id }, 'mallory@example.com');
     expect(stranger.errors![0].extensions.problem.status).toBe(403);
+    const badSize = await gql('{ resources(kind: "Cluster", size: 100000) { total } }');
+    expect(badSize.errors![0].extensions.problem).toMatchObject({ status: 400, errors: [{ field: 'size', constraint: 'max' }] });
+    const badAge = await gql('{ finalizing(olderThanSeconds: -5) { id } }');
+    expect(badAge.errors![0].extensions.problem.status).toBe(400);
     const missing = await gql('mutation { deleteResource(id: "0190b6a4-0000-7000-8000-000000000000") { id } }');
     expect(missing.errors![0].extensions.problem).toMatchObject({ status: 404, code: 'HYPERFLEET-NTF-001' });
   });

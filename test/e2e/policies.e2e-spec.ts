@@ -65,6 +65,20 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
     expect((await api.call('DELETE', `/clusters/${target.id}`)).status).toBe(202);
   });
 
+  it('references must name an existing, live resource of the given kind (400 otherwise, nothing recorded)', async () => {
+    const target = await cluster('ref-target');
+    const unknown = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'ref-bad-1', spec: {}, references: { network: [{ id: '0190b6a4-0000-7000-8000-000000000000', kind: 'Cluster' }] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0]).toMatchObject({ field: 'references.network[0]' });
+    const wrongKind = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'ref-bad-2', spec: {}, references: { network: [{ id: target.id, kind: 'NodePool' }] } });
+    expect(wrongKind.status).toBe(400);
+    await api.call('DELETE', `/clusters/${target.id}`);
+    const deleting = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'ref-bad-3', spec: {}, references: { network: [{ id: target.id, kind: 'Cluster' }] } });
+    expect(deleting.status).toBe(400);
+    expect(deleting.body.detail).toContain('marked for deletion');
+    expect((await api.get('/clusters?size=100')).body.items.map((c: any) => c.name)).not.toContain('ref-bad-1');
+  });
+
   it('delete guard: delete_for_move is honoured only while the referrer is paused', async () => {
     const target = await cluster('move-target');
     const referrer = await cluster('move-referrer', { references: { network: [{ id: target.id, kind: 'Cluster' }] } });

@@ -5,7 +5,7 @@
 import { Inject } from '@nestjs/common';
 import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { EVENT_STORE, KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/application';
-import { ResourceNotFound, type KindRegistry } from '@decom/domain';
+import { ResourceNotFound, ValidationFailed, type KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import type { ResourceJson, ResourceQueries } from '@decom/projections';
 import { ANONYMOUS_CALLER, IDENTITY_HEADER } from '../caller/caller.js';
@@ -39,10 +39,13 @@ export class ResourcesResolver {
   resources(@Args('kind') kind: string, @Args('page') page: number, @Args('size') size: number, @Args('deleting') deleting?: boolean) {
     return withProblems('resources', async () => {
       if (!this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
+      // Same bounds as REST (contract §1.6): refused, not clamped.
+      requireRange('page', page, 1, 100_000);
+      requireRange('size', size, 1, 100);
       const result = await this.queries.list({
         kind,
-        page: Math.max(1, page),
-        size: Math.min(100, Math.max(1, size)),
+        page,
+        size,
         ...(deleting === undefined || deleting === null ? {} : { deleting }),
       });
       return { ...result, items: result.items.map(toGraph) };
@@ -56,13 +59,15 @@ export class ResourcesResolver {
 
   @Query('finalizing')
   finalizing(@Args('olderThanSeconds') olderThanSeconds: number, @Args('kind') kind?: string) {
-    return withProblems('finalizing', async () =>
-      (await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined)).map((f) => ({
+    return withProblems('finalizing', async () => {
+      requireRange('olderThanSeconds', olderThanSeconds, 0, Number.MAX_SAFE_INTEGER);
+      if (kind && !this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
+      return (await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined)).map((f) => ({
         ...f,
         reconciled_reason: f.reconciled.reason,
         reconciled_message: f.reconciled.message,
-      })),
-    );
+      }));
+    });
   }
 
   @Query('history')
@@ -111,6 +116,15 @@ export class ResourcesResolver {
     const located = await this.queries.locate(id);
     if (!located || located.hard_deleted_time) throw new ResourceNotFound('Resource', id);
     return { kind: located.kind, id };
+  }
+}
+
+/** @throws ValidationFailed (400) for an argument outside [min, max]. */
+function requireRange(field: string, value: number, min: number, max: number): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ValidationFailed(`${field} must be an integer between ${min} and ${max}`, [
+      { field, value, constraint: value < min ? 'min' : 'max', message: `${field} must be an integer between ${min} and ${max}` },
+    ]);
   }
 }
 

@@ -82,7 +82,7 @@ export class ResourceActions {
           labels,
           ...(owner ? { owner } : {}),
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
-          ...(body.references ? { references: validReferences(body.references, this.kinds) } : {}),
+          ...(body.references ? { references: await validReferences(body.references, this.kinds, this.queries) } : {}),
           metadata: this.metadata(context),
         },
         context,
@@ -102,7 +102,7 @@ export class ResourceActions {
           ...(body.spec ? { spec: body.spec } : {}),
           ...(labels ? { labels } : {}),
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
-          ...(body.references ? { references: validReferences(body.references, this.kinds) } : {}),
+          ...(body.references ? { references: await validReferences(body.references, this.kinds, this.queries) } : {}),
           metadata: this.metadata(context),
         },
         context,
@@ -203,20 +203,43 @@ export class ResourceActions {
   }
 }
 
-/** Checks `references` shape: ref_type → [{ id, kind }] with configured kinds. @throws ValidationFailed */
-function validReferences(raw: Record<string, unknown>, kinds: KindRegistry): References {
+/** At most this many references per resource (each is a row in the reference index). */
+const MAX_REFERENCES = 100;
+
+/**
+ * Checks `references`: ref_type → [{ id, kind }], each target an existing, not deleting resource of that kind
+ * (HyperFleet: referencing a soft-deleted target is a 400). @throws ValidationFailed listing every problem.
+ */
+async function validReferences(raw: Record<string, unknown>, kinds: KindRegistry, queries: ResourceQueries): Promise<References> {
   const violations: FieldViolation[] = [];
+  let count = 0;
   for (const [refType, targets] of Object.entries(raw)) {
+    if (!/^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$/.test(refType)) {
+      violations.push({ field: `references.${refType}`, constraint: 'pattern', message: 'ref_type must match ^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$' });
+      continue;
+    }
     if (!Array.isArray(targets)) {
       violations.push({ field: `references.${refType}`, constraint: 'format', message: 'must be a list of { id, kind }' });
       continue;
     }
-    targets.forEach((t: unknown, i) => {
+    for (const [i, t] of targets.entries()) {
+      const field = `references.${refType}[${i}]`;
       const target = t as { id?: unknown; kind?: unknown };
-      if (typeof target?.id !== 'string' || target.id === '' || typeof target.kind !== 'string' || !kinds.find(target.kind)) {
-        violations.push({ field: `references.${refType}[${i}]`, constraint: 'format', message: 'must be { id, kind } with a configured kind' });
+      if (++count > MAX_REFERENCES) {
+        violations.push({ field, constraint: 'max', message: `at most ${MAX_REFERENCES} references` });
+        break;
       }
-    });
+      if (typeof target?.id !== 'string' || target.id === '' || typeof target.kind !== 'string' || !kinds.find(target.kind)) {
+        violations.push({ field, constraint: 'format', message: 'must be { id, kind } with a configured kind' });
+        continue;
+      }
+      const found = await queries.get(target.id);
+      if (!found || found.kind !== target.kind) {
+        violations.push({ field, value: target.id, constraint: 'format', message: `no ${target.kind} with id '${target.id}'` });
+      } else if (found.deleted_time) {
+        violations.push({ field, value: target.id, constraint: 'format', message: `${target.kind} '${target.id}' is marked for deletion and cannot be referenced` });
+      }
+    }
   }
   if (violations.length > 0) throw new ValidationFailed(violations.map((v) => v.message).join('; '), violations);
   return raw as References;
