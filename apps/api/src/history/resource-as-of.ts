@@ -39,8 +39,10 @@ export async function resourceAsOf(stream: readonly RecordedEvent[], id: string,
 export function parseRfc3339(raw: string): Date | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(raw);
   if (!match) return undefined;
-  const [, , month, day, hour, minute, second] = match.map(Number);
+  const [, year, month, day, hour, minute, second] = match.map(Number);
   if (month! < 1 || month! > 12 || day! < 1 || day! > 31 || hour! > 23 || minute! > 59 || second! > 60) return undefined;
+  // Date.parse rolls impossible days over (2026-02-30 → March 2): refuse them instead.
+  if (day! > new Date(Date.UTC(year!, month!, 0)).getUTCDate()) return undefined;
   const time = Date.parse(raw.toUpperCase());
   return Number.isNaN(time) ? undefined : new Date(time);
 }
