@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
   ApiCallError,
@@ -152,7 +152,7 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
     .option('--kubeconfig <file>', 'Kubernetes to read (default: $KUBECONFIG through the engine configuration)')
     .option('--maestro <url>', 'Maestro http_server_address to read (default: clients.maestro of the deployment configs)')
     .option('--maestro-source-id <id>', 'Maestro source_id (default: clients.maestro of the deployment configs)')
-    .option('--max-passes <n>', 'stop after this many passes', (v) => Number.parseInt(v, 10), 10)
+    .option('--max-passes <n>', 'stop after this many passes (1..100)', parsePassCount, 10)
     .option('--env <NAME=VALUE>', 'environment of the adapters (repeatable)', collectEnv, {})
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'))
     .action(
@@ -212,4 +212,11 @@ function isDeploymentConfig(file: string): boolean {
 
 function reportsStatus(task: TaskConfig): boolean {
   return task.post.postActions.some((action) => action.apiCall && /statuses/.test(action.apiCall.url.source) && ['PUT', 'POST'].includes(action.apiCall.method));
+}
+
+/** `--max-passes`: a whole number 1..100, else commander reports a usage error. */
+function parsePassCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 100) throw new InvalidArgumentError('must be a whole number from 1 to 100');
+  return n;
 }

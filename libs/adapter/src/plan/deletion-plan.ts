@@ -63,6 +63,10 @@ function blockersOf(pass: PlanPass, adapters: readonly PlanAdapter[], cluster: S
     if (run.operations.length === 0) {
       if (run.executionStatus === 'failed') blockers.push({ adapter: run.adapter, reason: `execution failed: ${run.errorMessage}` });
       else if (run.skipReason) blockers.push({ adapter: run.adapter, reason: `the resource phase is skipped: ${run.skipReason}` });
+      // No cluster call at all (e.g. paused): the adapter still says why it is not finalized.
+      else if (run.finalized && run.finalized.status !== 'True') {
+        blockers.push({ adapter: run.adapter, reason: `reports Finalized=${run.finalized.status}${run.finalized.reason ? ` (${run.finalized.reason})` : ''}` });
+      }
       continue;
     }
     for (const op of run.operations) {
