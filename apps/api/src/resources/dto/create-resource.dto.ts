@@ -1,8 +1,8 @@
-import { IsIn, IsObject, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { OptionalField } from './optional-field.js';
+import { IsObject, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ResourceOptionsDto } from './resource-options.dto.js';
 
 /** Body of `POST /{plural}` and `POST /{parent}/{id}/{plural}` (contract §1.2 ResourceCreateRequest). */
-export class CreateResourceDto {
+export class CreateResourceDto extends ResourceOptionsDto {
   @IsString()
   kind!: string;
 
@@ -14,18 +14,4 @@ export class CreateResourceDto {
 
   @IsObject()
   spec!: Record<string, unknown>;
-
-  @OptionalField()
-  @IsObject()
-  labels?: Record<string, string>;
-
-  /** Seed 003: `Delete` (default) or `Orphan`; settable until the resource is deleted. */
-  @OptionalField()
-  @IsIn(['Delete', 'Orphan'])
-  deletion_policy?: 'Delete' | 'Orphan';
-
-  /** HyperFleet `references`: ref_type → [{ id, kind }]. A live referrer blocks the target's DELETE (seed 004). */
-  @OptionalField()
-  @IsObject()
-  references?: Record<string, { id: string; kind: string }[]>;
 }

@@ -1,23 +1,10 @@
-import { IsIn, IsObject } from 'class-validator';
+import { IsObject } from 'class-validator';
 import { OptionalField } from './optional-field.js';
+import { ResourceOptionsDto } from './resource-options.dto.js';
 
 /** Body of `PATCH .../{id}` (contract §1.2): decoded strictly, unknown fields → 400. */
-export class PatchResourceDto {
+export class PatchResourceDto extends ResourceOptionsDto {
   @OptionalField()
   @IsObject()
   spec?: Record<string, unknown>;
-
-  @OptionalField()
-  @IsObject()
-  labels?: Record<string, string>;
-
-  /** Seed 003: `Delete` (default) or `Orphan`; settable until the resource is deleted. */
-  @OptionalField()
-  @IsIn(['Delete', 'Orphan'])
-  deletion_policy?: 'Delete' | 'Orphan';
-
-  /** HyperFleet `references`: ref_type → [{ id, kind }]. A live referrer blocks the target's DELETE (seed 004). */
-  @OptionalField()
-  @IsObject()
-  references?: Record<string, { id: string; kind: string }[]>;
 }
