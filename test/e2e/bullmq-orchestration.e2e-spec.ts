@@ -2,19 +2,19 @@
  * The engine on BullMQ and a real Redis (issue #5): dispatch on each trigger, the adapter error taxonomy
  * end to end (transient → retried with backoff; terminal → reported, dead-lettered, retried by an
  * operator), and recovery after Redis loses its data (FLUSHALL) within one sweep interval.
- * Redis: REDIS_URL or a throw-away `redis-server` (the FLUSHALL test wipes it: run with --runInBand).
+ * Redis: always a throw-away `redis-server` of its own (the FLUSHALL test wipes it), never REDIS_URL.
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Job as BullJob, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
-import { useRedis, type RedisForTests } from '../support/redis.js';
+import { useThrowAwayRedis, type RedisForTests } from '../support/redis.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 let redis: RedisForTests;
 beforeAll(async () => {
-  redis = await useRedis();
+  redis = await useThrowAwayRedis();
 });
 afterAll(async () => redis?.stop());
 

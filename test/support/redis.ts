@@ -22,6 +22,15 @@ export async function useRedis(): Promise<RedisForTests> {
   // Test infrastructure, not app config: libs/config is for the app, CI sets this for the tests.
   const url = process.env['REDIS_URL'];
   if (url) return { url, stop: async () => undefined };
+  return useThrowAwayRedis();
+}
+
+/**
+ * Always starts a private `redis-server` (never `REDIS_URL`): for tests that FLUSHALL, stop or restart
+ * Redis, which must never touch a server someone else uses.
+ * @throws Error saying to `apt-get install redis-server` when the binary is missing.
+ */
+export async function useThrowAwayRedis(): Promise<RedisForTests> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await startServer(await freePort());

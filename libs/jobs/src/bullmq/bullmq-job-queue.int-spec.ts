@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { useRedis, type RedisForTests } from '../../../../test/support/redis.js';
+import { useRedis, useThrowAwayRedis, type RedisForTests } from '../../../../test/support/redis.js';
 import { describeJobQueueBehaviour } from '../testing/job-queue.behaviour.js';
 import { BullMqJobQueue, type BullMqJobQueueOptions } from './bullmq-job-queue.js';
 
@@ -33,8 +33,19 @@ describeJobQueueBehaviour('BullMQ', async () => {
 
 describe('BullMqJobQueue on a shared Redis', () => {
   it('changes its epoch when Redis loses its data (FLUSHALL) and keeps working afterwards', async () => {
-    const { open, closeAll } = openQueues();
-    const admin = new Redis(redis.url);
+    // FLUSHALL wipes the whole server: a private one, never REDIS_URL.
+    const own = await useThrowAwayRedis();
+    const queues: BullMqJobQueue[] = [];
+    const open = () => {
+      const q = new BullMqJobQueue({ url: own.url, prefix: `decom-test-${randomUUID()}`, lockDurationMs: 2_000, groupRetryDelayMs: 30 });
+      queues.push(q);
+      return q;
+    };
+    const closeAll = async () => {
+      await Promise.all(queues.map((q) => q.close()));
+      await own.stop();
+    };
+    const admin = new Redis(own.url);
     try {
       const queue = open();
       const ran: string[] = [];
