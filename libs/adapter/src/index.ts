@@ -1,13 +1,11 @@
 /**
  * The adapter runtime: task-config loading (with load-time CEL/template checks), HyperFleet API
- * client, Kubernetes and Maestro transports and the four-phase executor; the CEL and Go-template
- * engines it is built on; and the authoring tools' engines: dry run (recorded API + simulated
+ * client, Kubernetes and Maestro transports and the four-phase executor (built on @decom/cel and
+ * @decom/go-template); and the authoring tools' engines: dry run (recorded API + simulated
  * cluster) and deletion plan (read-only simulation over the live state).
  * @see hyperfleet-contract.md §2, seeds/000 "Adapter Framework Changes", docs/adapter-tools.md,
  *   docs/adapter-maestro.md.
  */
-export * from './cel/index.js';
-export * from './template/index.js';
 
 export { parseTaskConfig, loadTaskConfigFile } from './config/task-config.parser.js';
 export { parseAdapterConfig, loadAdapterConfigFile } from './config/adapter-config.parser.js';

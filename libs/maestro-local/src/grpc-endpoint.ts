@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { CloudEventV1 } from 'cloudevents';
 // The proto transcription and its codec live with the adapter's source client; the local server
 // speaks the same wire format (no path alias exists for test libraries, hence the relative path).
-import { fromProtoEvent, loadCloudEventService, type ProtoCloudEvent, toProtoEvent } from '../../adapter/src/transport/maestro/cloudevent-grpc.codec.js';
+import { fromProtoEvent, loadCloudEventService, type ProtoCloudEvent, toProtoEvent } from '@decom/maestro-protocol';
 import { MANIFEST_BUNDLE_DATA_TYPE } from './cloudevent-intake.js';
 import { MaestroError } from './maestro-errors.js';
 import type { ResourceBundle } from './resource-bundle.js';

@@ -1,4 +1,4 @@
-import { selectedFields, unknownVariables } from '../cel/index.js';
+import { selectedFields, unknownVariables } from '@decom/cel';
 import type { LoadContext } from './load-context.js';
 import { VARIABLE_KINDS } from './names.check.js';
 import { offsetInScalar } from './scalar-position.js';

@@ -1,7 +1,7 @@
 import { isScalar } from 'yaml';
 import type { Node } from 'yaml';
-import { CelCompileError, compileCel } from '../cel/index.js';
-import { compileTemplate, hasTemplate } from '../template/index.js';
+import { CelCompileError, compileCel } from '@decom/cel';
+import { compileTemplate, hasTemplate } from '@decom/go-template';
 import { lineColumnAt, offsetInScalar, positionInScalar } from './scalar-position.js';
 import type { CelExpr, TemplateText } from './task-config.types.js';
 import type { FilePosition, MapReader, YamlSource } from './yaml-reader.js';

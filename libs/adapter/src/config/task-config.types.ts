@@ -1,5 +1,5 @@
-import type { CompiledCel } from '../cel/index.js';
-import type { CompiledTemplate } from '../template/index.js';
+import type { CompiledCel } from '@decom/cel';
+import type { CompiledTemplate } from '@decom/go-template';
 
 /**
  * Typed, load-time-validated AdapterTaskConfig (the flat HyperFleet DSL, HyperFleet-551).

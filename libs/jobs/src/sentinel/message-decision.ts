@@ -5,13 +5,13 @@
  * `condition(name)`, which returns the resource's condition of that type or a zero value
  * `{status: "", observed_generation: 0, last_updated_time: "", ...}`.
  *
- * Evaluated with `compileCel` from `@decom/adapter`. Its environment is shared and locked, so
+ * Evaluated with `compileCel` from `@decom/cel`. Its environment is shared and locked, so
  * `condition("X")` cannot be a per-resource function there: the text is rewritten to `condition["X"]`
  * (same length, so positions stay right) over a map holding every condition the rule names. Hence the
  * argument must be a string literal. Params become nested `cel.bind`s so their values keep their CEL
  * types (a duration stays a duration).
  */
-import { CelCompileError, compileCel, type CompiledCel } from '@decom/adapter';
+import { CelCompileError, compileCel, type CompiledCel } from '@decom/cel';
 
 export interface MessageDecisionParam {
   readonly name: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import { TransportError } from '../transport-error.js';
-import { fromProtoEvent, loadCloudEventService, type ProtoCloudEvent, toProtoEvent } from './cloudevent-grpc.codec.js';
+import { fromProtoEvent, loadCloudEventService, type ProtoCloudEvent, toProtoEvent } from '@decom/maestro-protocol';
 import { MANIFEST_BUNDLE_DATA_TYPE, type SpecEvent } from './maestro-http.client.js';
 
 /** Where and how to reach Maestro's gRPC server (from `clients.maestro`; durations in milliseconds). */

@@ -4,7 +4,7 @@
  * errors must be of the same phase with Go's reason, line, column and context.
  *
  * Regenerate the golden file after editing testdata/cases.json (needs Go, not needed to run this spec):
- *   libs/adapter/src/template/testdata/oracle/regenerate.sh
+ *   libs/go-template/src/testdata/oracle/regenerate.sh
  */
 import { readFileSync } from 'node:fs';
 import { TemplateExecError, TemplateSyntaxError, compileTemplate, goFloat64, goInt64 } from './index.js';

@@ -4,7 +4,7 @@
 //
 // Regenerate (needs Debian's golang-go and golang-golang-x-text-dev; no network):
 //
-//	libs/adapter/src/template/testdata/oracle/regenerate.sh
+//	libs/go-template/src/testdata/oracle/regenerate.sh
 //
 // Differences from the adapter, on purpose: `now` returns a fixed instant so outputs are stable,
 // and the FuncMap also has trimPrefix, trimSuffix and float, which the contract lists (§2.3).

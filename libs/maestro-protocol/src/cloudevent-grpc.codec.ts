@@ -48,7 +48,7 @@ export interface PlainCloudEvent {
  */
 export function loadCloudEventService(): { client: grpc.ServiceClientConstructor; service: grpc.ServiceDefinition } {
   const file = fileURLToPath(new URL('./proto/cloudevent.proto', import.meta.url));
-  if (!existsSync(file)) throw new Error(`maestro grpc: ${file} is missing (a build must copy transport/maestro/proto/ next to the compiled code)`);
+  if (!existsSync(file)) throw new Error(`maestro grpc: ${file} is missing (a build must copy libs/maestro-protocol/src/proto/ next to the compiled code)`);
   const definition = protoLoader.loadSync(file, { keepCase: true, longs: String, enums: String, defaults: false, oneofs: true });
   const loaded = grpc.loadPackageDefinition(definition) as unknown as { io: { cloudevents: { v1: { CloudEventService: grpc.ServiceClientConstructor } } } };
   const client = loaded.io.cloudevents.v1.CloudEventService;
