@@ -11,6 +11,7 @@ import type {
   ResourceRow,
 } from './resource-view.schema.js';
 import type { ReadModelQueries } from './runner/index.js';
+import { RESOURCE_SEARCH, searchCondition, STATUS_SEARCH } from './search/index.js';
 
 export interface Page<T> {
   readonly page: number;
@@ -20,7 +21,8 @@ export interface Page<T> {
 }
 
 export interface ListOptions {
-  readonly kind: string;
+  /** Restrict to one kind; omitted for the kind-agnostic `GET /resources`. */
+  readonly kind?: string;
   /** Restrict to children of this owner. */
   readonly ownerId?: string;
   /** 1-based. */
@@ -31,6 +33,13 @@ export interface ListOptions {
   readonly order?: readonly { field: string; direction: 'asc' | 'desc' }[];
   /** Only resources pending deletion (`true`) or only active ones (`false`). */
   readonly deleting?: boolean;
+  /**
+   * TSL search (contract §1.6; fields: RESOURCE_SEARCH).
+   * @throws SearchSyntaxError, SearchFieldError
+   */
+  readonly search?: string;
+  /** Only resources whose `references` hold `{ type → [.. targetId ..] }` (HyperFleet `ref_type` + `ref_target_id`). */
+  readonly reference?: { readonly type: string; readonly targetId: string };
 }
 
 export const ORDERABLE_FIELDS = ['created_time', 'updated_time', 'name', 'generation', 'deleted_time', 'id'] as const;
@@ -96,35 +105,52 @@ export class ResourceQueries {
   }
 
   async list(options: ListOptions): Promise<Page<ResourceJson>> {
-    const where = ['kind = ?'];
-    const params: unknown[] = [options.kind];
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (options.kind !== undefined) {
+      where.push('kind = ?');
+      params.push(options.kind);
+    }
     if (options.ownerId !== undefined) {
       where.push('owner_id = ?');
       params.push(options.ownerId);
     }
     if (options.deleting !== undefined) where.push(options.deleting ? 'deleted_time IS NOT NULL' : 'deleted_time IS NULL');
+    if (options.reference) {
+      where.push('EXISTS (SELECT 1 FROM resource_references x WHERE x.referrer_id = resources.id AND x.ref_type = ? AND x.target_id = ?)');
+      params.push(options.reference.type, options.reference.targetId);
+    }
+    const search = searchCondition(options.search, RESOURCE_SEARCH, this.db.dialect ?? 'sqlite');
+    if (search) {
+      where.push(search.sql);
+      params.push(...search.params);
+    }
     const order = (options.order?.length ? options.order : [{ field: 'created_time', direction: 'desc' as const }])
       .filter((o) => (ORDERABLE_FIELDS as readonly string[]).includes(o.field))
       .map((o) => `${o.field} ${o.direction === 'asc' ? 'ASC' : 'DESC'}`)
       .concat('id ASC')
       .join(', ');
-    const total = Number(
-      (await this.db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM resources WHERE ${where.join(' AND ')}`, params))[0]?.n ?? 0,
-    );
+    const filter = where.length > 0 ? where.join(' AND ') : '1 = 1';
+    const total = Number((await this.db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM resources WHERE ${filter}`, params))[0]?.n ?? 0);
     const rows = await this.db.query<ResourceRow>(
-      `SELECT * FROM resources WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      `SELECT * FROM resources WHERE ${filter} ORDER BY ${order} LIMIT ? OFFSET ?`,
       [...params, options.size, (options.page - 1) * options.size],
     );
     return { page: options.page, size: rows.length, total, items: rows.map((row) => this.present(row)) };
   }
 
-  async statuses(resourceId: string, page = 1, size = 100): Promise<Page<AdapterStatus>> {
-    const total = Number(
-      (await this.db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM adapter_statuses WHERE resource_id = ?`, [resourceId]))[0]?.n ?? 0,
-    );
+  /**
+   * One resource's adapter statuses, by adapter name.
+   * @param search TSL over STATUS_SEARCH fields. @throws SearchSyntaxError, SearchFieldError
+   */
+  async statuses(resourceId: string, page = 1, size = 100, search?: string): Promise<Page<AdapterStatus>> {
+    const condition = searchCondition(search, STATUS_SEARCH, this.db.dialect ?? 'sqlite');
+    const where = condition ? `resource_id = ? AND ${condition.sql}` : 'resource_id = ?';
+    const params = [resourceId, ...(condition?.params ?? [])];
+    const total = Number((await this.db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM adapter_statuses WHERE ${where}`, params))[0]?.n ?? 0);
     const rows = await this.db.query<AdapterStatusRow>(
-      `SELECT * FROM adapter_statuses WHERE resource_id = ? ORDER BY adapter ASC LIMIT ? OFFSET ?`,
-      [resourceId, size, (page - 1) * size],
+      `SELECT * FROM adapter_statuses WHERE ${where} ORDER BY adapter ASC LIMIT ? OFFSET ?`,
+      [...params, size, (page - 1) * size],
     );
     return { page, size: rows.length, total, items: rows.map(toAdapterStatus) };
   }

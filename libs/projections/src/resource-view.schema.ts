@@ -36,6 +36,11 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
   )`,
   `CREATE INDEX IF NOT EXISTS resources_kind_created ON resources (kind, created_time)`,
   `CREATE INDEX IF NOT EXISTS resources_owner ON resources (owner_id)`,
+  // Search (TSL) on the plain columns HyperFleet clients filter by most; JSON fields (labels, spec,
+  // conditions) are scanned within the kind.
+  `CREATE INDEX IF NOT EXISTS resources_kind_name ON resources (kind, name)`,
+  `CREATE INDEX IF NOT EXISTS resources_kind_deleted ON resources (kind, deleted_time)`,
+  `CREATE INDEX IF NOT EXISTS resources_kind_updated ON resources (kind, updated_time)`,
   `CREATE TABLE IF NOT EXISTS adapter_statuses (
     resource_id TEXT NOT NULL,
     adapter TEXT NOT NULL,
@@ -65,6 +70,7 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     PRIMARY KEY (referrer_id, ref_type, target_id)
   )`,
   `CREATE INDEX IF NOT EXISTS resource_references_target ON resource_references (target_id)`,
+  `CREATE INDEX IF NOT EXISTS resource_references_type_target ON resource_references (ref_type, target_id)`,
   `CREATE TABLE IF NOT EXISTS finalizing (
     id TEXT PRIMARY KEY,
     kind TEXT NOT NULL,

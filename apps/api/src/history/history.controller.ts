@@ -8,7 +8,14 @@ import { EVENT_STORE, KIND_REGISTRY, RESOURCE_QUERIES } from '@decom/application
 import { ResourceNotFound, ValidationFailed, type KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import type { ResourceJson, ResourceQueries } from '@decom/projections';
+import { createLenientValidationPipe } from '../problem-details/validation-pipe.js';
+import { PageQueryDto } from '../resources/dto/page-query.dto.js';
+import { ListQueryDto } from '../resources/dto/list-query.dto.js';
+import { parseFields, selectFields } from '../resources/sparse-fields.js';
 import { parseRfc3339, resourceAsOf } from './resource-as-of.js';
+
+const pageQuery = createLenientValidationPipe(PageQueryDto);
+const fieldsQuery = createLenientValidationPipe(ListQueryDto);
 
 export interface HistoryEntry {
   readonly position: number;
@@ -23,6 +30,9 @@ export interface HistoryPage {
   readonly id: string;
   readonly kind: string;
   readonly stream: string;
+  /** 1-based page, its item count, and the number of events in all pages. */
+  readonly page: number;
+  readonly size: number;
   readonly total: number;
   readonly items: HistoryEntry[];
 }
@@ -35,8 +45,9 @@ export class HistoryController {
     @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
   ) {}
 
+  /** One page of the resource's events, oldest first: `page` (default 1), `size` (default 100, max 1000). */
   @Get(':id/events')
-  async events(@Param('id') id: string): Promise<HistoryPage> {
+  async events(@Param('id') id: string, @Query(pageQuery) query: Readonly<PageQueryDto>): Promise<HistoryPage> {
     const located = await this.queries.locate(id);
     if (!located) throw new ResourceNotFound('Resource', id);
     const items = (await this.store.readStream(located.stream))
@@ -49,7 +60,10 @@ export class HistoryController {
         ...(typeof e.metadata['caller'] === 'string' ? { caller: e.metadata['caller'] } : {}),
         data: e.data,
       }));
-    return { id, kind: located.kind, stream: located.stream, total: items.length, items };
+    const page = query.page ?? 1;
+    const size = query.size ?? 100;
+    const slice = items.slice((page - 1) * size, page * size);
+    return { id, kind: located.kind, stream: located.stream, page, size: slice.length, total: items.length, items: slice };
   }
 
   /**
@@ -58,8 +72,8 @@ export class HistoryController {
    * it answers the resource as it was then, 404 when it did not exist at that time, 400 for a bad `as_of`.
    */
   @Get(':id')
-  async get(@Param('id') id: string, @Query('as_of') asOf?: string): Promise<ResourceJson> {
-    if (asOf === undefined) return this.current(id);
+  async get(@Param('id') id: string, @Query(fieldsQuery) query: Readonly<ListQueryDto>, @Query('as_of') asOf?: string): Promise<Partial<ResourceJson>> {
+    if (asOf === undefined) return selectFields(await this.current(id), parseFields(query.fields));
     const at = parseRfc3339(asOf);
     if (!at) {
       throw new ValidationFailed(`as_of must be an RFC 3339 date-time, got "${asOf}"`, [
@@ -69,7 +83,7 @@ export class HistoryController {
     const located = await this.queries.locate(id);
     const past = located ? await resourceAsOf(await this.store.readStream(located.stream), id, at, this.kinds) : undefined;
     if (!located || !past) throw new ResourceNotFound(located?.kind ?? 'Resource', id);
-    return past;
+    return selectFields(past, parseFields(query.fields));
   }
 
   private async current(id: string): Promise<ResourceJson> {

@@ -13,6 +13,7 @@ import {
   type FieldViolation,
 } from '@decom/domain';
 import { ConcurrencyConflict } from '@decom/event-store';
+import { SearchFieldError, SearchSyntaxError } from '@decom/projections';
 import { HttpProblem } from './problem.js';
 
 export interface MappedError {
@@ -43,6 +44,12 @@ export function mapError(error: unknown): MappedError | undefined {
   }
   if (error instanceof ConcurrencyConflict) {
     return { status: 409, code: 'HYPERFLEET-CNF-002', title: 'Version Conflict', typeSlug: 'conflict', detail: 'the resource changed concurrently; retry' };
+  }
+  if (error instanceof SearchSyntaxError) {
+    return { status: 400, code: 'HYPERFLEET-VAL-007', title: 'Invalid Search Query', typeSlug: 'bad-request', detail: error.message };
+  }
+  if (error instanceof SearchFieldError) {
+    return { status: 400, code: 'HYPERFLEET-VAL-005', title: 'Bad Request', typeSlug: 'bad-request', detail: error.message };
   }
   if (error instanceof InvalidParent) {
     return { status: 422, code: 'HYPERFLEET-VAL-000', title: 'Unprocessable Entity', typeSlug: 'validation-error', detail: error.message };

@@ -18,18 +18,24 @@ const CONSTRAINTS: Record<string, FieldViolation['constraint']> = {
 };
 
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    transform: true,
-    exceptionFactory: (errors) => {
-      const violations = flatten(errors);
-      if (violations.some((v) => v.message.includes('should not exist'))) {
-        return Problems.malformed(violations.map((v) => v.message).join('; '));
-      }
-      return Problems.validation(violations.map((v) => v.message).join('; '), violations);
-    },
-  });
+  return new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, exceptionFactory });
+}
+
+/**
+ * A param pipe that validates against `expectedType` but drops unknown fields instead of refusing them:
+ * HyperFleet ignores unknown list query parameters and read-only/unknown create-body fields.
+ * The parameter must be typed without a class (e.g. `Readonly<Dto>`) so the global strict pipe skips it.
+ */
+export function createLenientValidationPipe(expectedType: new () => object): ValidationPipe {
+  return new ValidationPipe({ whitelist: true, forbidNonWhitelisted: false, transform: true, expectedType, exceptionFactory });
+}
+
+function exceptionFactory(errors: ValidationError[]) {
+  const violations = flatten(errors);
+  if (violations.some((v) => v.message.includes('should not exist'))) {
+    return Problems.malformed(violations.map((v) => v.message).join('; '));
+  }
+  return Problems.validation(violations.map((v) => v.message).join('; '), violations);
 }
 
 function flatten(errors: readonly ValidationError[], prefix = ''): FieldViolation[] {

@@ -91,7 +91,11 @@ export class ResourceActions {
     return this.present(outcome, id);
   }
 
+  /** @throws ValidationFailed when the body sets no field (HyperFleet: "at least one field must be provided"). */
   async patch(target: ResourceTarget, body: PatchResourceDto, context: CommandContext): Promise<ResourceJson> {
+    if (body.spec === undefined && body.labels === undefined && body.deletion_policy === undefined && body.references === undefined) {
+      throw new ValidationFailed('at least one field must be provided', []);
+    }
     const labels = body.labels === undefined ? undefined : validLabels(body.labels);
     const outcome = await this.execute(
       new PatchResourceCommand(

@@ -5,7 +5,7 @@
  */
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ResourceNotFound, type KindRegistry } from '@decom/domain';
+import { ResourceNotFound, ValidationFailed, type KindDescriptor, type KindRegistry } from '@decom/domain';
 import { KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/application';
 import type { Page, ResourceJson, ResourceQueries } from '@decom/projections';
 import type { AdapterStatus } from '@decom/domain';
@@ -17,8 +17,20 @@ import { ForceDeleteDto } from './dto/force-delete.dto.js';
 import { OperatorActionDto } from './dto/operator-action.dto.js';
 import { ListQueryDto } from './dto/list-query.dto.js';
 import { PatchResourceDto } from './dto/patch-resource.dto.js';
+import { createLenientValidationPipe } from '../problem-details/validation-pipe.js';
 import { ResourceActions } from './resource-actions.js';
 import { ResourceTargets, type ResourceTarget } from './resource-target.js';
+import { parseFields, selectFields } from './sparse-fields.js';
+
+/**
+ * List query parameters: validated, unknown ones dropped (HyperFleet ignores them). Typed `Readonly<...>`
+ * (no class in the decorator metadata) so the strict global pipe leaves them to this one.
+ */
+const listQuery = createLenientValidationPipe(ListQueryDto);
+type ListQuery = Readonly<ListQueryDto>;
+/** Create bodies: read-only and unknown fields (`id`, `href`, `created_time`, ...) are ignored, as HyperFleet does. */
+const createBody = createLenientValidationPipe(CreateResourceDto);
+type CreateBody = Readonly<CreateResourceDto>;
 
 @Controller('api/hyperfleet/v1')
 export class ResourcesController {
@@ -33,15 +45,17 @@ export class ResourcesController {
   }
 
   // ── collections ────────────────────────────────────────────────────────────
+  /** `GET /{plural}`, and the kind-agnostic `GET /resources` (every kind). */
   @Get(':plural')
-  async list(@Param('plural') plural: string, @Query() query: ListQueryDto, @Req() req: FastifyRequest): Promise<Page<ResourceJson>> {
-    const descriptor = this.targets.descriptor(plural, req.url);
-    return this.queries.list({ kind: descriptor.kind, ...listOptions(query) });
+  async list(@Param('plural') plural: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<ResourceJson>>> {
+    const kind = plural === 'resources' ? undefined : this.targets.descriptor(plural, req.url).kind;
+    return sparse(await this.queries.list({ ...(kind !== undefined && { kind }), ...listOptions(query) }), query);
   }
 
+  /** `POST /{plural}`, and `POST /resources` where the body's `kind` picks the (top-level) kind. */
   @Post(':plural')
-  async create(@Param('plural') plural: string, @Body() body: CreateResourceDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
-    const descriptor = this.targets.descriptor(plural, req.url);
+  async create(@Param('plural') plural: string, @Body(createBody) body: CreateBody, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    const descriptor = plural === 'resources' ? this.bodyKind(body) : this.targets.descriptor(plural, req.url);
     if (descriptor.parent_kind) {
       throw Problems.childKindCreate(descriptor.kind, this.kinds.get(descriptor.parent_kind).plural, descriptor.plural);
     }
@@ -50,13 +64,13 @@ export class ResourcesController {
   }
 
   @Get(':plural/:id/:childPlural')
-  async listChildren(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Query() query: ListQueryDto, @Req() req: FastifyRequest): Promise<Page<ResourceJson>> {
+  async listChildren(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<ResourceJson>>> {
     const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url);
-    return this.queries.list({ kind: descriptor.kind, ownerId: owner!.id, ...listOptions(query) });
+    return sparse(await this.queries.list({ kind: descriptor.kind, ownerId: owner!.id, ...listOptions(query) }), query);
   }
 
   @Post(':plural/:id/:childPlural')
-  async createChild(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Body() body: CreateResourceDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async createChild(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Body(createBody) body: CreateBody, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url);
     void reply.status(201);
     return this.actions.create(descriptor.kind, body, owner, context(req));
@@ -64,8 +78,8 @@ export class ResourcesController {
 
   // ── one resource, top-level or flat (`/nodepools/{id}`, `/resources/{id}`) ──
   @Get(':plural/:id')
-  async get(@Param('plural') plural: string, @Param('id') id: string, @Req() req: FastifyRequest): Promise<ResourceJson> {
-    return this.read(await this.targets.single(plural, id, req.url));
+  async get(@Param('plural') plural: string, @Param('id') id: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Partial<ResourceJson>> {
+    return selectFields(await this.read(await this.targets.single(plural, id, req.url)), parseFields(query.fields));
   }
 
   @Patch(':plural/:id')
@@ -104,7 +118,7 @@ export class ResourcesController {
   }
 
   @Get(':plural/:id/statuses')
-  async statuses(@Param('plural') plural: string, @Param('id') id: string, @Query() query: ListQueryDto, @Req() req: FastifyRequest): Promise<Page<AdapterStatus>> {
+  async statuses(@Param('plural') plural: string, @Param('id') id: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<AdapterStatus>>> {
     return this.readStatuses(await this.targets.single(plural, id, req.url), query);
   }
 
@@ -115,8 +129,8 @@ export class ResourcesController {
 
   // ── nested children (`/clusters/{cid}/nodepools/{id}`) ─────────────────────
   @Get(':plural/:pid/:childPlural/:id')
-  async getChild(@Param() p: NestedParams, @Req() req: FastifyRequest): Promise<ResourceJson> {
-    return this.read(await this.nested(p, req));
+  async getChild(@Param() p: NestedParams, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Partial<ResourceJson>> {
+    return selectFields(await this.read(await this.nested(p, req)), parseFields(query.fields));
   }
 
   @Patch(':plural/:pid/:childPlural/:id')
@@ -155,7 +169,7 @@ export class ResourcesController {
   }
 
   @Get(':plural/:pid/:childPlural/:id/statuses')
-  async childStatuses(@Param() p: NestedParams, @Query() query: ListQueryDto, @Req() req: FastifyRequest): Promise<Page<AdapterStatus>> {
+  async childStatuses(@Param() p: NestedParams, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<AdapterStatus>>> {
     return this.readStatuses(await this.nested(p, req), query);
   }
 
@@ -165,6 +179,16 @@ export class ResourcesController {
   }
 
   // ── shared ──────────────────────────────────────────────────────────────────
+  /** `POST /resources`: the kind named by the body. @throws ValidationFailed for an unknown kind. */
+  private bodyKind(body: CreateBody): KindDescriptor {
+    const descriptor = this.kinds.find(body.kind);
+    if (descriptor) return descriptor;
+    const known = this.kinds.descriptors.map((k) => k.kind);
+    throw new ValidationFailed(`kind must be one of ${known.join(', ')}, got '${body.kind}'`, [
+      { field: 'kind', value: body.kind, constraint: 'enum', message: `kind must be one of ${known.join(', ')}` },
+    ]);
+  }
+
   private nested(p: NestedParams, req: FastifyRequest): Promise<ResourceTarget> {
     return this.targets.nested(p.plural, p.pid, p.childPlural, p.id, req.url);
   }
@@ -175,9 +199,9 @@ export class ResourcesController {
     return resource;
   }
 
-  private async readStatuses(target: ResourceTarget, query: ListQueryDto): Promise<Page<AdapterStatus>> {
+  private async readStatuses(target: ResourceTarget, query: ListQuery): Promise<Page<Partial<AdapterStatus>>> {
     await this.read(target);
-    return this.queries.statuses(target.id, query.page ?? 1, query.size ?? 100);
+    return sparse(await this.queries.statuses(target.id, query.page ?? 1, query.size ?? 100, query.search), query);
   }
 
   /** 201 with the stored status, or 204 when the report was discarded (contract §1.3). */
@@ -203,27 +227,35 @@ function context(req: FastifyRequest): CommandContext {
   return { caller: callerOf(req), traceId: String(req.id) };
 }
 
-function listOptions(query: ListQueryDto) {
+function listOptions(query: ListQuery) {
   const order = (query.order ?? '')
     .split(',')
     .map((part) => part.trim().split(/\s+/))
     .filter((parts) => parts[0])
     .map(([field, direction]) => ({ field: field!, direction: direction?.toLowerCase() === 'asc' ? ('asc' as const) : ('desc' as const) }));
-  const deleting = parseDeletedTimeSearch(query.search);
-  return { page: query.page ?? 1, size: query.size ?? 20, order, ...(deleting !== undefined ? { deleting } : {}) };
+  return {
+    page: query.page ?? 1,
+    size: query.size ?? 20,
+    order,
+    ...(query.search !== undefined && { search: query.search }),
+    ...(referenceFilter(query) && { reference: referenceFilter(query)! }),
+  };
 }
 
-/**
- * Only the `deleted_time IS [NOT] NULL` search the seeds name is supported so far (seed 001 "operators
- * query the API via TSL filtering on deleted_time"); anything else is refused rather than ignored.
- */
-function parseDeletedTimeSearch(search: string | undefined): boolean | undefined {
-  if (search === undefined || search.trim() === '') return undefined;
-  const match = /^\s*deleted_time\s+is\s+(not\s+)?null\s*$/i.exec(search);
-  if (!match) {
-    throw Problems.validation(`unsupported search expression: ${search}`, [
-      { field: 'search', value: search, constraint: 'format', message: "only \"deleted_time IS NULL\" and \"deleted_time IS NOT NULL\" are supported" },
+/** `ref_type` + `ref_target_id` (contract §1.6): both or neither. */
+function referenceFilter(query: ListQuery): { type: string; targetId: string } | undefined {
+  if (query.ref_type === undefined && query.ref_target_id === undefined) return undefined;
+  if (query.ref_type === undefined || query.ref_target_id === undefined) {
+    const missing = query.ref_type === undefined ? 'ref_type' : 'ref_target_id';
+    throw Problems.validation('ref_type and ref_target_id must be given together', [
+      { field: missing, constraint: 'required', message: `${missing} is required when ${missing === 'ref_type' ? 'ref_target_id' : 'ref_type'} is given` },
     ]);
   }
-  return match[1] !== undefined;
+  return { type: query.ref_type, targetId: query.ref_target_id };
+}
+
+/** A page with each item reduced to `fields=` (id always kept). */
+function sparse<T extends object>(page: Page<T>, query: ListQuery): Page<Partial<T>> {
+  const paths = parseFields(query.fields);
+  return paths ? { ...page, items: page.items.map((item) => selectFields(item, paths)) } : page;
 }

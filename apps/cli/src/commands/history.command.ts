@@ -26,14 +26,20 @@ export function registerHistoryCommand(program: Command, io: HistoryCommandIo = 
     .option('--api <url>', 'engine base URL (default $DECOM_API_URL or http://127.0.0.1:$PORT)')
     .action(async (id: string, options: { json?: boolean; api?: string }) => {
       const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');
-      const response = await fetch(`${base}/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events`);
-      const body = (await response.json().catch(() => undefined)) as
-        | { kind: string; stream: string; total: number; items: HistoryEntryJson[] }
-        | { detail?: string; title?: string }
-        | undefined;
-      if (!response.ok || !body || !('items' in body)) {
-        const problem = body as { detail?: string; title?: string } | undefined;
-        throw new Error(`${response.status} ${problem?.detail ?? problem?.title ?? response.statusText}`);
+      // The events endpoint pages (size ≤ 1000): read every page.
+      let body: { kind: string; stream: string; total: number; items: HistoryEntryJson[] } | undefined;
+      for (let page = 1; !body || body.items.length < body.total; page += 1) {
+        const response = await fetch(`${base}/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events?page=${page}&size=1000`);
+        const answer = (await response.json().catch(() => undefined)) as
+          | { kind: string; stream: string; total: number; items: HistoryEntryJson[] }
+          | { detail?: string; title?: string }
+          | undefined;
+        if (!response.ok || !answer || !('items' in answer)) {
+          const problem = answer as { detail?: string; title?: string } | undefined;
+          throw new Error(`${response.status} ${problem?.detail ?? problem?.title ?? response.statusText}`);
+        }
+        if (body && answer.items.length === 0) break;
+        body = body ? { ...answer, items: [...body.items, ...answer.items] } : answer;
       }
       if (options.json) {
         io.out(`${JSON.stringify(body, null, 2)}\n`);

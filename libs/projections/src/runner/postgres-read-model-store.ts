@@ -31,6 +31,7 @@ const numericTypes: pg.CustomTypesConfig = {
  * booleans are bound as 0/1 and `undefined` as NULL, as in SQLite.
  */
 export class PostgresReadModelStore implements ReadModelStore {
+  readonly dialect = 'postgres' as const;
   readonly pool: pg.Pool;
   readonly schema: string;
   private readonly ownsPool: boolean;

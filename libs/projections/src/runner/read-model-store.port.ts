@@ -7,6 +7,8 @@
  * `TEXT`, `INTEGER`, `BIGINT`. Boolean parameters are bound as 0/1 (store flags as INTEGER).
  */
 export interface ReadModelQueries {
+  /** The SQL dialect, for the few queries that cannot stay in the common one (JSON in `search`); default sqlite. */
+  readonly dialect?: 'sqlite' | 'postgres';
   /** Runs a statement returning rows. */
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<R[]>;
 }

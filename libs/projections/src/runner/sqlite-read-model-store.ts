@@ -13,6 +13,7 @@ const MAX_CACHED_STATEMENTS = 500;
  * Booleans are bound as 0/1 and `undefined` as NULL, as in PostgreSQL.
  */
 export class SqliteReadModelStore implements ReadModelStore {
+  readonly dialect = 'sqlite' as const;
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {}

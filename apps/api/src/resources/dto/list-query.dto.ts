@@ -1,8 +1,15 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { OptionalField } from './optional-field.js';
 
-/** List parameters (contract §1.6): `page` ≥ 1, `size` 1..100, `order` `field [asc|desc],...`. */
+const FIELD = '[a-z_][a-z0-9_]*(\\.[A-Za-z0-9_]+)*';
+const SPARSE_FIELDS = new RegExp(`^\\s*${FIELD}(\\s*,\\s*${FIELD})*\\s*$`);
+
+/**
+ * List parameters (contract §1.6): `page` ≥ 1, `size` 1..100, `order` `field [asc|desc],...`, `search`
+ * (TSL, checked by the read side), `fields` (sparse fieldsets), `ref_type` + `ref_target_id`. Read with
+ * `createLenientValidationPipe`: other query parameters are ignored, as HyperFleet does.
+ */
 export class ListQueryDto {
   @OptionalField()
   @Type(() => Number)
@@ -28,4 +35,19 @@ export class ListQueryDto {
   @OptionalField()
   @IsString()
   search?: string;
+
+  @OptionalField()
+  @IsString()
+  @Matches(SPARSE_FIELDS, { message: 'fields must be a comma list of field names (dotted for nested fields), e.g. "name,labels,status.conditions"' })
+  fields?: string;
+
+  @OptionalField()
+  @IsString()
+  @MinLength(1)
+  ref_type?: string;
+
+  @OptionalField()
+  @IsString()
+  @MinLength(1)
+  ref_target_id?: string;
 }

@@ -1,0 +1,27 @@
+/**
+ * Errors of a list's `search` parameter (contract §1.6, §1.7). The API maps them to 400 problem details:
+ * `SearchSyntaxError` → `HYPERFLEET-VAL-007` "Invalid Search Query"; `SearchFieldError` →
+ * `HYPERFLEET-VAL-005` (an unknown field, or a field used with an operator or value it does not take).
+ */
+export class SearchSyntaxError extends Error {
+  /** @param column 1-based column in the search text, when known. */
+  constructor(
+    message: string,
+    readonly search: string,
+    readonly column?: number,
+  ) {
+    super(message);
+    this.name = 'SearchSyntaxError';
+  }
+}
+
+export class SearchFieldError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+    readonly search: string,
+  ) {
+    super(message);
+    this.name = 'SearchFieldError';
+  }
+}
