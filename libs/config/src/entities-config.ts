@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, isMap, isSeq, type Node } from 'yaml';
-import type { KindDescriptor } from '@decom/domain';
+import { PROPAGATION_POLICIES, isPropagationPolicy, type KindDescriptor } from '@decom/domain';
 
 export class EntitiesConfigError extends Error {
   override readonly name = 'EntitiesConfigError';
@@ -13,7 +13,7 @@ export class EntitiesConfigError extends Error {
   }
 }
 
-const KIND_KEYS = new Set(['kind', 'plural', 'parent_kind', 'on_parent_delete', 'required_adapters', 'name_min_len', 'name_max_len', 'spec_schema_name', 'references', 'conditions', 'require_spec_schema', 'deletion_timeout_seconds']);
+const KIND_KEYS = new Set(['kind', 'plural', 'parent_kind', 'on_parent_delete', 'required_adapters', 'name_min_len', 'name_max_len', 'spec_schema_name', 'references', 'conditions', 'require_spec_schema', 'deletion_timeout_seconds', 'deletion_propagation']);
 
 /** @throws EntitiesConfigError listing every issue as `file:line:column field: message`. */
 export function parseEntitiesConfig(text: string, file: string): KindDescriptor[] {
@@ -66,6 +66,10 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
     if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0)) {
       at(item.get('deletion_timeout_seconds', true) as Node, `${path}.deletion_timeout_seconds`, 'must be a positive integer (seconds)');
     }
+    const propagation = value['deletion_propagation'];
+    if (propagation !== undefined && !isPropagationPolicy(propagation)) {
+      at(item.get('deletion_propagation', true) as Node, `${path}.deletion_propagation`, `must be ${PROPAGATION_POLICIES.join(' or ')}, got "${String(propagation)}"`);
+    }
     const adapters = value['required_adapters'] ?? [];
     if (!Array.isArray(adapters) || adapters.some((a) => typeof a !== 'string' || a === '')) {
       at((item.get('required_adapters', true) as Node) ?? item, `${path}.required_adapters`, 'must be a list of adapter names');
@@ -81,6 +85,7 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
         ...(typeof value['name_min_len'] === 'number' ? { name_min_len: value['name_min_len'] } : {}),
         ...(typeof value['name_max_len'] === 'number' ? { name_max_len: value['name_max_len'] } : {}),
         ...(typeof value['deletion_timeout_seconds'] === 'number' ? { deletion_timeout_seconds: value['deletion_timeout_seconds'] } : {}),
+        ...(isPropagationPolicy(propagation) ? { deletion_propagation: propagation } : {}),
       });
     }
   });

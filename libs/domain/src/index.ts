@@ -13,3 +13,4 @@ export * from './resource/stream-names.js';
 export * from './resource/policies.js';
 export * from './resource/decide-operator-actions.js';
 export * from './resource/upcast.js';
+export * from './resource/deletion-order.js';

@@ -6,8 +6,14 @@
  * Triggers: a resource created or changed (generation bump) and `DeletionRequested` → one adapter run per
  * required adapter; `DeletionRequested`, `AdapterFinalized` and a child's `HardDeleted` → a hard-delete check.
  * Re-runs while work is in progress are requested by the adapter-run processor itself.
+ *
+ * Deletion order (issue #12): a deleting resource whose view shows a holding `DeletionBlocked` (Foreground
+ * dependents, InUse, DependencyCycle; see `isDispatchHeld`) gets no adapter run. A `HardDeleted` releases the
+ * removed resource's ancestors and the resources it referenced: each that is no longer held gets its adapters
+ * (the deletion's frozen set) dispatched with the same deterministic id, so one already dispatched is not run twice.
+ * The sweeper applies the same rule, so a release lost here is recovered by the next sweep.
  */
-import { isResourceEvent, upcastResourceEvent, type KindRegistry } from '@decom/domain';
+import { isDispatchHeld, isResourceEvent, upcastResourceEvent, type KindRegistry } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
 import type { ReconcileEventData } from './job-names.js';
 import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
@@ -36,10 +42,15 @@ export class DispatchReactor implements Reactor {
       case 'SpecChanged':
         await this.readSideCaughtUp(recorded.position);
         return this.dispatchAdapters(event.data.kind, event.data.id, event.data.generation, recorded);
-      case 'DeletionRequested':
+      case 'DeletionRequested': {
         await this.readSideCaughtUp(recorded.position);
-        await this.dispatchAdapters(event.data.kind, event.data.id, event.data.generation, recorded);
+        const view = await this.addresses.view(event.data.id);
+        // Issue #12: held (Foreground dependents, InUse, cycle): released by a HardDeleted or the sweeper.
+        if (!view || !isDispatchHeld(view)) {
+          await this.dispatchAdapters(event.data.kind, event.data.id, event.data.generation, recorded, event.data.required_adapters);
+        }
         return this.checkHardDelete(event.data.kind, event.data.id, `deletion-${recorded.position}`);
+      }
       case 'AdapterFinalized':
         await this.readSideCaughtUp(recorded.position);
         return this.checkHardDelete(event.data.kind, event.data.id, `finalized-${recorded.position}`);
@@ -52,20 +63,43 @@ export class DispatchReactor implements Reactor {
           const from = event.type === 'ResourceUnpaused' ? await this.addresses.root(event.data.kind, event.data.id) : event.data;
           return this.redispatchSubtree(from.kind, from.id, `${event.type === 'ResourceUnpaused' ? 'unpaused' : 'force-orphan'}-${recorded.position}`);
         }
-      case 'HardDeleted':
-        // Any removal of a child (gate or force delete) may open its owner's gate; a no-op when the owner went too.
-        if (!event.data.owner_references) return;
+      case 'HardDeleted': {
         await this.readSideCaughtUp(recorded.position);
-        return this.checkHardDelete(event.data.owner_references.kind, event.data.owner_references.id, `child-${recorded.position}`);
+        // Issue #12: the removal may release its ancestors (Foreground) and what it referenced (InUse).
+        const owner = event.data.owner_references;
+        const candidates = [
+          ...(owner ? [owner, ...(await this.addresses.ancestors(owner.kind, owner.id))] : []),
+          ...Object.values(event.data.references ?? {}).flat(),
+        ];
+        const seen = new Set<string>();
+        for (const candidate of candidates) {
+          if (seen.has(candidate.id)) continue;
+          seen.add(candidate.id);
+          await this.releaseIfUnblocked(candidate.id);
+        }
+        // Any removal of a child (gate or force delete) may open its owner's gate; a no-op when the owner went too.
+        if (!owner) return;
+        return this.checkHardDelete(owner.kind, owner.id, `child-${recorded.position}`);
+      }
       default:
         return;
     }
   }
 
-  private async dispatchAdapters(kind: string, id: string, generation: number, recorded: RecordedEvent): Promise<void> {
+  private async dispatchAdapters(kind: string, id: string, generation: number, recorded: RecordedEvent, adapters?: readonly string[]): Promise<void> {
     const data: ReconcileEventData = { ...(await this.addresses.address(kind, id)), generation };
-    for (const adapter of this.kinds.find(kind)?.required_adapters ?? []) {
+    for (const adapter of adapters ?? this.kinds.find(kind)?.required_adapters ?? []) {
       if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, recorded.recorded_time);
+    }
+  }
+
+  /** Dispatches a deleting resource's adapters (its frozen set, the DeletionRequested job ids) once nothing holds it. */
+  private async releaseIfUnblocked(id: string): Promise<void> {
+    const view = await this.addresses.view(id);
+    if (!view?.deleted_time || isDispatchHeld(view)) return;
+    const data: ReconcileEventData = { ...(await this.addresses.address(view.kind, view.id)), generation: view.generation };
+    for (const adapter of view.deletion_required_adapters ?? this.kinds.find(view.kind)?.required_adapters ?? []) {
+      if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString());
     }
   }
 
@@ -73,7 +107,10 @@ export class DispatchReactor implements Reactor {
   private async redispatchSubtree(kind: string, id: string, trigger: string): Promise<void> {
     for (const member of await this.addresses.subtree(kind, id)) {
       const data: ReconcileEventData = { ...(await this.addresses.address(member.kind, member.id)), generation: member.generation };
-      for (const adapter of this.kinds.find(member.kind)?.required_adapters ?? []) {
+      const view = await this.addresses.view(member.id);
+      // Issue #12: a held deleting member stays held; others run their deletion's frozen set.
+      const adapters = view && isDispatchHeld(view) ? [] : (view?.deletion_required_adapters ?? this.kinds.find(member.kind)?.required_adapters ?? []);
+      for (const adapter of adapters) {
         if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString(), trigger);
       }
       await this.checkHardDelete(member.kind, member.id, trigger);

@@ -3,7 +3,7 @@
  * `resource_index` (so it also works for a resource that is being deleted).
  */
 import type { KindRegistry } from '@decom/domain';
-import { API_BASE_PATH, type ResourceQueries } from '@decom/projections';
+import { API_BASE_PATH, type ResourceJson, type ResourceQueries } from '@decom/projections';
 import type { ReconcileEventData } from './job-names.js';
 
 export class ResourceAddressBook {
@@ -44,6 +44,25 @@ export class ResourceAddressBook {
       for (const child of children.items) out.unshift(...(await this.subtree(child.kind, child.id)));
     }
     return out;
+  }
+
+  /** The resource as the API shows it (conditions, frozen adapters, propagation), or undefined when gone. */
+  view(id: string): Promise<ResourceJson | undefined> {
+    return this.queries.get(id);
+  }
+
+  /** Stored ancestors of a resource, nearest first, from the resource index. */
+  async ancestors(kind: string, id: string): Promise<{ kind: string; id: string }[]> {
+    const out: { kind: string; id: string }[] = [];
+    let current = { kind, id };
+    for (;;) {
+      const descriptor = this.kinds.find(current.kind);
+      if (!descriptor?.parent_kind) return out;
+      const located = await this.queries.locate(current.id);
+      if (!located?.owner_id) return out;
+      current = { kind: descriptor.parent_kind, id: located.owner_id };
+      out.push(current);
+    }
   }
 
   /** The top-level ancestor of a resource (itself when top-level), from the resource index. */

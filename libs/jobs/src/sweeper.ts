@@ -12,7 +12,7 @@
  * still exists, so its hard-delete job was lost; every sweep re-checks it.
  * Job ids carry the sweep's time bucket: one sweep dispatches once, also when several API processes sweep.
  */
-import type { KindRegistry } from '@decom/domain';
+import { isDispatchHeld, type KindRegistry, type PropagationPolicy } from '@decom/domain';
 import type { ReconcileEventData } from './job-names.js';
 import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
 import type { JobQueue } from './job-queue.port.js';
@@ -24,6 +24,10 @@ export interface SweptResource extends DecisionResource {
   readonly href: string;
   readonly deleted_time?: string;
   readonly owner_references?: { readonly id: string; readonly kind: string; readonly href: string };
+  /** Issue #12, once deleting. */
+  readonly deletion_propagation?: PropagationPolicy;
+  /** Issue #12, once deleting: the adapters frozen at DeletionRequested. */
+  readonly deletion_required_adapters?: readonly string[];
 }
 
 /** Pages of resources of one kind, oldest first (ResourceQueries fits). */
@@ -82,7 +86,9 @@ export class Sweeper {
           this.onError(error);
           continue;
         }
-        if (dispatch) enqueued += await this.dispatchAdapters(resource, adapters, bucket, now);
+        // Issue #12: a held deletion (Foreground dependents, InUse, cycle) gets no adapter run; a deletion runs its frozen set.
+        const own = resource.deleted_time && resource.deletion_required_adapters ? resource.deletion_required_adapters.filter((a) => this.isDispatchable(a)) : adapters;
+        if (dispatch && !isDispatchHeld(resource)) enqueued += await this.dispatchAdapters(resource, own, bucket, now);
         if (resource.deleted_time && (dispatch || isReconciled(resource))) enqueued += await this.checkHardDelete(resource, bucket);
       }
     }

@@ -3,7 +3,7 @@
  * `deleted_time`/`deleted_by` omitted unless pending deletion, `owner_references` on children only.
  */
 import type { AdapterStatus, ResourceCondition } from '@decom/domain';
-import type { ResourceRow } from './resource-view.schema.js';
+import type { DeletionInfo, ResourceRow } from './resource-view.schema.js';
 
 export interface ResourceJson {
   readonly id: string;
@@ -24,10 +24,21 @@ export interface ResourceJson {
   /** Seed 003. Before deletion: the declared policy (default `Delete`); once deleting: the policy the deletion runs with. */
   readonly deletion_policy: 'Delete' | 'Orphan';
   readonly references?: Record<string, { id: string; kind: string }[]>;
+  /**
+   * Issue #12: the policy a deletion runs (or would run) with and where it comes from: `own`,
+   * `inherited from <Kind>/<id>`, `force-orphan on <Kind>/<id>`, `default`. Per adapter object a task
+   * config's `lifecycle.delete.policy: Orphan` may still orphan it (docs/policies.md).
+   */
+  readonly effective_deletion_policy: { readonly policy: 'Delete' | 'Orphan'; readonly source: string };
+  /** Issue #12, once deleting: `Foreground` (adapters wait for every descendant) or `Background` (parallel). */
+  readonly deletion_propagation?: 'Foreground' | 'Background';
+  /** Issue #12, once deleting: the required adapters frozen when the deletion was requested. */
+  readonly deletion_required_adapters?: readonly string[];
 }
 
 export function presentResource(row: ResourceRow): ResourceJson {
   const labels = JSON.parse(row.labels) as Record<string, string>;
+  const info = (row.deletion_info ? JSON.parse(row.deletion_info) : {}) as Partial<DeletionInfo>;
   return {
     id: row.id,
     kind: row.kind,
@@ -47,6 +58,12 @@ export function presentResource(row: ResourceRow): ResourceJson {
     ...(row.deleted_time ? { deleted_time: row.deleted_time, deleted_by: row.deleted_by ?? '' } : {}),
     deletion_policy: ((row.deleted_time ? row.effective_policy : row.deletion_policy) ?? 'Delete') as 'Delete' | 'Orphan',
     ...(row.refs && Object.keys(JSON.parse(row.refs)).length > 0 ? { references: JSON.parse(row.refs) } : {}),
+    effective_deletion_policy: info.effective_deletion_policy ?? {
+      policy: ((row.deleted_time ? row.effective_policy : row.deletion_policy) ?? 'Delete') as 'Delete' | 'Orphan',
+      source: row.deletion_policy ? 'own' : 'default',
+    },
+    ...(row.deleted_time ? { deletion_propagation: info.deletion_propagation ?? 'Background' } : {}),
+    ...(row.deleted_time && info.deletion_required_adapters ? { deletion_required_adapters: info.deletion_required_adapters } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Read side: every GET reads projections only (STYLE §4.5).
  */
-import { ConditionType, Reason, type AdapterStatus, type KindRegistry } from '@decom/domain';
+import { ConditionType, Reason, type AdapterStatus, type KindRegistry, type ReferenceEdge } from '@decom/domain';
 import { presentResource, type ResourceJson } from './resource-presenter.js';
 import { toAdapterStatus } from './resource-view.projection.js';
 import type {
@@ -173,6 +173,41 @@ export class ResourceQueries {
     return rows
       .filter((r) => !seen.has(r.id) && seen.add(r.id))
       .map((r) => ({ id: r.id, kind: r.kind, name: r.name, paused: r.paused !== null || r.owner_paused !== null }));
+  }
+
+  /**
+   * Issue #12: every stored reference into `rootId`'s subtree and, breadth-first, into those referrers in
+   * turn (live or deleting), for the cascade guard and cycle detection. Bounded: at most `maxResources`
+   * resources are expanded (a longer chain is cut; the guard on the subtree itself is always complete).
+   */
+  async referenceEdges(rootId: string, maxResources = 200): Promise<ReferenceEdge[]> {
+    const queue: string[] = [rootId];
+    for (let i = 0; i < queue.length; i++) {
+      const children = await this.db.query<{ id: string }>(`SELECT id FROM resources WHERE owner_id = ? ORDER BY id`, [queue[i]]);
+      queue.push(...children.map((c) => c.id));
+    }
+    const expanded = new Set(queue);
+    const out: ReferenceEdge[] = [];
+    for (let i = 0; i < queue.length && i < Math.max(maxResources, expanded.size); i++) {
+      const target = queue[i]!;
+      const rows = await this.db.query<{ id: string; kind: string; name: string; deleted_time: string | null; paused: string | null; owner_paused: string | null }>(
+        `SELECT DISTINCT r.id AS id, r.kind AS kind, r.name AS name, r.deleted_time AS deleted_time, r.paused AS paused, o.paused AS owner_paused
+           FROM resource_references x
+           JOIN resources r ON r.id = x.referrer_id
+           LEFT JOIN resources o ON o.id = r.owner_id
+          WHERE x.target_id = ?
+          ORDER BY r.id`,
+        [target],
+      );
+      for (const r of rows) {
+        out.push({ target_id: target, id: r.id, kind: r.kind, name: r.name, deleting: r.deleted_time !== null, paused: r.paused !== null || r.owner_paused !== null });
+        if (!expanded.has(r.id) && expanded.size < maxResources) {
+          expanded.add(r.id);
+          queue.push(r.id);
+        }
+      }
+    }
+    return out;
   }
 
   /** A stored resource of `kind` named `name` under `ownerId` (top level when undefined). */

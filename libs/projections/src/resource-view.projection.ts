@@ -5,7 +5,14 @@
  */
 import {
   ConditionType,
+  DEFAULT_PROPAGATION_POLICY,
   computeReconciled,
+  deletionBlockers,
+  findWaitCycle,
+  resolveDeletionPolicy,
+  type DeletionPolicy,
+  type DeletionBlocker,
+  type PropagationPolicy,
   computeResourceConditions,
   initialResourceConditions,
   isResourceEvent,
@@ -21,6 +28,7 @@ import {
   RESOURCE_VIEW_SCHEMA,
   RESOURCE_VIEW_TABLES,
   type AdapterStatusRow,
+  type DeletionInfo,
   type ResourceRow,
 } from './resource-view.schema.js';
 import type { Projection, ReadModelTx } from './runner/index.js';
@@ -73,8 +81,11 @@ export class ResourceViewProjection implements Projection {
             d.deletion_policy ?? null, d.references ? JSON.stringify(d.references) : null, d.id,
           ],
         );
+        const oldTargets = await this.referencedBy(tx, d.id);
         await this.indexReferences(tx, d.id, d.references);
-        await this.refresh(tx, d.id);
+        // Children inherit the effective deletion policy; targets no longer referenced may stop being InUse.
+        await this.refreshSubtree(tx, d.id);
+        for (const target of oldTargets) await this.refresh(tx, target);
         return;
       }
       case 'DeletionRequested': {
@@ -83,7 +94,15 @@ export class ResourceViewProjection implements Projection {
           `UPDATE resources SET generation = ?, deleted_time = ?, deleted_by = ?, updated_time = ?, updated_by = ?, effective_policy = ? WHERE id = ?`,
           [d.generation, d.deleted_time, d.deleted_by, d.deleted_time, d.deleted_by, d.deletion_policy ?? 'Delete', d.id],
         );
+        const info: Partial<DeletionInfo> = {
+          deletion_propagation: d.deletion_propagation ?? DEFAULT_PROPAGATION_POLICY,
+          ...(d.required_adapters ? { deletion_required_adapters: d.required_adapters } : {}),
+          ...(d.deletion_policy_source ? { recorded_source: d.deletion_policy_source } : {}),
+        };
+        await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify(info), d.id]);
         await this.refreshWithOwner(tx, d.id);
+        // A new deleting resource may close a wait cycle: every member shows it (issue #12).
+        for (const member of await this.cycleOf(tx, d.id)) if (member !== d.id) await this.refresh(tx, member);
         return;
       }
       case 'AdapterStatusReported': {
@@ -106,6 +125,8 @@ export class ResourceViewProjection implements Projection {
       }
       case 'HardDeleted': {
         const d = event.data;
+        const targets = await this.referencedBy(tx, d.id);
+        const ancestors = await this.ancestors(tx, d.id);
         await tx.execute(`DELETE FROM adapter_statuses WHERE resource_id = ?`, [d.id]);
         await tx.execute(`DELETE FROM resources WHERE id = ?`, [d.id]);
         await tx.execute(`DELETE FROM finalizing WHERE id = ?`, [d.id]);
@@ -113,8 +134,10 @@ export class ResourceViewProjection implements Projection {
         await tx.execute(`UPDATE resource_index SET hard_deleted_time = ?, hard_delete_cause = ? WHERE id = ?`, [
           d.hard_deleted_time, d.cause, d.id,
         ]);
-        // The owner's Reconciled depends on its remaining child records (P3).
-        if (d.owner_references) await this.refresh(tx, d.owner_references.id);
+        // The owner's Reconciled depends on its remaining child records (P3); every ancestor's dependents and
+        // every target's referrers shrank (issue #12).
+        if (d.owner_references && !ancestors.includes(d.owner_references.id)) ancestors.unshift(d.owner_references.id);
+        for (const id of new Set([...ancestors, ...targets])) await this.refresh(tx, id);
         return;
       }
       case 'DeletionStarted':
@@ -148,6 +171,7 @@ export class ResourceViewProjection implements Projection {
         return;
       }
       case 'AdapterFinalized':
+      case 'AdapterStatusDiscarded':
       case 'Orphaned':
       case 'ForceDeleted':
         // Audit facts; history queries read them from the event store.
@@ -169,6 +193,66 @@ export class ResourceViewProjection implements Projection {
         );
       }
     }
+  }
+
+  /** Ids of the stored resources `id` references. */
+  private async referencedBy(tx: ReadModelTx, id: string): Promise<string[]> {
+    const rows = await tx.query<{ target_id: string }>(`SELECT DISTINCT target_id FROM resource_references WHERE referrer_id = ? ORDER BY target_id`, [id]);
+    return rows.map((r) => r.target_id);
+  }
+
+  /** Ids of the stored resources whose references name `id` (live or deleting). */
+  private async referrersOf(tx: ReadModelTx, id: string): Promise<string[]> {
+    const rows = await tx.query<{ id: string }>(
+      `SELECT DISTINCT x.referrer_id AS id FROM resource_references x JOIN resources r ON r.id = x.referrer_id WHERE x.target_id = ? ORDER BY x.referrer_id`,
+      [id],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * What a stored resource waits on before its adapters may run (issue #12): nothing while live; once deleting,
+   * its referrers and, under Foreground, its descendants.
+   */
+  private async waitsFor(tx: ReadModelTx, row: ResourceRow): Promise<{ dependents: string[]; referrers: string[]; propagation: PropagationPolicy }> {
+    const propagation = (parseInfo(row).deletion_propagation ?? DEFAULT_PROPAGATION_POLICY) as PropagationPolicy;
+    if (!row.deleted_time) return { dependents: [], referrers: [], propagation };
+    return { dependents: (await this.subtree(tx, row.id)).slice(1), referrers: await this.referrersOf(tx, row.id), propagation };
+  }
+
+  /** The wait cycle through `id`, in order (`[id, ..., id]`), or `[]`. Loads at most 200 resources of the wait graph. */
+  private async cycleOf(tx: ReadModelTx, id: string): Promise<string[]> {
+    const graph = new Map<string, string[]>();
+    const queue = [id];
+    for (let i = 0; i < queue.length && graph.size < 200; i++) {
+      const row = await this.row(tx, queue[i]!);
+      if (!row) continue;
+      const waits = await this.waitsFor(tx, row);
+      const next = [...(waits.propagation === 'Foreground' ? waits.dependents : []), ...waits.referrers];
+      graph.set(row.id, next);
+      for (const n of next) if (!graph.has(n) && !queue.includes(n)) queue.push(n);
+    }
+    return findWaitCycle(id, (x) => graph.get(x) ?? []) ?? [];
+  }
+
+  /** Issue #12: effective deletion policy and source (recomputed from the lineage; once deleting, as recorded). */
+  private async effectivePolicy(tx: ReadModelTx, row: ResourceRow): Promise<{ policy: DeletionPolicy; source: string }> {
+    const lineage: { id: string; kind: string; deletion_policy?: DeletionPolicy; force_orphan?: unknown }[] = [];
+    let current: ResourceRow | undefined = row;
+    while (current) {
+      lineage.push({
+        id: current.id,
+        kind: current.kind,
+        ...(current.deletion_policy ? { deletion_policy: current.deletion_policy as DeletionPolicy } : {}),
+        ...(current.force_orphan ? { force_orphan: true } : {}),
+      });
+      current = current.owner_id ? await this.row(tx, current.owner_id) : undefined;
+    }
+    const resolved = resolveDeletionPolicy(lineage);
+    if (!row.deleted_time || resolved.source.startsWith('force-orphan')) return resolved;
+    // Once deleting, the policy recorded on DeletionRequested holds (a later PATCH of an ancestor cannot change it).
+    const recorded = parseInfo(row).recorded_source;
+    return { policy: (row.effective_policy ?? 'Delete') as DeletionPolicy, source: recorded ?? 'recorded at DeletionRequested' };
   }
 
   /** `id` and all its stored descendants, parents before children. */
@@ -235,15 +319,26 @@ export class ResourceViewProjection implements Projection {
     if (!row) return undefined;
     const statuses = await tx.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id = ?`, [id]);
     const children = await tx.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM resources WHERE owner_id = ?`, [id]);
+    const info = parseInfo(row);
     const input = {
       generation: Number(row.generation),
       ...(row.deleted_time ? { deleted_time: row.deleted_time } : {}),
-      required_adapters: this.kinds.find(row.kind)?.required_adapters ?? [],
+      // Issue #12: during a deletion, the adapter set frozen at DeletionRequested.
+      required_adapters: (row.deleted_time ? info.deletion_required_adapters : undefined) ?? this.kinds.find(row.kind)?.required_adapters ?? [],
       adapter_statuses: Object.fromEntries(statuses.map((s) => [s.adapter, toAdapterStatus(s)])),
       child_record_count: Number(children[0]?.n ?? 0),
     };
     const pausedBy = await this.pausedBy(tx, row);
+    let blockers: DeletionBlocker[] = [];
+    if (row.deleted_time) {
+      const waits = await this.waitsFor(tx, row);
+      const cycle = await this.cycleOf(tx, row.id);
+      blockers = deletionBlockers({ deletion_propagation: waits.propagation, dependents: waits.dependents, referrers: waits.referrers, ...(cycle.length > 0 ? { cycle } : {}) });
+    }
+    const effective = await this.effectivePolicy(tx, row);
+    await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify({ ...info, effective_deletion_policy: effective }), id]);
     const conditions = computeResourceConditions({
+      blockers,
       ...input,
       created_time: row.created_time,
       updated_time: row.updated_time,
@@ -277,6 +372,10 @@ export class ResourceViewProjection implements Projection {
     }
     return row;
   }
+}
+
+function parseInfo(row: ResourceRow): Partial<DeletionInfo> {
+  return row.deletion_info ? (JSON.parse(row.deletion_info) as Partial<DeletionInfo>) : {};
 }
 
 export function toAdapterStatus(row: AdapterStatusRow): AdapterStatus {

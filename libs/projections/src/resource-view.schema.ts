@@ -32,7 +32,8 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     paused TEXT,
     ever_paused INTEGER NOT NULL DEFAULT 0,
     deletion_started INTEGER NOT NULL DEFAULT 0,
-    force_orphan TEXT
+    force_orphan TEXT,
+    deletion_info TEXT
   )`,
   `CREATE INDEX IF NOT EXISTS resources_kind_created ON resources (kind, created_time)`,
   `CREATE INDEX IF NOT EXISTS resources_owner ON resources (owner_id)`,
@@ -120,6 +121,19 @@ export interface ResourceRow {
   readonly ever_paused: number;
   readonly deletion_started: number;
   readonly force_orphan: string | null;
+  /** Issue #12: JSON `DeletionInfo` (effective policy and source; once deleting, propagation and frozen adapters). */
+  readonly deletion_info: string | null;
+}
+
+/** The `deletion_info` column (issue #12). */
+export interface DeletionInfo {
+  readonly effective_deletion_policy: { readonly policy: 'Delete' | 'Orphan'; readonly source: string };
+  /** Once deleting. */
+  readonly deletion_propagation?: 'Foreground' | 'Background';
+  /** Once deleting: the required adapters frozen at DeletionRequested (absent for older histories). */
+  readonly deletion_required_adapters?: readonly string[];
+  /** Once deleting: the source recorded on DeletionRequested. */
+  readonly recorded_source?: string;
 }
 
 export interface AdapterStatusRow {

@@ -85,8 +85,15 @@ export class ResourcesResolver {
   }
 
   @Mutation('deleteResource')
-  deleteResource(@Args('id') id: string, @Args('deleteForMove') deleteForMove: boolean, @Context() ctx: GraphQLContext) {
-    return withProblems('deleteResource', async () => toGraph(await this.actions.delete(await this.target(id), context(ctx), deleteForMove === true)));
+  deleteResource(
+    @Args('id') id: string,
+    @Args('deleteForMove') deleteForMove: boolean,
+    @Args('propagationPolicy') propagationPolicy: string | undefined | null,
+    @Context() ctx: GraphQLContext,
+  ) {
+    return withProblems('deleteResource', async () =>
+      toGraph(await this.actions.delete(await this.target(id), context(ctx), deleteForMove === true, propagationPolicy ?? undefined)),
+    );
   }
 
   @Mutation('forceDelete')

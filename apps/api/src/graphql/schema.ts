@@ -39,6 +39,17 @@ export const TYPE_DEFS = /* GraphQL */ `
     deleted_time: String
     deleted_by: String
     deletion_policy: String!
+    "Issue #12: the policy a deletion runs with and where it comes from (own, inherited from <Kind>/<id>, force-orphan on <Kind>/<id>, default)."
+    effective_deletion_policy: EffectiveDeletionPolicy!
+    "Issue #12, once deleting: Foreground or Background."
+    deletion_propagation: String
+    "Issue #12, once deleting: the required adapters frozen when the deletion was requested."
+    deletion_required_adapters: [String!]
+  }
+
+  type EffectiveDeletionPolicy {
+    policy: String!
+    source: String!
   }
 
   type ResourcePage {
@@ -108,7 +119,7 @@ export const TYPE_DEFS = /* GraphQL */ `
   }
 
   type Mutation {
-    deleteResource(id: ID!, deleteForMove: Boolean = false): Resource!
+    deleteResource(id: ID!, deleteForMove: Boolean = false, propagationPolicy: String): Resource!
     forceDelete(id: ID!, reason: String!): Boolean!
     forceOrphan(id: ID!, reason: String!): Resource!
     pause(id: ID!, reason: String!): Resource!

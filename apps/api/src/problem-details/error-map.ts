@@ -3,6 +3,8 @@
  */
 import {
   ActiveChildrenRestrict,
+  CascadeThroughLiveReference,
+  DependencyCycle,
   InvalidParent,
   LiveReferrers,
   MutationWhileFinalizing,
@@ -37,6 +39,10 @@ export function mapError(error: unknown): MappedError | undefined {
     return { status: 404, code: 'HYPERFLEET-NTF-001', title: 'Resource Not Found', typeSlug: 'not-found', detail: error.message };
   }
   if (error instanceof MutationWhileFinalizing || error instanceof NotFinalizing || error instanceof ActiveChildrenRestrict || error instanceof LiveReferrers) {
+    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
+  }
+  // Issue #12: the same 409 as a direct delete's guard; the detail names the referrer and child, or the cycle.
+  if (error instanceof CascadeThroughLiveReference || error instanceof DependencyCycle) {
     return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
   }
   if (error instanceof NameAlreadyTaken) {

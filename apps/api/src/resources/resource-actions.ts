@@ -6,7 +6,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   NameAlreadyTaken,
+  PROPAGATION_POLICIES,
   ResourceNotFound,
+  isPropagationPolicy,
   ValidationFailed,
   computeResourceConditions,
   isSameReport,
@@ -120,11 +122,27 @@ export class ResourceActions {
    * and every referrer is paused. The check reads the read model: a referrer created in the same instant
    * in another tree can slip through (documented in docs/policies.md).
    */
-  async delete(target: ResourceTarget, context: CommandContext, deleteForMove = false): Promise<ResourceJson> {
+  async delete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string): Promise<ResourceJson> {
+    if (propagationPolicy !== undefined && !isPropagationPolicy(propagationPolicy)) {
+      throw new ValidationFailed(`propagationPolicy must be one of ${PROPAGATION_POLICIES.join(', ')}`, [
+        { field: 'propagationPolicy', value: propagationPolicy, constraint: 'enum', message: `propagationPolicy must be one of ${PROPAGATION_POLICIES.join(', ')}` },
+      ]);
+    }
     const live_referrers = await this.queries.liveReferrers(target.id);
+    // Issue #12: references into the whole cascade (and, bounded, their referrers'), for the cascade guard and cycles.
+    const referrers = await this.queries.referenceEdges(target.id);
     const outcome = await this.execute(
       new RequestDeletionCommand(
-        { type: 'RequestDeletion', id: target.id, kind: target.kind, live_referrers, delete_for_move: deleteForMove, metadata: this.metadata(context) },
+        {
+          type: 'RequestDeletion',
+          id: target.id,
+          kind: target.kind,
+          live_referrers,
+          referrers,
+          delete_for_move: deleteForMove,
+          ...(propagationPolicy ? { propagation_policy: propagationPolicy } : {}),
+          metadata: this.metadata(context),
+        },
         context,
       ),
     );
@@ -290,5 +308,8 @@ function presentState(state: ResourceState, kinds: KindRegistry, view: ResourceJ
     ...(state.deleted_time ? { deleted_time: state.deleted_time, deleted_by: state.deleted_by ?? '' } : {}),
     deletion_policy: view?.deletion_policy ?? state.deletion_policy ?? 'Delete',
     ...(view?.references ? { references: view.references } : {}),
+    effective_deletion_policy: view?.effective_deletion_policy ?? { policy: state.deletion_policy ?? 'Delete', source: state.deletion_policy ? 'own' : 'default' },
+    ...(view?.deletion_propagation ? { deletion_propagation: view.deletion_propagation } : {}),
+    ...(view?.deletion_required_adapters ? { deletion_required_adapters: view.deletion_required_adapters } : {}),
   };
 }

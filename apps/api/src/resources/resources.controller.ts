@@ -89,8 +89,14 @@ export class ResourcesController {
 
   @Delete(':plural/:id')
   @HttpCode(202)
-  async delete(@Param('plural') plural: string, @Param('id') id: string, @Query('delete_for_move') move: string | undefined, @Req() req: FastifyRequest): Promise<ResourceJson> {
-    return this.actions.delete(await this.targets.single(plural, id, req.url), context(req), move === 'true');
+  async delete(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Query('delete_for_move') move: string | undefined,
+    @Query('propagationPolicy') propagationPolicy: string | undefined,
+    @Req() req: FastifyRequest,
+  ): Promise<ResourceJson> {
+    return this.actions.delete(await this.targets.single(plural, id, req.url), context(req), move === 'true', propagationPolicy);
   }
 
   @Post(':plural/:id/pause')
@@ -140,8 +146,13 @@ export class ResourcesController {
 
   @Delete(':plural/:pid/:childPlural/:id')
   @HttpCode(202)
-  async deleteChild(@Param() p: NestedParams, @Query('delete_for_move') move: string | undefined, @Req() req: FastifyRequest): Promise<ResourceJson> {
-    return this.actions.delete(await this.nested(p, req), context(req), move === 'true');
+  async deleteChild(
+    @Param() p: NestedParams,
+    @Query('delete_for_move') move: string | undefined,
+    @Query('propagationPolicy') propagationPolicy: string | undefined,
+    @Req() req: FastifyRequest,
+  ): Promise<ResourceJson> {
+    return this.actions.delete(await this.nested(p, req), context(req), move === 'true', propagationPolicy);
   }
 
   @Post(':plural/:pid/:childPlural/:id/pause')

@@ -64,8 +64,15 @@ export const Reason = {
   AdaptersNotAtSameGeneration: 'AdaptersNotAtSameGeneration',
   /** Deleting=True: the first deletion reconcile ran (seed 004: Deleting has no other True reason). */
   Deleting: 'Deleting',
-  /** DeletionBlocked=True on a deleting parent: child records remain; the message gives the count. */
+  /**
+   * DeletionBlocked=True on a deleting parent: child records remain; the message gives the count (and, under
+   * propagationPolicy Foreground, the ids: the parent's adapters are not dispatched until they are gone).
+   */
   DependentsExist: 'DependentsExist',
+  /** DeletionBlocked=True (issue #12): stored resources reference this one; its adapters wait until they are hard-deleted. The message names them. */
+  InUse: 'InUse',
+  /** DeletionBlocked=True (issue #12): this resource waits on others that wait on it; the message names every member in order. */
+  DependencyCycle: 'DependencyCycle',
   /** DeletionBlocked=False: no dependents remain. */
   NotBlocked: 'NotBlocked',
   /** Paused=True: the resource itself is paused. */

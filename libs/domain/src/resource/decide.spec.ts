@@ -39,7 +39,10 @@ const npCreated = (id: string, name: string): ResourceEvent => ({
 });
 const deleted = (id: string, kind: string, generation: number, cascaded_from?: string): ResourceEvent => ({
   type: 'DeletionRequested',
-  data: { id, kind, generation, deleted_time: T1, deleted_by: 'alice@example.com', ...(cascaded_from ? { cascaded_from } : {}), deletion_policy: 'Delete' },
+  data: {
+    id, kind, generation, deleted_time: T1, deleted_by: 'alice@example.com', ...(cascaded_from ? { cascaded_from } : {}), deletion_policy: 'Delete',
+    deletion_policy_source: 'default', deletion_propagation: 'Background', required_adapters: kinds.get(kind).required_adapters,
+  },
 });
 const report = (
   id: string,

@@ -5,6 +5,8 @@
 import { ConditionType, conditionStatus } from './conditions.js';
 import {
   ActiveChildrenRestrict,
+  CascadeThroughLiveReference,
+  DependencyCycle,
   InvalidParent,
   LiveReferrers,
   MutationWhileFinalizing,
@@ -16,7 +18,8 @@ import {
 import { evolve } from './evolve.js';
 import type { KindRegistry } from './kinds.js';
 import { isHardDeleteAllowed } from './reconciled.js';
-import { effectiveDeletionPolicy, pausedBy } from './policies.js';
+import { effectiveDeletionPolicyWithSource, pausedBy } from './policies.js';
+import { DEFAULT_PROPAGATION_POLICY, findWaitCycle, type PropagationPolicy } from './deletion-order.js';
 import { decideForceOrphan, decideSetPaused, requireReason } from './decide-operator-actions.js';
 import type {
   CreateResource,
@@ -24,6 +27,7 @@ import type {
   HardDelete,
   PatchResource,
   ReportAdapterStatus,
+  ReferenceEdge,
   RequestDeletion,
   ResourceCommand,
 } from './resource.commands.js';
@@ -151,17 +155,39 @@ export function decidePatch(command: PatchResource, state: TreeState): ResourceE
  * Marks a resource and every subresource for deletion: `deleted_time`, `deleted_by`, `generation + 1`.
  * Idempotent: an already-marked resource yields no event (same `deleted_time`, same generation; P13).
  * Subresources already marked keep their `deleted_time`.
+ * Each `DeletionRequested` records the effective deletion policy and its source, the propagation
+ * (`command.propagation_policy`, else the kind's `deletion_propagation`, else `Background`) and the required
+ * adapters frozen at this moment (issue #12).
  * @throws ResourceNotFound; ActiveChildrenRestrict for an active child of a `restrict` kind.
- * @see seeds/000 "API Deletion Handling › Step 1: Mark for Deletion"; contract §1.5.
+ * @throws LiveReferrers (a live resource outside the cascade references the resource itself, seed 004 guard);
+ *   CascadeThroughLiveReference (it references a descendant, issue #12); both 409 unless `delete_for_move`
+ *   and every such referrer is paused.
+ * @throws DependencyCycle when the deletion's waits (InUse referrers, Foreground dependents) form a cycle (issue #12).
+ * @see seeds/000 "API Deletion Handling › Step 1: Mark for Deletion"; contract §1.5; seed 004 "The order".
  */
 export function decideDeletion(command: RequestDeletion, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
   const resource = existing(state, command.kind, command.id);
   if (isFinalizing(resource)) return [];
-  // Seed 004 guard: referrers that are themselves part of this cascade are being deleted too.
-  const cascade = new Set([resource.id, ...descendantsBottomUp(state, resource.id).map((d) => d.id)]);
-  const blocking = (command.live_referrers ?? []).filter((r) => !cascade.has(r.id));
+  const members = [resource, ...descendantsBottomUp(state, resource.id)];
+  const cascade = new Set(members.map((m) => m.id));
+  const propagationOf = (target: ResourceState): PropagationPolicy =>
+    command.propagation_policy ?? kinds.find(target.kind)?.deletion_propagation ?? DEFAULT_PROPAGATION_POLICY;
+  const edges = referenceEdges(command, state, resource.id);
+  // Issue #12: a cycle of waits through this cascade can never resolve; say so before anything else.
+  refuseCycles(resource, members, edges, state, propagationOf);
+  // Seed 004 guard, issue #12 across the cascade: live referrers outside the cascade block it.
+  const blocking = edges.filter((e) => !e.deleting && cascade.has(e.target_id) && !cascade.has(e.id));
   if (blocking.length > 0 && !(command.delete_for_move && blocking.every((r) => r.paused))) {
-    throw new LiveReferrers(resource.kind, resource.id, blocking);
+    const direct = blocking.filter((e) => e.target_id === resource.id);
+    if (direct.length === blocking.length) throw new LiveReferrers(resource.kind, resource.id, uniqueReferrers(direct));
+    throw new CascadeThroughLiveReference(
+      resource.kind,
+      resource.id,
+      blocking.map((e) => {
+        const target = state.resources.get(e.target_id)!;
+        return { referenced: { id: target.id, kind: target.kind, name: target.name }, referrer: { id: e.id, kind: e.kind, name: e.name } };
+      }),
+    );
   }
   const events: ResourceEvent[] = [];
   const mark = (target: ResourceState, cascadedFrom?: string): void => {
@@ -171,6 +197,7 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
         throw new ActiveChildrenRestrict(target.kind, target.id, childKind.kind, active.map((c) => c.id));
       }
     }
+    const policy = effectiveDeletionPolicyWithSource(state, target);
     events.push({
       type: 'DeletionRequested',
       data: {
@@ -180,7 +207,11 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
         deleted_time: command.metadata.now,
         deleted_by: command.metadata.caller,
         ...(cascadedFrom ? { cascaded_from: cascadedFrom } : {}),
-        deletion_policy: effectiveDeletionPolicy(state, target),
+        deletion_policy: policy.policy,
+        deletion_policy_source: policy.source,
+        deletion_propagation: propagationOf(target),
+        // Issue #12: frozen here, so a later config change can neither strand nor shortcut this deletion.
+        required_adapters: [...(kinds.find(target.kind)?.required_adapters ?? [])],
       },
     });
     for (const child of childrenOf(state, target.id)) {
@@ -189,6 +220,67 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
   };
   mark(resource);
   return events;
+}
+
+/** The handler's reference edges plus the tree's own (the state knows every reference inside the tree), deduplicated. */
+function referenceEdges(command: RequestDeletion, state: TreeState, rootId: string): ReferenceEdge[] {
+  const out = new Map<string, ReferenceEdge>();
+  const add = (edge: ReferenceEdge) => out.set(`${edge.id}>${edge.target_id}`, out.get(`${edge.id}>${edge.target_id}`) ?? edge);
+  for (const r of command.live_referrers ?? []) add({ ...r, target_id: rootId, deleting: false });
+  for (const e of command.referrers ?? []) add(e);
+  for (const referrer of state.resources.values()) {
+    for (const targets of Object.values(referrer.references ?? {})) {
+      for (const t of targets) {
+        if (state.resources.has(t.id)) {
+          add({ id: referrer.id, kind: referrer.kind, name: referrer.name, paused: pausedBy(state, referrer) !== undefined, target_id: t.id, deleting: isFinalizing(referrer) });
+        }
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+function uniqueReferrers(edges: readonly ReferenceEdge[]): { id: string; kind: string; name: string }[] {
+  const seen = new Set<string>();
+  return edges.filter((e) => !seen.has(e.id) && seen.add(e.id)).map((e) => ({ id: e.id, kind: e.kind, name: e.name }));
+}
+
+/**
+ * Issue #12: once marked, a cascade member waits for its referrers (InUse) and, under Foreground, for its
+ * descendants. A cycle in those waits through any member can never resolve.
+ * @throws DependencyCycle naming every member in order.
+ */
+function refuseCycles(
+  resource: ResourceState,
+  members: readonly ResourceState[],
+  edges: readonly ReferenceEdge[],
+  state: TreeState,
+  propagationOf: (target: ResourceState) => PropagationPolicy,
+): void {
+  const referrersOf = new Map<string, string[]>();
+  const names = new Map<string, { id: string; kind: string; name: string }>();
+  for (const e of edges) {
+    referrersOf.set(e.target_id, [...(referrersOf.get(e.target_id) ?? []), e.id]);
+    names.set(e.id, { id: e.id, kind: e.kind, name: e.name });
+  }
+  for (const m of state.resources.values()) names.set(m.id, { id: m.id, kind: m.kind, name: m.name });
+  const memberIds = new Set(members.map((m) => m.id));
+  const waitsFor = (id: string): string[] => {
+    const own = state.resources.get(id);
+    const foreground =
+      own && memberIds.has(id) && propagationOf(own) === 'Foreground' ? descendantsBottomUp(state, id).map((d) => d.id) : [];
+    return [...foreground, ...(referrersOf.get(id) ?? [])];
+  };
+  for (const member of members) {
+    const cycle = findWaitCycle(member.id, waitsFor);
+    if (cycle) {
+      throw new DependencyCycle(
+        resource.kind,
+        resource.id,
+        cycle.map((id) => names.get(id) ?? { id, kind: 'Resource', name: id }),
+      );
+    }
+  }
 }
 
 /**
@@ -201,6 +293,24 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
   validateReport(command);
   const resource = existing(state, command.kind, command.id);
   if (discardReason(resource, command) !== undefined) return [];
+  // Issue #12: during a deletion only the adapters frozen at DeletionRequested count; others are discarded, visibly.
+  const frozen = isFinalizing(resource) ? resource.deletion_required_adapters : undefined;
+  if (frozen && !frozen.includes(command.adapter)) {
+    return [
+      {
+        type: 'AdapterStatusDiscarded',
+        data: {
+          id: resource.id,
+          kind: resource.kind,
+          adapter: command.adapter,
+          observed_generation: command.observed_generation,
+          reason: 'NotInDeletionAdapterSet',
+          message: `adapter '${command.adapter}' is not in the adapter set frozen when the deletion was requested: [${frozen.join(', ')}]`,
+          discarded_time: command.metadata.now,
+        },
+      },
+    ];
+  }
   const stored = resource.adapter_statuses[command.adapter];
   // Status events fire on transitions only: an identical repeat records nothing (issue #6, seed 003).
   if (isSameReport(stored, command)) return [];
@@ -282,6 +392,7 @@ export function decideHardDelete(command: HardDelete, state: TreeState, kinds: K
         ...(target.owner_references ? { owner_references: target.owner_references } : {}),
         hard_deleted_time: command.metadata.now,
         cause: 'Reconciled',
+        ...(target.references && Object.keys(target.references).length > 0 ? { references: target.references } : {}),
       },
     };
     events.push(event);
@@ -291,13 +402,22 @@ export function decideHardDelete(command: HardDelete, state: TreeState, kinds: K
   return events;
 }
 
+/**
+ * The adapters whose `Finalized=True` a deleting resource waits for: the set frozen at `DeletionRequested`
+ * (issue #12), or the kind's current set for deletions recorded before it was frozen (and while not deleting).
+ */
+export function requiredAdaptersOf(resource: ResourceState, kinds: KindRegistry): readonly string[] {
+  if (isFinalizing(resource) && resource.deletion_required_adapters) return resource.deletion_required_adapters;
+  return kinds.find(resource.kind)?.required_adapters ?? [];
+}
+
 function gateHolds(state: TreeState, resource: ResourceState, kinds: KindRegistry): boolean {
   // Seed 004: a paused resource (or one under a paused ancestor) is never released.
   if (pausedBy(state, resource)) return false;
   return isHardDeleteAllowed({
     generation: resource.generation,
     ...(resource.deleted_time !== undefined ? { deleted_time: resource.deleted_time } : {}),
-    required_adapters: kinds.find(resource.kind)?.required_adapters ?? [],
+    required_adapters: requiredAdaptersOf(resource, kinds),
     adapter_statuses: resource.adapter_statuses,
     child_record_count: childrenOf(state, resource.id).length,
   });
@@ -347,6 +467,7 @@ export function decideForceDelete(command: ForceDelete, state: TreeState): Resou
           ...(r.owner_references ? { owner_references: r.owner_references } : {}),
           hard_deleted_time: command.metadata.now,
           cause: 'ForceDeleted',
+          ...(r.references && Object.keys(r.references).length > 0 ? { references: r.references } : {}),
         },
       }),
     ),

@@ -112,3 +112,50 @@ export class LiveReferrers extends DomainError {
     );
   }
 }
+
+/** A resource (in a cascade) and a live resource outside the cascade that references it. */
+export interface LiveReference {
+  readonly referenced: { readonly id: string; readonly kind: string; readonly name: string };
+  readonly referrer: { readonly id: string; readonly kind: string; readonly name: string };
+}
+
+/**
+ * Issue #12 "No cascade through a live reference": a cascade DELETE whose subtree holds a resource that a
+ * live resource outside the subtree references (409, the same rule as a direct delete). The message names
+ * the referrer and the referenced child.
+ */
+export class CascadeThroughLiveReference extends DomainError {
+  override readonly name = 'CascadeThroughLiveReference';
+  readonly code = 'CascadeThroughLiveReference';
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+    readonly references: readonly LiveReference[],
+  ) {
+    const first = references[0]!;
+    super(
+      `Cannot delete ${kind} '${id}': its subtree holds ${references
+        .map((r) => `${r.referenced.kind} '${r.referenced.name}' (${r.referenced.id}), referenced by live ${r.referrer.kind} '${r.referrer.name}' (${r.referrer.id})`)
+        .join('; ')}; delete the ${first.referrer.kind} '${first.referrer.name}' first`,
+    );
+  }
+}
+
+/**
+ * Issue #12 "Cycles are diagnosed": a DELETE that can never succeed because its resources wait on each other
+ * through references (and Foreground dependents) in a cycle (409). `members` in order, the first repeated last.
+ */
+export class DependencyCycle extends DomainError {
+  override readonly name = 'DependencyCycle';
+  readonly code = 'DependencyCycle';
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+    readonly members: readonly { readonly id: string; readonly kind: string; readonly name: string }[],
+  ) {
+    super(
+      `Cannot delete ${kind} '${id}': dependency cycle ${members.map((m) => `${m.kind} '${m.name}' (${m.id})`).join(' → ')}; ` +
+        'each waits for the next to be gone, so no DELETE can succeed: remove one of these references first',
+    );
+  }
+}

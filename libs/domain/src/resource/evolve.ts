@@ -49,6 +49,8 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
         deleted_by: event.data.deleted_by,
         updated_time: event.data.deleted_time,
         updated_by: event.data.deleted_by,
+        ...(event.data.required_adapters ? { deletion_required_adapters: event.data.required_adapters } : {}),
+        ...(event.data.deletion_propagation ? { deletion_propagation: event.data.deletion_propagation } : {}),
       }));
       break;
     }
@@ -80,6 +82,7 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
       break;
     }
     case 'AdapterFinalized':
+    case 'AdapterStatusDiscarded':
     case 'Orphaned':
     case 'ForceDeleted':
       // Audit facts: the state change they describe comes with AdapterStatusReported / HardDeleted.

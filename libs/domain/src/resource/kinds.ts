@@ -3,6 +3,8 @@
  * Pure data: the domain receives a `KindRegistry` with each decision; it never reads files.
  */
 
+import type { PropagationPolicy } from './deletion-order.js';
+
 /** What happens to children when their parent is deleted (contract §1.5 step 4/5, seed 004). */
 export type OnParentDelete = 'cascade' | 'restrict';
 
@@ -23,6 +25,11 @@ export interface KindDescriptor {
    * Timeouts never imply success: the deletion keeps waiting for its adapters.
    */
   readonly deletion_timeout_seconds?: number;
+  /**
+   * Decom (issue #12): the propagation a DELETE of this kind uses when the request names none
+   * (`?propagationPolicy=`); default `Background` (seed 000's parallel cleanup).
+   */
+  readonly deletion_propagation?: PropagationPolicy;
 }
 
 /** Lookup over the configured kinds. @throws UnknownKind from `get` for a kind never configured. */

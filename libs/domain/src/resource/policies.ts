@@ -49,8 +49,34 @@ export function pausedBy(tree: TreeState, resource: ResourceState): ResourceStat
  * else `Delete`.
  */
 export function effectiveDeletionPolicy(tree: TreeState, resource: ResourceState): DeletionPolicy {
-  const lineage = [resource, ...ancestorsOf(tree, resource)];
+  return effectiveDeletionPolicyWithSource(tree, resource).policy;
+}
+
+/**
+ * Where an effective deletion policy comes from (issue #12): `own` (declared on the resource),
+ * `inherited from <Kind>/<id>`, `force-orphan on <Kind>/<id>` (the break-glass), or `default` (nothing declared).
+ * Per adapter object a task config's `lifecycle.delete.policy: Orphan` may still orphan it (docs/policies.md).
+ */
+export type DeletionPolicySource = 'own' | 'default' | `inherited from ${string}` | `force-orphan on ${string}`;
+
+export interface EffectiveDeletionPolicy {
+  readonly policy: DeletionPolicy;
+  readonly source: DeletionPolicySource;
+}
+
+/** `effectiveDeletionPolicy` with its source (same precedence; see docs/policies.md). */
+export function effectiveDeletionPolicyWithSource(tree: TreeState, resource: ResourceState): EffectiveDeletionPolicy {
+  return resolveDeletionPolicy([resource, ...ancestorsOf(tree, resource)]);
+}
+
+/** The precedence over a lineage (the resource first, then its ancestors nearest first). */
+export function resolveDeletionPolicy(
+  lineage: readonly { readonly id: string; readonly kind: string; readonly deletion_policy?: DeletionPolicy | undefined; readonly force_orphan?: unknown }[],
+): EffectiveDeletionPolicy {
   // The break-glass on the resource or any ancestor beats every declared policy.
-  if (lineage.some((r) => r.force_orphan)) return 'Orphan';
-  return lineage.find((r) => r.deletion_policy !== undefined)?.deletion_policy ?? DEFAULT_DELETION_POLICY;
+  const broken = lineage.find((r) => r.force_orphan);
+  if (broken) return { policy: 'Orphan', source: `force-orphan on ${broken.kind}/${broken.id}` };
+  const declared = lineage.find((r) => r.deletion_policy !== undefined);
+  if (!declared) return { policy: DEFAULT_DELETION_POLICY, source: 'default' };
+  return { policy: declared.deletion_policy!, source: declared === lineage[0] ? 'own' : `inherited from ${declared.kind}/${declared.id}` };
 }

@@ -10,6 +10,7 @@ import {
   type ResourceCondition,
 } from './conditions.js';
 import { computeReconciled, type ReconcileInput } from './reconciled.js';
+import { describeBlocker, type DeletionBlocker } from './deletion-order.js';
 
 export interface ResourceConditionsInput extends ReconcileInput {
   readonly created_time: string;
@@ -30,6 +31,8 @@ export interface ResourceConditionsInput extends ReconcileInput {
   readonly deletion_started?: boolean;
   /** The policy the deletion runs with (seed 003), for messages. */
   readonly deletion_policy?: string;
+  /** Issue #12: what holds this deleting resource's adapters (see `deletionBlockers`), most fundamental first. */
+  readonly blockers?: readonly DeletionBlocker[];
   /** RFC 3339 "now", used for the conditions' times of Decom's own conditions. */
   readonly now?: string;
 }
@@ -69,7 +72,9 @@ function deletionConditions(input: ResourceConditionsInput, previous: ReadonlyMa
       : `Deletion in progress (deletion_policy ${input.deletion_policy ?? 'Delete'})`;
     out.push(make(ConditionType.Deleting, 'True', Reason.Deleting, message));
   }
-  if (deleting) {
+  if (deleting && input.blockers && input.blockers.length > 0) {
+    out.push(make(ConditionType.DeletionBlocked, 'True', input.blockers[0]!.reason, input.blockers.map(describeBlocker).join('; ')));
+  } else if (deleting) {
     out.push(
       input.child_record_count > 0
         ? make(ConditionType.DeletionBlocked, 'True', Reason.DependentsExist, `${input.child_record_count} dependent resource(s) still exist`)

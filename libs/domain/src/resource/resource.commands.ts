@@ -1,3 +1,4 @@
+import type { PropagationPolicy } from './deletion-order.js';
 import type { DeletionPolicy, References } from './policies.js';
 
 /**
@@ -45,6 +46,16 @@ export interface Referrer {
   readonly paused: boolean;
 }
 
+/**
+ * A stored resource whose `references` name `target_id` (issue #12: found by the handler in the reference
+ * index for every member of the cascade and, bounded, for their referrers in turn).
+ */
+export interface ReferenceEdge extends Referrer {
+  readonly target_id: string;
+  /** The referrer is itself marked for deletion (it no longer blocks a DELETE, but the target waits for it). */
+  readonly deleting: boolean;
+}
+
 export interface RequestDeletion {
   readonly type: 'RequestDeletion';
   readonly id: string;
@@ -53,6 +64,10 @@ export interface RequestDeletion {
   readonly live_referrers?: readonly Referrer[];
   /** The documented exception (seed 004 `delete-for-move`): honoured only while every referrer is paused. */
   readonly delete_for_move?: boolean;
+  /** `?propagationPolicy=` (issue #12); applies to the whole cascade. Absent: each kind's `deletion_propagation`. */
+  readonly propagation_policy?: PropagationPolicy;
+  /** Issue #12: references into the cascade (and their referrers' referrers, bounded), for the cascade guard and cycles. */
+  readonly referrers?: readonly ReferenceEdge[];
   readonly metadata: CommandMetadata;
 }
 

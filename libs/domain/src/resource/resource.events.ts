@@ -5,7 +5,8 @@
  * Event data is versioned by `schema_version` where it ever changes (see docs/event-versioning.md).
  */
 import type { AdapterCondition } from './conditions.js';
-import type { DeletionPolicy, References } from './policies.js';
+import type { PropagationPolicy } from './deletion-order.js';
+import type { DeletionPolicy, DeletionPolicySource, References } from './policies.js';
 
 export interface OwnerReference {
   readonly id: string;
@@ -62,6 +63,33 @@ export interface DeletionRequested {
     readonly cascaded_from?: string;
     /** The policy this deletion runs with (seed 003), after inheritance. */
     readonly deletion_policy?: DeletionPolicy;
+    /** Where `deletion_policy` comes from (issue #12): `own`, `inherited from <Kind>/<id>`, `force-orphan on <Kind>/<id>`, `default`. Absent in older histories. */
+    readonly deletion_policy_source?: DeletionPolicySource;
+    /** Issue #12: `Foreground` holds this resource's adapters until its descendants are hard-deleted. Absent in older histories = `Background`. */
+    readonly deletion_propagation?: PropagationPolicy;
+    /**
+     * Issue #12: the required adapters frozen at this moment; `Reconciled` during the deletion is computed
+     * against this set, whatever the config says later. Absent in older histories = the kind's current set.
+     */
+    readonly required_adapters?: readonly string[];
+  };
+}
+
+/**
+ * An adapter report was received and deliberately not counted (issue #12: an adapter outside the deletion's
+ * frozen adapter set; other rules may add reasons, e.g. a stale fence). The API answers 204; nothing changes.
+ */
+export interface AdapterStatusDiscarded {
+  readonly type: 'AdapterStatusDiscarded';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly adapter: string;
+    readonly observed_generation: number;
+    /** PascalCase, e.g. `NotInDeletionAdapterSet`. */
+    readonly reason: string;
+    readonly message: string;
+    readonly discarded_time: string;
   };
 }
 
@@ -136,6 +164,8 @@ export interface HardDeleted {
     readonly hard_deleted_time: string;
     /** `Reconciled` for the normal gate, `ForceDeleted` for the escape hatch. */
     readonly cause: 'Reconciled' | 'ForceDeleted';
+    /** Issue #12: what the removed resource referenced (those may now be released). Absent in older histories. */
+    readonly references?: References;
   };
 }
 
@@ -174,6 +204,7 @@ export type ResourceEvent =
   | DeletionRequested
   | DeletionStarted
   | AdapterStatusReported
+  | AdapterStatusDiscarded
   | AdapterFinalized
   | Orphaned
   | HardDeleted
@@ -190,6 +221,7 @@ export const RESOURCE_EVENT_TYPES: readonly ResourceEventType[] = [
   'DeletionRequested',
   'DeletionStarted',
   'AdapterStatusReported',
+  'AdapterStatusDiscarded',
   'AdapterFinalized',
   'Orphaned',
   'HardDeleted',

@@ -3,6 +3,7 @@
  * from `resources` (their history stays in the stream).
  */
 import type { AdapterStatus, OwnerReference } from './resource.events.js';
+import type { PropagationPolicy } from './deletion-order.js';
 import type { DeletionPolicy, OperatorMark, References } from './policies.js';
 
 /** Customer-facing phase, derived from `deleted_time` (seed 000 "Customer-Visible Deletion State"). */
@@ -34,6 +35,10 @@ export interface ResourceState {
   readonly force_orphan?: OperatorMark;
   /** `DeletionStarted` was recorded (seed 004: once). */
   readonly deletion_started?: boolean;
+  /** Issue #12: the required adapters frozen at `DeletionRequested` (undefined for older histories: the kind's set). */
+  readonly deletion_required_adapters?: readonly string[];
+  /** Issue #12: the propagation the deletion runs with (undefined for older histories: Background). */
+  readonly deletion_propagation?: PropagationPolicy;
 }
 
 export interface TreeState {

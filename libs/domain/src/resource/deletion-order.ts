@@ -1,0 +1,112 @@
+/**
+ * Deletion order across the tree (issue #12; seed 004 "The order", "The cluster waits for its machines";
+ * seed 000 "Subresource Deletion" for the parallel kind). Pure.
+ *
+ * - Propagation, as Kubernetes names it: `Foreground` — a resource's adapters are not dispatched until every
+ *   descendant is hard-deleted (seed 004); `Background` — resource- and subresource-level adapters clean up
+ *   in parallel (seed 000, HyperFleet's behaviour when nothing is configured); only the hard delete is
+ *   bottom-up. A parent's destroy may then take a child's objects away (docs/policies.md).
+ * - Users before what they use: a deleting resource referenced by any stored resource (live or deleting,
+ *   in the same cascade or not) waits, `InUse`, until its referrers are hard-deleted.
+ * - Waiting can form a cycle (A uses B, B uses A, both deleting): `DependencyCycle`, members in order.
+ */
+export type PropagationPolicy = 'Foreground' | 'Background';
+export const PROPAGATION_POLICIES: readonly PropagationPolicy[] = ['Foreground', 'Background'];
+export const DEFAULT_PROPAGATION_POLICY: PropagationPolicy = 'Background';
+
+export function isPropagationPolicy(value: unknown): value is PropagationPolicy {
+  return typeof value === 'string' && (PROPAGATION_POLICIES as readonly string[]).includes(value);
+}
+
+/** Why a deleting resource's adapters are held back (reasons of `DeletionBlocked=True`, see conditions.ts). */
+export type DeletionBlockerReason = 'DependencyCycle' | 'DependentsExist' | 'InUse';
+
+/** One thing a deleting resource waits on before its adapters may be dispatched. `ids` in order. */
+export interface DeletionBlocker {
+  readonly reason: DeletionBlockerReason;
+  /** DependentsExist: the stored descendants; InUse: the referrers; DependencyCycle: the members, in order (first repeated last). */
+  readonly ids: readonly string[];
+}
+
+export interface DeletionOrderInput {
+  readonly deletion_propagation: PropagationPolicy;
+  /** Stored descendants (active or Finalizing). */
+  readonly dependents: readonly string[];
+  /** Stored resources whose `references` name this one (live or deleting). */
+  readonly referrers: readonly string[];
+  /** The wait cycle this resource is part of, if any (see `findWaitCycle`). */
+  readonly cycle?: readonly string[];
+}
+
+/**
+ * What holds a deleting resource's adapters, most fundamental first (a cycle never resolves by itself).
+ * Empty: dispatch. Under `Background` dependents hold nothing (they only hold the hard delete).
+ */
+export function deletionBlockers(input: DeletionOrderInput): DeletionBlocker[] {
+  const out: DeletionBlocker[] = [];
+  if (input.cycle && input.cycle.length > 1) out.push({ reason: 'DependencyCycle', ids: input.cycle });
+  if (input.deletion_propagation === 'Foreground' && input.dependents.length > 0) {
+    out.push({ reason: 'DependentsExist', ids: [...input.dependents].sort() });
+  }
+  if (input.referrers.length > 0) out.push({ reason: 'InUse', ids: [...input.referrers].sort() });
+  return out;
+}
+
+/** One line per blocker, naming ids: `2 dependent resource(s) must be deleted first (Foreground): [a, b]`. */
+export function describeBlocker(blocker: DeletionBlocker): string {
+  switch (blocker.reason) {
+    case 'DependencyCycle':
+      return `dependency cycle: ${blocker.ids.join(' → ')}; no member can be deleted before another (remove a reference, or force-delete one member)`;
+    case 'DependentsExist':
+      return `${blocker.ids.length} dependent resource(s) must be hard-deleted first (propagationPolicy Foreground): [${blocker.ids.join(', ')}]`;
+    case 'InUse':
+      return `in use by ${blocker.ids.length} resource(s) that must be hard-deleted first: [${blocker.ids.join(', ')}]`;
+  }
+}
+
+/**
+ * The wait graph: `waitsFor(x)` lists what x waits on (its Foreground descendants and its referrers), for
+ * deleting resources only (a live resource waits on nothing). Returns the cycle through `start` in order
+ * (`[start, ..., start]`), or undefined. Bounded: at most `maxNodes` resources are visited.
+ */
+export function findWaitCycle(start: string, waitsFor: (id: string) => readonly string[], maxNodes = 500): string[] | undefined {
+  const visited = new Set<string>();
+  // Depth-first with an explicit path, so the cycle comes out in order.
+  const path: string[] = [start];
+  const walk = (id: string): string[] | undefined => {
+    for (const next of waitsFor(id)) {
+      if (next === start) return [...path, start];
+      if (visited.has(next) || visited.size >= maxNodes) continue;
+      visited.add(next);
+      path.push(next);
+      const found = walk(next);
+      if (found) return found;
+      path.pop();
+    }
+    return undefined;
+  };
+  return walk(start);
+}
+
+/**
+ * A resource view as the API lists it: what the dispatcher and the sweeper read to decide whether a
+ * deleting resource's adapters may run.
+ */
+export interface DispatchView {
+  readonly deleted_time?: string;
+  readonly deletion_propagation?: PropagationPolicy;
+  readonly status: { readonly conditions: readonly { readonly type: string; readonly status?: unknown; readonly reason?: unknown }[] };
+}
+
+/**
+ * True while a deleting resource's adapters must not be dispatched: `DeletionBlocked=True` with reason
+ * `DependencyCycle` or `InUse`, or `DependentsExist` under `Foreground`. (Under `Background` dependents show
+ * `DeletionBlocked=True/DependentsExist` as well, since the hard delete waits for them, but hold no adapter.)
+ */
+export function isDispatchHeld(view: DispatchView): boolean {
+  if (!view.deleted_time) return false;
+  const blocked = view.status.conditions.find((c) => c.type === 'DeletionBlocked' && c.status === 'True');
+  if (!blocked) return false;
+  if (blocked.reason === 'DependencyCycle' || blocked.reason === 'InUse') return true;
+  return blocked.reason === 'DependentsExist' && view.deletion_propagation === 'Foreground';
+}
