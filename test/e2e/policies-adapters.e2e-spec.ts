@@ -81,11 +81,16 @@ describe('adapter policies end to end (seeds 003, 004)', () => {
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     const view = (await api.get(`/clusters/${id}`)).body;
     expect(cond(view, 'Paused')).toMatchObject({ status: 'True', reason: 'DependentPaused' });
-    await eventually('the cluster adapter reports the hold', async () => {
-      const statuses = (await api.get(`/clusters/${id}/statuses`)).body.items as any[];
-      const finalized = statuses.find((s) => s.adapter === 'validation' && s.observed_generation === 2)?.conditions.find((c: any) => c.type === 'Finalized');
+    // The shipped config deletes clusters Foreground (issue #12): the cluster's adapter is not even dispatched
+    // while its nodepool exists; the nodepool's adapter reports the pause hold.
+    expect(cond(view, 'DeletionBlocked')).toMatchObject({ status: 'True', reason: 'DependentsExist', message: expect.stringContaining(np.id) });
+    await eventually('the nodepool adapter reports the hold', async () => {
+      const statuses = (await api.get(`/nodepools/${np.id}/statuses`)).body.items as any[];
+      const finalized = statuses.find((s) => s.adapter === 'np-configmap' && s.observed_generation === 2)?.conditions.find((c: any) => c.type === 'Finalized');
       return finalized?.message === DELETION_WAITS_FOR_UNPAUSE ? true : undefined;
     });
+    const clusterStatuses = (await api.get(`/clusters/${id}/statuses`)).body.items as any[];
+    expect(clusterStatuses.filter((s) => s.observed_generation === 2)).toEqual([]);
     expect(kube().requests.filter((r) => r.method === 'DELETE').length).toBe(deletesBefore);
     expect(kube().peek('v1', 'ConfigMap', ns, `nodepool-${np.id}`)).toBeDefined();
     expect((await api.call('POST', `/nodepools/${np.id}/unpause`, { reason: 'done' })).status).toBe(200);

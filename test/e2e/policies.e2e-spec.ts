@@ -93,17 +93,40 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
     const b = await nodepool(c.id, 'np-b');
     await api.call('DELETE', `/clusters/${c.id}`);
     const blocked = async () => cond((await api.get(`/clusters/${c.id}`)).body, 'DeletionBlocked');
-    expect(await blocked()).toMatchObject({ status: 'True', reason: 'DependentsExist', message: '2 dependent resource(s) still exist' });
+    // The shipped config deletes clusters Foreground (issue #12): the count and the ids of what must go first.
+    expect(await blocked()).toMatchObject({
+      status: 'True',
+      reason: 'DependentsExist',
+      message: `2 dependent resource(s) must be hard-deleted first (propagationPolicy Foreground): [${[a.id, b.id].sort().join(', ')}]`,
+    });
     await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, inProgress));
     await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, { ...inProgress, Health: 'False' }));
     expect(cond((await api.get(`/clusters/${c.id}`)).body, 'Deleting')).toMatchObject({ status: 'True', reason: 'Deleting' });
     expect((await types(c.id)).filter((t) => t === 'DeletionStarted')).toHaveLength(1);
     await api.call('PUT', `/clusters/${c.id}/nodepools/${a.id}/statuses`, report('np-configmap', 2, finalized));
     await eventually('np-a hard delete', async () => ((await api.get(`/nodepools/${a.id}`)).status === 404 ? true : undefined));
-    expect(await blocked()).toMatchObject({ status: 'True', message: '1 dependent resource(s) still exist' });
+    expect(await blocked()).toMatchObject({ status: 'True', message: `1 dependent resource(s) must be hard-deleted first (propagationPolicy Foreground): [${b.id}]` });
     await api.call('PUT', `/clusters/${c.id}/nodepools/${b.id}/statuses`, report('np-configmap', 2, finalized));
     await eventually('np-b hard delete', async () => ((await api.get(`/nodepools/${b.id}`)).status === 404 ? true : undefined));
     expect(await blocked()).toMatchObject({ status: 'False', reason: 'NotBlocked' });
+  });
+
+  it('?propagationPolicy=Background: DeletionBlocked still counts dependents (the hard delete waits) but holds no adapter', async () => {
+    const c = await cluster('blocked-bg');
+    await nodepool(c.id, 'np-a');
+    await nodepool(c.id, 'np-b');
+    const answer = await api.call('DELETE', `/clusters/${c.id}?propagationPolicy=Background`);
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({ deletion_propagation: 'Background', deletion_required_adapters: ['validation'] });
+    expect(cond((await api.get(`/clusters/${c.id}`)).body, 'DeletionBlocked')).toMatchObject({ status: 'True', reason: 'DependentsExist', message: '2 dependent resource(s) still exist' });
+  });
+
+  it('?propagationPolicy=Sideways is a 400 naming the field', async () => {
+    const c = await cluster('bad-propagation');
+    const answer = await api.call('DELETE', `/clusters/${c.id}?propagationPolicy=Sideways`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ field: 'propagationPolicy', constraint: 'enum' })]);
+    expect((await api.get(`/clusters/${c.id}`)).body.deleted_time).toBeUndefined();
   });
 
   it('pause during a deletion holds everything until unpause', async () => {
