@@ -6,7 +6,7 @@
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { loadAppConfig } from '@decom/config';
 import { startEngine, type Engine, type EngineOptions } from '../../apps/cli/src/engine/engine.js';
 
@@ -17,11 +17,12 @@ export interface EngineFixture {
 }
 
 /**
+ * `logger`: where the engine logs (default silent; a test may capture the access and transition lines).
  * `env`: extra configuration variables, e.g. `{ DECOM_EVENT_STORE: 'postgres', DATABASE_URL, DECOM_PG_SCHEMA }`
  * or `{ REDIS_URL, DECOM_QUEUE_PREFIX }` for BullMQ. `role`, `sweep`, `queueTuning`: as `EngineOptions`.
  */
 export async function startTestEngine(
-  options: { adaptersDir?: string; admins?: string; env?: Record<string, string> } & Pick<EngineOptions, 'role' | 'sweep' | 'queueTuning'> = {},
+  options: { adaptersDir?: string; admins?: string; env?: Record<string, string>; logger?: Logger } & Pick<EngineOptions, 'role' | 'sweep' | 'queueTuning'> = {},
 ): Promise<EngineFixture> {
   const dataDir = await mkdtemp(join(tmpdir(), 'decom-e2e-'));
   const emptyAdapters = join(dataDir, 'no-adapters');
@@ -43,7 +44,7 @@ export async function startTestEngine(
   };
   const engine = await startEngine({
     config,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     adapterRerun: { baseDelayMs: 50, maxDelayMs: 1_000 },
     sweep: options.sweep ?? { intervalMs: 2_000, debounceMs: 1_000 },
     ...(options.role ? { role: options.role } : {}),

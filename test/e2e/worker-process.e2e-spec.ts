@@ -40,6 +40,8 @@ describe('decom worker processes (BullMQ): kill -9 mid-job', () => {
       DECOM_ADAPTERS_DIR: resolve('config/adapters'),
       DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
       LOG_LEVEL: 'info',
+      // Several workers on one host: each its own free metrics port.
+      DECOM_METRICS_PORT: '0',
     };
   }, 60_000);
 

@@ -16,6 +16,7 @@ import {
   RESOURCE_QUERIES,
   ResourceTreeRepository,
   StreamLocator,
+  type AppendObserver,
 } from '@decom/application';
 import type { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
@@ -35,6 +36,8 @@ export interface ApiRuntime {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly options: ApiOptions;
+  /** Told about every successful append (transition log lines and deletion metrics). */
+  readonly onAppended?: AppendObserver;
 }
 
 @Module({})
@@ -61,7 +64,7 @@ export class AppModule {
         { provide: CLOCK, useValue: runtime.clock },
         { provide: ID_GENERATOR, useValue: runtime.ids },
         { provide: API_OPTIONS, useValue: runtime.options },
-        { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store), inject: [EVENT_STORE] },
+        { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended), inject: [EVENT_STORE] },
         { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,
         ResourcesResolver,

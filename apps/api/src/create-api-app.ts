@@ -3,7 +3,6 @@
  */
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomUUID } from 'node:crypto';
 import { AppModule, type ApiRuntime } from './app.module.js';
 import { ProblemDetailsFilter } from './problem-details/problem-details.filter.js';
 import { createValidationPipe } from './problem-details/validation-pipe.js';
@@ -11,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorHandler, fastifyErrorHandler, frameworkErrorHandler } from './http-edge/framework-errors.js';
 import { mapError } from './problem-details/error-map.js';
 import { JSON_CONTENT_TYPE, parseJsonBody } from './http-edge/json-body-parser.js';
+import { installRequestObservability, traceRequestId, type RequestObservability } from './http-edge/request-observability.js';
 
 /**
  * One Fastify error handler, installed before Nest registers its routes (so their contexts inherit it):
@@ -37,17 +37,22 @@ class ProblemFastifyAdapter extends FastifyAdapter {
   }
 }
 
-export async function createApiApp(runtime: ApiRuntime, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
+/**
+ * `options.logger`: Nest's own error/warn log on (default) or off; `options.observability`: access log and
+ * request metrics (request-observability.ts). The trace id is chosen per request either way.
+ */
+export async function createApiApp(
+  runtime: ApiRuntime,
+  options: { logger?: boolean; observability?: RequestObservability } = {},
+): Promise<NestFastifyApplication> {
   const adapter = new ProblemFastifyAdapter({
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      const header = req.headers['x-request-id'];
-      return (Array.isArray(header) ? header[0] : header) ?? randomUUID();
-    },
+    genReqId: traceRequestId,
     bodyLimit: 1024 * 1024,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });
   const fastify = adapter.getInstance();
+  installRequestObservability(fastify as never, options.observability ?? {});
   // JSON only: other media types get 415 (problem details) instead of being half-parsed.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {

@@ -16,6 +16,7 @@ import {
   type RecordedEvent,
 } from '@decom/event-store';
 import { randomUUID } from 'node:crypto';
+import { currentTrace } from '@decom/tracing';
 
 /** Conflicting appends are re-decided at most this many times; `decide` is pure so this is safe. */
 export const MAX_CONFLICT_RETRIES = 8;
@@ -46,8 +47,25 @@ export interface AppendContext {
   readonly expectedRevision?: number;
 }
 
+/** What was just appended, for logs and metrics (called after the append succeeded, never on a conflict). */
+export interface AppendedDecision {
+  readonly events: readonly ResourceEvent[];
+  /** The tree before the decision (e.g. `deleted_time` of a resource a `HardDeleted` removes). */
+  readonly before: TreeState;
+  readonly caller: string;
+  readonly traceId?: string;
+  /** Latency of the successful `append`, in seconds. */
+  readonly appendSeconds: number;
+}
+
+export type AppendObserver = (appended: AppendedDecision) => void;
+
 export class ResourceTreeRepository {
-  constructor(private readonly store: EventStore) {}
+  /** `observe`: told about every successful append (transition log lines, metrics); must not throw. */
+  constructor(
+    private readonly store: EventStore,
+    private readonly observe: AppendObserver = () => undefined,
+  ) {}
 
   async load(stream: string): Promise<LoadedTree> {
     const recorded = await this.store.readStream(stream);
@@ -70,7 +88,10 @@ export class ResourceTreeRepository {
       const events = decideFn(state);
       if (events.length === 0) return { events, state, before: state };
       const expected = context.expectedRevision ?? (revision < 0 ? 'no_stream' : revision);
+      // Work without a request (jobs) records the trace it runs in (@decom/tracing), if any.
+      const traceId = context.traceId ?? currentTrace()?.traceId;
       try {
+        const started = performance.now();
         const result = await this.store.append(
           stream,
           events.map((e) => ({
@@ -79,12 +100,18 @@ export class ResourceTreeRepository {
             data: e.data,
             metadata: {
               caller: context.caller,
-              ...(context.traceId ? { trace_id: context.traceId } : {}),
+              ...(traceId ? { trace_id: traceId } : {}),
               schema_version: RESOURCE_EVENT_SCHEMA_VERSION,
             },
           })),
           { expectedRevision: expected },
         );
+        const appendSeconds = (performance.now() - started) / 1000;
+        try {
+          this.observe({ events, before: state, caller: context.caller, ...(traceId ? { traceId } : {}), appendSeconds });
+        } catch {
+          // Observers log and count; a failing one must never fail a decision that is already recorded.
+        }
         return { events, state: fold(events, state), before: state, position: result.position };
       } catch (error) {
         const retry = error instanceof ConcurrencyConflict && context.expectedRevision === undefined && attempt < MAX_CONFLICT_RETRIES;

@@ -43,6 +43,15 @@ export interface AppConfig {
   readonly jobLockMs: number;
   /** `DECOM_QUEUE_PREFIX`: Redis key prefix of the BullMQ queues (default `decom`). */
   readonly queuePrefix: string;
+  /**
+   * `DECOM_METRICS_PORT`: Prometheus `/metrics` on its own port (default 9090; 0 = any free port, and the
+   * default when `PORT` is 0, so tests and throw-away engines never collide on 9090).
+   */
+  readonly metricsPort: number;
+  /** `DECOM_STUCK_THRESHOLD_SECONDS`: pending longer than this is "stuck" in the metrics (default 600, HyperFleet's 10 min). */
+  readonly stuckThresholdSeconds: number;
+  /** `OTEL_EXPORTER_OTLP_ENDPOINT`: OpenTelemetry OTLP/HTTP export of request spans; unset = no export. */
+  readonly otlpEndpoint?: string;
 }
 
 /** A configuration problem; `variable` names the environment variable at fault. */
@@ -80,6 +89,8 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
   const pgSchema = parseIdentifier('DECOM_PG_SCHEMA', env['DECOM_PG_SCHEMA'] ?? 'decom');
   const redisUrl = optionalUrl('REDIS_URL', env['REDIS_URL'], ['redis:', 'rediss:']);
   const kubeconfig = nonEmpty(env['KUBECONFIG']);
+  const metricsPort = parsePortOf('DECOM_METRICS_PORT', env['DECOM_METRICS_PORT'] ?? (port === 0 ? '0' : '9090'));
+  const otlpEndpoint = optionalUrl('OTEL_EXPORTER_OTLP_ENDPOINT', env['OTEL_EXPORTER_OTLP_ENDPOINT'], ['http:', 'https:']);
   const logLevel = parseEnum('LOG_LEVEL', env['LOG_LEVEL'] ?? 'info', ['debug', 'info', 'warn', 'error', 'silent'] as const);
   return {
     port,
@@ -104,6 +115,9 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     workerConcurrency: parseCount('DECOM_WORKER_CONCURRENCY', env['DECOM_WORKER_CONCURRENCY'] ?? '4', 1),
     jobLockMs: parseCount('DECOM_JOB_LOCK_MS', env['DECOM_JOB_LOCK_MS'] ?? '30000', 500),
     queuePrefix: parseQueuePrefix(env['DECOM_QUEUE_PREFIX'] ?? 'decom'),
+    metricsPort,
+    stuckThresholdSeconds: parseCount('DECOM_STUCK_THRESHOLD_SECONDS', env['DECOM_STUCK_THRESHOLD_SECONDS'] ?? '600', 0),
+    ...(otlpEndpoint ? { otlpEndpoint } : {}),
   };
 }
 
@@ -111,6 +125,14 @@ function parsePort(raw: string): number {
   const port = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError('PORT', `must be an integer between 0 and 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parsePortOf(variable: string, raw: string): number {
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(variable, `must be an integer between 0 and 65535, got "${raw}"`);
   }
   return port;
 }

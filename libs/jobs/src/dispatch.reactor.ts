@@ -20,6 +20,7 @@ import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
 import type { JobQueue } from './job-queue.port.js';
 import type { ResourceAddressBook } from './resource-address-book.js';
 import type { Reactor } from './reactor-runner.js';
+import { runInTrace, traceContextOf } from '@decom/tracing';
 
 export class DispatchReactor implements Reactor {
   readonly name = 'dispatch';
@@ -34,8 +35,15 @@ export class DispatchReactor implements Reactor {
     private readonly isDispatchable: (adapter: string) => boolean = () => true,
   ) {}
 
+  /** Runs in the fact's trace (its metadata `trace_id`), so the jobs it enqueues carry the request's trace. */
   async handle(recorded: RecordedEvent): Promise<void> {
     if (!isResourceEvent({ type: recorded.type })) return;
+    const traceId = recorded.metadata?.['trace_id'];
+    if (typeof traceId === 'string' && traceId !== '') return runInTrace(traceContextOf(traceId), () => this.react(recorded));
+    return this.react(recorded);
+  }
+
+  private async react(recorded: RecordedEvent): Promise<void> {
     const event = upcastResourceEvent(recorded);
     switch (event.type) {
       case 'ResourceCreated':

@@ -15,6 +15,7 @@ import {
   type JobHandler,
   type JobOptions,
   type JobQueue,
+  type QueueCounts,
 } from './job-queue.port.js';
 
 interface Entry {
@@ -85,6 +86,17 @@ export class InProcessJobQueue implements JobQueue {
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  async depths(): Promise<QueueCounts[]> {
+    const counts = new Map<string, { waiting: number; delayed: number; active: number; failed: number }>();
+    const of = (queue: string) => counts.get(queue) ?? counts.set(queue, { waiting: 0, delayed: 0, active: 0, failed: 0 }).get(queue)!;
+    for (const queue of this.handlers.keys()) of(queue);
+    const now = this.clock();
+    for (const entry of this.waiting.values()) of(entry.queue)[entry.runAt > now ? 'delayed' : 'waiting'] += 1;
+    for (const entry of this.running.values()) of(entry.queue).active += 1;
+    for (const { failed } of this.dead.values()) of(failed.queue).failed += 1;
+    return [...counts].map(([queue, c]) => ({ queue, ...c }));
   }
 
   async epoch(): Promise<string> {

@@ -1,7 +1,7 @@
 /**
  * The two ways work is put on the queues, shared by the dispatch reactor and the sweeper so ids, groups
  * and retry settings cannot drift apart: an adapter run for one resource at one generation, and a
- * hard-delete check.
+ * hard-delete check. Inside a trace (the fact's `trace_id`), jobs carry it (`trace_id`, CloudEvent `traceparent`).
  */
 import {
   ADAPTER_RUN_RETRY,
@@ -16,6 +16,7 @@ import {
   type ReconcileEventData,
 } from './job-names.js';
 import type { JobQueue } from './job-queue.port.js';
+import { currentTrace } from '@decom/tracing';
 
 /**
  * Enqueues `adapter`'s run for `data` (job id `<adapter>.<kind>-<id>.gen-<g>[.<suffix>]`, one adapter per
@@ -23,12 +24,14 @@ import type { JobQueue } from './job-queue.port.js';
  */
 export function enqueueAdapterRun(queue: JobQueue, adapter: string, data: ReconcileEventData, time: string, suffix?: string): Promise<boolean> {
   const id = adapterRunJobId(adapter, data, suffix);
-  const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, id, time), rerun: 0 };
+  const traceId = currentTrace()?.traceId;
+  const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, id, time), rerun: 0, ...(traceId ? { trace_id: traceId } : {}) };
   return queue.enqueue(adapterRunQueue(adapter), id, job, { group: adapterRunGroup(adapter, data.id), ...ADAPTER_RUN_RETRY });
 }
 
 /** Enqueues a hard-delete check of one resource; `trigger` makes the id unique per fact. Returns false when deduplicated. */
 export function enqueueHardDeleteCheck(queue: JobQueue, kind: string, id: string, trigger: string): Promise<boolean> {
-  const job: HardDeleteJob = { id, kind };
+  const traceId = currentTrace()?.traceId;
+  const job: HardDeleteJob = { id, kind, ...(traceId ? { trace_id: traceId } : {}) };
   return queue.enqueue(HARD_DELETE_QUEUE, hardDeleteJobId(kind, id, trigger), job, { group: `hard-delete.${id}` });
 }

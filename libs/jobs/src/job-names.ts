@@ -1,3 +1,5 @@
+import { currentTrace } from '@decom/tracing';
+
 /**
  * Queue names, payloads and deterministic job ids (STYLE §2: `<adapter>.<kind>-<id>.gen-<generation>`;
  * BullMQ rejects `:` in custom ids).
@@ -20,6 +22,8 @@ export interface ReconcileCloudEvent {
   readonly id: string;
   readonly time: string;
   readonly datacontenttype: 'application/json';
+  /** W3C Trace Context extension (CloudEvents distributed tracing), when the work belongs to a trace. */
+  readonly traceparent?: string;
   readonly data: ReconcileEventData;
 }
 
@@ -28,11 +32,15 @@ export interface AdapterRunJob {
   readonly event: ReconcileCloudEvent;
   /** 0 for the run a fact triggered; n for the n-th re-run while work is still in progress. */
   readonly rerun: number;
+  /** The trace id of the request whose fact caused this run (event metadata `trace_id`). */
+  readonly trace_id?: string;
 }
 
 export interface HardDeleteJob {
   readonly id: string;
   readonly kind: string;
+  /** The trace id of the request whose fact caused this check. */
+  readonly trace_id?: string;
 }
 
 export const HARD_DELETE_QUEUE = 'hard-delete';
@@ -62,7 +70,9 @@ export function hardDeleteJobId(kind: string, id: string, trigger: string): stri
   return `hard-delete.${kind.toLowerCase()}-${id}.${trigger}`;
 }
 
+/** The reconcile CloudEvent; inside a trace (`@decom/tracing`) it carries the W3C `traceparent` extension. */
 export function reconcileCloudEvent(data: ReconcileEventData, id: string, time: string): ReconcileCloudEvent {
+  const traceparent = currentTrace()?.traceparent;
   return {
     specversion: '1.0',
     type: `com.redhat.hyperfleet.${data.kind.toLowerCase()}.reconcile`,
@@ -70,6 +80,7 @@ export function reconcileCloudEvent(data: ReconcileEventData, id: string, time: 
     id,
     time,
     datacontenttype: 'application/json',
+    ...(traceparent ? { traceparent } : {}),
     data,
   };
 }

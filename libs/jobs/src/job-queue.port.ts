@@ -34,6 +34,18 @@ export interface FailedJob {
   readonly failed_time: string;
 }
 
+/** Jobs per state in one queue at one moment (metrics). */
+export interface QueueCounts {
+  readonly queue: string;
+  /** Due and not started. */
+  readonly waiting: number;
+  /** Scheduled for later (backoff, re-runs). */
+  readonly delayed: number;
+  readonly active: number;
+  /** The dead-letter set. */
+  readonly failed: number;
+}
+
 export type JobHandler<T> = (job: Job<T>) => Promise<void>;
 
 export interface JobQueue {
@@ -52,6 +64,8 @@ export interface JobQueue {
    * persistence), so the sweeper knows to re-dispatch every resource with pending work at once.
    */
   epoch(): Promise<string>;
+  /** Counts per queue this process knows (metrics; optional so test doubles need not implement it). */
+  depths?(): Promise<QueueCounts[]>;
   close(): Promise<void>;
 }
 

@@ -23,6 +23,8 @@ export interface RecordedKubeRequest {
   readonly status: number;
   /** Set when an injected fault shaped the answer. */
   readonly fault?: 'status' | 'reset' | 'delay';
+  /** The request's W3C `traceparent` header, when it sent one. */
+  readonly traceparent?: string;
 }
 
 export interface RequestFilter {

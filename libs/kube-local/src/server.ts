@@ -182,7 +182,8 @@ class LocalKubeServer implements LocalKube {
     };
     const fault = this.faults.take(subject);
     if (fault && 'delayMs' in fault) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-    const entry = { ...subject, query };
+    const traceparent = req.headers['traceparent'];
+    const entry = { ...subject, query, ...(typeof traceparent === 'string' ? { traceparent } : {}) };
     const handle = (): ApiResponse => {
       try {
         return this.api.handle({ method, route, query, rawBody, contentType: req.headers['content-type'] ?? '', serverAddress: `${this.host}:${this.port}` });

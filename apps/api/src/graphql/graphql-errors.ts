@@ -5,6 +5,7 @@
 import { GraphQLError } from 'graphql';
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { currentTrace } from '@decom/tracing';
 import { mapError } from '../problem-details/error-map.js';
 import { PROBLEM_TYPE_BASE } from '../problem-details/problem.js';
 
@@ -14,7 +15,8 @@ export async function withProblems<T>(operation: string, run: () => Promise<T>):
   try {
     return await run();
   } catch (error) {
-    const traceId = randomUUID();
+    // The request's trace id (request-observability.ts); a fresh one only outside a request.
+    const traceId = currentTrace()?.traceId ?? randomUUID();
     const mapped = mapError(error);
     if (!mapped) logger.error(`unexpected error in ${operation} (trace_id=${traceId}): ${error instanceof Error ? error.stack : String(error)}`);
     const problem = {

@@ -58,6 +58,7 @@ export class HistoryController {
         type: e.type,
         recorded_time: e.recorded_time,
         ...(typeof e.metadata['caller'] === 'string' ? { caller: e.metadata['caller'] } : {}),
+        ...(typeof e.metadata['trace_id'] === 'string' ? { trace_id: e.metadata['trace_id'] } : {}),
         data: e.data,
       }));
     const page = query.page ?? 1;

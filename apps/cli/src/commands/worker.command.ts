@@ -3,6 +3,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { openJobQueue } from '../engine/job-queue-factory.js';
+import { adapterRunMetrics, countRetries, startProcessMetrics, type ProcessMetrics } from '../engine/observability.js';
 import { loadConfigOrExit, stopOnSignals } from './start.command.js';
 
 /**
@@ -29,8 +30,13 @@ export function registerWorkerCommand(program: Command): void {
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromFile(config.kubeconfig);
       let queue;
+      let processMetrics: ProcessMetrics;
       try {
-        ({ queue } = await openJobQueue(config, logger));
+        processMetrics = await startProcessMetrics(config, 'worker');
+        ({ queue } = await openJobQueue(config, logger, {}, processMetrics.metrics));
+        queue = countRetries(queue, processMetrics.metrics);
+        const counted = queue;
+        processMetrics.metrics.watchQueues(async () => (counted.depths ? counted.depths() : []));
       } catch (error) {
         process.stderr.write(`decom worker: cannot start: ${(error as Error).message}\n`);
         process.exit(1);
@@ -44,14 +50,18 @@ export function registerWorkerCommand(program: Command): void {
           kubeConfig,
           queue,
           concurrency,
+          onAdapterRun: adapterRunMetrics(processMetrics.metrics),
         });
-        logger.info({ adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl }, `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`);
+        logger.info({ adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl, metrics: processMetrics.url }, `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`);
       } catch (error) {
         await queue.close();
         process.stderr.write(`decom worker: cannot start: ${(error as Error).message}\n`);
         process.exit(1);
       }
-      stopOnSignals(logger, () => queue.close());
+      stopOnSignals(logger, async () => {
+        await queue.close();
+        await processMetrics.close();
+      });
     });
 }
 

@@ -16,7 +16,10 @@ import type { AppConfig } from '@decom/config';
 import { ConfigError, loadEntitiesConfig } from '@decom/config';
 import { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
-import { ProjectionRunner, ResourceQueries, ResourceViewProjection } from '@decom/projections';
+import { ProjectionRunner, ResourceQueries, ResourceViewProjection, pendingWork } from '@decom/projections';
+import type { DecomMetrics } from '@decom/metrics';
+import { domainTransitionObserver } from '../../../api/src/observability/domain-transitions.js';
+import { adapterRunMetrics, countRetries, startProcessMetrics } from './observability.js';
 import {
   DispatchReactor,
   ReactorRunner,
@@ -86,6 +89,10 @@ export interface Engine {
   readonly localKube?: LocalKube;
   readonly app: NestFastifyApplication;
   readonly sweeper: Sweeper;
+  /** This process's metrics, served at `metricsUrl` (DECOM_METRICS_PORT). */
+  readonly metrics: DecomMetrics;
+  /** e.g. http://127.0.0.1:9090/metrics. */
+  readonly metricsUrl: string;
   /** Resolves when projections and dispatch caught up with the log and no job is waiting or running. */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -109,6 +116,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     // Everything a user can get wrong in files is checked before a port opens or a store is touched.
     const kubeConfig = role === 'all' ? loadKubeConfig(config.kubeconfig) : undefined;
     if (role === 'all') await checkAdapterConfigs(config.adaptersDir);
+    // The metrics port opens first: a clash is named before any store is touched.
+    const processMetrics = await startProcessMetrics(config, 'api');
+    closers.push(() => processMetrics.close());
+    const { metrics } = processMetrics;
     const storage = await openStorage(config);
     closers.push(() => storage.close());
     const { store, readModels } = storage;
@@ -121,7 +132,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     await projections.start();
     closers.push(() => projections.stop());
 
-    const { queue, localOnly, description: queueDescription } = await openJobQueue(config, logger, options.queueTuning);
+    const { queue: rawQueue, localOnly, description: queueDescription } = await openJobQueue(config, logger, options.queueTuning, metrics);
+    const queue = countRetries(rawQueue, metrics);
     closers.push(() => queue.close());
     logger.info(`jobs: ${queueDescription}`);
 
@@ -134,8 +146,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         clock: { now: () => new Date() },
         ids: { next: () => uuidv7() },
         options: { admins: config.admins },
+        onAppended: domainTransitionObserver(logger, metrics),
       },
-      { logger: config.logLevel !== 'silent' },
+      { logger: config.logLevel !== 'silent', observability: { logger, metrics } },
     );
     await app.listen({ port: config.port, host: config.host });
     closers.push(() => app.close());
@@ -164,7 +177,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
           queue,
           concurrency: config.workerConcurrency,
           ...(options.adapterRerun ? { rerun: options.adapterRerun } : {}),
-          ...(options.onAdapterRun ? { onAdapterRun: options.onAdapterRun } : {}),
+          onAdapterRun: adapterRunMetrics(metrics, options.onAdapterRun),
         })),
       ];
       logger.info(`adapters: ${adapters.map((a) => a.name).join(', ') || '(none)'} from ${config.adaptersDir}`);
@@ -207,6 +220,19 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     sweeper.start();
     closers.push(() => sweeper.stop());
 
+    metrics.watchPending(async () =>
+      (await pendingWork(readModels)).map((p) => ({
+        kind: p.kind,
+        deleting: p.deleted_time !== undefined,
+        sinceMs: Date.parse(p.deleted_time ?? p.reconciled_updated_time) || Date.now(),
+      })),
+    );
+    metrics.watchFinalizing(() => queries.finalizing(new Date()));
+    metrics.watchQueues(async () => (queue.depths ? queue.depths() : []));
+    metrics.watchLag('projections', async () => (await store.headPosition()) - (await projections.checkpoint()));
+    metrics.watchLag('dispatch', async () => (await store.headPosition()) - dispatch.checkpoint());
+    logger.info(`metrics: ${processMetrics.url}`);
+
     return {
       url,
       store,
@@ -217,6 +243,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       ...(localKube ? { localKube } : {}),
       app,
       sweeper,
+      metrics,
+      metricsUrl: processMetrics.url,
       async settle() {
         for (;;) {
           const head = await store.headPosition();

@@ -4,7 +4,9 @@
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
-import { BullMqJobQueue, InProcessJobQueue, type FailedJob, type JobQueue } from '@decom/jobs';
+import { BullMqJobQueue, InProcessJobQueue, type JobQueue } from '@decom/jobs';
+import type { DecomMetrics } from '@decom/metrics';
+import { deadLetterReporter } from './observability.js';
 
 export interface QueueChoice {
   readonly queue: JobQueue;
@@ -21,9 +23,9 @@ export interface QueueTuning {
   readonly stalledIntervalMs?: number;
 }
 
-export async function openJobQueue(config: AppConfig, logger: Logger, tuning: QueueTuning = {}): Promise<QueueChoice> {
-  const onDeadLetter = (failed: FailedJob) =>
-    logger.error({ job: failed.id, queue: failed.queue, attempts: failed.attempts, error: failed.error }, 'job failed for good (dead letter)');
+/** `metrics`: counts dead letters (`decom_jobs_dead_lettered_total`). */
+export async function openJobQueue(config: AppConfig, logger: Logger, tuning: QueueTuning = {}, metrics?: DecomMetrics): Promise<QueueChoice> {
+  const onDeadLetter = deadLetterReporter(logger, metrics);
   if (!config.redisUrl) {
     return { queue: new InProcessJobQueue(Date.now, Math.random, onDeadLetter), localOnly: true, description: 'in-process' };
   }

@@ -28,6 +28,7 @@ import {
   type JobQueue,
   type ReconcileCloudEvent,
 } from '@decom/jobs';
+import { newTraceId, parseTraceparent, runInTrace, traceContextOf } from '@decom/tracing';
 import type { HostedAdapter } from '../adapter-host.js';
 import { classifyError, classifyExecution, type AdapterFailure } from './adapter-failure.js';
 import { adapterProgress, type AdapterProgress } from './adapter-progress.js';
@@ -40,7 +41,8 @@ export interface AdapterRunTiming {
 }
 
 export interface AdapterRunObserver {
-  (run: { adapter: string; job: AdapterRunJob; result?: ExecutionResult; progress?: AdapterProgress; failure?: AdapterFailure }): void;
+  /** `seconds`: the run's duration (execution and progress check). */
+  (run: { adapter: string; job: AdapterRunJob; result?: ExecutionResult; progress?: AdapterProgress; failure?: AdapterFailure; seconds?: number }): void;
 }
 
 export class AdapterRunProcessor {
@@ -56,24 +58,34 @@ export class AdapterRunProcessor {
     this.queue.process<AdapterRunJob>(adapterRunQueue(this.adapter.name), (job) => this.handle(job), { concurrency });
   }
 
-  /** @throws RetryableError (transient) or TerminalError (terminal, already reported). */
+  /**
+   * Runs in the job's trace (`trace_id`, else the event's `traceparent`, else a fresh one), so the
+   * executor's API and Kubernetes calls carry it (`@decom/tracing`).
+   * @throws RetryableError (transient) or TerminalError (terminal, already reported).
+   */
   async handle(job: Job<AdapterRunJob>): Promise<void> {
+    const traceId = job.data.trace_id ?? parseTraceparent(job.data.event?.traceparent)?.traceId ?? newTraceId();
+    const started = performance.now();
+    return runInTrace(traceContextOf(traceId), () => this.run(job, (run) => this.observe({ ...run, seconds: (performance.now() - started) / 1000 })));
+  }
+
+  private async run(job: Job<AdapterRunJob>, observe: AdapterRunObserver): Promise<void> {
     const event = parseReconcileEvent(job.data.event);
     let result: ExecutionResult;
     try {
       result = await this.adapter.executor.execute(event.data as never);
     } catch (error) {
-      return this.fail(classifyError(error), job.data, event);
+      return this.fail(observe, classifyError(error), job.data, event);
     }
     const failure = classifyExecution(result);
-    if (failure) return this.fail(failure, job.data, event, result);
+    if (failure) return this.fail(observe, failure, job.data, event, result);
     let progress: AdapterProgress;
     try {
       progress = await this.progress(job.data);
     } catch (error) {
-      return this.fail(classifyError(error), job.data, event, result);
+      return this.fail(observe, classifyError(error), job.data, event, result);
     }
-    this.observe({ adapter: this.adapter.name, job: job.data, result, progress });
+    observe({ adapter: this.adapter.name, job: job.data, result, progress });
     if (progress.kind === 'wait') {
       const rerun = job.data.rerun + 1;
       const id = adapterRunJobId(this.adapter.name, event.data, `r-${rerun}`);
@@ -87,8 +99,8 @@ export class AdapterRunProcessor {
   }
 
   /** Throws the queue's error for `failure`; returns normally only when the resource is gone (nothing to do). */
-  private async fail(failure: AdapterFailure, job: AdapterRunJob, event: ReconcileCloudEvent, result?: ExecutionResult): Promise<void> {
-    this.observe({ adapter: this.adapter.name, job, ...(result ? { result } : {}), failure });
+  private async fail(observe: AdapterRunObserver, failure: AdapterFailure, job: AdapterRunJob, event: ReconcileCloudEvent, result?: ExecutionResult): Promise<void> {
+    observe({ adapter: this.adapter.name, job, ...(result ? { result } : {}), failure });
     const text = `adapter ${this.adapter.name} on ${event.data.kind} ${event.data.id}: ${failure.reason}: ${failure.message}`;
     let resource: { generation: number; deleted_time?: string } | undefined;
     try {

@@ -1,3 +1,4 @@
+import { outgoingTraceHeaders } from '@decom/tracing';
 import { apiFailure, ApiTransportError } from './api-errors.js';
 import { resolveApiUrl } from './api-url.js';
 import type { ApiRequest, ApiResponse, HyperfleetApiClient, HyperfleetApiClientOptions } from './hyperfleet-api.types.js';
@@ -90,7 +91,8 @@ export class HttpHyperfleetApiClient implements HyperfleetApiClient {
   }
 
   private init(request: ApiRequest): RequestInit {
-    const headers: Record<string, string> = { Accept: 'application/json', ...this.options.defaultHeaders, ...request.headers };
+    // Inside a trace (an adapter-run job), the API records the same trace_id (@decom/tracing).
+    const headers: Record<string, string> = { Accept: 'application/json', ...outgoingTraceHeaders(), ...this.options.defaultHeaders, ...request.headers };
     let body: string | undefined;
     if (request.body !== undefined) {
       body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);

@@ -27,6 +27,7 @@ import {
   type JobHandler,
   type JobOptions,
   type JobQueue,
+  type QueueCounts,
 } from '../job-queue.port.js';
 import { GroupLocks } from './group-lock.js';
 import { JITTERED_BACKOFF, jitteredBackoffStrategy } from './jittered-backoff.js';
@@ -145,6 +146,15 @@ export class BullMqJobQueue implements JobQueue {
       if (pending === 0 || this.closed) return;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  }
+
+  async depths(): Promise<QueueCounts[]> {
+    const out: QueueCounts[] = [];
+    for (const [queue, bull] of [...this.queues].sort(([a], [b]) => a.localeCompare(b))) {
+      const c = await bull.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
+      out.push({ queue, waiting: (c['waiting'] ?? 0) + (c['prioritized'] ?? 0), delayed: c['delayed'] ?? 0, active: c['active'] ?? 0, failed: c['failed'] ?? 0 });
+    }
+    return out;
   }
 
   async epoch(): Promise<string> {

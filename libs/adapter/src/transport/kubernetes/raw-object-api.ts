@@ -1,5 +1,6 @@
-import { ApiException, KubernetesObjectApi } from '@kubernetes/client-node';
-import type { KubeConfig, ResponseContext } from '@kubernetes/client-node';
+import { ApiException, KubernetesObjectApi, ServerConfiguration, createConfiguration } from '@kubernetes/client-node';
+import type { KubeConfig, RequestContext, ResponseContext } from '@kubernetes/client-node';
+import { outgoingTraceHeaders } from '@decom/tracing';
 
 /**
  * `KubernetesObjectApi` that hands back the server's JSON untouched. The stock client
@@ -7,8 +8,23 @@ import type { KubeConfig, ResponseContext } from '@kubernetes/client-node';
  * turns timestamps into `Date`s; CEL expressions and status payloads need the wire shape.
  */
 export class RawKubernetesObjectApi extends KubernetesObjectApi {
+  /**
+   * As `kubeConfig.makeApiClient`, with one addition: each request made inside a trace carries its W3C
+   * `traceparent` (and `X-Request-Id`) header (`@decom/tracing`), added after the kubeconfig's own auth.
+   * @throws Error when the kubeconfig has no current cluster.
+   */
   static fromKubeConfig(kubeConfig: KubeConfig): RawKubernetesObjectApi {
-    const client = kubeConfig.makeApiClient(RawKubernetesObjectApi);
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('No active cluster!');
+    const auth = {
+      async applySecurityAuthentication(context: RequestContext): Promise<void> {
+        await kubeConfig.applySecurityAuthentication(context);
+        for (const [name, value] of Object.entries(outgoingTraceHeaders())) context.setHeaderParam(name, value);
+      },
+    };
+    const client = new RawKubernetesObjectApi(
+      createConfiguration({ baseServer: new ServerConfiguration(cluster.server, {}), authMethods: { default: auth as never } }),
+    );
     client.setDefaultNamespace(kubeConfig);
     return client;
   }

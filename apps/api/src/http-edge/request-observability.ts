@@ -1,0 +1,64 @@
+/**
+ * Per-request observability on the Fastify instance (issue 13 §1–3):
+ * - the trace id: from a valid W3C `traceparent`, else a well-formed `X-Request-Id` (≤ 128 chars), else
+ *   server-generated (`traceContextFromHeaders`); it is Fastify's `request.id` (so problem bodies carry it
+ *   as `trace_id`), returned in the `X-Request-Id` response header, and the current trace
+ *   (AsyncLocalStorage) while the route runs, so commands record it in event metadata;
+ * - one access-log line per request: method, route, status, duration_ms, caller, trace_id;
+ * - HyperFleet's request counter and duration histogram (path = route with ids replaced by `-`).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import { routeLabel, type DecomMetrics } from '@decom/metrics';
+import { runInTrace, traceContextFromHeaders, traceContextOf, type TraceContext } from '@decom/tracing';
+import { callerOf } from '../caller/caller.js';
+
+export interface RequestObservability {
+  /** Access-log lines go here (info level); none when absent. */
+  readonly logger?: Logger;
+  readonly metrics?: DecomMetrics;
+}
+
+const TRACE = Symbol('decom.trace');
+type TracedMessage = IncomingMessage & { [TRACE]?: TraceContext };
+
+/** Fastify `genReqId`: the request's trace id (the context is kept on the raw request for the hooks). */
+export function traceRequestId(req: IncomingMessage): string {
+  const context = traceContextFromHeaders(req.headers);
+  (req as TracedMessage)[TRACE] = context;
+  return context.traceId;
+}
+
+/** The trace of a request (the one `traceRequestId` chose). */
+export function traceOf(request: FastifyRequest): TraceContext {
+  return (request.raw as TracedMessage)[TRACE] ?? traceContextOf(String(request.id));
+}
+
+/** Installs the hooks; call before routes are registered. */
+export function installRequestObservability(fastify: FastifyInstance, options: RequestObservability): void {
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    void reply.header('x-request-id', String(request.id));
+    runInTrace(traceOf(request), done);
+  });
+  const { logger, metrics } = options;
+  if (!logger && !metrics) return;
+  fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const route = request.routeOptions?.url;
+    const durationMs = reply.elapsedTime;
+    metrics?.observeRequest(request.method, routeLabel(route), reply.statusCode, durationMs / 1000);
+    logger?.info(
+      {
+        method: request.method,
+        route: route ?? 'unmatched',
+        url: request.url.split('?')[0]!.slice(0, 512),
+        status: reply.statusCode,
+        duration_ms: Math.round(durationMs * 1000) / 1000,
+        caller: callerOf(request),
+        trace_id: String(request.id),
+      },
+      'request',
+    );
+    done();
+  });
+}

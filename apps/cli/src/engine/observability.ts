@@ -1,0 +1,70 @@
+/**
+ * Builds one process's metrics (a fresh `prom-client` registry, `DecomMetrics`) and serves them on
+ * `DECOM_METRICS_PORT` (issue 13 §1). Also what the adapter side and the queue report into it: adapter runs
+ * (operation from the executor's policy report), job retries and dead letters.
+ */
+import type { Logger } from 'pino';
+import type { AppConfig } from '@decom/config';
+import { DecomMetrics, Registry, startMetricsServer, type AdapterOperation, type AdapterOutcome, type MetricsServer } from '@decom/metrics';
+import type { FailedJob, JobHandler, JobQueue } from '@decom/jobs';
+import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
+import { buildInfo } from '../build-info.js';
+
+export interface ProcessMetrics {
+  readonly metrics: DecomMetrics;
+  /** `http://127.0.0.1:<port>/metrics`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * @param component HyperFleet's `component` label: `api` for `decom start`/`decom api`, `worker` for `decom worker`.
+ * @throws Error naming DECOM_METRICS_PORT when the port cannot be bound.
+ */
+export async function startProcessMetrics(config: AppConfig, component: 'api' | 'worker'): Promise<ProcessMetrics> {
+  const info = buildInfo();
+  const metrics = new DecomMetrics(new Registry(), { component, version: info.version, commit: info.commit }, config.stuckThresholdSeconds);
+  let server: MetricsServer;
+  try {
+    server = await startMetricsServer(metrics.registry, config.metricsPort, config.host);
+  } catch (error) {
+    throw new Error(`DECOM_METRICS_PORT: cannot listen on ${config.host}:${config.metricsPort}: ${(error as Error).message}`);
+  }
+  return { metrics, url: server.url, close: () => server.close() };
+}
+
+/** The adapter-run observer that feeds `decom_adapter_*`, chained before `next`. */
+export function adapterRunMetrics(metrics: DecomMetrics, next?: AdapterRunObserver): AdapterRunObserver {
+  return (run) => {
+    const policy = run.result?.policy.resource;
+    const operation: AdapterOperation = policy?.deleting ? (policy.deletionPolicy === 'Orphan' ? 'orphan' : 'delete') : 'apply';
+    const outcome: AdapterOutcome = run.failure
+      ? run.failure.kind === 'transient' ? 'transient_error' : 'terminal_error'
+      : run.progress?.kind === 'wait' ? 'in_progress' : 'success';
+    metrics.observeAdapterRun({ adapter: run.adapter, resourceId: run.job.event.data.id, operation, outcome, seconds: run.seconds ?? 0 });
+    next?.(run);
+  };
+}
+
+/** The dead-letter callback: one error line with the job's trace id, and the dead-letter counter. */
+export function deadLetterReporter(logger: Logger, metrics?: DecomMetrics): (failed: FailedJob) => void {
+  return (failed) => {
+    metrics?.deadLettered.inc({ queue: failed.queue });
+    const traceId = (failed.data as { trace_id?: unknown } | undefined)?.trace_id;
+    logger.error(
+      { job: failed.id, queue: failed.queue, attempts: failed.attempts, error: failed.error, ...(typeof traceId === 'string' ? { trace_id: traceId } : {}) },
+      'job failed for good (dead letter)',
+    );
+  };
+}
+
+/** `queue` with its handlers counting retries (tries after the first) per queue. */
+export function countRetries(queue: JobQueue, metrics: DecomMetrics): JobQueue {
+  const process = queue.process.bind(queue);
+  queue.process = <T>(name: string, handler: JobHandler<T>, options?: { concurrency?: number }) =>
+    process<T>(name, (job) => {
+      if (job.attempt > 1) metrics.jobRetries.inc({ queue: name });
+      return handler(job);
+    }, options);
+  return queue;
+}

@@ -1,0 +1,50 @@
+import { Registry } from 'prom-client';
+import { DecomMetrics } from './decom-metrics.js';
+import { routeLabel } from './route-label.js';
+
+const info = { component: 'api', version: '1.2.3', commit: 'abc' };
+
+describe('DecomMetrics', () => {
+  it('labels routes with ids replaced by - and unmatched requests as such', () => {
+    expect(routeLabel('/api/hyperfleet/v1/clusters/:id/nodepools/:np')).toBe('/api/hyperfleet/v1/clusters/-/nodepools/-');
+    expect(routeLabel(undefined)).toBe('unmatched');
+  });
+
+  it('computes pending and stuck gauges at scrape from the source; series absent at zero', async () => {
+    let now = 1_000_000;
+    const metrics = new DecomMetrics(new Registry(), info, 60, () => now);
+    let pending = [
+      { kind: 'Cluster', deleting: true, sinceMs: now - 120_000 },
+      { kind: 'Cluster', deleting: true, sinceMs: now - 10_000 },
+      { kind: 'NodePool', deleting: false, sinceMs: now - 5_000 },
+    ];
+    metrics.watchPending(async () => pending);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('hyperfleet_api_resource_pending_reconciliation{resource_type="Cluster",is_delete="true",component="api",version="1.2.3"} 2');
+    expect(text).toContain('hyperfleet_api_resource_pending_reconciliation_stuck{resource_type="Cluster",is_delete="true",component="api",version="1.2.3"} 1');
+    expect(text).toContain('hyperfleet_api_resource_pending_reconciliation_stuck_duration_seconds{resource_type="Cluster",is_delete="true",component="api",version="1.2.3"} 120');
+    expect(text).not.toMatch(/pending_reconciliation_stuck\{resource_type="NodePool"/);
+    pending = [];
+    now += 5_000;
+    expect(await metrics.registry.metrics()).not.toMatch(/^hyperfleet_api_resource_pending_reconciliation\{/m);
+  });
+
+  it('tracks adapter deletions in progress per adapter until a run succeeds', async () => {
+    const metrics = new DecomMetrics(new Registry(), info);
+    metrics.observeAdapterRun({ adapter: 'a', resourceId: 'r1', operation: 'delete', outcome: 'in_progress', seconds: 0.1 });
+    metrics.observeAdapterRun({ adapter: 'a', resourceId: 'r2', operation: 'delete', outcome: 'in_progress', seconds: 0.1 });
+    expect(await metrics.registry.metrics()).toContain('decom_adapter_deletions_in_progress{adapter="a"} 2');
+    metrics.observeAdapterRun({ adapter: 'a', resourceId: 'r1', operation: 'delete', outcome: 'success', seconds: 0.1 });
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('decom_adapter_deletions_in_progress{adapter="a"} 1');
+    expect(text).toContain('decom_adapter_runs_total{adapter="a",operation="delete",outcome="in_progress"} 2');
+  });
+
+  it('keeps every engine on its own registry (no default-registry singleton)', async () => {
+    const one = new DecomMetrics(new Registry(), info);
+    const two = new DecomMetrics(new Registry(), info);
+    one.deletionsRequested.inc({ kind: 'Cluster' });
+    expect(await one.registry.metrics()).toContain('decom_deletions_requested_total{kind="Cluster"} 1');
+    expect(await two.registry.metrics()).not.toContain('decom_deletions_requested_total{kind="Cluster"}');
+  });
+});

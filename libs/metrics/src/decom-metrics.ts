@@ -1,0 +1,283 @@
+/**
+ * Every Prometheus metric Decom exports, on one `prom-client` registry handed in by the composition root
+ * (no module-level default registry, so tests and several engines in one process never share series).
+ *
+ * - HyperFleet's API metrics with their exact names, labels and buckets (hyperfleet-contract.md §8.2), so
+ *   HyperFleet dashboards and alerts work unchanged.
+ * - Decom's deletion metrics (`decom_*`, seed 000 §Observability): deletions by outcome, `deleted_time` →
+ *   hard delete, Finalizing, adapter runs, queues, lag, event-store appends.
+ *
+ * Scrape-time gauges (pending reconciliation, Finalizing, queue depth, lag) read their sources in
+ * `collect()`; sources are attached with `watch*` once the engine built them. Units: seconds, counts.
+ * docs/operations.md lists every metric with PromQL examples.
+ */
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+/** HyperFleet's request-duration buckets, in seconds (contract §8.2). */
+export const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** `deleted_time` → hard delete, in seconds: 1 s to 1 day. */
+export const DELETION_DURATION_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400];
+/** One adapter run, in seconds. */
+export const ADAPTER_RUN_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+/** One event-store append, in seconds. */
+export const APPEND_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+
+export interface BuildInfo {
+  /** HyperFleet's `component` label: `api` (API roles) or `worker` (`decom worker`). */
+  readonly component: string;
+  readonly version: string;
+  readonly commit: string;
+}
+
+/** A resource whose `Reconciled` is False or that is deleting (contract §8.2 "pending reconciliation"). */
+export interface PendingResource {
+  readonly kind: string;
+  readonly deleting: boolean;
+  /** Epoch ms since when it is pending (Reconciled's `last_updated_time`, or `deleted_time` while deleting). */
+  readonly sinceMs: number;
+}
+
+export interface QueueDepth {
+  readonly queue: string;
+  readonly waiting: number;
+  readonly delayed: number;
+  readonly active: number;
+  /** Dead letters (failed set). */
+  readonly failed: number;
+}
+
+export type AdapterOperation = 'apply' | 'delete' | 'orphan';
+export type AdapterOutcome = 'success' | 'in_progress' | 'transient_error' | 'terminal_error' | 'gone';
+
+export class DecomMetrics {
+  private readonly base: { component: string; version: string };
+  private pendingSource?: () => Promise<readonly PendingResource[]>;
+  private finalizingSource?: () => Promise<readonly { kind: string }[]>;
+  private queueSource?: () => Promise<readonly QueueDepth[]>;
+  private lagSources: { name: string; lag: () => Promise<number> }[] = [];
+  private readonly deletionsInProgress = new Map<string, Set<string>>();
+
+  readonly requests: Counter<'component' | 'version' | 'method' | 'path' | 'code'>;
+  readonly requestDuration: Histogram<'component' | 'version' | 'method' | 'path' | 'code'>;
+  readonly reconciliationStarted: Counter<'resource_type' | 'is_delete' | 'component' | 'version'>;
+  readonly deletionsRequested: Counter<'kind'>;
+  readonly deletionsCompleted: Counter<'kind'>;
+  readonly forceDeleted: Counter<'kind'>;
+  readonly forceOrphaned: Counter<'kind'>;
+  readonly deletionDuration: Histogram<'kind'>;
+  readonly adapterRuns: Counter<'adapter' | 'operation' | 'outcome'>;
+  readonly adapterRunDuration: Histogram<'adapter' | 'operation' | 'outcome'>;
+  readonly jobRetries: Counter<'queue'>;
+  readonly deadLettered: Counter<'queue'>;
+  readonly appendDuration: Histogram<string>;
+  readonly leaksFound: Counter<'adapter' | 'kind'>;
+
+  /**
+   * @param registry where every metric registers (a fresh `new Registry()` per engine).
+   * @param stuckThresholdSeconds pending longer than this counts as stuck (default 600, contract §8.2).
+   * @param now epoch ms clock (tests).
+   */
+  constructor(
+    readonly registry: Registry,
+    info: BuildInfo,
+    private readonly stuckThresholdSeconds = 600,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.base = { component: info.component, version: info.version };
+    const registers = [registry];
+    const build = new Gauge({
+      name: 'hyperfleet_api_build_info',
+      help: 'Build information; always 1 (go_version carries the Node.js version: Decom runs on Node.js).',
+      labelNames: ['component', 'version', 'commit', 'go_version'],
+      registers,
+    });
+    build.set({ ...this.base, commit: info.commit, go_version: process.version }, 1);
+    const httpLabels = ['component', 'version', 'method', 'path', 'code'] as const;
+    this.requests = new Counter({ name: 'hyperfleet_api_requests_total', help: 'HTTP requests answered, by method, route (ids replaced by -) and status code.', labelNames: httpLabels, registers });
+    this.requestDuration = new Histogram({
+      name: 'hyperfleet_api_request_duration_seconds',
+      help: 'HTTP request duration in seconds, by method, route (ids replaced by -) and status code.',
+      labelNames: httpLabels,
+      buckets: HTTP_DURATION_BUCKETS,
+      registers,
+    });
+    const reconcileLabels = ['resource_type', 'is_delete', 'component', 'version'] as const;
+    this.reconciliationStarted = new Counter({
+      name: 'hyperfleet_api_reconciliation_started_total',
+      help: 'Reconciled→False transitions persisted (create, spec change, deletion request).',
+      labelNames: reconcileLabels,
+      registers,
+    });
+    const self = this;
+    new Gauge({
+      name: 'hyperfleet_api_resource_pending_reconciliation',
+      help: 'Resources with Reconciled=False (or deleting), computed at scrape; series absent at zero.',
+      labelNames: reconcileLabels,
+      registers,
+      async collect() {
+        this.reset();
+        // Registered first, so its collect starts first in a scrape: it reads afresh, the two stuck gauges reuse it.
+        for (const [labels, group] of await self.pendingGroups(true)) this.set(labels, group.length);
+      },
+    });
+    new Gauge({
+      name: 'hyperfleet_api_resource_pending_reconciliation_stuck',
+      help: 'Pending resources older than the stuck threshold (DECOM_STUCK_THRESHOLD_SECONDS, default 600).',
+      labelNames: reconcileLabels,
+      registers,
+      async collect() {
+        this.reset();
+        for (const [labels, group] of await self.pendingGroups()) {
+          const stuck = group.filter((age) => age > self.stuckThresholdSeconds).length;
+          if (stuck > 0) this.set(labels, stuck);
+        }
+      },
+    });
+    new Gauge({
+      name: 'hyperfleet_api_resource_pending_reconciliation_stuck_duration_seconds',
+      help: 'Longest time a stuck resource has been pending, in seconds; series absent when none is stuck.',
+      labelNames: reconcileLabels,
+      registers,
+      async collect() {
+        this.reset();
+        for (const [labels, group] of await self.pendingGroups()) {
+          const stuck = group.filter((age) => age > self.stuckThresholdSeconds);
+          if (stuck.length > 0) this.set(labels, Math.max(...stuck));
+        }
+      },
+    });
+
+    this.deletionsRequested = new Counter({ name: 'decom_deletions_requested_total', help: 'Resources whose deletion was requested (DeletionRequested), by kind.', labelNames: ['kind'], registers });
+    this.deletionsCompleted = new Counter({ name: 'decom_deletions_completed_total', help: 'Resources hard-deleted through the gate (all adapters Finalized), by kind.', labelNames: ['kind'], registers });
+    this.forceDeleted = new Counter({ name: 'decom_deletions_force_deleted_total', help: 'Resources removed by force delete (with their subresources), by kind.', labelNames: ['kind'], registers });
+    this.forceOrphaned = new Counter({ name: 'decom_deletions_force_orphaned_total', help: 'Resources force-orphaned, by kind.', labelNames: ['kind'], registers });
+    this.deletionDuration = new Histogram({
+      name: 'decom_deletion_duration_seconds',
+      help: 'Time from deleted_time to hard delete (gate or force), in seconds, by kind.',
+      labelNames: ['kind'],
+      buckets: DELETION_DURATION_BUCKETS,
+      registers,
+    });
+    new Gauge({
+      name: 'decom_resources_finalizing',
+      help: 'Resources with deleted_time set that are not hard-deleted yet, by kind (computed at scrape).',
+      labelNames: ['kind'],
+      registers,
+      async collect() {
+        this.reset();
+        if (!self.finalizingSource) return;
+        const counts = new Map<string, number>();
+        for (const row of await self.finalizingSource()) counts.set(row.kind, (counts.get(row.kind) ?? 0) + 1);
+        for (const [kind, count] of counts) this.set({ kind }, count);
+      },
+    });
+    const adapterLabels = ['adapter', 'operation', 'outcome'] as const;
+    this.adapterRuns = new Counter({ name: 'decom_adapter_runs_total', help: 'Adapter runs by adapter, operation (apply, delete, orphan) and outcome.', labelNames: adapterLabels, registers });
+    this.adapterRunDuration = new Histogram({
+      name: 'decom_adapter_run_duration_seconds',
+      help: 'Duration of one adapter run (task config execution and progress check), in seconds.',
+      labelNames: adapterLabels,
+      buckets: ADAPTER_RUN_BUCKETS,
+      registers,
+    });
+    new Gauge({
+      name: 'decom_adapter_deletions_in_progress',
+      help: 'Resources an adapter is deleting whose cleanup is not confirmed yet (last run: delete, in progress).',
+      labelNames: ['adapter'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [adapter, ids] of self.deletionsInProgress) this.set({ adapter }, ids.size);
+      },
+    });
+    const queueGauge = (name: string, help: string, pick: (d: QueueDepth) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['queue'],
+        registers,
+        async collect() {
+          this.reset();
+          if (!self.queueSource) return;
+          for (const depth of await self.queueSource()) this.set({ queue: depth.queue }, pick(depth));
+        },
+      });
+    queueGauge('decom_queue_depth', 'Jobs waiting or delayed, by queue (computed at scrape).', (d) => d.waiting + d.delayed);
+    queueGauge('decom_queue_active', 'Jobs running, by queue (computed at scrape).', (d) => d.active);
+    queueGauge('decom_queue_dead_letters', 'Jobs in the dead-letter (failed) set, by queue (computed at scrape).', (d) => d.failed);
+    this.jobRetries = new Counter({ name: 'decom_job_retries_total', help: 'Job tries after the first (retries), by queue.', labelNames: ['queue'], registers });
+    this.deadLettered = new Counter({ name: 'decom_jobs_dead_lettered_total', help: 'Jobs that failed for good in this process (dead-lettered), by queue.', labelNames: ['queue'], registers });
+    new Gauge({
+      name: 'decom_subscription_lag_events',
+      help: 'Events between the head of the log and a subscriber (projection, dispatch reactor), computed at scrape.',
+      labelNames: ['subscriber'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const source of self.lagSources) this.set({ subscriber: source.name }, Math.max(0, await source.lag()));
+      },
+    });
+    this.appendDuration = new Histogram({ name: 'decom_event_store_append_duration_seconds', help: 'Latency of one event-store append, in seconds.', buckets: APPEND_BUCKETS, registers });
+    this.leaksFound = new Counter({ name: 'decom_leaks_found_total', help: 'Objects found by the leak scan that no live resource owns, by adapter and kind.', labelNames: ['adapter', 'kind'], registers });
+  }
+
+  /** One answered HTTP request; `path` is the route with ids replaced by `-`. */
+  observeRequest(method: string, path: string, code: number, seconds: number): void {
+    const labels = { ...this.base, method, path, code: String(code) };
+    this.requests.inc(labels);
+    this.requestDuration.observe(labels, seconds);
+  }
+
+  /** A Reconciled→False transition was persisted for a resource of `kind` (contract §8.2). */
+  reconciliationStartedFor(kind: string, isDelete: boolean): void {
+    this.reconciliationStarted.inc({ resource_type: kind, is_delete: String(isDelete), ...this.base });
+  }
+
+  /** An adapter run ended; `resourceId` tracks the deletions-in-progress gauge. */
+  observeAdapterRun(run: { adapter: string; resourceId: string; operation: AdapterOperation; outcome: AdapterOutcome; seconds: number }): void {
+    const labels = { adapter: run.adapter, operation: run.operation, outcome: run.outcome };
+    this.adapterRuns.inc(labels);
+    this.adapterRunDuration.observe(labels, run.seconds);
+    const ids = this.deletionsInProgress.get(run.adapter) ?? new Set<string>();
+    this.deletionsInProgress.set(run.adapter, ids);
+    if (run.operation === 'delete' && (run.outcome === 'in_progress' || run.outcome === 'transient_error')) ids.add(run.resourceId);
+    else ids.delete(run.resourceId);
+  }
+
+  watchPending(source: () => Promise<readonly PendingResource[]>): void {
+    this.pendingSource = source;
+  }
+
+  watchFinalizing(source: () => Promise<readonly { kind: string }[]>): void {
+    this.finalizingSource = source;
+  }
+
+  watchQueues(source: () => Promise<readonly QueueDepth[]>): void {
+    this.queueSource = source;
+  }
+
+  /** `lag` resolves to head position minus the subscriber's checkpoint. */
+  watchLag(name: string, lag: () => Promise<number>): void {
+    this.lagSources.push({ name, lag });
+  }
+
+  /** Ages in seconds of pending resources, grouped by HyperFleet's label set; one read per scrape. */
+  private pendingCache?: { at: number; groups: Promise<[Record<string, string>, number[]][]> };
+  private pendingGroups(fresh = false): Promise<[Record<string, string>, number[]][]> {
+    const at = this.now();
+    if (!fresh && this.pendingCache && at - this.pendingCache.at < 1_000) return this.pendingCache.groups;
+    const groups = (async () => {
+      const byKey = new Map<string, [Record<string, string>, number[]]>();
+      for (const resource of this.pendingSource ? await this.pendingSource() : []) {
+        const labels = { resource_type: resource.kind, is_delete: String(resource.deleting), ...this.base };
+        const key = `${resource.kind}|${resource.deleting}`;
+        const entry: [Record<string, string>, number[]] = byKey.get(key) ?? [labels, []];
+        entry[1].push(Math.max(0, (at - resource.sinceMs) / 1000));
+        byKey.set(key, entry);
+      }
+      return [...byKey.values()];
+    })();
+    this.pendingCache = { at, groups };
+    return groups;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Issue 13 end to end, on the embedded engine with the shipped adapters and the bundled Kubernetes server:
+ * - `/metrics` (own port) after a full deletion and a force delete: every metric moved as it should
+ *   (counters, a histogram observation, the Finalizing gauge up then down, the stuck gauge with a 0 s threshold);
+ * - one request's trace id followed from the `X-Request-Id` response header to the access log, the events
+ *   (also those the adapter and the hard delete recorded later) and the adapter's Kubernetes calls.
+ */
+import { resolve } from 'node:path';
+import pino from 'pino';
+import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
+import { scrape, sampleValue, type Sample } from '../support/prometheus-text.js';
+import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+
+const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
+const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+
+describe('observability: metrics, access and transition logs, trace ids (issue 13)', () => {
+  let fixture: EngineFixture;
+  let api: DemoApi;
+  const lines: Record<string, any>[] = [];
+
+  beforeAll(async () => {
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), env: { DECOM_STUCK_THRESHOLD_SECONDS: '0' }, logger });
+    api = new DemoApi(fixture.engine.url);
+  });
+  afterAll(async () => fixture?.stop());
+
+  const metrics = () => scrape(fixture.engine.metricsUrl);
+  const value = (samples: Sample[], name: string, labels: Record<string, string> = {}) => sampleValue(samples, name, labels) ?? 0;
+  const reconciledCluster = async (name: string, headers: Record<string, string> = {}) => {
+    const created = await api.call('POST', '/clusters', { kind: 'Cluster', name, spec: {} }, headers);
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    await eventually(`${name} Reconciled`, async () => (cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined));
+    return id;
+  };
+  const gone = (id: string) => eventually(`${id} hard-deleted`, async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined));
+
+  it('serves Prometheus text on its own port, with build info and HyperFleet request metrics', async () => {
+    expect(fixture.engine.metricsUrl).not.toContain(new URL(fixture.engine.url).port + '/metrics');
+    const response = await fetch(fixture.engine.metricsUrl);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    expect((await fetch(fixture.engine.metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
+    await api.get('/clusters?page=1&size=5');
+    const samples = await metrics();
+    expect(sampleValue(samples, 'hyperfleet_api_build_info', { component: 'api', version: '0.1.0' })).toBe(1);
+    const labels = { component: 'api', method: 'GET', path: '/api/hyperfleet/v1/:plural'.replace(':plural', '-'), code: '200' };
+    expect(value(samples, 'hyperfleet_api_requests_total', labels)).toBeGreaterThanOrEqual(1);
+    expect(value(samples, 'hyperfleet_api_request_duration_seconds_count', labels)).toBeGreaterThanOrEqual(1);
+    // HyperFleet's buckets, exactly.
+    const buckets = samples.filter((s) => s.name === 'hyperfleet_api_request_duration_seconds_bucket' && s.labels['path'] === labels.path && s.labels['code'] === '200' && s.labels['method'] === 'GET');
+    expect(buckets.map((b) => b.labels['le'])).toEqual(['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf']);
+  });
+
+  it('a full deletion and a force delete move every deletion metric', async () => {
+    const before = await metrics();
+    const kind = { kind: 'Cluster' };
+
+    // A full deletion: requested → adapter deletes in Kubernetes and reports Finalized → hard delete.
+    const full = await reconciledCluster('metrics-full');
+    expect((await api.call('DELETE', `/clusters/${full}`)).status).toBe(202);
+    await gone(full);
+
+    // A force delete: a paused deletion stays Finalizing (and pending, stuck past a 0 s threshold).
+    const held = await reconciledCluster('metrics-held');
+    expect((await api.call('POST', `/clusters/${held}/pause`, { reason: 'hold for the test' })).status).toBe(200);
+    expect((await api.call('DELETE', `/clusters/${held}`)).status).toBe(202);
+    const during = await eventually('Finalizing gauge up', async () => {
+      const s = await metrics();
+      return value(s, 'decom_resources_finalizing', kind) >= 1 ? s : undefined;
+    });
+    const pendingDelete = { resource_type: 'Cluster', is_delete: 'true', component: 'api' };
+    expect(value(during, 'hyperfleet_api_resource_pending_reconciliation', pendingDelete)).toBeGreaterThanOrEqual(1);
+    expect(value(during, 'hyperfleet_api_resource_pending_reconciliation_stuck', pendingDelete)).toBeGreaterThanOrEqual(1);
+    expect(value(during, 'hyperfleet_api_resource_pending_reconciliation_stuck_duration_seconds', pendingDelete)).toBeGreaterThan(0);
+    expect((await api.call('POST', `/clusters/${held}/force-delete`, { reason: 'metrics test' })).status).toBe(204);
+    await fixture.engine.settle();
+
+    const after = await metrics();
+    const delta = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
+    expect(delta('decom_deletions_requested_total', kind)).toBe(2);
+    expect(delta('decom_deletions_completed_total', kind)).toBe(1);
+    expect(delta('decom_deletions_force_deleted_total', kind)).toBe(1);
+    expect(delta('decom_deletion_duration_seconds_count', kind)).toBe(2);
+    expect(delta('decom_deletion_duration_seconds_sum', kind)).toBeGreaterThan(0);
+    expect(value(after, 'decom_resources_finalizing', kind)).toBe(0);
+    expect(value(after, 'hyperfleet_api_resource_pending_reconciliation', pendingDelete)).toBe(0);
+    expect(value(after, 'hyperfleet_api_resource_pending_reconciliation_stuck', pendingDelete)).toBe(0);
+    expect(delta('hyperfleet_api_reconciliation_started_total', { resource_type: 'Cluster', is_delete: 'true' })).toBe(2);
+    expect(delta('hyperfleet_api_reconciliation_started_total', { resource_type: 'Cluster', is_delete: 'false' })).toBe(2);
+    expect(delta('decom_adapter_runs_total', { adapter: 'validation', operation: 'delete', outcome: 'success' })).toBeGreaterThanOrEqual(1);
+    expect(delta('decom_adapter_runs_total', { adapter: 'validation', operation: 'apply', outcome: 'success' })).toBeGreaterThanOrEqual(2);
+    expect(delta('decom_adapter_run_duration_seconds_count', { adapter: 'validation', operation: 'delete' })).toBeGreaterThanOrEqual(1);
+    expect(value(after, 'decom_adapter_deletions_in_progress', { adapter: 'validation' })).toBe(0);
+    expect(delta('decom_event_store_append_duration_seconds_count')).toBeGreaterThanOrEqual(6);
+    expect(delta('hyperfleet_api_requests_total', { method: 'DELETE', path: '/api/hyperfleet/v1/-/-', code: '202' })).toBe(2);
+    expect(delta('hyperfleet_api_requests_total', { method: 'POST', path: '/api/hyperfleet/v1/-/-/force-delete', code: '204' })).toBe(1);
+    expect(sampleValue(after, 'decom_queue_depth', { queue: 'adapter-run.validation' })).toBe(0);
+    expect(sampleValue(after, 'decom_queue_dead_letters', { queue: 'hard-delete' })).toBe(0);
+    expect(sampleValue(after, 'decom_subscription_lag_events', { subscriber: 'projections' })).toBe(0);
+    expect(sampleValue(after, 'decom_subscription_lag_events', { subscriber: 'dispatch' })).toBe(0);
+  }, 60_000);
+
+  it('follows one trace id from the response header to the access log, the events and the Kubernetes calls', async () => {
+    const id = await reconciledCluster('traced');
+    const traceId = hex(32);
+    const deleted = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/${id}`, {
+      method: 'DELETE',
+      headers: { traceparent: `00-${traceId}-${hex(16)}-01`, 'x-hyperfleet-identity': 'tracer@example.com' },
+    });
+    expect(deleted.status).toBe(202);
+    expect(deleted.headers.get('x-request-id')).toBe(traceId);
+    await gone(id);
+
+    const access = lines.find((l) => l.msg === 'request' && l.trace_id === traceId);
+    expect(access).toMatchObject({ method: 'DELETE', route: '/api/hyperfleet/v1/:plural/:id', status: 202, caller: 'tracer@example.com', level: 30 });
+    expect(typeof access!.duration_ms).toBe('number');
+    const transitions = lines.filter((l) => l.trace_id === traceId && l.transition).map((l) => `${l.transition}:${l.msg}`);
+    expect(transitions).toEqual(expect.arrayContaining(['DeletionRequested:deletion requested', 'AdapterFinalized:adapter finalized', 'HardDeleted:hard deleted']));
+    expect(lines.find((l) => l.transition === 'HardDeleted' && l.resource_id === id)).toMatchObject({ kind: 'Cluster', cause: 'Reconciled', trace_id: traceId });
+
+    const events = (await api.get(`/resources/${id}/events`)).body.items as any[];
+    const traced = events.filter((e) => e.trace_id === traceId).map((e) => e.type);
+    // The request's own event, the adapter's reports (over HTTP, with the propagated header) and the hard delete (a job).
+    expect(traced).toEqual(expect.arrayContaining(['DeletionRequested', 'AdapterFinalized', 'HardDeleted']));
+    expect(events.find((e) => e.type === 'ResourceCreated').trace_id).not.toBe(traceId);
+
+    const kubeDeletes = fixture.engine.localKube!.requests.filter((r) => r.method === 'DELETE' && r.traceparent?.split('-')[1] === traceId);
+    expect(kubeDeletes.length).toBeGreaterThanOrEqual(1);
+    expect(kubeDeletes.every((r) => /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/.test(r.traceparent!))).toBe(true);
+  }, 60_000);
+
+  it('keeps a well-formed X-Request-Id, replaces a malformed or oversized one, and puts the id in problem bodies', async () => {
+    const kept = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/nope`, { headers: { 'x-request-id': 'req-42.abc' } });
+    expect(kept.headers.get('x-request-id')).toBe('req-42.abc');
+    expect(((await kept.json()) as any).trace_id).toBe('req-42.abc');
+    for (const bad of ['x'.repeat(129), 'has space', 'a/b']) {
+      const answer = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/nope`, { headers: { 'x-request-id': bad, traceparent: 'ff-garbage' } });
+      const header = answer.headers.get('x-request-id')!;
+      expect(header).toMatch(/^[0-9a-f]{32}$/);
+      expect(((await answer.json()) as any).trace_id).toBe(header);
+    }
+  });
+});
