@@ -41,7 +41,8 @@ export { manifestWorkId, manifestWorkProblem, isManifestWork, MANIFEST_WORK_API_
 export { bundleToManifestWork, type ResourceBundle } from './transport/maestro/resource-bundle.js';
 export { findInWork, withManifestStatus, manifestMatches, type ManifestQuery } from './transport/maestro/nested-manifests.js';
 
-export { AdapterExecutor, type AdapterRuntimeDeps, type AdapterEvent } from './executor/adapter-executor.js';
+export { AdapterExecutor, type AdapterRuntimeDeps, type AdapterEvent, type ExecutionRun } from './executor/adapter-executor.js';
+export { FENCE_HEADER, FenceLost, fenceHeader, type ExecutionFence, type FenceVerdict } from './executor/run-fence.js';
 export type { TransportResolver } from './executor/resource-target.js';
 export type * from './executor/execution-result.js';
 export { decideResourceStep, decideApply, type ResourceStep, type ApplyDecision } from './executor/resource-plan.js';

@@ -14,3 +14,4 @@ export * from './resource/policies.js';
 export * from './resource/decide-operator-actions.js';
 export * from './resource/upcast.js';
 export * from './resource/deletion-order.js';
+export * from './resource/fencing.js';

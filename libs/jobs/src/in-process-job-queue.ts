@@ -12,6 +12,7 @@ import {
   backoffDelayMs,
   type FailedJob,
   type Job,
+  type JobFence,
   type JobHandler,
   type JobOptions,
   type JobQueue,
@@ -44,6 +45,8 @@ export class InProcessJobQueue implements JobQueue {
   private readonly instanceEpoch = randomUUID();
   private readonly handlers = new Map<string, { handler: JobHandler<unknown>; concurrency: number }>();
   private readonly busyGroups = new Set<string>();
+  /** Group → the sequence of its latest run (one number per resource and adapter). */
+  private readonly fences = new Map<string, number>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
 
@@ -159,7 +162,8 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   private async run(key: string, entry: Entry, handler: JobHandler<unknown>): Promise<void> {
-    const job: Job<unknown> = { queue: entry.queue, id: entry.id, data: entry.data, attempt: entry.attempt };
+    const group = entry.options.group;
+    const job: Job<unknown> = { queue: entry.queue, id: entry.id, data: entry.data, attempt: entry.attempt, ...(group && { fence: this.takeFence(group) }) };
     let failure: unknown;
     try {
       await handler(job);
@@ -193,6 +197,16 @@ export class InProcessJobQueue implements JobQueue {
     }
     this.pump();
     this.notifyIdle();
+  }
+
+  /**
+   * One process owns every group here, so a fence goes stale only when a later run of its group
+   * started; the sequence starts from the clock so it keeps growing across restarts (job-queue.port.ts).
+   */
+  private takeFence(group: string): JobFence {
+    const sequence = Math.max((this.fences.get(group) ?? 0) + 1, this.clock());
+    this.fences.set(group, sequence);
+    return { sequence, isCurrent: async () => this.fences.get(group) === sequence };
   }
 
   private remember(key: string): void {

@@ -22,6 +22,20 @@ export interface Job<T> {
   readonly data: T;
   /** 1-based try number. */
   readonly attempt: number;
+  /** The run's fence, for a job of a group (job-fence.ts); absent without a group. */
+  readonly fence?: JobFence;
+}
+
+/**
+ * Proof that a run still owns its group (issue #11 "Fencing"): `sequence` grows with every run that
+ * takes the group (a newer run always carries a larger number, also across restarts and a Redis
+ * flush), `isCurrent()` answers whether no other run has taken the group since this one did.
+ */
+export interface JobFence {
+  /** Monotonic per group: `max(previous + 1, clock in ms)` at the time the group was taken. */
+  readonly sequence: number;
+  /** @returns false once another run took the group or this run's lock lapsed (e.g. a frozen process). */
+  isCurrent(): Promise<boolean>;
 }
 
 export interface FailedJob {

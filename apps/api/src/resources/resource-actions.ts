@@ -14,6 +14,7 @@ import {
   isSameReport,
   type References,
   type ReportAdapterStatus,
+  type ReportFence,
   type KindRegistry,
   type FieldViolation,
   type ResourceState,
@@ -180,7 +181,8 @@ export class ResourceActions {
     );
   }
 
-  async reportStatus(target: ResourceTarget, body: AdapterStatusDto, context: CommandContext): Promise<StatusReportOutcome> {
+  /** `fence`: the run's `X-Decom-Fence` (a stale one is recorded as `AdapterStatusDiscarded` with reason `StaleFence`, answered 204). */
+  async reportStatus(target: ResourceTarget, body: AdapterStatusDto, context: CommandContext, fence?: ReportFence): Promise<StatusReportOutcome> {
     const command: ReportAdapterStatus = {
       type: 'ReportAdapterStatus',
       id: target.id,
@@ -191,6 +193,7 @@ export class ResourceActions {
       conditions: body.conditions.map((c) => ({ type: c.type, status: c.status, ...(c.reason !== undefined ? { reason: c.reason } : {}), ...(c.message !== undefined ? { message: c.message } : {}) })),
       ...(body.metadata ? { report_metadata: body.metadata } : {}),
       ...(body.data ? { data: body.data } : {}),
+      ...(fence && { fence }),
       metadata: this.metadata(context),
     };
     const outcome = await this.execute(new ReportAdapterStatusCommand(command, context));

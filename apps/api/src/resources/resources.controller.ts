@@ -31,6 +31,7 @@ type ListQuery = Readonly<ListQueryDto>;
 /** Create bodies: read-only and unknown fields (`id`, `href`, `created_time`, ...) are ignored, as HyperFleet does. */
 const createBody = createLenientValidationPipe(CreateResourceDto);
 type CreateBody = Readonly<CreateResourceDto>;
+import { reportFence } from './fence-header.js';
 
 @Controller('api/hyperfleet/v1')
 export class ResourcesController {
@@ -217,7 +218,7 @@ export class ResourcesController {
 
   /** 201 with the stored status, or 204 when the report was discarded (contract §1.3). */
   private async ingest(target: ResourceTarget, body: AdapterStatusDto, req: FastifyRequest, reply: FastifyReply): Promise<AdapterStatus | undefined> {
-    const outcome = await this.actions.reportStatus(target, body, context(req));
+    const outcome = await this.actions.reportStatus(target, body, context(req), reportFence(req));
     if (!outcome.stored) {
       void reply.status(204);
       return undefined;

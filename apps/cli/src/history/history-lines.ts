@@ -35,6 +35,8 @@ export function keyFields(type: string, data: Data): string[] {
     case 'AdapterFinalized':
     case 'Orphaned':
       return pick('adapter', 'observed_generation', 'message');
+    case 'AdapterStatusDiscarded':
+      return pick('adapter', 'observed_generation', 'reason', 'message');
     case 'HardDeleted':
       return pick('kind', 'cause');
     case 'ForceDeleted': {

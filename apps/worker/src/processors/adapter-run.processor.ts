@@ -12,7 +12,7 @@
  * re-runs happened, which the backoff needs. The re-run is enqueued before the job completes, so it is as
  * durable as the job itself.
  */
-import type { ExecutionResult } from '@decom/adapter';
+import type { ExecutionFence, ExecutionResult, FenceVerdict } from '@decom/adapter';
 import type { AdapterStatus } from '@decom/domain';
 import {
   ADAPTER_RUN_RETRY,
@@ -73,9 +73,14 @@ export class AdapterRunProcessor {
     const event = parseReconcileEvent(job.data.event);
     let result: ExecutionResult;
     try {
-      result = await this.adapter.executor.execute(event.data as never);
+      result = await this.adapter.executor.execute(event.data as never, job.fence ? { fence: this.fence(job, event) } : {});
     } catch (error) {
       return this.fail(observe, classifyError(error), job.data, event);
+    }
+    if (result.fence?.lost !== undefined) {
+      // Not a failure to retry or report: the run that replaced this one does the work (issue #11).
+      this.observe({ adapter: this.adapter.name, job: job.data, result, progress: { kind: 'done', reason: `fence lost: ${result.fence.lost}` } });
+      return;
     }
     const failure = classifyExecution(result);
     if (failure) return this.fail(observe, failure, job.data, event, result);
@@ -96,6 +101,34 @@ export class AdapterRunProcessor {
         ...ADAPTER_RUN_RETRY,
       });
     }
+  }
+
+  /**
+   * The run's fence: the job's group-lock sequence (the queue's `JobFence`) and, at each check, the
+   * resource as the API has it: gone, at a newer generation, or already finalized by this adapter
+   * means this run is stale.
+   */
+  private fence(job: Job<AdapterRunJob>, event: ReconcileCloudEvent): ExecutionFence {
+    const jobFence = job.fence!;
+    const generation = event.data.generation;
+    const href = event.data.href;
+    return {
+      generation,
+      sequence: jobFence.sequence,
+      check: async (): Promise<FenceVerdict> => {
+        if (!(await jobFence.isCurrent())) return { current: false, reason: 'the run lost its lock: another run of this resource and adapter took over' };
+        const resource = await this.getOrUndefined<{ generation: number; deleted_time?: string }>(href);
+        if (!resource) return { current: false, reason: `${event.data.kind} ${event.data.id} no longer exists` };
+        if (resource.generation !== generation) return { current: false, reason: `superseded: the resource is at generation ${resource.generation}, this run is for ${generation}` };
+        if (resource.deleted_time) {
+          const statuses = await this.getOrUndefined<{ items: AdapterStatus[] }>(`${href}/statuses`);
+          const mine = statuses?.items.find((s) => s.adapter === this.adapter.name);
+          const finalized = mine?.observed_generation === generation && mine.conditions.some((c) => c.type === 'Finalized' && c.status === 'True');
+          if (finalized) return { current: false, reason: `${this.adapter.name} already finalized ${event.data.kind} ${event.data.id} at generation ${generation}` };
+        }
+        return { current: true };
+      },
+    };
   }
 
   /** Throws the queue's error for `failure`; returns normally only when the resource is gone (nothing to do). */

@@ -10,6 +10,13 @@ import { runPreconditions } from './preconditions.phase.js';
 import { RecordingTransport } from './recording-transport.js';
 import { type RecreateWait, runResources } from './resources.phase.js';
 import type { TransportResolver } from './resource-target.js';
+import { type ExecutionFence, FencedApiClient, FencedTransport, RunGuard } from './run-fence.js';
+
+/** Per-run options of `execute`. */
+export interface ExecutionRun {
+  /** The run's fence: every write is checked against it first (run-fence.ts, issue #11). */
+  readonly fence?: ExecutionFence;
+}
 
 /** What an executor acts through; clock, env and deployment config are injected (STYLE.md §3). */
 export interface AdapterRuntimeDeps {
@@ -62,8 +69,15 @@ export class AdapterExecutor {
     private readonly deps: AdapterRuntimeDeps,
   ) {}
 
-  async execute(event: AdapterEvent): Promise<ExecutionResult> {
+  /**
+   * With `run.fence`, every Kubernetes write first confirms the fence; once it is stale the run
+   * stops: no further call, no post actions (no status report), `result.fence.lost` says why.
+   */
+  async execute(event: AdapterEvent, run: ExecutionRun = {}): Promise<ExecutionResult> {
     const recorder = new ExecutionRecorder();
+    const guard = new RunGuard(run.fence);
+    const api = run.fence ? new FencedApiClient(this.deps.api, guard, run.fence) : this.deps.api;
+    const fenced = (transport: ResourceTransport): ResourceTransport => (run.fence ? new FencedTransport(transport, guard) : transport);
     const ctx = new ExecutionContext(
       {
         adapter: this.adapter,
@@ -76,31 +90,40 @@ export class AdapterExecutor {
     );
     const maestro = this.deps.maestro;
     const transports: TransportResolver = {
-      kubernetes: new RecordingTransport(this.deps.transport, recorder),
-      ...(maestro && { maestro: (consumer: string) => new RecordingTransport(maestro(consumer), recorder, `maestro:${consumer}`) }),
+      kubernetes: new RecordingTransport(fenced(this.deps.transport), recorder),
+      ...(maestro && { maestro: (consumer: string) => new RecordingTransport(fenced(maestro(consumer)), recorder, `maestro:${consumer}`) }),
     };
     const wait: RecreateWait = { timeoutMs: 30_000, intervalMs: 500, sleep, ...this.deps.recreateWait };
     const skip = (...phases: PhaseName[]) => phases.forEach((phase) => recorder.phase({ phase, status: 'skipped' }));
 
-    if (!(await extractParams(ctx, this.task, this.deps.api))) {
+    const result = () => this.result(ctx, recorder, run.fence, guard);
+    if (!(await extractParams(ctx, this.task, api))) {
       skip('preconditions', 'resources', 'post_actions');
-      return this.result(ctx, recorder);
+      return result();
     }
-    const outcome = await runPreconditions(ctx, this.task, this.deps.api);
+    const outcome = await runPreconditions(ctx, this.task, api);
     if (outcome === 'stop') {
       // The resource is gone (404): nothing to reconcile and nobody to report to (§2.5, P6).
       skip('resources', 'post_actions');
-      return this.result(ctx, recorder);
+      return result();
     }
     if (outcome === 'continue') await runResources(ctx, this.task, transports, { wait, orphanCallTimeoutMs: this.deps.orphanCallTimeoutMs ?? 5_000 });
     else skip('resources');
-    await runPostActions(ctx, this.task, this.deps.api);
-    return this.result(ctx, recorder);
+    if (guard.lost !== undefined) {
+      // A later run owns this resource now (or it is gone): whatever this run saw is stale, so it
+      // reports nothing; the current run reports.
+      ctx.fail('FenceLost', { phase: 'resources', step: 'fence', message: `run stopped: ${guard.lost}` });
+      skip('post_actions');
+      return result();
+    }
+    await runPostActions(ctx, this.task, api);
+    return result();
   }
 
-  private result(ctx: ExecutionContext, recorder: ExecutionRecorder): ExecutionResult {
+  private result(ctx: ExecutionContext, recorder: ExecutionRecorder, fence?: ExecutionFence, guard?: RunGuard): ExecutionResult {
     const adapter = ctx.adapterMetadata();
     return {
+      ...(fence && { fence: { generation: fence.generation, sequence: fence.sequence, ...(guard?.lost !== undefined && { lost: guard.lost }) } }),
       status: adapter.executionStatus,
       adapter,
       phases: recorder.phases,

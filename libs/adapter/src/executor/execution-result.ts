@@ -141,4 +141,9 @@ export interface ExecutionResult {
   readonly payloads: Readonly<Record<string, unknown>>;
   readonly logs: readonly LogRecord[];
   readonly policy: PolicyReport;
+  /**
+   * Set when the run carried a fence (run-fence.ts): `lost` says why it stopped (a later run took
+   * over, the resource is gone or finalized); nothing was written after that, no status reported.
+   */
+  readonly fence?: { readonly generation: number; readonly sequence: number; readonly lost?: string };
 }

@@ -40,6 +40,7 @@ import {
   type TreeState,
 } from './resource.state.js';
 import { discardReason, toAdapterStatus, validateReport } from './status-ingestion.js';
+import { staleFence } from './fencing.js';
 
 /** Force-delete reasons longer than this are refused (contract §1.5: > 1024 runes → 400). */
 export const MAX_FORCE_DELETE_REASON_LENGTH = 1024;
@@ -292,6 +293,12 @@ function refuseCycles(
 export function decideReport(command: ReportAdapterStatus, state: TreeState): ResourceEvent[] {
   validateReport(command);
   const resource = existing(state, command.kind, command.id);
+  const stale = staleFence(resource, command.adapter, command.fence);
+  if (stale !== undefined && command.fence) {
+    // Recorded (not silently dropped): a stale run reporting is evidence of a frozen or split worker.
+    const { id, kind } = resource;
+    return [{ type: 'AdapterStatusDiscarded', data: { id, kind, adapter: command.adapter, observed_generation: command.observed_generation, fence: command.fence, reason: 'StaleFence', message: stale, discarded_time: command.metadata.now } }];
+  }
   if (discardReason(resource, command) !== undefined) return [];
   // Issue #12: during a deletion only the adapters frozen at DeletionRequested count; others are discarded, visibly.
   const frozen = isFinalizing(resource) ? resource.deletion_required_adapters : undefined;
@@ -316,7 +323,7 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
   if (isSameReport(stored, command)) return [];
   const status = toAdapterStatus(command, stored);
   const events: ResourceEvent[] = [
-    { type: 'AdapterStatusReported', data: { id: resource.id, kind: resource.kind, status } },
+    { type: 'AdapterStatusReported', data: { id: resource.id, kind: resource.kind, status, ...(command.fence && { fence: command.fence }) } },
   ];
   if (isFinalizing(resource) && !resource.deletion_started && command.observed_generation === resource.generation) {
     events.unshift({

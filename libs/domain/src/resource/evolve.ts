@@ -56,9 +56,11 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
     }
     case 'AdapterStatusReported': {
       const status = event.data.status;
+      const fence = event.data.fence;
       update(resources, event.data.id, (r) => ({
         ...r,
         adapter_statuses: { ...r.adapter_statuses, [status.adapter]: status },
+        ...(fence && { adapter_fences: { ...r.adapter_fences, [status.adapter]: Math.max(fence.sequence, r.adapter_fences?.[status.adapter] ?? 0) } }),
       }));
       break;
     }

@@ -1,4 +1,5 @@
 import type { PropagationPolicy } from './deletion-order.js';
+import type { ReportFence } from './fencing.js';
 import type { DeletionPolicy, References } from './policies.js';
 
 /**
@@ -108,6 +109,8 @@ export interface ReportAdapterStatus {
   readonly conditions: readonly ReportedCondition[];
   readonly report_metadata?: Readonly<Record<string, unknown>>;
   readonly data?: Readonly<Record<string, unknown>>;
+  /** The reporting run's fence (`X-Decom-Fence`), when Decom's worker sent it (fencing.ts). */
+  readonly fence?: ReportFence;
   readonly metadata: CommandMetadata;
 }
 

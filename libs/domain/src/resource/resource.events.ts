@@ -6,6 +6,7 @@
  */
 import type { AdapterCondition } from './conditions.js';
 import type { PropagationPolicy } from './deletion-order.js';
+import type { ReportFence } from './fencing.js';
 import type { DeletionPolicy, DeletionPolicySource, References } from './policies.js';
 
 export interface OwnerReference {
@@ -86,10 +87,12 @@ export interface AdapterStatusDiscarded {
     readonly kind: string;
     readonly adapter: string;
     readonly observed_generation: number;
-    /** PascalCase, e.g. `NotInDeletionAdapterSet`. */
+    /** PascalCase, e.g. `NotInDeletionAdapterSet`, `StaleFence` (issue #11, fencing.ts). */
     readonly reason: string;
     readonly message: string;
     readonly discarded_time: string;
+    /** The reporting run's fence, for `StaleFence`. */
+    readonly fence?: ReportFence;
   };
 }
 
@@ -139,8 +142,10 @@ export interface AdapterStatus {
 /** An adapter report passed ingestion and replaced the adapter's stored status (contract §1.3). */
 export interface AdapterStatusReported {
   readonly type: 'AdapterStatusReported';
-  readonly data: { readonly id: string; readonly kind: string; readonly status: AdapterStatus };
+  /** `fence`: the reporting run's fence, when it carried one (fencing.ts). */
+  readonly data: { readonly id: string; readonly kind: string; readonly status: AdapterStatus; readonly fence?: ReportFence };
 }
+
 
 /** An adapter confirmed cleanup: `Finalized=True` at the current generation while deleting (seed 000 §Finalized). */
 export interface AdapterFinalized {

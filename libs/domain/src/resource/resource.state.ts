@@ -39,6 +39,8 @@ export interface ResourceState {
   readonly deletion_required_adapters?: readonly string[];
   /** Issue #12: the propagation the deletion runs with (undefined for older histories: Background). */
   readonly deletion_propagation?: PropagationPolicy;
+  /** Adapter → highest fence sequence of an applied report (fencing.ts). */
+  readonly adapter_fences?: Readonly<Record<string, number>>;
 }
 
 export interface TreeState {

@@ -182,7 +182,7 @@ export class BullMqJobQueue implements JobQueue {
       throw new DelayedError();
     }
     try {
-      await handler({ queue, id: job.id ?? '', data, attempt: job.attemptsMade + 1 });
+      await handler({ queue, id: job.id ?? '', data, attempt: job.attemptsMade + 1, ...(lock && { fence: { sequence: lock.sequence, isCurrent: () => lock.isCurrent() } }) });
     } catch (error) {
       if (error instanceof TerminalError) throw new UnrecoverableError(error.message);
       throw error;
