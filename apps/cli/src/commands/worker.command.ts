@@ -43,6 +43,7 @@ export function registerWorkerCommand(program: Command): void {
       }
       const concurrency = options.concurrency ?? config.workerConcurrency;
       try {
+        const recordMetrics = adapterRunMetrics(processMetrics.metrics);
         const adapters = await startAdapterWorker({
           adaptersDir: config.adaptersDir,
           ...(options.adapters ? { only: options.adapters } : {}),
@@ -50,7 +51,14 @@ export function registerWorkerCommand(program: Command): void {
           kubeConfig,
           queue,
           concurrency,
-          onAdapterRun: adapterRunMetrics(processMetrics.metrics),
+          onAdapterRun: (run) => {
+            recordMetrics(run);
+            // A stale run stopping is the evidence of a frozen or partitioned worker: say so (issue #11).
+            const { adapter, job, result } = run;
+            if (result?.fence?.lost !== undefined) {
+              logger.warn({ adapter, resource: `${job.event.data.kind}/${job.event.data.id}`, fence: `${result.fence.generation}.${result.fence.sequence}` }, `run stopped, fence lost: ${result.fence.lost}`);
+            }
+          },
         });
         logger.info({ adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl, metrics: processMetrics.url }, `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`);
       } catch (error) {
