@@ -204,7 +204,7 @@ export class InProcessJobQueue implements JobQueue {
    * started; the sequence starts from the clock so it keeps growing across restarts (job-queue.port.ts).
    */
   private takeFence(group: string): JobFence {
-    const sequence = Math.max((this.fences.get(group) ?? 0) + 1, this.clock());
+    const sequence = Math.max((this.fences.get(group) ?? 0) + 1, this.clock() * 1000);
     this.fences.set(group, sequence);
     return { sequence, isCurrent: async () => this.fences.get(group) === sequence };
   }

@@ -32,7 +32,7 @@ export interface Job<T> {
  * flush), `isCurrent()` answers whether no other run has taken the group since this one did.
  */
 export interface JobFence {
-  /** Monotonic per group: `max(previous + 1, clock in ms)` at the time the group was taken. */
+  /** Monotonic per group: `max(previous + 1, clock in µs since the epoch)` when the group was taken (< 2^53). */
   readonly sequence: number;
   /** @returns false once another run took the group or this run's lock lapsed (e.g. a frozen process). */
   isCurrent(): Promise<boolean>;

@@ -18,14 +18,14 @@ if not v then return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) and 1 or
 return 0`;
 
 /**
- * Takes the lock and draws the run's fence sequence: `max(previous + 1, Redis TIME in ms)`, so it
+ * Takes the lock and draws the run's fence sequence: `max(previous + 1, Redis TIME in µs)`, so it
  * grows with every run of the group, also after the fence key was lost (FLUSHALL, expiry): the
  * clock part is then larger than any earlier count. Returns 0 when the group is busy.
  */
 const ACQUIRE = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local last = tonumber(redis.call('GET', KEYS[2]) or '0')
 local seq = math.max(last + 1, now)
 redis.call('SET', KEYS[2], string.format('%d', seq), 'PX', ARGV[3])

@@ -1,0 +1,58 @@
+/**
+ * Group-lock fences on a real Redis (`REDIS_URL` with a fresh prefix, or a throw-away server), issue #11:
+ * the sequence grows with every run of a group, also after the fence key is lost; a run whose lock
+ * lapsed (its process frozen longer than the TTL) or that another run replaced is no longer current.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { useRedis, type RedisForTests } from '../../../../test/support/redis.js';
+import { GroupLocks } from './group-lock.js';
+
+describe('issue #11 › GroupLocks fences', () => {
+  let redis: RedisForTests;
+  let client: Redis;
+  let locks: GroupLocks;
+  beforeAll(async () => {
+    redis = await useRedis();
+    client = new Redis(redis.url);
+  });
+  beforeEach(() => {
+    locks = new GroupLocks(client, `decom-test-${randomUUID()}`, 300);
+  });
+  afterAll(async () => {
+    await client?.quit();
+    await redis?.stop();
+  });
+
+  it('each run of a group draws a larger sequence; the earlier run is no longer current', async () => {
+    const first = (await locks.acquire('np-configmap.n1'))!;
+    expect(await first.isCurrent()).toBe(true);
+    expect(await locks.acquire('np-configmap.n1')).toBeUndefined();
+    await first.release();
+    const second = (await locks.acquire('np-configmap.n1'))!;
+    expect(second.sequence).toBeGreaterThan(first.sequence);
+    expect(await first.isCurrent()).toBe(false);
+    expect(await second.isCurrent()).toBe(true);
+    await second.release();
+  });
+
+  it('the sequence keeps growing after the fence key is lost (FLUSHALL, expiry): it starts from the Redis clock', async () => {
+    const first = (await locks.acquire('g'))!;
+    await first.release();
+    await client.del(locks.fenceKey('g'));
+    const second = (await locks.acquire('g'))!;
+    expect(second.sequence).toBeGreaterThan(first.sequence);
+    await second.release();
+  });
+
+  it('a run frozen longer than the TTL is not current, even after its own renewal re-took a vanished lock', async () => {
+    const run = (await locks.acquire('g'))!;
+    // A real freeze of this process' event loop (as a GC pause or SIGSTOP would be): no renewal runs.
+    const until = Date.now() + 450;
+    while (Date.now() < until) {
+      // busy: the timers cannot fire
+    }
+    expect(await run.isCurrent()).toBe(false);
+    await run.release();
+  });
+});
