@@ -2,6 +2,7 @@ import type { PropagationPolicy } from '../config/task-config.types.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
 import type { ExecutionContext } from './execution-context.js';
 import { discoverOwned, type OwnedDiscovery } from './owned-discovery.js';
+import { findOwnedStrays } from './owned-strays.js';
 import { OWNER_ANNOTATION } from './ownership.js';
 import { describeObject, errorMessage, failCall, operation, refOf, sameObject } from './resource-operation.js';
 import { remember, type Target } from './resource-target.js';
@@ -33,7 +34,53 @@ export function leaveForeign(ctx: ExecutionContext, target: Target, object: Kube
  * still there (finalizers) → kept, dependents wait. An object that is not ours is never deleted
  * (leaveForeign). Errors are recorded per resource and processing goes on.
  */
-export async function deleteTarget(ctx: ExecutionContext, target: Target, policy: PropagationPolicy): Promise<void> {
+export async function deleteTarget(ctx: ExecutionContext, target: Target, policy: PropagationPolicy, claimed: readonly KubeObject[] = []): Promise<void> {
+  await deleteDiscovered(ctx, target, policy);
+  if (ctx.adapterMetadata().resourceErrors[target.spec.name]) return;
+  await deleteStrays(ctx, target, policy, claimed);
+}
+
+/**
+ * Discovery by ownership at deletion (issue #11, owned-strays.ts): objects of this resource's kind
+ * carrying our marker under another name or generation are deleted too. While one is still
+ * present, the resource counts as present (so `Finalized` waits and its dependents keep their order).
+ */
+async function deleteStrays(ctx: ExecutionContext, target: Target, policy: PropagationPolicy, claimed: readonly KubeObject[]): Promise<void> {
+  const name = target.spec.name;
+  const known = [...claimed, ...Object.values(ctx.resources)];
+  let strays: KubeObject[];
+  try {
+    strays = await findOwnedStrays(target, ctx.ownerMark, known);
+  } catch (error) {
+    failCall(ctx, name, `discovery by ownership failed: ${errorMessage(error)}`, error);
+    ctx.recorder.operation(operation(target, target.desired, 'blocked', `discovery by ownership failed: ${errorMessage(error)}`));
+    return;
+  }
+  if (strays.length === 0) return;
+  for (const stray of strays) {
+    try {
+      const outcome = await target.transport.delete(refOf(stray, target.desired), policy);
+      const how = outcome === 'not-found' ? 'already gone (not found)' : `deleted (propagationPolicy=${policy})`;
+      ctx.recorder.operation(operation(target, stray, 'delete', `${how}: carries ${OWNER_ANNOTATION}: ${ctx.ownerMark} under another name or generation (discovery by ownership)`));
+    } catch (error) {
+      failCall(ctx, name, `${describeObject(stray)}: ${errorMessage(error)}`, error);
+      ctx.recorder.operation(operation(target, stray, 'delete', `delete failed: ${errorMessage(error)}`));
+    }
+  }
+  let left: KubeObject[] = strays;
+  try {
+    left = await findOwnedStrays(target, ctx.ownerMark, known);
+  } catch {
+    // Cannot tell whether they are gone: keep them as present, nothing downstream assumes absence.
+  }
+  if (left.length > 0 && !ctx.resources[name]) {
+    remember(ctx, target, left[0]);
+    ctx.recorder.operation(operation(target, left[0]!, 'wait', `delete requested; ${left.map(describeObject).join(', ')} still present (discovery by ownership)`));
+  }
+}
+
+/** The object the resource's own discovery finds. */
+async function deleteDiscovered(ctx: ExecutionContext, target: Target, policy: PropagationPolicy): Promise<void> {
   const { transport } = target;
   const name = target.spec.name;
   let found: OwnedDiscovery;

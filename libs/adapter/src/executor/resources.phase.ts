@@ -5,6 +5,7 @@ import { deleteTarget } from './delete-target.js';
 import type { Evaluation, ExecutionContext } from './execution-context.js';
 import { type OrphanBudget, type OrphanResult, orphanTarget, orphanedMessage } from './orphan-target.js';
 import { discoverOwned } from './owned-discovery.js';
+import { findOwnedStrays } from './owned-strays.js';
 import { decideResourceStep } from './resource-plan.js';
 import { errorMessage, failCall, operation } from './resource-operation.js';
 import { remember, renderTarget, type Target, type TransportResolver } from './resource-target.js';
@@ -85,11 +86,16 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
   // Objects that exist but are not ours: absent for CEL, present for `create.when` (§2.2: only
   // consulted for an absent object), so the apply path meets them and the adoption policy decides.
   const foreign = new Map<string, KubeObject>();
+  // What this pass's resources render: discovery by ownership leaves those to their own resource.
+  const claimed = targets.map((t) => t.desired);
   if (usesLifecycle) {
     for (const target of targets) {
       try {
         const found = await discoverOwned(target, ctx.ownerMark);
-        remember(ctx, target, found.owned);
+        // While deleting, an object of ours under an earlier name or generation stands for the
+        // resource (issue #11), so the order the `when` expressions encode waits for it too.
+        const stray = !found.owned && state.deleting ? (await findOwnedStrays(target, ctx.ownerMark, [...claimed, ...Object.values(ctx.resources)]))[0] : undefined;
+        remember(ctx, target, found.owned ?? stray);
         if (found.foreign) foreign.set(target.spec.name, found.foreign);
       } catch (error) {
         // Never guess "absent" (it would mean a false Finalized or an unwanted delete): stop here.
@@ -101,14 +107,14 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
     }
   }
   for (const target of targets) {
-    if (!(await processTarget(ctx, target, options, foreign.get(target.spec.name)))) break;
+    if (!(await processTarget(ctx, target, options, foreign.get(target.spec.name), claimed))) break;
   }
   const failed = ctx.adapterMetadata().executionStatus === 'failed';
   ctx.recorder.phase({ phase: 'resources', status: failed ? 'failed' : 'success' });
 }
 
 /** One resource's step. @returns false when the loop must stop (apply error). */
-async function processTarget(ctx: ExecutionContext, target: Target, options: ResourcePhaseOptions, foreign: KubeObject | undefined): Promise<boolean> {
+async function processTarget(ctx: ExecutionContext, target: Target, options: ResourcePhaseOptions, foreign: KubeObject | undefined, claimed: readonly KubeObject[]): Promise<boolean> {
   const { spec } = target;
   const present = ctx.resources[spec.name];
   const exists = present ?? foreign;
@@ -135,7 +141,7 @@ async function processTarget(ctx: ExecutionContext, target: Target, options: Res
   } else if (step.kind === 'delete' && ctx.resourcePolicy.paused) {
     ctx.recorder.operation(operation(target, present ?? target.desired, 'wait', 'delete held: the resource is paused (no delete while paused)'));
   } else if (step.kind === 'delete') {
-    await deleteTarget(ctx, target, step.policy);
+    await deleteTarget(ctx, target, step.policy, claimed);
   } else {
     return applyTarget(ctx, target, options.wait);
   }

@@ -96,17 +96,20 @@ describe('seed 000 example task config, unchanged', () => {
     });
   });
 
-  it('with a real generation bump the Job name changes (gen2 → gen3): the ConfigMap goes first and the old Job only with its namespace (#10)', async () => {
+  it('with a real generation bump the Job name changes (gen2 → gen3): the old Job is found by its ownership marker and goes first (#10, issue #11)', async () => {
     cluster(2, false);
     await pass();
     cluster(3, true);
     const pass1 = await pass();
-    // The seed's by_name discovery looks for validation-…-gen3, which never existed.
-    expect(pass1.operations.map((o) => `${o.operation} ${o.resource}`)).toEqual(['skip clusterNamespace', 'delete clusterConfigMap', 'delete clusterJob']);
-    expect(h.deletedKinds()).toEqual([`ConfigMap/cluster-${CLUSTER}-config`]);
+    // The seed's by_name discovery looks for validation-…-gen3, which never existed; the gen2 Job
+    // carries our marker, so it stands for clusterJob and the ConfigMap waits for it (Job → ConfigMap → Namespace).
+    expect(pass1.operations.map((o) => `${o.operation} ${o.resource}`)).toEqual(['skip clusterNamespace', 'skip clusterConfigMap', 'delete clusterJob', 'delete clusterJob']);
+    expect(pass1.operations[3]).toMatchObject({ name: `validation-${CLUSTER}-gen2`, reason: expect.stringContaining('discovery by ownership') });
+    expect(h.deletedKinds()).toEqual([`Job/validation-${CLUSTER}-gen2`]);
+    await pass();
     await pass();
     await h.kube.settle();
-    expect(h.deletedKinds()).toEqual([`ConfigMap/cluster-${CLUSTER}-config`, `Namespace/${CLUSTER}`]);
+    expect(h.deletedKinds()).toEqual([`Job/validation-${CLUSTER}-gen2`, `ConfigMap/cluster-${CLUSTER}-config`, `Namespace/${CLUSTER}`]);
     expect(h.kube.peek('batch/v1', 'Job', CLUSTER, `validation-${CLUSTER}-gen2`)).toBeUndefined();
     const last = await pass();
     expect(conditions(last.report)).toMatchObject({ Finalized: 'True/CleanupConfirmed' });

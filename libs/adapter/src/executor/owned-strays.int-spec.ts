@@ -1,0 +1,90 @@
+import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
+import { OWNER_ANNOTATION } from './ownership.js';
+
+/**
+ * Issue #11 "Discovery by ownership", with the shipped validation task config (its Job is named
+ * after the generation: `validation-<id>-gen<N>`) against the local Kubernetes API server and a
+ * recorded-response API: at deletion, every object of a resource's kind carrying this resource's
+ * and adapter's marker goes, whatever its name or generation; nothing that is not ours is touched.
+ */
+const ID = '0190b0de-0000-7000-8000-00000000000b';
+const NS = ID.toLowerCase();
+const GET = `GET /api/hyperfleet/v1/clusters/${ID}`;
+const PUT = `PUT /api/hyperfleet/v1/clusters/${ID}/statuses`;
+const event = { id: ID, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${ID}`, generation: 1 };
+const job = (name: string, namespace: string) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace }, spec: {} });
+const cluster = (generation: number, deleting = false) => ({
+  id: ID,
+  kind: 'Cluster',
+  name: 'renamed',
+  generation,
+  deletion_policy: 'Delete',
+  ...(deleting && { deleted_time: '2026-03-25T09:59:00Z' }),
+  status: { conditions: [] },
+});
+type Condition = { type: string; status: string; reason: string };
+const finalizedOf = (report: unknown) => (report as { conditions: Condition[] }).conditions.find((c) => c.type === 'Finalized');
+
+describe('issue #11 › Discovery by ownership at deletion', () => {
+  let h: ExecutorHarness;
+  beforeEach(async () => {
+    h = await ExecutorHarness.start();
+    h.api.on(PUT, { status: 201, body: {} });
+  });
+  afterEach(() => h.close());
+
+  it('objects of earlier generations (renamed) are deleted too; foreign and other owners are left alone', async () => {
+    const executor = await h.executor('config/adapters/validation.yaml', 'validation');
+    h.api.on(GET, { status: 200, body: cluster(1) });
+    await executor.execute(event);
+    h.api.on(GET, { status: 200, body: cluster(2) });
+    await executor.execute({ ...event, generation: 2 });
+    expect(h.kube.peek('batch/v1', 'Job', NS, `validation-${ID}-gen1`)).toBeDefined();
+    expect(h.kube.peek('batch/v1', 'Job', NS, `validation-${ID}-gen2`)).toBeDefined();
+    // Ours in another namespace; a look-alike without the marker; another resource's object.
+    h.kube.seed(ownedBy(job('ours-elsewhere', 'default'), { kind: 'Cluster', id: ID }, 'validation'));
+    h.kube.seed(job(`validation-${ID}-foreign`, 'default'));
+    h.kube.seed(ownedBy(job('someone-else', 'default'), { kind: 'Cluster', id: 'another-cluster' }, 'validation'));
+
+    h.api.on(GET, { status: 200, body: cluster(3, true) });
+    let result = await executor.execute({ ...event, generation: 3 });
+    const strays = result.operations.filter((o) => o.reason.includes('discovery by ownership'));
+    expect(strays.map((o) => `${o.operation} ${o.namespace}/${o.name}`).sort()).toEqual([`delete ${NS}/validation-${ID}-gen1`, `delete ${NS}/validation-${ID}-gen2`, 'delete default/ours-elsewhere'].sort());
+    expect(strays[0]!.reason).toContain(`${OWNER_ANNOTATION}: Cluster/${ID}/validation`);
+    for (let pass = 0; pass < 3 && finalizedOf(h.api.requests('PUT').at(-1)?.body)?.status !== 'True'; pass++) {
+      await h.kube.settle();
+      result = await executor.execute({ ...event, generation: 3 });
+    }
+    expect(result.status).toBe('success');
+    expect(finalizedOf(h.api.requests('PUT').at(-1)?.body)).toMatchObject({ status: 'True', reason: 'CleanupConfirmed' });
+    expect(h.kube.peek('batch/v1', 'Job', NS, `validation-${ID}-gen1`)).toBeUndefined();
+    expect(h.kube.peek('batch/v1', 'Job', 'default', 'ours-elsewhere')).toBeUndefined();
+    expect(h.kube.peek('batch/v1', 'Job', 'default', `validation-${ID}-foreign`)).toBeDefined();
+    expect(h.kube.peek('batch/v1', 'Job', 'default', 'someone-else')).toBeDefined();
+    expect(h.deletedKinds()).not.toContain(`Job/validation-${ID}-foreign`);
+    expect(h.deletedKinds()).not.toContain('Job/someone-else');
+  });
+
+  it('a stray still terminating keeps the resource present: dependents and Finalized wait for it', async () => {
+    const executor = await h.executor('config/adapters/validation.yaml', 'validation');
+    h.api.on(GET, { status: 200, body: cluster(1) });
+    await executor.execute(event);
+    h.kube.seed({ ...ownedBy(job('stuck-gen0', NS), { kind: 'Cluster', id: ID }, 'validation'), metadata: { ...ownedBy(job('stuck-gen0', NS), { kind: 'Cluster', id: ID }, 'validation').metadata, finalizers: ['example.com/hold'] } });
+    h.api.on(GET, { status: 200, body: cluster(2, true) });
+    await executor.execute({ ...event, generation: 2 });
+    await h.kube.settle();
+    const first = await executor.execute({ ...event, generation: 2 });
+    expect(finalizedOf(h.api.requests('PUT').at(-1)?.body)?.status).toBe('False');
+    // The ConfigMap waits for the Job (config order Job → ConfigMap → Namespace): the stray counts.
+    expect(h.kube.peek('v1', 'ConfigMap', NS, `cluster-${ID}-config`)).toBeDefined();
+    expect(first.operations.some((o) => o.operation === 'wait' && o.reason.includes('stuck-gen0 still present'))).toBe(true);
+
+    h.kube.removeFinalizer('batch/v1', 'Job', NS, 'stuck-gen0');
+    for (let pass = 0; pass < 4 && finalizedOf(h.api.requests('PUT').at(-1)?.body)?.status !== 'True'; pass++) {
+      await h.kube.settle();
+      await executor.execute({ ...event, generation: 2 });
+    }
+    expect(finalizedOf(h.api.requests('PUT').at(-1)?.body)?.status).toBe('True');
+    expect(h.kube.peek('v1', 'Namespace', undefined, NS)).toBeUndefined();
+  });
+});
