@@ -45,6 +45,8 @@ describe('issue #11 › Fencing: a worker frozen past its job lock writes nothin
       DECOM_ADAPTERS_DIR: resolve('config/adapters'),
       DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
       LOG_LEVEL: 'info',
+      // Two workers on one machine: each its own free metrics port.
+      DECOM_METRICS_PORT: '0',
     };
   }, 240_000);
 

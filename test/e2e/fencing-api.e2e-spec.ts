@@ -1,7 +1,7 @@
 /**
  * Issue #11 "Fencing", API side, against the embedded engine with the test playing the adapter: a
  * status report carrying a stale `X-Decom-Fence` is answered like a discard (204), recorded in the
- * history as `AdapterReportDiscarded` (reason `StaleFence`) and not applied; a malformed header is 400.
+ * history as `AdapterStatusDiscarded` (reason `StaleFence`) and not applied; a malformed header is 400.
  */
 import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
@@ -39,7 +39,7 @@ describe('issue #11 › Fencing › PUT .../statuses with X-Decom-Fence', () => 
     const statuses = (await api.get(`/clusters/${c.id}/statuses`)).body.items as { conditions: { type: string; status: string }[] }[];
     expect(statuses[0]!.conditions.find((x) => x.type === 'Finalized')?.status).toBe('True');
     const history = (await api.get(`/resources/${c.id}/events`)).body.items as { type: string; data: Record<string, unknown> }[];
-    const discarded = history.filter((e) => e.type === 'AdapterReportDiscarded');
+    const discarded = history.filter((e) => e.type === 'AdapterStatusDiscarded');
     expect(discarded.map((e) => e.data)).toEqual([
       expect.objectContaining({ adapter: 'validation', reason: 'StaleFence', fence: { generation: 2, sequence: 1000 }, message: expect.stringMatching(/sequence 2000\) already reported/) }),
       expect.objectContaining({ adapter: 'validation', reason: 'StaleFence', fence: { generation: 1, sequence: 3000 }, message: expect.stringMatching(/run was for generation 1, the resource is at 2/) }),
