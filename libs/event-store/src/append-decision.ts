@@ -35,11 +35,14 @@ export function decideAppend(input: {
   readonly expected: ExpectedRevision;
   readonly tip: StreamTip | undefined;
   readonly stored: readonly StoredEventRef[];
+  /** Only check the arguments (expected revision, ids repeated in the batch): a backend's pre-flight. */
+  readonly checkOnly?: boolean;
 }): AppendDecision {
   const { stream, eventIds, expected, tip, stored } = input;
   assertValidExpected(expected);
   const repeated = eventIds.filter((id, index) => eventIds.indexOf(id) !== index);
   if (repeated.length > 0) throw new DuplicateEventId(stream, [...new Set(repeated)]);
+  if (input.checkOnly) return { kind: 'append', firstRevision: 0 };
   const actual = tip?.revision ?? 'no_stream';
 
   if (stored.length === 0) {

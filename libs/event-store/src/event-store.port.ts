@@ -32,8 +32,23 @@ export interface RecordedEvent<T = unknown> {
  */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
 
+/**
+ * A unique key taken by an append (e.g. a resource name: `reservation-keys.ts` in the domain). The store
+ * decides it in the same atomic append as the events: of two appends reserving one key, one wins and the
+ * other fails with `ReservationTaken` naming the holder, and nothing of the loser is written.
+ */
+export interface Reservation {
+  readonly key: string;
+  /** Who holds the key (a resource id): what the loser is told. */
+  readonly holder: string;
+}
+
 export interface AppendOptions {
   readonly expectedRevision?: ExpectedRevision;
+  /** Keys to take with the events. Taking a key this stream already holds for the same holder is a no-op. */
+  readonly reserve?: readonly Reservation[];
+  /** Keys held by this stream to give back with the events (others' keys are left alone). */
+  readonly release?: readonly string[];
 }
 
 export interface AppendResult {
@@ -52,6 +67,20 @@ export class ConcurrencyConflict extends Error {
     readonly actual: number | 'no_stream',
   ) {
     super(`stream '${stream}': expected revision ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+/** Thrown when a key in `reserve` is held by another holder (or stream). Nothing was appended. */
+export class ReservationTaken extends Error {
+  override readonly name = 'ReservationTaken';
+  constructor(
+    readonly key: string,
+    /** The current holder (a resource id). */
+    readonly holder: string,
+    /** The stream whose append took the key. */
+    readonly stream: string,
+  ) {
+    super(`'${key}' is already held by ${holder} (stream '${stream}')`);
   }
 }
 
@@ -82,7 +111,7 @@ export interface SubscribeOptions {
 }
 
 export interface EventStore {
-  /** Appends atomically (all events or none). @throws ConcurrencyConflict */
+  /** Appends atomically (all events, reservations and releases, or none). @throws ConcurrencyConflict, ReservationTaken */
   append(stream: string, events: readonly NewEvent[], options?: AppendOptions): Promise<AppendResult>;
   /** Reads one stream; a missing stream reads as `[]`. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;

@@ -5,3 +5,4 @@ export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite/sqlite-
 export { runWhenSqliteIdle } from './sqlite/run-when-sqlite-idle.js';
 export { PostgresEventStore, type PostgresEventStoreOptions } from './postgres/postgres-event-store.js';
 export { EsdbEventStore, type EsdbEventStoreOptions } from './esdb/esdb-event-store.js';
+export * from './supervision/index.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConcurrencyConflict, type EventStore, type NewEvent, type RecordedEvent } from '../event-store.port.js';
+import { ConcurrencyConflict, ReservationTaken, type EventStore, type NewEvent, type RecordedEvent } from '../event-store.port.js';
 import { DuplicateEventId } from '../duplicate-event-id.error.js';
 
 /** What each backend's spec hands the contract: a fresh, empty store per test, and how to dispose of it. */
@@ -183,6 +183,60 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
         expect(await failure(store.append('cluster-z', [fresh, fresh]))).toBeInstanceOf(DuplicateEventId);
         expect(await store.headPosition()).toBe(headAfterOtherStream);
         if (options.eventIdScope !== 'stream') expect(headAfterOtherStream).toBe(head);
+      });
+    });
+
+    describe('reservations (unique keys decided in the append)', () => {
+      const named = (holder: string) => [{ id: randomUUID(), type: 'Created', data: { holder } }];
+
+      it('a key held by one holder refuses another: ReservationTaken names the holder, nothing of the loser is written', async () => {
+        await store.append('cluster-a', named('a'), { expectedRevision: 'no_stream', reserve: [{ key: 'name/-/cluster/-/x', holder: 'a' }] });
+        const head = await store.headPosition();
+
+        const refused = await failure(
+          store.append('cluster-b', named('b'), { expectedRevision: 'no_stream', reserve: [{ key: 'name/-/cluster/-/x', holder: 'b' }] }),
+        );
+        expect(refused).toBeInstanceOf(ReservationTaken);
+        expect({ ...(refused as ReservationTaken) }).toMatchObject({ key: 'name/-/cluster/-/x', holder: 'a', stream: 'cluster-a' });
+        expect(await store.readStream('cluster-b')).toEqual([]);
+        expect(await store.headPosition()).toBe(head);
+        // Other keys are free; re-taking one's own key is a no-op.
+        await store.append('cluster-b', named('b'), { expectedRevision: 'no_stream', reserve: [{ key: 'name/-/cluster/-/y', holder: 'b' }] });
+        await store.append('cluster-a', named('a'), { reserve: [{ key: 'name/-/cluster/-/x', holder: 'a' }] });
+        expect(await store.readStream('cluster-a')).toHaveLength(2);
+      });
+
+      it('a release frees the key in the same append; a stream cannot release a key it does not hold', async () => {
+        const key = 'name/-/cluster/-/freed';
+        await store.append('cluster-a', named('a'), { reserve: [{ key, holder: 'a' }] });
+        await store.append('cluster-b', named('b'), { release: [key] });
+        expect(await failure(store.append('cluster-c', named('c'), { reserve: [{ key, holder: 'c' }] }))).toBeInstanceOf(ReservationTaken);
+
+        await store.append('cluster-a', [{ type: 'Removed', data: {} }], { release: [key] });
+        await store.append('cluster-c', named('c'), { reserve: [{ key, holder: 'c' }] });
+        expect((await failure(store.append('cluster-d', named('d'), { reserve: [{ key, holder: 'd' }] })) as ReservationTaken).holder).toBe('c');
+      });
+
+      it('an exact retry of the reserving append returns the original result', async () => {
+        const events = named('a');
+        const options = { expectedRevision: 'no_stream' as const, reserve: [{ key: 'name/-/cluster/-/retry', holder: 'a' }] };
+        const original = await store.append('cluster-a', events, options);
+        expect(await store.append('cluster-a', events, options)).toEqual(original);
+        expect(await store.readStream('cluster-a')).toHaveLength(1);
+      });
+
+      it('of 20 concurrent appends reserving one key in 20 streams, exactly one wins', async () => {
+        const key = 'name/-/cluster/-/race';
+        const outcomes = await Promise.allSettled(
+          range(20).map((n) => store.append(`cluster-r${n}`, named(`r${n}`), { expectedRevision: 'no_stream', reserve: [{ key, holder: `r${n}` }] })),
+        );
+        const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+        const lost = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+        expect(won).toHaveLength(1);
+        expect(lost).toHaveLength(19);
+        for (const error of lost) expect(error).toBeInstanceOf(ReservationTaken);
+        const streams = await Promise.all(range(20).map((n) => store.readStream(`cluster-r${n}`)));
+        expect(streams.filter((events) => events.length > 0)).toHaveLength(1);
       });
     });
 

@@ -26,6 +26,7 @@ import { isStreamNotFound, isWrongExpectedVersion, toConcurrencyConflict } from 
 import { lastAppendedPosition, toEsdbPosition, toPortPosition } from './esdb-positions.js';
 import { EsdbStreamNames, toEventData, toRecordedEvent } from './esdb-recorded-event.js';
 import { guardRevision, toSafeNumber } from './esdb-revisions.js';
+import { releaseReservations, takeReservations, type ReservationStreams } from './esdb-reservations.js';
 
 export interface EsdbEventStoreOptions {
   /** A client to use (left open by `close()`); or give `connectionString` and the store owns its client. */
@@ -84,6 +85,37 @@ export class EsdbEventStore implements EventStore {
    * @throws DuplicateEventId when event ids are reused in the stream other than by an exact retry.
    */
   async append(stream: string, events: readonly NewEvent[], options: AppendOptions = {}): Promise<AppendResult> {
+    if (!options.reserve?.length && !options.release?.length) return this.appendToOneStream(stream, events, options);
+    // Keys first, then the events, then releases (esdb-reservations.ts: not one atomic write here).
+    if (options.reserve?.length) await takeReservations(this.reservationStreams, stream, options.reserve);
+    let result: AppendResult;
+    try {
+      result = await this.appendToOneStream(stream, events, options);
+    } catch (error) {
+      if (options.reserve?.length) await releaseReservations(this.reservationStreams, stream, options.reserve.map((r) => r.key)).catch(() => undefined);
+      throw error;
+    }
+    if (options.release?.length) await releaseReservations(this.reservationStreams, stream, options.release);
+    return result;
+  }
+
+  private readonly reservationStreams: ReservationStreams = {
+    readLast: async (stream) => (await this.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0],
+    isEmpty: async (stream) => (await this.readStream(stream, { maxCount: 1 })).length === 0,
+    writeGuarded: async (stream, type, data, revision) => {
+      try {
+        await this.client.appendToStream(this.names.toEsdb(stream), [toEventData({ id: randomUUID(), type, data })], {
+          expectedRevision: guardRevision(revision < 0 ? undefined : revision),
+        });
+        return true;
+      } catch (error) {
+        if (isWrongExpectedVersion(error)) return false;
+        throw error;
+      }
+    },
+  };
+
+  private async appendToOneStream(stream: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
     const prepared = events.map((event) => ({ ...event, id: event.id ?? randomUUID() }));
     const eventIds = prepared.map((event) => event.id);

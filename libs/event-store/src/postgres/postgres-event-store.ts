@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import {
   ConcurrencyConflict,
+  ReservationTaken,
   type AppendOptions,
   type AppendResult,
   type EventStore,
@@ -14,6 +15,7 @@ import {
   type Subscription,
 } from '../event-store.port.js';
 import { decideAppend, type StoredEventRef, type StreamTip } from '../append-decision.js';
+import { RESERVATION_TAKEN_SQLSTATE, appendFunctionSql } from './append-function.sql.js';
 import { CatchUpSubscription } from '../catch-up-subscription.js';
 import { DuplicateEventId } from '../duplicate-event-id.error.js';
 import { PostgresNotificationListener } from './postgres-notification-listener.js';
@@ -29,6 +31,15 @@ export interface PostgresEventStoreOptions {
   /** Events read per subscription query. Default 500. */
   readonly batchSize?: number;
 }
+
+/** What `decom_append` returns: the append's result, or what it read when it wrote nothing. */
+type AppendOutcome =
+  | { readonly kind: 'appended'; readonly next: number; readonly position: number | string }
+  | {
+      readonly kind: 'decide';
+      readonly tip: { readonly revision: number; readonly position: number | string } | null;
+      readonly stored: StoredEventRef[];
+    };
 
 interface EventRow {
   position: string;
@@ -57,8 +68,9 @@ const END = Number.MAX_SAFE_INTEGER;
  * positions) after the previous append is visible: any reader snapshot sees a prefix of `$all`, and
  * positions are dense. The lock is taken in its own statement because, under READ COMMITTED, a statement's
  * snapshot is fixed when it starts: reading in the same statement could miss the append we waited for.
- * The same lock serialises the expected-revision check; UNIQUE(stream, revision) is the backstop.
- * Cost: appends to one schema are serial (one short transaction, three round trips, at a time).
+ * The same lock serialises the expected-revision check and the reservations (`reservations` table: key →
+ * holder, stream); UNIQUE(stream, revision) is the backstop. The whole append is one server-side function
+ * call (append-function.sql.ts), so it costs one round trip; appends to one schema are still serial.
  *
  * Subscriptions wake on LISTEN/NOTIFY (`pg_notify` in the append transaction, delivered on commit) and
  * poll every `pollIntervalMs` in case a notification is lost with its connection.
@@ -69,6 +81,8 @@ export class PostgresEventStore implements EventStore {
   private readonly ownsPool: boolean;
   private readonly table: string;
   private readonly lockStatement: string;
+  private readonly reservations: string;
+  private readonly appendStatement: string;
   private readonly channel: string;
   private readonly listener: PostgresNotificationListener;
   private readonly subscriptions = new Set<CatchUpSubscription>();
@@ -86,6 +100,8 @@ export class PostgresEventStore implements EventStore {
     if (this.ownsPool) this.pool.on('error', () => undefined);
     this.schema = options.schema ?? 'public';
     this.table = `${pg.escapeIdentifier(this.schema)}.events`;
+    this.reservations = `${pg.escapeIdentifier(this.schema)}.reservations`;
+    this.appendStatement = `SELECT ${pg.escapeIdentifier(this.schema)}.decom_append($1, $2, $3::jsonb, $4::jsonb, $5::text[]) AS outcome`;
     this.lockStatement = `SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(${pg.escapeLiteral(`decom.events:${this.schema}`)}))`;
     // A digest keeps the channel a short, plain identifier whatever the schema is called.
     this.channel = `decom_events_${createHash('sha256').update(this.schema).digest('hex').slice(0, 24)}`;
@@ -104,62 +120,52 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Appends atomically in one transaction under the schema's append lock.
+   * Appends atomically in one statement: `decom_append(...)`, a server-side function (created by
+   * `init`) that takes the schema's append lock, checks the expected revision, inserts the events, takes
+   * and releases reservations and notifies subscribers, all in the statement's own transaction. One round
+   * trip instead of four (issue 16). When the fast path does not hold (expected revision wrong, ids
+   * already stored) it writes nothing and returns what it read; `decideAppend` then names the outcome
+   * (conflict, duplicate id, or an exact retry's original result) exactly as on the other backends.
    * @throws ConcurrencyConflict when the expected revision does not hold.
    * @throws DuplicateEventId when event ids are reused other than by an exact retry.
+   * @throws ReservationTaken when a key in `options.reserve` is held by another holder.
    */
   async append(stream: string, events: readonly NewEvent[], options: AppendOptions = {}): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
     const prepared = events.map((event) => ({
       id: event.id ?? randomUUID(),
       type: event.type,
-      data: JSON.stringify(event.data ?? null),
-      metadata: JSON.stringify(event.metadata ?? {}),
+      data: event.data ?? null,
+      metadata: event.metadata ?? {},
     }));
     const eventIds = prepared.map((event) => event.id);
+    // Argument errors (a bad expected revision, an id twice in the batch) before any round trip.
+    decideAppend({ stream, eventIds, expected, tip: undefined, stored: [], checkOnly: true });
+    // Serialised here: a value JSON cannot encode fails the append with nothing sent.
+    const payload = JSON.stringify(prepared);
+    const reserve = JSON.stringify(options.reserve ?? []);
     await this.init();
-    const client = await this.pool.connect();
-    let isBroken = false;
+    let outcome: AppendOutcome;
     try {
-      await client.query(`BEGIN; ${this.lockStatement}`);
-      const state = await client.query<{ tip: StreamTip | null; head: string; stored: StoredEventRef[] }>(
-        `SELECT
-           (SELECT json_build_object('revision', revision, 'position', position)
-              FROM ${this.table} WHERE stream = $1 ORDER BY revision DESC LIMIT 1) AS tip,
-           (SELECT coalesce(max(position), 0) FROM ${this.table}) AS head,
-           (SELECT coalesce(json_agg(json_build_object('id', id, 'stream', stream, 'revision', revision, 'position', position)), '[]')
-              FROM ${this.table} WHERE id = ANY($2::text[])) AS stored`,
-        [stream, eventIds],
-      );
-      const { tip, head, stored } = state.rows[0]!;
-      const decision = decideAppend({ stream, eventIds, expected, tip: tip ?? undefined, stored });
-      if (decision.kind === 'already-appended' || prepared.length === 0) {
-        await client.query('ROLLBACK');
-        if (decision.kind === 'already-appended') return decision.result;
-        return { nextExpectedRevision: tip?.revision ?? -1, position: tip?.position ?? 0 };
-      }
-      const firstPosition = Number(head) + 1;
-      const values: unknown[] = [];
-      const rows = prepared.map((event, index) => {
-        values.push(firstPosition + index, event.id, stream, decision.firstRevision + index, event.type, event.data, event.metadata);
-        const p = index * 7;
-        return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}::jsonb, $${p + 7}::jsonb, clock_timestamp())`;
-      });
-      const lastPosition = firstPosition + prepared.length - 1;
-      values.push(this.channel, String(lastPosition));
-      await client.query(
-        `WITH inserted AS (INSERT INTO ${this.table} (${COLUMNS}) VALUES ${rows.join(', ')} RETURNING position)
-         SELECT pg_notify($${values.length - 1}, $${values.length})`,
-        values,
-      );
-      await client.query('COMMIT');
-      return { nextExpectedRevision: decision.firstRevision + prepared.length - 1, position: lastPosition };
+      const result = await this.pool.query<{ outcome: AppendOutcome }>(this.appendStatement, [
+        stream,
+        String(expected),
+        payload,
+        reserve,
+        options.release ?? [],
+      ]);
+      outcome = result.rows[0]!.outcome;
     } catch (error) {
-      isBroken = !(await rollback(client));
       throw await this.translateError(error, stream, eventIds, expected);
-    } finally {
-      client.release(isBroken);
     }
+    if (outcome.kind === 'appended') return { nextExpectedRevision: outcome.next, position: Number(outcome.position) };
+    const tip = outcome.tip ? { revision: outcome.tip.revision, position: Number(outcome.tip.position) } : undefined;
+    const stored = outcome.stored.map((ref) => ({ ...ref, position: Number(ref.position) }));
+    const decision = decideAppend({ stream, eventIds, expected, tip, stored });
+    if (decision.kind === 'already-appended') return decision.result;
+    if (prepared.length === 0) return { nextExpectedRevision: tip?.revision ?? -1, position: tip?.position ?? 0 };
+    // The function appends whenever decideAppend would: reaching this line means the two disagree.
+    throw new Error(`decom_append declined an append that decideAppend accepts (stream '${stream}')`);
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -218,7 +224,7 @@ export class PostgresEventStore implements EventStore {
     const client = await this.pool.connect();
     let isBroken = false;
     try {
-      // Under the append lock, so concurrent first starts do not race on CREATE ... IF NOT EXISTS.
+      // Under the append lock, so concurrent first starts (and other versions) do not race on the DDL.
       await client.query(`BEGIN; ${this.lockStatement}`);
       await client.query(`
         CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(this.schema)};
@@ -233,6 +239,13 @@ export class PostgresEventStore implements EventStore {
           recorded_time TIMESTAMPTZ NOT NULL,
           UNIQUE (stream, revision)
         );
+        CREATE TABLE IF NOT EXISTS ${this.reservations} (
+          key TEXT PRIMARY KEY,
+          holder TEXT NOT NULL,
+          stream TEXT NOT NULL,
+          position BIGINT NOT NULL
+        );
+        ${appendFunctionSql(this.schema, this.table, this.reservations, this.lockStatement.replace(/^SELECT /, 'PERFORM '), this.channel)}
         COMMIT;`);
     } catch (error) {
       isBroken = !(await rollback(client));
@@ -242,13 +255,20 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  /** Maps unique violations (only reachable if a writer bypasses the append lock) to the port's errors. */
+  /**
+   * Maps `decom_append`'s reservation refusal, and unique violations (only reachable if a writer bypasses
+   * the append lock), to the port's errors.
+   */
   private async translateError(
     error: unknown,
     stream: string,
     eventIds: readonly string[],
     expected: ExpectedRevision,
   ): Promise<unknown> {
+    if (error instanceof pg.DatabaseError && error.code === RESERVATION_TAKEN_SQLSTATE) {
+      const taken = JSON.parse(error.detail ?? '{}') as { key: string; holder: string; stream: string };
+      return new ReservationTaken(taken.key, taken.holder, taken.stream);
+    }
     if (!(error instanceof pg.DatabaseError) || error.code !== '23505') return error;
     if (error.constraint?.endsWith('_id_key')) return new DuplicateEventId(stream, eventIds);
     if (!error.constraint?.endsWith('_stream_revision_key')) return error;

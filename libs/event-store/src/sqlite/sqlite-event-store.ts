@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import {
   ConcurrencyConflict,
+  ReservationTaken,
   type AppendOptions,
   type AppendResult,
   type EventStore,
@@ -56,6 +57,12 @@ const SCHEMA = `
     metadata TEXT NOT NULL,
     recorded_time TEXT NOT NULL,
     UNIQUE (stream, revision)
+  );
+  CREATE TABLE IF NOT EXISTS reservations (
+    key TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    stream TEXT NOT NULL,
+    position INTEGER NOT NULL
   );
 `;
 
@@ -116,6 +123,9 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${columns} FROM events WHERE position < ? ORDER BY position DESC LIMIT ?`,
       ),
       head: this.database.prepare<[], { head: number }>('SELECT coalesce(max(position), 0) AS head FROM events'),
+      reservation: this.database.prepare<[string], { holder: string; stream: string }>('SELECT holder, stream FROM reservations WHERE key = ?'),
+      reserve: this.database.prepare('INSERT INTO reservations (key, holder, stream, position) VALUES (?, ?, ?, ?)'),
+      release: this.database.prepare('DELETE FROM reservations WHERE key = ? AND stream = ?'),
     };
     this.appendTransaction = this.database.transaction(
       (stream: string, events: readonly PreparedEvent[], options: AppendOptions) =>
@@ -127,6 +137,7 @@ export class SqliteEventStore implements EventStore {
    * Appends atomically in one `BEGIN IMMEDIATE` transaction.
    * @throws ConcurrencyConflict when the expected revision does not hold.
    * @throws DuplicateEventId when event ids are reused other than by an exact retry.
+   * @throws ReservationTaken when a key in `options.reserve` is held by another holder (nothing written).
    */
   async append(stream: string, events: readonly NewEvent[], options: AppendOptions = {}): Promise<AppendResult> {
     // Serialised before the transaction: a value JSON cannot encode fails the append with nothing written.
@@ -219,6 +230,13 @@ export class SqliteEventStore implements EventStore {
       );
       position = Number(info.lastInsertRowid);
     });
+    // Inside the same write transaction as the events: a taken key throws and rolls all of it back.
+    for (const { key, holder } of options.reserve ?? []) {
+      const taken = this.statements.reservation.get(key);
+      if (!taken) this.statements.reserve.run(key, holder, stream, position);
+      else if (taken.holder !== holder || taken.stream !== stream) throw new ReservationTaken(key, taken.holder, taken.stream);
+    }
+    for (const key of options.release ?? []) this.statements.release.run(key, stream);
     return { result: { nextExpectedRevision: decision.firstRevision + events.length - 1, position }, isNew: true };
   }
 

@@ -36,6 +36,7 @@ export class PostgresReadModelStore implements ReadModelStore {
   readonly schema: string;
   private readonly ownsPool: boolean;
   private readonly begin: string;
+  private readonly beginSetup: string;
   private ready: Promise<void> | undefined;
   private isClosed = false;
 
@@ -47,9 +48,20 @@ export class PostgresReadModelStore implements ReadModelStore {
     if (this.ownsPool) this.pool.on('error', () => undefined);
     this.schema = options.schema;
     this.begin = `BEGIN; SET LOCAL search_path TO ${pg.escapeIdentifier(this.schema)}`;
+    // Same first key as the event store's locks (0xdec0), another second key: set-up never waits on appends.
+    this.beginSetup = `${this.begin}; SELECT pg_advisory_xact_lock(${0xdec0}, hashtext(${pg.escapeLiteral(`decom.read-models:${this.schema}`)}))`;
   }
 
-  async transaction<T>(fn: (tx: ReadModelTx) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: ReadModelTx) => Promise<T>): Promise<T> {
+    return this.run(this.begin, fn);
+  }
+
+  /** A transaction under the schema's set-up advisory lock: concurrent first starts create tables one at a time. */
+  setupTransaction<T>(fn: (tx: ReadModelTx) => Promise<T>): Promise<T> {
+    return this.run(this.beginSetup, fn);
+  }
+
+  private async run<T>(begin: string, fn: (tx: ReadModelTx) => Promise<T>): Promise<T> {
     await this.ensureSchema();
     const client = await this.pool.connect();
     let isOpen = true;
@@ -63,7 +75,7 @@ export class PostgresReadModelStore implements ReadModelStore {
       execute: async (sql, params = []) => ({ changes: (await run(sql, params)).rowCount ?? 0 }),
     };
     try {
-      await client.query(this.begin);
+      await client.query(begin);
       const result = await fn(tx);
       await client.query('COMMIT');
       return result;

@@ -148,16 +148,23 @@ export class ProjectionRunner {
   }
 
   /**
-   * Creates tables and checkpoint rows, returns the checkpoints. Several processes starting at once can
-   * race on `CREATE TABLE IF NOT EXISTS` (PostgreSQL reports a unique violation on pg_type); the loser
-   * tries again and finds the tables. A persistent error still surfaces after the last attempt.
+   * Creates missing tables and checkpoint rows, returns the checkpoints. The DDL runs only when a table is
+   * missing, in a set-up transaction (advisory-locked on PostgreSQL), and apart from the checkpoint rows:
+   * a second process starting while a first one's runner holds its checkpoint row and writes the read
+   * models then takes no lock the runner waits for, so the two cannot deadlock (issue 10). A race that
+   * still fails (two first starts on a server without the lock) is retried; a persistent error surfaces.
    */
   private async prepare(attempts = 3): Promise<Map<string, number>> {
     for (let attempt = 1; ; attempt += 1) {
       try {
+        if (await this.anyTableMissing()) {
+          const setup = this.readModels.setupTransaction?.bind(this.readModels) ?? this.readModels.transaction.bind(this.readModels);
+          await setup(async (tx) => {
+            await tx.execute(CREATE_CHECKPOINTS_TABLE);
+            for (const projection of this.projections) for (const statement of projection.schema) await tx.execute(statement);
+          });
+        }
         return await this.readModels.transaction(async (tx) => {
-          await tx.execute(CREATE_CHECKPOINTS_TABLE);
-          for (const projection of this.projections) for (const statement of projection.schema) await tx.execute(statement);
           await insertMissingCheckpoints(tx, this.names);
           return readCheckpoints(tx, this.names);
         });
@@ -166,6 +173,19 @@ export class ProjectionRunner {
         await sleep(10 * attempt);
       }
     }
+  }
+
+  /** Whether a table of the projections (or the checkpoints table) does not exist yet. */
+  private async anyTableMissing(): Promise<boolean> {
+    const tables = ['projection_checkpoints', ...this.projections.flatMap((projection) => schemaTables(projection.schema))];
+    for (const table of tables) {
+      try {
+        await this.readModels.query(`SELECT 1 FROM ${table} LIMIT 0`);
+      } catch {
+        return true;
+      }
+    }
+    return false;
   }
 
   private async run(): Promise<void> {
@@ -251,6 +271,16 @@ export class ProjectionRunner {
 
   private checkpointOf(projection: Projection): number {
     return this.checkpoints.get(projection.name) ?? 0;
+  }
+
+  /** Lowest in-memory checkpoint: `$all` is applied to every read model up to this position. */
+  appliedPosition(): number {
+    return this.position();
+  }
+
+  /** Whether the runner is following `$all` (started, not stopped, not failed). */
+  isRunning(): boolean {
+    return this.loop !== undefined && !this.failure && !this.isStopping;
   }
 
   private position(): number {

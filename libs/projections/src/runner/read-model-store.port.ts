@@ -25,4 +25,10 @@ export interface ReadModelStore extends ReadModelQueries {
    * Do not use the `tx` after `fn` settles.
    */
   transaction<T>(fn: (tx: ReadModelTx) => Promise<T>): Promise<T>;
+  /**
+   * Like `transaction`, serialised with every other process's set-up of the same read models (PostgreSQL:
+   * a transaction-scoped advisory lock per schema; SQLite: its write lock already does it). For schema
+   * creation and migrations only.
+   */
+  setupTransaction?<T>(fn: (tx: ReadModelTx) => Promise<T>): Promise<T>;
 }
