@@ -51,7 +51,43 @@ export async function usePostgres(): Promise<PostgresForTests> {
   };
 }
 
-async function startCluster(): Promise<{ connectionString: string; stop(): Promise<void> }> {
+/** A private server a test may stop and start (never the one `DATABASE_URL` names). */
+export interface RestartablePostgres extends PostgresForTests {
+  /** `pg_ctl stop -m fast`: open sessions are terminated (57P01), new connections refused. */
+  stopServer(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  startServer(): Promise<void>;
+}
+
+/**
+ * Always starts a throw-away cluster (see `usePostgres`), for tests that stop and restart PostgreSQL.
+ * @throws Error saying to `apt-get install postgresql` when no binaries are found.
+ */
+export async function useThrowAwayPostgres(): Promise<RestartablePostgres> {
+  const server = await startCluster();
+  const admin = new pg.Pool({ connectionString: server.connectionString, max: 2 });
+  admin.on('error', () => undefined);
+  admin.on('connect', (client) => client.on('error', () => undefined));
+  return {
+    connectionString: server.connectionString,
+    async newSchema() {
+      const schema = `test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      return schema;
+    },
+    async dropSchema(schema) {
+      await admin.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`);
+    },
+    stopServer: () => server.pause(),
+    startServer: () => server.resume(),
+    async stop() {
+      await admin.end();
+      await server.stop();
+    },
+  };
+}
+
+async function startCluster(): Promise<{ connectionString: string; stop(): Promise<void>; pause(): Promise<void>; resume(): Promise<void> }> {
   const bin = findBinaries();
   const folder = mkdtempSync(join(tmpdir(), 'decom-pg-'));
   const data = join(folder, 'data');
@@ -85,9 +121,12 @@ async function startCluster(): Promise<{ connectionString: string; stop(): Promi
       const port = await freePort();
       const options = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
       try {
-        await exec(command('pg_ctl', ['-D', data, '-l', join(folder, 'server.log'), '-o', options, '-w', 'start']));
+        const start = command('pg_ctl', ['-D', data, '-l', join(folder, 'server.log'), '-o', options, '-w', 'start']);
+        await exec(start);
         return {
           connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
+          pause: async () => void (await exec(command('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']))),
+          resume: async () => void (await exec(start)),
           async stop() {
             process.removeListener('exit', onExit);
             await exec(stopCommand);

@@ -26,7 +26,7 @@ import { HealthController } from './health/health.controller.js';
 import { HistoryController } from './history/history.controller.js';
 import { ResourceActions } from './resources/resource-actions.js';
 import { ResourcesController } from './resources/resources.controller.js';
-import { API_OPTIONS, CLOCK, ID_GENERATOR, READ_SIDE, type ApiOptions, type Clock, type IdGenerator, type ReadSide } from './tokens.js';
+import { API_OPTIONS, CLOCK, ID_GENERATOR, READINESS, READ_SIDE, type ApiOptions, type Clock, type IdGenerator, type ReadSide, type Readiness } from './tokens.js';
 
 export interface ApiRuntime {
   readonly store: EventStore;
@@ -38,6 +38,8 @@ export interface ApiRuntime {
   readonly options: ApiOptions;
   /** Told about every successful append (transition log lines and deletion metrics). */
   readonly onAppended?: AppendObserver;
+  /** `/readyz`'s source (the engine's); without it `/readyz` answers like `/healthz`. */
+  readonly readiness?: Readiness;
 }
 
 @Module({})
@@ -64,6 +66,7 @@ export class AppModule {
         { provide: CLOCK, useValue: runtime.clock },
         { provide: ID_GENERATOR, useValue: runtime.ids },
         { provide: API_OPTIONS, useValue: runtime.options },
+        ...(runtime.readiness ? [{ provide: READINESS, useValue: runtime.readiness }] : []),
         { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended), inject: [EVENT_STORE] },
         { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,

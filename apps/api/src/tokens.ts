@@ -4,9 +4,26 @@ export const CLOCK = Symbol('Clock');
 export const ID_GENERATOR = Symbol('IdGenerator');
 export const API_OPTIONS = Symbol('ApiOptions');
 
+export const READINESS = Symbol('Readiness');
+
 /** Read-your-writes: resolves once the projections applied `position`. */
 export interface ReadSide {
   waitFor(position: number): Promise<void>;
+  /**
+   * Why commands must be refused now (503), or undefined when they may run: the read model has not yet
+   * caught up with the head seen at start, or the projections are recovering (issue 10).
+   */
+  writeRefusal?(): string | undefined;
+}
+
+/** `/readyz`'s answer (health/readiness.ts builds it in the engine). */
+export interface ReadinessReport {
+  readonly status: 'ready' | 'not_ready';
+  readonly [detail: string]: unknown;
+}
+
+export interface Readiness {
+  check(): Promise<ReadinessReport>;
 }
 
 export interface Clock {

@@ -1,9 +1,11 @@
 /**
  * Creates a resource (generation 1) in its tree's stream. @throws MutationWhileFinalizing when the parent is deleting (seed 000 #12).
+ * @throws NameAlreadyTaken (with the holder's id) when the name is taken, decided atomically by the store.
  */
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
-import { decideCreate, type CreateResource, type KindRegistry } from '@decom/domain';
+import { NameAlreadyTaken, decideCreate, type CreateResource, type KindRegistry } from '@decom/domain';
+import { ReservationTaken } from '@decom/event-store';
 import type { CommandContext } from './command-context.js';
 import { KIND_REGISTRY } from './tokens.js';
 import { ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
@@ -26,6 +28,12 @@ export class CreateResourceHandler implements ICommandHandler<CreateResourceComm
 
   async execute({ payload, context }: CreateResourceCommand): Promise<DecisionOutcome> {
     const stream = await this.locator.forNew(payload.kind, payload.id, payload.owner);
-    return this.repository.decideAndAppend(stream, (state) => decideCreate(payload as never, state, this.kinds), context);
+    try {
+      return await this.repository.decideAndAppend(stream, (state) => decideCreate(payload as never, state, this.kinds), context);
+    } catch (error) {
+      // The store refused the name reservation: another top-level resource holds it (name-reservations.ts).
+      if (error instanceof ReservationTaken) throw new NameAlreadyTaken(payload.kind, payload.name, error.holder);
+      throw error;
+    }
   }
 }

@@ -6,7 +6,7 @@ import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqr
 import { decideForceDelete, type ForceDelete, type KindRegistry } from '@decom/domain';
 import type { CommandContext } from './command-context.js';
 import { KIND_REGISTRY } from './tokens.js';
-import { ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
+import { OPERATOR_CONFLICT_RETRIES, ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
 import { StreamLocator } from './stream-locator.js';
 
 export class ForceDeleteCommand implements ICommand {
@@ -26,6 +26,6 @@ export class ForceDeleteHandler implements ICommandHandler<ForceDeleteCommand, D
 
   async execute({ payload, context }: ForceDeleteCommand): Promise<DecisionOutcome> {
     const stream = await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideForceDelete(payload as never, state), context);
+    return this.repository.decideAndAppend(stream, (state) => decideForceDelete(payload as never, state), { ...context, maxConflictRetries: OPERATOR_CONFLICT_RETRIES });
   }
 }

@@ -4,7 +4,7 @@
 import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
 import { decideForceOrphan, type ForceOrphan } from '@decom/domain';
 import type { CommandContext } from './command-context.js';
-import { ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
+import { OPERATOR_CONFLICT_RETRIES, ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
 import { StreamLocator } from './stream-locator.js';
 
 export class ForceOrphanCommand implements ICommand {
@@ -23,6 +23,6 @@ export class ForceOrphanHandler implements ICommandHandler<ForceOrphanCommand, D
 
   async execute({ payload, context }: ForceOrphanCommand): Promise<DecisionOutcome> {
     const stream = await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideForceOrphan(payload, state), context);
+    return this.repository.decideAndAppend(stream, (state) => decideForceOrphan(payload, state), { ...context, maxConflictRetries: OPERATOR_CONFLICT_RETRIES });
   }
 }

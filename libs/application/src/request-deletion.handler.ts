@@ -6,7 +6,7 @@ import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqr
 import { decideDeletion, type RequestDeletion, type KindRegistry } from '@decom/domain';
 import type { CommandContext } from './command-context.js';
 import { KIND_REGISTRY } from './tokens.js';
-import { ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
+import { OPERATOR_CONFLICT_RETRIES, ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
 import { StreamLocator } from './stream-locator.js';
 
 export class RequestDeletionCommand implements ICommand {
@@ -26,6 +26,6 @@ export class RequestDeletionHandler implements ICommandHandler<RequestDeletionCo
 
   async execute({ payload, context }: RequestDeletionCommand): Promise<DecisionOutcome> {
     const stream = await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideDeletion(payload as never, state, this.kinds), context);
+    return this.repository.decideAndAppend(stream, (state) => decideDeletion(payload as never, state, this.kinds), { ...context, maxConflictRetries: OPERATOR_CONFLICT_RETRIES });
   }
 }

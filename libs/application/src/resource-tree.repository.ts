@@ -5,6 +5,7 @@
 import {
   RESOURCE_EVENT_SCHEMA_VERSION,
   fold,
+  nameReservationsOf,
   isResourceEvent,
   upcastResourceEvent,
   type ResourceEvent,
@@ -17,9 +18,17 @@ import {
 } from '@decom/event-store';
 import { randomUUID } from 'node:crypto';
 import { currentTrace } from '@decom/tracing';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Conflicting appends are re-decided at most this many times; `decide` is pure so this is safe. */
 export const MAX_CONFLICT_RETRIES = 8;
+/**
+ * Operator commands (DELETE, force-delete, force-orphan, pause) must not lose to adapter traffic on a busy
+ * tree: they get more rounds (issue 10), each after a short jittered pause so the writers spread out.
+ */
+export const OPERATOR_CONFLICT_RETRIES = 24;
+/** Pause before re-deciding after a conflict: `attempt × CONFLICT_PAUSE_MS × (0.5..1.5)`, capped at 100 ms. */
+const CONFLICT_PAUSE_MS = 5;
 
 export interface LoadedTree {
   readonly state: TreeState;
@@ -45,6 +54,8 @@ export interface AppendContext {
   readonly traceId?: string;
   /** When set, no retry: the caller's `If-Match` revision must hold. */
   readonly expectedRevision?: number;
+  /** Re-decisions after a conflict (default MAX_CONFLICT_RETRIES; operator commands OPERATOR_CONFLICT_RETRIES). */
+  readonly maxConflictRetries?: number;
 }
 
 /** What was just appended, for logs and metrics (called after the append succeeded, never on a conflict). */
@@ -75,8 +86,11 @@ export class ResourceTreeRepository {
 
   /**
    * Loads `stream`, runs `decideFn`, appends its events expecting the loaded revision; on a
-   * `ConcurrencyConflict` it re-loads and decides again (bounded). Domain errors propagate unchanged.
-   * @throws ConcurrencyConflict after MAX_CONFLICT_RETRIES, or at once when `context.expectedRevision` is given.
+   * `ConcurrencyConflict` it re-loads and decides again (bounded, jittered pause). Domain errors propagate
+   * unchanged. Top-level names are reserved in the create's append and released in the hard delete's
+   * (`nameReservationsOf`), so the store decides name uniqueness atomically.
+   * @throws ConcurrencyConflict after the retries, or at once when `context.expectedRevision` is given.
+   * @throws ReservationTaken when a created top-level name is held by another resource.
    */
   async decideAndAppend(
     stream: string,
@@ -90,6 +104,7 @@ export class ResourceTreeRepository {
       const expected = context.expectedRevision ?? (revision < 0 ? 'no_stream' : revision);
       // Work without a request (jobs) records the trace it runs in (@decom/tracing), if any.
       const traceId = context.traceId ?? currentTrace()?.traceId;
+      const { reserve, release } = nameReservationsOf(events, state);
       try {
         const started = performance.now();
         const result = await this.store.append(
@@ -104,7 +119,7 @@ export class ResourceTreeRepository {
               schema_version: RESOURCE_EVENT_SCHEMA_VERSION,
             },
           })),
-          { expectedRevision: expected },
+          { expectedRevision: expected, ...(reserve.length > 0 ? { reserve } : {}), ...(release.length > 0 ? { release } : {}) },
         );
         const appendSeconds = (performance.now() - started) / 1000;
         try {
@@ -114,8 +129,10 @@ export class ResourceTreeRepository {
         }
         return { events, state: fold(events, state), before: state, position: result.position };
       } catch (error) {
-        const retry = error instanceof ConcurrencyConflict && context.expectedRevision === undefined && attempt < MAX_CONFLICT_RETRIES;
+        const bound = context.maxConflictRetries ?? MAX_CONFLICT_RETRIES;
+        const retry = error instanceof ConcurrencyConflict && context.expectedRevision === undefined && attempt < bound;
         if (!retry) throw error;
+        await sleep(Math.min(100, (attempt + 1) * CONFLICT_PAUSE_MS) * (0.5 + Math.random()));
       }
     }
   }

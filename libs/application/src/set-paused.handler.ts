@@ -4,7 +4,7 @@
 import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
 import { decideSetPaused, type SetPaused } from '@decom/domain';
 import type { CommandContext } from './command-context.js';
-import { ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
+import { OPERATOR_CONFLICT_RETRIES, ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
 import { StreamLocator } from './stream-locator.js';
 
 export class SetPausedCommand implements ICommand {
@@ -23,6 +23,6 @@ export class SetPausedHandler implements ICommandHandler<SetPausedCommand, Decis
 
   async execute({ payload, context }: SetPausedCommand): Promise<DecisionOutcome> {
     const stream = await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideSetPaused(payload, state), context);
+    return this.repository.decideAndAppend(stream, (state) => decideSetPaused(payload, state), { ...context, maxConflictRetries: OPERATOR_CONFLICT_RETRIES });
   }
 }

@@ -15,3 +15,4 @@ export * from './resource/decide-operator-actions.js';
 export * from './resource/upcast.js';
 export * from './resource/deletion-order.js';
 export * from './resource/fencing.js';
+export * from './resource/name-reservations.js';

@@ -62,6 +62,8 @@ export class Sweeper {
     private readonly clock: () => number = Date.now,
     private readonly onError: (error: unknown) => void = () => undefined,
     private readonly isDispatchable: (adapter: string) => boolean = () => true,
+    /** Called after each sweep that completed (the engine logs a recovery after failed sweeps). */
+    private readonly onSwept: () => void = () => undefined,
   ) {}
 
   /**
@@ -98,10 +100,13 @@ export class Sweeper {
   start(): void {
     this.timer = setInterval(() => {
       if (this.running) return;
-      this.running = this.sweepOnce().catch((error) => {
-        this.onError(error);
-        return 0;
-      });
+      this.running = this.sweepOnce().then(
+        (enqueued) => (this.onSwept(), enqueued),
+        (error: unknown) => {
+          this.onError(error);
+          return 0;
+        },
+      );
       void this.running.finally(() => (this.running = undefined));
     }, this.options.intervalMs);
     this.timer.unref();

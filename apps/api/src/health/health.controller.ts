@@ -1,10 +1,26 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { READINESS, type Readiness, type ReadinessReport } from '../tokens.js';
 
-/** Liveness for load balancers and the CLI's readiness wait. */
+/**
+ * `/healthz`: liveness (the process answers HTTP; load balancers, the CLI's start wait).
+ * `/readyz`: readiness (README "Readiness"): 200 with `status: ready` when the event store answers, every
+ * projection and reactor runs within its lag bound and Redis answers (when configured); 503 with the
+ * same JSON shape, naming what is not ready, otherwise. Without a readiness source it is `/healthz`.
+ */
 @Controller()
 export class HealthController {
+  constructor(@Optional() @Inject(READINESS) private readonly readiness?: Readiness) {}
+
   @Get('healthz')
   health(): { status: 'ok' } {
     return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessReport> {
+    const report = this.readiness ? await this.readiness.check() : { status: 'ready' as const };
+    void reply.status(report.status === 'ready' ? 200 : 503).header('cache-control', 'no-store');
+    return report;
   }
 }

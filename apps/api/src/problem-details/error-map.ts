@@ -14,9 +14,9 @@ import {
   ValidationFailed,
   type FieldViolation,
 } from '@decom/domain';
-import { ConcurrencyConflict } from '@decom/event-store';
+import { ConcurrencyConflict, isTransientError } from '@decom/event-store';
 import { SearchFieldError, SearchSyntaxError } from '@decom/projections';
-import { HttpProblem } from './problem.js';
+import { HttpProblem, RETRY_AFTER_SECONDS } from './problem.js';
 
 export interface MappedError {
   readonly status: number;
@@ -25,12 +25,24 @@ export interface MappedError {
   readonly typeSlug: string;
   readonly detail: string;
   readonly errors?: readonly FieldViolation[];
+  /** Extension members of the body (RFC 9457 §3.2). */
+  readonly extensions?: Readonly<Record<string, unknown>>;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Maps a thrown error, or undefined for an unexpected one (→ 500 with a generic detail, never a stack). */
 export function mapError(error: unknown): MappedError | undefined {
   if (error instanceof HttpProblem) {
-    return { status: error.status, code: error.code, title: error.title, typeSlug: error.typeSlug, detail: error.message, ...(error.errors ? { errors: error.errors } : {}) };
+    return {
+      status: error.status,
+      code: error.code,
+      title: error.title,
+      typeSlug: error.typeSlug,
+      detail: error.message,
+      ...(error.errors ? { errors: error.errors } : {}),
+      ...(error.extensions ? { extensions: error.extensions } : {}),
+      ...(error.headers ? { headers: error.headers } : {}),
+    };
   }
   if (error instanceof ValidationFailed) {
     return { status: 400, code: 'HYPERFLEET-VAL-000', title: 'Validation Failed', typeSlug: 'validation-error', detail: error.message, errors: error.violations };
@@ -46,10 +58,28 @@ export function mapError(error: unknown): MappedError | undefined {
     return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
   }
   if (error instanceof NameAlreadyTaken) {
-    return { status: 409, code: 'HYPERFLEET-CNF-001', title: 'Resource Conflict', typeSlug: 'conflict', detail: error.message };
+    return { status: 409, code: 'HYPERFLEET-CNF-001', title: 'Resource Conflict', typeSlug: 'conflict', detail: error.message, ...(error.existingId ? { extensions: { id: error.existingId } } : {}) };
   }
   if (error instanceof ConcurrencyConflict) {
-    return { status: 409, code: 'HYPERFLEET-CNF-002', title: 'Version Conflict', typeSlug: 'conflict', detail: 'the resource changed concurrently; retry' };
+    return {
+      status: 409,
+      code: 'HYPERFLEET-CNF-002',
+      title: 'Version Conflict',
+      typeSlug: 'conflict',
+      detail: `the resource changed concurrently (${error.message}); retry`,
+      extensions: { conflict: { stream: error.stream, expected: error.expected, actual: error.actual } },
+    };
+  }
+  if (isTransientError(error)) {
+    // A dependency (PostgreSQL, Redis) is away or the read side is behind: retry later (issue 10).
+    return {
+      status: 503,
+      code: 'HYPERFLEET-SVC-001',
+      title: 'Service Unavailable',
+      typeSlug: 'service-unavailable',
+      detail: `a dependency (event store, read models or job queue) is unavailable; retry after ${RETRY_AFTER_SECONDS} s`,
+      headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+    };
   }
   if (error instanceof SearchSyntaxError) {
     return { status: 400, code: 'HYPERFLEET-VAL-007', title: 'Invalid Search Query', typeSlug: 'bad-request', detail: error.message };

@@ -29,7 +29,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       instance: request.url.split('?')[0] ?? request.url,
       trace_id: traceId,
       ...(mapped.errors ? { errors: mapped.errors } : {}),
+      ...mapped.extensions,
     };
+    for (const [name, value] of Object.entries(mapped.headers ?? {})) void reply.header(name, value);
     void reply.status(mapped.status).header('content-type', 'application/problem+json').header('vary', 'Authorization').send(body);
   }
 

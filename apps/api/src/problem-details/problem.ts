@@ -16,6 +16,8 @@ export interface ProblemDetails {
   readonly instance: string;
   readonly trace_id: string;
   readonly errors?: readonly FieldViolation[];
+  /** Extension members (RFC 9457 §3.2), e.g. the existing resource's `id` and `href` on a name conflict. */
+  readonly [extension: string]: unknown;
 }
 
 /** An HTTP-level problem raised at the edge (routing, body parsing, authorization). */
@@ -27,10 +29,17 @@ export class HttpProblem extends Error {
     readonly typeSlug: string,
     detail: string,
     readonly errors?: readonly FieldViolation[],
+    /** Extension members added to the body. */
+    readonly extensions?: Readonly<Record<string, unknown>>,
+    /** Response headers, e.g. `Retry-After`. */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(detail);
   }
 }
+
+/** Seconds a client should wait before retrying a 503 (the supervisor's first restarts take < 1 s). */
+export const RETRY_AFTER_SECONDS = 2;
 
 export const Problems = {
   notFoundEndpoint: (path: string) => new HttpProblem(404, 'HYPERFLEET-NTF-000', 'Endpoint Not Found', 'not-found', `no route for ${path}`),
@@ -40,5 +49,11 @@ export const Problems = {
   forbidden: (detail: string) => new HttpProblem(403, 'HYPERFLEET-AUZ-001', 'Permission Denied', 'permission-denied', detail),
   childKindCreate: (kind: string, parentPlural: string, plural: string) =>
     new HttpProblem(422, 'HYPERFLEET-VAL-000', 'Unprocessable Entity', 'validation-error', `${kind} is a child kind; create it via /${parentPlural}/{id}/${plural}`),
+  /** 503 while a dependency is down or the read model is catching up (issue 10); nothing was applied. */
+  unavailable: (detail: string) =>
+    new HttpProblem(503, 'HYPERFLEET-SVC-001', 'Service Unavailable', 'service-unavailable', detail, undefined, undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) }),
+  /** 409 on a name held by another resource, naming it (`id`, `href`) so a client retrying a lost create learns it. */
+  nameTaken: (detail: string, existing: { id: string; href: string }) =>
+    new HttpProblem(409, 'HYPERFLEET-CNF-001', 'Resource Conflict', 'conflict', detail, undefined, existing),
   preconditionFailed: (detail: string) => new HttpProblem(412, 'HYPERFLEET-CNF-002', 'Version Conflict', 'conflict', detail),
 };

@@ -70,9 +70,10 @@ export class ResourceActions {
       ]);
     }
     const labels = validLabels(body.labels ?? {});
-    // Names are unique per kind and parent (contract §1.7 CNF-001). Top-level names span trees, so this reads
-    // the read model: two creates of one name in the same instant can both pass (docs/api.md).
-    if (await this.queries.findByName(kind, body.name, owner?.id)) throw new NameAlreadyTaken(kind, body.name);
+    // Names are unique per kind and parent (contract §1.7 CNF-001). This read-model look-up is only a fast
+    // path; the decision is the store's (a name reservation in the create's append, name-reservations.ts).
+    const known = await this.queries.findByName(kind, body.name, owner?.id);
+    if (known) throw Problems.nameTaken(new NameAlreadyTaken(kind, body.name, known.id).message, { id: known.id, href: known.href });
     const id = this.ids.next();
     const outcome = await this.execute(
       new CreateResourceCommand(
@@ -90,8 +91,16 @@ export class ResourceActions {
         },
         context,
       ),
-    );
+    ).catch((error: unknown) => this.explainNameTaken(error, kind, owner));
     return this.present(outcome, id);
+  }
+
+  /** A store-decided name conflict → 409 naming the holder (`id`, `href`); anything else unchanged. */
+  private async explainNameTaken(error: unknown, kind: string, owner: { id: string; kind: string } | undefined): Promise<never> {
+    if (!(error instanceof NameAlreadyTaken) || !error.existingId) throw error;
+    const ownerHref = owner ? (await this.queries.get(owner.id))?.href : undefined;
+    const href = (await this.queries.get(error.existingId))?.href ?? resourceHref(this.kinds, kind, error.existingId, ownerHref);
+    throw Problems.nameTaken(error.message, { id: error.existingId, href });
   }
 
   /** @throws ValidationFailed when the body sets no field (HyperFleet: "at least one field must be provided"). */
@@ -210,6 +219,8 @@ export class ResourceActions {
   }
 
   private async execute(command: object): Promise<DecisionOutcome> {
+    const refusal = this.readSide.writeRefusal?.();
+    if (refusal) throw Problems.unavailable(refusal);
     const outcome = await this.commandBus.execute<object, DecisionOutcome>(command as never);
     if (outcome.position !== undefined) await this.readSide.waitFor(outcome.position);
     return outcome;

@@ -49,10 +49,28 @@ async function withQueue(action: (queue: JobQueue) => Promise<void>): Promise<vo
     process.stderr.write('decom jobs: REDIS_URL is not set; the in-process queue keeps its dead letters inside the engine process (see its log)\n');
     process.exit(2);
   }
-  const { queue } = await openJobQueue(config, pino({ level: 'silent' }));
+  let queue: JobQueue;
   try {
-    await action(queue);
+    ({ queue } = await openJobQueue(config, pino({ level: 'silent' })));
+  } catch (error) {
+    // openJobQueue gives up after 5 s with "cannot reach Redis at <url without password>: ...".
+    process.stderr.write(`decom jobs: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis stopped answering (no reply within ${JOBS_TIMEOUT_MS / 1000} s)`)), JOBS_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([action(queue), timeout]);
+  } catch (error) {
+    process.stderr.write(`decom jobs: ${(error as Error).message}\n`);
+    process.exitCode = 1;
   } finally {
+    clearTimeout(timer);
     await queue.close();
   }
 }
+
+/** A `decom jobs` call gives up after this long, with a message, instead of waiting for Redis forever. */
+const JOBS_TIMEOUT_MS = 15_000;

@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
 import { ConfigError, loadEntitiesConfig } from '@decom/config';
 import { KindRegistry } from '@decom/domain';
-import type { EventStore } from '@decom/event-store';
+import { Supervisor, describeError, isTransientError, type EventStore, type LoopState, type LoopStatus } from '@decom/event-store';
 import { ProjectionRunner, ResourceQueries, ResourceViewProjection, pendingWork } from '@decom/projections';
 import type { DecomMetrics } from '@decom/metrics';
 import { domainTransitionObserver } from '../../../api/src/observability/domain-transitions.js';
@@ -40,6 +40,8 @@ import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-
 import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { ReadModelCheckpoints } from './read-model-checkpoints.js';
 import { openStorage } from './storage.js';
+import { OutageLog } from './outage-log.js';
+import { checkReadiness } from './readiness.js';
 import { checkAdapterConfigs } from '../../../worker/src/adapter-host.js';
 
 /** @throws ConfigError naming KUBECONFIG when the file cannot be read as a kubeconfig. Undefined path → empty config. */
@@ -126,13 +128,51 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const queries = new ResourceQueries(readModels, kinds);
     logger.info(`event store: ${storage.description}`);
 
+    // Every long-running loop is supervised (issue 10): a failure restarts it from its checkpoint with a
+    // capped jittered backoff; state changes are logged once and reported by /readyz.
+    const storeOutage = new OutageLog(storage.description.split(',')[0]!.replace(/ \(.*$/, ''), logger);
+    const supervisors: Supervisor[] = [];
+    const onStateChange = (status: LoopStatus, previous: LoopState) => {
+      if (status.state === 'recovering' || status.state === 'failing') {
+        if (status.state === 'recovering') storeOutage.lost(new Error(status.error ?? 'connection lost'));
+        logger.warn(`${status.name} ${status.state === 'recovering' ? 'recovering' : 'failing, retrying'}: ${status.error ?? ''}`);
+      } else if (status.state === 'running' && (previous === 'recovering' || previous === 'failing')) {
+        logger.info(`${status.name} running again (restarts: ${status.restarts})`);
+        if (supervisors.every((supervisor) => supervisor.state === 'running')) storeOutage.back();
+      }
+    };
+    const supervise = (name: string, loop: { start(): Promise<void>; stop(): Promise<void> }) => {
+      const supervisor = new Supervisor(name, loop, { onStateChange });
+      supervisors.push(supervisor);
+      return supervisor;
+    };
+    // Writes wait until the read model has caught up with the head seen now (no name check or delete
+    // guard reads a read model that lags behind what an earlier process accepted).
+    const startHead = await store.headPosition();
+    let projectionsSupervisor: Supervisor | undefined;
     const projections = new ProjectionRunner(store, readModels, [new ResourceViewProjection(kinds)], {
-      onError: (error: unknown) => logger.error({ err: error }, 'projection stopped'),
+      onError: (error: unknown) => projectionsSupervisor?.fail(error),
     });
-    await projections.start();
-    closers.push(() => projections.stop());
+    projectionsSupervisor = supervise('projections', projections);
+    await projectionsSupervisor.start();
+    closers.push(() => projectionsSupervisor!.stop());
+    let hasCaughtUp = false;
+    const writeRefusal = (): string | undefined => {
+      if (projectionsSupervisor!.state !== 'running') return `the read models are ${projectionsSupervisor!.state} (event store or read-model database unavailable)`;
+      if (!hasCaughtUp) hasCaughtUp = projections.appliedPosition() >= startHead;
+      return hasCaughtUp ? undefined : `the read models are catching up after start (position ${projections.appliedPosition()} of ${startHead})`;
+    };
 
-    const { queue: rawQueue, localOnly, description: queueDescription } = await openJobQueue(config, logger, options.queueTuning, metrics);
+    let sweeperRef: Sweeper | undefined;
+    // Assigned below, before anything can call /readyz's check or the dispatch runner's onError.
+    let dispatchSupervisor!: Supervisor;
+    const redisWatch = {
+      onBack: async () => {
+        const recovered = (await sweeperRef?.sweepOnce('recovery')) ?? 0;
+        return `, re-dispatched ${recovered} job(s) for resources with pending work`;
+      },
+    };
+    const { queue: rawQueue, localOnly, description: queueDescription } = await openJobQueue(config, logger, options.queueTuning, metrics, redisWatch);
     const queue = countRetries(rawQueue, metrics);
     closers.push(() => queue.close());
     logger.info(`jobs: ${queueDescription}`);
@@ -142,7 +182,19 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         store,
         kinds,
         queries,
-        readSide: { waitFor: (position) => projections.waitFor(position) },
+        readSide: { waitFor: (position) => projections.waitFor(position), writeRefusal },
+        readiness: {
+          check: () =>
+            checkReadiness({
+              store,
+              ...(localOnly ? {} : { queue }),
+              loops: [
+                { status: () => projectionsSupervisor!.status(), position: () => projections.appliedPosition() },
+                { status: () => dispatchSupervisor.status(), position: () => dispatch.checkpoint() },
+              ],
+              writeRefusal,
+            }),
+        },
         clock: { now: () => new Date() },
         ids: { next: () => uuidv7() },
         options: { admins: config.admins },
@@ -198,11 +250,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       store,
       new ReadModelCheckpoints(readModels),
       new DispatchReactor(kinds, queue, addresses, (position) => projections.waitFor(position), isDispatchable),
-      (error) => logger.error({ err: error }, 'dispatch stopped'),
+      (error) => dispatchSupervisor.fail(error),
     );
-    await dispatch.start();
-    closers.push(() => dispatch.stop());
+    dispatchSupervisor = supervise('dispatch', dispatch);
+    await dispatchSupervisor.start();
+    closers.push(() => dispatchSupervisor.stop());
 
+    const sweepOutage = new OutageLog('sweeper: read models', logger);
     const sweeper = new Sweeper(
       kinds,
       queue,
@@ -211,9 +265,12 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       await sweepRules(config, kinds, options.sweep?.debounceMs),
       { intervalMs: options.sweep?.intervalMs ?? config.sweepIntervalMs },
       Date.now,
-      (error) => logger.error({ err: error }, 'sweep failed'),
+      // A sweep fails on every tick while a dependency is down: one line when lost, one when back.
+      (error) => (isTransientError(error) ? sweepOutage.lost(error) : logger.warn(`sweep: ${describeError(error)}`)),
       isDispatchable,
+      () => sweepOutage.back(),
     );
+    sweeperRef = sweeper;
     // The first sweep is a recovery sweep: the in-process queue lost its jobs if this process crashed.
     const recovered = await sweeper.sweepOnce();
     if (recovered > 0) logger.info(`recovery sweep re-dispatched ${recovered} job(s)`);

@@ -4,9 +4,11 @@
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
+import { describeError, isTransientError } from '@decom/event-store';
 import { BullMqJobQueue, InProcessJobQueue, type JobQueue } from '@decom/jobs';
 import type { DecomMetrics } from '@decom/metrics';
 import { deadLetterReporter } from './observability.js';
+import { OutageLog } from './outage-log.js';
 
 export interface QueueChoice {
   readonly queue: JobQueue;
@@ -23,19 +25,36 @@ export interface QueueTuning {
   readonly stalledIntervalMs?: number;
 }
 
-/** `metrics`: counts dead letters (`decom_jobs_dead_lettered_total`). */
-export async function openJobQueue(config: AppConfig, logger: Logger, tuning: QueueTuning = {}, metrics?: DecomMetrics): Promise<QueueChoice> {
+/** What the engine does when Redis comes back (a recovery sweep); its return is appended to the log line. */
+export interface RedisWatch {
+  onBack?(): Promise<string>;
+}
+
+/** `metrics`: counts dead letters (`decom_jobs_dead_lettered_total`). `watch`: Redis outage hooks. */
+export async function openJobQueue(config: AppConfig, logger: Logger, tuning: QueueTuning = {}, metrics?: DecomMetrics, watch: RedisWatch = {}): Promise<QueueChoice> {
   const onDeadLetter = deadLetterReporter(logger, metrics);
   if (!config.redisUrl) {
     return { queue: new InProcessJobQueue(Date.now, Math.random, onDeadLetter), localOnly: true, description: 'in-process' };
   }
+  const outage = new OutageLog(`Redis at ${redact(config.redisUrl)}`, logger);
   const queue = new BullMqJobQueue({
     url: config.redisUrl,
     prefix: config.queuePrefix,
     lockDurationMs: config.jobLockMs,
     ...tuning,
     onDeadLetter,
-    onError: (error) => logger.warn({ err: error }, 'job queue error'),
+    // Connection errors repeat on every reconnect attempt and every blocked call: the outage log says it
+    // once; other errors (a lost job lock, a script error) are logged one line each, without a stack.
+    onError: (error) => {
+      if (isTransientError(error) || outage.isDown) return outage.lost(error);
+      logger.warn(`job queue: ${describeError(error)}`);
+    },
+    onConnectionChange: (state, error) => {
+      if (state === 'lost') return outage.lost(error);
+      void (watch.onBack?.() ?? Promise.resolve(''))
+        .catch((sweepError: unknown) => `, recovery sweep failed: ${describeError(sweepError)}`)
+        .then((then) => outage.back(then));
+    },
   });
   // Fail the start now, with the cause, rather than at the first enqueue.
   const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5_000).unref());

@@ -5,11 +5,12 @@
  * - `esdb`: events in EventStoreDB (`EVENTSTORE_CONNECTION_STRING`), read models in PostgreSQL.
  * In every profile a projection's rows and its checkpoint commit in one read-model transaction.
  */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
-import type { AppConfig } from '@decom/config';
+import { ConfigError, type AppConfig } from '@decom/config';
 import { createEventStore, PostgresEventStore, SqliteEventStore, type EventStore } from '@decom/event-store';
 import { PostgresReadModelStore, SqliteReadModelStore, type ReadModelStore } from '@decom/projections';
 
@@ -44,16 +45,27 @@ async function openSqlite(config: AppConfig): Promise<Storage> {
   await mkdir(config.dataDir, { recursive: true });
   const file = join(config.dataDir, 'decom.sqlite');
   // The embedded profile has one writer process: a second engine on the same folder would double-dispatch
-  // and race the projection checkpoints. The lock (proper-lockfile, stale after 10 s) refuses it up front.
+  // and race the projection checkpoints. The lock (proper-lockfile, stale after 10 s) refuses it up front;
+  // its holder's pid sits next to it, so a lock left by a killed engine (kill -9) is taken over at once.
+  const lockfilePath = join(config.dataDir, 'decom.lock');
+  const pidFile = join(config.dataDir, 'decom.lock.pid');
+  const lock = () => lockfile.lock(config.dataDir, { lockfilePath, stale: 10_000, update: 2_000 });
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(config.dataDir, { lockfilePath: join(config.dataDir, 'decom.lock'), stale: 10_000, update: 2_000 });
+    try {
+      release = await lock();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ELOCKED' || isHolderAlive(pidFile)) throw error;
+      rmSync(lockfilePath, { recursive: true, force: true });
+      release = await lock();
+    }
   } catch (error) {
     if ((error as { code?: string }).code === 'ELOCKED') {
       throw new Error(`DECOM_DATA_DIR: ${config.dataDir} is in use by another running Decom engine (embedded profile allows one process per data folder)`);
     }
     throw error;
   }
+  writeFileSync(pidFile, String(process.pid));
   const store = new SqliteEventStore(file);
   return {
     store,
@@ -110,11 +122,42 @@ async function openEsdb(config: AppConfig, connectionString: string, databaseUrl
   };
 }
 
+/**
+ * A pool that survives its server (issue 10): an idle connection's death is reported on the pool, a
+ * checked-out one's on the client (57P01 between two queries of a transaction), and either without a
+ * listener would crash the process; the next query reports the loss to its caller (→ 503, supervisor).
+ * Connecting gives up after 5 s instead of waiting for a server that is down.
+ * @throws ConfigError naming DATABASE_URL (never echoing it: it may hold a password) when it cannot be parsed.
+ */
 function newPool(connectionString: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString });
-  // An idle pooled connection can die (server restart); without a listener that would crash the process.
+  try {
+    // pg parses lazily; parse now so a malformed URL fails the start with a clean message.
+    new URL(connectionString);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a valid URL (postgres://user:password@host:port/database); value not shown, it may hold a password');
+  }
+  const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: 5_000, keepAlive: true });
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
+}
+
+/** Whether the engine that wrote `pidFile` still runs (no file, or an unreadable one: assume it does). */
+function isHolderAlive(pidFile: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8').trim());
+  } catch {
+    return true;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but is someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function requireSetting(value: string | undefined, variable: string): string {

@@ -81,7 +81,7 @@ function existing(state: TreeState, kind: string, id: string): ResourceState {
  */
 export function decideCreate(command: CreateResource, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
   const descriptor = kinds.get(command.kind);
-  if (state.resources.has(command.id)) throw new NameAlreadyTaken(command.kind, command.name);
+  if (state.resources.has(command.id)) throw new NameAlreadyTaken(command.kind, command.name, command.id);
   if (descriptor.parent_kind) {
     if (!command.owner || command.owner.kind !== descriptor.parent_kind) {
       throw new InvalidParent(`${command.kind} must be created under a ${descriptor.parent_kind}`);
@@ -94,7 +94,7 @@ export function decideCreate(command: CreateResource, state: TreeState, kinds: K
   const sibling = [...state.resources.values()].find(
     (r) => r.kind === command.kind && r.name === command.name && r.owner_references?.id === command.owner?.id,
   );
-  if (sibling) throw new NameAlreadyTaken(command.kind, command.name);
+  if (sibling) throw new NameAlreadyTaken(command.kind, command.name, sibling.id);
   return [
     {
       type: 'ResourceCreated',

@@ -89,8 +89,10 @@ export class NameAlreadyTaken extends DomainError {
   constructor(
     readonly kind: string,
     readonly resourceName: string,
+    /** The id of the resource holding the name, when known: a client that lost a create's answer learns it. */
+    readonly existingId?: string,
   ) {
-    super(`${kind} with name '${resourceName}' already exists`);
+    super(`${kind} with name '${resourceName}' already exists${existingId ? ` (id ${existingId})` : ''}`);
   }
 }
 

@@ -98,6 +98,8 @@ export class PostgresEventStore implements EventStore {
     // An idle pooled connection can die (server restart); the next query reports it. Without a listener
     // the pool's 'error' event would crash the process.
     if (this.ownsPool) this.pool.on('error', () => undefined);
+    // A checked-out client's connection can die between two queries too; the next query reports it.
+    if (this.ownsPool) this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.schema = options.schema ?? 'public';
     this.table = `${pg.escapeIdentifier(this.schema)}.events`;
     this.reservations = `${pg.escapeIdentifier(this.schema)}.reservations`;

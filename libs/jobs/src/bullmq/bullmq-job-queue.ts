@@ -53,7 +53,12 @@ export interface BullMqJobQueueOptions {
   readonly onDeadLetter?: (job: FailedJob) => void;
   /** Connection and worker errors (Redis down, lost locks); the queue keeps running. */
   readonly onError?: (error: unknown) => void;
+  /** The Redis connection was lost (first error after being ready) or is back (ready again after a loss). */
+  readonly onConnectionChange?: (state: 'lost' | 'back', error?: unknown) => void;
 }
+
+/** How long `close()` waits for workers and connections while Redis may be unreachable, ms. */
+const CLOSE_TIMEOUT_MS = 3_000;
 
 interface GroupedData {
   readonly data: unknown;
@@ -76,7 +81,19 @@ export class BullMqJobQueue implements JobQueue {
     this.lockDurationMs = options.lockDurationMs ?? 30_000;
     // BullMQ requires maxRetriesPerRequest null: its blocking commands must wait out a reconnect.
     this.redis = new Redis(options.url, { maxRetriesPerRequest: null, enableReadyCheck: true });
-    this.redis.on('error', (error) => this.options.onError?.(error));
+    let isLost = false;
+    this.redis.on('error', (error) => {
+      if (!isLost) {
+        isLost = true;
+        this.options.onConnectionChange?.('lost', error);
+      }
+      this.options.onError?.(error);
+    });
+    this.redis.on('ready', () => {
+      if (!isLost) return;
+      isLost = false;
+      this.options.onConnectionChange?.('back');
+    });
     this.locks = new GroupLocks(this.redis, this.prefix, this.lockDurationMs, (error) => this.options.onError?.(error));
   }
 
@@ -163,12 +180,22 @@ export class BullMqJobQueue implements JobQueue {
     return (await this.redis.get(key)) ?? 'unknown';
   }
 
+  /**
+   * Closes workers, queues and the connection. While Redis is unreachable a graceful close would wait for
+   * it forever (commands queue until a reconnect), so after CLOSE_TIMEOUT_MS the connection is dropped.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.workers.map((w) => w.close()));
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    const graceful = async () => {
+      await Promise.all(this.workers.map((w) => w.close()));
+      await Promise.all([...this.queues.values()].map((q) => q.close()));
+      if (this.redis.status === 'ready') await this.redis.quit();
+    };
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([graceful().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)))]);
+    clearTimeout(timer);
+    this.redis.disconnect();
   }
 
   /** Runs one job: takes its group (or steps aside), maps the port's errors to BullMQ's. */

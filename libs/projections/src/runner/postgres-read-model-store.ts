@@ -46,6 +46,8 @@ export class PostgresReadModelStore implements ReadModelStore {
     this.pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
     // See PostgresEventStore: an idle connection's death must not crash the process.
     if (this.ownsPool) this.pool.on('error', () => undefined);
+    // A checked-out client's connection can die between two queries too; the next query reports it.
+    if (this.ownsPool) this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.schema = options.schema;
     this.begin = `BEGIN; SET LOCAL search_path TO ${pg.escapeIdentifier(this.schema)}`;
     // Same first key as the event store's locks (0xdec0), another second key: set-up never waits on appends.
