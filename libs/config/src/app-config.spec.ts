@@ -72,3 +72,12 @@ describe('parseEntitiesConfig', () => {
     ]);
   });
 });
+
+describe('DECOM_SERVER_CONFIG, DECOM_AUTH, HOST', () => {
+  it('defaults to 127.0.0.1 and auto; resolves the server config path', () => {
+    const config = loadAppConfig({ DECOM_SERVER_CONFIG: 'conf/server.yaml' }, '/srv/decom');
+    expect(config).toMatchObject({ host: '127.0.0.1', serverConfigFile: '/srv/decom/conf/server.yaml', authDisabledExplicitly: false });
+    expect(loadAppConfig({ DECOM_AUTH: 'disabled', HOST: '0.0.0.0' }, '/srv').authDisabledExplicitly).toBe(true);
+    expect(() => loadAppConfig({ DECOM_AUTH: 'off' }, '/srv')).toThrow('DECOM_AUTH: must be one of auto, disabled, got "off"');
+  });
+});

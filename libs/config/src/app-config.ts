@@ -9,8 +9,12 @@ export type EventStoreKind = 'sqlite' | 'postgres' | 'esdb';
 export interface AppConfig {
   /** HTTP port of the API (default 8000). */
   readonly port: number;
-  /** Host/interface the API binds to (default 0.0.0.0). */
+  /** Host/interface the API binds to (default 127.0.0.1; another address needs authentication or `DECOM_AUTH=disabled`). */
   readonly host: string;
+  /** `DECOM_SERVER_CONFIG`: the server config file (JWT issuers, roles, rate limit: docs/security.md); unset = none. */
+  readonly serverConfigFile?: string;
+  /** `DECOM_AUTH=disabled`: explicitly allow serving a non-loopback address without authentication. */
+  readonly authDisabledExplicitly: boolean;
   /** Folder for the embedded SQLite file (default ./data). */
   readonly dataDir: string;
   /** Path of a kubeconfig file; undefined → the bundled local Kubernetes API server is started. */
@@ -94,7 +98,9 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
   const logLevel = parseEnum('LOG_LEVEL', env['LOG_LEVEL'] ?? 'info', ['debug', 'info', 'warn', 'error', 'silent'] as const);
   return {
     port,
-    host: env['HOST'] ?? '0.0.0.0',
+    host: nonEmpty(env['HOST']) ?? '127.0.0.1',
+    ...(nonEmpty(env['DECOM_SERVER_CONFIG']) ? { serverConfigFile: absolute(cwd, nonEmpty(env['DECOM_SERVER_CONFIG'])!) } : {}),
+    authDisabledExplicitly: parseEnum('DECOM_AUTH', env['DECOM_AUTH'] ?? 'auto', ['auto', 'disabled'] as const) === 'disabled',
     dataDir: absolute(cwd, env['DECOM_DATA_DIR'] ?? './data'),
     ...(kubeconfig ? { kubeconfig: absolute(cwd, kubeconfig) } : {}),
     eventStore,

@@ -1,3 +1,4 @@
 export * from './app-config.js';
 export * from './entities-config.js';
 export * from './config-paths.js';
+export * from './server-config.js';

@@ -1,0 +1,356 @@
+/**
+ * The server config file named by `DECOM_SERVER_CONFIG` (YAML): HyperFleet's `server.jwt` shape
+ * (contract §1.8, §8.1) plus Decom's `authorization:` roles and `server.rate_limit`. Every problem is
+ * reported at once as `file:line:column field: message`; nothing is half-applied.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node, type YAMLMap } from 'yaml';
+
+/** One trusted token issuer (HyperFleet `server.jwt.configs[]`). */
+export interface JwtIssuerConfig {
+  /** `iss` a token must carry, exactly. */
+  readonly issuer_url: string;
+  /** JWKS over HTTP(S); exactly one of `jwk_cert_url` and `jwks_file` is set. */
+  readonly jwk_cert_url?: string;
+  /** Local JWKS file (absolute path) for air-gapped sites; re-read when it changes. */
+  readonly jwks_file?: string;
+  /** `aud` a token must contain. */
+  readonly audience: string;
+  /** Claim holding the caller identity (default `email`; `sub` for Kubernetes service-account tokens). */
+  readonly identity_claim: string;
+  /** When set, the identity claim must match this regular expression. */
+  readonly identity_claim_pattern?: RegExp;
+  /** When set, a request with a valid token from this issuer may name its identity in this header. */
+  readonly identity_header?: string;
+}
+
+export interface JwtConfig {
+  readonly enabled: boolean;
+  /** HyperFleet lets anonymous reads through; Decom only when this is true (a fleet inventory is sensitive). */
+  readonly anonymous_reads: boolean;
+  /** Tolerance on `exp`/`nbf`, seconds (default 30). */
+  readonly clock_skew_seconds: number;
+  /** An unknown `kid` refetches the issuer's JWKS at most once per this many seconds (default 30). */
+  readonly jwks_refetch_cooldown_seconds: number;
+  readonly configs: readonly JwtIssuerConfig[];
+}
+
+export interface AuthorizationConfig {
+  /** May do everything, including force-delete, force-orphan, pause and unpause. */
+  readonly admins: readonly string[];
+  /** When set, only these (and admins) may create, patch and delete; unset = any authenticated non-system caller. */
+  readonly operators?: readonly string[];
+  /** Adapter name → identities allowed to report its statuses (system identities: statuses only). */
+  readonly adapters: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface RateLimitConfig {
+  readonly enabled: boolean;
+  /** Requests per caller and window. */
+  readonly max: number;
+  /** Window length, milliseconds. */
+  readonly time_window_ms: number;
+}
+
+export interface TenantConfig {
+  readonly enabled: boolean;
+  readonly system_header: string;
+  readonly dimensions: readonly { readonly header: string; readonly key: string; readonly required: boolean }[];
+}
+
+export interface ServerConfig {
+  readonly file?: string;
+  readonly jwt: JwtConfig;
+  readonly authorization: AuthorizationConfig;
+  readonly rate_limit: RateLimitConfig;
+  readonly tenant?: TenantConfig;
+}
+
+/** No file: JWT off, no roles, no rate limit (today's open development behaviour). */
+export const DEFAULT_SERVER_CONFIG: ServerConfig = {
+  jwt: { enabled: false, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30, configs: [] },
+  authorization: { admins: [], adapters: {} },
+  rate_limit: { enabled: false, max: 600, time_window_ms: 60_000 },
+};
+
+export class ServerConfigError extends Error {
+  override readonly name = 'ServerConfigError';
+  constructor(readonly issues: readonly string[]) {
+    super(issues.join('\n'));
+  }
+}
+
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+const IDENTITY_MAX = 256;
+
+/**
+ * Parses a server config. Relative `jwks_file` paths are resolved against the file's folder.
+ * @throws ServerConfigError listing every issue as `file:line:column field: message`.
+ */
+export function parseServerConfig(text: string, file: string): ServerConfig {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const issues: string[] = [];
+  const at = (node: Node | null | undefined, field: string, message: string) => {
+    const { line, col } = lineCounter.linePos(node?.range?.[0] ?? 0);
+    issues.push(`${file}:${line}:${col} ${field}: ${message}`);
+  };
+  for (const error of doc.errors) {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    issues.push(`${file}:${line}:${col} (yaml): ${error.message.split('\n')[0]}`);
+  }
+  if (issues.length > 0) throw new ServerConfigError(issues);
+  const root = doc.contents as Node | null;
+  if (root !== null && !isMap(root)) {
+    at(root, '(root)', 'must be a mapping with server: and authorization:');
+    throw new ServerConfigError(issues);
+  }
+  const reader = new MapReader(root as YAMLMap | null, '', at);
+  reader.only(['server', 'authorization']);
+  const server = reader.map('server');
+  server.only(['jwt', 'tenant', 'rate_limit']);
+
+  const jwtMap = server.map('jwt');
+  jwtMap.only(['enabled', 'anonymous_reads', 'clock_skew_seconds', 'jwks_refetch_cooldown_seconds', 'configs']);
+  const enabled = jwtMap.bool('enabled', false);
+  const configs: JwtIssuerConfig[] = [];
+  jwtMap.list('configs').forEach((item, i) => {
+    item.only(['issuer_url', 'jwk_cert_url', 'jwks_file', 'audience', 'identity_claim', 'identity_claim_pattern', 'identity_header']);
+    const issuer_url = item.string('issuer_url', true);
+    const jwk_cert_url = item.url('jwk_cert_url');
+    const jwksFile = item.string('jwks_file', false);
+    if (item.has('jwk_cert_url') === item.has('jwks_file')) item.problem('jwk_cert_url', 'set exactly one of jwk_cert_url and jwks_file');
+    const audience = item.string('audience', true);
+    const identity_claim = item.string('identity_claim', false) ?? 'email';
+    const pattern = item.string('identity_claim_pattern', false);
+    let identity_claim_pattern: RegExp | undefined;
+    if (pattern !== undefined) {
+      try {
+        identity_claim_pattern = new RegExp(pattern);
+      } catch (error) {
+        item.problem('identity_claim_pattern', `not a valid regular expression: ${(error as Error).message}`);
+      }
+    }
+    const identity_header = item.string('identity_header', false);
+    if (identity_header !== undefined && !HEADER_NAME.test(identity_header)) item.problem('identity_header', `not a valid header name: "${identity_header}"`);
+    if (issuer_url && audience && (jwk_cert_url || jwksFile)) {
+      configs.push({
+        issuer_url,
+        ...(jwk_cert_url ? { jwk_cert_url } : {}),
+        ...(jwksFile ? { jwks_file: isAbsolute(jwksFile) ? jwksFile : resolve(dirname(file), jwksFile) } : {}),
+        audience,
+        identity_claim,
+        ...(identity_claim_pattern ? { identity_claim_pattern } : {}),
+        ...(identity_header ? { identity_header: identity_header.toLowerCase() } : {}),
+      });
+    }
+    void i;
+  });
+  const seenIssuers = new Set<string>();
+  for (const [i, c] of configs.entries()) {
+    if (seenIssuers.has(c.issuer_url)) at(root, `server.jwt.configs[${i}].issuer_url`, `duplicate issuer "${c.issuer_url}"`);
+    seenIssuers.add(c.issuer_url);
+  }
+  if (enabled && configs.length === 0 && issues.length === 0) jwtMap.problem('configs', 'jwt is enabled but no issuer is configured');
+  const clockSkew = jwtMap.integer('clock_skew_seconds', 30, 0, 600);
+  const cooldown = jwtMap.integer('jwks_refetch_cooldown_seconds', 30, 1, 3600);
+
+  const rl = server.map('rate_limit');
+  rl.only(['enabled', 'max', 'time_window_ms']);
+  const rate_limit: RateLimitConfig = {
+    enabled: rl.bool('enabled', false),
+    max: rl.integer('max', 600, 1, 1_000_000),
+    time_window_ms: rl.integer('time_window_ms', 60_000, 100, 86_400_000),
+  };
+
+  const tenantMap = server.map('tenant');
+  let tenant: TenantConfig | undefined;
+  if (tenantMap.present) {
+    tenantMap.only(['enabled', 'system_header', 'dimensions']);
+    const tenantEnabled = tenantMap.bool('enabled', false);
+    const system_header = tenantMap.string('system_header', tenantEnabled) ?? '';
+    const dimensions = tenantMap.list('dimensions').map((d) => {
+      d.only(['header', 'key', 'required']);
+      return { header: (d.string('header', true) ?? '').toLowerCase(), key: d.string('key', true) ?? '', required: d.bool('required', false) };
+    });
+    // Tenant scoping of reads and writes is not built yet: refuse rather than pretend to isolate tenants.
+    if (tenantEnabled) tenantMap.problem('enabled', 'tenants are not supported by this Decom version yet (docs/security.md)');
+    tenant = { enabled: tenantEnabled, system_header, dimensions };
+  }
+
+  const authz = reader.map('authorization');
+  authz.only(['admins', 'operators', 'adapters']);
+  const admins = authz.identities('admins') ?? [];
+  const operators = authz.identities('operators');
+  const adaptersMap = authz.map('adapters');
+  const adapters: Record<string, readonly string[]> = {};
+  for (const key of adaptersMap.keys()) adapters[key] = adaptersMap.identities(key) ?? [];
+
+  if (issues.length > 0) throw new ServerConfigError(issues);
+  return {
+    file,
+    jwt: { enabled, anonymous_reads: jwtMap.bool('anonymous_reads', false), clock_skew_seconds: clockSkew, jwks_refetch_cooldown_seconds: cooldown, configs },
+    authorization: { admins, ...(operators ? { operators } : {}), adapters },
+    rate_limit,
+    ...(tenant ? { tenant } : {}),
+  };
+}
+
+/** @throws ServerConfigError (also when the file cannot be read: `file:1:1 (file): ENOENT ...`). */
+export async function loadServerConfig(file: string): Promise<ServerConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ServerConfigError([`${file}:1:1 (file): ${(error as Error).message}`]);
+  }
+  return parseServerConfig(text, file);
+}
+
+type Report = (node: Node | null | undefined, field: string, message: string) => void;
+
+/** A tolerant reader over one YAML mapping: records an issue and returns a default on bad input. */
+class MapReader {
+  constructor(
+    private readonly node: YAMLMap | null,
+    private readonly path: string,
+    private readonly at: Report,
+  ) {}
+
+  get present(): boolean {
+    return this.node !== null;
+  }
+
+  private field(key: string): string {
+    return this.path ? `${this.path}.${key}` : key;
+  }
+
+  private get(key: string): Node | undefined {
+    return (this.node?.get(key, true) as Node | undefined) ?? undefined;
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  problem(key: string, message: string): void {
+    this.at(this.get(key) ?? this.node, this.field(key), message);
+  }
+
+  keys(): string[] {
+    return (this.node?.items ?? []).map((pair) => String((pair.key as { value?: unknown }).value));
+  }
+
+  only(allowed: readonly string[]): void {
+    for (const pair of this.node?.items ?? []) {
+      const key = String((pair.key as { value?: unknown }).value);
+      if (!allowed.includes(key)) this.at(pair.key as Node, this.field(key), `unknown field (expected one of ${allowed.join(', ')})`);
+    }
+  }
+
+  map(key: string): MapReader {
+    const value = this.get(key);
+    if (value === undefined || (isScalar(value) && value.value === null)) return new MapReader(null, this.field(key), this.at);
+    if (!isMap(value)) {
+      this.at(value, this.field(key), 'must be a mapping');
+      return new MapReader(null, this.field(key), this.at);
+    }
+    return new MapReader(value, this.field(key), this.at);
+  }
+
+  list(key: string): MapReader[] {
+    const value = this.get(key);
+    if (value === undefined) return [];
+    if (!isSeq(value)) {
+      this.at(value, this.field(key), 'must be a list');
+      return [];
+    }
+    return value.items.flatMap((item, i) => {
+      if (!isMap(item)) {
+        this.at(item as Node, `${this.field(key)}[${i}]`, 'must be a mapping');
+        return [];
+      }
+      return [new MapReader(item, `${this.field(key)}[${i}]`, this.at)];
+    });
+  }
+
+  private scalar(key: string): { node: Node; value: unknown } | undefined {
+    const node = this.get(key);
+    if (node === undefined) return undefined;
+    if (!isScalar(node)) {
+      this.at(node, this.field(key), 'must be a scalar');
+      return undefined;
+    }
+    return node.value === null ? undefined : { node, value: node.value };
+  }
+
+  string(key: string, required: boolean): string | undefined {
+    const s = this.scalar(key);
+    if (!s) {
+      if (required) this.at(this.node, this.field(key), 'is required');
+      return undefined;
+    }
+    if (typeof s.value !== 'string' || s.value.trim() === '') {
+      this.at(s.node, this.field(key), 'must be a non-empty string');
+      return undefined;
+    }
+    return s.value.trim();
+  }
+
+  url(key: string): string | undefined {
+    const value = this.string(key, false);
+    if (value === undefined) return undefined;
+    try {
+      const url = new URL(value);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('scheme');
+    } catch {
+      this.problem(key, `must be an http(s) URL, got "${value}"`);
+      return undefined;
+    }
+    return value;
+  }
+
+  bool(key: string, fallback: boolean): boolean {
+    const s = this.scalar(key);
+    if (!s) return fallback;
+    if (typeof s.value !== 'boolean') {
+      this.at(s.node, this.field(key), `must be true or false, got ${JSON.stringify(s.value)}`);
+      return fallback;
+    }
+    return s.value;
+  }
+
+  integer(key: string, fallback: number, min: number, max: number): number {
+    const s = this.scalar(key);
+    if (!s) return fallback;
+    if (typeof s.value !== 'number' || !Number.isInteger(s.value) || s.value < min || s.value > max) {
+      this.at(s.node, this.field(key), `must be an integer between ${min} and ${max}, got ${JSON.stringify(s.value)}`);
+      return fallback;
+    }
+    return s.value;
+  }
+
+  /** A list of identities: non-empty printable ASCII strings of at most 256 characters. */
+  identities(key: string): string[] | undefined {
+    const node = this.get(key);
+    if (node === undefined || (isScalar(node) && node.value === null)) return undefined;
+    if (!isSeq(node)) {
+      this.at(node, this.field(key), 'must be a list of identities');
+      return undefined;
+    }
+    const out: string[] = [];
+    node.items.forEach((item, i) => {
+      const value = isScalar(item) ? item.value : undefined;
+      if (typeof value !== 'string' || !isValidIdentity(value.trim())) {
+        this.at(item as Node, `${this.field(key)}[${i}]`, `must be an identity: 1..${IDENTITY_MAX} printable ASCII characters`);
+      } else out.push(value.trim());
+    });
+    return out;
+  }
+}
+
+/** Identities are 1..256 printable ASCII characters (no control characters, no mojibake). */
+export function isValidIdentity(value: string): boolean {
+  return value.length > 0 && value.length <= IDENTITY_MAX && /^[\x20-\x7e]+$/.test(value);
+}
