@@ -5,7 +5,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   AdapterExecutor,
@@ -14,6 +14,8 @@ import {
   loadAdapterConfigFile,
   loadTaskConfigFile,
   maestroTransports,
+  tokenFileSource,
+  type BearerTokenSource,
   type HyperfleetApiClient,
 } from '@decom/adapter';
 
@@ -30,6 +32,11 @@ export interface AdapterHostOptions {
   /** Only these adapters (default: all in the folder). */
   readonly only?: readonly string[];
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The API token of an adapter without `clients.hyperfleet_api.auth.token_path` (the embedded engine mints
+   * short-lived tokens for the adapters it hosts: docs/security.md).
+   */
+  readonly tokenFor?: (adapter: string) => BearerTokenSource | undefined;
 }
 
 /** Every adapter config problem of a folder, one `file:line:column field: message` line each. */
@@ -84,8 +91,11 @@ export async function loadAdapters(dir: string, options: AdapterHostOptions): Pr
     const deploymentFile = [join(dir, `${name}.adapter.yaml`), join(dir, `${name}.adapter.yml`)].find((f) => existsSync(f));
     const deployment = deploymentFile ? await attempt(() => loadAdapterConfigFile(deploymentFile)) : undefined;
     if (!task || (deploymentFile && !deployment)) continue;
+    const tokenPath = deployment?.clients.hyperfleetApi.auth?.tokenPath;
+    const bearerToken = tokenPath ? tokenFileSource(resolve(dirname(deploymentFile!), tokenPath)) : options.tokenFor?.(deployment?.adapter.name ?? name);
     const api = new HttpHyperfleetApiClient({
       ...(deployment?.clients.hyperfleetApi ?? {}),
+      ...(bearerToken ? { bearerToken } : {}),
       baseUrl: deployment?.clients.hyperfleetApi.baseUrl ?? options.apiBaseUrl,
       defaultHeaders: { 'x-hyperfleet-identity': `adapter:${name}`, ...(deployment?.clients.hyperfleetApi.defaultHeaders ?? {}) },
     });

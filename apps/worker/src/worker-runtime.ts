@@ -5,7 +5,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { JobQueue } from '@decom/jobs';
-import { loadAdapters, type HostedAdapter } from './adapter-host.js';
+import { loadAdapters, type AdapterHostOptions, type HostedAdapter } from './adapter-host.js';
 import { AdapterRunProcessor, type AdapterRunObserver, type AdapterRunTiming } from './processors/adapter-run.processor.js';
 
 export interface AdapterWorkerOptions {
@@ -20,6 +20,8 @@ export interface AdapterWorkerOptions {
   /** Re-run delays while work is in progress (default 250 ms doubling to 15 s). */
   readonly rerun?: AdapterRunTiming;
   readonly onAdapterRun?: AdapterRunObserver;
+  /** API tokens of adapters without a token file (embedded minting). */
+  readonly tokenFor?: AdapterHostOptions['tokenFor'];
 }
 
 /** `--adapters` named an adapter the folder does not hold. */
@@ -36,6 +38,7 @@ export async function startAdapterWorker(options: AdapterWorkerOptions): Promise
     apiBaseUrl: options.apiBaseUrl,
     kubeConfig: options.kubeConfig,
     ...(options.only ? { only: options.only } : {}),
+    ...(options.tokenFor ? { tokenFor: options.tokenFor } : {}),
   });
   const missing = (options.only ?? []).filter((name) => !adapters.some((a) => a.name === name));
   if (missing.length > 0) throw new UnknownAdapter(`no task config for adapter(s) ${missing.join(', ')} in ${options.adaptersDir}`);

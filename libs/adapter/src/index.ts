@@ -27,6 +27,7 @@ export {
   NO_ROUTE_CODE,
 } from './api-client/api-errors.js';
 export { resolveApiUrl } from './api-client/api-url.js';
+export { tokenFileSource, type BearerTokenSource } from './api-client/token-file.js';
 export { retryDelayMs, isRetryableStatus } from './api-client/retry-backoff.js';
 
 export type { ResourceTransport, KubeObject, ObjectRef, DiscoveryQuery, DeleteOutcome } from './transport/resource-transport.port.js';

@@ -2,6 +2,7 @@
  * Loads a resource tree (fold of its stream) and appends decided events with optimistic concurrency.
  * The only writer of the event store (STYLE §3): handlers go through `decideAndAppend`.
  */
+import type { CallerAudit } from './command-context.js';
 import {
   RESOURCE_EVENT_SCHEMA_VERSION,
   fold,
@@ -50,6 +51,8 @@ export interface DecisionOutcome {
 export interface AppendContext {
   /** Who caused the append (stored in event metadata for the audit trail). */
   readonly caller: string;
+  /** Issuer, subject and tenant of the verified caller (event metadata `caller_issuer`, `caller_subject`, `tenant`). */
+  readonly audit?: CallerAudit;
   /** Request/trace id (problem details `trace_id`). */
   readonly traceId?: string;
   /** When set, no retry: the caller's `If-Match` revision must hold. */
@@ -115,6 +118,7 @@ export class ResourceTreeRepository {
             data: e.data,
             metadata: {
               caller: context.caller,
+              ...(context.audit ? { caller_issuer: context.audit.issuer, caller_subject: context.audit.subject, tenant: context.audit.tenant } : {}),
               ...(traceId ? { trace_id: traceId } : {}),
               schema_version: RESOURCE_EVENT_SCHEMA_VERSION,
             },

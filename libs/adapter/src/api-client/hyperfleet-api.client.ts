@@ -28,7 +28,7 @@ function parseBody(text: string): unknown {
  * @see hyperfleet-contract.md §2.1.
  */
 export class HttpHyperfleetApiClient implements HyperfleetApiClient {
-  private readonly options: Required<HyperfleetApiClientOptions>;
+  private readonly options: Required<Omit<HyperfleetApiClientOptions, 'bearerToken'>> & Pick<HyperfleetApiClientOptions, 'bearerToken'>;
   private readonly fetchFn: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
@@ -73,7 +73,8 @@ export class HttpHyperfleetApiClient implements HyperfleetApiClient {
       let response: Response;
       let text: string;
       try {
-        response = await this.fetchFn(url, this.init(request));
+        const token = await this.options.bearerToken?.();
+        response = await this.fetchFn(url, this.init(request, token));
         text = await response.text();
       } catch (error) {
         lastError = error as Error;
@@ -90,9 +91,15 @@ export class HttpHyperfleetApiClient implements HyperfleetApiClient {
     throw new ApiTransportError(request.method, url, undefined, undefined, attempts, `${request.method} ${url} failed after ${attempts} attempt(s): ${reason}`);
   }
 
-  private init(request: ApiRequest): RequestInit {
+  private init(request: ApiRequest, token: string | undefined): RequestInit {
     // Inside a trace (an adapter-run job), the API records the same trace_id (@decom/tracing).
-    const headers: Record<string, string> = { Accept: 'application/json', ...outgoingTraceHeaders(), ...this.options.defaultHeaders, ...request.headers };
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...outgoingTraceHeaders(),
+      ...this.options.defaultHeaders,
+      ...request.headers,
+    };
     let body: string | undefined;
     if (request.body !== undefined) {
       body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);

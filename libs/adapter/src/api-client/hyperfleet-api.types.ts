@@ -16,6 +16,8 @@ export interface HyperfleetApiClientOptions {
   readonly baseDelayMs?: number;
   readonly maxDelayMs?: number;
   readonly defaultHeaders?: Readonly<Record<string, string>>;
+  /** Bearer token for `Authorization`, asked before every attempt (a token file, a minted token); none = no header. */
+  readonly bearerToken?: () => Promise<string | undefined>;
 }
 
 /** One HTTP request; `url` is relative (`/clusters/x`), `api/...`, or absolute. */
