@@ -9,6 +9,8 @@ import { MercuriusDriver, type MercuriusDriverConfig } from '@nestjs/mercurius';
 import { JSONObjectResolver } from 'graphql-scalars';
 import { TYPE_DEFS } from './graphql/schema.js';
 import { ResourcesResolver } from './graphql/resources.resolver.js';
+import { graphqlValidationRules } from './graphql/graphql-limits.js';
+import { graphqlErrorHandler } from './graphql/graphql-transport-errors.js';
 import {
   COMMAND_HANDLERS,
   EVENT_STORE,
@@ -21,12 +23,16 @@ import {
 import type { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import type { ResourceQueries } from '@decom/projections';
+import type { RateLimitConfig } from '@decom/config';
+import { AccessPolicy } from './auth/access-policy.js';
+import { Authenticator } from './auth/authenticator.js';
+import { WhoamiController } from './auth/whoami.controller.js';
 import { FinalizingController } from './finalizing/finalizing.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { HistoryController } from './history/history.controller.js';
 import { ResourceActions } from './resources/resource-actions.js';
 import { ResourcesController } from './resources/resources.controller.js';
-import { API_OPTIONS, CLOCK, ID_GENERATOR, READINESS, READ_SIDE, type ApiOptions, type Clock, type IdGenerator, type ReadSide, type Readiness } from './tokens.js';
+import { ACCESS_POLICY, API_OPTIONS, CLOCK, ID_GENERATOR, READINESS, READ_SIDE, type ApiOptions, type Clock, type IdGenerator, type ReadSide, type Readiness } from './tokens.js';
 
 export interface ApiRuntime {
   readonly store: EventStore;
@@ -40,6 +46,24 @@ export interface ApiRuntime {
   readonly onAppended?: AppendObserver;
   /** `/readyz`'s source (the engine's); without it `/readyz` answers like `/healthz`. */
   readonly readiness?: Readiness;
+  /** Authentication and roles; absent = JWT off and the roles of `options.admins` (DECOM_ADMINS). */
+  readonly auth?: ApiAuth;
+}
+
+/** The authentication and authorization of one API (built by the composition root, docs/security.md). */
+export interface ApiAuth {
+  readonly authenticator: Authenticator;
+  readonly policy: AccessPolicy;
+  /** Per-caller rate limit (off when absent or disabled). */
+  readonly rateLimit?: RateLimitConfig;
+}
+
+/** JWT off, header identities, `DECOM_ADMINS` as the admins (today's behaviour). */
+export function headerAuth(admins: readonly string[]): ApiAuth {
+  return {
+    authenticator: new Authenticator({}),
+    policy: new AccessPolicy({ authorization: { admins, adapters: {} }, authenticated: false }),
+  };
 }
 
 @Module({})
@@ -55,9 +79,11 @@ export class AppModule {
           resolvers: { JSONObject: JSONObjectResolver },
           path: '/graphql',
           graphiql: false,
+          validationRules: graphqlValidationRules(),
+          errorHandler: graphqlErrorHandler as never,
         }),
       ],
-      controllers: [HealthController, HistoryController, FinalizingController, ResourcesController],
+      controllers: [HealthController, WhoamiController, HistoryController, FinalizingController, ResourcesController],
       providers: [
         { provide: EVENT_STORE, useValue: runtime.store },
         { provide: KIND_REGISTRY, useValue: runtime.kinds },
@@ -67,6 +93,7 @@ export class AppModule {
         { provide: ID_GENERATOR, useValue: runtime.ids },
         { provide: API_OPTIONS, useValue: runtime.options },
         ...(runtime.readiness ? [{ provide: READINESS, useValue: runtime.readiness }] : []),
+        { provide: ACCESS_POLICY, useValue: (runtime.auth ?? headerAuth(runtime.options.admins)).policy },
         { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended), inject: [EVENT_STORE] },
         { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,

@@ -3,7 +3,10 @@
  */
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppModule, type ApiRuntime } from './app.module.js';
+import { AppModule, headerAuth, type ApiRuntime } from './app.module.js';
+import { installAuthentication } from './auth/request-authentication.js';
+import { installRateLimit } from './auth/rate-limit.js';
+import { installGraphqlRequestCheck } from './graphql/graphql-transport-errors.js';
 import { ProblemDetailsFilter } from './problem-details/problem-details.filter.js';
 import { createValidationPipe } from './problem-details/validation-pipe.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -62,6 +65,11 @@ export async function createApiApp(
       done(error as Error, undefined);
     }
   });
+  // Before Nest registers its routes and Mercurius: every route, REST and GraphQL, passes the same hooks.
+  const auth = runtime.auth ?? headerAuth(runtime.options.admins);
+  installAuthentication(fastify, auth.authenticator);
+  if (auth.rateLimit?.enabled) await installRateLimit(fastify, auth.rateLimit);
+  installGraphqlRequestCheck(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
     logger: options.logger === false ? false : ['error', 'warn'],
     bodyParser: false,

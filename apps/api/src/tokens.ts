@@ -3,6 +3,7 @@ export const READ_SIDE = Symbol('ReadSide');
 export const CLOCK = Symbol('Clock');
 export const ID_GENERATOR = Symbol('IdGenerator');
 export const API_OPTIONS = Symbol('ApiOptions');
+export const ACCESS_POLICY = Symbol('AccessPolicy');
 
 export const READINESS = Symbol('Readiness');
 

@@ -1,14 +1,25 @@
 /**
- * Caller identity (contract §1.8): the `X-HyperFleet-Identity` header, else `system@hyperfleet.local`
- * as HyperFleet does with authentication disabled.
+ * Caller identity (contract §1.8): the verified principal of the request (auth/request-authentication.ts);
+ * with JWT off it is the `X-HyperFleet-Identity` header, else `system@hyperfleet.local` as HyperFleet does
+ * with authentication disabled.
  */
 import type { FastifyRequest } from 'fastify';
+import type { CommandContext } from '@decom/application';
+import { principalOf } from '../auth/request-authentication.js';
 
 export const IDENTITY_HEADER = 'x-hyperfleet-identity';
 export const ANONYMOUS_CALLER = 'system@hyperfleet.local';
 
 export function callerOf(request: FastifyRequest): string {
-  const header = request.headers[IDENTITY_HEADER];
-  const value = Array.isArray(header) ? header[0] : header;
-  return value && value.trim() !== '' ? value.trim() : ANONYMOUS_CALLER;
+  return principalOf(request).identity;
+}
+
+/** The command context of a request: verified caller, its audit fields, the request's trace id. */
+export function commandContextOf(request: FastifyRequest): CommandContext {
+  const principal = principalOf(request);
+  return {
+    caller: principal.identity,
+    audit: { issuer: principal.issuer, subject: principal.subject, tenant: principal.tenant },
+    traceId: String(request.id),
+  };
 }

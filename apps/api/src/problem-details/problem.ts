@@ -46,6 +46,18 @@ export const Problems = {
   malformed: (detail: string) => new HttpProblem(400, 'HYPERFLEET-VAL-006', 'Malformed Request', 'malformed-request', detail),
   validation: (detail: string, errors: readonly FieldViolation[]) =>
     new HttpProblem(400, 'HYPERFLEET-VAL-000', 'Validation Failed', 'validation-error', detail, errors),
+  /** 401 AUT-001: no credentials on a request that needs them. */
+  authenticationRequired: () =>
+    new HttpProblem(401, 'HYPERFLEET-AUT-001', 'Authentication Required', 'authentication-error', 'this request needs a bearer token (Authorization: Bearer <JWT>)'),
+  /** 401 AUT-002: credentials present but not usable (not a bearer token, bad identity). */
+  invalidCredentials: (detail: string) => new HttpProblem(401, 'HYPERFLEET-AUT-002', 'Invalid Credentials', 'authentication-error', detail),
+  /** 401 AUT-003: a bearer token that does not verify. `reason` is stable and never says which check failed beyond it. */
+  invalidToken: (reason: string) => new HttpProblem(401, 'HYPERFLEET-AUT-003', 'Invalid Token', 'authentication-error', `the bearer token was refused: ${reason}`),
+  /** 503 SVC-001: the issuer's keys cannot be fetched right now; nothing is accepted meanwhile. */
+  authenticationUnavailable: () =>
+    new HttpProblem(503, 'HYPERFLEET-SVC-001', 'Service Unavailable', 'service-unavailable', 'token keys are unavailable right now; retry later'),
+  rateLimited: (detail: string) => new HttpProblem(429, 'HYPERFLEET-LMT-001', 'Too Many Requests', 'rate-limit', detail),
+  methodNotAllowed: (detail: string) => new HttpProblem(405, 'HYPERFLEET-VAL-006', 'Method Not Allowed', 'bad-request', detail),
   forbidden: (detail: string) => new HttpProblem(403, 'HYPERFLEET-AUZ-001', 'Permission Denied', 'permission-denied', detail),
   childKindCreate: (kind: string, parentPlural: string, plural: string) =>
     new HttpProblem(422, 'HYPERFLEET-VAL-000', 'Unprocessable Entity', 'validation-error', `${kind} is a child kind; create it via /${parentPlural}/{id}/${plural}`),

@@ -35,7 +35,8 @@ import {
 import { resourceHref, type ResourceJson, type ResourceQueries } from '@decom/projections';
 import type { AdapterStatus } from '@decom/domain';
 import { Problems } from '../problem-details/problem.js';
-import { API_OPTIONS, CLOCK, ID_GENERATOR, READ_SIDE, type ApiOptions, type Clock, type IdGenerator, type ReadSide } from '../tokens.js';
+import { ACCESS_POLICY, CLOCK, ID_GENERATOR, READ_SIDE, type Clock, type IdGenerator, type ReadSide } from '../tokens.js';
+import type { AccessPolicy, Principal, ResourceAction } from '../auth/access-policy.js';
 import type { AdapterStatusDto } from './dto/adapter-status.dto.js';
 import type { CreateResourceDto } from './dto/create-resource.dto.js';
 import type { PatchResourceDto } from './dto/patch-resource.dto.js';
@@ -52,10 +53,11 @@ export class ResourceActions {
     @Inject(READ_SIDE) private readonly readSide: ReadSide,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    @Inject(API_OPTIONS) private readonly options: ApiOptions,
+    @Inject(ACCESS_POLICY) private readonly access: AccessPolicy,
   ) {}
 
   async create(kind: string, body: CreateResourceDto, owner: { id: string; kind: string } | undefined, context: CommandContext): Promise<ResourceJson> {
+    this.authorize(context, 'create');
     const descriptor = this.kinds.get(kind);
     if (body.kind !== kind) {
       throw new ValidationFailed(`kind must be '${kind}' on this route, got '${body.kind}'`, [
@@ -105,6 +107,7 @@ export class ResourceActions {
 
   /** @throws ValidationFailed when the body sets no field (HyperFleet: "at least one field must be provided"). */
   async patch(target: ResourceTarget, body: PatchResourceDto, context: CommandContext): Promise<ResourceJson> {
+    this.authorize(context, 'patch');
     if (body.spec === undefined && body.labels === undefined && body.deletion_policy === undefined && body.references === undefined) {
       throw new ValidationFailed('at least one field must be provided', []);
     }
@@ -133,6 +136,7 @@ export class ResourceActions {
    * in another tree can slip through (documented in docs/policies.md).
    */
   async delete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string): Promise<ResourceJson> {
+    this.authorize(context, 'delete');
     if (propagationPolicy !== undefined && !isPropagationPolicy(propagationPolicy)) {
       throw new ValidationFailed(`propagationPolicy must be one of ${PROPAGATION_POLICIES.join(', ')}`, [
         { field: 'propagationPolicy', value: propagationPolicy, constraint: 'enum', message: `propagationPolicy must be one of ${PROPAGATION_POLICIES.join(', ')}` },
@@ -161,6 +165,7 @@ export class ResourceActions {
 
   /** Pause (`paused=true`) or unpause, any state, reason required (seed 004). */
   async setPaused(target: ResourceTarget, paused: boolean, reason: string | undefined, context: CommandContext): Promise<ResourceJson> {
+    this.authorize(context, paused ? 'pause' : 'unpause');
     const outcome = await this.execute(
       new SetPausedCommand({ type: 'SetPaused', id: target.id, kind: target.kind, paused, reason: reason ?? '', metadata: this.metadata(context) }, context),
     );
@@ -169,29 +174,35 @@ export class ResourceActions {
 
   /** Force-orphan break-glass (seed 003): admin only, only while Finalizing. */
   async forceOrphan(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<ResourceJson> {
-    this.requireAdmin(context, 'force orphan');
+    this.authorize(context, 'force_orphan');
     const outcome = await this.execute(
       new ForceOrphanCommand({ type: 'ForceOrphan', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
     );
     return this.present(outcome, target.id);
   }
 
-  private requireAdmin(context: CommandContext, action: string): void {
-    if (this.options.admins.length > 0 && !this.options.admins.includes(context.caller)) {
-      throw Problems.forbidden(`${action} is restricted to administrators; '${context.caller}' is not one`);
-    }
+  /** @throws HttpProblem 403 `HYPERFLEET-AUZ-001` when the access policy refuses `action` to the caller. */
+  private authorize(context: CommandContext, action: ResourceAction): void {
+    const decision = this.access.can(principalOfContext(context), action);
+    if (!decision.allowed) throw Problems.forbidden(decision.reason);
   }
 
-  /** @throws HttpProblem 403 when admins are configured and the caller is not one (Decom §7 P12). */
+  /** @throws HttpProblem 403 unless the caller is an administrator (Decom §7 P12; docs/security.md). */
   async forceDelete(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<void> {
-    this.requireAdmin(context, 'force delete');
+    this.authorize(context, 'force_delete');
     await this.execute(
       new ForceDeleteCommand({ type: 'ForceDelete', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
     );
   }
 
-  /** `fence`: the run's `X-Decom-Fence` (a stale one is recorded as `AdapterStatusDiscarded` with reason `StaleFence`, answered 204). */
+  /**
+   * A status report; accepted only from an identity bound to `body.adapter` when bindings apply.
+   * `fence`: the run's `X-Decom-Fence` (a stale one is recorded as `AdapterStatusDiscarded` with reason `StaleFence`, answered 204).
+   * @throws HttpProblem 403 `HYPERFLEET-AUZ-001` before anything is recorded otherwise.
+   */
   async reportStatus(target: ResourceTarget, body: AdapterStatusDto, context: CommandContext, fence?: ReportFence): Promise<StatusReportOutcome> {
+    const decision = this.access.canReport(principalOfContext(context), body.adapter);
+    if (!decision.allowed) throw Problems.forbidden(decision.reason);
     const command: ReportAdapterStatus = {
       type: 'ReportAdapterStatus',
       id: target.id,
@@ -237,6 +248,10 @@ export class ResourceActions {
     const ownerHref = state.owner_references ? (await this.queries.get(state.owner_references.id))?.href : undefined;
     return presentState(state, this.kinds, view, ownerHref);
   }
+}
+
+function principalOfContext(context: CommandContext): Principal {
+  return { identity: context.caller, issuer: context.audit?.issuer ?? null, subject: context.audit?.subject ?? null, tenant: context.audit?.tenant ?? null };
 }
 
 /** At most this many references per resource (each is a row in the reference index). */

@@ -9,7 +9,7 @@ import { ResourceNotFound, ValidationFailed, type KindDescriptor, type KindRegis
 import { KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/application';
 import type { Page, ResourceJson, ResourceQueries } from '@decom/projections';
 import type { AdapterStatus } from '@decom/domain';
-import { callerOf } from '../caller/caller.js';
+import { commandContextOf } from '../caller/caller.js';
 import { Problems } from '../problem-details/problem.js';
 import { AdapterStatusDto } from './dto/adapter-status.dto.js';
 import { CreateResourceDto } from './dto/create-resource.dto.js';
@@ -236,7 +236,7 @@ interface NestedParams {
 }
 
 function context(req: FastifyRequest): CommandContext {
-  return { caller: callerOf(req), traceId: String(req.id) };
+  return commandContextOf(req);
 }
 
 function listOptions(query: ListQuery) {

@@ -57,6 +57,7 @@ function loadKubeConfig(path: string | undefined): KubeConfig {
   return kubeConfig;
 }
 import { openJobQueue, type QueueTuning } from './job-queue-factory.js';
+import { buildEngineAuth } from './api-auth.js';
 
 export type EngineRole = 'all' | 'api';
 
@@ -115,6 +116,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   };
   try {
     const kinds = new KindRegistry(await loadEntitiesConfig(config.entitiesFile));
+    const { auth, embedded, summary: authSummary } = await buildEngineAuth(config, logger, { hostsAdapters: role === 'all' });
     // Everything a user can get wrong in files is checked before a port opens or a store is touched.
     const kubeConfig = role === 'all' ? loadKubeConfig(config.kubeconfig) : undefined;
     if (role === 'all') await checkAdapterConfigs(config.adaptersDir);
@@ -199,6 +201,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         ids: { next: () => uuidv7() },
         options: { admins: config.admins },
         onAppended: domainTransitionObserver(logger, metrics),
+        auth,
       },
       { logger: config.logLevel !== 'silent', observability: { logger, metrics } },
     );
@@ -209,6 +212,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const url = `http://127.0.0.1:${port}`;
     const apiBaseUrl = config.port === 0 || config.apiBaseUrl === `http://127.0.0.1:${config.port}` ? url : config.apiBaseUrl;
     logger.info(`API listening on ${url}/api/hyperfleet/v1`);
+    for (const line of authSummary) logger.info(line);
 
     let localKube: LocalKube | undefined;
     let adapters: HostedAdapter[] = [];
@@ -230,6 +234,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
           concurrency: config.workerConcurrency,
           ...(options.adapterRerun ? { rerun: options.adapterRerun } : {}),
           onAdapterRun: adapterRunMetrics(metrics, options.onAdapterRun),
+          ...(embedded ? { tokenFor: (adapter: string) => embedded.tokenSource(`adapter:${adapter}`) } : {}),
         })),
       ];
       logger.info(`adapters: ${adapters.map((a) => a.name).join(', ') || '(none)'} from ${config.adaptersDir}`);

@@ -1,0 +1,68 @@
+/**
+ * Turns a request into its verified `Principal` (contract §1.8):
+ * - JWT on: `Authorization: Bearer <JWT>` is required (401 AUT-001 without, AUT-002 when not a bearer
+ *   token, AUT-003 when it does not verify); the identity is the issuer's `identity_claim`, or its
+ *   `identity_header` when that issuer configures one and the request carries it (only then).
+ *   `anonymous_reads: true` lets GET/HEAD through without a token as `anonymous`.
+ * - JWT off: the `X-HyperFleet-Identity` header, else `system@hyperfleet.local` (HyperFleet's value with
+ *   authentication disabled). A bearer token is then ignored, so browsers may send it unchanged.
+ * Identities are 1..256 printable ASCII characters; anything else is refused, never stored altered.
+ */
+import type { FastifyRequest } from 'fastify';
+import { isValidIdentity } from '@decom/config';
+import { ANONYMOUS_CALLER, IDENTITY_HEADER } from '../caller/caller.js';
+import { Problems } from '../problem-details/problem.js';
+import type { Principal } from './access-policy.js';
+import type { JwtVerifier } from './jwt-verifier.js';
+
+export const ANONYMOUS_READER = 'anonymous';
+
+export interface AuthenticatorOptions {
+  /** Undefined = JWT off. */
+  readonly verifier?: JwtVerifier;
+  readonly anonymousReads?: boolean;
+}
+
+export class Authenticator {
+  constructor(private readonly options: AuthenticatorOptions) {}
+
+  get jwtEnabled(): boolean {
+    return this.options.verifier !== undefined;
+  }
+
+  /** @throws HttpProblem 401 (AUT-001..003), 503 (keys unavailable) or 400 (header identity not valid). */
+  async authenticate(request: FastifyRequest): Promise<Principal> {
+    const verifier = this.options.verifier;
+    if (!verifier) return { identity: headerIdentity(request, IDENTITY_HEADER) ?? ANONYMOUS_CALLER, issuer: null, subject: null, tenant: null };
+    const authorization = single(request.headers.authorization);
+    if (authorization === undefined || authorization.trim() === '') {
+      if (this.options.anonymousReads && (request.method === 'GET' || request.method === 'HEAD')) {
+        return { identity: ANONYMOUS_READER, issuer: null, subject: null, tenant: null };
+      }
+      throw Problems.authenticationRequired();
+    }
+    const match = /^Bearer +([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
+    if (!match) throw Problems.invalidCredentials('the Authorization header must be "Bearer <JWT>"');
+    const token = await verifier.verify(match[1]!);
+    const headerName = token.issuer.identity_header;
+    const named = headerName ? headerIdentity(request, headerName) : undefined;
+    return { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null };
+  }
+}
+
+function single(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
+}
+
+/** @throws HttpProblem 400 naming the header when its value is not a valid identity. */
+function headerIdentity(request: FastifyRequest, name: string): string | undefined {
+  const raw = single(request.headers[name]);
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim();
+  if (!isValidIdentity(value)) {
+    throw Problems.validation(`${name} must be 1..256 printable ASCII characters`, [
+      { field: name, constraint: value.length > 256 ? 'max_length' : 'pattern', message: `${name} must be 1..256 printable ASCII characters` },
+    ]);
+  }
+  return value;
+}

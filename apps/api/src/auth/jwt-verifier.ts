@@ -1,0 +1,121 @@
+/**
+ * Bearer-token verification with `jose` (no hand-written crypto), HyperFleet `server.jwt` semantics
+ * (contract §1.8, §8.1): RS256 or ES256 only, `iss` equal to a configured `issuer_url`, `aud` containing its
+ * `audience`, `exp`/`nbf` with `clock_skew_seconds` of tolerance, identity from `identity_claim`.
+ * JWKS over HTTP is cached by jose's remote key set: an unknown `kid` refetches at most once per
+ * cooldown (30 s), keys are refreshed after 10 minutes. A `jwks_file` is re-read when its mtime changes.
+ */
+import { stat, readFile } from 'node:fs/promises';
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { isValidIdentity, type JwtIssuerConfig } from '@decom/config';
+import { Problems } from '../problem-details/problem.js';
+
+export const TOKEN_ALGORITHMS = ['RS256', 'ES256'];
+
+/** What a verified token says. */
+export interface VerifiedToken {
+  readonly issuer: JwtIssuerConfig;
+  readonly identity: string;
+  readonly subject: string | null;
+  readonly payload: JWTPayload;
+}
+
+export interface JwtVerifierOptions {
+  readonly configs: readonly JwtIssuerConfig[];
+  readonly clockSkewSeconds: number;
+  /** Issuers whose keys Decom holds in memory (the embedded adapters' minting key). */
+  readonly localIssuers?: readonly { readonly config: JwtIssuerConfig; readonly keys: JWTVerifyGetKey }[];
+  /** One line per key-fetch failure (never per request flood: jose's cooldown bounds the refetches). */
+  readonly onKeyFetchError?: (issuer: string, error: Error) => void;
+  /** Remote JWKS knobs (tests shorten the cooldown). */
+  readonly remote?: { readonly cooldownMs?: number; readonly cacheMaxAgeMs?: number; readonly timeoutMs?: number };
+}
+
+export class JwtVerifier {
+  private readonly byIssuer = new Map<string, { config: JwtIssuerConfig; keys: JWTVerifyGetKey }>();
+
+  constructor(private readonly options: JwtVerifierOptions) {
+    for (const config of options.configs) {
+      const keys = config.jwk_cert_url
+        ? createRemoteJWKSet(new URL(config.jwk_cert_url), {
+            cooldownDuration: options.remote?.cooldownMs ?? 30_000,
+            cacheMaxAge: options.remote?.cacheMaxAgeMs ?? 600_000,
+            timeoutDuration: options.remote?.timeoutMs ?? 5_000,
+          })
+        : fileKeySet(config.jwks_file!);
+      this.byIssuer.set(config.issuer_url, { config, keys });
+    }
+    for (const local of options.localIssuers ?? []) this.byIssuer.set(local.config.issuer_url, local);
+  }
+
+  get issuers(): readonly string[] {
+    return [...this.byIssuer.keys()];
+  }
+
+  /**
+   * @throws HttpProblem 401 AUT-003 (stable reasons: `malformed`, `unknown issuer`, `expired`, `invalid`,
+   *   `no usable identity`), 503 SVC-001 when the issuer's keys cannot be fetched. Never accepts on doubt.
+   */
+  async verify(token: string): Promise<VerifiedToken> {
+    let claimedIssuer: unknown;
+    try {
+      claimedIssuer = decodeJwt(token).iss;
+    } catch {
+      throw Problems.invalidToken('malformed');
+    }
+    const entry = typeof claimedIssuer === 'string' ? this.byIssuer.get(claimedIssuer) : undefined;
+    if (!entry) throw Problems.invalidToken('unknown issuer');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, entry.keys, {
+        issuer: entry.config.issuer_url,
+        audience: entry.config.audience,
+        algorithms: TOKEN_ALGORITHMS,
+        clockTolerance: this.options.clockSkewSeconds,
+        requiredClaims: ['exp'],
+      }));
+    } catch (error) {
+      throw this.refusal(entry.config, error);
+    }
+    const claim = payload[entry.config.identity_claim];
+    if (typeof claim !== 'string' || !isValidIdentity(claim) || (entry.config.identity_claim_pattern && !entry.config.identity_claim_pattern.test(claim))) {
+      throw Problems.invalidToken('no usable identity');
+    }
+    return { issuer: entry.config, identity: claim, subject: typeof payload.sub === 'string' ? payload.sub.slice(0, 256) : null, payload };
+  }
+
+  private refusal(config: JwtIssuerConfig, error: unknown): Error {
+    if (error instanceof errors.JWTExpired) return Problems.invalidToken('expired');
+    if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || isFetchFailure(error)) {
+      this.options.onKeyFetchError?.(config.issuer_url, error as Error);
+      return Problems.authenticationUnavailable();
+    }
+    return Problems.invalidToken('invalid');
+  }
+}
+
+/**
+ * Key-source failures: jose passes fetch's own errors through (connection refused, DNS), and a `jwks_file`
+ * that cannot be read throws a file-system error. Anything that is not a JOSE verdict is infrastructure.
+ */
+function isFetchFailure(error: unknown): boolean {
+  if (error instanceof errors.JOSEError) return error.constructor === errors.JOSEError && /JSON Web Key Set HTTP response/.test(error.message);
+  return true;
+}
+
+/** A local JWKS file as a key set, re-read when its mtime changes (checked at most once a second). */
+function fileKeySet(file: string): JWTVerifyGetKey {
+  let current: { mtimeMs: number; keys: JWTVerifyGetKey } | undefined;
+  let checkedAt = 0;
+  return async (header, token) => {
+    const now = Date.now();
+    if (!current || now - checkedAt > 1_000) {
+      checkedAt = now;
+      const info = await stat(file);
+      if (!current || info.mtimeMs !== current.mtimeMs) {
+        current = { mtimeMs: info.mtimeMs, keys: createLocalJWKSet(JSON.parse(await readFile(file, 'utf8')) as JSONWebKeySet) };
+      }
+    }
+    return current.keys(header, token);
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Installs authentication on every API request, before any route or GraphQL operation runs: `/api/...`
+ * and `/graphql` need a verified caller; health, readiness, metrics and static files stay open (load
+ * balancers and scrapers carry no token). The `Principal` is kept on the request for the routes.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ANONYMOUS_CALLER } from '../caller/caller.js';
+import type { Principal } from './access-policy.js';
+import type { Authenticator } from './authenticator.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified caller (set by the authentication hook on `/api/` and `/graphql`). */
+    decomPrincipal?: Principal;
+  }
+}
+
+/** True for the paths that need a verified caller. */
+export function needsAuthentication(url: string): boolean {
+  const path = url.split('?')[0] ?? url;
+  return path.startsWith('/api/') || path === '/graphql' || path.startsWith('/graphql/');
+}
+
+export function installAuthentication(fastify: FastifyInstance, authenticator: Authenticator): void {
+  fastify.decorateRequest('decomPrincipal', undefined);
+  fastify.addHook('onRequest', async (request, reply) => {
+    // CORS preflights carry no credentials by design.
+    if (request.method === 'OPTIONS' || !needsAuthentication(request.url)) return;
+    try {
+      request.decomPrincipal = await authenticator.authenticate(request);
+    } catch (error) {
+      if ((error as { status?: number }).status === 401) void reply.header('www-authenticate', 'Bearer realm="decom"');
+      throw error;
+    }
+  });
+}
+
+/** The request's verified caller; outside authenticated paths, the anonymous system caller. */
+export function principalOf(request: FastifyRequest): Principal {
+  return request.decomPrincipal ?? { identity: ANONYMOUS_CALLER, issuer: null, subject: null, tenant: null };
+}

@@ -1,0 +1,64 @@
+/**
+ * Builds the API's authentication and roles from `DECOM_SERVER_CONFIG` and `DECOM_ADMINS`, and applies the
+ * safe defaults (issue 9 item 5): without JWT the API serves loopback only, unless `DECOM_AUTH=disabled`
+ * says otherwise explicitly. Returns the start-up summary lines (issuers, admins, tenants).
+ */
+import type { Logger } from 'pino';
+import { ConfigError, DEFAULT_SERVER_CONFIG, loadServerConfig, type AppConfig, type ServerConfig } from '@decom/config';
+import type { ApiAuth } from '../../../api/src/app.module.js';
+import { AccessPolicy } from '../../../api/src/auth/access-policy.js';
+import { Authenticator } from '../../../api/src/auth/authenticator.js';
+import { EmbeddedIssuer } from '../../../api/src/auth/embedded-issuer.js';
+import { JwtVerifier } from '../../../api/src/auth/jwt-verifier.js';
+
+export interface EngineAuth {
+  readonly auth: ApiAuth;
+  /** Mints the hosted adapters' tokens when JWT is on (embedded profile). */
+  readonly embedded?: EmbeddedIssuer;
+  readonly summary: readonly string[];
+}
+
+/** `127.0.0.0/8`, `::1` and `localhost`: nothing but this machine can connect. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * @throws ServerConfigError for a bad server config (`file:line:column field: message`); ConfigError naming
+ *   HOST when a non-loopback address would be served without authentication.
+ */
+export async function buildEngineAuth(config: AppConfig, logger: Logger, options: { hostsAdapters: boolean }): Promise<EngineAuth> {
+  const server: ServerConfig = config.serverConfigFile ? await loadServerConfig(config.serverConfigFile) : DEFAULT_SERVER_CONFIG;
+  const jwtOn = server.jwt.enabled;
+  if (!jwtOn && !isLoopback(config.host) && !config.authDisabledExplicitly) {
+    throw new ConfigError(
+      'HOST',
+      `refusing to serve ${config.host} without authentication: configure server.jwt in DECOM_SERVER_CONFIG, bind 127.0.0.1, or set DECOM_AUTH=disabled to accept every caller's claimed identity`,
+    );
+  }
+  const authorization = { ...server.authorization, admins: [...new Set([...server.authorization.admins, ...config.admins])] };
+  const embedded = jwtOn && options.hostsAdapters ? await EmbeddedIssuer.create() : undefined;
+  const verifier = jwtOn
+    ? new JwtVerifier({
+        configs: server.jwt.configs,
+        clockSkewSeconds: server.jwt.clock_skew_seconds,
+        remote: { cooldownMs: server.jwt.jwks_refetch_cooldown_seconds * 1000 },
+        ...(embedded ? { localIssuers: [{ config: embedded.config, keys: embedded.keys }] } : {}),
+        onKeyFetchError: (issuer, error) => logger.warn({ issuer, err: { message: error.message } }, `cannot fetch the signing keys of issuer ${issuer}: tokens of it are refused meanwhile`),
+      })
+    : undefined;
+  const policy = new AccessPolicy({ authorization, authenticated: jwtOn, ...(embedded ? { embeddedIssuer: embedded.config.issuer_url } : {}) });
+  const summary = [
+    jwtOn
+      ? `authentication: JWT from ${server.jwt.configs.map((c) => c.issuer_url).join(', ')}${embedded ? ' (+ embedded adapter issuer)' : ''}${server.jwt.anonymous_reads ? '; anonymous reads allowed' : ''}`
+      : isLoopback(config.host)
+        ? `authentication is OFF: every caller may act as any identity; serving ${config.host} only (configure server.jwt in DECOM_SERVER_CONFIG: docs/security.md)`
+        : `authentication is OFF on ${config.host} (DECOM_AUTH=disabled): every caller may act as any identity`,
+    `authorization: ${authorization.admins.length} admin(s), operators: ${authorization.operators ? authorization.operators.length : 'any authenticated caller'}, adapters bound: ${Object.keys(authorization.adapters).join(', ') || '(none)'}; tenants: off; rate limit: ${server.rate_limit.enabled ? `${server.rate_limit.max} per ${server.rate_limit.time_window_ms} ms per caller` : 'off'}`,
+  ];
+  return {
+    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads }), policy, rateLimit: server.rate_limit },
+    ...(embedded ? { embedded } : {}),
+    summary,
+  };
+}
