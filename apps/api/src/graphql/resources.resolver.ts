@@ -8,7 +8,8 @@ import { EVENT_STORE, KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } fro
 import { ResourceNotFound, ValidationFailed, type KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import type { ResourceJson, ResourceQueries } from '@decom/projections';
-import { ANONYMOUS_CALLER, IDENTITY_HEADER } from '../caller/caller.js';
+import type { FastifyRequest } from 'fastify';
+import { commandContextOf } from '../caller/caller.js';
 import { ResourceActions } from '../resources/resource-actions.js';
 import { CLOCK, type Clock } from '../tokens.js';
 import { withProblems } from './graphql-errors.js';
@@ -136,9 +137,8 @@ function requireRange(field: string, value: number, min: number, max: number): v
 }
 
 function context(ctx: GraphQLContext): CommandContext {
-  const header = ctx.reply?.request?.headers[IDENTITY_HEADER];
-  const value = Array.isArray(header) ? header[0] : header;
-  return { caller: value && value.trim() !== '' ? value.trim() : ANONYMOUS_CALLER, ...(ctx.reply?.request?.id ? { traceId: String(ctx.reply.request.id) } : {}) };
+  // The request passed the same authentication hook as REST (auth/request-authentication.ts).
+  return commandContextOf(ctx.reply!.request as unknown as FastifyRequest);
 }
 
 function toGraph(resource: ResourceJson) {
