@@ -1,0 +1,100 @@
+/**
+ * Safe defaults and the open development mode (issue 9 items 5 and 8, issue 17 item 4's identity part):
+ * loopback bind by default, a non-loopback bind refused without authentication unless DECOM_AUTH=disabled,
+ * header identities bounded and validated, whoami with auth off, and the per-caller rate limit (429).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadAppConfig } from '@decom/config';
+import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+
+describe('safe defaults without authentication', () => {
+  it('binds 127.0.0.1 by default', () => {
+    expect(loadAppConfig({}, '/tmp').host).toBe('127.0.0.1');
+  });
+
+  it('refuses to serve a non-loopback address without authentication, unless DECOM_AUTH=disabled', async () => {
+    await expect(startTestEngine({ env: { HOST: '0.0.0.0' } })).rejects.toThrow(/HOST: refusing to serve 0\.0\.0\.0 without authentication/);
+    const open = await startTestEngine({ env: { HOST: '0.0.0.0', DECOM_AUTH: 'disabled' } });
+    try {
+      expect((await fetch(`${open.engine.url}/healthz`)).status).toBe(200);
+    } finally {
+      await open.stop();
+    }
+  });
+
+  it('refuses a bad server config with file:line:column field: message', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'decom-cfg-'));
+    const file = join(dir, 'server.yaml');
+    await writeFile(file, 'server:\n  jwt:\n    enabled: yes-please\n    configs:\n      - issuer_url: https://idp\n        audience: decom\nauthorization:\n  admin: [a]\n');
+    try {
+      const error = await startTestEngine({ env: { DECOM_SERVER_CONFIG: file } }).catch((e: Error) => e);
+      expect(String(error)).toContain(`${file}:3:14 server.jwt.enabled: must be true or false, got "yes-please"`);
+      expect(String(error)).toContain(`${file}:5:9 server.jwt.configs[0].jwk_cert_url: set exactly one of jwk_cert_url and jwks_file`);
+      expect(String(error)).toContain(`${file}:8:3 authorization.admin: unknown field`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('open development mode (no server config, no DECOM_ADMINS)', () => {
+  let fixture: EngineFixture;
+  beforeAll(async () => {
+    fixture = await startTestEngine();
+  });
+  afterAll(async () => fixture?.stop());
+
+  const whoami = async (headers: Record<string, string> = {}) => {
+    const response = await fetch(`${fixture.engine.url}/api/decom/v1/whoami`, { headers });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it('whoami: everything allowed, identity from the header or system@hyperfleet.local; a bearer token is ignored', async () => {
+    const all = { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true };
+    expect((await whoami()).body).toEqual({ identity: 'system@hyperfleet.local', issuer: null, roles: ['admin', 'operator', 'reader'], tenant: null, can: all });
+    expect((await whoami({ 'x-hyperfleet-identity': 'you@example.com', authorization: 'Bearer whatever' })).body).toMatchObject({ identity: 'you@example.com', can: all });
+  });
+
+  it('identities are bounded and validated, never stored altered (5,000 characters, non-ASCII)', async () => {
+    const long = await whoami({ 'x-hyperfleet-identity': 'a'.repeat(5000) });
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', errors: [{ field: 'x-hyperfleet-identity', constraint: 'max_length' }] });
+    expect(JSON.stringify(long.body).length).toBeLessThan(1000);
+    const create = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hyperfleet-identity': Buffer.from('jürgen@example.com', 'utf8').toString('latin1') },
+      body: JSON.stringify({ kind: 'Cluster', name: 'utf8-caller', spec: {} }),
+    });
+    expect(create.status).toBe(400);
+    expect(((await create.json()) as any).errors[0]).toMatchObject({ field: 'x-hyperfleet-identity', constraint: 'pattern' });
+    expect((await fixture.engine.queries.list({ kind: 'Cluster', page: 1, size: 100, order: [] })).items.map((c) => c.name)).not.toContain('utf8-caller');
+  });
+});
+
+describe('per-caller rate limit', () => {
+  let fixture: EngineFixture;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'decom-rl-'));
+    await writeFile(join(dir, 'server.yaml'), 'server:\n  rate_limit:\n    enabled: true\n    max: 3\n    time_window_ms: 60000\n');
+    fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: join(dir, 'server.yaml') } });
+  });
+  afterAll(async () => {
+    await fixture?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers 429 problem details past the limit, per identity; health is never limited', async () => {
+    const get = (identity: string) => fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { 'x-hyperfleet-identity': identity } });
+    for (let i = 0; i < 3; i++) expect((await get('busy@example.com')).status).toBe(200);
+    const limited = await get('busy@example.com');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('content-type')).toContain('application/problem+json');
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+    expect(await limited.json()).toMatchObject({ status: 429, code: 'HYPERFLEET-LMT-001', type: 'https://api.hyperfleet.io/errors/rate-limit' });
+    expect((await get('other@example.com')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await fetch(`${fixture.engine.url}/healthz`)).status).toBe(200);
+  });
+});
