@@ -22,11 +22,13 @@ export interface EngineFixture {
  * or `{ REDIS_URL, DECOM_QUEUE_PREFIX }` for BullMQ. `role`, `sweep`, `queueTuning`: as `EngineOptions`.
  */
 export async function startTestEngine(
-  options: { adaptersDir?: string; admins?: string; env?: Record<string, string>; logger?: Logger } & Pick<EngineOptions, 'role' | 'sweep' | 'queueTuning'> = {},
+  options: { adaptersDir?: string; admins?: string; env?: Record<string, string>; logger?: Logger; dataDir?: string } & Pick<EngineOptions, 'role' | 'sweep' | 'queueTuning'> = {},
 ): Promise<EngineFixture> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'decom-e2e-'));
+  // A given `dataDir` (a restart on the same data) belongs to the caller: `stop()` leaves it in place.
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'decom-e2e-')));
   const emptyAdapters = join(dataDir, 'no-adapters');
-  await mkdir(emptyAdapters);
+  await mkdir(emptyAdapters, { recursive: true });
   const config = {
     ...loadAppConfig(
       {
@@ -55,7 +57,7 @@ export async function startTestEngine(
     dataDir,
     async stop() {
       await engine.close();
-      await rm(dataDir, { recursive: true, force: true });
+      if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -51,6 +51,14 @@ describe('loadAppConfig', () => {
 });
 
 describe('parseEntitiesConfig', () => {
+  it('reads deletion_propagation (issue #12) and refuses anything but Foreground or Background with file:line:column', () => {
+    const kinds = parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n    deletion_propagation: Foreground\n', 'e.yaml');
+    expect(kinds[0]).toMatchObject({ deletion_propagation: 'Foreground' });
+    expect(() => parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n    deletion_propagation: Orphan\n', 'e.yaml')).toThrow(
+      'e.yaml:4:27 entities[0].deletion_propagation: must be Foreground or Background, got "Orphan"',
+    );
+  });
+
   it('reads kinds', () => {
     const kinds = parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n    required_adapters: [validation]\n', 'e.yaml');
     expect(kinds).toEqual([{ kind: 'Cluster', plural: 'clusters', required_adapters: ['validation'] }]);

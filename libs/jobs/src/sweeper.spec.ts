@@ -106,4 +106,22 @@ describe('Sweeper (Sentinel default rule)', () => {
     expect(ids.some((id) => id.includes('dns.'))).toBe(false);
     expect(ids.filter((id) => id.includes('nodepool-'))).toHaveLength(3);
   });
+
+  it('issue #12: a held deletion gets no adapter run (only its hard-delete check); a deletion runs its frozen adapter set', async () => {
+    const held: SweptResource = {
+      ...resource('held', 'Cluster', 2, 'False', 30, true),
+      deletion_propagation: 'Foreground',
+      status: { conditions: [...resource('held', 'Cluster', 2, 'False', 30).status.conditions, { type: 'DeletionBlocked', status: 'True', reason: 'DependentsExist' } as never] },
+    };
+    const frozen: SweptResource = { ...resource('frozen', 'Cluster', 2, 'False', 30, true), deletion_required_adapters: ['validation'] };
+    const { ids, queue } = recorder(inner);
+    const s = new Sweeper(kinds, queue, source([held, frozen]), sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision())), { intervalMs: 30_000 }, () => NOW);
+    await s.sweepOnce('rule');
+    const bucket = `sweep-${Math.floor(NOW / 30_000)}`;
+    expect(ids).toEqual([
+      `hard-delete hard-delete.cluster-held.${bucket}`,
+      `adapter-run.validation validation.cluster-frozen.gen-2.${bucket}`,
+      `hard-delete hard-delete.cluster-frozen.${bucket}`,
+    ]);
+  });
 });

@@ -58,6 +58,8 @@ export interface FinalizingJson {
   readonly unhealthy_adapters: readonly { adapter: string; reason: string; message: string }[];
   readonly children_remaining: number;
   readonly reconciled: { readonly reason: string; readonly message: string };
+  /** Issue #12: the resource's `DeletionBlocked` condition while True (DependentsExist, InUse, DependencyCycle). */
+  readonly deletion_blocked?: { readonly reason: string; readonly message: string };
 }
 
 export class ResourceQueries {
@@ -228,8 +230,9 @@ export class ResourceQueries {
 
   /** Resources pending deletion for at least `olderThanSeconds`, oldest first. */
   async finalizing(now: Date, olderThanSeconds = 0, kind?: string): Promise<FinalizingJson[]> {
-    const rows = await this.db.query<FinalizingRow>(
-      `SELECT * FROM finalizing ${kind ? 'WHERE kind = ?' : ''} ORDER BY deleted_time ASC, id ASC`,
+    const rows = await this.db.query<FinalizingRow & { conditions: string | null }>(
+      `SELECT f.*, r.conditions AS conditions FROM finalizing f LEFT JOIN resources r ON r.id = f.id
+        ${kind ? 'WHERE f.kind = ?' : ''} ORDER BY f.deleted_time ASC, f.id ASC`,
       kind ? [kind] : [],
     );
     return rows
@@ -246,6 +249,7 @@ export class ResourceQueries {
         unhealthy_adapters: JSON.parse(row.unhealthy) as FinalizingJson['unhealthy_adapters'],
         children_remaining: Number(row.children_remaining),
         reconciled: { reason: row.reconciled_reason, message: row.reconciled_message },
+        ...deletionBlocked(row.conditions),
       }))
       .filter((f) => f.finalizing_seconds >= olderThanSeconds);
   }
@@ -282,4 +286,12 @@ export async function pendingWork(db: ReadModelQueries): Promise<PendingWork[]> 
       },
     ];
   });
+}
+
+/** `{ deletion_blocked }` from a resource's stored conditions while `DeletionBlocked=True` (issue #12). */
+function deletionBlocked(conditions: string | null): { deletion_blocked?: { reason: string; message: string } } {
+  const blocked = (conditions ? (JSON.parse(conditions) as { type: string; status: string; reason?: string; message?: string }[]) : []).find(
+    (c) => c.type === ConditionType.DeletionBlocked && c.status === 'True',
+  );
+  return blocked ? { deletion_blocked: { reason: blocked.reason ?? '', message: blocked.message ?? '' } } : {};
 }

@@ -65,6 +65,9 @@ export class ResourceViewProjection implements Projection {
           ],
         );
         await this.indexReferences(tx, d.id, d.references);
+        // Issue #12: the effective deletion policy and its source, visible from the start.
+        const created = await this.row(tx, d.id);
+        if (created) await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify({ effective_deletion_policy: await this.effectivePolicy(tx, created) }), d.id]);
         await tx.execute(
           `INSERT INTO resource_index (id, kind, name, stream, owner_id, created_time) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO NOTHING`,

@@ -94,7 +94,13 @@ export const TYPE_DEFS = /* GraphQL */ `
     unhealthy_adapters: [UnhealthyAdapter!]!
     children_remaining: Int!
     reconciled_reason: String!
-    reconciled_message: String!
+    reconciled_message: String!    "Issue #12: DeletionBlocked while True (DependentsExist, InUse, DependencyCycle)."
+    deletion_blocked: DeletionBlocked
+  }
+
+  type DeletionBlocked {
+    reason: String!
+    message: String!
   }
 
   type HistoryEntry {

@@ -13,7 +13,7 @@
  * durable as the job itself.
  */
 import type { ExecutionFence, ExecutionResult, FenceVerdict } from '@decom/adapter';
-import type { AdapterStatus } from '@decom/domain';
+import { isDispatchHeld, type AdapterStatus, type DispatchView } from '@decom/domain';
 import {
   ADAPTER_RUN_RETRY,
   RetryableError,
@@ -72,6 +72,19 @@ export class AdapterRunProcessor {
   private async run(job: Job<AdapterRunJob>, observe: AdapterRunObserver): Promise<void> {
     const event = parseReconcileEvent(job.data.event);
     let result: ExecutionResult;
+    try {
+      // Issue #12: a run queued before a newer generation (e.g. a create re-run overtaken by a DELETE) would act
+      // on the newer state it reads: that generation has its own job. A held deletion (Foreground dependents,
+      // InUse, cycle) runs nothing; the dispatcher (or the sweeper) dispatches it once released.
+      const current = await this.getOrUndefined<DispatchView & { generation: number }>(event.data.href);
+      if (!current) return;
+      if (current.generation > event.data.generation || isDispatchHeld(current)) {
+        observe({ adapter: this.adapter.name, job: job.data, progress: { kind: 'done', reason: current.generation > event.data.generation ? `superseded by generation ${current.generation}` : 'deletion held (DeletionBlocked)' } });
+        return;
+      }
+    } catch (error) {
+      return this.fail(observe, classifyError(error), job.data, event);
+    }
     try {
       result = await this.adapter.executor.execute(event.data as never, job.fence ? { fence: this.fence(job, event) } : {});
     } catch (error) {

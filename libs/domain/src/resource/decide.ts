@@ -174,11 +174,13 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
   const propagationOf = (target: ResourceState): PropagationPolicy =>
     command.propagation_policy ?? kinds.find(target.kind)?.deletion_propagation ?? DEFAULT_PROPAGATION_POLICY;
   const edges = referenceEdges(command, state, resource.id);
-  // Issue #12: a cycle of waits through this cascade can never resolve; say so before anything else.
-  refuseCycles(resource, members, edges, state, propagationOf);
   // Seed 004 guard, issue #12 across the cascade: live referrers outside the cascade block it.
   const blocking = edges.filter((e) => !e.deleting && cascade.has(e.target_id) && !cascade.has(e.id));
-  if (blocking.length > 0 && !(command.delete_for_move && blocking.every((r) => r.paused))) {
+  const forMove = command.delete_for_move === true && blocking.every((r) => r.paused);
+  // Issue #12: a cycle of waits through this cascade can never resolve; say so before anything else. A move
+  // (everything paused, seed 004) is let through: a resulting cycle shows as DeletionBlocked=True/DependencyCycle.
+  if (!forMove) refuseCycles(resource, members, edges, state, propagationOf);
+  if (blocking.length > 0 && !forMove) {
     const direct = blocking.filter((e) => e.target_id === resource.id);
     if (direct.length === blocking.length) throw new LiveReferrers(resource.kind, resource.id, uniqueReferrers(direct));
     throw new CascadeThroughLiveReference(
