@@ -82,10 +82,9 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
     });
 
     expect((await api.call('DELETE', `/clusters/${c}`)).status).toBe(202);
-    await eventually('adapter runs for the DELETE (cluster and cascaded nodepool)', async () => {
-      const ids = [...(await jobIds(validation)), ...(await jobIds(npRuns))];
-      return ids.includes(`validation.cluster-${c}.gen-3`) && ids.includes(`np-configmap.nodepool-${np}.gen-2`) ? true : undefined;
-    });
+    // The shipped config deletes clusters Foreground (issue #12): the cascaded nodepool's run now, the cluster's
+    // only once the nodepool is hard-deleted.
+    await eventually('adapter run for the DELETE (the cascaded nodepool)', has(npRuns, new RegExp(`^np-configmap\\.nodepool-${np}\\.gen-2$`)));
     await eventually('hard-delete checks for the DELETE', async () => {
       const ids = await jobIds(hardDelete);
       return ids.some((id) => new RegExp(`^hard-delete\\.cluster-${c}\\.deletion-\\d+$`).test(id)) &&
@@ -94,11 +93,14 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
         : undefined;
     });
 
+    // Held while the nodepool exists (DeletionBlocked=True/DependentsExist).
+    expect(await jobIds(validation)).not.toContain(`validation.cluster-${c}.gen-3`);
     // The nodepool's adapter reports Finalized → a hard-delete check → HardDeleted → the parent is re-checked.
     expect((await api.call('PUT', `/clusters/${c}/nodepools/${np}/statuses`, report('np-configmap', 2, finalized))).status).toBe(201);
     await eventually('hard-delete check for the Finalized report', has(hardDelete, new RegExp(`^hard-delete\\.nodepool-${np}\\.finalized-\\d+$`)));
     await eventually('the nodepool is hard-deleted', async () => ((await api.get(`/nodepools/${np}`)).status === 404 ? true : undefined));
     await eventually('the parent is re-checked after its child went', has(hardDelete, new RegExp(`^hard-delete\\.cluster-${c}\\.child-\\d+$`)));
+    await eventually('the cluster adapter is released once its child is gone', has(validation, new RegExp(`^validation\\.cluster-${c}\\.gen-3$`)));
     expect((await api.get(`/clusters/${c}`)).status).toBe(200);
 
     expect((await api.call('PUT', `/clusters/${c}/statuses`, report('validation', 3, finalized))).status).toBe(201);
