@@ -14,6 +14,8 @@ import { clientErrorHandler, fastifyErrorHandler, frameworkErrorHandler } from '
 import { mapError } from './problem-details/error-map.js';
 import { JSON_CONTENT_TYPE, parseJsonBody } from './http-edge/json-body-parser.js';
 import { installRequestObservability, traceRequestId, type RequestObservability } from './http-edge/request-observability.js';
+import { AllowedMethods } from './http-edge/allowed-methods.js';
+import { Problems } from './problem-details/problem.js';
 
 /**
  * One Fastify error handler, installed before Nest registers its routes (so their contexts inherit it):
@@ -24,9 +26,13 @@ import { installRequestObservability, traceRequestId, type RequestObservability 
 class ProblemFastifyAdapter extends FastifyAdapter {
   private nestHandler?: (this: unknown, error: Error, request: FastifyRequest, reply: FastifyReply) => unknown;
 
-  constructor(options: Record<string, unknown>) {
+  constructor(
+    options: Record<string, unknown>,
+    private readonly allowed: AllowedMethods,
+  ) {
     super(options as never);
     const adapter = this;
+    this.getInstance().addHook('onRoute', (route) => allowed.add(route.method, route.url));
     this.getInstance().setErrorHandler(function (this: unknown, error: Error, request: FastifyRequest, reply: FastifyReply) {
       if (mapError(error)) return fastifyErrorHandler(error, request, reply);
       if (adapter.nestHandler) return adapter.nestHandler.call(this, error, request, reply);
@@ -38,6 +44,21 @@ class ProblemFastifyAdapter extends FastifyAdapter {
     this.nestHandler = handler as never;
     return this.getInstance() as never;
   }
+
+  /**
+   * No route for this method: a path that other methods answer gets 405 with `Allow` (OPTIONS: 204 with
+   * `Allow`, when no CORS preflight answered it); an unknown path goes on to Nest's 404.
+   */
+  override setNotFoundHandler(handler: Parameters<FastifyAdapter['setNotFoundHandler']>[0]) {
+    const allowed = this.allowed;
+    return super.setNotFoundHandler(function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
+      const methods = allowed.of(request.url);
+      if (methods.length === 0) return (handler as (this: unknown, req: FastifyRequest, rep: FastifyReply) => unknown).call(this, request, reply);
+      void reply.header('allow', [...methods, 'OPTIONS'].join(', '));
+      if (request.method === 'OPTIONS') return void reply.status(204).send();
+      return fastifyErrorHandler(Problems.methodNotAllowed(`${request.method.slice(0, 16)} is not allowed here; allowed: ${methods.join(', ')}`), request, reply);
+    } as never);
+  }
 }
 
 /**
@@ -48,19 +69,22 @@ export async function createApiApp(
   runtime: ApiRuntime,
   options: { logger?: boolean; observability?: RequestObservability } = {},
 ): Promise<NestFastifyApplication> {
+  // `/:plural` also matches `/bogus`: only configured kinds (and `/resources`) make a path known.
+  const isPlural = (segment: string | undefined) => segment === undefined || runtime.kinds.byPluralName(segment) !== undefined;
+  const allowed = new AllowedMethods((params) => (params['plural'] === 'resources' || isPlural(params['plural'])) && isPlural(params['childPlural']));
   const adapter = new ProblemFastifyAdapter({
     genReqId: traceRequestId,
     bodyLimit: 1024 * 1024,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
-  });
+  }, allowed);
   const fastify = adapter.getInstance();
   installRequestObservability(fastify as never, options.observability ?? {});
   // JSON only: other media types get 415 (problem details) instead of being half-parsed.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+  fastify.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, parseJsonBody(body as Buffer));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -74,6 +98,19 @@ export async function createApiApp(
     logger: options.logger === false ? false : ['error', 'warn'],
     bodyParser: false,
   });
+  const corsOrigins = runtime.options.corsOrigins ?? [];
+  if (corsOrigins.length > 0) {
+    // @fastify/cors answers preflights and sets the headers; off by default (DECOM_CORS_ORIGINS unset).
+    app.enableCors({
+      origin: corsOrigins.includes('*') ? '*' : [...corsOrigins],
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: ['content-type', 'authorization', 'if-match', 'x-hyperfleet-identity', 'x-request-id'],
+      exposedHeaders: ['location', 'etag', 'x-request-id'],
+      maxAge: 600,
+      // A plain OPTIONS (no preflight headers) is answered 204 like any other, not 400.
+      strictPreflight: false,
+    });
+  }
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.enableShutdownHooks();

@@ -39,4 +39,6 @@ export interface IdGenerator {
 export interface ApiOptions {
   /** Identities allowed to force-delete; empty = everyone (authentication disabled). */
   readonly admins: readonly string[];
+  /** Browser origins allowed cross-origin (`*` = any); absent or empty = CORS off (`DECOM_CORS_ORIGINS`). */
+  readonly corsOrigins?: readonly string[];
 }

@@ -11,6 +11,14 @@ import { registerJobsCommands } from './commands/jobs.command.js';
 import { registerProjectionsCommand } from './commands/projections.command.js';
 import { registerHistoryCommand } from './commands/history.command.js';
 
+// `decom history <id> | head -2`: the reader went away; end quietly as Unix tools do, not with an EPIPE stack.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 const program = new Command('decom')
   .description('Decom: event-sourced deletion workflow engine (HyperFleet-compatible)')
   .showHelpAfterError();

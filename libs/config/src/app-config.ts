@@ -56,6 +56,11 @@ export interface AppConfig {
   readonly stuckThresholdSeconds: number;
   /** `OTEL_EXPORTER_OTLP_ENDPOINT`: OpenTelemetry OTLP/HTTP export of request spans; unset = no export. */
   readonly otlpEndpoint?: string;
+  /**
+   * `DECOM_CORS_ORIGINS`: browser origins allowed to call the API cross-origin (comma list of
+   * `scheme://host[:port]`, or `*` for any); empty (default) = CORS off, no CORS headers at all.
+   */
+  readonly corsOrigins: readonly string[];
 }
 
 /** A configuration problem; `variable` names the environment variable at fault. */
@@ -124,7 +129,22 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     metricsPort,
     stuckThresholdSeconds: parseCount('DECOM_STUCK_THRESHOLD_SECONDS', env['DECOM_STUCK_THRESHOLD_SECONDS'] ?? '600', 0),
     ...(otlpEndpoint ? { otlpEndpoint } : {}),
+    corsOrigins: parseCorsOrigins(env['DECOM_CORS_ORIGINS'] ?? ''),
   };
+}
+
+/** `*`, or origins as browsers send them (`https://ui.example.com`, `http://localhost:5173`): no path, no trailing slash. */
+function parseCorsOrigins(raw: string): string[] {
+  const origins = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  for (const origin of origins) {
+    if (origin !== '*' && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) {
+      throw new ConfigError('DECOM_CORS_ORIGINS', `must be a comma list of origins like https://ui.example.com (or *), got "${origin}"`);
+    }
+  }
+  return origins;
 }
 
 function parsePort(raw: string): number {

@@ -16,3 +16,5 @@ export * from './resource/upcast.js';
 export * from './resource/deletion-order.js';
 export * from './resource/fencing.js';
 export * from './resource/name-reservations.js';
+export * from './resource/resource-name.js';
+export * from './resource/labels.js';

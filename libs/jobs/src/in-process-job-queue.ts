@@ -86,6 +86,11 @@ export class InProcessJobQueue implements JobQueue {
     return true;
   }
 
+  async queueNames(): Promise<string[]> {
+    const names = [...this.handlers.keys(), ...[...this.waiting.values()].map((e) => e.queue), ...[...this.dead.values()].map((d) => d.failed.queue)];
+    return [...new Set(names)].sort();
+  }
+
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));

@@ -71,6 +71,8 @@ export interface JobQueue {
   failed(queue?: string): Promise<FailedJob[]>;
   /** Moves a failed job back to waiting with fresh attempts. Returns false when no such failed job exists. */
   retry(queue: string, id: string): Promise<boolean>;
+  /** Names of the queues this store knows (ever used, under the prefix for BullMQ), sorted. */
+  queueNames(): Promise<string[]>;
   /** Resolves when nothing is waiting, delayed or running (tests, demo, graceful stop). */
   idle(): Promise<void>;
   /**

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { currentTrace } from '@decom/tracing';
 import { mapError } from '../problem-details/error-map.js';
 import { PROBLEM_TYPE_BASE } from '../problem-details/problem.js';
+import { boundedProblem } from '../problem-details/bounded.js';
 
 const logger = new Logger('GraphQL');
 
@@ -19,7 +20,7 @@ export async function withProblems<T>(operation: string, run: () => Promise<T>):
     const traceId = currentTrace()?.traceId ?? randomUUID();
     const mapped = mapError(error);
     if (!mapped) logger.error(`unexpected error in ${operation} (trace_id=${traceId}): ${error instanceof Error ? error.stack : String(error)}`);
-    const problem = {
+    const problem = boundedProblem({
       type: PROBLEM_TYPE_BASE + (mapped?.typeSlug ?? 'internal-error'),
       title: mapped?.title ?? 'Internal Server Error',
       status: mapped?.status ?? 500,
@@ -29,7 +30,7 @@ export async function withProblems<T>(operation: string, run: () => Promise<T>):
       instance: `graphql:${operation}`,
       trace_id: traceId,
       ...(mapped?.errors ? { errors: mapped.errors } : {}),
-    };
+    });
     throw new GraphQLError(problem.detail, { extensions: { code: problem.code, problem } });
   }
 }

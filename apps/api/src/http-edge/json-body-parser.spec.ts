@@ -1,9 +1,16 @@
 import { MAX_BODY_DEPTH, parseJsonBody } from './json-body-parser.js';
 
 describe('parseJsonBody', () => {
-  it('parses JSON and drops prototype-poisoning keys', () => {
-    expect(parseJsonBody('{"a":1,"__proto__":{"admin":true}}')).toEqual({ a: 1 });
+  it('refuses prototype-poisoning keys, naming the field, instead of dropping them', () => {
+    expect(() => parseJsonBody('{"a":1,"spec":{"__proto__":{"admin":true}}}')).toThrow('body field spec.__proto__ is not allowed');
+    expect(() => parseJsonBody('{"labels":{"constructor":{"prototype":{"x":1}}}}')).toThrow('body field labels.constructor.prototype is not allowed');
     expect(({} as { admin?: boolean }).admin).toBeUndefined();
+    expect(parseJsonBody('{"constructor":"a name","proto":1}')).toEqual({ constructor: 'a name', proto: 1 });
+  });
+
+  it('refuses bytes that are not UTF-8 instead of replacing them with U+FFFD', () => {
+    expect(() => parseJsonBody(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]))).toThrow('body is not valid UTF-8');
+    expect(parseJsonBody(Buffer.from('{"a":"é✓"}', 'utf8'))).toEqual({ a: 'é✓' });
   });
 
   it('treats an empty body as no body', () => {

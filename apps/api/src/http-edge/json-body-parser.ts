@@ -1,7 +1,9 @@
 /**
- * The only request-body parser: JSON (`application/json` and `application/*+json`), with prototype
- * poisoning keys dropped (secure-json-parse) and a nesting limit, so a hostile body gets a 400 problem
- * instead of a stack overflow deeper in validation. Every other content type is answered 415.
+ * The only request-body parser: JSON (`application/json` and `application/*+json`), decoded as strict
+ * UTF-8 (invalid bytes are refused, never turned into U+FFFD), with prototype-poisoning keys refused
+ * (secure-json-parse detects them; the 400 names the field) and a nesting limit, so a hostile body gets a
+ * 400 problem instead of a stack overflow deeper in validation. Nothing in a body is silently altered.
+ * Every other content type is answered 415.
  */
 import sjson from 'secure-json-parse';
 import { Problems } from '../problem-details/problem.js';
@@ -11,19 +13,59 @@ export const MAX_BODY_DEPTH = 64;
 
 export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i;
 
-/** @throws HttpProblem 400 (malformed or too deeply nested JSON). */
-export function parseJsonBody(text: string): unknown {
+/** @throws HttpProblem 400 (not UTF-8, malformed JSON, a `__proto__` / `constructor.prototype` key, too deep). */
+export function parseJsonBody(body: Buffer | string): unknown {
+  const text = typeof body === 'string' ? body : decodeUtf8(body);
   if (text.trim() === '') return undefined;
   let value: unknown;
   try {
-    value = sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
+    value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
+    const poisoned = poisonedField(text);
+    if (poisoned) {
+      throw Problems.validation(`body field ${poisoned} is not allowed: "__proto__" and "constructor.prototype" keys could alter objects`, [
+        { field: poisoned, constraint: 'format', message: `${poisoned} is not allowed as a key` },
+      ]);
+    }
     throw Problems.malformed(`body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (depthExceeds(value, MAX_BODY_DEPTH)) {
     throw Problems.malformed(`body nests deeper than ${MAX_BODY_DEPTH} levels`);
   }
   return value;
+}
+
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw Problems.malformed('body is not valid UTF-8');
+  }
+}
+
+/**
+ * Path of the first prototype-poisoning key (`spec.__proto__`, `a.constructor.prototype`), read from a
+ * plain `JSON.parse` (which keeps `__proto__` as an own key); undefined when the text is not JSON at all.
+ */
+function poisonedField(text: string): string | undefined {
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const stack: [unknown, string][] = [[root, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, child] of Object.entries(value as object)) {
+      const field = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      if (key === '__proto__') return field;
+      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return `${field}.prototype`;
+      stack.push([child, field]);
+    }
+  }
+  return undefined;
 }
 
 /** Iterative (not recursive) so the check itself cannot overflow the stack. */

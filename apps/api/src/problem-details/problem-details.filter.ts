@@ -6,6 +6,7 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter, Logger 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { mapError, type MappedError } from './error-map.js';
 import { PROBLEM_TYPE_BASE, type ProblemDetails } from './problem.js';
+import { boundedProblem } from './bounded.js';
 
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -19,7 +20,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const traceId = String(request.id);
     const mapped = mapError(exception) ?? this.fromHttpException(exception, request) ?? this.internal(exception, traceId);
-    const body: ProblemDetails = {
+    const body: ProblemDetails = boundedProblem({
       type: PROBLEM_TYPE_BASE + mapped.typeSlug,
       title: mapped.title,
       status: mapped.status,
@@ -30,7 +31,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       trace_id: traceId,
       ...(mapped.errors ? { errors: mapped.errors } : {}),
       ...mapped.extensions,
-    };
+    });
     for (const [name, value] of Object.entries(mapped.headers ?? {})) void reply.header(name, value);
     void reply.status(mapped.status).header('content-type', 'application/problem+json').header('vary', 'Authorization').send(body);
   }

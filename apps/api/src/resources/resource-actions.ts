@@ -12,6 +12,8 @@ import {
   ValidationFailed,
   computeResourceConditions,
   isSameReport,
+  labelViolations,
+  nameViolations,
   type References,
   type ReportAdapterStatus,
   type ReportFence,
@@ -64,13 +66,8 @@ export class ResourceActions {
         { field: 'kind', value: body.kind, constraint: 'enum', message: `kind must be '${kind}'` },
       ]);
     }
-    const min = descriptor.name_min_len ?? 1;
-    const max = descriptor.name_max_len ?? 253;
-    if (body.name.length < min || body.name.length > max) {
-      throw new ValidationFailed(`name must be ${min}..${max} characters`, [
-        { field: 'name', value: body.name, constraint: body.name.length < min ? 'min_length' : 'max_length', message: `name must be ${min}..${max} characters` },
-      ]);
-    }
+    const names = nameViolations(body.name, descriptor);
+    if (names.length > 0) throw new ValidationFailed(names.map((v) => v.message).join('; '), names);
     const labels = validLabels(body.labels ?? {});
     // Names are unique per kind and parent (contract §1.7 CNF-001). This read-model look-up is only a fast
     // path; the decision is the store's (a name reservation in the create's append, name-reservations.ts).
@@ -296,12 +293,9 @@ async function validReferences(raw: Record<string, unknown>, kinds: KindRegistry
   return raw as References;
 }
 
+/** @throws ValidationFailed naming every label that breaks Kubernetes' label syntax (labels.ts). */
 function validLabels(labels: Record<string, unknown>): Record<string, string> {
-  const violations = Object.entries(labels).flatMap(([key, value]): FieldViolation[] => {
-    if (key === '' || key.length > 255) return [{ field: `labels.${key}`, constraint: 'max_length', message: 'label keys must be 1..255 characters' }];
-    if (typeof value !== 'string' || value.length > 255) return [{ field: `labels.${key}`, constraint: 'format', message: 'label values must be strings of at most 255 characters' }];
-    return [];
-  });
+  const violations = labelViolations(labels);
   if (violations.length > 0) throw new ValidationFailed(violations.map((v) => v.message).join('; '), violations);
   return labels as Record<string, string>;
 }

@@ -12,7 +12,8 @@ import type { AdapterStatus } from '@decom/domain';
 import { commandContextOf } from '../caller/caller.js';
 import { Problems } from '../problem-details/problem.js';
 import { AdapterStatusDto } from './dto/adapter-status.dto.js';
-import { CreateResourceDto } from './dto/create-resource.dto.js';
+import { validCreateBody } from './dto/create-body.js';
+import type { CreateResourceDto } from './dto/create-resource.dto.js';
 import { ForceDeleteDto } from './dto/force-delete.dto.js';
 import { OperatorActionDto } from './dto/operator-action.dto.js';
 import { ListQueryDto } from './dto/list-query.dto.js';
@@ -28,8 +29,7 @@ import { parseFields, selectFields } from './sparse-fields.js';
  */
 const listQuery = createLenientValidationPipe(ListQueryDto);
 type ListQuery = Readonly<ListQueryDto>;
-/** Create bodies: read-only and unknown fields (`id`, `href`, `created_time`, ...) are ignored, as HyperFleet does. */
-const createBody = createLenientValidationPipe(CreateResourceDto);
+/** Create bodies (create-body.ts): read-only and unknown fields (`id`, `href`, `created_time`, ...) are ignored, as HyperFleet does. */
 type CreateBody = Readonly<CreateResourceDto>;
 import { reportFence } from './fence-header.js';
 
@@ -55,13 +55,15 @@ export class ResourcesController {
 
   /** `POST /{plural}`, and `POST /resources` where the body's `kind` picks the (top-level) kind. */
   @Post(':plural')
-  async create(@Param('plural') plural: string, @Body(createBody) body: CreateBody, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
-    const descriptor = plural === 'resources' ? this.bodyKind(body) : this.targets.descriptor(plural, req.url);
+  async create(@Param('plural') plural: string, @Body() raw: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    // `/resources`: the body's kind picks the kind (checked after the body, so every violation shows at once).
+    const routeKind = plural === 'resources' ? this.kinds.find(bodyField(raw, 'kind') ?? '') : this.targets.descriptor(plural, req.url);
+    const body = await validCreateBody(raw, routeKind);
+    const descriptor = routeKind ?? this.bodyKind(body);
     if (descriptor.parent_kind) {
       throw Problems.childKindCreate(descriptor.kind, this.kinds.get(descriptor.parent_kind).plural, descriptor.plural);
     }
-    void reply.status(201);
-    return this.actions.create(descriptor.kind, body, undefined, context(req));
+    return created(reply, await this.actions.create(descriptor.kind, body, undefined, context(req)));
   }
 
   @Get(':plural/:id/:childPlural')
@@ -71,10 +73,10 @@ export class ResourcesController {
   }
 
   @Post(':plural/:id/:childPlural')
-  async createChild(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Body(createBody) body: CreateBody, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async createChild(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Body() raw: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url);
-    void reply.status(201);
-    return this.actions.create(descriptor.kind, body, owner, context(req));
+    const body = await validCreateBody(raw, descriptor);
+    return created(reply, await this.actions.create(descriptor.kind, body, owner, context(req)));
   }
 
   // ── one resource, top-level or flat (`/nodepools/{id}`, `/resources/{id}`) ──
@@ -233,6 +235,18 @@ interface NestedParams {
   pid: string;
   childPlural: string;
   id: string;
+}
+
+/** A top-level string field of a body not yet validated (undefined otherwise). */
+function bodyField(raw: unknown, field: string): string | undefined {
+  const value = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** 201 with `Location` naming the new resource (RFC 9110 §15.3.2); `href` is its path under the API. */
+function created(reply: FastifyReply, resource: ResourceJson): ResourceJson {
+  void reply.status(201).header('location', resource.href);
+  return resource;
 }
 
 function context(req: FastifyRequest): CommandContext {

@@ -91,6 +91,7 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
     .description('check task and deployment configs; prints every error of every file as file:line:column field: message')
     .action(async (files: string[]) => {
       let failed = 0;
+      let unusable = 0;
       for (const file of files) {
         try {
           if (isDeploymentConfig(file)) {
@@ -104,12 +105,14 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
           if (!reportsStatus(task)) io.out(`${file}: warning: no post action PUTs a status (.../statuses): this adapter never reports, so deletions would wait on it forever\n`);
         } catch (error) {
           failed++;
+          if (error instanceof TaskConfigError && error.unusable) unusable++;
           io.out(`${inputProblem(error) ?? (error instanceof Error ? error.message : String(error))}\n`);
         }
       }
       if (failed > 0) {
-        io.err(`${failed} of ${files.length} file(s) have errors\n`);
-        io.setExitCode(1);
+        io.err(`${failed} of ${files.length} file(s) have errors${unusable > 0 ? ` (${unusable} unusable: unreadable, not YAML or empty)` : ''}\n`);
+        // 2 (unusable input) wins over 1 (errors found): docs/adapter-tools.md.
+        io.setExitCode(unusable > 0 ? 2 : 1);
       }
     });
 

@@ -29,7 +29,9 @@ export function registerHistoryCommand(program: Command, io: HistoryCommandIo = 
       // The events endpoint pages (size ≤ 1000): read every page.
       let body: { kind: string; stream: string; total: number; items: HistoryEntryJson[] } | undefined;
       for (let page = 1; !body || body.items.length < body.total; page += 1) {
-        const response = await fetch(`${base}/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events?page=${page}&size=1000`);
+        const response = await fetch(`${base}/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events?page=${page}&size=1000`).catch((error: unknown) => {
+          throw new Error(unreachable(base, error));
+        });
         const answer = (await response.json().catch(() => undefined)) as
           | { kind: string; stream: string; total: number; items: HistoryEntryJson[] }
           | { detail?: string; title?: string }
@@ -48,4 +50,11 @@ export function registerHistoryCommand(program: Command, io: HistoryCommandIo = 
       io.out(`${body.kind} ${id} (stream ${body.stream}, ${body.total} events)\n`);
       for (const entry of body.items) io.out(`${historyLine(entry)}\n`);
     });
+}
+
+/** `fetch failed` says nothing: name the URL tried, the cause, and how to point elsewhere. */
+function unreachable(base: string, error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return `cannot reach the engine at ${base} (${why}): start one with \`decom start\`, or point elsewhere with --api URL or DECOM_API_URL`;
 }

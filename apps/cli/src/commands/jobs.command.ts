@@ -32,6 +32,12 @@ export function registerJobsCommands(program: Command, out: (line: string) => vo
     .description('move a failed job back to the queue with fresh attempts')
     .action(async (queueName: string, id: string) => {
       await withQueue(async (queue) => {
+        const known = await queue.queueNames();
+        if (!known.includes(queueName)) {
+          process.stderr.write(`decom jobs: unknown queue ${queueName}; known queues: ${known.join(', ') || '(none yet)'}\n`);
+          process.exitCode = 2;
+          return;
+        }
         if (await queue.retry(queueName, id)) return out(`retrying ${queueName} ${id}`);
         out(`no failed job ${id} in ${queueName}`);
         process.exitCode = 1;

@@ -199,7 +199,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         },
         clock: { now: () => new Date() },
         ids: { next: () => uuidv7() },
-        options: { admins: config.admins },
+        options: { admins: config.admins, corsOrigins: config.corsOrigins },
         onAppended: domainTransitionObserver(logger, metrics),
         auth,
       },

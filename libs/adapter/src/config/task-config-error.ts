@@ -21,11 +21,17 @@ export function formatConfigIssue(issue: ConfigIssue): string {
  */
 export class TaskConfigError extends Error {
   readonly issues: readonly ConfigIssue[];
+  /**
+   * True when the file could not be used at all (unreadable, not YAML, empty): nothing was validated.
+   * `decom adapter validate` exits 2 for these and 1 for a config with errors (docs/adapter-tools.md).
+   */
+  readonly unusable: boolean;
 
-  constructor(issues: readonly ConfigIssue[]) {
+  constructor(issues: readonly ConfigIssue[], options: { unusable?: boolean } = {}) {
     const sorted = [...issues].sort((a, b) => a.line - b.line || a.column - b.column);
     super(sorted.map(formatConfigIssue).join('\n'));
     this.name = 'TaskConfigError';
     this.issues = sorted;
+    this.unusable = options.unusable ?? false;
   }
 }

@@ -22,6 +22,10 @@ import { YamlSource } from './yaml-reader.js';
 export function parseTaskConfig(yamlText: string, fileName: string): TaskConfig {
   const source = new YamlSource(fileName, yamlText);
   source.throwIfIssues();
+  if (source.document.contents === null || source.document.contents === undefined) {
+    // An empty file (or only comments) would otherwise pass as a config that does nothing.
+    throw new TaskConfigError([{ file: fileName, line: 1, column: 1, path: '', message: 'the file is empty: no task config to validate' }], { unusable: true });
+  }
   const ctx = new LoadContext(source, dirname(fileName));
   const root = source.rootMap();
   if (!root) return source.throwIfIssues() as never;
@@ -55,8 +59,9 @@ export async function readConfigText(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    throw new TaskConfigError([
-      { file: path, line: 1, column: 1, path: '', message: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}` },
-    ]);
+    throw new TaskConfigError(
+      [{ file: path, line: 1, column: 1, path: '', message: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }],
+      { unusable: true },
+    );
   }
 }

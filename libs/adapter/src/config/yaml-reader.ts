@@ -52,8 +52,13 @@ export class YamlSource {
     this.issues.push({ file: this.file, line: pos.line, column: pos.column, path, message });
   }
 
+  /** True when the text is not well-formed YAML (its syntax errors are among `issues`). */
+  get isMalformed(): boolean {
+    return this.document.errors.length > 0;
+  }
+
   throwIfIssues(): void {
-    if (this.issues.length > 0) throw new TaskConfigError(this.issues);
+    if (this.issues.length > 0) throw new TaskConfigError(this.issues, { unusable: this.isMalformed });
   }
 
   /** The root mapping, or `undefined` (with an issue) when the document is not a map. */

@@ -147,10 +147,16 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async retry(queue: string, id: string): Promise<boolean> {
+    // Opening an unknown queue would register it: a typo must not add a queue name.
+    if (!(await this.queueNames()).includes(queue)) return false;
     const job = await BullJob.fromId(await this.queue(queue), id);
     if (!job || (await job.getState()) !== 'failed') return false;
     await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
     return true;
+  }
+
+  async queueNames(): Promise<string[]> {
+    return [...new Set([...(await this.redis.smembers(this.registryKey())), ...this.queues.keys()])].sort();
   }
 
   async idle(): Promise<void> {

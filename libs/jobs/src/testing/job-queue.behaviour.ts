@@ -114,6 +114,10 @@ export function describeJobQueueBehaviour(name: string, open: () => Promise<Queu
       expect(await queue.failed('exhaust')).toEqual([]);
       expect(await queue.retry('exhaust', 'doomed')).toBe(false);
       expect(await queue.retry('exhaust', 'never-enqueued')).toBe(false);
+      // An unknown queue is reported by name (decom jobs retry), and asking does not create it.
+      expect(await queue.queueNames()).toContain('exhaust');
+      expect(await queue.retry('bogus-queue', 'nope')).toBe(false);
+      expect(await queue.queueNames()).not.toContain('bogus-queue');
     });
 
     it('never runs two jobs of one group at once, also across two workers; other groups run in parallel', async () => {

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsString, Matches, MinLength } from 'class-validator';
+import { IntegerQueryParam } from './integer-query-param.js';
 import { OptionalField } from './optional-field.js';
 
 const FIELD = '[a-z_][a-z0-9_]*(\\.[A-Za-z0-9_]+)*';
@@ -12,17 +12,11 @@ const SPARSE_FIELDS = new RegExp(`^\\s*${FIELD}(\\s*,\\s*${FIELD})*\\s*$`);
  */
 export class ListQueryDto {
   @OptionalField()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100000)
+  @IntegerQueryParam({ min: 1, max: 100000 })
   page?: number;
 
   @OptionalField()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @IntegerQueryParam({ min: 1, max: 100 })
   size?: number;
 
   @OptionalField()

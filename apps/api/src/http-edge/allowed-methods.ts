@@ -1,0 +1,38 @@
+/**
+ * Which methods a path answers, for `405 Method Not Allowed` with an `Allow` header (RFC 9110 §15.5.6)
+ * instead of 404 when the path exists but not for this method (`PUT /clusters`). A second find-my-way
+ * router (the one Fastify itself uses) mirrors every route Fastify registers (`onRoute`), so matching
+ * follows Fastify's rules exactly; a path only counts as known when its `:plural`/`:childPlural`
+ * segments name configured kinds (`/bogus` matches `/:plural` but is no endpoint).
+ */
+import Router from 'find-my-way';
+
+/** Methods probed, in the order `Allow` lists them. HEAD answers wherever GET does (Fastify's HEAD routes). */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export type KnownParams = (params: Readonly<Record<string, string | undefined>>) => boolean;
+
+export class AllowedMethods {
+  private readonly router = Router({ ignoreTrailingSlash: false, caseSensitive: true });
+
+  constructor(private readonly isKnown: KnownParams) {}
+
+  /** Mirrors one Fastify route (`onRoute` hook). Catch-alls (`*`, the CORS preflight route) and OPTIONS are skipped. */
+  add(method: string | readonly string[], url: string): void {
+    if (url.includes('*')) return;
+    const methods = (Array.isArray(method) ? method : [method as string]).map((m) => m.toUpperCase());
+    for (const upper of methods.includes('GET') ? [...methods, 'HEAD'] : methods) {
+      if (!(METHODS as readonly string[]).includes(upper) || this.router.hasRoute(upper as Router.HTTPMethod, url)) continue;
+      this.router.on(upper as Router.HTTPMethod, url, () => undefined);
+    }
+  }
+
+  /** The methods `path` (query string ignored) answers; empty when the path is unknown. */
+  of(url: string): string[] {
+    const path = url.split('?')[0] ?? url;
+    return METHODS.filter((method) => {
+      const found = this.router.find(method, path);
+      return found !== null && this.isKnown(found.params);
+    });
+  }
+}
