@@ -1,6 +1,7 @@
 /**
  * Builds the Nest application on Fastify with the global validation pipe and problem-details filter.
  */
+import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, headerAuth, type ApiRuntime } from './app.module.js';
@@ -62,12 +63,13 @@ class ProblemFastifyAdapter extends FastifyAdapter {
 }
 
 /**
- * `options.logger`: Nest's own error/warn log on (default) or off; `options.observability`: access log and
- * request metrics (request-observability.ts). The trace id is chosen per request either way.
+ * `options.logger`: Nest's own error/warn log on (default) or off, or a `LoggerService` that receives Nest's
+ * lines (the engine passes its JSON logger); `options.observability`: access log and request metrics
+ * (request-observability.ts). The trace id is chosen per request either way.
  */
 export async function createApiApp(
   runtime: ApiRuntime,
-  options: { logger?: boolean; observability?: RequestObservability } = {},
+  options: { logger?: boolean | LoggerService; observability?: RequestObservability } = {},
 ): Promise<NestFastifyApplication> {
   // `/:plural` also matches `/bogus`: only configured kinds (and `/resources`) make a path known.
   const isPlural = (segment: string | undefined) => segment === undefined || runtime.kinds.byPluralName(segment) !== undefined;
@@ -95,7 +97,7 @@ export async function createApiApp(
   if (auth.rateLimit?.enabled) await installRateLimit(fastify, auth.rateLimit);
   installGraphqlRequestCheck(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
-    logger: options.logger === false ? false : ['error', 'warn'],
+    logger: options.logger === false ? false : options.logger === undefined || options.logger === true ? ['error', 'warn'] : options.logger,
     bodyParser: false,
   });
   const corsOrigins = runtime.options.corsOrigins ?? [];

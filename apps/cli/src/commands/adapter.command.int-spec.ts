@@ -57,14 +57,15 @@ describe('decom adapter validate', () => {
 describe('decom adapter validate: deployment configs and adapters that never report', () => {
   it('checks *.adapter.yaml as deployment configs and warns about a task config that never PUTs a status', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'decom-validate-'));
-    const empty = join(dir, 'silent.yaml');
+    const silent = join(dir, 'silent.yaml');
     const badDeployment = join(dir, 'silent.adapter.yaml');
-    writeFileSync(empty, '');
+    // Valid, but does nothing: no post action reports a status (an empty file is an error: issue 17).
+    writeFileSync(silent, 'params: []\n');
     writeFileSync(badDeployment, 'adapter:\n  nam: silent\n');
-    const run = await decom('validate', 'config/adapters/validation.adapter.yaml', 'config/adapters/np-configmap.adapter.yaml', empty, badDeployment);
+    const run = await decom('validate', 'config/adapters/validation.adapter.yaml', 'config/adapters/np-configmap.adapter.yaml', silent, badDeployment);
     expect(run.out).toContain('config/adapters/validation.adapter.yaml: ok (deployment config)');
     expect(run.out).toContain('config/adapters/np-configmap.adapter.yaml: ok (deployment config)');
-    expect(run.out).toContain(`${empty}: warning: no post action PUTs a status`);
+    expect(run.out).toContain(`${silent}: warning: no post action PUTs a status`);
     expect(run.out).toContain(`${badDeployment}:2:3 adapter.nam: unknown field`);
     expect(run.code).toBe(1);
   });

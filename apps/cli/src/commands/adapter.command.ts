@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -22,6 +23,7 @@ import {
   type PlanAdapter,
 } from '@decom/adapter';
 import { loadAppConfig } from '@decom/config';
+import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
 
 /** Where the adapter commands write, and how they report their exit code (tests capture both). */
 export interface AdapterCliIo {
@@ -56,7 +58,10 @@ function inputProblem(error: unknown): string | undefined {
 function engineDefaults(): { apiBaseUrl?: string; kubeconfig?: string } {
   try {
     const config = loadAppConfig();
-    return { apiBaseUrl: config.apiBaseUrl, ...(config.kubeconfig && { kubeconfig: config.kubeconfig }) };
+    // Without KUBECONFIG the engine's bundled server is meant: `decom start` writes its kubeconfig into the data folder.
+    const bundled = bundledKubeconfigPath(config.dataDir);
+    const kubeconfig = config.kubeconfig ?? (existsSync(bundled) ? bundled : undefined);
+    return { apiBaseUrl: config.apiBaseUrl, ...(kubeconfig && { kubeconfig }) };
   } catch {
     return {};
   }
@@ -152,7 +157,7 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
     .requiredOption('--task-config <files...>', 'adapter task configs (YAML); <name>.adapter.yaml beside each is read too')
     .requiredOption('--resource <href-or-id>', 'resource href (/api/hyperfleet/v1/clusters/<id>) or id')
     .option('--api <url>', 'HyperFleet/Decom API base URL (default: the engine configuration)')
-    .option('--kubeconfig <file>', 'Kubernetes to read (default: $KUBECONFIG through the engine configuration)')
+    .option('--kubeconfig <file>', 'Kubernetes to read (default: $KUBECONFIG, else the running engine\'s $DECOM_DATA_DIR/kubeconfig)')
     .option('--maestro <url>', 'Maestro http_server_address to read (default: clients.maestro of the deployment configs)')
     .option('--maestro-source-id <id>', 'Maestro source_id (default: clients.maestro of the deployment configs)')
     .option('--max-passes <n>', 'stop after this many passes (1..100)', parsePassCount, 10)
@@ -174,7 +179,7 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
         const apiBaseUrl = options.api ?? defaults.apiBaseUrl;
         const kubeconfig = options.kubeconfig ?? defaults.kubeconfig;
         if (!apiBaseUrl || !kubeconfig) {
-          io.err(`plan needs ${!apiBaseUrl ? '--api' : '--kubeconfig (or KUBECONFIG)'}\n`);
+          io.err(`plan needs ${!apiBaseUrl ? '--api' : '--kubeconfig (or KUBECONFIG; with a running `decom start` and no KUBECONFIG, its DECOM_DATA_DIR/kubeconfig is used)'}\n`);
           io.setExitCode(2);
           return;
         }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import pino from 'pino';
 import { ConfigError, EntitiesConfigError, checkConfigPaths, loadAppConfig, type AppConfig } from '@decom/config';
-import { startEngine, type EngineRole } from '../engine/engine.js';
+import { PortInUse, startEngine, type EngineRole } from '../engine/engine.js';
 
 /** `decom start`: API + projections + dispatch + adapters in one process (embedded profile, or BullMQ with REDIS_URL). */
 export function registerStartCommand(program: Command): void {
@@ -22,6 +22,11 @@ export async function runEngineCommand(role: EngineRole): Promise<void> {
     if (error instanceof ConfigError) {
       process.stderr.write(`decom: invalid configuration: ${error.message}\n`);
       process.exit(2);
+    }
+    if (error instanceof PortInUse) {
+      // One JSON line among the JSON log, with the port as a field.
+      logger.fatal({ port: error.port, host: error.host, code: 'EADDRINUSE' }, `cannot start: ${error.message}`);
+      process.exit(1);
     }
     const message = error instanceof EntitiesConfigError || (error as { issues?: unknown }).issues ? (error as Error).message : error instanceof Error ? error.message : String(error);
     process.stderr.write(`decom: cannot start: ${message}\n`);

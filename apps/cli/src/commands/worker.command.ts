@@ -26,7 +26,7 @@ export function registerWorkerCommand(program: Command): void {
         process.exit(2);
       };
       if (!config.redisUrl) return refuse('REDIS_URL is required: workers take their jobs from BullMQ (the in-process queue lives inside `decom start`)');
-      if (!config.kubeconfig) return refuse('KUBECONFIG is required: separate workers must share one Kubernetes (the bundled local server lives inside `decom start`)');
+      if (!config.kubeconfig) return refuse('KUBECONFIG is required: separate workers must share one Kubernetes (for the bundled local server of a running `decom start`, KUBECONFIG=$DECOM_DATA_DIR/kubeconfig, e.g. ./data/kubeconfig)');
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromFile(config.kubeconfig);
       let queue;

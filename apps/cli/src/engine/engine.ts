@@ -7,6 +7,7 @@
  * Redis and one PostgreSQL store: dispatch and sweep job ids are deterministic, so duplicates collapse.
  * Everything is built here and handed to the modules that use it; nothing else picks a backend.
  */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CommandBus } from '@nestjs/cqrs';
@@ -39,6 +40,8 @@ import type { HostedAdapter } from '../../../worker/src/adapter-host.js';
 import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
 import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { ReadModelCheckpoints } from './read-model-checkpoints.js';
+import { NestPinoLogger } from './nest-pino-logger.js';
+import { bundledKubeconfigPath } from './bundled-kubeconfig.js';
 import { openStorage } from './storage.js';
 import { OutageLog } from './outage-log.js';
 import { checkReadiness } from './readiness.js';
@@ -203,10 +206,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         onAppended: domainTransitionObserver(logger, metrics),
         auth,
       },
-      { logger: config.logLevel !== 'silent', observability: { logger, metrics } },
+      { logger: config.logLevel === 'silent' ? false : new NestPinoLogger(logger.child({ component: 'nest' })), observability: { logger, metrics } },
     );
-    await app.listen({ port: config.port, host: config.host });
     closers.push(() => app.close());
+    await listen(app, config);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://127.0.0.1:${port}`;
@@ -223,7 +226,15 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         localKube = await startLocalKube(options.localKube);
         closers.push(() => localKube!.close());
         kubeConfig.loadFromString(localKube.kubeconfigYaml());
-        logger.info(`Kubernetes: no KUBECONFIG set, using the bundled local Kubernetes API server at ${localKube.url}`);
+        // Its port is random: a kubeconfig in the data folder lets `kubectl`, `decom adapter plan` and `decom worker` find it.
+        const kubeconfigFile = bundledKubeconfigPath(config.dataDir);
+        await mkdir(config.dataDir, { recursive: true });
+        await writeFile(kubeconfigFile, localKube.kubeconfigYaml(), { mode: 0o600 });
+        closers.push(() => rm(kubeconfigFile, { force: true }));
+        logger.info(
+          { kubeconfig: kubeconfigFile, server: localKube.url },
+          `Kubernetes: no KUBECONFIG set, using the bundled local Kubernetes API server at ${localKube.url}; kubeconfig for it: ${kubeconfigFile} (KUBECONFIG=${kubeconfigFile} kubectl get namespaces)`,
+        );
       }
       adapters = [
         ...(await startAdapterWorker({
@@ -321,6 +332,32 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+/**
+ * Opens the API port. Fastify's own listen (after Nest's init) rejects without Nest logging the error a
+ * second time, so a port in use is reported once, by the caller.
+ * @throws PortInUse when another process holds `config.port` on `config.host`.
+ */
+async function listen(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+  await app.init();
+  try {
+    await app.getHttpAdapter().getInstance().listen({ port: config.port, host: config.host });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUse(config.port, config.host);
+    throw error;
+  }
+}
+
+/** The API port is taken by another process. */
+export class PortInUse extends Error {
+  override readonly name = 'PortInUse';
+  constructor(
+    readonly port: number,
+    readonly host: string,
+  ) {
+    super(`port ${port} on ${host} is already in use: stop the other process or set PORT to a free port`);
   }
 }
 

@@ -66,7 +66,14 @@ async function openSqlite(config: AppConfig): Promise<Storage> {
     throw error;
   }
   writeFileSync(pidFile, String(process.pid));
-  const store = new SqliteEventStore(file);
+  let store: SqliteEventStore;
+  try {
+    store = new SqliteEventStore(file);
+  } catch (error) {
+    await release();
+    // better-sqlite3 says only "file is not a database": name the file and the way out.
+    throw new Error(`SQLite file ${file}: ${error instanceof Error ? error.message : String(error)} (DECOM_DATA_DIR=${config.dataDir}; move the file away to start with an empty store)`);
+  }
   return {
     store,
     readModels: new SqliteReadModelStore(store.database),
