@@ -27,6 +27,15 @@ describe('demo scenario (seeds 000 and 001 end to end)', () => {
       .filter((e) => e.type === 'HardDeleted')
       .map((e) => (e.data as { id: string }).id);
     expect(hardDeletes).toHaveLength(3);
+    // Issue 17 #7: a first run is clean. np-configmap waits for its cluster's Namespace (a precondition)
+    // instead of having its POST refused with 404: it never reports Health=False.
+    const nodepoolHealth = (await fixture.engine.store.readStream(`cluster-${report.clusterId}`))
+      .filter((e) => e.type === 'AdapterStatusReported')
+      .map((e) => (e.data as { status: { adapter: string; conditions: { type: string; status: string; reason?: string }[] } }).status)
+      .filter((status) => status.adapter === 'np-configmap')
+      .map((status) => status.conditions.find((c) => c.type === 'Health'));
+    expect(nodepoolHealth.length).toBeGreaterThanOrEqual(4);
+    expect(nodepoolHealth.filter((c) => c?.status !== 'True')).toEqual([]);
     expect(hardDeletes[2]).toBe(report.clusterId);
     expect(new Set(hardDeletes.slice(0, 2))).toEqual(new Set(report.nodepoolIds));
     // Nodepool ConfigMaps were deleted by their adapter (or with the namespace) and nothing is left behind.

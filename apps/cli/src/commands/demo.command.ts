@@ -16,7 +16,11 @@ export function registerDemoCommand(program: Command): void {
     .action(async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'decom-demo-'));
       const config = { ...loadAppConfig({ ...process.env, PORT: '0', DECOM_DATA_DIR: dataDir, KUBECONFIG: '' }), logLevel: 'silent' as const };
-      const engine = await startEngine({ config, logger: pino({ level: 'warn' }), sweep: { intervalMs: 5_000, debounceMs: 2_000 } });
+      // The engine's JSON log is kept apart from the formatted output (step 5 fails an adapter on purpose):
+      // it is printed only when the demo fails.
+      const engineLog: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (line: string) => void engineLog.push(line) });
+      const engine = await startEngine({ config, logger, sweep: { intervalMs: 5_000, debounceMs: 2_000 } });
       const out = (line: string) => process.stdout.write(`${line}\n`);
       out(`Decom demo: embedded engine at ${engine.url}, bundled Kubernetes API server at ${engine.localKube!.url}`);
       try {
@@ -28,6 +32,7 @@ export function registerDemoCommand(program: Command): void {
         out('\nDemo passed: every step of seeds 000 and 001 checked.');
       } catch (error) {
         out(`\nDemo FAILED: ${error instanceof Error ? error.message : String(error)}`);
+        if (engineLog.length > 0) out(`\nengine log (warnings and errors):\n${engineLog.join('').trimEnd()}`);
         process.exitCode = 1;
       } finally {
         await engine.close();
