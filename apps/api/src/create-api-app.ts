@@ -115,6 +115,7 @@ export async function createApiApp(
   }
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): the engine owns SIGINT/SIGTERM (stopOnSignals) and closes the app among its
+  // other parts; Nest's hook re-raised the signal after closing only itself, killing the process mid-stop.
   return app;
 }

@@ -1,0 +1,187 @@
+/**
+ * Issue 17 items 1, 5 and 6 through the built binary (`node bin/decom.js`): pipes end quietly, an
+ * unreachable engine is named, `adapter validate` exit codes, `jobs retry` on an unknown queue, a port in
+ * use as one JSON log line, a corrupt SQLite file named, and the bundled Kubernetes kubeconfig in the
+ * data folder (usable by @kubernetes/client-node, as kubectl would).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
+import { freePort } from '../support/free-port.js';
+import { useRedis, type RedisForTests } from '../support/redis.js';
+import { DECOM_BIN, ensureBuilt, runBuiltDecom, runShell } from './support/built-decom.js';
+import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+
+const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
+
+describe('decom CLI papercuts (issue 17), built binary', () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'decom-cli-'));
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('decom history', () => {
+    let fixture: EngineFixture;
+    let id: string;
+
+    beforeAll(async () => {
+      fixture = await startTestEngine();
+      // A 300 KB spec makes `--json` one write far larger than a pipe's buffer: `head` leaves mid-write.
+      const response = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'Cluster', name: 'pipe-test', spec: { blob: 'x'.repeat(300_000) } }),
+      });
+      id = ((await response.json()) as { id: string }).id;
+    });
+    afterAll(async () => fixture?.stop());
+
+    it('piped into head, less or grep -m1 ends quietly (no EPIPE stack), every time', async () => {
+      for (const reader of ['head -2', 'grep -m1 stream', 'less -FX | head -1']) {
+        const run = await runShell(`$DECOM history ${id} --json --api ${fixture.engine.url} 2>"$ERR" | ${reader} > /dev/null; echo "decom=\${PIPESTATUS[0]}"`, { ERR: join(dir, 'err.txt'), TERM: 'dumb' });
+        const stderr = readFileSync(join(dir, 'err.txt'), 'utf8');
+        expect({ reader, stderr, status: run.stdout.trim() }).toEqual({ reader, stderr: '', status: 'decom=0' });
+      }
+      const text = await runShell(`$DECOM history ${id} --api ${fixture.engine.url} | head -1`);
+      expect(text.stdout).toMatch(new RegExp(`^Cluster ${id} \\(stream cluster-${id}, 1 events\\)\\n$`));
+    });
+
+    it('with no engine, names the URL it tried and how to point elsewhere', async () => {
+      const port = await freePort();
+      const viaPort = await runBuiltDecom(['history', 'some-id'], { PORT: String(port) });
+      expect(viaPort.code).toBe(1);
+      expect(viaPort.stderr).toBe(`decom: cannot reach the engine at http://127.0.0.1:${port} (ECONNREFUSED): start one with \`decom start\`, or point elsewhere with --api URL or DECOM_API_URL\n`);
+      const viaFlag = await runBuiltDecom(['history', 'some-id', '--api', `http://127.0.0.1:${port}/`]);
+      expect(viaFlag.stderr).toContain(`cannot reach the engine at http://127.0.0.1:${port} (ECONNREFUSED)`);
+      expect(viaFlag.stderr).not.toMatch(STACK_LINE);
+    });
+  });
+
+  describe('decom adapter validate exit codes (docs/adapter-tools.md)', () => {
+    it('a missing file → 2, naming it', async () => {
+      const run = await runBuiltDecom(['adapter', 'validate', join(dir, 'nope.yaml')]);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe(`${join(dir, 'nope.yaml')}:1:1 cannot read file: ENOENT\n`);
+    });
+
+    it('a YAML syntax error → 2, positioned', async () => {
+      const file = join(dir, 'broken.yaml');
+      writeFileSync(file, 'params:\n  - name: a\n   source: [unclosed\n');
+      const run = await runBuiltDecom(['adapter', 'validate', file]);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toMatch(new RegExp(`^${file}:\\d+:\\d+ `));
+    });
+
+    it('an empty file (or only comments) → 2: nothing to validate', async () => {
+      const empty = join(dir, 'empty.yaml');
+      const comments = join(dir, 'comments.yaml');
+      writeFileSync(empty, '');
+      writeFileSync(comments, '# nothing here yet\n');
+      const run = await runBuiltDecom(['adapter', 'validate', empty, comments]);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe(`${empty}:1:1 the file is empty: no task config to validate\n${comments}:1:1 the file is empty: no task config to validate\n`);
+    });
+
+    it('a valid file → 0; an invalid config → 1; unusable input wins → 2', async () => {
+      const invalid = join(dir, 'invalid.yaml');
+      writeFileSync(invalid, 'params:\n  - name: a\n    sorce: event.id\n');
+      expect((await runBuiltDecom(['adapter', 'validate', 'config/adapters/np-configmap.yaml'])).code).toBe(0);
+      const one = await runBuiltDecom(['adapter', 'validate', 'config/adapters/np-configmap.yaml', invalid]);
+      expect(one.code).toBe(1);
+      expect(one.stdout).toContain(`${invalid}:3:5`);
+      expect((await runBuiltDecom(['adapter', 'validate', invalid, join(dir, 'nope.yaml')])).code).toBe(2);
+    });
+  });
+
+  describe('decom jobs retry', () => {
+    let redis: RedisForTests;
+    beforeAll(async () => {
+      redis = await useRedis();
+    });
+    afterAll(async () => redis?.stop());
+
+    it('says the queue is unknown (exit 2), and does not create it', async () => {
+      const env = { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: `cli-test-${process.pid}-${Date.now()}` };
+      const run = await runBuiltDecom(['jobs', 'retry', 'bogus-queue', 'nope'], env);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe('decom jobs: unknown queue bogus-queue; known queues: (none yet)\n');
+      const again = await runBuiltDecom(['jobs', 'retry', 'bogus-queue', 'nope'], env);
+      expect(again.stderr).toContain('known queues: (none yet)');
+    });
+  });
+
+  describe('start-up errors', () => {
+    it('a port in use is one JSON log line with the port and a clear message, no ANSI Nest line', async () => {
+      const blocker: Server = createServer();
+      blocker.listen(0, '127.0.0.1');
+      await once(blocker, 'listening');
+      const port = (blocker.address() as { port: number }).port;
+      const data = mkdtempSync(join(dir, 'port-'));
+      try {
+        const run = await runBuiltDecom(['start'], { PORT: String(port), HOST: '127.0.0.1', DECOM_DATA_DIR: data }, { timeoutMs: 60_000 });
+        expect(run.code).toBe(1);
+        const output = run.stdout + run.stderr;
+        expect(output).not.toContain('\u001b[');
+        expect(output).not.toContain('[Nest]');
+        const errors = output
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { level: number; port?: number; msg: string })
+          .filter((line) => line.level >= 50);
+        expect(errors).toEqual([expect.objectContaining({ port, msg: `cannot start: port ${port} on 127.0.0.1 is already in use: stop the other process or set PORT to a free port` })]);
+      } finally {
+        blocker.close();
+      }
+    }, 60_000);
+
+    it('a corrupt SQLite file is named', async () => {
+      const data = mkdtempSync(join(dir, 'corrupt-'));
+      writeFileSync(join(data, 'decom.sqlite'), `this is not a database ${'x'.repeat(5_000)}`);
+      const run = await runBuiltDecom(['start'], { PORT: '0', HOST: '127.0.0.1', DECOM_DATA_DIR: data }, { timeoutMs: 60_000 });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`SQLite file ${join(data, 'decom.sqlite')}: file is not a database`);
+      expect(run.stderr).not.toMatch(STACK_LINE);
+    }, 60_000);
+  });
+
+  describe('the bundled Kubernetes API server', () => {
+    it('decom start writes its kubeconfig into the data folder and logs the path; it works and is removed at stop', async () => {
+      const data = mkdtempSync(join(dir, 'kube-'));
+      const kubeconfig = join(data, 'kubeconfig');
+      const child = spawn(process.execPath, [DECOM_BIN, 'start'], {
+        cwd: resolve('.'),
+        env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PORT: '0', HOST: '127.0.0.1', DECOM_DATA_DIR: data },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      try {
+        const deadline = Date.now() + 45_000;
+        while (!output.includes('Decom is running') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+        const line = output
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as { kubeconfig?: string; server?: string; msg: string })
+          .find((l) => l.kubeconfig);
+        expect(line).toMatchObject({ kubeconfig, msg: expect.stringContaining(`kubeconfig for it: ${kubeconfig}`) });
+        const kc = new KubeConfig();
+        kc.loadFromFile(kubeconfig);
+        expect(kc.getCurrentCluster()?.server).toBe(line!.server);
+        const namespaces = await KubernetesObjectApi.makeApiClient(kc).list('v1', 'Namespace');
+        expect(namespaces.items.map((n) => n.metadata?.name)).toContain('default');
+      } finally {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      expect(existsSync(kubeconfig)).toBe(false);
+    }, 60_000);
+  });
+});
