@@ -182,9 +182,19 @@ describe('HTTP conventions (issue 17)', () => {
       expect((await createCluster('ab')).body['detail']).toContain('Cluster name must be 3..53 characters of a-z, 0-9 and "-" (starting and ending with a letter or digit), got 2 characters');
     });
 
-    it('unknown body fields are still refused', async () => {
-      const answer = await createCluster('extra-field', { colour: 'red' });
-      expect([answer.status, answer.body['code']]).toEqual([400, 'HYPERFLEET-VAL-006']);
+    it('unknown and read-only body fields are ignored as HyperFleet does; POST /resources checks the name of the body kind', async () => {
+      const answer = await createCluster('extra-field', { colour: 'red', id: 'mine' });
+      expect(answer.status).toBe(201);
+      expect(answer.body['id']).not.toBe('mine');
+      const viaResources = await call('POST', '/resources', { body: JSON.stringify({ kind: 'Cluster', name: 'x', spec: {} }) });
+      expect(viaResources.status).toBe(400);
+      expect(viaResources.body['detail']).toContain('Cluster name must be 3..53 characters');
+      const created = await call('POST', '/resources', { body: JSON.stringify({ kind: 'Cluster', name: 'via-resources', spec: {} }) });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('location')).toBe(`/api/hyperfleet/v1/clusters/${created.body['id']}`);
+      const unknownKind = await call('POST', '/resources', { body: JSON.stringify({ kind: 'Bogus', name: 'x', spec: {} }) });
+      expect(unknownKind.status).toBe(400);
+      expect(unknownKind.body['detail']).toContain('kind must be one of');
     });
   });
 
