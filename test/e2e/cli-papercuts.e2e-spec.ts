@@ -125,7 +125,7 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
       const port = (blocker.address() as { port: number }).port;
       const data = mkdtempSync(join(dir, 'port-'));
       try {
-        const run = await runBuiltDecom(['start'], { PORT: String(port), HOST: '127.0.0.1', DECOM_DATA_DIR: data }, { timeoutMs: 60_000 });
+        const run = await runBuiltDecom(['start'], { PORT: String(port), HOST: '127.0.0.1', DECOM_DATA_DIR: data, DECOM_METRICS_PORT: '0' }, { timeoutMs: 60_000 });
         expect(run.code).toBe(1);
         const output = run.stdout + run.stderr;
         expect(output).not.toContain('\u001b[');

@@ -56,13 +56,13 @@ export class ResourcesController {
   /** `POST /{plural}`, and `POST /resources` where the body's `kind` picks the (top-level) kind. */
   @Post(':plural')
   async create(@Param('plural') plural: string, @Body() raw: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
-    // `/resources`: the body's kind picks the kind (checked after the body, so every violation shows at once).
+    // `/resources`: the body's kind picks the kind (an unknown one is refused after the body, with every violation).
     const routeKind = plural === 'resources' ? this.kinds.find(bodyField(raw, 'kind') ?? '') : this.targets.descriptor(plural, req.url);
+    if (routeKind?.parent_kind) {
+      throw Problems.childKindCreate(routeKind.kind, this.kinds.get(routeKind.parent_kind).plural, routeKind.plural);
+    }
     const body = await validCreateBody(raw, routeKind);
     const descriptor = routeKind ?? this.bodyKind(body);
-    if (descriptor.parent_kind) {
-      throw Problems.childKindCreate(descriptor.kind, this.kinds.get(descriptor.parent_kind).plural, descriptor.plural);
-    }
     return created(reply, await this.actions.create(descriptor.kind, body, undefined, context(req)));
   }
 
