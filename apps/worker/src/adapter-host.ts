@@ -1,18 +1,21 @@
 /**
  * Loads the adapters of a folder: every `<name>.yaml` is a HyperFleet task config run as adapter `<name>`;
  * an optional `<name>.adapter.yaml` beside it is its deployment config (adapter name/version, API client
- * timeouts and retries). The engine supplies the API base URL and the Kubernetes connection.
+ * timeouts and retries). HyperFleet's layout works too: a sub-folder per adapter with
+ * `adapter-task-config.yaml` and `adapter-config.yaml` (listAdapterFiles). The engine supplies the API
+ * base URL and the Kubernetes connection.
  */
-import { readdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import {
   AdapterExecutor,
   HttpHyperfleetApiClient,
   KubernetesTransport,
+  formatConfigIssue,
+  listAdapterFiles,
   loadAdapterConfigFile,
   loadTaskConfigFile,
+  unsetRequiredEnv,
   maestroTransports,
   tokenFileSource,
   type BearerTokenSource,
@@ -24,6 +27,8 @@ export interface HostedAdapter {
   readonly file: string;
   readonly executor: AdapterExecutor;
   readonly api: HyperfleetApiClient;
+  /** Load warnings to log (`file:line:column ...`): unknown CEL variables, unset required `env.` sources. */
+  readonly warnings: readonly string[];
 }
 
 export interface AdapterHostOptions {
@@ -31,6 +36,10 @@ export interface AdapterHostOptions {
   readonly kubeConfig: KubeConfig;
   /** Only these adapters (default: all in the folder). */
   readonly only?: readonly string[];
+  /**
+   * The adapters' process environment (AppConfig.adapterEnv): `env.X` params, the `env` CEL variable and
+   * the `HYPERFLEET_*` overrides of deployment configs (contract §8.4). Default: empty.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
    * The API token of an adapter without `clients.hyperfleet_api.auth.token_path` (the embedded engine mints
@@ -51,17 +60,29 @@ export class AdapterConfigsInvalid extends Error {
  * Parses every task and deployment config of `dir` without starting anything, so a broken config stops a
  * start before any port opens. @throws AdapterConfigsInvalid listing every problem of every file.
  */
-export async function checkAdapterConfigs(dir: string, only?: readonly string[]): Promise<void> {
+export async function checkAdapterConfigs(
+  dir: string,
+  only?: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+  apiBaseUrl?: string,
+): Promise<void> {
   const problems: string[] = [];
-  for (const file of (await readdir(dir)).filter((f) => /\.ya?ml$/.test(f)).sort()) {
-    const deployment = /\.adapter\.ya?ml$/.test(file);
-    const name = basename(file).replace(/(\.adapter)?\.ya?ml$/, '');
-    if (only && !only.includes(name)) continue;
+  const check = async (load: () => Promise<unknown>) => {
     try {
-      await (deployment ? loadAdapterConfigFile(join(dir, file)) : loadTaskConfigFile(join(dir, file)));
+      await load();
     } catch (error) {
       problems.push(error instanceof Error ? error.message : String(error));
     }
+  };
+  const { adapters, orphans } = await listAdapterFiles(dir);
+  for (const files of adapters) {
+    if (only && !only.includes(files.name)) continue;
+    await check(() => loadTaskConfigFile(files.taskFile));
+    if (files.deploymentFile) await check(() => loadAdapterConfigFile(files.deploymentFile!, env, apiOptions(apiBaseUrl)));
+  }
+  for (const orphan of orphans) {
+    const name = orphan.replace(/^.*\//, '').replace(/\.adapter\.ya?ml$/, '');
+    if (!only || only.includes(name)) await check(() => loadAdapterConfigFile(orphan, env, apiOptions(apiBaseUrl)));
   }
   if (problems.length > 0) throw new AdapterConfigsInvalid(problems);
 }
@@ -71,7 +92,7 @@ export async function checkAdapterConfigs(dir: string, only?: readonly string[])
  * @throws AdapterConfigsInvalid listing every problem of every file.
  */
 export async function loadAdapters(dir: string, options: AdapterHostOptions): Promise<HostedAdapter[]> {
-  const files = (await readdir(dir)).filter((f) => /\.ya?ml$/.test(f) && !/\.adapter\.ya?ml$/.test(f)).sort();
+  const { adapters } = await listAdapterFiles(dir);
   const transport = new KubernetesTransport(options.kubeConfig);
   const hosted: HostedAdapter[] = [];
   const problems: string[] = [];
@@ -83,31 +104,37 @@ export async function loadAdapters(dir: string, options: AdapterHostOptions): Pr
       return undefined;
     }
   };
-  for (const file of files) {
-    const name = basename(file).replace(/\.ya?ml$/, '');
+  for (const { name, taskFile: path, deploymentFile } of adapters) {
     if (options.only && !options.only.includes(name)) continue;
-    const path = join(dir, file);
     const task = await attempt(() => loadTaskConfigFile(path));
-    const deploymentFile = [join(dir, `${name}.adapter.yaml`), join(dir, `${name}.adapter.yml`)].find((f) => existsSync(f));
-    const deployment = deploymentFile ? await attempt(() => loadAdapterConfigFile(deploymentFile)) : undefined;
+    const deployment = deploymentFile ? await attempt(() => loadAdapterConfigFile(deploymentFile, options.env ?? {}, apiOptions(options.apiBaseUrl))) : undefined;
     if (!task || (deploymentFile && !deployment)) continue;
+    const adapterName = deployment?.adapter.name ?? name;
     const tokenPath = deployment?.clients.hyperfleetApi.auth?.tokenPath;
-    const bearerToken = tokenPath ? tokenFileSource(resolve(dirname(deploymentFile!), tokenPath)) : options.tokenFor?.(deployment?.adapter.name ?? name);
+    const bearerToken = tokenPath ? tokenFileSource(resolve(dirname(deploymentFile!), tokenPath)) : options.tokenFor?.(adapterName);
     const api = new HttpHyperfleetApiClient({
       ...(deployment?.clients.hyperfleetApi ?? {}),
       ...(bearerToken ? { bearerToken } : {}),
       baseUrl: deployment?.clients.hyperfleetApi.baseUrl ?? options.apiBaseUrl,
-      defaultHeaders: { 'x-hyperfleet-identity': `adapter:${name}`, ...(deployment?.clients.hyperfleetApi.defaultHeaders ?? {}) },
+      defaultHeaders: { 'x-hyperfleet-identity': `adapter:${adapterName}`, ...(deployment?.clients.hyperfleetApi.defaultHeaders ?? {}) },
     });
-    const adapterName = deployment?.adapter.name ?? name;
     const executor = new AdapterExecutor(task, { name: adapterName, ...(deployment?.adapter.version ? { version: deployment.adapter.version } : {}) }, {
       api,
       transport,
       ...(deployment?.clients.maestro && { maestro: maestroTransports(deployment.clients.maestro) }),
       ...(options.env ? { env: options.env } : {}),
     });
-    hosted.push({ name: adapterName, file: path, executor, api });
+    const warnings = [
+      ...(task.warnings ?? []).map(formatConfigIssue),
+      ...unsetRequiredEnv(task, options.env ?? {}).map((variable) => `${path}: required param source env.${variable} is unset: every run will fail its param extraction`),
+    ];
+    hosted.push({ name: adapterName, file: path, executor, api, warnings });
   }
   if (problems.length > 0) throw new AdapterConfigsInvalid(problems);
   return hosted;
+}
+
+/** The engine's API URL stands in for a deployment config's placeholder `base_url` (`CHANGE_ME`). */
+function apiOptions(apiBaseUrl: string | undefined): { defaultBaseUrl?: string } {
+  return apiBaseUrl !== undefined ? { defaultBaseUrl: apiBaseUrl } : {};
 }

@@ -22,6 +22,8 @@ export interface AdapterWorkerOptions {
   readonly onAdapterRun?: AdapterRunObserver;
   /** API tokens of adapters without a token file (embedded minting). */
   readonly tokenFor?: AdapterHostOptions['tokenFor'];
+  /** The adapters' process environment (AppConfig.adapterEnv; contract §8.4). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** `--adapters` named an adapter the folder does not hold. */
@@ -39,6 +41,7 @@ export async function startAdapterWorker(options: AdapterWorkerOptions): Promise
     kubeConfig: options.kubeConfig,
     ...(options.only ? { only: options.only } : {}),
     ...(options.tokenFor ? { tokenFor: options.tokenFor } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
   const missing = (options.only ?? []).filter((name) => !adapters.some((a) => a.name === name));
   if (missing.length > 0) throw new UnknownAdapter(`no task config for adapter(s) ${missing.join(', ')} in ${options.adaptersDir}`);

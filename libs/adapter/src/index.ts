@@ -7,8 +7,10 @@
  *   docs/adapter-maestro.md.
  */
 
-export { parseTaskConfig, loadTaskConfigFile } from './config/task-config.parser.js';
-export { parseAdapterConfig, loadAdapterConfigFile } from './config/adapter-config.parser.js';
+export { parseTaskConfig, loadTaskConfigFile, type TaskConfigOptions } from './config/task-config.parser.js';
+export { parseAdapterConfig, loadAdapterConfigFile, type AdapterConfigOptions } from './config/adapter-config.parser.js';
+export { unsetRequiredEnv } from './config/required-env.js';
+export { listAdapterFiles, HYPERFLEET_TASK_FILES, HYPERFLEET_DEPLOYMENT_FILES, type AdapterFiles } from './config/adapter-files.js';
 export { loadAdapterDirectory, type LoadedAdapter } from './config/adapter-directory.loader.js';
 export { TaskConfigError, formatConfigIssue, type ConfigIssue } from './config/task-config-error.js';
 export { parseGoDuration } from './config/go-duration.js';

@@ -18,9 +18,10 @@ export interface CompiledCel {
   /**
    * Evaluates against `vars` (JSON-ish values, `Date` for timestamps; see cel-values.ts for the
    * conversions in and out). Does not modify `vars`.
-   * @throws CelEvalError on any evaluation failure, including a variable named like a CEL
-   *   built-in (`int`, `uint`, `double`, `bool`, `string`, `bytes`, `list`, `map`, `type`,
-   *   `null_type`, `optional`, `cel`, `google`, `strings`, `lists`), which cel-js would shadow.
+   * A variable named like a CEL built-in (`int`, `uint`, `double`, `bool`, `string`, `bytes`, `list`,
+   *   `map`, `type`, `null_type`, `optional`, `cel`, `google`, `strings`, `lists`) is left out: the
+   *   name keeps meaning the built-in.
+   * @throws CelEvalError on any evaluation failure.
    */
   evaluate(vars: Readonly<Record<string, unknown>>, options?: CelOptions): unknown;
 }
@@ -66,9 +67,9 @@ function evaluateParsed(
 ): unknown {
   const activation: Record<string, unknown> = { [CLOCK_KEY]: options?.now ?? systemClock };
   for (const [name, value] of Object.entries(vars)) {
-    if (reserved.has(name)) {
-      throw new CelEvalError(`variable name '${name}' is reserved by CEL (it names a built-in type or namespace)`, expression);
-    }
+    // A variable named like a built-in (`type`, `string`, ...) cannot be referenced (the name means the
+    // built-in) and cel-js refuses to shadow it: leave it out so other expressions still evaluate.
+    if (reserved.has(name)) continue;
     try {
       const converted = toCelValue(value, name);
       if (converted !== undefined) activation[name] = converted;

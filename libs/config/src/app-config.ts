@@ -61,6 +61,12 @@ export interface AppConfig {
    * `scheme://host[:port]`, or `*` for any); empty (default) = CORS off, no CORS headers at all.
    */
   readonly corsOrigins: readonly string[];
+  /**
+   * The environment hosted adapters see (a frozen copy of the one this config was read from): their
+   * `env.X` params and `env` CEL variable, and the `HYPERFLEET_*` overrides of their deployment configs
+   * (contract §8.4). Not validated here: it is the adapters' business.
+   */
+  readonly adapterEnv: Readonly<Record<string, string | undefined>>;
 }
 
 /** A configuration problem; `variable` names the environment variable at fault. */
@@ -130,6 +136,7 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     stuckThresholdSeconds: parseCount('DECOM_STUCK_THRESHOLD_SECONDS', env['DECOM_STUCK_THRESHOLD_SECONDS'] ?? '600', 0),
     ...(otlpEndpoint ? { otlpEndpoint } : {}),
     corsOrigins: parseCorsOrigins(env['DECOM_CORS_ORIGINS'] ?? ''),
+    adapterEnv: adapterEnvironment(env),
   };
 }
 
@@ -145,6 +152,11 @@ function parseCorsOrigins(raw: string): string[] {
     }
   }
   return origins;
+}
+
+/** The environment adapters run with (contract §8.4), as a frozen copy; `env` defaults to `process.env`. */
+export function adapterEnvironment(env: Env = process.env): Readonly<Record<string, string | undefined>> {
+  return Object.freeze({ ...env });
 }
 
 function parsePort(raw: string): number {

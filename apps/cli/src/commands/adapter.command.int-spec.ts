@@ -34,7 +34,7 @@ describe('decom adapter validate', () => {
     const worse = join(dir, 'worse.yaml');
     writeFileSync(bad, 'params:\n  - name: a\n    source: event.id\n    typo: 1\nresources:\n  - name: ns\n    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: x}}\n    discovery: {by_name: x}\n    lifecycle: {delete: {when: {expression: "clustr != null"}}}\n');
     writeFileSync(worse, 'post:\n  post_actions:\n    - name: put\n');
-    const run = await decom('validate', `${EXAMPLES}/cluster-bootstrap.yaml`, bad, worse);
+    const run = await decom('validate', '--strict', `${EXAMPLES}/cluster-bootstrap.yaml`, bad, worse);
     expect(run.out.split('\n')).toEqual([
       `${EXAMPLES}/cluster-bootstrap.yaml: ok`,
       `${bad}:4:5 params[0].typo: unknown field`,
@@ -44,6 +44,33 @@ describe('decom adapter validate', () => {
     ]);
     expect(run.err).toBe('2 of 3 file(s) have errors\n');
     expect(run.code).toBe(1);
+  });
+
+  it('without --strict an unknown CEL variable is a warning; unset required env. sources are warned about (contract §8.4)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'decom-validate-'));
+    const file = join(dir, 'envy.yaml');
+    writeFileSync(file, 'params:\n  - {name: region, source: env.DECOM_TEST_UNSET_REGION, required: true}\n  - {name: zone, source: env.DECOM_TEST_ZONE, required: true}\n  - {name: other, source: env.DECOM_TEST_OTHER, required: true, default: x}\n  - {name: a, source: {expression: "clustr + 1"}}\n');
+    const run = await decom('validate', '--env', 'DECOM_TEST_ZONE=z1', file);
+    expect(run.out.split('\n')).toEqual([
+      `${file}: ok`,
+      `${file}:5:37 params[3].source.expression: unknown variable 'clustr': evaluation will fail (an error with --strict) (warning)`,
+      `${file}: warning: required param source env.DECOM_TEST_UNSET_REGION is unset: every run would fail its param extraction`,
+      `${file}: warning: no post action PUTs a status (.../statuses): this adapter never reports, so deletions would wait on it forever`,
+      '',
+    ]);
+    expect(run.code).toBe(0);
+    const strict = await decom('validate', '--strict', file);
+    expect(strict.code).toBe(1);
+  });
+
+  it('a HyperFleet deployment config with base_url: CHANGE_ME validates with HYPERFLEET_API_BASE_URL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'decom-validate-'));
+    const file = join(dir, 'adapter-config.yaml');
+    writeFileSync(file, 'adapter:\n  name: cl-namespace\nclients:\n  hyperfleet_api:\n    base_url: CHANGE_ME\n');
+    expect((await decom('validate', file)).code).toBe(1);
+    const run = await decom('validate', '--env', 'HYPERFLEET_API_BASE_URL=http://127.0.0.1:8000', file);
+    expect(run.out).toBe(`${file}: ok (deployment config)\n`);
+    expect(run.code).toBe(0);
   });
 
   it('every example and shipped task config validates', async () => {

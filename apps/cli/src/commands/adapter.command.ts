@@ -18,11 +18,13 @@ import {
   siblingDeploymentConfig,
   SimulationInputError,
   TaskConfigError,
+  formatConfigIssue,
+  unsetRequiredEnv,
   type AdapterDeploymentConfig,
   type TaskConfig,
   type PlanAdapter,
 } from '@decom/adapter';
-import { loadAppConfig } from '@decom/config';
+import { adapterEnvironment, loadAppConfig } from '@decom/config';
 import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
 
 /** Where the adapter commands write, and how they report their exit code (tests capture both). */
@@ -40,7 +42,10 @@ const processIo: AdapterCliIo = {
   },
 };
 
-/** `--env NAME=VALUE` (repeatable): the adapter's environment, explicit so a run is reproducible. */
+/**
+ * `--env NAME=VALUE` (repeatable): added to (and winning over) the process environment, which adapters
+ * read as HyperFleet's do (`env.X` params, `HYPERFLEET_*` deployment-config overrides; contract §8.4).
+ */
 function collectEnv(value: string, previous: Record<string, string>): Record<string, string> {
   const at = value.indexOf('=');
   if (at <= 0) throw new Error(`--env expects NAME=VALUE, got ${JSON.stringify(value)}`);
@@ -67,7 +72,7 @@ function engineDefaults(): { apiBaseUrl?: string; kubeconfig?: string } {
   }
 }
 
-async function planAdapter(file: string, env: Record<string, string>): Promise<{ adapter: PlanAdapter; deployment?: AdapterDeploymentConfig }> {
+async function planAdapter(file: string, env: Readonly<Record<string, string | undefined>>): Promise<{ adapter: PlanAdapter; deployment?: AdapterDeploymentConfig }> {
   const task = await loadTaskConfigFile(file);
   const deploymentFile = siblingDeploymentConfig(file);
   const deployment = deploymentFile ? await loadAdapterConfigFile(deploymentFile, env) : undefined;
@@ -92,20 +97,27 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
 
   adapter
     .command('validate')
-    .argument('<files...>', 'adapter task configs and deployment configs (`*.adapter.yaml`) (YAML)')
+    .argument('<files...>', 'adapter task configs and deployment configs (`*.adapter.yaml`, `adapter-config.yaml`) (YAML)')
     .description('check task and deployment configs; prints every error of every file as file:line:column field: message')
-    .action(async (files: string[]) => {
+    .option('--strict', 'unknown CEL variables are errors (HyperFleet finds them only when evaluating: a warning by default)')
+    .option('--env <NAME=VALUE>', 'environment of the adapter, over the process environment (repeatable)', collectEnv, {})
+    .action(async (files: string[], options: { strict?: boolean; env: Record<string, string> }) => {
+      const env = { ...adapterEnvironment(), ...options.env };
       let failed = 0;
       let unusable = 0;
       for (const file of files) {
         try {
           if (isDeploymentConfig(file)) {
-            await loadAdapterConfigFile(file);
+            await loadAdapterConfigFile(file, env);
             io.out(`${file}: ok (deployment config)\n`);
             continue;
           }
-          const task = await loadTaskConfigFile(file);
+          const task = await loadTaskConfigFile(file, { strict: options.strict === true });
           io.out(`${file}: ok\n`);
+          for (const warning of task.warnings ?? []) io.out(`${formatConfigIssue(warning)} (warning)\n`);
+          for (const variable of unsetRequiredEnv(task, env)) {
+            io.out(`${file}: warning: required param source env.${variable} is unset: every run would fail its param extraction\n`);
+          }
           // Legal HyperFleet, but a required adapter that never reports keeps every deletion waiting.
           if (!reportsStatus(task)) io.out(`${file}: warning: no post action PUTs a status (.../statuses): this adapter never reports, so deletions would wait on it forever\n`);
         } catch (error) {
@@ -139,7 +151,7 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
           ...(options.apiResponses && { apiResponsesFile: options.apiResponses }),
           ...(options.discovery && { discoveryFile: options.discovery }),
           ...(options.adapterConfig && { adapterConfigFile: options.adapterConfig }),
-          env: options.env,
+          env: { ...adapterEnvironment(), ...options.env },
         });
         io.out(options.output === 'json' ? `${JSON.stringify(report, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n` : formatDryRun(report));
         if (report.result.status !== 'success') io.setExitCode(1);
@@ -184,7 +196,8 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
           return;
         }
         try {
-          const loaded = await Promise.all(options.taskConfig.map((file) => planAdapter(file, options.env)));
+          const env = { ...adapterEnvironment(), ...options.env };
+          const loaded = await Promise.all(options.taskConfig.map((file) => planAdapter(file, env)));
           const kubeConfig = new KubeConfig();
           kubeConfig.loadFromFile(kubeconfig);
           const maestroConfig = loaded.find((l) => l.deployment?.clients.maestro)?.deployment?.clients.maestro;
@@ -199,7 +212,7 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
             kubernetes: new KubernetesTransport(kubeConfig),
             ...(maestro && { maestro }),
             maxPasses: options.maxPasses,
-            env: options.env,
+            env,
           });
           io.out(options.output === 'json' ? `${JSON.stringify(plan, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n` : formatDeletionPlan(plan));
           if (plan.outcome !== 'complete') io.setExitCode(1);
@@ -215,7 +228,7 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
 
 /** A deployment config by name (`<name>.adapter.yaml`), as the engine pairs them. */
 function isDeploymentConfig(file: string): boolean {
-  return /\.adapter\.ya?ml$/.test(file);
+  return /\.adapter\.ya?ml$/.test(file) || /(^|\/)adapter-config\.ya?ml$/.test(file);
 }
 
 function reportsStatus(task: TaskConfig): boolean {

@@ -51,6 +51,7 @@ export function registerWorkerCommand(program: Command): void {
           kubeConfig,
           queue,
           concurrency,
+          env: config.adapterEnv,
           onAdapterRun: (run) => {
             recordMetrics(run);
             // A stale run stopping is the evidence of a frozen or partitioned worker: say so (issue #11).
@@ -61,6 +62,7 @@ export function registerWorkerCommand(program: Command): void {
           },
         });
         logger.info({ adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl, metrics: processMetrics.url }, `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`);
+        for (const warning of adapters.flatMap((a) => a.warnings)) logger.warn(`adapter config warning: ${warning}`);
       } catch (error) {
         await queue.close();
         process.stderr.write(`decom worker: cannot start: ${(error as Error).message}\n`);

@@ -122,7 +122,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const { auth, embedded, summary: authSummary } = await buildEngineAuth(config, logger, { hostsAdapters: role === 'all' });
     // Everything a user can get wrong in files is checked before a port opens or a store is touched.
     const kubeConfig = role === 'all' ? loadKubeConfig(config.kubeconfig) : undefined;
-    if (role === 'all') await checkAdapterConfigs(config.adaptersDir);
+    if (role === 'all') await checkAdapterConfigs(config.adaptersDir, undefined, config.adapterEnv, config.apiBaseUrl);
     // The metrics port opens first: a clash is named before any store is touched.
     const processMetrics = await startProcessMetrics(config, 'api');
     closers.push(() => processMetrics.close());
@@ -243,12 +243,14 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
           kubeConfig,
           queue,
           concurrency: config.workerConcurrency,
+          env: config.adapterEnv,
           ...(options.adapterRerun ? { rerun: options.adapterRerun } : {}),
           onAdapterRun: adapterRunMetrics(metrics, options.onAdapterRun),
           ...(embedded ? { tokenFor: (adapter: string) => embedded.tokenSource(`adapter:${adapter}`) } : {}),
         })),
       ];
       logger.info(`adapters: ${adapters.map((a) => a.name).join(', ') || '(none)'} from ${config.adaptersDir}`);
+      for (const warning of adapters.flatMap((a) => a.warnings)) logger.warn(`adapter config warning: ${warning}`);
     } else {
       logger.info(`adapters: none in this process (role api); \`decom worker\` processes run them`);
     }

@@ -30,10 +30,13 @@ function readHeaders(source: YamlSource, map: MapReader | undefined): Record<str
   return headers;
 }
 
-function readApiClient(source: YamlSource, clients: MapReader | undefined): AdapterDeploymentConfig['clients']['hyperfleetApi'] {
+function readApiClient(source: YamlSource, clients: MapReader | undefined, defaultBaseUrl?: string): AdapterDeploymentConfig['clients']['hyperfleetApi'] {
   const api = clients?.map('hyperfleet_api');
   if (!api) return { ...API_DEFAULTS, defaultHeaders: {} };
-  const baseUrl = api.string('base_url');
+  const written = api.string('base_url');
+  // HyperFleet's shipped configs hold a placeholder (`base_url: CHANGE_ME`) that HYPERFLEET_API_BASE_URL
+  // replaces; where the host knows the API (decom start/worker), a value that is no URL at all takes its URL.
+  const baseUrl = defaultBaseUrl !== undefined && (written === undefined || !written.includes('://')) ? defaultBaseUrl : written;
   if (baseUrl !== undefined && !/^https?:\/\//.test(baseUrl)) {
     source.report(api.valueNode('base_url'), `${api.path}.base_url`, 'must be an http(s) URL');
   }
@@ -139,10 +142,16 @@ function withEnvSources(issues: readonly ConfigIssue[], applied: ReadonlyMap<str
  * Parses a deployment config (`adapter`, `debug_config`, `log`, `clients.{hyperfleet_api,
  * kubernetes, maestro, broker}`), strictly, with HyperFleet's defaults filled in. `env` holds the
  * `HYPERFLEET_*` overrides (environment > YAML > defaults); the caller passes it, this library
- * never reads `process.env`.
+ * never reads `process.env`. `options.defaultBaseUrl` (the hosting engine's API URL) replaces a
+ * `base_url` that is absent or no URL at all (HyperFleet's `CHANGE_ME` placeholder) after the overrides.
  * @throws TaskConfigError listing every issue as `file:line:column path: message`.
  */
-export function parseAdapterConfig(yamlText: string, fileName: string, env: Readonly<Record<string, string | undefined>> = {}): AdapterDeploymentConfig {
+export function parseAdapterConfig(
+  yamlText: string,
+  fileName: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+  options: AdapterConfigOptions = {},
+): AdapterDeploymentConfig {
   const source = new YamlSource(fileName, yamlText);
   source.throwIfIssues();
   // An empty file is an empty mapping here, so overrides alone can still fill it in.
@@ -169,7 +178,7 @@ export function parseAdapterConfig(yamlText: string, fileName: string, env: Read
   };
   logMap?.finish();
   const clients = root.map('clients');
-  const hyperfleetApi = readApiClient(source, clients);
+  const hyperfleetApi = readApiClient(source, clients, options.defaultBaseUrl);
   const kubernetes = readKubernetes(clients);
   const brokerMap = clients?.map('broker');
   const subscriptionId = brokerMap?.string('subscription_id');
@@ -197,6 +206,15 @@ export function parseAdapterConfig(yamlText: string, fileName: string, env: Read
  * Reads and parses a deployment config file.
  * @throws TaskConfigError.
  */
-export async function loadAdapterConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = {}): Promise<AdapterDeploymentConfig> {
-  return parseAdapterConfig(await readConfigText(path), path, env);
+export async function loadAdapterConfigFile(
+  path: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+  options: AdapterConfigOptions = {},
+): Promise<AdapterDeploymentConfig> {
+  return parseAdapterConfig(await readConfigText(path), path, env, options);
+}
+
+export interface AdapterConfigOptions {
+  /** The API URL of the hosting engine: used when `base_url` is absent or a placeholder such as `CHANGE_ME`. */
+  readonly defaultBaseUrl?: string;
 }

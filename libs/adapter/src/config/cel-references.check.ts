@@ -6,15 +6,16 @@ import { DELETED_TIME_VARIABLE, RESERVED_CONTEXT_NAMES } from './task-config.typ
 
 /**
  * Load-time safety for CEL (Decom; HyperFleet evaluates an undeclared variable like null, P9):
- * - every variable an expression reads must be a runtime variable or a param, capture, payload
+ * - every variable an expression reads should be a runtime variable or a param, capture, payload
  *   or precondition response declared before it (params resolve in order; precondition
- *   expressions with `api_call` are exempt: their response's keys are variables too);
+ *   expressions with `api_call` are exempt: their response's keys are variables too). HyperFleet
+ *   finds unknown variables only when evaluating, so this is a warning, an error with `strict`;
  * - every `resources.<name>` must name a resource or nested discovery: a typo would read as
  *   "absent" forever and could report `Finalized=True` while the object still exists.
  * Errors are positioned on the identifier inside the YAML scalar.
  * @see docs/adapter-expression-context.md "Load-time checks".
  */
-export function checkCelReferences(ctx: LoadContext): void {
+export function checkCelReferences(ctx: LoadContext, strict = false): void {
   const runtime = [...RESERVED_CONTEXT_NAMES, DELETED_TIME_VARIABLE];
   const resourceNames = ctx.declarations.filter((d) => d.kind === 'resource').map((d) => d.name);
   const knownResources = new Set(resourceNames);
@@ -26,7 +27,9 @@ export function checkCelReferences(ctx: LoadContext): void {
       const later = new Set(ctx.declarations.filter((d) => VARIABLE_KINDS.includes(d.kind)).map((d) => d.name));
       for (const unknown of unknownVariables(expr.source, [...runtime, ...declared.map((d) => d.name)])) {
         const hint = later.has(unknown.name) ? ` (declared later: params and captures resolve in order)` : '';
-        ctx.source.report(at(unknown.offset), expr.where, `unknown variable '${unknown.name}'${hint}`);
+        const message = `unknown variable '${unknown.name}'${hint}`;
+        if (strict) ctx.source.report(at(unknown.offset), expr.where, message);
+        else ctx.source.warn(at(unknown.offset), expr.where, `${message}: evaluation will fail (an error with --strict)`);
       }
     }
     for (const field of selectedFields(expr.source, 'resources')) {

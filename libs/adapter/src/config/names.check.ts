@@ -1,20 +1,13 @@
 import type { Declaration, DeclarationKind, LoadContext } from './load-context.js';
 import { RESERVED_CONTEXT_NAMES } from './task-config.types.js';
 
-/** CEL keywords and reserved words: a variable with one of these names cannot be referenced. */
-const CEL_RESERVED = [
-  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
-  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
-];
-/** CEL type and namespace names: a variable named so would shadow them, so cel-js refuses it (STACK.md "CEL"). */
-const CEL_TYPE_NAMES = [
-  'int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'type', 'null_type', 'dyn',
-  'optional', 'cel', 'google', 'strings', 'lists',
-];
-
-/** Resource, precondition and post-action names are CEL identifiers starting lower-case (§2.2). */
-const STEP_NAME = /^[a-z][a-zA-Z0-9_]*$/;
-/** Params, captures and payloads are variables in CEL and templates. */
+/**
+ * Params, resources, preconditions and post actions follow HyperFleet's one rule (contract §2.2, §8.4).
+ * CEL reserved words (`namespace`, `package`, ...) are valid names: as a field (`resources.?namespace`)
+ * they work; only a bare top-level reference fails, at CEL parse, as in HyperFleet.
+ */
+const NAME = /^[a-z][a-zA-Z0-9_]*$/;
+/** Captures and payloads are variables in CEL and templates. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const VARIABLE_KINDS: readonly DeclarationKind[] = ['param', 'capture', 'payload', 'response'];
@@ -29,7 +22,7 @@ function report(ctx: LoadContext, d: Declaration, message: string): void {
 }
 
 /**
- * Checks declared names: identifier syntax, reserved runtime/CEL names, and clashes (resource,
+ * Checks declared names: identifier syntax, reserved runtime names, and clashes (resource,
  * precondition and post-action names are unique per list; all variables share one namespace
  * because they become top-level CEL/template variables).
  */
@@ -39,14 +32,9 @@ export function checkNames(ctx: LoadContext): void {
     const isVariable = VARIABLE_KINDS.includes(d.kind);
     // A `response` repeats its precondition's name: syntax and keywords were checked there.
     if (d.kind !== 'response') {
-      const pattern = isVariable ? VARIABLE_NAME : STEP_NAME;
+      const pattern = d.kind === 'capture' || d.kind === 'payload' ? VARIABLE_NAME : NAME;
       if (!pattern.test(d.name)) {
         report(ctx, d, `${JSON.stringify(d.name)} must match ${pattern.source}`);
-        continue;
-      }
-      // Keywords break any use; type names only shadow when the name is a top-level variable.
-      if (CEL_RESERVED.includes(d.name) || (isVariable && CEL_TYPE_NAMES.includes(d.name))) {
-        report(ctx, d, `${JSON.stringify(d.name)} is a CEL reserved word or type name`);
         continue;
       }
     }

@@ -3,15 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAdapterDirectory } from './adapter-directory.loader.js';
 import { parseAdapterConfig } from './adapter-config.parser.js';
-import { TaskConfigError } from './task-config-error.js';
+import { formatConfigIssue, TaskConfigError } from './task-config-error.js';
 import { loadTaskConfigFile, parseTaskConfig } from './task-config.parser.js';
 
 /** A resource with everything required, for cases that break one other thing. */
 const NS = `manifest: {apiVersion: v1, kind: Namespace, metadata: {name: x}}\n    discovery: {by_name: x}`;
 
+/** Errors with `strict` (unknown CEL variables are errors: `adapter validate --strict`). */
 function errorsOf(yaml: string): string[] {
   try {
-    parseTaskConfig(yaml, 't.yaml');
+    parseTaskConfig(yaml, 't.yaml', { strict: true });
   } catch (error) {
     if (error instanceof TaskConfigError) return error.message.split('\n');
     throw error;
@@ -117,9 +118,9 @@ describe('parseTaskConfig: errors read like a compiler (file:line:column path: m
       ],
     ],
     [
-      'a variable shadowing a CEL type name',
-      `params:\n  - name: int\n    source: event.id\n`,
-      ['t.yaml:2:11 params[0].name: "int" is a CEL reserved word or type name'],
+      'param names follow HyperFleet only: lower-case first letter; CEL reserved words and type names are fine',
+      `params:\n  - name: int\n    source: event.id\n  - name: namespace\n    source: event.id\n  - name: ClusterId\n    source: event.id\n  - name: _x\n    source: event.id\n`,
+      ['t.yaml:6:11 params[2].name: "ClusterId" must match ^[a-z][a-zA-Z0-9_]*$', 't.yaml:8:11 params[3].name: "_x" must match ^[a-z][a-zA-Z0-9_]*$'],
     ],
     ['YAML syntax error', `params:\n  - name: a\n   source: b\n`, ['t.yaml:3:1 Sequence item without - indicator']],
     [
@@ -261,5 +262,29 @@ describe('adapter deployment config and directory', () => {
       ['np-configmap', '0.1', ['nodepoolConfigMap']],
       ['validation', '0.1', ['clusterNamespace', 'clusterConfigMap', 'clusterJob']],
     ]);
+  });
+});
+
+describe('HyperFleet name and CEL-variable rules (contract §8.4)', () => {
+  const unknownVariable = `params:\n  - name: a\n    source: {expression: "clustr + 1"}\n`;
+
+  it('an unknown CEL variable is a positioned warning at load, and an error with strict', () => {
+    const task = parseTaskConfig(unknownVariable, 't.yaml');
+    expect(task.warnings?.map(formatConfigIssue)).toEqual([
+      "t.yaml:3:27 params[0].source.expression: unknown variable 'clustr': evaluation will fail (an error with --strict)",
+    ]);
+    expect(() => parseTaskConfig(unknownVariable, 't.yaml', { strict: true })).toThrow("t.yaml:3:27 params[0].source.expression: unknown variable 'clustr'");
+  });
+
+  it('a resource named like a CEL reserved word is selected as a field (resources.?namespace)', () => {
+    const task = parseTaskConfig(
+      `resources:\n  - name: package\n    ${NS}\n  - name: namespace\n    ${NS}\n    lifecycle:\n      delete:\n        when:\n          expression: "!resources.?namespace.hasValue() && !has(resources.package)"\n`,
+      't.yaml',
+    );
+    expect(task.warnings).toBeUndefined();
+    const when = task.resources[1]!.lifecycle!.delete!.when;
+    expect(when.compiled.evaluate({ resources: {} })).toBe(true);
+    expect(when.compiled.evaluate({ resources: { namespace: { kind: 'Namespace' } } })).toBe(false);
+    expect(when.compiled.evaluate({ resources: { package: { kind: 'Namespace' } } })).toBe(false);
   });
 });

@@ -19,7 +19,7 @@ import { YamlSource } from './yaml-reader.js';
  * @throws TaskConfigError listing every issue as `file:line:column path: message`.
  * @see hyperfleet-contract.md §2.2, seeds/000 "Example Task Config with Deletion".
  */
-export function parseTaskConfig(yamlText: string, fileName: string): TaskConfig {
+export function parseTaskConfig(yamlText: string, fileName: string, options: TaskConfigOptions = {}): TaskConfig {
   const source = new YamlSource(fileName, yamlText);
   source.throwIfIssues();
   if (source.document.contents === null || source.document.contents === undefined) {
@@ -41,17 +41,22 @@ export function parseTaskConfig(yamlText: string, fileName: string): TaskConfig 
   root.finish();
   checkNames(ctx);
   checkTemplateReferences(ctx);
-  checkCelReferences(ctx);
+  checkCelReferences(ctx, options.strict);
   source.throwIfIssues();
-  return { file: fileName, params, preconditions, resources, post };
+  return { file: fileName, params, preconditions, resources, post, ...(source.warnings.length > 0 && { warnings: [...source.warnings] }) };
+}
+
+export interface TaskConfigOptions {
+  /** `adapter validate --strict`: unknown CEL variables are errors instead of warnings. */
+  readonly strict?: boolean;
 }
 
 /**
  * Reads and parses a task config file.
  * @throws TaskConfigError (also for an unreadable file, positioned at 1:1).
  */
-export async function loadTaskConfigFile(path: string): Promise<TaskConfig> {
-  return parseTaskConfig(await readConfigText(path), path);
+export async function loadTaskConfigFile(path: string, options: TaskConfigOptions = {}): Promise<TaskConfig> {
+  return parseTaskConfig(await readConfigText(path), path, options);
 }
 
 /** Reads a config file, turning I/O errors into a positioned `TaskConfigError`. */

@@ -1,3 +1,4 @@
+import type { ConfigIssue } from './task-config-error.js';
 import type { CompiledCel } from '@decom/cel';
 import type { CompiledTemplate } from '@decom/go-template';
 
@@ -14,6 +15,8 @@ export interface TaskConfig {
   readonly preconditions: readonly PreconditionSpec[];
   readonly resources: readonly ResourceSpec[];
   readonly post: PostSpec;
+  /** Load warnings (e.g. unknown CEL variables without `strict`), `file:line:column`-positioned. */
+  readonly warnings?: readonly ConfigIssue[];
 }
 
 /** A CEL expression compiled at load time. */

@@ -21,6 +21,8 @@ export function joinPath(path: string, key: string | number): string {
  */
 export class YamlSource {
   readonly issues: ConfigIssue[] = [];
+  /** Problems that do not stop the load (printed by `adapter validate`, logged at start). */
+  readonly warnings: ConfigIssue[] = [];
   readonly lineCounter = new LineCounter();
   readonly document: Document.Parsed;
 
@@ -55,6 +57,12 @@ export class YamlSource {
   /** True when the text is not well-formed YAML (its syntax errors are among `issues`). */
   get isMalformed(): boolean {
     return this.document.errors.length > 0;
+  }
+
+  /** Records a warning (same positioning as `report`). */
+  warn(at: Node | FilePosition | null | undefined, path: string, message: string): void {
+    const pos = at && 'line' in at ? at : this.nodePosition(at as Node | null | undefined);
+    this.warnings.push({ file: this.file, line: pos.line, column: pos.column, path, message });
   }
 
   throwIfIssues(): void {

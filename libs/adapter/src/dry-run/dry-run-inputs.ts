@@ -74,10 +74,13 @@ export async function loadDiscoveryFile(file: string | undefined): Promise<Recor
   return objects;
 }
 
-/** `<dir>/<name>.adapter.yaml` beside a task config `<dir>/<name>.yaml`, when it exists. */
+/** `<dir>/<name>.adapter.yaml` beside a task config `<dir>/<name>.yaml` (or `adapter-config.yaml` beside `adapter-task-config.yaml`), when it exists. */
 export function siblingDeploymentConfig(taskConfigFile: string): string | undefined {
   const base = basename(taskConfigFile).replace(/\.ya?ml$/, '');
-  return [join(dirname(taskConfigFile), `${base}.adapter.yaml`), join(dirname(taskConfigFile), `${base}.adapter.yml`)].find((f) => existsSync(f));
+  const dir = dirname(taskConfigFile);
+  // HyperFleet's layout: adapter-task-config.yaml beside adapter-config.yaml.
+  const candidates = base === 'adapter-task-config' ? ['adapter-config.yaml', 'adapter-config.yml'] : [`${base}.adapter.yaml`, `${base}.adapter.yml`];
+  return candidates.map((f) => join(dir, f)).find((f) => existsSync(f));
 }
 
 /** The deployment config as plain YAML data (the `config` variable and `config.` param sources). */

@@ -231,13 +231,35 @@ describe('AdapterExecutor: Decom rules beyond HyperFleet', () => {
     expect(h.api.requests('PUT')[0]?.body).toMatchObject({ finalized: 'False' });
   });
 
-  it('a payload value that fails without a default fails the build: no status is PUT', async () => {
+  it('a payload value that fails without a default is null and the status is still PUT, the error logged (HyperFleet)', async () => {
     const config = LIFECYCLE_CONFIG('deleting').replace("          default: fallback\n", '');
     const result = await (await h.executor(config, 'x')).execute(event);
-    expect(result.adapter.executionError).toMatchObject({ phase: 'post_actions', step: 'build_payloads' });
-    expect(result.adapter.executionError?.message).toContain('post.payloads[0].build.missing');
-    expect(result.status).toBe('failed');
-    expect(h.api.requests('PUT')).toEqual([]);
+    expect(h.api.requests('PUT')[0]?.body).toEqual({ finalized: 'False', missing: null });
+    expect(result.status).toBe('success');
+    expect(result.adapter.executionError).toBeUndefined();
+    expect(result.logs).toContainEqual(expect.objectContaining({ level: 'warning', message: expect.stringContaining('post.payloads[0].build.missing') }));
+  });
+
+  it('a failed payload field never lets Finalized=True through (the guard withholds it)', async () => {
+    const config = `
+params:
+  - {name: clusterId, required: true, source: event.id}
+post:
+  payloads:
+    - name: report
+      build:
+        conditions:
+          - type: Finalized
+            status: {expression: '"True"'}
+            reason: {expression: 'int("x") > 0 ? "a" : "b"'}
+  post_actions:
+    - name: putStatus
+      api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
+`;
+    await (await h.executor(config, 'x')).execute(event);
+    const sent = h.api.requests('PUT')[0]?.body as { conditions: { type: string; status: string; reason: string; message: string }[] };
+    expect(sent.conditions[0]).toMatchObject({ type: 'Finalized', status: 'False', reason: 'IncompletePass' });
+    expect(sent.conditions[0]!.message).toContain('a payload field failed to evaluate');
   });
 
   it('lifecycle.create.when false skips an absent object and marks resourcesSkipped; true creates it', async () => {

@@ -30,15 +30,17 @@ export function incompletePass(ctx: ExecutionContext): string | undefined {
  * execution gets `status: False`, reason `IncompletePass` and the cause as message, whatever the
  * config's expression said (HyperFleet trusts the expression; a config that forgets to check
  * `adapter.executionStatus` would report a false Finalized after a failed discovery).
+ * `failedFields`: value definitions of this payload that failed to evaluate (each became null).
  * @returns the payload (a changed copy when downgraded) and the cause, if downgraded.
  * @see docs/adapter-expression-context.md rule 13.
  */
-export function guardFinalized(payload: unknown, ctx: ExecutionContext): { payload: unknown; withheld?: string } {
+export function guardFinalized(payload: unknown, ctx: ExecutionContext, failedFields: readonly string[] = []): { payload: unknown; withheld?: string } {
   const conditions = (payload as { conditions?: unknown } | null)?.conditions;
   if (!Array.isArray(conditions)) return { payload };
   const index = conditions.findIndex((c) => (c as { type?: unknown })?.type === 'Finalized' && (c as { status?: unknown }).status === 'True');
   if (index === -1) return { payload };
-  const cause = incompletePass(ctx);
+  // A field of this payload that failed to evaluate (now null) never lets Finalized=True through.
+  const cause = incompletePass(ctx) ?? (failedFields.length > 0 ? `a payload field failed to evaluate (${failedFields[0]})` : undefined);
   if (cause === undefined) return { payload };
   const guarded = [...conditions];
   guarded[index] = { ...(conditions[index] as object), status: 'False', reason: INCOMPLETE_PASS_REASON, message: `Finalized withheld: ${cause}` };

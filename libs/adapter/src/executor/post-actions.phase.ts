@@ -19,7 +19,8 @@ function parseMaybeJson(text: string): unknown {
 
 /**
  * Builds payloads in order; each becomes a JSON *string* param of its name (for
- * `body: '{{ .statusPayload }}'`). `when` false → not built. A `Finalized=True` condition is
+ * `body: '{{ .statusPayload }}'`). `when` false → not built. A value definition that fails to
+ * evaluate (no `default`) becomes `null`, logged as a warning (HyperFleet). A `Finalized=True` condition is
  * withheld unless the pass was complete and successful (finalized-guard.ts); then Decom's policy
  * overrides apply (status-overrides.ts).
  * @returns the names skipped by `when`, or `undefined` when a build failed (recorded).
@@ -41,7 +42,11 @@ function buildPayloads(ctx: ExecutionContext, task: TaskConfig): Set<string> | u
       }
     }
     try {
-      const { payload: guarded, withheld } = guardFinalized(renderTree(ctx, payload.build), ctx);
+      // HyperFleet: a field that fails to evaluate is null and the status is still sent (logged here).
+      const failures: string[] = [];
+      const rendered = renderTree(ctx, payload.build, failures);
+      for (const failure of failures) ctx.recorder.log({ level: 'warning', message: `payload '${payload.name}': ${failure}: evaluates to null`, where: `post.payloads.${payload.name}` });
+      const { payload: guarded, withheld } = guardFinalized(rendered, ctx, failures);
       if (withheld) ctx.recorder.log({ level: 'warning', message: `payload '${payload.name}': Finalized=True withheld: ${withheld}`, where: `post.payloads.${payload.name}` });
       const built = applyStatusOverrides(payload.name, guarded, ctx);
       ctx.recorder.payloads[payload.name] = built;

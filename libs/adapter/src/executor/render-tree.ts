@@ -10,7 +10,10 @@ export class ValueDefinitionError extends Error {}
 /** A rendered manifest is not a Kubernetes object. */
 export class ManifestError extends Error {}
 
-function evaluateValue(ctx: ExecutionContext, def: ValueDefinition): unknown {
+/** Collects value definitions that failed to evaluate (payload builds: each becomes `null`, HyperFleet's behaviour). */
+export type ValueFailures = string[];
+
+function evaluateValue(ctx: ExecutionContext, def: ValueDefinition, failures?: ValueFailures): unknown {
   let failure: string | undefined;
   let value: unknown;
   if (def.expression) {
@@ -24,6 +27,10 @@ function evaluateValue(ctx: ExecutionContext, def: ValueDefinition): unknown {
   }
   if (failure !== undefined || value === null || value === undefined) {
     if (def.hasDefault) return def.default;
+    if (failure !== undefined && failures) {
+      failures.push(`${def.where}: ${failure}`);
+      return null;
+    }
     if (failure !== undefined) throw new ValueDefinitionError(`${def.where}: ${failure}`);
   }
   return value ?? null;
@@ -31,23 +38,23 @@ function evaluateValue(ctx: ExecutionContext, def: ValueDefinition): unknown {
 
 /**
  * Renders a template tree: strings and keys through the template engine, value definitions
- * through CEL or a field path (Decom: an error without `default` fails the build, never a
- * silent `null`).
+ * through CEL or a field path. A value definition that fails without `default` throws, unless
+ * `failures` is given (payload builds): then it is recorded there and becomes `null` (HyperFleet).
  * @throws TemplateExecError, ValueDefinitionError.
  */
-export function renderTree(ctx: ExecutionContext, tree: TemplateTree): unknown {
+export function renderTree(ctx: ExecutionContext, tree: TemplateTree, failures?: ValueFailures): unknown {
   switch (tree.kind) {
     case 'text':
       return ctx.render(tree.text);
     case 'literal':
       return tree.value;
     case 'list':
-      return tree.items.map((item) => renderTree(ctx, item));
+      return tree.items.map((item) => renderTree(ctx, item, failures));
     case 'value':
-      return evaluateValue(ctx, tree.def);
+      return evaluateValue(ctx, tree.def, failures);
     case 'map': {
       const out: Record<string, unknown> = {};
-      for (const entry of tree.entries) out[ctx.render(entry.key)] = renderTree(ctx, entry.value);
+      for (const entry of tree.entries) out[ctx.render(entry.key)] = renderTree(ctx, entry.value, failures);
       return out;
     }
   }

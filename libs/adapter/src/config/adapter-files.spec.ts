@@ -1,0 +1,28 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listAdapterFiles } from './adapter-files.js';
+
+describe('listAdapterFiles: Decom flat layout and HyperFleet folder layout', () => {
+  it('pairs <name>.yaml with <name>.adapter.yaml, and <folder>/adapter-task-config.yaml with adapter-config.yaml', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'decom-adapter-files-'));
+    for (const f of ['flat.yaml', 'flat.adapter.yaml', 'alone.yaml', 'orphan.adapter.yaml']) writeFileSync(join(dir, f), '');
+    mkdirSync(join(dir, 'cl-namespace'));
+    writeFileSync(join(dir, 'cl-namespace', 'adapter-task-config.yaml'), '');
+    writeFileSync(join(dir, 'cl-namespace', 'adapter-config.yaml'), '');
+    writeFileSync(join(dir, 'cl-namespace', 'namespace.yaml'), ''); // a referenced manifest, not an adapter
+    mkdirSync(join(dir, 'np-task-only'));
+    writeFileSync(join(dir, 'np-task-only', 'adapter-task-config.yml'), '');
+    mkdirSync(join(dir, 'examples'));
+    writeFileSync(join(dir, 'examples', 'something.yaml'), '');
+
+    const { adapters, orphans } = await listAdapterFiles(dir);
+    expect(adapters).toEqual([
+      { name: 'alone', taskFile: join(dir, 'alone.yaml') },
+      { name: 'flat', taskFile: join(dir, 'flat.yaml'), deploymentFile: join(dir, 'flat.adapter.yaml') },
+      { name: 'cl-namespace', taskFile: join(dir, 'cl-namespace', 'adapter-task-config.yaml'), deploymentFile: join(dir, 'cl-namespace', 'adapter-config.yaml') },
+      { name: 'np-task-only', taskFile: join(dir, 'np-task-only', 'adapter-task-config.yml') },
+    ]);
+    expect(orphans).toEqual([join(dir, 'orphan.adapter.yaml')]);
+  });
+});
