@@ -286,6 +286,6 @@ export default async function eventStoreBench(): Promise<string> {
     table(rows),
     '',
     ...notes.map((note) => `- ${note}`),
-    '- Why the PostgreSQL store is below raw: each append takes the schema\'s advisory lock, reads the stream tip and the ids, then inserts (three round trips in one transaction, docs/event-stores.md), where the raw INSERT is one autocommit round trip with a sequence (not gap-safe).',
+    '- PostgreSQL: an append is one round trip, a call of the server-side `decom_append` function (advisory lock, expected revision, gap-safe positions, reservations, notify: docs/event-stores.md), against the raw INSERT\'s one autocommit round trip with a sequence (not gap-safe). Before issue 10 it was four round trips: 39 % (single) and 69 % (batches of 10) of raw.',
   ].join('\n');
 }
