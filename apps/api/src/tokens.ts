@@ -15,6 +15,11 @@ export interface ReadSide {
    * caught up with the head seen at start, or the projections are recovering (issue 10).
    */
   writeRefusal?(): string | undefined;
+  /**
+   * Resolves once the read models applied every event committed before the call (head read now): exact
+   * decisions that must read a read model (delete guard's referrers, `references` targets) call it first.
+   */
+  catchUp?(): Promise<void>;
 }
 
 /** `/readyz`'s answer (health/readiness.ts builds it in the engine). */

@@ -85,13 +85,19 @@ export class ResourceActions {
           labels,
           ...(owner ? { owner } : {}),
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
-          ...(body.references ? { references: await validReferences(body.references, this.kinds, this.queries) } : {}),
+          ...(body.references ? { references: await this.validReferencesNow(body.references) } : {}),
           metadata: this.metadata(context),
         },
         context,
       ),
     ).catch((error: unknown) => this.explainNameTaken(error, kind, owner));
     return this.present(outcome, id);
+  }
+
+  /** `references` checked against a read model that has caught up with the log (no lagging read). */
+  private async validReferencesNow(references: Record<string, unknown>): Promise<References> {
+    await this.readSide.catchUp?.();
+    return validReferences(references, this.kinds, this.queries);
   }
 
   /** A store-decided name conflict → 409 naming the holder (`id`, `href`); anything else unchanged. */
@@ -118,7 +124,7 @@ export class ResourceActions {
           ...(body.spec ? { spec: body.spec } : {}),
           ...(labels ? { labels } : {}),
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
-          ...(body.references ? { references: await validReferences(body.references, this.kinds, this.queries) } : {}),
+          ...(body.references ? { references: await this.validReferencesNow(body.references) } : {}),
           metadata: this.metadata(context),
         },
         context,
@@ -129,8 +135,9 @@ export class ResourceActions {
 
   /**
    * DELETE. The seed 004 guard: live referrers (from the reference index) block it unless `deleteForMove`
-   * and every referrer is paused. The check reads the read model: a referrer created in the same instant
-   * in another tree can slip through (documented in docs/policies.md).
+   * and every referrer is paused. The check reads the read model once it has applied every event committed
+   * before the request (`catchUp`): a referrer created in the same instant in another tree can still slip
+   * through (documented in docs/policies.md).
    */
   async delete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string): Promise<ResourceJson> {
     this.authorize(context, 'delete');
@@ -139,6 +146,7 @@ export class ResourceActions {
         { field: 'propagationPolicy', value: propagationPolicy, constraint: 'enum', message: `propagationPolicy must be one of ${PROPAGATION_POLICIES.join(', ')}` },
       ]);
     }
+    await this.readSide.catchUp?.();
     const live_referrers = await this.queries.liveReferrers(target.id);
     // Issue #12: references into the whole cascade (and, bounded, their referrers'), for the cascade guard and cycles.
     const referrers = await this.queries.referenceEdges(target.id);

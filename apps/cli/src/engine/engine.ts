@@ -187,7 +187,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         store,
         kinds,
         queries,
-        readSide: { waitFor: (position) => projections.waitFor(position), writeRefusal },
+        readSide: { waitFor: (position) => projections.waitFor(position), writeRefusal, catchUp: async () => projections.waitFor(await store.headPosition()) },
         readiness: {
           check: () =>
             checkReadiness({
