@@ -8,7 +8,9 @@
  *   again within 15 s, the loops restarted from their checkpoints, and writes work.
  */
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
+import { freePort } from '../support/free-port.js';
 import { useThrowAwayPostgres, type RestartablePostgres } from '../support/postgres.js';
+import { spawnDecom } from './support/decom-process.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 
@@ -107,5 +109,26 @@ describe('distributed profile survives its database (issue 10)', () => {
     expect(after.status).toBe(201);
     expect((await api.get(`/clusters/${after.body.id}`)).status).toBe(200);
     expect((await api.get(`/clusters/${before.body.id}`)).status).toBe(200);
+  });
+
+  it('decom jobs failed gives up with a clear message when Redis is unreachable, never echoing a password', async () => {
+    const port = await freePort();
+    const run = spawnDecom(['jobs', 'failed'], { REDIS_URL: `redis://user:s3cret@127.0.0.1:${port}`, LOG_LEVEL: 'silent' });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toMatch(/decom jobs: cannot reach Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+/);
+    expect(run.output()).not.toContain('s3cret');
+  });
+
+  it('a malformed DATABASE_URL fails the start naming the variable, without its password', async () => {
+    const run = spawnDecom(['api'], {
+      DECOM_EVENT_STORE: 'postgres',
+      DATABASE_URL: 'postgres://decom:s3cret@db:notaport/decom',
+      PORT: '0',
+      DECOM_ENTITIES_FILE: 'config/entities.yaml',
+      LOG_LEVEL: 'silent',
+    });
+    expect(await run.exited).not.toBe(0);
+    expect(run.output()).toContain('DATABASE_URL');
+    expect(run.output()).not.toContain('s3cret');
   });
 });

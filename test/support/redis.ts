@@ -41,6 +41,35 @@ export async function useThrowAwayRedis(): Promise<RedisForTests> {
   }
 }
 
+/** A private Redis a test may restart (never `REDIS_URL`). */
+export interface RestartableRedis extends RedisForTests {
+  /** SIGKILL, then a new server on the same port, without data (like a restart without persistence). */
+  restart(downMs?: number): Promise<void>;
+}
+
+/** A private `redis-server` that `restart()` kills and starts again on the same port. */
+export async function useRestartableRedis(): Promise<RestartableRedis> {
+  let server = await useThrowAwayRedis();
+  const port = Number(new URL(server.url).port);
+  return {
+    url: server.url,
+    async restart(downMs = 0) {
+      await server.stop();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          server = await startServer(port);
+          return;
+        } catch (error) {
+          if (attempt === 5) throw explain(error);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    },
+    stop: () => server.stop(),
+  };
+}
+
 async function startServer(port: number): Promise<RedisForTests> {
   const folder = mkdtempSync(join(tmpdir(), 'decom-redis-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder];

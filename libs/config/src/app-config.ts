@@ -220,6 +220,11 @@ function optionalEsdbConnectionString(raw: string | undefined): string | undefin
   return value;
 }
 
+/** `scheme://user:secret@host` → `scheme://***@host`, for values echoed in errors. */
+function maskUserinfo(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
 function optionalUrl(variable: string, raw: string | undefined, protocols: readonly string[]): string | undefined {
   const value = nonEmpty(raw);
   if (!value) return undefined;
@@ -227,7 +232,8 @@ function optionalUrl(variable: string, raw: string | undefined, protocols: reado
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(variable, `is not a valid URL: "${value}"`);
+    // URLs may carry a password (DATABASE_URL, REDIS_URL): show the value only with any userinfo masked.
+    throw new ConfigError(variable, `is not a valid URL: "${maskUserinfo(value)}"`);
   }
   if (!protocols.includes(url.protocol)) {
     throw new ConfigError(variable, `must use ${protocols.map((p) => `${p}//`).join(' or ')}, got "${url.protocol}//"`);
