@@ -10,6 +10,7 @@ export * from './hard-delete.handler.js';
 export * from './force-delete.handler.js';
 export * from './set-paused.handler.js';
 export * from './force-orphan.handler.js';
+export * from './record-leaks.handler.js';
 
 import { CreateResourceHandler } from './create-resource.handler.js';
 import { ForceDeleteHandler } from './force-delete.handler.js';
@@ -19,6 +20,7 @@ import { ReportAdapterStatusHandler } from './report-adapter-status.handler.js';
 import { RequestDeletionHandler } from './request-deletion.handler.js';
 import { SetPausedHandler } from './set-paused.handler.js';
 import { ForceOrphanHandler } from './force-orphan.handler.js';
+import { RecordLeakCleanupHandler, RecordLeakInventoryHandler } from './record-leaks.handler.js';
 
 export const COMMAND_HANDLERS = [
   CreateResourceHandler,
@@ -29,4 +31,6 @@ export const COMMAND_HANDLERS = [
   ForceDeleteHandler,
   SetPausedHandler,
   ForceOrphanHandler,
+  RecordLeakInventoryHandler,
+  RecordLeakCleanupHandler,
 ];

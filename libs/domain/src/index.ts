@@ -18,3 +18,4 @@ export * from './resource/fencing.js';
 export * from './resource/name-reservations.js';
 export * from './resource/resource-name.js';
 export * from './resource/labels.js';
+export * from './resource/leaks.js';

@@ -35,10 +35,18 @@ export function keyFields(type: string, data: Data): string[] {
     case 'AdapterFinalized':
     case 'Orphaned':
       return pick('adapter', 'observed_generation', 'message');
+    case 'Adopted':
+      return pick('adapter', 'observed_generation', 'reason', 'message');
     case 'AdapterStatusDiscarded':
       return pick('adapter', 'observed_generation', 'reason', 'message');
     case 'HardDeleted':
       return pick('kind', 'cause');
+    case 'LeakInventoryRecorded':
+    case 'LeakedObjectsDeleted': {
+      const objects = (data['objects'] ?? []) as Array<{ kind: string; namespace?: string; name: string }>;
+      const named = objects.map((o) => `${o.kind}:${o.namespace ? `${o.namespace}/` : ''}${o.name}`).join(',');
+      return [...pick('adapter', 'trigger', 'reason'), field('objects', objects.length), ...(named ? [field('names', named)] : [])];
+    }
     case 'ForceDeleted': {
       const subresources = (data['subresources'] ?? []) as Array<{ kind: string; name: string }>;
       return [...pick('kind', 'name', 'generation', 'reason'), field('subresources', subresources.length)];

@@ -171,10 +171,12 @@ export const DELETE_POLICIES: readonly DeletePolicy[] = ['Delete', 'Orphan'];
  * `lifecycle.create.adoptionPolicy` (Decom, seed 003): what the apply path does with an object that
  * exists but is not Decom's (no ownership marker for this resource and adapter). `Adopt` (default):
  * take it over; `AdoptIfMatching`: only when every field the manifest sets already matches, else no
- * write; `FailIfExists`: never adopt, no write.
+ * write; `FailIfExists`: never adopt, no write. An object carrying a release marker (orphaned from
+ * another resource, `decom.io/released-from`) is adopted only under `AdoptReleased` (issue #11), which
+ * otherwise behaves as `Adopt`.
  */
-export type AdoptionPolicy = 'Adopt' | 'AdoptIfMatching' | 'FailIfExists';
-export const ADOPTION_POLICIES: readonly AdoptionPolicy[] = ['Adopt', 'AdoptIfMatching', 'FailIfExists'];
+export type AdoptionPolicy = 'Adopt' | 'AdoptIfMatching' | 'FailIfExists' | 'AdoptReleased';
+export const ADOPTION_POLICIES: readonly AdoptionPolicy[] = ['Adopt', 'AdoptIfMatching', 'FailIfExists', 'AdoptReleased'];
 
 /**
  * How a resource reaches its cluster: directly (`kubernetes`, the default) or as a ManifestWork

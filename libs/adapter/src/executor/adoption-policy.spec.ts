@@ -16,9 +16,14 @@ const desired = (generation: string, mode = 'auto') => ({
 });
 
 describe('decideAdoption (seed 003 adoption policy, for an existing object that is not Decom\'s)', () => {
-  it('Adopt, same generation: only the marker is added (the object is otherwise kept)', () => {
+  it('Adopt, same generation: only the marker is added (the object is otherwise kept); the drift is named with both values (issue #11)', () => {
     const decision = decideAdoption('Adopt', desired('1', 'other'), existing, MARK);
-    expect(decision).toMatchObject({ kind: 'adopt', reason: 'adopted (generation 1 unchanged: marker added)' });
+    expect(decision).toMatchObject({
+      kind: 'adopt',
+      record: 'AdoptedWithDrift',
+      drift: ['data.mode: manifest "other", object "auto"'],
+      reason: 'adopted as it is (generation 1 unchanged: marker added), differs from the manifest in data.mode: manifest "other", object "auto"',
+    });
     expect(decision.kind === 'adopt' && decision.write).toEqual({ ...existing, metadata: { ...existing.metadata, annotations: { ...existing.metadata.annotations, [OWNER_ANNOTATION]: MARK } } });
   });
 
@@ -50,6 +55,36 @@ describe('decideAdoption (seed 003 adoption policy, for an existing object that 
       kind: 'refuse',
       reason: 'AlreadyExists',
       message: `ConfigMap d/cm already exists and belongs to Cluster/c2/validation (${OWNER_ANNOTATION}): never adopted, nothing written`,
+    });
+  });
+
+  describe('issue #11 › release markers', () => {
+    const released = {
+      ...existing,
+      metadata: {
+        ...existing.metadata,
+        annotations: { 'decom.io/released-from': 'Cluster/c1-old/validation', 'decom.io/released-time': '2026-12-01T10:00:00.000Z', 'decom.io/released-by': 'alice@example.com' },
+      },
+    };
+
+    it.each(['Adopt', 'AdoptIfMatching'] as const)('%s refuses a released object with Released, naming the former owner, when and by whom', (policy) => {
+      expect(decideAdoption(policy, desired('1'), released, MARK)).toEqual({
+        kind: 'refuse',
+        reason: 'Released',
+        message:
+          'ConfigMap d/cm was released from Cluster/c1-old/validation at 2026-12-01T10:00:00.000Z by alice@example.com (decom.io/released-from) and is kept for whoever chose to keep it: not adopted, nothing written (adoptionPolicy AdoptReleased allows it)',
+      });
+    });
+
+    it('AdoptReleased adopts it as Adopt does and removes the release marker', () => {
+      const decision = decideAdoption('AdoptReleased', desired('1'), released, MARK);
+      expect(decision).toMatchObject({ kind: 'adopt', record: 'Adopted' });
+      expect(decision.kind === 'adopt' && decision.write.metadata.annotations).toEqual({ [OWNER_ANNOTATION]: MARK, 'hyperfleet.io/generation': '1' });
+    });
+
+    it('Adopt over a changed generation names what the manifest overwrote', () => {
+      const decision = decideAdoption('Adopt', desired('2', 'manual'), existing, MARK);
+      expect(decision).toMatchObject({ kind: 'adopt', record: 'Adopted', overwrote: ['data.mode: manifest "manual", object "auto"'] });
     });
   });
 });

@@ -1,16 +1,28 @@
 import type { AdoptionPolicy } from '../config/task-config.types.js';
 import { GENERATION_ANNOTATION, generationOf } from '../transport/newest-generation.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
-import { manifestDifferences } from './manifest-match.js';
-import { OWNER_ANNOTATION, withOwner } from './ownership.js';
+import { describeDrift, manifestDifferences } from './manifest-match.js';
+import { OWNER_ANNOTATION, RELEASED_BY_ANNOTATION, RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, withOwner } from './ownership.js';
 import { describeObject } from './resource-operation.js';
 
 /** What the apply path does with an existing object that is not Decom's. */
 export type AdoptionDecision =
   /** Take it over with one write (`write`, a full replace carrying the ownership marker). */
-  | { readonly kind: 'adopt'; readonly write: KubeObject; readonly reason: string }
+  | {
+      readonly kind: 'adopt';
+      readonly write: KubeObject;
+      readonly reason: string;
+      /**
+       * Issue #11 adoption record: `Adopted` (the object already matched, or was overwritten by the
+       * manifest: `overwrote` names the fields), or `AdoptedWithDrift` (taken over as it is: `drift`
+       * names each differing field with both values).
+       */
+      readonly record: 'Adopted' | 'AdoptedWithDrift';
+      readonly drift?: readonly string[];
+      readonly overwrote?: readonly string[];
+    }
   /** Leave it alone, write nothing: `Applied=False` with `reason`. */
-  | { readonly kind: 'refuse'; readonly reason: 'AdoptionConflict' | 'AlreadyExists'; readonly message: string; readonly differences?: readonly string[] };
+  | { readonly kind: 'refuse'; readonly reason: 'AdoptionConflict' | 'AlreadyExists' | 'Released'; readonly message: string; readonly differences?: readonly string[] };
 
 /**
  * Decides the adoption of `existing` (not ours) for the rendered manifest `desired` (pure).
@@ -21,7 +33,10 @@ export type AdoptionDecision =
  *   other fields. Otherwise `AdoptionConflict` naming the differing fields.
  * - `FailIfExists`: `AlreadyExists`.
  * Whatever the policy, an object carrying another owner's `decom.io/owner` is never adopted
- * (`AlreadyExists`).
+ * (`AlreadyExists`). An object carrying a release marker (`decom.io/released-from`: orphaned by a
+ * deletion) is refused with `Released` naming the former owner, unless the policy is `AdoptReleased`
+ * (which adopts as `Adopt` does and removes the release marker) (issue #11).
+ * Every adoption says what differed (`record`, `drift`, `overwrote`): never silent.
  * @see seeds/003 "Adoption policy", docs/policies.md "Adapter side".
  */
 export function decideAdoption(policy: AdoptionPolicy, desired: KubeObject, existing: KubeObject, mark: string): AdoptionDecision {
@@ -32,6 +47,18 @@ export function decideAdoption(policy: AdoptionPolicy, desired: KubeObject, exis
     // skip it, and two adapters would take it from each other on every pass.
     return { kind: 'refuse', reason: 'AlreadyExists', message: `${what} already exists and belongs to ${otherOwner} (${OWNER_ANNOTATION}): never adopted, nothing written` };
   }
+  const releasedFrom = existing.metadata.annotations?.[RELEASED_FROM_ANNOTATION];
+  if (releasedFrom !== undefined && policy !== 'AdoptReleased') {
+    const annotations = existing.metadata.annotations ?? {};
+    const when = annotations[RELEASED_TIME_ANNOTATION] ? ` at ${annotations[RELEASED_TIME_ANNOTATION]}` : '';
+    const by = annotations[RELEASED_BY_ANNOTATION] ? ` by ${annotations[RELEASED_BY_ANNOTATION]}` : '';
+    return {
+      kind: 'refuse',
+      reason: 'Released',
+      message: `${what} was released from ${releasedFrom}${when}${by} (${RELEASED_FROM_ANNOTATION}) and is kept for whoever chose to keep it: not adopted, nothing written (adoptionPolicy AdoptReleased allows it)`,
+    };
+  }
+  const base = releasedFrom === undefined ? existing : withoutRelease(existing);
   if (policy === 'FailIfExists') {
     return { kind: 'refuse', reason: 'AlreadyExists', message: `${what} already exists and is not Decom's (adoptionPolicy FailIfExists): nothing written` };
   }
@@ -46,13 +73,33 @@ export function decideAdoption(policy: AdoptionPolicy, desired: KubeObject, exis
       };
     }
     const generation = desired.metadata.annotations?.[GENERATION_ANNOTATION];
-    const marked = withOwner(existing, mark);
+    const marked = withOwner(base, mark);
     const write = generation === undefined ? marked : { ...marked, metadata: { ...marked.metadata, annotations: { ...marked.metadata.annotations, [GENERATION_ANNOTATION]: generation } } };
-    return { kind: 'adopt', write, reason: 'adopted: every field the manifest sets already matches' };
+    return { kind: 'adopt', write, reason: 'adopted: every field the manifest sets already matches', record: 'Adopted' };
   }
+  const differences = manifestDifferences(desired, existing);
   const before = generationOf(existing);
   const after = generationOf(desired);
-  if (before === after) return { kind: 'adopt', write: withOwner(existing, mark), reason: `adopted (generation ${after} unchanged: marker added)` };
+  if (before === after) {
+    if (differences.length === 0) return { kind: 'adopt', write: withOwner(base, mark), reason: `adopted (generation ${after} unchanged: marker added)`, record: 'Adopted' };
+    const drift = describeDrift(desired, existing, differences);
+    return { kind: 'adopt', write: withOwner(base, mark), reason: `adopted as it is (generation ${after} unchanged: marker added), differs from the manifest in ${drift.join('; ')}`, record: 'AdoptedWithDrift', drift };
+  }
   const write = withOwner({ ...desired, metadata: { ...desired.metadata, resourceVersion: existing.metadata.resourceVersion } }, mark);
-  return { kind: 'adopt', write, reason: `adopted and updated (generation changed ${before}->${after})` };
+  const overwrote = describeDrift(desired, existing, differences);
+  return {
+    kind: 'adopt',
+    write,
+    reason: `adopted and updated (generation changed ${before}->${after})${overwrote.length > 0 ? `, overwrote ${overwrote.join('; ')}` : ''}`,
+    record: 'Adopted',
+    ...(overwrote.length > 0 && { overwrote }),
+  };
+}
+
+/** `object` without its release marker (it is adopted again). */
+function withoutRelease(object: KubeObject): KubeObject {
+  const annotations = Object.fromEntries(
+    Object.entries(object.metadata.annotations ?? {}).filter(([key]) => ![RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, RELEASED_BY_ANNOTATION].includes(key)),
+  );
+  return { ...object, metadata: { ...object.metadata, annotations } };
 }

@@ -49,7 +49,8 @@ async function applyToForeign(ctx: ExecutionContext, target: Target, existing: K
   }
   await transport.replace(decision.write);
   ctx.recorder.operation(operation(target, existing, 'adopt', decision.reason));
-  ctx.recorder.policyOutcome({ resource: spec.name, outcome: 'Adopted', message: `${describeObject(existing)} ${decision.reason}`, ...where });
+  const drift = decision.drift ?? decision.overwrote;
+  ctx.recorder.policyOutcome({ resource: spec.name, outcome: decision.record, message: `${describeObject(existing)} ${decision.reason}`, ...where, ...(drift && { drift }) });
   remember(ctx, target, (await discoverOwned(target, ctx.ownerMark)).owned);
   return true;
 }

@@ -76,18 +76,22 @@ export interface ResourcePolicyState {
   readonly paused: boolean;
   /** The precondition the state was read from; absent when no precondition returned the resource. */
   readonly from?: string;
+  /** `deleted_by` of the resource (who asked for the deletion), for release markers. */
+  readonly deletedBy?: string;
 }
 
 /** One ownership decision on one object (seed 003). */
 export interface PolicyOutcome {
   readonly resource: string;
-  readonly outcome: 'Adopted' | 'AdoptionConflict' | 'AlreadyExists' | 'NotOwned' | 'Orphaned' | 'OrphanMarksKept';
+  readonly outcome: 'Adopted' | 'AdoptedWithDrift' | 'AdoptionConflict' | 'AlreadyExists' | 'Released' | 'NotOwned' | 'Orphaned' | 'OrphanMarksKept';
   readonly message: string;
   readonly kind: string;
   readonly name: string;
   readonly namespace?: string;
   /** `AdoptionConflict`: the manifest's fields the existing object does not match. */
   readonly differences?: readonly string[];
+  /** `AdoptedWithDrift`: each differing field with both values; `Adopted` after an overwrite: what it overwrote. */
+  readonly drift?: readonly string[];
 }
 
 /** A condition the executor set on a built status payload, overriding the task config (Decom). */

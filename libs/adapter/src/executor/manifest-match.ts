@@ -2,7 +2,7 @@ import { GENERATION_ANNOTATION } from '../transport/newest-generation.js';
 import { OWNER_ANNOTATION } from './ownership.js';
 
 /** Bookkeeping annotations that say who manages an object, not what it is: never compared. */
-const IGNORED_PATHS = new Set([`metadata.annotations.${GENERATION_ANNOTATION}`, `metadata.annotations.${OWNER_ANNOTATION}`]);
+const IGNORED_PATHS = new Set([`metadata.annotations.${GENERATION_ANNOTATION}`, `metadata.annotations.${OWNER_ANNOTATION}`, 'metadata.resourceVersion']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -46,4 +46,23 @@ export function manifestDifferences(desired: Record<string, unknown>, existing: 
   const out: string[] = [];
   collect(desired, existing, '', out);
   return out;
+}
+
+/** The value at a path of `manifestDifferences` (`spec.containers[0].image`), or undefined. */
+export function valueAt(object: unknown, path: string): unknown {
+  let current: unknown = object;
+  for (const part of path.match(/[^.[\]]+/g) ?? []) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[/^\d+$/.test(part) && Array.isArray(current) ? Number(part) : part];
+  }
+  return current;
+}
+
+/**
+ * Each differing field with both values, for messages (issue #11 `AdoptedWithDrift`):
+ * `spec.replicas: manifest 5, object 3` (values as JSON, an absent one as `absent`).
+ */
+export function describeDrift(desired: Record<string, unknown>, existing: Record<string, unknown>, paths: readonly string[]): string[] {
+  const show = (value: unknown) => (value === undefined ? 'absent' : JSON.stringify(value));
+  return paths.map((path) => `${path}: manifest ${show(valueAt(desired, path))}, object ${show(valueAt(existing, path))}`);
 }

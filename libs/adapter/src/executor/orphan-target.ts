@@ -3,7 +3,18 @@ import { TransportError, isConnectionFailure } from '../transport/transport-erro
 import { leaveForeign } from './delete-target.js';
 import type { ExecutionContext } from './execution-context.js';
 import { discoverOwned } from './owned-discovery.js';
-import { withoutOwnershipMarks } from './ownership.js';
+import { RELEASED_BY_ANNOTATION, RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, withoutOwnershipMarks } from './ownership.js';
+
+/** A copy of `object` carrying the release marker of `release`. */
+function withReleaseMarker(object: KubeObject, release: Release): KubeObject {
+  const annotations = {
+    ...object.metadata.annotations,
+    [RELEASED_FROM_ANNOTATION]: release.mark,
+    [RELEASED_TIME_ANNOTATION]: release.time,
+    ...(release.by && { [RELEASED_BY_ANNOTATION]: release.by }),
+  };
+  return { ...object, metadata: { ...object.metadata, annotations } };
+}
 import { describeObject, errorMessage, operation } from './resource-operation.js';
 import { remember, type Target } from './resource-target.js';
 
@@ -37,18 +48,29 @@ async function bounded<T>(call: () => Promise<T>, timeoutMs: number, what: strin
   }
 }
 
-/** Removes the marks, re-reading once when someone else changed the object in between (409). */
-async function unmark(target: Target, object: KubeObject, budget: OrphanBudget, mark: string): Promise<string[]> {
+/** Who released an object, and when, for its release marker (ownership.ts). */
+export interface Release {
+  readonly mark: string;
+  readonly time: string;
+  readonly by?: string;
+}
+
+/**
+ * Removes the marks and leaves the release marker (issue #11), re-reading once when someone else
+ * changed the object in between (409).
+ */
+async function unmark(target: Target, object: KubeObject, budget: OrphanBudget, release: Release): Promise<string[]> {
   let current = object;
   for (let attempt = 1; ; attempt++) {
     const { object: stripped, removed } = withoutOwnershipMarks(current);
     if (removed.length === 0) return removed;
+    const released = withReleaseMarker(stripped, release);
     try {
-      await bounded(() => target.transport.replace(stripped), budget.callTimeoutMs, `unmark ${describeObject(current)}`);
+      await bounded(() => target.transport.replace(released), budget.callTimeoutMs, `unmark ${describeObject(current)}`);
       return removed;
     } catch (error) {
       if (attempt > 1 || !(error instanceof TransportError && error.reason === 'Conflict')) throw error;
-      const again = (await bounded(() => discoverOwned(target, mark), budget.callTimeoutMs, `discover ${target.spec.name}`)).owned;
+      const again = (await bounded(() => discoverOwned(target, release.mark), budget.callTimeoutMs, `discover ${target.spec.name}`)).owned;
       if (!again) return [];
       current = again;
     }
@@ -78,9 +100,10 @@ export async function orphanTarget(ctx: ExecutionContext, target: Target, budget
       ctx.recorder.operation(operation(target, target.desired, 'orphan', `${why}: nothing to leave in place (not found)`));
       return { kind: 'absent' };
     }
-    const removed = await unmark(target, found.owned, budget, ctx.ownerMark);
+    const release: Release = { mark: ctx.ownerMark, time: ctx.inputs.now().toISOString(), ...(ctx.resourcePolicy.deletedBy && { by: ctx.resourcePolicy.deletedBy }) };
+    const removed = await unmark(target, found.owned, budget, release);
     remember(ctx, target, undefined);
-    const text = `left in place (${why}); removed ${removed.length > 0 ? removed.join(', ') : 'nothing (no marks left)'}`;
+    const text = `left in place (${why}); removed ${removed.length > 0 ? `${removed.join(', ')}; release marker ${RELEASED_FROM_ANNOTATION}: ${ctx.ownerMark} added` : 'nothing (no marks left)'}`;
     ctx.recorder.operation(operation(target, found.owned, 'orphan', text));
     ctx.recorder.policyOutcome({
       resource: name,

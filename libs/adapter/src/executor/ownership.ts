@@ -9,6 +9,16 @@ import type { KubeObject } from '../transport/resource-transport.port.js';
  */
 export const OWNER_ANNOTATION = 'decom.io/owner';
 
+/**
+ * Release marker (issue #11): an orphaned object keeps where it came from, so it is never mistaken for
+ * a foreign object: `decom.io/released-from: <kind>/<id>/<adapter>` (the former owner mark),
+ * `decom.io/released-time` (RFC 3339) and `decom.io/released-by` (who asked for the deletion).
+ * A released object is adopted only under `adoptionPolicy: AdoptReleased` (adoption-policy.ts).
+ */
+export const RELEASED_FROM_ANNOTATION = 'decom.io/released-from';
+export const RELEASED_TIME_ANNOTATION = 'decom.io/released-time';
+export const RELEASED_BY_ANNOTATION = 'decom.io/released-by';
+
 /** Annotation prefix removed when an object is orphaned. */
 export const DECOM_ANNOTATION_PREFIX = 'decom.io/';
 

@@ -20,5 +20,6 @@ export function readResourcePolicy(body: Readonly<Record<string, unknown>>, from
     deletionPolicy: body['deletion_policy'] === 'Orphan' ? 'Orphan' : 'Delete',
     paused,
     from,
+    ...(typeof body['deleted_by'] === 'string' && { deletedBy: body['deleted_by'] }),
   };
 }

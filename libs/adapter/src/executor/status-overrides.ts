@@ -14,6 +14,12 @@ export const DecomReason = {
   AdoptionConflict: 'AdoptionConflict',
   /** Applied=False: FailIfExists found an existing object; nothing written. */
   AlreadyExists: 'AlreadyExists',
+  /** Applied=False: the existing object was released (orphaned) from another resource; adopted only under AdoptReleased (issue #11). */
+  Released: 'Released',
+  /** Applied=True: this pass adopted an existing object (it matched, or the manifest overwrote it: the message says which fields) (issue #11). */
+  Adopted: 'Adopted',
+  /** Applied=True: this pass adopted an existing object as it is; the message names each differing field with both values (issue #11). */
+  AdoptedWithDrift: 'AdoptedWithDrift',
   /** Health=False: the cluster (Kubernetes or Maestro) could not be reached; the adapter keeps retrying. */
   ConnectionFailure: CONNECTION_FAILURE_REASON,
 } as const;
@@ -29,9 +35,14 @@ function changesFor(ctx: ExecutionContext): Change[] {
   if (verdicts.orphaned !== undefined && incompletePass(ctx) === undefined) {
     changes.push({ type: 'Finalized', status: 'True', reason: DecomReason.Orphaned, message: verdicts.orphaned });
   }
-  const refused = ctx.recorder.policyOutcomes.filter((o) => o.outcome === 'AdoptionConflict' || o.outcome === 'AlreadyExists');
+  const refused = ctx.recorder.policyOutcomes.filter((o) => o.outcome === 'AdoptionConflict' || o.outcome === 'AlreadyExists' || o.outcome === 'Released');
+  const adopted = ctx.recorder.policyOutcomes.filter((o) => o.outcome === 'Adopted' || o.outcome === 'AdoptedWithDrift');
   if (refused.length > 0) {
     changes.push({ type: 'Applied', status: 'False', reason: refused[0]!.outcome, message: refused.map((o) => o.message).join('; ') });
+  } else if (adopted.length > 0 && ctx.adapterMetadata().executionStatus === 'success') {
+    // Adoption is never silent (issue #11): the report says what was taken over and what differed.
+    const reason = adopted.some((o) => o.outcome === 'AdoptedWithDrift') ? DecomReason.AdoptedWithDrift : DecomReason.Adopted;
+    changes.push({ type: 'Applied', status: 'True', reason, message: adopted.map((o) => o.message).join('; ') });
   }
   if (verdicts.connectionFailure !== undefined && ctx.adapterMetadata().executionStatus === 'failed') {
     changes.push({ type: 'Health', status: 'False', reason: DecomReason.ConnectionFailure, message: `cannot reach the cluster, will retry: ${verdicts.connectionFailure}` });

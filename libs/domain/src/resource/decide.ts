@@ -327,6 +327,8 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
   const events: ResourceEvent[] = [
     { type: 'AdapterStatusReported', data: { id: resource.id, kind: resource.kind, status, ...(command.fence && { fence: command.fence }) } },
   ];
+  const adoption = adoptionRecord(command, stored);
+  if (adoption) events.push({ type: 'Adopted', data: { id: resource.id, kind: resource.kind, adapter: command.adapter, observed_generation: command.observed_generation, ...adoption, adopted_time: command.metadata.now } });
   if (isFinalizing(resource) && !resource.deletion_started && command.observed_generation === resource.generation) {
     events.unshift({
       type: 'DeletionStarted',
@@ -361,6 +363,18 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
     });
   }
   return events;
+}
+
+/**
+ * Issue #11: a report newly saying `Applied=True` with reason `Adopted` / `AdoptedWithDrift` records the
+ * adoption (`Adopted` event); the same Applied condition repeated records nothing.
+ */
+function adoptionRecord(command: ReportAdapterStatus, stored: AdapterStatus | undefined): { reason: 'Adopted' | 'AdoptedWithDrift'; message: string } | undefined {
+  const applied = command.conditions.find((c) => c.type === ConditionType.Applied);
+  if (applied?.status !== 'True' || (applied.reason !== 'Adopted' && applied.reason !== 'AdoptedWithDrift')) return undefined;
+  const before = stored?.conditions.find((c) => c.type === ConditionType.Applied);
+  if (before && before.status === 'True' && before.reason === applied.reason && (before.message ?? '') === (applied.message ?? '')) return undefined;
+  return { reason: applied.reason, message: applied.message ?? '' };
 }
 
 /** Same generation, same conditions (type/status/reason/message), same data and metadata. */

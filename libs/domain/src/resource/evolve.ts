@@ -4,9 +4,12 @@
  */
 import type { ResourceEvent } from './resource.events.js';
 import type { ResourceState, TreeState } from './resource.state.js';
+import { inventoryKey } from './leaks.js';
 
 export function evolve(state: TreeState, event: ResourceEvent): TreeState {
   const resources = new Map(state.resources);
+  let removed = state.removed;
+  let inventories = state.inventories;
   switch (event.type) {
     case 'ResourceCreated': {
       const d = event.data;
@@ -89,11 +92,22 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
     case 'ForceDeleted':
       // Audit facts: the state change they describe comes with AdapterStatusReported / HardDeleted.
       break;
-    case 'HardDeleted':
+    case 'HardDeleted': {
+      const gone = resources.get(event.data.id);
       resources.delete(event.data.id);
+      const entry = { id: event.data.id, kind: event.data.kind, cause: event.data.cause, force_orphaned: gone?.force_orphan !== undefined };
+      removed = new Map(removed ?? []).set(event.data.id, entry);
+      break;
+    }
+    case 'LeakInventoryRecorded':
+      inventories = new Set(inventories ?? []).add(inventoryKey(event.data.id, event.data.adapter, event.data.trigger));
+      break;
+    case 'Adopted':
+    case 'LeakedObjectsDeleted':
+      // Audit fact: the objects were outside the tree already.
       break;
   }
-  return { resources };
+  return { resources, ...(removed && { removed }), ...(inventories && { inventories }) };
 }
 
 function update(

@@ -7,6 +7,7 @@
 import type { AdapterCondition } from './conditions.js';
 import type { PropagationPolicy } from './deletion-order.js';
 import type { ReportFence } from './fencing.js';
+import type { LeakedObject, LeakTrigger } from './leaks.js';
 import type { DeletionPolicy, DeletionPolicySource, References } from './policies.js';
 
 export interface OwnerReference {
@@ -203,6 +204,53 @@ export interface ForceDeleted {
   };
 }
 
+/**
+ * Issue #11: per adapter, the objects still carrying its ownership marker after a force delete or force
+ * orphan removed a resource whose cleanup was not confirmed (leaks.ts). `objects` may be empty.
+ */
+export interface LeakInventoryRecorded {
+  readonly type: 'LeakInventoryRecorded';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly adapter: string;
+    readonly trigger: LeakTrigger;
+    readonly objects: readonly LeakedObject[];
+    readonly recorded_time: string;
+  };
+}
+
+/**
+ * Issue #11 ownership record: an adapter took over an existing object (its report said `Applied=True` with
+ * reason `Adopted` or `AdoptedWithDrift`); `message` names the object and every field that differed, with
+ * both values (or what the manifest overwrote).
+ */
+export interface Adopted {
+  readonly type: 'Adopted';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly adapter: string;
+    readonly observed_generation: number;
+    readonly reason: 'Adopted' | 'AdoptedWithDrift';
+    readonly message: string;
+    readonly adopted_time: string;
+  };
+}
+
+/** Issue #11: an operator deleted leaked objects of this (removed) resource, with a reason (audited). */
+export interface LeakedObjectsDeleted {
+  readonly type: 'LeakedObjectsDeleted';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly caller: string;
+    readonly reason: string;
+    readonly objects: readonly LeakedObject[];
+    readonly deleted_time: string;
+  };
+}
+
 export type ResourceEvent =
   | ResourceCreated
   | SpecChanged
@@ -216,7 +264,10 @@ export type ResourceEvent =
   | ForceDeleted
   | ResourcePaused
   | ResourceUnpaused
-  | ForceOrphaned;
+  | ForceOrphaned
+  | LeakInventoryRecorded
+  | LeakedObjectsDeleted
+  | Adopted;
 
 export type ResourceEventType = ResourceEvent['type'];
 
@@ -234,6 +285,9 @@ export const RESOURCE_EVENT_TYPES: readonly ResourceEventType[] = [
   'ResourcePaused',
   'ResourceUnpaused',
   'ForceOrphaned',
+  'LeakInventoryRecorded',
+  'LeakedObjectsDeleted',
+  'Adopted',
 ];
 
 export function isResourceEvent(event: { type: string }): event is ResourceEvent {

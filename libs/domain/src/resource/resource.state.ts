@@ -5,6 +5,7 @@
 import type { AdapterStatus, OwnerReference } from './resource.events.js';
 import type { PropagationPolicy } from './deletion-order.js';
 import type { DeletionPolicy, OperatorMark, References } from './policies.js';
+import type { RemovedResource } from './leaks.js';
 
 /** Customer-facing phase, derived from `deleted_time` (seed 000 "Customer-Visible Deletion State"). */
 export type ResourcePhase = 'Active' | 'Finalizing';
@@ -45,6 +46,10 @@ export interface ResourceState {
 
 export interface TreeState {
   readonly resources: ReadonlyMap<string, ResourceState>;
+  /** Resources hard-deleted from this tree (issue #11: their history still takes leak records). */
+  readonly removed?: ReadonlyMap<string, RemovedResource>;
+  /** Leak inventories already recorded (`inventoryKey`), so a replayed reaction records nothing twice. */
+  readonly inventories?: ReadonlySet<string>;
 }
 
 export const EMPTY_TREE: TreeState = { resources: new Map() };
