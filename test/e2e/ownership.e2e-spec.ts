@@ -4,7 +4,10 @@
  * Job created under an earlier generation's name is deleted too.
  */
 import { resolve } from 'node:path';
+import { Command } from 'commander';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
+import { registerHistoryCommand } from '../../apps/cli/src/commands/history.command.js';
+import { registerLeaksCommand } from '../../apps/cli/src/commands/leaks.command.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
@@ -14,7 +17,8 @@ describe('issue #11 end to end: ownership, leaks', () => {
   let api: DemoApi;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+    // The periodic leak scan runs often here, so its count is observable.
+    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), admins: 'admin@example.com', env: { DECOM_LEAK_SCAN_INTERVAL_MS: '200' } });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());
@@ -47,5 +51,71 @@ describe('issue #11 end to end: ownership, leaks', () => {
       .map((r) => r.kind);
     expect(order.lastIndexOf('Job')).toBeLessThan(order.indexOf('ConfigMap'));
     expect(kube().peek('batch/v1', 'Job', ns, `validation-${id}-gen1`)).toBeUndefined();
+  }, 60_000);
+
+  /** Runs a `decom` CLI command in this process against the engine; returns what it printed. */
+  const cli = async (...args: string[]) => {
+    let text = '';
+    const program = new Command('decom').exitOverride();
+    const io = { out: (chunk: string) => void (text += chunk), defaultApiUrl: () => fixture.engine.url };
+    registerHistoryCommand(program, io);
+    registerLeaksCommand(program, io);
+    await program.parseAsync(['node', 'decom', ...args]);
+    return text;
+  };
+
+  it('force delete of a paused, provisioned cluster: the inventory names its Namespace, ConfigMap and Job; decom leaks lists and deletes them (audited)', async () => {
+    const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'leaky', spec: {} })).body.id;
+    const ns = id.toLowerCase();
+    await reconciled(id, 1);
+    const uid = (apiVersion: string, kind: string, namespace: string | undefined, name: string) => (kube().peek(apiVersion, kind, namespace, name) as { metadata: { uid: string } }).metadata.uid;
+    const expected = [
+      { apiVersion: 'v1', kind: 'Namespace', name: ns, uid: uid('v1', 'Namespace', undefined, ns), adapter: 'validation' },
+      { apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name: `cluster-${id}-config`, uid: uid('v1', 'ConfigMap', ns, `cluster-${id}-config`), adapter: 'validation' },
+      { apiVersion: 'batch/v1', kind: 'Job', namespace: ns, name: `validation-${id}-gen1`, uid: uid('batch/v1', 'Job', ns, `validation-${id}-gen1`), adapter: 'validation' },
+    ];
+    const admin = new DemoApi(fixture.engine.url, 'admin@example.com');
+    expect((await api.call('POST', `/clusters/${id}/pause`, { reason: 'INC-7 hold' })).status).toBe(200);
+    expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
+    expect((await admin.call('POST', `/clusters/${id}/force-delete`, { reason: 'INC-7 give up' })).status).toBe(204);
+
+    const inventory = await eventually('the leak inventory is recorded', async () => {
+      const items = (await api.get(`/resources/${id}/events`)).body.items as { type: string; data: any; caller?: string }[];
+      return items.find((e) => e.type === 'LeakInventoryRecorded');
+    });
+    expect(inventory.data).toMatchObject({ id, kind: 'Cluster', adapter: 'validation', trigger: 'ForceDeleted' });
+    expect(inventory.data.objects).toEqual(expect.arrayContaining(expected));
+    expect(inventory.data.objects).toHaveLength(3);
+
+    // GraphQL shows the same history; `decom history` names the objects.
+    const graphql = await fetch(`${fixture.engine.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ history(id: "${id}") { type data } }` }),
+    }).then((r) => r.json() as Promise<{ data: { history: { type: string; data: any }[] } }>);
+    expect(graphql.data.history.find((e) => e.type === 'LeakInventoryRecorded')?.data.objects).toHaveLength(3);
+    expect(await cli('history', id)).toMatch(new RegExp(`LeakInventoryRecorded .*adapter=validation  trigger=ForceDeleted  objects=3  names=.*Namespace:${ns}`));
+
+    // The scan finds them (the owner no longer exists), the periodic scan counts them.
+    const listed = await cli('leaks');
+    expect(listed).toContain('3 leaked object(s)');
+    expect(listed).toContain(`ConfigMap ${ns}/cluster-${id}-config  uid=${expected[1]!.uid}  owner=Cluster/${id}/validation`);
+    await eventually('decom_leaked_objects counts them', async () => {
+      const text = await fetch(fixture.engine.metricsUrl).then((r) => r.text());
+      return /^decom_leaked_objects 3$/m.test(text) ? true : undefined;
+    });
+
+    // Deleting is for administrators, with a reason; recorded in the former owner's history.
+    await expect(cli('leaks', '--delete')).rejects.toThrow(/--reason/);
+    await expect(cli('leaks', '--delete', '--reason', 'cleanup', '--as', 'bob@example.com')).rejects.toThrow(/403 .*administrators/);
+    const deleted = await cli('leaks', '--delete', '--reason', 'INC-7 cleanup of leftovers', '--as', 'admin@example.com');
+    expect(deleted).toContain('3 leaked object(s) deleted');
+    await kube().settle();
+    expect(kube().peek('v1', 'Namespace', undefined, ns)).toBeUndefined();
+    expect(kube().peek('batch/v1', 'Job', ns, `validation-${id}-gen1`)).toBeUndefined();
+    const audit = ((await api.get(`/resources/${id}/events`)).body.items as { type: string; data: any; caller?: string }[]).find((e) => e.type === 'LeakedObjectsDeleted');
+    expect(audit?.data).toMatchObject({ id, caller: 'admin@example.com', reason: 'INC-7 cleanup of leftovers' });
+    expect(audit?.data.objects).toHaveLength(3);
+    expect(await cli('leaks')).toContain('0 leaked object(s)');
   }, 60_000);
 });

@@ -30,6 +30,9 @@ import { WhoamiController } from './auth/whoami.controller.js';
 import { FinalizingController } from './finalizing/finalizing.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { HistoryController } from './history/history.controller.js';
+import { LeaksController } from './leaks/leaks.controller.js';
+import { LeakScannerSlot } from './leaks/leak-scanner.js';
+import { LEAK_SCANNER } from './leaks/leak-tokens.js';
 import { ResourceActions } from './resources/resource-actions.js';
 import { ResourcesController } from './resources/resources.controller.js';
 import { ACCESS_POLICY, API_OPTIONS, CLOCK, ID_GENERATOR, READINESS, READ_SIDE, type ApiOptions, type Clock, type IdGenerator, type ReadSide, type Readiness } from './tokens.js';
@@ -48,6 +51,8 @@ export interface ApiRuntime {
   readonly readiness?: Readiness;
   /** Authentication and roles; absent = JWT off and the roles of `options.admins` (DECOM_ADMINS). */
   readonly auth?: ApiAuth;
+  /** The leak scan (issue #11), filled once Kubernetes is known; absent = none in this process. */
+  readonly leaks?: LeakScannerSlot;
 }
 
 /** The authentication and authorization of one API (built by the composition root, docs/security.md). */
@@ -83,7 +88,7 @@ export class AppModule {
           errorHandler: graphqlErrorHandler as never,
         }),
       ],
-      controllers: [HealthController, WhoamiController, HistoryController, FinalizingController, ResourcesController],
+      controllers: [HealthController, WhoamiController, HistoryController, FinalizingController, LeaksController, ResourcesController],
       providers: [
         { provide: EVENT_STORE, useValue: runtime.store },
         { provide: KIND_REGISTRY, useValue: runtime.kinds },
@@ -94,6 +99,7 @@ export class AppModule {
         { provide: API_OPTIONS, useValue: runtime.options },
         ...(runtime.readiness ? [{ provide: READINESS, useValue: runtime.readiness }] : []),
         { provide: ACCESS_POLICY, useValue: (runtime.auth ?? headerAuth(runtime.options.admins)).policy },
+        { provide: LEAK_SCANNER, useValue: runtime.leaks ?? new LeakScannerSlot() },
         { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended), inject: [EVENT_STORE] },
         { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,

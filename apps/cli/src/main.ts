@@ -10,6 +10,7 @@ import { registerWorkerCommand } from './commands/worker.command.js';
 import { registerJobsCommands } from './commands/jobs.command.js';
 import { registerProjectionsCommand } from './commands/projections.command.js';
 import { registerHistoryCommand } from './commands/history.command.js';
+import { registerLeaksCommand } from './commands/leaks.command.js';
 
 // `decom history <id> | head -2`: the reader went away; end quietly as Unix tools do, not with an EPIPE stack.
 for (const stream of [process.stdout, process.stderr]) {
@@ -30,6 +31,7 @@ registerWorkerCommand(program);
 registerJobsCommands(program);
 registerProjectionsCommand(program);
 registerHistoryCommand(program);
+registerLeaksCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`decom: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -65,3 +65,5 @@ export { planDeletion, type DeletionPlanOptions } from './plan/deletion-plan.js'
 export { formatDeletionPlan } from './plan/deletion-plan.format.js';
 export { PlanError, loadPlanEvent } from './plan/plan-event.js';
 export type * from './plan/deletion-plan.types.js';
+export { RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, RELEASED_BY_ANNOTATION } from './executor/ownership.js';
+export { listMarked, managedKinds, markedFor, parseMark, type ManagedKind, type MarkedObject, type OwnerMark } from './leaks/marked-objects.js';

@@ -41,6 +41,8 @@ export interface AppConfig {
   readonly sentinelFile: string;
   /** `DECOM_SWEEP_INTERVAL_MS`: how often the sweeper runs (default 30000). */
   readonly sweepIntervalMs: number;
+  /** `DECOM_LEAK_SCAN_INTERVAL_MS`: how often the leak scan runs (issue #11; default 300000; 0 = only on request). */
+  readonly leakScanIntervalMs: number;
   /** `DECOM_WORKER_CONCURRENCY`: adapter runs at once per adapter in one process (default 4; `decom worker --concurrency`). */
   readonly workerConcurrency: number;
   /** `DECOM_JOB_LOCK_MS`: BullMQ job lock; a killed worker's job is retried after it (default 30000). */
@@ -129,6 +131,7 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     logLevel,
     sentinelFile: absolute(cwd, env['DECOM_SENTINEL_FILE'] ?? './config/sentinel.yaml'),
     sweepIntervalMs: parseCount('DECOM_SWEEP_INTERVAL_MS', env['DECOM_SWEEP_INTERVAL_MS'] ?? '30000', 100),
+    leakScanIntervalMs: parseCount('DECOM_LEAK_SCAN_INTERVAL_MS', env['DECOM_LEAK_SCAN_INTERVAL_MS'] ?? '300000', 0),
     workerConcurrency: parseCount('DECOM_WORKER_CONCURRENCY', env['DECOM_WORKER_CONCURRENCY'] ?? '4', 1),
     jobLockMs: parseCount('DECOM_JOB_LOCK_MS', env['DECOM_JOB_LOCK_MS'] ?? '30000', 500),
     queuePrefix: parseQueuePrefix(env['DECOM_QUEUE_PREFIX'] ?? 'decom'),

@@ -36,6 +36,8 @@ import {
 import { startLocalKube, type LocalKube, type LocalKubeOptions } from '@decom/kube-local';
 import { createApiApp } from '../../../api/src/create-api-app.js';
 import { registerHardDeleteProcessor } from '../../../api/src/jobs/hard-delete.processor.js';
+import { LeakScannerSlot } from '../../../api/src/leaks/leak-scanner.js';
+import { startLeakWork } from './leak-work.js';
 import type { HostedAdapter } from '../../../worker/src/adapter-host.js';
 import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
 import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
@@ -182,8 +184,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     closers.push(() => queue.close());
     logger.info(`jobs: ${queueDescription}`);
 
+    const leaks = new LeakScannerSlot();
     const app = await createApiApp(
       {
+        leaks,
         store,
         kinds,
         queries,
@@ -255,6 +259,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       logger.info(`adapters: none in this process (role api); \`decom worker\` processes run them`);
     }
     registerHardDeleteProcessor(queue, app.get(CommandBus));
+    // Issue #11: leak inventory and scans where this process reaches Kubernetes (role all, or api with KUBECONFIG).
+    const leakKube = kubeConfig ?? (config.kubeconfig ? loadKubeConfig(config.kubeconfig) : undefined);
+    if (leakKube) {
+      closers.push(
+        await startLeakWork({ config, kinds, kubeConfig: leakKube, queries, store, checkpoints: new ReadModelCheckpoints(readModels), slot: leaks, commandBus: app.get(CommandBus), metrics, logger }),
+      );
+    }
 
     // In-process jobs reach only the adapters this process hosts; an adapter hosted elsewhere reports over HTTP.
     const hosted = new Set(adapters.map((a) => a.name));

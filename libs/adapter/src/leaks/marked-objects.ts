@@ -26,6 +26,8 @@ export interface MarkedObject {
   readonly owner?: OwnerMark;
   /** `decom.io/released-from`, when present and well-formed (an orphaned object). */
   readonly releasedFrom?: OwnerMark;
+  /** `metadata.deletionTimestamp` is set: the object is already going away. */
+  readonly terminating?: boolean;
 }
 
 /** `Cluster/3f2a…/validation` → its parts; undefined for anything else. */
@@ -81,6 +83,7 @@ function toMarked(object: KubeObject, fallback: ManagedKind): MarkedObject | und
     ...(object.metadata.uid && { uid: object.metadata.uid }),
     ...(owner && { owner }),
     ...(releasedFrom && { releasedFrom }),
+    ...(object.metadata.deletionTimestamp && { terminating: true }),
   };
 }
 

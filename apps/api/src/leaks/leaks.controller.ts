@@ -1,0 +1,68 @@
+/**
+ * `GET /api/decom/v1/leaks`: objects whose Decom owner marker names a resource that no longer exists (a
+ * live scan of the managed cluster), with the last periodic scan's summary. `POST /api/decom/v1/leaks/delete
+ * {"reason"}`: deletes them, administrators only (`DECOM_ADMINS`), recorded per former owner as
+ * `LeakedObjectsDeleted` (caller, reason, objects) in that resource's history (issue #11).
+ * 503 when this process has no Kubernetes connection (role `api` without KUBECONFIG).
+ */
+import { Body, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import { RecordLeakCleanupCommand } from '@decom/application';
+import { requireReason } from '@decom/domain';
+import { callerOf } from '../caller/caller.js';
+import { HttpProblem, Problems } from '../problem-details/problem.js';
+import { ForceDeleteDto } from '../resources/dto/force-delete.dto.js';
+import { API_OPTIONS, CLOCK, type ApiOptions, type Clock } from '../tokens.js';
+import { LEAK_SCANNER } from './leak-tokens.js';
+import type { LeakJson, LeakScanner, LeakScannerSlot, LeakScanSummary } from './leak-scanner.js';
+
+@Controller('api/decom/v1/leaks')
+export class LeaksController {
+  constructor(
+    @Inject(LEAK_SCANNER) private readonly slot: LeakScannerSlot,
+    @Inject(API_OPTIONS) private readonly options: ApiOptions,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly commandBus: CommandBus,
+  ) {}
+
+  @Get()
+  async list(): Promise<{ total: number; items: LeakJson[]; last_scan?: LeakScanSummary }> {
+    const scanner = this.scanner();
+    const items = await scanner.scan();
+    return { total: items.length, items, ...(scanner.lastScan && { last_scan: scanner.lastScan }) };
+  }
+
+  /** @returns what was deleted; 400 without a reason, 403 for a caller who is not an administrator. */
+  @Post('delete')
+  @HttpCode(200)
+  async remove(@Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[] }> {
+    const caller = callerOf(req);
+    const reason = requireReason(body?.reason);
+    if (this.options.admins.length > 0 && !this.options.admins.includes(caller)) {
+      throw Problems.forbidden(`deleting leaked objects is restricted to administrators; '${caller}' is not one`);
+    }
+    const scanner = this.scanner();
+    const removed = await scanner.remove(await scanner.scan());
+    const byOwner = new Map<string, LeakJson[]>();
+    for (const leak of removed) byOwner.set(leak.owner.id, [...(byOwner.get(leak.owner.id) ?? []), leak]);
+    for (const leaks of byOwner.values()) {
+      const owner = leaks[0]!.owner;
+      const objects = leaks.map(({ owner: o, ...object }) => ({ ...object, adapter: o.adapter }));
+      await this.commandBus.execute(
+        new RecordLeakCleanupCommand(
+          { type: 'RecordLeakCleanup', id: owner.id, kind: owner.kind, reason, objects, metadata: { now: this.clock.now().toISOString(), caller } },
+          { caller, traceId: String(req.id) },
+        ),
+      );
+    }
+    return { total: removed.length, items: removed };
+  }
+
+  private scanner(): LeakScanner {
+    if (!this.slot.current) {
+      throw new HttpProblem(503, 'HYPERFLEET-SVC-001', 'Service Unavailable', 'service-unavailable', 'no Kubernetes connection in this process: run the leak scan where KUBECONFIG is set (decom start, or decom api with KUBECONFIG)');
+    }
+    return this.slot.current;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The leak side of the engine (issue #11): the leak scanner over the adapters' Kubernetes kinds, the
+ * leak-inventory reactor, and the periodic scan with its count (`decom_leaked_objects`, on the process's
+ * metrics registry; also `last_scan` of `GET /api/decom/v1/leaks`). Runs where this process has Kubernetes.
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { CommandBus } from '@nestjs/cqrs';
+import type { Logger } from 'pino';
+import { Gauge } from 'prom-client';
+import { KubernetesTransport, loadTaskConfigFile, managedKinds } from '@decom/adapter';
+import type { AppConfig } from '@decom/config';
+import type { KindRegistry } from '@decom/domain';
+import type { EventStore } from '@decom/event-store';
+import { ReactorRunner, type CheckpointStore } from '@decom/jobs';
+import type { DecomMetrics } from '@decom/metrics';
+import type { ResourceQueries } from '@decom/projections';
+import { LeakInventoryReactor } from '../../../api/src/leaks/leak-inventory.reactor.js';
+import { LeakScanner, type LeakScannerSlot } from '../../../api/src/leaks/leak-scanner.js';
+
+export interface LeakWorkDeps {
+  readonly config: AppConfig;
+  readonly kinds: KindRegistry;
+  readonly kubeConfig: KubeConfig;
+  readonly queries: ResourceQueries;
+  readonly store: EventStore;
+  readonly checkpoints: CheckpointStore;
+  readonly slot: LeakScannerSlot;
+  readonly commandBus: CommandBus;
+  readonly metrics: DecomMetrics;
+  readonly logger: Logger;
+}
+
+/** Fills `slot`, starts the inventory reactor and the periodic scan. @returns what stops them. */
+export async function startLeakWork(deps: LeakWorkDeps): Promise<() => Promise<void>> {
+  const { config, logger } = deps;
+  const files = (await readdir(config.adaptersDir)).filter((f) => /\.ya?ml$/.test(f) && !/\.adapter\.ya?ml$/.test(f)).sort();
+  const tasks = await Promise.all(files.map((f) => loadTaskConfigFile(join(config.adaptersDir, f))));
+  const kinds = managedKinds(tasks);
+  const scanner = new LeakScanner(new KubernetesTransport(deps.kubeConfig), kinds, async (id) => (await deps.queries.get(id)) !== undefined);
+  deps.slot.current = scanner;
+
+  const inventory = new ReactorRunner(deps.store, deps.checkpoints, new LeakInventoryReactor(deps.kinds, deps.slot, deps.commandBus), (error) =>
+    logger.error({ err: error }, 'leak inventory stopped'),
+  );
+  await inventory.start();
+
+  const gauge = new Gauge({
+    name: 'decom_leaked_objects',
+    help: 'Objects in the managed cluster whose Decom owner marker names a resource that no longer exists, at the last leak scan (issue #11).',
+    registers: [deps.metrics.registry],
+  });
+  let timer: NodeJS.Timeout | undefined;
+  if (config.leakScanIntervalMs > 0) {
+    timer = setInterval(() => {
+      scanner
+        .scan()
+        .then((leaks) => {
+          gauge.set(leaks.length);
+          if (leaks.length > 0) logger.warn({ leaked_objects: leaks.length }, `leak scan: ${leaks.length} object(s) whose owner no longer exists (GET /api/decom/v1/leaks, decom leaks)`);
+        })
+        .catch((error) => logger.warn({ err: error }, 'leak scan failed'));
+    }, config.leakScanIntervalMs);
+    timer.unref();
+  }
+  logger.info(`leaks: scanning ${kinds.map((k) => k.kind).join(', ') || '(no kinds)'}${config.leakScanIntervalMs > 0 ? ` every ${config.leakScanIntervalMs} ms` : ' on request'}`);
+  return async () => {
+    if (timer) clearInterval(timer);
+    deps.slot.current = undefined;
+    await inventory.stop();
+  };
+}
