@@ -2,8 +2,8 @@
  * Records the leak inventory (issue #11): after a `ForceDeleted` (for the resource and every removed
  * subresource) or a `ForceOrphaned`, per adapter that had not confirmed cleanup (`Finalized=True` in the
  * audit snapshot), the objects still carrying its ownership marker (or its release marker, once the
- * adapter orphaned them) are recorded as `LeakInventoryRecorded` in the resource's history; an empty list
- * is recorded too ("nothing left"). A store subscription with a checkpoint (STYLE §3): a crash replays the
+ * adapter orphaned them) are recorded as `LeakInventoryRecorded` in the resource's history. An adapter
+ * with nothing left records nothing (its history would only gain noise). A store subscription with a checkpoint (STYLE §3): a crash replays the
  * fact and the decider records each inventory once.
  */
 import type { CommandBus } from '@nestjs/cqrs';
@@ -44,6 +44,7 @@ export class LeakInventoryReactor implements Reactor {
     const adapters = [...new Set([...(this.kinds.find(resource.kind)?.required_adapters ?? []), ...statuses.map((s) => s.adapter)])].filter((a) => !confirmed.has(a));
     for (const adapter of adapters) {
       const objects = await scanner.inventory(resource.kind, resource.id, adapter);
+      if (objects.length === 0) continue;
       await this.commandBus.execute(
         new RecordLeakInventoryCommand(
           { type: 'RecordLeakInventory', id: resource.id, kind: resource.kind, adapter, trigger, objects, metadata: { now: this.now().toISOString(), caller: LEAK_INVENTORY_CALLER } },

@@ -147,9 +147,11 @@ describe('decom adapter plan', () => {
 
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
-    // The seed's by_name Job (gen3) never existed: the ConfigMap goes first, the gen2 Job with its namespace.
+    // The seed's by_name Job (gen3) never existed; the gen2 Job carries our marker and goes first (issue #11
+    // discovery by ownership), the ConfigMap waits for it.
     expect(run.out).toContain(`Deletion plan for Cluster ${id} (generation 3, deleted_time 2026-03-25T09:00:00Z)`);
-    expect(run.out).toMatch(/Pass 1\n {2}validation\n {4}keep +Namespace \S+ \(clusterNamespace\): generation 0 unchanged — delete\.when = false\n {4}DELETE +ConfigMap/);
+    expect(run.out).toMatch(/Pass 1\n {2}validation\n {4}keep +Namespace \S+ \(clusterNamespace\): generation 0 unchanged — delete\.when = false\n {4}keep +ConfigMap .*\n {4}gone +Job \S+-gen3 .*\n {4}DELETE +Job \S+-gen2 \(clusterJob\): .*discovery by ownership/);
+    expect(run.out).toMatch(/Pass 2\n {2}validation\n {4}keep +Namespace .*\n {4}DELETE +ConfigMap/);
     expect(run.out).toContain('Outcome: complete after');
     expect(h.kube.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(h.api.requests('PUT')).toHaveLength(1);

@@ -42,7 +42,7 @@ describe('parseTaskConfig: errors read like a compiler (file:line:column path: m
       'lifecycle.delete.policy and lifecycle.create.adoptionPolicy outside their enums (Decom, seed 003)',
       `resources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      create: {adoptionPolicy: Steal}\n      delete:\n        policy: Keep\n        when: {expression: "true"}\n`,
       [
-        't.yaml:6:32 resources[0].lifecycle.create.adoptionPolicy: must be one of Adopt, AdoptIfMatching, FailIfExists, got "Steal"',
+        't.yaml:6:32 resources[0].lifecycle.create.adoptionPolicy: must be one of Adopt, AdoptIfMatching, FailIfExists, AdoptReleased, got "Steal"',
         't.yaml:8:17 resources[0].lifecycle.delete.policy: must be one of Delete, Orphan, got "Keep"',
       ],
     ],

@@ -201,7 +201,8 @@ describe('example adapter configs: end to end (local Kubernetes, local Maestro, 
     cluster(2, false);
     const created = await run.execute(event);
     expect(created.operations.map((o) => `${o.resource}:${o.operation}`)).toEqual(['tenantNamespace:adopt', 'tenantConfig:create']);
-    expect(conditions(lastReport())).toMatchObject({ Applied: 'True/ConfigApplied', Available: 'True/TenantReady', Finalized: 'False/NotDeleting' });
+    // Adoption is never silent (issue #11): the pass that took the namespace over says so.
+    expect(conditions(lastReport())).toMatchObject({ Applied: 'True/Adopted', Available: 'True/TenantReady', Finalized: 'False/NotDeleting' });
     expect(h.kube.peek('v1', 'Namespace', undefined, ns)?.metadata).toMatchObject({ annotations: { 'decom.io/owner': `Cluster/${ID}/tenant-namespace` } });
 
     cluster(3, true);
