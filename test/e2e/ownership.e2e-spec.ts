@@ -75,7 +75,7 @@ describe('issue #11 end to end: ownership, leaks', () => {
       { apiVersion: 'batch/v1', kind: 'Job', namespace: ns, name: `validation-${id}-gen1`, uid: uid('batch/v1', 'Job', ns, `validation-${id}-gen1`), adapter: 'validation' },
     ];
     const admin = new DemoApi(fixture.engine.url, 'admin@example.com');
-    expect((await api.call('POST', `/clusters/${id}/pause`, { reason: 'INC-7 hold' })).status).toBe(200);
+    expect((await admin.call('POST', `/clusters/${id}/pause`, { reason: 'INC-7 hold' })).status).toBe(200);
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     expect((await admin.call('POST', `/clusters/${id}/force-delete`, { reason: 'INC-7 give up' })).status).toBe(204);
 

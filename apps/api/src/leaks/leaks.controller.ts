@@ -1,7 +1,7 @@
 /**
  * `GET /api/decom/v1/leaks`: objects whose Decom owner marker names a resource that no longer exists (a
  * live scan of the managed cluster), with the last periodic scan's summary. `POST /api/decom/v1/leaks/delete
- * {"reason"}`: deletes them, administrators only (`DECOM_ADMINS`), recorded per former owner as
+ * {"reason"}`: deletes them, administrators only (the access policy's `force_delete`, docs/security.md), recorded per former owner as
  * `LeakedObjectsDeleted` (caller, reason, objects) in that resource's history (issue #11).
  * 503 when this process has no Kubernetes connection (role `api` without KUBECONFIG).
  */
@@ -10,10 +10,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { RecordLeakCleanupCommand } from '@decom/application';
 import { requireReason } from '@decom/domain';
-import { callerOf } from '../caller/caller.js';
+import type { AccessPolicy } from '../auth/access-policy.js';
+import { principalOf } from '../auth/request-authentication.js';
+import { commandContextOf } from '../caller/caller.js';
 import { HttpProblem, Problems } from '../problem-details/problem.js';
 import { ForceDeleteDto } from '../resources/dto/force-delete.dto.js';
-import { API_OPTIONS, CLOCK, type ApiOptions, type Clock } from '../tokens.js';
+import { ACCESS_POLICY, CLOCK, type Clock } from '../tokens.js';
 import { LEAK_SCANNER } from './leak-tokens.js';
 import type { LeakJson, LeakScanner, LeakScannerSlot, LeakScanSummary } from './leak-scanner.js';
 
@@ -21,7 +23,7 @@ import type { LeakJson, LeakScanner, LeakScannerSlot, LeakScanSummary } from './
 export class LeaksController {
   constructor(
     @Inject(LEAK_SCANNER) private readonly slot: LeakScannerSlot,
-    @Inject(API_OPTIONS) private readonly options: ApiOptions,
+    @Inject(ACCESS_POLICY) private readonly access: AccessPolicy,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly commandBus: CommandBus,
   ) {}
@@ -33,15 +35,18 @@ export class LeaksController {
     return { total: items.length, items, ...(scanner.lastScan && { last_scan: scanner.lastScan }) };
   }
 
-  /** @returns what was deleted; 400 without a reason, 403 for a caller who is not an administrator. */
+  /**
+   * @returns what was deleted; 400 without a reason, 403 for a caller the access policy would not let
+   * force-delete (administrators only, docs/security.md): deleting leaked objects is as destructive.
+   */
   @Post('delete')
   @HttpCode(200)
   async remove(@Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[] }> {
-    const caller = callerOf(req);
+    const context = commandContextOf(req);
+    const caller = context.caller;
     const reason = requireReason(body?.reason);
-    if (this.options.admins.length > 0 && !this.options.admins.includes(caller)) {
-      throw Problems.forbidden(`deleting leaked objects is restricted to administrators; '${caller}' is not one`);
-    }
+    const decision = this.access.can(principalOf(req), 'force_delete');
+    if (!decision.allowed) throw Problems.forbidden(`deleting leaked objects: ${decision.reason}`);
     const scanner = this.scanner();
     const removed = await scanner.remove(await scanner.scan());
     const byOwner = new Map<string, LeakJson[]>();
@@ -52,7 +57,7 @@ export class LeaksController {
       await this.commandBus.execute(
         new RecordLeakCleanupCommand(
           { type: 'RecordLeakCleanup', id: owner.id, kind: owner.kind, reason, objects, metadata: { now: this.clock.now().toISOString(), caller } },
-          { caller, traceId: String(req.id) },
+          context,
         ),
       );
     }
