@@ -27,7 +27,11 @@ import type { RateLimitConfig } from '@decom/config';
 import { AccessPolicy } from './auth/access-policy.js';
 import { Authenticator } from './auth/authenticator.js';
 import { WhoamiController } from './auth/whoami.controller.js';
+import { AuditController } from './audit/audit.controller.js';
 import { FinalizingController } from './finalizing/finalizing.controller.js';
+import { EventFeed } from './live/event-feed.js';
+import { KindsController } from './kinds/kinds.controller.js';
+import { EventsStreamController } from './live/events-stream.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { HistoryController } from './history/history.controller.js';
 import { LeaksController } from './leaks/leaks.controller.js';
@@ -35,7 +39,7 @@ import { LeakScannerSlot } from './leaks/leak-scanner.js';
 import { LEAK_SCANNER } from './leaks/leak-tokens.js';
 import { ResourceActions } from './resources/resource-actions.js';
 import { ResourcesController } from './resources/resources.controller.js';
-import { ACCESS_POLICY, API_OPTIONS, CLOCK, ID_GENERATOR, READINESS, READ_SIDE, type ApiOptions, type Clock, type IdGenerator, type ReadSide, type Readiness } from './tokens.js';
+import { ACCESS_POLICY, API_OPTIONS, AUDIT_LOG, CLOCK, DEAD_LETTERS, ID_GENERATOR, READINESS, READ_SIDE, type ApiOptions, type AuditLog, type Clock, type DeadLetterSource, type IdGenerator, type ReadSide, type Readiness } from './tokens.js';
 
 export interface ApiRuntime {
   readonly store: EventStore;
@@ -53,6 +57,10 @@ export interface ApiRuntime {
   readonly auth?: ApiAuth;
   /** The leak scan (issue #11), filled once Kubernetes is known; absent = none in this process. */
   readonly leaks?: LeakScannerSlot;
+  /** The job queue's dead letters, shown as `DeadLettered` blockers; none when absent. */
+  readonly deadLetters?: DeadLetterSource;
+  /** The force delete / orphan audit trail (`audit_log` read model); empty when absent. */
+  readonly audit?: AuditLog;
 }
 
 /** The authentication and authorization of one API (built by the composition root, docs/security.md). */
@@ -88,7 +96,7 @@ export class AppModule {
           errorHandler: graphqlErrorHandler as never,
         }),
       ],
-      controllers: [HealthController, WhoamiController, HistoryController, FinalizingController, LeaksController, ResourcesController],
+      controllers: [HealthController, WhoamiController, HistoryController, FinalizingController, LeaksController, AuditController, EventsStreamController, KindsController, ResourcesController],
       providers: [
         { provide: EVENT_STORE, useValue: runtime.store },
         { provide: KIND_REGISTRY, useValue: runtime.kinds },
@@ -101,8 +109,11 @@ export class AppModule {
         { provide: ACCESS_POLICY, useValue: (runtime.auth ?? headerAuth(runtime.options.admins)).policy },
         { provide: LEAK_SCANNER, useValue: runtime.leaks ?? new LeakScannerSlot() },
         { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended), inject: [EVENT_STORE] },
+        { provide: AUDIT_LOG, useValue: runtime.audit ?? { list: async () => [] } },
+        { provide: DEAD_LETTERS, useValue: runtime.deadLetters ?? { list: async () => [] } },
         { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,
+        EventFeed,
         ResourcesResolver,
         ...COMMAND_HANDLERS,
       ],

@@ -17,6 +17,7 @@ import { JSON_CONTENT_TYPE, parseJsonBody } from './http-edge/json-body-parser.j
 import { installRequestObservability, traceRequestId, type RequestObservability } from './http-edge/request-observability.js';
 import { AllowedMethods } from './http-edge/allowed-methods.js';
 import { Problems } from './problem-details/problem.js';
+import { registerUiRoutes } from './ui/ui-static.js';
 
 /**
  * One Fastify error handler, installed before Nest registers its routes (so their contexts inherit it):
@@ -113,6 +114,8 @@ export async function createApiApp(
       strictPreflight: false,
     });
   }
+  // The web UI's static files (issue #14), served by every process that serves the API.
+  registerUiRoutes(fastify);
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());
   // No enableShutdownHooks(): the engine owns SIGINT/SIGTERM (stopOnSignals) and closes the app among its

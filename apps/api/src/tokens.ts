@@ -47,3 +47,17 @@ export interface ApiOptions {
   /** Browser origins allowed cross-origin (`*` = any); absent or empty = CORS off (`DECOM_CORS_ORIGINS`). */
   readonly corsOrigins?: readonly string[];
 }
+
+export const DEAD_LETTERS = Symbol('DeadLetters');
+
+/** The job queue's dead-letter set (`JobQueue.failed()`), for the finalizing blockers; empty when not wired. */
+export interface DeadLetterSource {
+  list(): Promise<readonly import('@decom/domain').DeadLetter[]>;
+}
+
+export const AUDIT_LOG = Symbol('AuditLog');
+
+/** The `audit_log` read model (force deletes / orphans), newest first. */
+export interface AuditLog {
+  list(options: { types?: readonly import('@decom/projections').AuditType[]; limit: number }): Promise<import('@decom/projections').AuditEntry[]>;
+}

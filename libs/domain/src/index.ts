@@ -19,3 +19,4 @@ export * from './resource/name-reservations.js';
 export * from './resource/resource-name.js';
 export * from './resource/labels.js';
 export * from './resource/leaks.js';
+export * from './resource/finalizing-blockers.js';

@@ -5,3 +5,4 @@ export * from './resource-view.projection.js';
 export * from './resource-presenter.js';
 export * from './resource-queries.js';
 export * from './search/index.js';
+export * from './audit.projection.js';

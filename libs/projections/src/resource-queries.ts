@@ -1,7 +1,19 @@
 /**
  * Read side: every GET reads projections only (STYLE §4.5).
  */
-import { ConditionType, Reason, type AdapterStatus, type KindRegistry, type ReferenceEdge } from '@decom/domain';
+import {
+  ConditionType,
+  Reason,
+  finalizingBlockers,
+  type AdapterStatus,
+  type BlockerType,
+  type DeadLetter,
+  type FinalizingBlocker,
+  type KindRegistry,
+  type PauseMark,
+  type ReferenceEdge,
+  type ResourceCondition,
+} from '@decom/domain';
 import { presentResource, type ResourceJson } from './resource-presenter.js';
 import { toAdapterStatus } from './resource-view.projection.js';
 import type {
@@ -60,6 +72,17 @@ export interface FinalizingJson {
   readonly reconciled: { readonly reason: string; readonly message: string };
   /** Issue #12: the resource's `DeletionBlocked` condition while True (DependentsExist, InUse, DependencyCycle). */
   readonly deletion_blocked?: { readonly reason: string; readonly message: string };
+  /** Why it is still pending, root causes first (issue #14; `finalizingBlockers` in the domain). Empty = hard delete due. */
+  readonly blockers: readonly FinalizingBlocker[];
+  /** The kind's `deletion_timeout_seconds`, when it has one. */
+  readonly deletion_timeout_seconds?: number;
+}
+
+export interface FinalizingFilter {
+  /** Only deletions with at least one blocker of these types. */
+  readonly blockerTypes?: readonly BlockerType[];
+  /** The job queue's dead-letter set; a job whose id names the resource becomes a `DeadLettered` blocker. */
+  readonly deadLetters?: readonly DeadLetter[];
 }
 
 export class ResourceQueries {
@@ -228,15 +251,24 @@ export class ResourceQueries {
     return (await this.db.query<ResourceIndexRow>(`SELECT * FROM resource_index WHERE id = ?`, [id]))[0];
   }
 
-  /** Resources pending deletion for at least `olderThanSeconds`, oldest first. */
-  async finalizing(now: Date, olderThanSeconds = 0, kind?: string): Promise<FinalizingJson[]> {
-    const rows = await this.db.query<FinalizingRow & { conditions: string | null }>(
-      `SELECT f.*, r.conditions AS conditions FROM finalizing f LEFT JOIN resources r ON r.id = f.id
-        ${kind ? 'WHERE f.kind = ?' : ''} ORDER BY f.deleted_time ASC, f.id ASC`,
+  /**
+   * Resources pending deletion for at least `olderThanSeconds`, oldest first, each with its structured
+   * `blockers` (evaluated at `now`: a timeout shows once it passed).
+   */
+  async finalizing(now: Date, olderThanSeconds = 0, kind?: string, filter: FinalizingFilter = {}): Promise<FinalizingJson[]> {
+    const rows = await this.db.query<FinalizingRow>(
+      `SELECT * FROM finalizing ${kind ? 'WHERE kind = ?' : ''} ORDER BY deleted_time ASC, id ASC`,
       kind ? [kind] : [],
     );
-    return rows
-      .map((row) => ({
+    const out: FinalizingJson[] = [];
+    for (const row of rows) {
+      const finalizing_seconds = Math.max(0, Math.floor((now.getTime() - Date.parse(row.deleted_time)) / 1000));
+      if (finalizing_seconds < olderThanSeconds) continue;
+      const timeout = this.kinds?.find(row.kind)?.deletion_timeout_seconds;
+      const resource = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [row.id]))[0];
+      const blockers = resource ? await this.blockersOf(row, resource, now, timeout, filter.deadLetters ?? []) : [];
+      if (filter.blockerTypes?.length && !blockers.some((b) => filter.blockerTypes!.includes(b.type))) continue;
+      out.push({
         id: row.id,
         kind: row.kind,
         name: row.name,
@@ -244,14 +276,66 @@ export class ResourceQueries {
         generation: Number(row.generation),
         deleted_time: row.deleted_time,
         deleted_by: row.deleted_by,
-        finalizing_seconds: Math.max(0, Math.floor((now.getTime() - Date.parse(row.deleted_time)) / 1000)),
+        finalizing_seconds,
         waiting_on_adapters: JSON.parse(row.waiting_on) as string[],
         unhealthy_adapters: JSON.parse(row.unhealthy) as FinalizingJson['unhealthy_adapters'],
         children_remaining: Number(row.children_remaining),
         reconciled: { reason: row.reconciled_reason, message: row.reconciled_message },
-        ...deletionBlocked(row.conditions),
-      }))
-      .filter((f) => f.finalizing_seconds >= olderThanSeconds);
+        ...deletionBlocked(resource?.conditions ?? null),
+        blockers,
+        ...(timeout !== undefined ? { deletion_timeout_seconds: timeout } : {}),
+      });
+    }
+    return out;
+  }
+
+  private async blockersOf(row: FinalizingRow, resource: ResourceRow, now: Date, timeout: number | undefined, deadLetters: readonly DeadLetter[]): Promise<FinalizingBlocker[]> {
+    const statuses = await this.db.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id = ?`, [row.id]);
+    const children = await this.db.query<{ id: string }>(`SELECT id FROM resources WHERE owner_id = ? ORDER BY id`, [row.id]);
+    const pause = await this.pauseOf(resource);
+    return finalizingBlockers({
+      generation: Number(resource.generation),
+      deleted_time: row.deleted_time,
+      now: now.toISOString(),
+      required_adapters: this.kinds?.find(row.kind)?.required_adapters ?? (JSON.parse(row.waiting_on) as string[]),
+      adapter_statuses: Object.fromEntries(statuses.map((s) => [s.adapter, toAdapterStatus(s)])),
+      child_record_count: children.length,
+      child_ids: children.map((c) => c.id),
+      conditions: JSON.parse(resource.conditions) as ResourceCondition[],
+      live_referrers: (await this.liveReferrers(row.id)).map(({ id, kind, name }) => ({ id, kind, name })),
+      ...(pause ? { pause } : {}),
+      ...(timeout !== undefined ? { deletion_timeout_seconds: timeout } : {}),
+      // Job ids embed `<kind>-<id>` (STYLE §2), so a resource's dead letters are found by its id.
+      dead_letters: deadLetters.filter((d) => d.id.includes(row.id)),
+    });
+  }
+
+  /**
+   * Who pauses `row`'s deletion, the same walk as the projection's Paused condition: itself, then its
+   * ancestors, then (deleting) a paused descendant.
+   */
+  private async pauseOf(row: ResourceRow): Promise<PauseMark | undefined> {
+    const mark = (r: ResourceRow, source: PauseMark['source']): PauseMark => {
+      const p = JSON.parse(r.paused!) as { caller: string; reason: string; time: string };
+      return { source, resource: { id: r.id, kind: r.kind }, paused_by: p.caller, reason: p.reason, paused_time: p.time };
+    };
+    if (row.paused) return mark(row, 'self');
+    let owner = row.owner_id;
+    while (owner) {
+      const parent: ResourceRow | undefined = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [owner]))[0];
+      if (!parent) break;
+      if (parent.paused) return mark(parent, 'parent');
+      owner = parent.owner_id;
+    }
+    const queue = [row.id];
+    while (queue.length > 0) {
+      const children = await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE owner_id = ? ORDER BY id`, [queue.shift()]);
+      for (const child of children) {
+        if (child.paused) return mark(child, 'dependent');
+        queue.push(child.id);
+      }
+    }
+    return undefined;
   }
 }
 

@@ -1,12 +1,14 @@
 /**
  * The stuck-deletion dashboard (seed 000 edge case #5, seed 001 "Timeout and Stuck Detection"): resources
- * in Finalizing, oldest first, with the adapters they wait on and the unhealthy ones. Decom-specific route.
+ * in Finalizing, oldest first, with the structured `blockers` of each (issue #14) and, for compatibility,
+ * the adapters they wait on and the unhealthy ones. Decom-specific route.
  */
-import { BadRequestException, Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { KIND_REGISTRY, RESOURCE_QUERIES } from '@decom/application';
-import { ResourceNotFound, type KindRegistry } from '@decom/domain';
+import { ResourceNotFound, type BlockerType, type KindRegistry } from '@decom/domain';
 import type { FinalizingJson, ResourceQueries } from '@decom/projections';
-import { CLOCK, type Clock } from '../tokens.js';
+import { CLOCK, DEAD_LETTERS, type Clock, type DeadLetterSource } from '../tokens.js';
+import { FinalizingQueryDto } from './dto/finalizing-query.dto.js';
 
 @Controller('api/decom/v1/finalizing')
 export class FinalizingController {
@@ -14,15 +16,20 @@ export class FinalizingController {
     @Inject(RESOURCE_QUERIES) private readonly queries: ResourceQueries,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
+    @Inject(DEAD_LETTERS) private readonly deadLetters: DeadLetterSource,
   ) {}
 
-  /** `older_than_seconds` (default 0) filters to deletions pending at least that long; `kind` filters by kind. */
+  /**
+   * `older_than_seconds` (default 0), `kind`, `blocker` (comma list of blocker types) filter the list.
+   * @throws ValidationFailed (400) for a bad value or an unknown parameter; ResourceNotFound (404) for an unknown kind.
+   */
   @Get()
-  async list(@Query('older_than_seconds') olderThan?: string, @Query('kind') kind?: string): Promise<{ total: number; items: FinalizingJson[] }> {
-    const seconds = olderThan === undefined ? 0 : Number(olderThan);
-    if (!Number.isInteger(seconds) || seconds < 0) throw new BadRequestException('older_than_seconds must be a non-negative integer');
-    if (kind !== undefined && !this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
-    const items = await this.queries.finalizing(this.clock.now(), seconds, kind);
+  async list(@Query() query: FinalizingQueryDto): Promise<{ total: number; items: FinalizingJson[] }> {
+    if (query.kind !== undefined && !this.kinds.find(query.kind)) throw new ResourceNotFound('Kind', query.kind);
+    const items = await this.queries.finalizing(this.clock.now(), query.older_than_seconds ?? 0, query.kind, {
+      ...(query.blocker ? { blockerTypes: query.blocker.split(',') as BlockerType[] } : {}),
+      deadLetters: await this.deadLetters.list(),
+    });
     return { total: items.length, items };
   }
 }

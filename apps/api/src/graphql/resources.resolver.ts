@@ -5,13 +5,13 @@
 import { Inject } from '@nestjs/common';
 import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { EVENT_STORE, KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/application';
-import { ResourceNotFound, ValidationFailed, type KindRegistry } from '@decom/domain';
+import { BLOCKER_TYPES, ResourceNotFound, ValidationFailed, type BlockerType, type KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
-import type { ResourceJson, ResourceQueries } from '@decom/projections';
+import { AUDIT_TYPES, type AuditType, type ResourceJson, type ResourceQueries } from '@decom/projections';
 import type { FastifyRequest } from 'fastify';
 import { commandContextOf } from '../caller/caller.js';
 import { ResourceActions } from '../resources/resource-actions.js';
-import { CLOCK, type Clock } from '../tokens.js';
+import { AUDIT_LOG, CLOCK, DEAD_LETTERS, type AuditLog, type Clock, type DeadLetterSource } from '../tokens.js';
 import { withProblems } from './graphql-errors.js';
 
 interface GraphQLContext {
@@ -26,6 +26,8 @@ export class ResourcesResolver {
     @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(DEAD_LETTERS) private readonly deadLetters: DeadLetterSource,
+    @Inject(AUDIT_LOG) private readonly auditLog: AuditLog,
   ) {}
 
   @Query('resource')
@@ -59,15 +61,34 @@ export class ResourcesResolver {
   }
 
   @Query('finalizing')
-  finalizing(@Args('olderThanSeconds') olderThanSeconds: number, @Args('kind') kind?: string) {
+  finalizing(@Args('olderThanSeconds') olderThanSeconds: number, @Args('kind') kind?: string, @Args('blocker') blocker?: string[] | null) {
     return withProblems('finalizing', async () => {
       requireRange('olderThanSeconds', olderThanSeconds, 0, Number.MAX_SAFE_INTEGER);
       if (kind && !this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
-      return (await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined)).map((f) => ({
+      const unknown = (blocker ?? []).filter((b) => !(BLOCKER_TYPES as readonly string[]).includes(b));
+      if (unknown.length > 0) {
+        const message = `blocker must be among ${BLOCKER_TYPES.join(', ')}`;
+        throw new ValidationFailed(message, unknown.map((value) => ({ field: 'blocker', value, constraint: 'enum' as const, message })));
+      }
+      const filter = { ...(blocker?.length ? { blockerTypes: blocker as BlockerType[] } : {}), deadLetters: await this.deadLetters.list() };
+      return (await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined, filter)).map((f) => ({
         ...f,
         reconciled_reason: f.reconciled.reason,
         reconciled_message: f.reconciled.message,
       }));
+    });
+  }
+
+  @Query('audit')
+  audit(@Args('type') type: string[] | null | undefined, @Args('limit') limit: number) {
+    return withProblems('audit', async () => {
+      requireRange('limit', limit, 1, 1000);
+      const unknown = (type ?? []).filter((t) => !(AUDIT_TYPES as readonly string[]).includes(t));
+      if (unknown.length > 0) {
+        const message = `type must be among ${AUDIT_TYPES.join(', ')}`;
+        throw new ValidationFailed(message, unknown.map((value) => ({ field: 'type', value, constraint: 'enum' as const, message })));
+      }
+      return this.auditLog.list({ ...(type?.length ? { types: type as AuditType[] } : {}), limit });
     });
   }
 

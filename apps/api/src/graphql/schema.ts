@@ -81,6 +81,54 @@ export const TYPE_DEFS = /* GraphQL */ `
     message: String!
   }
 
+  type BlockerCondition {
+    status: String!
+    reason: String
+    message: String
+  }
+
+  type BlockerResource {
+    id: ID!
+    kind: String!
+    name: String
+  }
+
+  "One reason a deletion is pending; type is one of BLOCKER_TYPES (libs/domain finalizing-blockers.ts), the other fields depend on it."
+  type FinalizingBlocker {
+    type: String!
+    message: String!
+    "AdapterNotFinalized"
+    adapter: String
+    reported: Boolean
+    observed_generation: Int
+    generation: Int
+    finalized: BlockerCondition
+    health: BlockerCondition
+    last_report_time: String
+    held_by_pause: Boolean
+    "Paused (source: self, parent or dependent)"
+    source: String
+    resource: BlockerResource
+    paused_by: String
+    paused_time: String
+    "Paused, DeletionBlocked"
+    reason: String
+    "TimedOut"
+    since: String
+    timeout_seconds: Int
+    "DependentsRemaining"
+    count: Int
+    ids: [String!]
+    "InUse"
+    referrers: [BlockerResource!]
+    "DeadLettered"
+    queue: String
+    job_id: String
+    attempts: Int
+    error: String
+    failed_time: String
+  }
+
   type FinalizingResource {
     id: ID!
     kind: String!
@@ -94,7 +142,10 @@ export const TYPE_DEFS = /* GraphQL */ `
     unhealthy_adapters: [UnhealthyAdapter!]!
     children_remaining: Int!
     reconciled_reason: String!
-    reconciled_message: String!    "Issue #12: DeletionBlocked while True (DependentsExist, InUse, DependencyCycle)."
+    reconciled_message: String!
+    blockers: [FinalizingBlocker!]!
+    deletion_timeout_seconds: Int
+    "Issue #12: DeletionBlocked while True (DependentsExist, InUse, DependencyCycle)."
     deletion_blocked: DeletionBlocked
   }
 
@@ -112,16 +163,32 @@ export const TYPE_DEFS = /* GraphQL */ `
     data: JSONObject!
   }
 
+  "A force delete or force orphan (seed 001 audit record); adapter_statuses maps resource id to its adapter statuses then."
+  type AuditEntry {
+    position: Int!
+    type: String!
+    id: ID!
+    kind: String!
+    name: String
+    caller: String!
+    reason: String!
+    time: String!
+    subresources: [BlockerResource!]!
+    adapter_statuses: JSONObject!
+  }
+
   type Query {
     "A stored resource of any kind, or null."
     resource(id: ID!): Resource
     "Resources of a kind (PascalCase, e.g. Cluster), newest first; deleting filters on deleted_time."
     resources(kind: String!, page: Int = 1, size: Int = 20, deleting: Boolean): ResourcePage!
     adapterStatuses(id: ID!): [AdapterStatus!]!
-    "The stuck-deletion dashboard: resources in Finalizing for at least olderThanSeconds, oldest first."
-    finalizing(olderThanSeconds: Int = 0, kind: String): [FinalizingResource!]!
+    "The stuck-deletion dashboard: resources in Finalizing for at least olderThanSeconds, oldest first; blocker keeps those with a blocker of one of these types."
+    finalizing(olderThanSeconds: Int = 0, kind: String, blocker: [String!]): [FinalizingResource!]!
     "Every recorded event about a resource, also after it was hard or force deleted."
     history(id: ID!): [HistoryEntry!]!
+    "Force deletes and force orphans fleet-wide, newest first (type: ForceDeleted, ForceOrphaned; limit 1..1000)."
+    audit(type: [String!], limit: Int = 100): [AuditEntry!]!
   }
 
   type Mutation {

@@ -17,7 +17,8 @@ import type { AppConfig } from '@decom/config';
 import { ConfigError, loadEntitiesConfig } from '@decom/config';
 import { KindRegistry } from '@decom/domain';
 import { Supervisor, describeError, isTransientError, type EventStore, type LoopState, type LoopStatus } from '@decom/event-store';
-import { ProjectionRunner, ResourceQueries, ResourceViewProjection, pendingWork } from '@decom/projections';
+import { ProjectionRunner, ResourceQueries, auditEntries, pendingWork } from '@decom/projections';
+import { createProjections } from './rebuild-projections.js';
 import type { DecomMetrics } from '@decom/metrics';
 import { domainTransitionObserver } from '../../../api/src/observability/domain-transitions.js';
 import { adapterRunMetrics, countRetries, startProcessMetrics } from './observability.js';
@@ -157,7 +158,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     // guard reads a read model that lags behind what an earlier process accepted).
     const startHead = await store.headPosition();
     let projectionsSupervisor: Supervisor | undefined;
-    const projections = new ProjectionRunner(store, readModels, [new ResourceViewProjection(kinds)], {
+    const projections = new ProjectionRunner(store, readModels, createProjections(kinds), {
       onError: (error: unknown) => projectionsSupervisor?.fail(error),
     });
     projectionsSupervisor = supervise('projections', projections);
@@ -209,6 +210,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         options: { admins: config.admins, corsOrigins: config.corsOrigins },
         onAppended: domainTransitionObserver(logger, metrics),
         auth,
+        deadLetters: { list: () => queue.failed() },
+        audit: { list: (options) => auditEntries(readModels, options) },
       },
       { logger: config.logLevel === 'silent' ? false : new NestPinoLogger(logger.child({ component: 'nest' })), observability: { logger, metrics } },
     );

@@ -1,0 +1,20 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { OptionalField } from '../../resources/dto/optional-field.js';
+
+/** `GET /api/decom/v1/audit` parameters; unknown ones are refused with 400 (global pipe). */
+export class AuditQueryDto {
+  /** Comma list of `ForceDeleted`, `ForceOrphaned` (default both). */
+  @OptionalField()
+  @IsString()
+  @Matches(/^(ForceDeleted|ForceOrphaned)(,(ForceDeleted|ForceOrphaned))*$/, { message: 'type must be a comma list of ForceDeleted, ForceOrphaned' })
+  type?: string;
+
+  /** Newest entries first, at most this many (1..1000, default 100). */
+  @OptionalField()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+}

@@ -1,0 +1,32 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { BLOCKER_TYPES } from '@decom/domain';
+import { OptionalField } from '../../resources/dto/optional-field.js';
+
+const BLOCKER_LIST = new RegExp(`^(${BLOCKER_TYPES.join('|')})(,(${BLOCKER_TYPES.join('|')}))*$`);
+
+/**
+ * `GET /api/decom/v1/finalizing` parameters, snake_case like every Decom/HyperFleet query parameter. Any
+ * other parameter (e.g. the GraphQL spelling `olderThanSeconds`) is refused with 400 by the global pipe's
+ * `forbidNonWhitelisted`, never silently ignored (issue #14).
+ */
+export class FinalizingQueryDto {
+  /** Only deletions pending at least this many seconds (default 0). */
+  @OptionalField()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  older_than_seconds?: number;
+
+  /** A registered kind, PascalCase (`Cluster`); unknown → 404 `Kind`. */
+  @OptionalField()
+  @IsString()
+  kind?: string;
+
+  /** Comma list of blocker types: only deletions with at least one of them (`Paused,DeadLettered`). */
+  @OptionalField()
+  @IsString()
+  @Matches(BLOCKER_LIST, { message: `blocker must be a comma list of ${BLOCKER_TYPES.join(', ')}` })
+  blocker?: string;
+}

@@ -1,0 +1,57 @@
+/**
+ * `GET /api/decom/v1/events/stream`: the event log as Server-Sent Events (`text/event-stream`), one
+ * `event: <type>` message per recorded event with `id: <$all position>` and a JSON `LiveEvent` as data.
+ * A client that reconnects with `Last-Event-ID` (or `?after=<position>`) first gets what it missed (up to
+ * 1000 events). A comment line every 15 s keeps proxies from closing an idle stream.
+ */
+import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ValidationFailed } from '@decom/domain';
+import { EventFeed, type LiveEvent } from './event-feed.js';
+
+const HEARTBEAT_MS = 15_000;
+const MAX_BACKLOG = 1000;
+
+@Controller('api/decom/v1/events')
+export class EventsStreamController {
+  constructor(private readonly feed: EventFeed) {}
+
+  /** @throws ValidationFailed (400) when `after` / `Last-Event-ID` is not a non-negative integer. */
+  @Get('stream')
+  async stream(@Res() reply: FastifyReply, @Query('after') after?: string, @Headers('last-event-id') lastEventId?: string): Promise<void> {
+    const from = after ?? lastEventId;
+    const afterPosition = from === undefined ? undefined : Number(from);
+    if (afterPosition !== undefined && (!Number.isInteger(afterPosition) || afterPosition < 0)) {
+      throw new ValidationFailed(`after must be a non-negative integer ($all position), got "${from}"`, [
+        { field: 'after', value: from, constraint: 'min', message: 'must be a non-negative integer' },
+      ]);
+    }
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    let lastSent = afterPosition ?? 0;
+    const send = (event: LiveEvent) => {
+      if (event.position <= lastSent) return;
+      lastSent = event.position;
+      raw.write(`id: ${event.position}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    };
+    // Join the live feed first, then send the backlog: nothing falls between the two (`send` skips repeats).
+    const buffered: LiveEvent[] = [];
+    let replaying = afterPosition !== undefined;
+    const stop = await this.feed.listen(
+      (event) => (replaying ? buffered.push(event) : send(event)),
+      () => raw.end(),
+    );
+    raw.write(`: connected\n\n`);
+    if (afterPosition !== undefined) {
+      for (const event of await this.feed.backlog(afterPosition, MAX_BACKLOG)) send(event);
+      replaying = false;
+      for (const event of buffered.splice(0)) send(event);
+    }
+    const heartbeat = setInterval(() => raw.write(`: heartbeat\n\n`), HEARTBEAT_MS);
+    raw.on('close', () => {
+      clearInterval(heartbeat);
+      stop();
+    });
+  }
+}

@@ -1,0 +1,91 @@
+import { useRef, useState } from 'react';
+import { api, type Permissions, type Resource } from '../api';
+import { ProblemView } from './ProblemView';
+
+type Action = 'pause' | 'unpause' | 'force-delete' | 'force-orphan';
+
+const ACTIONS: { action: Action; label: string; allowed: keyof Permissions; danger: boolean; when: (r: Resource) => boolean }[] = [
+  { action: 'pause', label: 'Pause', allowed: 'pause', danger: false, when: (r) => !isPaused(r) },
+  { action: 'unpause', label: 'Unpause', allowed: 'unpause', danger: false, when: (r) => isPaused(r) },
+  { action: 'force-delete', label: 'Force delete', allowed: 'force_delete', danger: true, when: (r) => r.deleted_time !== undefined },
+  { action: 'force-orphan', label: 'Force orphan', allowed: 'force_orphan', danger: true, when: (r) => r.deleted_time !== undefined },
+];
+
+function isPaused(r: Resource): boolean {
+  return r.status.conditions.some((c) => c.type === 'Paused' && c.status === 'True' && c.reason === 'Paused');
+}
+
+/**
+ * Operator actions on one resource, each offered only when the caller may do it (`whoami.can`) and it
+ * applies to the resource's state (force delete / orphan need a pending deletion, like the API). Every
+ * action asks for a reason (required) and a confirmation; the API's problem details are shown on failure.
+ */
+export function ActionPanel({ resource, can, onDone }: { resource: Resource; can: Permissions; onDone: () => void }) {
+  const [pending, setPending] = useState<(typeof ACTIONS)[number] | undefined>();
+  const [reason, setReason] = useState('');
+  const [confirmed, setConfirmed] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const offered = ACTIONS.filter((a) => can[a.allowed] && a.when(resource));
+
+  const open = (a: (typeof ACTIONS)[number]) => {
+    setPending(a);
+    setReason('');
+    setConfirmed(false);
+    setError(undefined);
+    dialog.current?.showModal();
+  };
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!pending || reason.trim() === '' || !confirmed) return;
+    setBusy(true);
+    try {
+      await api('POST', `${resource.href}/${pending.action}`, { reason: reason.trim() });
+      dialog.current?.close();
+      onDone();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="actions-heading" className="actions">
+      <h2 id="actions-heading">Actions</h2>
+      {offered.length === 0 ? <p className="muted">No action available to you for this resource now.</p> : null}
+      {offered.map((a) => (
+        <button key={a.action} type="button" className={a.danger ? 'danger' : ''} onClick={() => open(a)}>
+          {a.label}
+        </button>
+      ))}
+      <dialog ref={dialog} aria-labelledby="action-title" onClose={() => setPending(undefined)}>
+        {pending ? (
+          <form onSubmit={submit}>
+            <h3 id="action-title">{pending.label} {resource.kind} {resource.name}</h3>
+            {pending.danger ? (
+              <p className="warning">
+                {pending.action === 'force-delete'
+                  ? 'Removes the record and all its subresources now, without waiting for adapters. Cloud resources may be left behind.'
+                  : 'Finishes the deletion without deleting the objects the adapters manage; they stay, unowned.'}
+              </p>
+            ) : null}
+            <label htmlFor="action-reason">Reason (required, recorded in the audit trail)</label>
+            <textarea id="action-reason" required value={reason} onChange={(e) => setReason(e.target.value)} rows={3} />
+            <label className="check">
+              <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> I confirm: {pending.label.toLowerCase()} {resource.id}
+            </label>
+            <ProblemView error={error} />
+            <div className="dialog-buttons">
+              <button type="button" onClick={() => dialog.current?.close()}>Cancel</button>
+              <button type="submit" className={pending.danger ? 'danger' : ''} disabled={busy || reason.trim() === '' || !confirmed}>
+                {pending.label}
+              </button>
+            </div>
+          </form>
+        ) : null}
+      </dialog>
+    </section>
+  );
+}

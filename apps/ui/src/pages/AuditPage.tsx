@@ -1,0 +1,60 @@
+import { useEffect, useState } from 'react';
+import { DECOM, api, type AuditEntry } from '../api';
+import { ProblemView } from '../components/ProblemView';
+import { formatTime, hashLink } from '../format';
+
+/** Force deletes and force orphans fleet-wide (`GET /api/decom/v1/audit`), newest first. */
+export function AuditPage() {
+  const [items, setItems] = useState<AuditEntry[]>([]);
+  const [type, setType] = useState('');
+  const [error, setError] = useState<unknown>();
+  useEffect(() => {
+    api<{ items: AuditEntry[] }>('GET', `${DECOM}/audit${type ? `?type=${type}` : ''}`).then((a) => {
+      setItems(a.items);
+      setError(undefined);
+    }, setError);
+  }, [type]);
+  return (
+    <section aria-labelledby="audit-heading">
+      <h1 id="audit-heading">Audit: force deletes and force orphans</h1>
+      <div className="filters">
+        <label>
+          Type{' '}
+          <select value={type} onChange={(e) => setType(e.target.value)}>
+            <option value="">both</option>
+            <option value="ForceDeleted">ForceDeleted</option>
+            <option value="ForceOrphaned">ForceOrphaned</option>
+          </select>
+        </label>
+      </div>
+      <ProblemView error={error} />
+      <table className="audit">
+        <thead>
+          <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Resource</th><th scope="col">Caller</th><th scope="col">Reason</th><th scope="col">Removed subresources</th><th scope="col">Adapter statuses then</th></tr>
+        </thead>
+        <tbody>
+          {items.length === 0 ? <tr><td colSpan={7} className="muted">No break-glass operation recorded.</td></tr> : null}
+          {items.map((e) => (
+            <tr key={e.position}>
+              <td>{formatTime(e.time)}</td>
+              <td>{e.type}</td>
+              <td><a href={hashLink(`/resource/${e.id}`)}>{e.kind} {e.name ?? e.id}</a></td>
+              <td>{e.caller}</td>
+              <td>{e.reason}</td>
+              <td>{e.subresources.length ? e.subresources.map((s) => `${s.kind} ${s.name}`).join(', ') : '—'}</td>
+              <td>
+                {Object.entries(e.adapter_statuses).flatMap(([rid, statuses]) =>
+                  statuses.map((s) => (
+                    <div key={`${rid}-${s.adapter}`}>
+                      {s.adapter}: {s.conditions.filter((c) => c.type === 'Finalized' || c.type === 'Health').map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')}
+                    </div>
+                  )),
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
