@@ -63,6 +63,9 @@ describe('finalizing blockers over REST and GraphQL (issue #14)', () => {
       expect(await item(id, '?kind=Cluster&older_than_seconds=0')).toBeDefined();
       expect(await item(id, '?kind=NodePool')).toBeUndefined();
       expect(await item(id, '?older_than_seconds=3600')).toBeUndefined();
+      expect(await item(id, `?search=${encodeURIComponent("name='blocked-403'")}`)).toBeDefined();
+      expect(await item(id, `?search=${encodeURIComponent("name='another'")}`)).toBeUndefined();
+      expect((await decom(`/finalizing?search=${encodeURIComponent("name = ")}`)).status).toBe(400);
 
       const gql = await graphql(`{ finalizing(blocker: ["AdapterNotFinalized"]) { id waiting_on_adapters blockers { type message adapter health { status reason message } last_report_time } } }`);
       expect(gql.errors).toBeUndefined();

@@ -34,7 +34,8 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'apps/ui/vite.config.ts'], { stdio: 'pipe' });
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+    // Authentication off (the embedded default), roles from DECOM_ADMINS: whoami tells the UI who may do what.
+    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), admins: 'carol@example.com,alice@example.com,operator@example.com' });
     api = new DemoApi(fixture.engine.url);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
     page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
@@ -152,27 +153,16 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
     await page.screenshot({ path: shot('audit'), fullPage: true });
   });
 
-  it('offers only the actions whoami allows', async () => {
-    // Issue #9 serves GET /api/decom/v1/whoami; until it is on this engine, its agreed shape is played here
-    // (the only stubbed answer in this suite). Without it (404) the UI offers every action, as above.
+  it('offers only the actions whoami allows (a caller who is not an admin sees no operator action)', async () => {
     const id = await reconciledCluster('viewer-only');
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
-    await page.route('**/api/decom/v1/whoami', (route) =>
-      route.fulfill({
-        contentType: 'application/json',
-        body: JSON.stringify({ identity: 'viewer@example.com', issuer: 'test', roles: ['viewer'], tenant: 't1', can: { create: false, delete: false, pause: true, unpause: true, force_delete: false, force_orphan: false } }),
-      }),
-    );
-    try {
-      await page.goto(`${fixture.engine.url}/ui/#/resource/${id}`);
-      await page.reload(); // a hash-only navigation keeps the document (and its whoami answer)
-      await page.getByRole('button', { name: 'Pause' }).waitFor();
-      expect(await page.getByRole('button', { name: 'Force delete' }).count()).toBe(0);
-      expect(await page.getByRole('button', { name: 'Force orphan' }).count()).toBe(0);
-      expect(await page.locator('header').textContent()).toContain('viewer@example.com');
-    } finally {
-      await page.unroute('**/api/decom/v1/whoami');
-    }
+    await page.goto(`${fixture.engine.url}/ui/#/login`);
+    await page.getByLabel(/^Identity/).fill('viewer@example.com');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('header', { hasText: 'viewer@example.com' }).waitFor();
+    await page.goto(`${fixture.engine.url}/ui/#/resource/${id}`);
+    await page.getByText('No action available to you for this resource now.').waitFor();
+    for (const name of ['Pause', 'Force delete', 'Force orphan']) expect(await page.getByRole('button', { name }).count()).toBe(0);
   });
 
   it('an API error is shown as the problem title and detail', async () => {

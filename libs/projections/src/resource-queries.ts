@@ -83,6 +83,8 @@ export interface FinalizingFilter {
   readonly blockerTypes?: readonly BlockerType[];
   /** The job queue's dead-letter set; a job whose id names the resource becomes a `DeadLettered` blocker. */
   readonly deadLetters?: readonly DeadLetter[];
+  /** TSL search over the resources' fields (contract §1.6, RESOURCE_SEARCH). @throws SearchSyntaxError, SearchFieldError */
+  readonly search?: string;
 }
 
 export class ResourceQueries {
@@ -256,9 +258,21 @@ export class ResourceQueries {
    * `blockers` (evaluated at `now`: a timeout shows once it passed).
    */
   async finalizing(now: Date, olderThanSeconds = 0, kind?: string, filter: FinalizingFilter = {}): Promise<FinalizingJson[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (kind) {
+      where.push('kind = ?');
+      params.push(kind);
+    }
+    // TSL over the resource's own fields (the same RESOURCE_SEARCH as the lists), applied to its resources row.
+    const search = searchCondition(filter.search, RESOURCE_SEARCH, this.db.dialect ?? 'sqlite');
+    if (search) {
+      where.push(`id IN (SELECT id FROM resources WHERE ${search.sql})`);
+      params.push(...search.params);
+    }
     const rows = await this.db.query<FinalizingRow>(
-      `SELECT * FROM finalizing ${kind ? 'WHERE kind = ?' : ''} ORDER BY deleted_time ASC, id ASC`,
-      kind ? [kind] : [],
+      `SELECT * FROM finalizing ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY deleted_time ASC, id ASC`,
+      params,
     );
     const out: FinalizingJson[] = [];
     for (const row of rows) {

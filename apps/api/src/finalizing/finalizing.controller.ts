@@ -20,7 +20,7 @@ export class FinalizingController {
   ) {}
 
   /**
-   * `older_than_seconds` (default 0), `kind`, `blocker` (comma list of blocker types) filter the list.
+   * `older_than_seconds` (default 0), `kind`, `blocker` (comma list of blocker types) and `search` (TSL) filter the list.
    * @throws ValidationFailed (400) for a bad value or an unknown parameter; ResourceNotFound (404) for an unknown kind.
    */
   @Get()
@@ -28,6 +28,7 @@ export class FinalizingController {
     if (query.kind !== undefined && !this.kinds.find(query.kind)) throw new ResourceNotFound('Kind', query.kind);
     const items = await this.queries.finalizing(this.clock.now(), query.older_than_seconds ?? 0, query.kind, {
       ...(query.blocker ? { blockerTypes: query.blocker.split(',') as BlockerType[] } : {}),
+      ...(query.search !== undefined ? { search: query.search } : {}),
       deadLetters: await this.deadLetters.list(),
     });
     return { total: items.length, items };

@@ -29,4 +29,9 @@ export class FinalizingQueryDto {
   @IsString()
   @Matches(BLOCKER_LIST, { message: `blocker must be a comma list of ${BLOCKER_TYPES.join(', ')}` })
   blocker?: string;
+
+  /** TSL search over the resource's fields, as on the HyperFleet lists (`labels.env='prod'`); bad TSL → 400. */
+  @OptionalField()
+  @IsString()
+  search?: string;
 }
