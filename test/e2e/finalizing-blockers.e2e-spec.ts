@@ -71,6 +71,8 @@ describe('finalizing blockers over REST and GraphQL (issue #14)', () => {
       expect(gql.errors).toBeUndefined();
       const row = gql.data.finalizing.find((f: any) => f.id === id);
       expect(row.blockers.find((b: any) => b.type === 'AdapterNotFinalized')).toMatchObject({ adapter: 'validation', health: { status: 'False' } });
+      const searched = await graphql(`{ finalizing(search: "name='blocked-403'") { id } }`);
+      expect(searched.data.finalizing.map((f: any) => f.id)).toEqual([id]);
       const badGql = await graphql(`{ finalizing(blocker: ["Stuck"]) { id } }`);
       expect(badGql.errors[0].extensions.problem).toMatchObject({ status: 400 });
     } finally {

@@ -61,7 +61,7 @@ export class ResourcesResolver {
   }
 
   @Query('finalizing')
-  finalizing(@Args('olderThanSeconds') olderThanSeconds: number, @Args('kind') kind?: string, @Args('blocker') blocker?: string[] | null) {
+  finalizing(@Args('olderThanSeconds') olderThanSeconds: number, @Args('kind') kind?: string, @Args('blocker') blocker?: string[] | null, @Args('search') search?: string | null) {
     return withProblems('finalizing', async () => {
       requireRange('olderThanSeconds', olderThanSeconds, 0, Number.MAX_SAFE_INTEGER);
       if (kind && !this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
@@ -70,7 +70,11 @@ export class ResourcesResolver {
         const message = `blocker must be among ${BLOCKER_TYPES.join(', ')}`;
         throw new ValidationFailed(message, unknown.map((value) => ({ field: 'blocker', value, constraint: 'enum' as const, message })));
       }
-      const filter = { ...(blocker?.length ? { blockerTypes: blocker as BlockerType[] } : {}), deadLetters: await this.deadLetters.list() };
+      const filter = {
+        ...(blocker?.length ? { blockerTypes: blocker as BlockerType[] } : {}),
+        ...(typeof search === 'string' ? { search } : {}),
+        deadLetters: await this.deadLetters.list(),
+      };
       return (await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined, filter)).map((f) => ({
         ...f,
         reconciled_reason: f.reconciled.reason,

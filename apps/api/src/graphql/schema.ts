@@ -184,7 +184,7 @@ export const TYPE_DEFS = /* GraphQL */ `
     resources(kind: String!, page: Int = 1, size: Int = 20, deleting: Boolean): ResourcePage!
     adapterStatuses(id: ID!): [AdapterStatus!]!
     "The stuck-deletion dashboard: resources in Finalizing for at least olderThanSeconds, oldest first; blocker keeps those with a blocker of one of these types."
-    finalizing(olderThanSeconds: Int = 0, kind: String, blocker: [String!]): [FinalizingResource!]!
+    finalizing(olderThanSeconds: Int = 0, kind: String, blocker: [String!], search: String): [FinalizingResource!]!
     "Every recorded event about a resource, also after it was hard or force deleted."
     history(id: ID!): [HistoryEntry!]!
     "Force deletes and force orphans fleet-wide, newest first (type: ForceDeleted, ForceOrphaned; limit 1..1000)."
