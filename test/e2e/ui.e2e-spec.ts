@@ -128,8 +128,8 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
     await page.keyboard.press('End');
     await page.locator('[data-field="gone"]').waitFor();
     // The diff between before and after DELETE names the fields that changed.
-    await page.getByLabel('From').selectOption(String(deletion - 1));
-    await page.getByLabel('To').selectOption(String(deletion));
+    await page.getByLabel('From', { exact: true }).selectOption(String(deletion - 1));
+    await page.getByLabel('To', { exact: true }).selectOption(String(deletion));
     await page.getByRole('button', { name: 'Compare' }).click();
     const diff = page.locator('table.diff');
     await diff.waitFor();

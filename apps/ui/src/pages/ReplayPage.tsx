@@ -93,8 +93,10 @@ export function ReplayPage({ id }: { id: string }) {
           </div>
           <h2>Compare two points</h2>
           <div className="filters">
-            <label>From <select value={from} onChange={(e) => setFrom(Number(e.target.value))}>{events.map(option)}</select></label>
-            <label>To <select value={to} onChange={(e) => setTo(Number(e.target.value))}>{events.map(option)}</select></label>
+            <label htmlFor="replay-from">From</label>
+            <select id="replay-from" value={from} onChange={(e) => setFrom(Number(e.target.value))}>{events.map(option)}</select>
+            <label htmlFor="replay-to">To</label>
+            <select id="replay-to" value={to} onChange={(e) => setTo(Number(e.target.value))}>{events.map(option)}</select>
             <button type="button" onClick={() => void compare()}>Compare</button>
           </div>
           {changes ? (
