@@ -2,6 +2,7 @@
  * `decom` command line. `decom start` is what `npm start` runs.
  */
 import { Command } from 'commander';
+import { buildInfo } from './build-info.js';
 import { registerStartCommand } from './commands/start.command.js';
 import { registerDemoCommand } from './commands/demo.command.js';
 import { registerAdapterCommands } from './commands/adapter.command.js';
@@ -20,8 +21,10 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+const info = buildInfo();
 const program = new Command('decom')
   .description('Decom: event-sourced deletion workflow engine (HyperFleet-compatible)')
+  .version(`decom ${info.version} (commit ${info.commit}, node ${process.version})`, '-V, --version', 'print the version and exit')
   .showHelpAfterError();
 registerStartCommand(program);
 registerDemoCommand(program);

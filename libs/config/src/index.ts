@@ -2,3 +2,4 @@ export * from './app-config.js';
 export * from './entities-config.js';
 export * from './config-paths.js';
 export * from './server-config.js';
+export * from './config-variables.js';

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { configVariablesHelp } from '@decom/config';
 import { runEngineCommand } from './start.command.js';
 
 /**
@@ -10,5 +11,6 @@ export function registerApiCommand(program: Command): void {
   program
     .command('api')
     .description('start the API role: REST API, projections, dispatch, sweeper and hard delete; no adapter runs (see `decom worker`)')
+    .addHelpText('after', configVariablesHelp())
     .action(() => runEngineCommand('api'));
 }

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import pino from 'pino';
-import { ConfigError, EntitiesConfigError, checkConfigPaths, loadAppConfig, type AppConfig } from '@decom/config';
+import { ConfigError, EntitiesConfigError, checkConfigPaths, configVariablesHelp, loadAppConfig, type AppConfig } from '@decom/config';
 import { PortInUse, startEngine, type EngineRole } from '../engine/engine.js';
 
 /** `decom start`: API + projections + dispatch + adapters in one process (embedded profile, or BullMQ with REDIS_URL). */
 export function registerStartCommand(program: Command): void {
   program
     .command('start')
-    .description('start the engine: REST API on $PORT (default 8000), projections, jobs and adapters')
+    .description('start the engine: REST API on $PORT (default 8000), metrics on $DECOM_METRICS_PORT (default 9090), projections, jobs and adapters')
+    .addHelpText('after', configVariablesHelp())
     .action(() => runEngineCommand('all'));
 }
 
