@@ -32,6 +32,7 @@ import { FinalizingController } from './finalizing/finalizing.controller.js';
 import { EventFeed } from './live/event-feed.js';
 import { KindsController } from './kinds/kinds.controller.js';
 import { EventsStreamController } from './live/events-stream.controller.js';
+import { OpenApiController } from './openapi/openapi.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { HistoryController } from './history/history.controller.js';
 import { LeaksController } from './leaks/leaks.controller.js';
@@ -96,7 +97,7 @@ export class AppModule {
           errorHandler: graphqlErrorHandler as never,
         }),
       ],
-      controllers: [HealthController, WhoamiController, HistoryController, FinalizingController, LeaksController, AuditController, EventsStreamController, KindsController, ResourcesController],
+      controllers: [OpenApiController, HealthController, WhoamiController, HistoryController, FinalizingController, LeaksController, AuditController, EventsStreamController, KindsController, ResourcesController],
       providers: [
         { provide: EVENT_STORE, useValue: runtime.store },
         { provide: KIND_REGISTRY, useValue: runtime.kinds },

@@ -46,6 +46,8 @@ export interface ApiOptions {
   readonly admins: readonly string[];
   /** Browser origins allowed cross-origin (`*` = any); absent or empty = CORS off (`DECOM_CORS_ORIGINS`). */
   readonly corsOrigins?: readonly string[];
+  /** Decom's version (OpenAPI `info.version`); default 0.0.0. */
+  readonly version?: string;
 }
 
 export const DEAD_LETTERS = Symbol('DeadLetters');

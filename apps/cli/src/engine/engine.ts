@@ -22,6 +22,7 @@ import { createProjections } from './rebuild-projections.js';
 import type { DecomMetrics } from '@decom/metrics';
 import { domainTransitionObserver } from '../../../api/src/observability/domain-transitions.js';
 import { adapterRunMetrics, countRetries, startProcessMetrics } from './observability.js';
+import { buildInfo } from '../build-info.js';
 import {
   DispatchReactor,
   ReactorRunner,
@@ -207,7 +208,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         },
         clock: { now: () => new Date() },
         ids: { next: () => uuidv7() },
-        options: { admins: config.admins, corsOrigins: config.corsOrigins },
+        options: { admins: config.admins, corsOrigins: config.corsOrigins, version: buildInfo().version },
         onAppended: domainTransitionObserver(logger, metrics),
         auth,
         deadLetters: { list: () => queue.failed() },

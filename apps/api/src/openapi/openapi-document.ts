@@ -1,0 +1,290 @@
+/**
+ * The OpenAPI 3.0 document of every Decom endpoint (issue 13 §5), built from the kinds of the entities
+ * config so each kind's concrete paths appear (`/clusters/{id}`, `/clusters/{cluster_id}/nodepools/{id}`,
+ * flat `/nodepools/{id}`), with HyperFleet's wire shapes (contract §1: resource, list page, adapter
+ * status, RFC 9457 problem details) and Decom's own endpoints (finalizing, events, pause/unpause,
+ * force-orphan, force-delete, GraphQL pointer). Schemas are JSON-Schema compatible (ajv validates
+ * responses against them in openapi.e2e-spec.ts). Served at `/api/hyperfleet/v1/openapi.{yaml,json}`.
+ */
+import type { KindDescriptor, KindRegistry } from '@decom/domain';
+
+type Json = Record<string, unknown>;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json) => ({ 'application/json': { schema } });
+const problemResponse = { description: 'RFC 9457 problem details (HyperFleet error model)', content: { 'application/problem+json': { schema: ref('Problem') } } };
+const answer = (description: string, schema?: Json) => (schema ? { description, content: json(schema) } : { description });
+const idParam = (name: string, what: string) => ({ name, in: 'path', required: true, description: `${what} id (UUID v7)`, schema: { type: 'string' } });
+const listParams = [
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+  { name: 'size', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } },
+  { name: 'search', in: 'query', description: 'TSL filter (contract §1.6)', schema: { type: 'string' } },
+  { name: 'orderBy', in: 'query', description: 'e.g. `created_time desc`', schema: { type: 'string' } },
+  { name: 'fields', in: 'query', description: 'sparse field set, comma separated', schema: { type: 'string' } },
+];
+const reasonBody = (required: boolean) => ({ required, content: json(ref(required ? 'ReasonRequired' : 'Reason')) });
+
+const TIME = { type: 'string', format: 'date-time' };
+
+const SCHEMAS: Record<string, Json> = {
+  Condition: {
+    type: 'object',
+    required: ['type', 'status'],
+    properties: {
+      type: { type: 'string' },
+      status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
+      reason: { type: 'string' },
+      message: { type: 'string' },
+      observed_generation: { type: 'integer' },
+      created_time: TIME,
+      last_updated_time: TIME,
+      last_transition_time: TIME,
+    },
+  },
+  ObjectReference: { type: 'object', required: ['id', 'kind'], properties: { id: { type: 'string' }, kind: { type: 'string' }, href: { type: 'string' } } },
+  Resource: {
+    type: 'object',
+    description: 'A HyperFleet resource (cluster, nodepool, any registered kind).',
+    required: ['id', 'kind', 'href', 'name', 'spec', 'generation', 'status', 'created_time', 'updated_time', 'created_by', 'updated_by'],
+    properties: {
+      id: { type: 'string' },
+      kind: { type: 'string' },
+      href: { type: 'string' },
+      name: { type: 'string' },
+      spec: { type: 'object' },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      generation: { type: 'integer', minimum: 1 },
+      status: { type: 'object', required: ['conditions'], properties: { conditions: { type: 'array', items: ref('Condition') } } },
+      owner_references: ref('ObjectReference'),
+      created_time: TIME,
+      updated_time: TIME,
+      created_by: { type: 'string' },
+      updated_by: { type: 'string' },
+      deleted_time: TIME,
+      deleted_by: { type: 'string' },
+      deletion_policy: { type: 'string', enum: ['Delete', 'Orphan'] },
+      effective_deletion_policy: { type: 'object', required: ['policy', 'source'], properties: { policy: { type: 'string', enum: ['Delete', 'Orphan'] }, source: { type: 'string' } } },
+      deletion_propagation: { type: 'string', enum: ['Foreground', 'Background'] },
+      deletion_required_adapters: { type: 'array', items: { type: 'string' } },
+      references: { type: 'object', additionalProperties: { type: 'array', items: ref('ObjectReference') } },
+    },
+  },
+  ResourceList: {
+    type: 'object',
+    required: ['page', 'size', 'total', 'items'],
+    properties: { kind: { type: 'string' }, page: { type: 'integer' }, size: { type: 'integer' }, total: { type: 'integer' }, items: { type: 'array', items: ref('Resource') } },
+  },
+  CreateResource: {
+    type: 'object',
+    required: ['kind', 'name', 'spec'],
+    properties: {
+      kind: { type: 'string' },
+      name: { type: 'string' },
+      spec: { type: 'object' },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      deletion_policy: { type: 'string', enum: ['Delete', 'Orphan'] },
+      references: { type: 'object', additionalProperties: { type: 'array', items: ref('ObjectReference') } },
+    },
+  },
+  PatchResource: {
+    type: 'object',
+    minProperties: 1,
+    properties: { spec: { type: 'object' }, labels: { type: 'object', additionalProperties: { type: 'string' } }, deletion_policy: { type: 'string', enum: ['Delete', 'Orphan'] } },
+  },
+  AdapterStatus: {
+    type: 'object',
+    required: ['adapter', 'observed_generation', 'conditions'],
+    properties: {
+      adapter: { type: 'string' },
+      observed_generation: { type: 'integer' },
+      observed_time: TIME,
+      conditions: { type: 'array', items: ref('Condition') },
+      metadata: { type: 'object' },
+      data: { type: 'object' },
+      created_time: TIME,
+      last_report_time: TIME,
+    },
+  },
+  AdapterStatusList: {
+    type: 'object',
+    required: ['page', 'size', 'total', 'items'],
+    properties: { kind: { type: 'string' }, page: { type: 'integer' }, size: { type: 'integer' }, total: { type: 'integer' }, items: { type: 'array', items: ref('AdapterStatus') } },
+  },
+  Reason: { type: 'object', properties: { reason: { type: 'string' } } },
+  ReasonRequired: { type: 'object', required: ['reason'], properties: { reason: { type: 'string', minLength: 1 } } },
+  History: {
+    type: 'object',
+    description: "A resource's events, also after it was hard-deleted.",
+    required: ['id', 'kind', 'items'],
+    properties: {
+      id: { type: 'string' },
+      kind: { type: 'string' },
+      stream: { type: 'string' },
+      total: { type: 'integer' },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['type', 'recorded_time', 'data'],
+          properties: {
+            position: { type: 'integer' },
+            revision: { type: 'integer' },
+            type: { type: 'string' },
+            recorded_time: TIME,
+            caller: { type: 'string' },
+            trace_id: { type: 'string', description: 'trace id of the request or job that recorded it' },
+            data: { type: 'object' },
+          },
+        },
+      },
+    },
+  },
+  FinalizingList: {
+    type: 'object',
+    required: ['total', 'items'],
+    properties: {
+      total: { type: 'integer' },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'kind', 'name', 'href', 'deleted_time'],
+          properties: {
+            id: { type: 'string' },
+            kind: { type: 'string' },
+            name: { type: 'string' },
+            href: { type: 'string' },
+            generation: { type: 'integer' },
+            deleted_time: TIME,
+            deleted_by: { type: 'string' },
+            waiting_on_adapters: { type: 'array', items: { type: 'string' } },
+            unhealthy_adapters: { type: 'array', items: { type: 'object' } },
+          },
+        },
+      },
+    },
+  },
+  Problem: {
+    type: 'object',
+    required: ['type', 'title', 'status', 'detail', 'code', 'timestamp', 'instance', 'trace_id'],
+    properties: {
+      type: { type: 'string' },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      detail: { type: 'string' },
+      code: { type: 'string', pattern: '^HYPERFLEET-[A-Z]{3}-[0-9]{3}$' },
+      timestamp: TIME,
+      instance: { type: 'string' },
+      trace_id: { type: 'string', description: 'also the X-Request-Id response header' },
+      errors: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+    },
+  },
+};
+
+/** The operations on one resource address (`base` = its path, `params` = its path parameters). */
+function resourceOperations(kind: KindDescriptor, base: string, params: Json[], children: KindDescriptor[]): Record<string, Json> {
+  const tag = [kind.kind];
+  const paths: Record<string, Json> = {
+    [base]: {
+      parameters: params,
+      get: { tags: tag, summary: `Get a ${kind.kind}`, parameters: [listParams[4]], responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } },
+      patch: { tags: tag, summary: `Patch a ${kind.kind} (409 while deleting)`, requestBody: { required: true, content: json(ref('PatchResource')) }, responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } },
+      delete: {
+        tags: tag,
+        summary: `Request deletion of a ${kind.kind} (seed 000): sets deleted_time, cascades to children`,
+        parameters: [
+          { name: 'delete_for_move', in: 'query', schema: { type: 'boolean' } },
+          { name: 'propagationPolicy', in: 'query', schema: { type: 'string', enum: ['Foreground', 'Background'] } },
+        ],
+        responses: { 202: answer('deletion requested', ref('Resource')), default: problemResponse },
+      },
+    },
+    [`${base}/statuses`]: {
+      parameters: params,
+      get: { tags: tag, summary: 'Adapter statuses', parameters: listParams.slice(0, 2), responses: { 200: answer('statuses', ref('AdapterStatusList')), default: problemResponse } },
+      put: {
+        tags: tag,
+        summary: 'Report an adapter status (contract §1.3)',
+        requestBody: { required: true, content: json(ref('AdapterStatus')) },
+        responses: { 200: answer('identical report, stored status', ref('AdapterStatus')), 201: answer('stored', ref('AdapterStatus')), 204: answer('discarded (future or stale generation)'), default: problemResponse },
+      },
+    },
+    [`${base}/pause`]: { parameters: params, post: { tags: tag, summary: 'Pause (seed 004): adapters hold destructive work', requestBody: reasonBody(false), responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } } },
+    [`${base}/unpause`]: { parameters: params, post: { tags: tag, summary: 'Unpause', requestBody: reasonBody(false), responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } } },
+    [`${base}/force-orphan`]: { parameters: params, post: { tags: tag, summary: 'Force orphan (seed 003): finish the deletion leaving objects in place', requestBody: reasonBody(false), responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } } },
+    [`${base}/force-delete`]: {
+      parameters: params,
+      post: { tags: tag, summary: 'Force delete (seed 001): remove a Finalizing resource and its subresources now', requestBody: reasonBody(true), responses: { 204: answer('removed'), default: problemResponse } },
+    },
+  };
+  for (const child of children) {
+    const collection = `${base}/${child.plural}`;
+    paths[collection] = {
+      parameters: params,
+      get: { tags: [child.kind], summary: `List the ${child.kind}s of a ${kind.kind}`, parameters: listParams, responses: { 200: answer('page', ref('ResourceList')), default: problemResponse } },
+      post: { tags: [child.kind], summary: `Create a ${child.kind}`, requestBody: { required: true, content: json(ref('CreateResource')) }, responses: { 201: answer(child.kind, ref('Resource')), default: problemResponse } },
+    };
+  }
+  return paths;
+}
+
+/** @returns the OpenAPI 3.0.3 document (a plain JSON value) for the kinds of `kinds`. */
+export function buildOpenApiDocument(kinds: KindRegistry, version: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const kind of kinds.descriptors) {
+    const children = kinds.childKindsOf(kind.kind);
+    const parent = kind.parent_kind ? kinds.find(kind.parent_kind) : undefined;
+    if (!parent) {
+      paths[`/${kind.plural}`] = {
+        get: { tags: [kind.kind], summary: `List ${kind.kind}s`, parameters: listParams, responses: { 200: answer('page', ref('ResourceList')), default: problemResponse } },
+        post: { tags: [kind.kind], summary: `Create a ${kind.kind}`, requestBody: { required: true, content: json(ref('CreateResource')) }, responses: { 201: answer(kind.kind, ref('Resource')), default: problemResponse } },
+      };
+    } else {
+      paths[`/${kind.plural}`] = {
+        get: { tags: [kind.kind], summary: `List every ${kind.kind} (flat; create them under their ${parent.kind})`, parameters: listParams, responses: { 200: answer('page', ref('ResourceList')), default: problemResponse } },
+      };
+      const parentParam = `${parent.kind.toLowerCase()}_id`;
+      Object.assign(paths, resourceOperations(kind, `/${parent.plural}/{${parentParam}}/${kind.plural}/{id}`, [idParam(parentParam, parent.kind), idParam('id', kind.kind)], []));
+    }
+    Object.assign(paths, resourceOperations(kind, `/${kind.plural}/{id}`, [idParam('id', kind.kind)], children));
+  }
+  paths['/resources'] = { get: { tags: ['Resource'], summary: 'List resources of every kind', parameters: listParams, responses: { 200: answer('page', ref('ResourceList')), default: problemResponse } } };
+  paths['/resources/{id}'] = { parameters: [idParam('id', 'Resource')], get: { tags: ['Resource'], summary: 'Get any resource by id', responses: { 200: answer('resource', ref('Resource')), default: problemResponse } } };
+  paths['/resources/{id}/events'] = {
+    parameters: [idParam('id', 'Resource')],
+    get: { tags: ['Resource'], summary: "A resource's history (also after hard delete)", responses: { 200: answer('events', ref('History')), default: problemResponse } },
+  };
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Decom (HyperFleet-compatible API)',
+      version,
+      description: 'HyperFleet API wire format plus Decom operator endpoints. Every answer carries an `X-Request-Id` header (the trace id).',
+    },
+    servers: [{ url: '/api/hyperfleet/v1' }],
+    paths: {
+      ...paths,
+      '/finalizing': {
+        servers: [{ url: '/api/decom/v1' }],
+        get: {
+          tags: ['Decom'],
+          summary: 'Pending deletions and what they wait on',
+          parameters: [
+            { name: 'older_than_seconds', in: 'query', schema: { type: 'integer', minimum: 0 } },
+            { name: 'kind', in: 'query', schema: { type: 'string' } },
+          ],
+          responses: { 200: answer('pending deletions', ref('FinalizingList')), default: problemResponse },
+        },
+      },
+      '/graphql': {
+        servers: [{ url: '/' }],
+        post: {
+          tags: ['Decom'],
+          summary: 'GraphQL: the same queries and operator mutations; schema in apps/api/src/graphql/schema.ts',
+          requestBody: { required: true, content: json({ type: 'object', required: ['query'], properties: { query: { type: 'string' }, variables: { type: 'object' } } }) },
+          responses: { 200: answer('GraphQL response', { type: 'object', properties: { data: { type: 'object' }, errors: { type: 'array' } } }) },
+        },
+      },
+    },
+    components: { schemas: SCHEMAS },
+  };
+}
