@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: runs every `*.bench.js` next to this file (compiled to dist/test/bench), prints each
  * section and writes them all to docs/benchmarks.md. A bench module's default export returns a Markdown
- * section (its own heading, tables and the raw-driver ceiling it compares against).
+ * section (its own heading, tables and the raw-driver ceiling it compares against). With names
+ * (`npm run bench -- http-observability`) only those run, and only their sections of the file are replaced.
  */
-import { readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,8 +29,24 @@ const header = [
   'Each figure is printed next to the raw driver or server rate measured in the same run; the ratio is what to watch.',
   '',
 ].join('\n');
+const target = resolve(here, '../../../docs/benchmarks.md');
 if (only.length === 0) {
-  await writeFile(resolve(here, '../../../docs/benchmarks.md'), `${header}\n${sections.join('\n\n')}\n`);
+  await writeFile(target, `${header}\n${sections.join('\n\n')}\n`);
   process.stdout.write('\nwrote docs/benchmarks.md\n');
+} else {
+  // `npm run bench -- <name>`: replace only those sections (by their \`## \` heading) in the existing file.
+  let text = await readFile(target, 'utf8').catch(() => `${header}\n`);
+  for (const section of sections) {
+    const heading = section.split('\n', 1)[0]!;
+    const start = text.indexOf(`${heading}\n`);
+    if (start < 0) {
+      text = `${text.trimEnd()}\n\n${section}\n`;
+      continue;
+    }
+    const next = text.indexOf('\n## ', start + heading.length);
+    text = `${text.slice(0, start)}${section}\n${next < 0 ? '' : text.slice(next)}`;
+  }
+  await writeFile(target, text);
+  process.stdout.write(`\nupdated ${sections.length} section(s) of docs/benchmarks.md\n`);
 }
 process.exit(0);

@@ -85,6 +85,8 @@ export interface EngineOptions {
   /** Options of the bundled local Kubernetes API server (benchmarks batch its controller passes). */
   readonly localKube?: LocalKubeOptions;
   readonly onAdapterRun?: AdapterRunObserver;
+  /** Access log and request metrics on the API (default true; the benchmark measures their cost with false). */
+  readonly requestObservability?: boolean;
 }
 
 export interface Engine {
@@ -214,7 +216,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         deadLetters: { list: () => queue.failed() },
         audit: { list: (options) => auditEntries(readModels, options) },
       },
-      { logger: config.logLevel === 'silent' ? false : new NestPinoLogger(logger.child({ component: 'nest' })), observability: { logger, metrics } },
+      { logger: config.logLevel === 'silent' ? false : new NestPinoLogger(logger.child({ component: 'nest' })), observability: options.requestObservability === false ? {} : { logger, metrics } },
     );
     closers.push(() => app.close());
     await listen(app, config);
