@@ -49,7 +49,10 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
   });
 
   it('enqueues a job on each trigger: create, spec change, DELETE, Finalized report, child hard delete', async () => {
-    const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'dispatch-1', spec: { region: 'eu' } })).body;
+    // The create's W3C trace id travels with the job it triggers (issue 13 §3).
+    const traceId = randomUUID().replace(/-/g, '');
+    const traceparent = `00-${traceId}-${'a'.repeat(16)}-01`;
+    const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'dispatch-1', spec: { region: 'eu' } }, { traceparent })).body;
     const c = cluster.id as string;
     const validation = queue('adapter-run.validation');
     const hardDelete = queue('hard-delete');
@@ -60,6 +63,7 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
     expect(payload).toEqual({
       adapter: 'validation',
       rerun: 0,
+      trace_id: traceId,
       event: expect.objectContaining({
         specversion: '1.0',
         type: 'com.redhat.hyperfleet.cluster.reconcile',
