@@ -37,7 +37,10 @@ export interface AppConfig {
   /** Base URL adapters use to reach the API (default http://127.0.0.1:<port>). */
   readonly apiBaseUrl: string;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** `DECOM_SENTINEL_FILE`: the sweeper's Sentinel `message_decision` rules per kind (default ./config/sentinel.yaml). */
+  /**
+   * `DECOM_SENTINEL_FILE`: the sweeper's Sentinel rules per kind (default ./config/sentinel.yaml): Decom's
+   * `sentinels:` list, a HyperFleet Sentinel config file, or a directory of them (one per resource type).
+   */
   readonly sentinelFile: string;
   /** `DECOM_SWEEP_INTERVAL_MS`: how often the sweeper runs (default 30000). */
   readonly sweepIntervalMs: number;

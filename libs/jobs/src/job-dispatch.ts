@@ -21,12 +21,20 @@ import { currentTrace } from '@decom/tracing';
 /**
  * Enqueues `adapter`'s run for `data` (job id `<adapter>.<kind>-<id>.gen-<g>[.<suffix>]`, one adapter per
  * resource at a time). `time` is the CloudEvent's `time` (RFC 3339). Returns false when deduplicated.
+ * `resource` keys the job when `data` was shaped by a Sentinel `message_data` (default: `data` itself).
  */
-export function enqueueAdapterRun(queue: JobQueue, adapter: string, data: ReconcileEventData, time: string, suffix?: string): Promise<boolean> {
-  const id = adapterRunJobId(adapter, data, suffix);
+export function enqueueAdapterRun(
+  queue: JobQueue,
+  adapter: string,
+  data: ReconcileEventData,
+  time: string,
+  suffix?: string,
+  resource: Pick<ReconcileEventData, 'kind' | 'id' | 'generation'> = data,
+): Promise<boolean> {
+  const id = adapterRunJobId(adapter, resource, suffix);
   const traceId = currentTrace()?.traceId;
-  const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, id, time), rerun: 0, ...(traceId ? { trace_id: traceId } : {}) };
-  return queue.enqueue(adapterRunQueue(adapter), id, job, { group: adapterRunGroup(adapter, data.id), ...ADAPTER_RUN_RETRY });
+  const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, id, time, resource.kind), rerun: 0, ...(traceId ? { trace_id: traceId } : {}) };
+  return queue.enqueue(adapterRunQueue(adapter), id, job, { group: adapterRunGroup(adapter, resource.id), ...ADAPTER_RUN_RETRY });
 }
 
 /** Enqueues a hard-delete check of one resource; `trigger` makes the id unique per fact. Returns false when deduplicated. */

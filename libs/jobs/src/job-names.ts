@@ -71,11 +71,11 @@ export function hardDeleteJobId(kind: string, id: string, trigger: string): stri
 }
 
 /** The reconcile CloudEvent; inside a trace (`@decom/tracing`) it carries the W3C `traceparent` extension. */
-export function reconcileCloudEvent(data: ReconcileEventData, id: string, time: string): ReconcileCloudEvent {
+export function reconcileCloudEvent(data: ReconcileEventData, id: string, time: string, kind: string = data.kind): ReconcileCloudEvent {
   const traceparent = currentTrace()?.traceparent;
   return {
     specversion: '1.0',
-    type: `com.redhat.hyperfleet.${data.kind.toLowerCase()}.reconcile`,
+    type: `com.redhat.hyperfleet.${kind.toLowerCase()}.reconcile`,
     source: 'decom',
     id,
     time,

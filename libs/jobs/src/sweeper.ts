@@ -11,12 +11,16 @@
  * Beyond Sentinel: a resource being deleted whose `Reconciled` is True passed its hard-delete gate but
  * still exists, so its hard-delete job was lost; every sweep re-checks it.
  * Job ids carry the sweep's time bucket: one sweep dispatches once, also when several API processes sweep.
+ * A HyperFleet Sentinel file's `resource_selector` restricts a kind's rule sweeps to matching resources
+ * (recovery sweeps still see every resource: nobody else would), its `poll_interval` sets how often the
+ * kind's rule sweeps (and its bucket), and its `message_data` shapes the event data of the runs.
  */
 import { isDispatchHeld, type KindRegistry, type PropagationPolicy } from '@decom/domain';
 import type { ReconcileEventData } from './job-names.js';
 import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
 import type { JobQueue } from './job-queue.port.js';
 import type { DecisionResource } from './sentinel/message-decision.js';
+import type { CompiledMessageData } from './sentinel/message-data.js';
 import type { SentinelRules } from './sentinel/sentinel-config.loader.js';
 
 /** A resource as the API lists it (ResourceQueries' JSON); the fields the sweep reads. */
@@ -24,6 +28,7 @@ export interface SweptResource extends DecisionResource {
   readonly href: string;
   readonly deleted_time?: string;
   readonly owner_references?: { readonly id: string; readonly kind: string; readonly href: string };
+  readonly labels?: Readonly<Record<string, string>>;
   /** Issue #12, once deleting. */
   readonly deletion_propagation?: PropagationPolicy;
   /** Issue #12, once deleting: the adapters frozen at DeletionRequested. */
@@ -52,6 +57,8 @@ export class Sweeper {
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private lastEpoch?: string;
+  /** When each kind's rule last swept (poll_interval). */
+  private readonly lastRuleSweep = new Map<string, number>();
 
   constructor(
     private readonly kinds: KindRegistry,
@@ -75,12 +82,20 @@ export class Sweeper {
     const effective = mode ?? (epoch !== this.lastEpoch ? 'recovery' : 'rule');
     this.lastEpoch = epoch;
     const now = this.clock();
-    const bucket = `${effective === 'recovery' ? 'recovery' : 'sweep'}-${Math.floor(now / this.options.intervalMs)}`;
     let enqueued = 0;
     for (const kind of this.kinds.descriptors) {
       const rule = this.rules.forPlural(kind.plural);
+      const options = this.rules.optionsFor(kind.plural);
+      const period = effective === 'rule' ? (options.pollIntervalMs ?? this.options.intervalMs) : this.options.intervalMs;
+      if (effective === 'rule' && mode === undefined && options.pollIntervalMs !== undefined) {
+        const last = this.lastRuleSweep.get(kind.plural);
+        if (last !== undefined && now - last < options.pollIntervalMs) continue;
+      }
+      if (effective === 'rule') this.lastRuleSweep.set(kind.plural, now);
+      const bucket = `${effective === 'recovery' ? 'recovery' : 'sweep'}-${Math.floor(now / period)}`;
       const adapters = kind.required_adapters.filter((a) => this.isDispatchable(a));
       for await (const resource of this.resources(kind.kind)) {
+        if (effective === 'rule' && !matchesSelector(resource, options.selector)) continue;
         let dispatch: boolean;
         try {
           dispatch = effective === 'recovery' ? hasPendingWork(resource) : rule.decide(resource, new Date(now));
@@ -90,7 +105,7 @@ export class Sweeper {
         }
         // Issue #12: a held deletion (Foreground dependents, InUse, cycle) gets no adapter run; a deletion runs its frozen set.
         const own = resource.deleted_time && resource.deletion_required_adapters ? resource.deletion_required_adapters.filter((a) => this.isDispatchable(a)) : adapters;
-        if (dispatch && !isDispatchHeld(resource)) enqueued += await this.dispatchAdapters(resource, own, bucket, now);
+        if (dispatch && !isDispatchHeld(resource)) enqueued += await this.dispatchAdapters(resource, own, bucket, now, options.messageData);
         if (resource.deleted_time && (dispatch || isReconciled(resource))) enqueued += await this.checkHardDelete(resource, bucket);
       }
     }
@@ -98,6 +113,9 @@ export class Sweeper {
   }
 
   start(): void {
+    // A kind whose Sentinel file polls faster than the sweep interval gets its own pace.
+    const polls = this.kinds.descriptors.map((k) => this.rules.optionsFor(k.plural).pollIntervalMs ?? this.options.intervalMs);
+    const tick = Math.max(100, Math.min(this.options.intervalMs, ...polls));
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.sweepOnce().then(
@@ -108,7 +126,7 @@ export class Sweeper {
         },
       );
       void this.running.finally(() => (this.running = undefined));
-    }, this.options.intervalMs);
+    }, tick);
     this.timer.unref();
   }
 
@@ -126,17 +144,20 @@ export class Sweeper {
     }
   }
 
-  private async dispatchAdapters(resource: SweptResource, adapters: readonly string[], bucket: string, now: number): Promise<number> {
-    const data: ReconcileEventData = {
-      id: resource.id,
-      kind: resource.kind,
-      href: resource.href,
-      generation: resource.generation,
-      ...(resource.owner_references ? { owner_references: resource.owner_references } : {}),
-    };
+  private async dispatchAdapters(resource: SweptResource, adapters: readonly string[], bucket: string, now: number, messageData?: CompiledMessageData): Promise<number> {
+    // Sentinel's message_data is the event data as written; the job is still keyed by the resource.
+    const data = messageData
+      ? (messageData.shape(resource as unknown as Record<string, unknown>, new Date(now)) as unknown as ReconcileEventData)
+      : {
+          id: resource.id,
+          kind: resource.kind,
+          href: resource.href,
+          generation: resource.generation,
+          ...(resource.owner_references ? { owner_references: resource.owner_references } : {}),
+        };
     let enqueued = 0;
     for (const adapter of adapters) {
-      if (await enqueueAdapterRun(this.queue, adapter, data, new Date(now).toISOString(), bucket)) enqueued++;
+      if (await enqueueAdapterRun(this.queue, adapter, data, new Date(now).toISOString(), bucket, resource)) enqueued++;
     }
     return enqueued;
   }
@@ -144,6 +165,10 @@ export class Sweeper {
   private async checkHardDelete(resource: SweptResource, bucket: string): Promise<number> {
     return (await enqueueHardDeleteCheck(this.queue, resource.kind, resource.id, bucket)) ? 1 : 0;
   }
+}
+
+function matchesSelector(resource: SweptResource, selector: readonly { label: string; value: string }[]): boolean {
+  return selector.every(({ label, value }) => resource.labels?.[label] === value);
 }
 
 function reconciledCondition(resource: SweptResource): { status?: string; observed_generation?: number } | undefined {

@@ -11,10 +11,18 @@
  *       result: ref_time == ""
  * ```
  * Kinds without an entry, and every kind when the file does not exist, use Sentinel's default rule.
+ * HyperFleet Sentinel's own config files load unchanged too (contract §3): a file with a top-level
+ * `resource_type` is one Sentinel (`sentinel`, `resource_type`, `poll_interval`, `resource_selector`,
+ * `clients`, `message_decision`, `message_data`, `log`, `debug_config`, `tracing_enabled`), and the path
+ * may name a directory of such files (one per resource type). `clients`, `log`, `debug_config`,
+ * `tracing_enabled` and `sentinel` are accepted and not used (Decom's sweep runs in-process).
  * Unknown keys are refused, as HyperFleet's strict decoding does. Every problem is reported at once as
  * `file:line:column field: message`, with CEL errors pointing inside the expression.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseGoDuration } from '@decom/adapter';
+import { compileMessageData, MessageDataError, type CompiledMessageData } from './message-data.js';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node, type Scalar, type YAMLMap } from 'yaml';
 import {
   MessageDecisionError,
@@ -41,16 +49,41 @@ export class SentinelConfigError extends Error {
   }
 }
 
+/** What a HyperFleet Sentinel file adds to a kind's rule (none for Decom's `sentinels:` list). */
+export interface SentinelRuleOptions {
+  /** `resource_selector`: only resources carrying every one of these labels are swept by the rule (AND). */
+  readonly selector: readonly { readonly label: string; readonly value: string }[];
+  /** `poll_interval`: this kind's rule sweeps at most this often (ms); default: the sweep interval. */
+  readonly pollIntervalMs?: number;
+  /** `message_data`: shapes the event data of the runs the rule dispatches. */
+  readonly messageData?: CompiledMessageData;
+}
+
+const NO_OPTIONS: SentinelRuleOptions = { selector: [] };
+
 /** The compiled rules: one per listed kind (by plural), the default for the others. */
 export interface SentinelRules {
   readonly byPlural: ReadonlyMap<string, CompiledMessageDecision>;
   readonly fallback: CompiledMessageDecision;
   /** The rule of a kind, by its plural (`clusters`). */
   forPlural(plural: string): CompiledMessageDecision;
+  /** The selector, poll interval and message data of a kind's rule. */
+  optionsFor(plural: string): SentinelRuleOptions;
 }
 
-export function sentinelRules(byPlural: ReadonlyMap<string, CompiledMessageDecision>, fallback = compileMessageDecision(sentinelDefaultDecision())): SentinelRules {
-  return { byPlural, fallback, forPlural: (plural) => byPlural.get(plural) ?? fallback };
+export function sentinelRules(
+  byPlural: ReadonlyMap<string, CompiledMessageDecision>,
+  fallback = compileMessageDecision(sentinelDefaultDecision()),
+  options: ReadonlyMap<string, SentinelRuleOptions> = new Map(),
+): SentinelRules {
+  return { byPlural, fallback, forPlural: (plural) => byPlural.get(plural) ?? fallback, optionsFor: (plural) => options.get(plural) ?? NO_OPTIONS };
+}
+
+interface ParsedEntries {
+  readonly byPlural: Map<string, CompiledMessageDecision>;
+  readonly options: Map<string, SentinelRuleOptions>;
+  /** Where each plural was defined (duplicate detection across a directory's files). */
+  readonly origin: Map<string, string>;
 }
 
 /**
@@ -59,18 +92,41 @@ export function sentinelRules(byPlural: ReadonlyMap<string, CompiledMessageDecis
  * @throws SentinelConfigError with every problem found.
  */
 export async function loadSentinelConfig(file: string, plurals: readonly string[], fallback?: MessageDecisionConfig): Promise<SentinelRules> {
-  let text: string;
+  const defaults = () => compileMessageDecision(fallback ?? sentinelDefaultDecision());
+  let isDirectory: boolean;
   try {
-    text = await readFile(file, 'utf8');
+    isDirectory = (await stat(file)).isDirectory();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return sentinelRules(new Map(), compileMessageDecision(fallback ?? sentinelDefaultDecision()));
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return sentinelRules(new Map(), defaults());
     throw error;
   }
-  return parseSentinelConfig(text, file, plurals, fallback);
+  const files = isDirectory ? (await readdir(file)).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(file, f)) : [file];
+  const entries: ParsedEntries = { byPlural: new Map(), options: new Map(), origin: new Map() };
+  const issues: SentinelConfigIssue[] = [];
+  for (const path of files) {
+    try {
+      parseEntries(await readFile(path, 'utf8'), path, plurals, entries);
+    } catch (error) {
+      if (!(error instanceof SentinelConfigError)) throw error;
+      issues.push(...error.issues);
+    }
+  }
+  if (issues.length > 0) throw new SentinelConfigError(issues);
+  return sentinelRules(entries.byPlural, defaults(), entries.options);
 }
 
-/** As `loadSentinelConfig`, from text. */
+/** As `loadSentinelConfig`, from the text of one file. */
 export function parseSentinelConfig(text: string, file: string, plurals: readonly string[], fallback?: MessageDecisionConfig): SentinelRules {
+  const entries: ParsedEntries = { byPlural: new Map(), options: new Map(), origin: new Map() };
+  parseEntries(text, file, plurals, entries);
+  return sentinelRules(entries.byPlural, compileMessageDecision(fallback ?? sentinelDefaultDecision()), entries.options);
+}
+
+/** HyperFleet Sentinel's top-level keys (contract §3). */
+const SENTINEL_FILE_KEYS = ['sentinel', 'resource_type', 'poll_interval', 'resource_selector', 'clients', 'message_decision', 'message_data', 'log', 'debug_config', 'tracing_enabled'];
+
+/** Parses one file into `into`. @throws SentinelConfigError */
+function parseEntries(text: string, file: string, plurals: readonly string[], into: ParsedEntries): void {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const issues: SentinelConfigIssue[] = [];
@@ -82,10 +138,20 @@ export function parseSentinelConfig(text: string, file: string, plurals: readonl
     const pos = lines.linePos(error.pos[0]);
     issues.push({ file, line: pos.line, column: pos.col, path: '(yaml)', message: error.message.split('\n')[0]! });
   }
-  const byPlural = new Map<string, CompiledMessageDecision>();
+  const byPlural = into.byPlural;
+  const claim = (plural: string, node: Node, path: string): boolean => {
+    const earlier = into.origin.get(plural);
+    if (earlier !== undefined) {
+      at(node, path, `"${plural}" is listed twice${earlier === file ? '' : ` (also in ${earlier})`}`);
+      return false;
+    }
+    into.origin.set(plural, file);
+    return true;
+  };
   if (issues.length === 0 && doc.contents !== null) {
     const root = doc.contents as Node;
     if (!isMap(root)) at(root, '(root)', 'must be a mapping with a `sentinels` list');
+    else if (root.has('resource_type')) readSentinelFile(root, plurals, into, claim, at);
     else {
       unknownKeys(root, ['sentinels'], '', at);
       const list = root.get('sentinels', true) as Node | undefined;
@@ -99,7 +165,7 @@ export function parseSentinelConfig(text: string, file: string, plurals: readonl
           const plural = typeNode?.value;
           if (typeof plural !== 'string' || plural === '') return at(typeNode ?? item, `${path}.resource_type`, 'is required (a kind plural, e.g. clusters)');
           if (!plurals.includes(plural)) return at(typeNode, `${path}.resource_type`, `unknown resource type "${plural}" (configured: ${plurals.join(', ')})`);
-          if (byPlural.has(plural)) return at(typeNode, `${path}.resource_type`, `"${plural}" is listed twice`);
+          if (!claim(plural, typeNode as Node, `${path}.resource_type`)) return;
           const decision = readDecision(item.get('message_decision', true) as Node | undefined, `${path}.message_decision`, item, at);
           if (decision) byPlural.set(plural, decision);
         });
@@ -107,7 +173,65 @@ export function parseSentinelConfig(text: string, file: string, plurals: readonl
     }
   }
   if (issues.length > 0) throw new SentinelConfigError(issues.sort((a, b) => a.line - b.line || a.column - b.column));
-  return sentinelRules(byPlural, compileMessageDecision(fallback ?? sentinelDefaultDecision()));
+}
+
+/** One HyperFleet Sentinel config file (contract §3). */
+function readSentinelFile(root: YAMLMap, plurals: readonly string[], into: ParsedEntries, claim: (plural: string, node: Node, path: string) => boolean, at: At): void {
+  unknownKeys(root, SENTINEL_FILE_KEYS, '', at);
+  const typeNode = root.get('resource_type', true) as Scalar | undefined;
+  const plural = typeNode?.value;
+  if (typeof plural !== 'string' || plural === '') return at(typeNode ?? root, 'resource_type', 'is required (a kind plural, e.g. clusters)');
+  if (!plurals.includes(plural)) return at(typeNode, 'resource_type', `unknown resource type "${plural}" (configured: ${plurals.join(', ')})`);
+  if (!claim(plural, typeNode as Node, 'resource_type')) return;
+  const decisionNode = root.get('message_decision', true) as Node | undefined;
+  const decision = decisionNode === undefined ? compileMessageDecision(sentinelDefaultDecision()) : readDecision(decisionNode, 'message_decision', root, at);
+  let pollIntervalMs: number | undefined;
+  const pollNode = root.get('poll_interval', true) as Scalar | undefined;
+  if (pollNode !== undefined) {
+    const parsed = typeof pollNode.value === 'string' ? parseGoDuration(pollNode.value) : undefined;
+    if (parsed === undefined || parsed <= 0) at(pollNode, 'poll_interval', `must be a Go duration > 0 such as "5s", got ${JSON.stringify(pollNode.value)}`);
+    else pollIntervalMs = parsed;
+  }
+  const selector: { label: string; value: string }[] = [];
+  const selectorNode = root.get('resource_selector', true) as Node | undefined;
+  if (selectorNode !== undefined && !isSeq(selectorNode)) at(selectorNode, 'resource_selector', 'must be a list of {label, value}');
+  if (isSeq(selectorNode)) {
+    selectorNode.items.forEach((item, i) => {
+      const where = `resource_selector[${i}]`;
+      if (!isMap(item)) return at(item as Node, where, 'must be a mapping {label, value}');
+      unknownKeys(item, ['label', 'value'], `${where}.`, at);
+      const label = (item.get('label', true) as Scalar | undefined)?.value;
+      const value = (item.get('value', true) as Scalar | undefined)?.value;
+      if (typeof label !== 'string' || label === '') return at(item, `${where}.label`, 'is required (a label key)');
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return at(item, `${where}.value`, 'is required (a label value)');
+      selector.push({ label, value: String(value) });
+    });
+  }
+  let messageData: CompiledMessageData | undefined;
+  const dataNode = root.get('message_data', true) as Node | undefined;
+  if (dataNode !== undefined) {
+    if (!isMap(dataNode)) at(dataNode, 'message_data', 'must be a map of CEL expressions');
+    else {
+      try {
+        messageData = compileMessageData(dataNode.toJSON() as Record<string, unknown>);
+      } catch (error) {
+        if (!(error instanceof MessageDataError)) throw error;
+        at(findKey(dataNode, error.where.split('.')) ?? dataNode, `message_data.${error.where}`, error.reason);
+      }
+    }
+  }
+  if (decision) into.byPlural.set(plural, decision);
+  into.options.set(plural, { selector, ...(pollIntervalMs !== undefined && { pollIntervalMs }), ...(messageData && { messageData }) });
+}
+
+/** The value node at a key path inside nested maps. */
+function findKey(map: YAMLMap, path: readonly string[]): Node | undefined {
+  let node: Node | undefined = map;
+  for (const key of path) {
+    if (!isMap(node)) return undefined;
+    node = node.get(key, true) as Node | undefined;
+  }
+  return node;
 }
 
 type At = (node: Node | undefined, path: string, message: string, inner?: { line?: number; column?: number }) => void;
