@@ -75,7 +75,8 @@ export async function runDryRun(inputs: DryRunInputs): Promise<DryRunReport> {
     ...(deployment?.adapter.version && { version: deployment.adapter.version }),
   };
   const discovered = ownedByDefault(await loadDiscoveryFile(inputs.discoveryFile), ownerMark(event, adapter.name));
-  const cluster = new SimulatedCluster({ overrides: discovered, ...(inputs.now && { now: inputs.now }) });
+  // HyperFleet's dry-run client: a deleted object is gone at once (a Namespace delete confirms cleanup in the same run).
+  const cluster = new SimulatedCluster({ overrides: discovered, immediateDeletes: true, ...(inputs.now && { now: inputs.now }) });
   for (const object of Object.values(discovered)) cluster.seed(object);
   const executor = new AdapterExecutor(task, adapter, {
     api,

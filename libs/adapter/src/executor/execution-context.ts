@@ -3,7 +3,7 @@ import { DELETED_TIME_VARIABLE } from '../config/task-config.types.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
 import type { AdapterMetadata, ExecutionError, ResourcePolicyState } from './execution-result.js';
 import type { ExecutionRecorder } from './execution-recorder.js';
-import { ownerMark } from './ownership.js';
+import { OWNER_ANNOTATION, ownerMark } from './ownership.js';
 import { readResourcePolicy, UNREAD_RESOURCE_POLICY } from './resource-policy.js';
 
 /** What Decom's rules decided during the resource phase, for the status overrides (status-overrides.ts). */
@@ -105,7 +105,7 @@ export class ExecutionContext {
       [DELETED_TIME_VARIABLE]: this.builtinDeletedTime,
       ...this.params,
       adapter: this.adapterMetadata(),
-      resources: { ...this.resources },
+      resources: celResources(this.resources),
       event: this.inputs.event,
       env: { ...this.inputs.env },
       config: this.inputs.config,
@@ -156,4 +156,23 @@ export class ExecutionContext {
     this.metadata.resourceErrors = { ...this.metadata.resourceErrors, [resource]: error };
     this.fail(reason, error);
   }
+}
+
+/**
+ * The discovered objects as CEL and templates see them: without Decom's ownership annotation
+ * (`decom.io/owner`), which HyperFleet's objects do not carry (an `annotations` map left empty by it is dropped).
+ */
+function celResources(resources: Readonly<Record<string, KubeObject>>): Record<string, KubeObject> {
+  const out: Record<string, KubeObject> = {};
+  for (const [name, object] of Object.entries(resources)) {
+    const annotations = object.metadata?.annotations;
+    if (!annotations || !(OWNER_ANNOTATION in annotations)) {
+      out[name] = object;
+      continue;
+    }
+    const { [OWNER_ANNOTATION]: _owner, ...rest } = annotations;
+    const { annotations: _all, ...metadata } = object.metadata;
+    out[name] = { ...object, metadata: Object.keys(rest).length > 0 ? { ...metadata, annotations: rest } : metadata } as KubeObject;
+  }
+  return out;
 }

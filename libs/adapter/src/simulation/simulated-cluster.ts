@@ -32,6 +32,12 @@ export interface SimulatedClusterOptions {
    */
   readonly overrides?: Readonly<Record<string, KubeObject>>;
   readonly now?: () => Date;
+  /**
+   * Every Kubernetes delete removes the object at once, finalizers and asynchronous kinds included, as
+   * HyperFleet's dry-run client does (dry run; Maestro works stay asynchronous); default false (plan: finalizers hold, Namespace and
+   * ManifestWork deletions complete on `settle()`).
+   */
+  readonly immediateDeletes?: boolean;
 }
 
 /** Kinds whose deletion completes later, even without finalizers (namespace controller, Maestro agent). */
@@ -189,7 +195,8 @@ export class SimulatedCluster implements ResourceTransport {
     }
     const finalizers = current.metadata.finalizers ?? [];
     const key = keyOf(ref.apiVersion, ref.kind, ref.namespace, ref.name);
-    if (finalizers.length === 0 && !ASYNC_DELETE_KINDS.has(ref.kind)) {
+    // Maestro (`via`) stays asynchronous: HyperFleet's dry-run removes at once in its Kubernetes client only.
+    if ((this.options.immediateDeletes && via === undefined) || (finalizers.length === 0 && !ASYNC_DELETE_KINDS.has(ref.kind))) {
       this.overlay.set(key, { deleted: true });
       this.record({ ...call, outcome: 'deleted' });
     } else {

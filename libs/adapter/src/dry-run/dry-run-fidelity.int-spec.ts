@@ -1,0 +1,61 @@
+/**
+ * Dry-run fidelity with HyperFleet's dry-run (issue 15 item 6): its Kubernetes client removes a deleted
+ * object at once, so a Namespace delete confirms cleanup in the same run; Decom's ownership annotation
+ * is not visible to CEL.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runDryRun } from './dry-run.js';
+
+const ID = 'c1';
+const TASK = `
+params:
+  - {name: clusterId, required: true, source: event.id}
+  - {name: deleting, source: event.deleting, type: bool, default: false}
+resources:
+  - name: ns
+    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: '{{ .clusterId }}', annotations: {team: a}}}
+    discovery: {by_name: '{{ .clusterId }}'}
+    lifecycle:
+      delete:
+        when: {expression: deleting}
+post:
+  payloads:
+    - name: report
+      build:
+        finalized: {expression: 'deleting && adapter.executionStatus == "success" && !resources.?ns.hasValue() ? "True" : "False"'}
+        annotations: {expression: 'resources.?ns.metadata.annotations.orValue({})'}
+  post_actions:
+    - name: put
+      api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
+`;
+
+function files(event: Record<string, unknown>, discovery: Record<string, unknown>) {
+  const dir = mkdtempSync(join(tmpdir(), 'decom-dry-run-fidelity-'));
+  const write = (name: string, body: unknown) => (writeFileSync(join(dir, name), typeof body === 'string' ? body : JSON.stringify(body)), join(dir, name));
+  return {
+    taskConfigFile: write('cl-namespace.yaml', TASK),
+    eventFile: write('event.json', { specversion: '1.0', id: 'e1', type: 'com.redhat.hyperfleet.cluster.reconcile', source: 't', data: { id: ID, kind: 'Cluster', generation: 2, ...event } }),
+    apiResponsesFile: write('api.json', { responses: [{ match: { method: 'PUT', urlPattern: `/clusters/${ID}/statuses$` }, responses: [{ statusCode: 201, body: {} }] }] }),
+    discoveryFile: write('discovery.json', discovery),
+  };
+}
+
+describe('dry run as HyperFleet runs it', () => {
+  it('a Namespace delete is gone at once, even with finalizers: Finalized=True in the same run', async () => {
+    const report = await runDryRun(files({ deleting: true }, { [ID]: { apiVersion: 'v1', kind: 'Namespace', metadata: { finalizers: ['kubernetes'] } } }));
+    expect(report.result.operations).toEqual([expect.objectContaining({ resource: 'ns', operation: 'delete' })]);
+    expect(report.kubernetesCalls.find((c) => c.verb === 'delete')?.outcome).toBe('deleted');
+    expect(report.statusReports[0]?.body).toMatchObject({ finalized: 'True' });
+  });
+
+  it('CEL does not see the ownership annotation Decom puts on applied objects', async () => {
+    const report = await runDryRun(files({}, {}));
+    expect(report.result.operations).toEqual([expect.objectContaining({ resource: 'ns', operation: 'create' })]);
+    const created = report.kubernetesCalls.find((c) => c.verb === 'create');
+    expect(Object.keys(created?.object?.metadata.annotations ?? {})).toContain('decom.io/owner');
+    expect(report.statusReports[0]?.body).toMatchObject({ finalized: 'False', annotations: { team: 'a' } });
+    expect((report.statusReports[0]?.body as { annotations: Record<string, string> }).annotations['decom.io/owner']).toBeUndefined();
+  });
+});
