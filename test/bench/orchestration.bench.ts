@@ -18,6 +18,7 @@ import { loadAppConfig } from '@decom/config';
 import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
 import { startEngine, type Engine } from '../../apps/cli/src/engine/engine.js';
 import { useRedis } from '../support/redis.js';
+import { randomUUID } from 'node:crypto';
 
 const LATENCY_DELETIONS = 200;
 const LATENCY_IN_FLIGHT = 10;
@@ -140,14 +141,16 @@ async function redisSetRate(url: string): Promise<number> {
   const client = new Redis(url);
   try {
     const total = 200_000;
+    // Keys of this run only (REDIS_URL may be someone's server): written, then deleted, nothing else touched.
+    const prefix = `decom-bench-${randomUUID()}`;
     const started = performance.now();
     for (let sent = 0; sent < total; sent += 1_000) {
       const pipeline = client.pipeline();
-      for (let i = 0; i < 1_000; i++) pipeline.set(`decom-bench-set-${i}`, 'x');
+      for (let i = 0; i < 1_000; i++) pipeline.set(`${prefix}-set-${i}`, 'x');
       await pipeline.exec();
     }
     const rate = total / ((performance.now() - started) / 1000);
-    await client.del(...Array.from({ length: 1_000 }, (_, i) => `decom-bench-set-${i}`));
+    await client.del(...Array.from({ length: 1_000 }, (_, i) => `${prefix}-set-${i}`));
     return rate;
   } finally {
     await client.quit();

@@ -184,4 +184,50 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
       expect(existsSync(kubeconfig)).toBe(false);
     }, 60_000);
   });
+
+  describe('docs/adapter-tools.md "plan" example, as written', () => {
+    it('plans a deletion held by a finalizer on a running engine, with the kubeconfig from the data folder', async () => {
+      const fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+      try {
+        const api = `${fixture.engine.url}/api/hyperfleet/v1`;
+        const post = (path: string, body: unknown, method = 'POST') => fetch(`${api}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+        const id = ((await (await post('/clusters', { kind: 'Cluster', name: 'plan-demo', spec: {} })).json()) as { id: string }).id;
+        await until(async () => {
+          const cluster = (await (await fetch(`${api}/clusters/${id}`)).json()) as { status: { conditions: { type: string; status: string }[] } };
+          return cluster.status.conditions.some((c) => c.type === 'Reconciled' && c.status === 'True');
+        });
+        // Step 2 of the example: hold the ConfigMap with a finalizer (kubectl patch), through the written kubeconfig.
+        const kc = new KubeConfig();
+        kc.loadFromFile(join(fixture.dataDir, 'kubeconfig'));
+        const kube = KubernetesObjectApi.makeApiClient(kc);
+        const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cluster-${id}-config`, namespace: id.toLowerCase() } };
+        await kube.patch({ ...configMap, metadata: { ...configMap.metadata, finalizers: ['example.com/hold'] } }, undefined, undefined, undefined, undefined, 'application/merge-patch+json' as never);
+        expect((await post(`/clusters/${id}`, undefined, 'DELETE')).status).toBe(202);
+        await until(async () => (await kube.read(configMap)).metadata?.deletionTimestamp !== undefined);
+
+        const env = { PORT: new URL(fixture.engine.url).port, DECOM_DATA_DIR: fixture.dataDir };
+        const plan = await runBuiltDecom(['adapter', 'plan', '--task-config', 'config/adapters/validation.yaml', '--resource', id], env);
+        expect(plan.stderr).toBe('');
+        expect(plan.code).toBe(1);
+        expect(plan.stdout).toMatch(/keep +Namespace \S+ \(clusterNamespace\): .*delete\.when = false/);
+        expect(plan.stdout).toMatch(/pending +ConfigMap \S+ \(clusterConfigMap\): delete requested/);
+        expect(plan.stdout).toContain('Outcome: BLOCKED');
+        expect(plan.stdout).toContain('validation clusterConfigMap: terminating (finalizers: example.com/hold)');
+
+        // Step 5: release the finalizer; the real deletion completes (GET → 404).
+        await kube.patch({ ...configMap, metadata: { ...configMap.metadata, finalizers: [] } }, undefined, undefined, undefined, undefined, 'application/merge-patch+json' as never);
+        await until(async () => (await fetch(`${api}/clusters/${id}`)).status === 404);
+      } finally {
+        await fixture.stop();
+      }
+    }, 90_000);
+  });
 });
+
+async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
