@@ -152,6 +152,14 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
   });
 
   describe('the bundled Kubernetes API server', () => {
+    it('decom worker without KUBECONFIG and without a running engine says where the kubeconfig would be', async () => {
+      const data = mkdtempSync(join(dir, 'nokube-'));
+      const run = await runBuiltDecom(['worker'], { DECOM_DATA_DIR: data, REDIS_URL: 'redis://127.0.0.1:1' });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`KUBECONFIG is required`);
+      expect(run.stderr).toContain(join(data, 'kubeconfig'));
+    });
+
     it('decom start writes its kubeconfig into the data folder and logs the path; it works and is removed at stop', async () => {
       const data = mkdtempSync(join(dir, 'kube-'));
       const kubeconfig = join(data, 'kubeconfig');
@@ -177,6 +185,27 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
         expect(kc.getCurrentCluster()?.server).toBe(line!.server);
         const namespaces = await KubernetesObjectApi.makeApiClient(kc).list('v1', 'Namespace');
         expect(namespaces.items.map((n) => n.metadata?.name)).toContain('default');
+
+        // `decom worker` on the same data folder, with no KUBECONFIG, takes the bundled server's kubeconfig.
+        const redis = await useRedis();
+        const worker = spawn(process.execPath, [DECOM_BIN, 'worker'], {
+          cwd: resolve('.'),
+          env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DECOM_DATA_DIR: data, REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: `cli-worker-${process.pid}`, DECOM_METRICS_PORT: '0' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let workerOutput = '';
+        worker.stdout.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+        worker.stderr.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+        try {
+          const workerDeadline = Date.now() + 30_000;
+          while (!workerOutput.includes('worker ready') && Date.now() < workerDeadline && worker.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+          expect(workerOutput).toContain(`"kubeconfig":"${kubeconfig}"`);
+          expect(workerOutput).toContain('worker ready');
+        } finally {
+          worker.kill('SIGTERM');
+          await once(worker, 'exit');
+          await redis.stop();
+        }
       } finally {
         child.kill('SIGTERM');
         await once(child, 'exit');

@@ -1,8 +1,10 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { openJobQueue } from '../engine/job-queue-factory.js';
+import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
 import { adapterRunMetrics, countRetries, startProcessMetrics, type ProcessMetrics } from '../engine/observability.js';
 import { loadConfigOrExit, stopOnSignals } from './start.command.js';
 
@@ -15,7 +17,7 @@ import { loadConfigOrExit, stopOnSignals } from './start.command.js';
 export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
-    .description('run adapter jobs from Redis (REDIS_URL); adapters call the API at DECOM_API_URL and Kubernetes via KUBECONFIG')
+    .description('run adapter jobs from Redis (REDIS_URL); adapters call the API at DECOM_API_URL and Kubernetes via KUBECONFIG (else $DECOM_DATA_DIR/kubeconfig of a running engine)')
     .option('--adapters <names>', 'comma-separated adapters to run (default: every adapter in DECOM_ADAPTERS_DIR)', (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean))
     .option('--concurrency <n>', 'runs at once per adapter (default DECOM_WORKER_CONCURRENCY, 4)', positiveInteger)
     .action(async (options: { adapters?: string[]; concurrency?: number }) => {
@@ -26,9 +28,15 @@ export function registerWorkerCommand(program: Command): void {
         process.exit(2);
       };
       if (!config.redisUrl) return refuse('REDIS_URL is required: workers take their jobs from BullMQ (the in-process queue lives inside `decom start`)');
-      if (!config.kubeconfig) return refuse('KUBECONFIG is required: separate workers must share one Kubernetes (for the bundled local server of a running `decom start`, KUBECONFIG=$DECOM_DATA_DIR/kubeconfig, e.g. ./data/kubeconfig)');
+      // Without KUBECONFIG, the bundled server of a `decom start` running on this data folder (it writes this file).
+      const bundled = bundledKubeconfigPath(config.dataDir);
+      const kubeconfigFile = config.kubeconfig ?? (existsSync(bundled) ? bundled : undefined);
+      if (!kubeconfigFile) {
+        return refuse(`KUBECONFIG is required: separate workers must share one Kubernetes (a running \`decom start\` with its bundled server writes ${bundled}, used when present)`);
+      }
       const kubeConfig = new KubeConfig();
-      kubeConfig.loadFromFile(config.kubeconfig);
+      kubeConfig.loadFromFile(kubeconfigFile);
+      logger.info({ kubeconfig: kubeconfigFile }, `Kubernetes: ${config.kubeconfig ? 'KUBECONFIG' : 'the bundled server of the running engine,'} ${kubeconfigFile}`);
       let queue;
       let processMetrics: ProcessMetrics;
       try {

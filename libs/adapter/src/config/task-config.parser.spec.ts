@@ -286,5 +286,29 @@ describe('HyperFleet name and CEL-variable rules (contract §8.4)', () => {
     expect(when.compiled.evaluate({ resources: {} })).toBe(true);
     expect(when.compiled.evaluate({ resources: { namespace: { kind: 'Namespace' } } })).toBe(false);
     expect(when.compiled.evaluate({ resources: { package: { kind: 'Namespace' } } })).toBe(false);
+
+describe('parseTaskConfig: unusable input (nothing could be validated) is marked for exit code 2', () => {
+  const thrown = (text: string): TaskConfigError => {
+    try {
+      parseTaskConfig(text, 'task.yaml');
+    } catch (error) {
+      return error as TaskConfigError;
+    }
+    throw new Error('expected a TaskConfigError');
+  };
+
+  it.each([[''], ['# only a comment\n'], ['\n\n']])('an empty file %j is an error, not "ok"', (text) => {
+    const error = thrown(text);
+    expect(error.message).toBe('task.yaml:1:1 the file is empty: no task config to validate');
+    expect(error.unusable).toBe(true);
+  });
+
+  it('a YAML syntax error is unusable; a config with wrong fields is not', () => {
+    expect(thrown('params:\n  - name: a\n   source: [x\n').unusable).toBe(true);
+    expect(thrown('params:\n  - name: a\n    sorce: event.id\n').unusable).toBe(false);
+  });
+
+  it('a missing file is unusable', async () => {
+    await expect(loadTaskConfigFile(join(tmpdir(), 'decom-no-such-file.yaml'))).rejects.toMatchObject({ unusable: true, message: expect.stringContaining('cannot read file: ENOENT') });
   });
 });
