@@ -286,6 +286,8 @@ describe('HyperFleet name and CEL-variable rules (contract §8.4)', () => {
     expect(when.compiled.evaluate({ resources: {} })).toBe(true);
     expect(when.compiled.evaluate({ resources: { namespace: { kind: 'Namespace' } } })).toBe(false);
     expect(when.compiled.evaluate({ resources: { package: { kind: 'Namespace' } } })).toBe(false);
+  });
+});
 
 describe('parseTaskConfig: unusable input (nothing could be validated) is marked for exit code 2', () => {
   const thrown = (text: string): TaskConfigError => {
