@@ -164,6 +164,8 @@ describe('authentication and authorization (issue 9)', () => {
     expect(forced.metadata).toMatchObject({ caller: ADMIN, caller_issuer: issuer.issuer, caller_subject: `sub-${ADMIN}`, tenant: null });
     expect(typeof forced.metadata['trace_id']).toBe('string');
     expect(events.find((e) => e.type === 'DeletionRequested')!.metadata).toMatchObject({ caller: OPERATOR, caller_issuer: issuer.issuer });
+    const history = (await call('GET', `/resources/${id}/events`, { token: await as(VIEWER) })).body.items as any[];
+    expect(history.find((e) => e.type === 'ForceDeleted')).toMatchObject({ caller: ADMIN, caller_issuer: issuer.issuer, caller_subject: `sub-${ADMIN}` });
   }, 30_000);
 
   it("mallory's forged Finalized=True is refused (403) and the cluster keeps its objects; the bound identity is accepted", async () => {

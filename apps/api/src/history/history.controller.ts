@@ -23,6 +23,9 @@ export interface HistoryEntry {
   readonly type: string;
   readonly recorded_time: string;
   readonly caller?: string;
+  /** The verified caller's token issuer and subject (null without a token); absent on events recorded before issue 9. */
+  readonly caller_issuer?: string | null;
+  readonly caller_subject?: string | null;
   readonly data: unknown;
 }
 
@@ -59,6 +62,7 @@ export class HistoryController {
         recorded_time: e.recorded_time,
         ...(typeof e.metadata['caller'] === 'string' ? { caller: e.metadata['caller'] } : {}),
         ...(typeof e.metadata['trace_id'] === 'string' ? { trace_id: e.metadata['trace_id'] } : {}),
+        ...('caller_issuer' in e.metadata ? { caller_issuer: (e.metadata['caller_issuer'] as string | null) ?? null, caller_subject: (e.metadata['caller_subject'] as string | null) ?? null } : {}),
         data: e.data,
       }));
     const page = query.page ?? 1;

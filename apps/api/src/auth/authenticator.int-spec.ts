@@ -1,0 +1,103 @@
+/**
+ * The authentication hook on a real Fastify instance with a real `jwks_file` issuer (keys generated here):
+ * identity_header honoured only with a valid token of an issuer that configures it, anonymous reads as an
+ * opt-in, the key file re-read after rotation, and the paths that stay open.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { mkdtemp, rm, writeFile, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { JwtIssuerConfig } from '@decom/config';
+import { TestIssuer } from '../../../../test/support/test-issuer.js';
+import { fastifyErrorHandler } from '../http-edge/framework-errors.js';
+import { Authenticator } from './authenticator.js';
+import { JwtVerifier } from './jwt-verifier.js';
+import { installAuthentication, principalOf } from './request-authentication.js';
+
+describe('authentication hook with a jwks_file issuer', () => {
+  let issuer: TestIssuer;
+  let other: TestIssuer;
+  let dir: string;
+  let keysFile: string;
+
+  beforeAll(async () => {
+    issuer = await TestIssuer.start();
+    other = await TestIssuer.start();
+    dir = await mkdtemp(join(tmpdir(), 'decom-authn-'));
+    keysFile = join(dir, 'jwks.json');
+    await writeFile(keysFile, JSON.stringify(issuer.jwks));
+  });
+  afterAll(async () => {
+    await issuer.close();
+    await other.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Real HTTP on 127.0.0.1:0 (Fastify's inject pulls an ESM-only dependency jest cannot load here). */
+  const served = async (anonymousReads: boolean) => {
+    const fastify = await app(anonymousReads);
+    const base = await fastify.listen({ port: 0, host: '127.0.0.1' });
+    return {
+      inject: async (o: { url: string; method?: string; headers?: Record<string, string> }) => {
+        const response = await fetch(`${base}${o.url}`, { method: o.method ?? 'GET', headers: o.headers ?? {} });
+        const text = await response.text();
+        return { statusCode: response.status, json: () => JSON.parse(text) };
+      },
+      close: () => fastify.close(),
+    };
+  };
+
+  const app = async (anonymousReads: boolean): Promise<FastifyInstance> => {
+    const configs: JwtIssuerConfig[] = [
+      { issuer_url: issuer.issuer, jwks_file: keysFile, audience: issuer.audience, identity_claim: 'email', identity_header: 'x-hyperfleet-identity' },
+      { issuer_url: other.issuer, jwk_cert_url: other.jwksUrl, audience: other.audience, identity_claim: 'sub', identity_claim_pattern: /^sub-/ },
+    ];
+    const fastify = Fastify();
+    fastify.setErrorHandler(fastifyErrorHandler);
+    installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads }));
+    fastify.get('/api/me', async (request) => principalOf(request));
+    fastify.post('/api/me', async (request) => principalOf(request));
+    fastify.get('/healthz', async () => ({ status: 'ok' }));
+    return fastify;
+  };
+
+  it('honours identity_header only with a valid token of the issuer that configures it', async () => {
+    const fastify = await served(false);
+    const gateway = await issuer.token('gateway@example.com');
+    const named = await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${gateway}`, 'x-hyperfleet-identity': 'alice@example.com' } });
+    expect(named.json()).toEqual({ identity: 'alice@example.com', issuer: issuer.issuer, subject: 'sub-gateway@example.com', tenant: null });
+    // The other issuer declares no identity_header: the header is ignored, the `sub` claim names the caller.
+    const sa = await other.token('robot');
+    const ignored = await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${sa}`, 'x-hyperfleet-identity': 'alice@example.com' } });
+    expect(ignored.json()).toMatchObject({ identity: 'sub-robot', issuer: other.issuer });
+    // Without a token the header proves nothing.
+    expect((await fastify.inject({ url: '/api/me', headers: { 'x-hyperfleet-identity': 'alice@example.com' } })).statusCode).toBe(401);
+    expect((await fastify.inject({ url: '/healthz' })).statusCode).toBe(200);
+    await fastify.close();
+  });
+
+  it('anonymous_reads lets GET through as "anonymous", never a write', async () => {
+    const fastify = await served(true);
+    expect((await fastify.inject({ url: '/api/me' })).json()).toMatchObject({ identity: 'anonymous', issuer: null });
+    const write = await fastify.inject({ method: 'POST', url: '/api/me' });
+    expect(write.statusCode).toBe(401);
+    expect(write.json()).toMatchObject({ code: 'HYPERFLEET-AUT-001' });
+    await fastify.close();
+  });
+
+  it('re-reads the jwks_file after a rotation: new keys verify, old ones no longer do', async () => {
+    const fastify = await served(false);
+    const before = await issuer.token('a@example.com');
+    expect((await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${before}` } })).statusCode).toBe(200);
+    await issuer.rotate();
+    await writeFile(keysFile, JSON.stringify(issuer.jwks));
+    const later = new Date(Date.now() + 5_000);
+    await utimes(keysFile, later, later);
+    // The file is checked at most once a second.
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${await issuer.token('a@example.com')}` } })).statusCode).toBe(200);
+    const stale = await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${before}` } });
+    expect(stale.json()).toMatchObject({ status: 401, code: 'HYPERFLEET-AUT-003' });
+    await fastify.close();
+  });
+});
