@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
 import { Writable } from 'node:stream';
+import { Command } from 'commander';
 import { DELETION_WAITS_FOR_UNPAUSE } from '@decom/domain';
+import { registerHistoryCommand } from '../../apps/cli/src/commands/history.command.js';
 import { eventually } from '../../apps/cli/src/demo/api-client.js';
 import { TestIssuer, unsignedToken } from '../support/test-issuer.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
@@ -166,6 +168,18 @@ describe('authentication and authorization (issue 9)', () => {
     expect(events.find((e) => e.type === 'DeletionRequested')!.metadata).toMatchObject({ caller: OPERATOR, caller_issuer: issuer.issuer });
     const history = (await call('GET', `/resources/${id}/events`, { token: await as(VIEWER) })).body.items as any[];
     expect(history.find((e) => e.type === 'ForceDeleted')).toMatchObject({ caller: ADMIN, caller_issuer: issuer.issuer, caller_subject: `sub-${ADMIN}` });
+
+    // `decom history --token-file` reads the same history from the secured engine.
+    const tokenFile = join(dir, 'viewer.token');
+    await writeFile(tokenFile, `${await as(VIEWER)}\n`);
+    let text = '';
+    const program = new Command('decom').exitOverride();
+    registerHistoryCommand(program, { out: (chunk) => void (text += chunk), defaultApiUrl: () => fixture.engine.url });
+    await program.parseAsync(['node', 'decom', 'history', id, '--token-file', tokenFile]);
+    expect(text).toContain('ForceDeleted');
+    const without = new Command('decom').exitOverride();
+    registerHistoryCommand(without, { out: () => undefined, defaultApiUrl: () => fixture.engine.url });
+    await expect(without.parseAsync(['node', 'decom', 'history', id])).rejects.toThrow(/^401 /);
   }, 30_000);
 
   it("mallory's forged Finalized=True is refused (403) and the cluster keeps its objects; the bound identity is accepted", async () => {

@@ -13,6 +13,8 @@ export interface AppConfig {
   readonly host: string;
   /** `DECOM_SERVER_CONFIG`: the server config file (JWT issuers, roles, rate limit: docs/security.md); unset = none. */
   readonly serverConfigFile?: string;
+  /** `DECOM_TOKEN_FILE`: bearer token CLI clients (`decom history`, `decom adapter plan`) send to the API. */
+  readonly apiTokenFile?: string;
   /** `DECOM_AUTH=disabled`: explicitly allow serving a non-loopback address without authentication. */
   readonly authDisabledExplicitly: boolean;
   /** Folder for the embedded SQLite file (default ./data). */
@@ -116,6 +118,7 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     port,
     host: nonEmpty(env['HOST']) ?? '127.0.0.1',
     ...(nonEmpty(env['DECOM_SERVER_CONFIG']) ? { serverConfigFile: absolute(cwd, nonEmpty(env['DECOM_SERVER_CONFIG'])!) } : {}),
+    ...(nonEmpty(env['DECOM_TOKEN_FILE']) ? { apiTokenFile: absolute(cwd, nonEmpty(env['DECOM_TOKEN_FILE'])!) } : {}),
     authDisabledExplicitly: parseEnum('DECOM_AUTH', env['DECOM_AUTH'] ?? 'auto', ['auto', 'disabled'] as const) === 'disabled',
     dataDir: absolute(cwd, env['DECOM_DATA_DIR'] ?? './data'),
     ...(kubeconfig ? { kubeconfig: absolute(cwd, kubeconfig) } : {}),

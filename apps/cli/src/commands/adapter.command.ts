@@ -7,6 +7,7 @@ import {
   formatDeletionPlan,
   formatDryRun,
   HttpHyperfleetApiClient,
+  tokenFileSource,
   KubernetesTransport,
   loadAdapterConfigFile,
   loadTaskConfigFile,
@@ -60,13 +61,13 @@ function inputProblem(error: unknown): string | undefined {
 }
 
 /** The defaults `plan` takes from the engine's configuration; none when it is invalid. */
-function engineDefaults(): { apiBaseUrl?: string; kubeconfig?: string } {
+function engineDefaults(): { apiBaseUrl?: string; kubeconfig?: string; apiTokenFile?: string } {
   try {
     const config = loadAppConfig();
     // Without KUBECONFIG the engine's bundled server is meant: `decom start` writes its kubeconfig into the data folder.
     const bundled = bundledKubeconfigPath(config.dataDir);
     const kubeconfig = config.kubeconfig ?? (existsSync(bundled) ? bundled : undefined);
-    return { apiBaseUrl: config.apiBaseUrl, ...(kubeconfig && { kubeconfig }) };
+    return { apiBaseUrl: config.apiBaseUrl, ...(kubeconfig && { kubeconfig }), ...(config.apiTokenFile && { apiTokenFile: config.apiTokenFile }) };
   } catch {
     return {};
   }
@@ -208,7 +209,7 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
           const plan = await planDeletion({
             adapters: loaded.map((l) => l.adapter),
             resource: options.resource,
-            api: new HttpHyperfleetApiClient({ baseUrl: apiBaseUrl, retryAttempts: 1 }),
+            api: new HttpHyperfleetApiClient({ baseUrl: apiBaseUrl, retryAttempts: 1, ...(defaults.apiTokenFile && { bearerToken: tokenFileSource(defaults.apiTokenFile) }) }),
             kubernetes: new KubernetesTransport(kubeConfig),
             ...(maestro && { maestro }),
             maxPasses: options.maxPasses,

@@ -4,17 +4,21 @@
  */
 import type { Command } from 'commander';
 import { loadAppConfig } from '@decom/config';
+import { tokenFileSource } from '@decom/adapter';
 import { historyLine, type HistoryEntryJson } from '../history/history-lines.js';
 
 export interface HistoryCommandIo {
   readonly out: (text: string) => void;
   /** Base URL of the engine (default: `DECOM_API_URL`, else http://127.0.0.1:$PORT). */
   readonly defaultApiUrl: () => string;
+  /** Bearer token file for an engine with JWT on (default: `DECOM_TOKEN_FILE`). */
+  readonly defaultTokenFile?: () => string | undefined;
 }
 
 const defaultIo: HistoryCommandIo = {
   out: (text) => process.stdout.write(text),
   defaultApiUrl: () => loadAppConfig().apiBaseUrl,
+  defaultTokenFile: () => loadAppConfig().apiTokenFile,
 };
 
 export function registerHistoryCommand(program: Command, io: HistoryCommandIo = defaultIo): void {
@@ -24,12 +28,15 @@ export function registerHistoryCommand(program: Command, io: HistoryCommandIo = 
     .description("print a resource's recorded history: time, event, caller, key fields (works after hard delete)")
     .option('--json', 'print the API answer as JSON')
     .option('--api <url>', 'engine base URL (default $DECOM_API_URL or http://127.0.0.1:$PORT)')
-    .action(async (id: string, options: { json?: boolean; api?: string }) => {
+    .option('--token-file <path>', 'bearer token for an engine with JWT on (default $DECOM_TOKEN_FILE)')
+    .action(async (id: string, options: { json?: boolean; api?: string; tokenFile?: string }) => {
       const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');
+      const tokenFile = options.tokenFile ?? io.defaultTokenFile?.();
+      const headers: Record<string, string> = tokenFile ? { authorization: `Bearer ${await tokenFileSource(tokenFile)()}` } : {};
       // The events endpoint pages (size ≤ 1000): read every page.
       let body: { kind: string; stream: string; total: number; items: HistoryEntryJson[] } | undefined;
       for (let page = 1; !body || body.items.length < body.total; page += 1) {
-        const response = await fetch(`${base}/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events?page=${page}&size=1000`).catch((error: unknown) => {
+        const response = await fetch(`${base}/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events?page=${page}&size=1000`, { headers }).catch((error: unknown) => {
           throw new Error(unreachable(base, error));
         });
         const answer = (await response.json().catch(() => undefined)) as
