@@ -15,6 +15,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'HOST', default: '127.0.0.1', meaning: 'bind address of the API and metrics ports; any other address needs JWT (or DECOM_AUTH=disabled)' },
   { name: 'DECOM_SERVER_CONFIG', default: 'unset', meaning: 'server config YAML: JWT issuers, roles, rate limit (docs/security.md)' },
   { name: 'DECOM_AUTH', default: 'auto', meaning: 'disabled: explicitly serve a non-loopback HOST without authentication' },
+  { name: 'DECOM_TOKEN_FILE', default: 'unset', meaning: 'bearer token file decom history and decom adapter plan send to an engine with JWT on' },
   { name: 'DECOM_CORS_ORIGINS', default: 'unset', meaning: 'browser origins allowed cross-origin, comma list or *; unset = CORS off' },
   { name: 'DECOM_DATA_DIR', default: './data', meaning: 'folder of the embedded SQLite file' },
   { name: 'KUBECONFIG', default: 'unset', meaning: 'Kubernetes for the adapters; unset = bundled local API server' },
