@@ -102,6 +102,9 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     await call({ method: 'GET', template: '/resources', path: '/resources', expect: 200 });
     await call({ method: 'GET', template: '/resources/{id}', path: `/resources/${c}`, expect: 200 });
     await call({ method: 'GET', template: '/finalizing', path: '/finalizing', expect: 200 });
+    await call({ method: 'GET', template: '/finalizing', path: '/finalizing?blocker=Stuck', expect: 400 });
+    await call({ method: 'GET', template: '/audit', path: '/audit?type=ForceDeleted', expect: 200 });
+    await call({ method: 'GET', template: '/kinds', path: '/kinds', expect: 200 });
     const gql = await call({ method: 'POST', template: '/graphql', path: '/graphql', body: { query: `{ resource(id: "${c}") { id } }` }, expect: 200 });
     expect(gql.data.resource.id).toBe(c);
     for (const a of addresses) {

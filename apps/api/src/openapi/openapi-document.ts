@@ -158,6 +158,20 @@ const SCHEMAS: Record<string, Json> = {
             deleted_by: { type: 'string' },
             waiting_on_adapters: { type: 'array', items: { type: 'string' } },
             unhealthy_adapters: { type: 'array', items: { type: 'object' } },
+            finalizing_seconds: { type: 'integer' },
+            deletion_timeout_seconds: { type: 'integer' },
+            // Issue #14: why the deletion is pending, root causes first (libs/domain finalizing-blockers.ts).
+            blockers: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['type', 'message'],
+                properties: {
+                  type: { type: 'string', enum: ['Paused', 'DeadLettered', 'AdapterNotFinalized', 'InUse', 'DependencyCycle', 'DeletionBlocked', 'DependentsRemaining', 'TimedOut'] },
+                  message: { type: 'string' },
+                },
+              },
+            },
           },
         },
       },
@@ -271,8 +285,58 @@ export function buildOpenApiDocument(kinds: KindRegistry, version: string): Json
           parameters: [
             { name: 'older_than_seconds', in: 'query', schema: { type: 'integer', minimum: 0 } },
             { name: 'kind', in: 'query', schema: { type: 'string' } },
+            { name: 'blocker', in: 'query', description: 'comma list of blocker types', schema: { type: 'string' } },
+            { name: 'search', in: 'query', description: 'TSL over the resources\' fields', schema: { type: 'string' } },
           ],
           responses: { 200: answer('pending deletions', ref('FinalizingList')), default: problemResponse },
+        },
+      },
+      '/audit': {
+        servers: [{ url: '/api/decom/v1' }],
+        get: {
+          tags: ['Decom'],
+          summary: 'Force deletes and force orphans fleet-wide, newest first (issue #14)',
+          parameters: [
+            { name: 'type', in: 'query', description: 'ForceDeleted,ForceOrphaned', schema: { type: 'string' } },
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+          ],
+          responses: {
+            200: answer('audit entries', {
+              type: 'object',
+              required: ['total', 'items'],
+              properties: {
+                total: { type: 'integer' },
+                items: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['position', 'type', 'id', 'kind', 'caller', 'reason', 'time', 'subresources', 'adapter_statuses'],
+                    properties: {
+                      position: { type: 'integer' }, type: { type: 'string', enum: ['ForceDeleted', 'ForceOrphaned'] }, id: { type: 'string' }, kind: { type: 'string' },
+                      name: { type: 'string' }, caller: { type: 'string' }, reason: { type: 'string' }, time: TIME,
+                      subresources: { type: 'array', items: { type: 'object' } }, adapter_statuses: { type: 'object' },
+                    },
+                  },
+                },
+              },
+            }),
+            default: problemResponse,
+          },
+        },
+      },
+      '/kinds': {
+        servers: [{ url: '/api/decom/v1' }],
+        get: {
+          tags: ['Decom'],
+          summary: 'The registered resource kinds (config/entities.yaml)',
+          responses: {
+            200: answer('kinds', {
+              type: 'object',
+              required: ['total', 'items'],
+              properties: { total: { type: 'integer' }, items: { type: 'array', items: { type: 'object', required: ['kind', 'plural'], properties: { kind: { type: 'string' }, plural: { type: 'string' }, parent_kind: { type: 'string' } } } } },
+            }),
+            default: problemResponse,
+          },
         },
       },
       '/graphql': {
