@@ -142,7 +142,7 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
     await page.screenshot({ path: shot('replay'), fullPage: true });
   });
 
-  it('audit lists the force delete with caller, reason and adapter statuses', async () => {
+  it('audit lists the force delete with caller, reason and adapter statuses, and the object it leaked', async () => {
     await page.getByRole('link', { name: 'Audit' }).click();
     const row = page.locator('table.audit tbody tr', { hasText: 'INC-77' });
     await row.waitFor();
@@ -150,6 +150,8 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
     expect(text).toContain('carol@example.com');
     expect(text).toContain('ForceDeleted');
     expect(text).toMatch(/validation: .*Finalized=False/);
+    // The force delete left the cluster's Namespace behind (its DELETE is still forbidden): a leak.
+    await page.locator('table.leaks tbody tr', { hasText: `Namespace ${forbiddenId.toLowerCase()}` }).waitFor();
     await page.screenshot({ path: shot('audit'), fullPage: true });
   });
 

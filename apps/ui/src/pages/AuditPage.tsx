@@ -1,13 +1,27 @@
 import { useEffect, useState } from 'react';
 import { DECOM, api, type AuditEntry } from '../api';
+
+/** An object whose Decom owner marker names a resource that no longer exists (`GET /api/decom/v1/leaks`). */
+interface Leak {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+  readonly owner: { kind: string; id: string; adapter: string };
+}
 import { ProblemView } from '../components/ProblemView';
 import { formatTime, hashLink } from '../format';
 
-/** Force deletes and force orphans fleet-wide (`GET /api/decom/v1/audit`), newest first. */
+/** Force deletes and force orphans fleet-wide (`GET /api/decom/v1/audit`), newest first, and the leak inventory. */
 export function AuditPage() {
   const [items, setItems] = useState<AuditEntry[]>([]);
   const [type, setType] = useState('');
   const [error, setError] = useState<unknown>();
+  const [leaks, setLeaks] = useState<Leak[]>();
+  const [leakError, setLeakError] = useState<unknown>();
+  useEffect(() => {
+    api<{ items: Leak[] }>('GET', `${DECOM}/leaks`).then((l) => setLeaks(l.items), setLeakError);
+  }, []);
   useEffect(() => {
     api<{ items: AuditEntry[] }>('GET', `${DECOM}/audit${type ? `?type=${type}` : ''}`).then((a) => {
       setItems(a.items);
@@ -55,6 +69,27 @@ export function AuditPage() {
           ))}
         </tbody>
       </table>
+      <h2 id="leaks-heading">Leaked objects</h2>
+      <p className="muted">Objects in the managed cluster whose owner resource no longer exists (a live scan).</p>
+      <ProblemView error={leakError} />
+      {leaks ? (
+        <table className="leaks" aria-labelledby="leaks-heading">
+          <thead>
+            <tr><th scope="col">Object</th><th scope="col">Namespace</th><th scope="col">Former owner</th><th scope="col">Adapter</th></tr>
+          </thead>
+          <tbody>
+            {leaks.length === 0 ? <tr><td colSpan={4} className="muted">None found.</td></tr> : null}
+            {leaks.map((l) => (
+              <tr key={`${l.apiVersion}/${l.kind}/${l.namespace ?? ''}/${l.name}`}>
+                <td>{l.kind} {l.name}</td>
+                <td>{l.namespace ?? '—'}</td>
+                <td><a href={`#/resource/${l.owner.id}`}>{l.owner.kind} {l.owner.id}</a></td>
+                <td>{l.owner.adapter}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
     </section>
   );
 }
