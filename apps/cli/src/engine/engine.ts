@@ -175,8 +175,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     };
 
     let sweeperRef: Sweeper | undefined;
-    // Assigned below, before anything can call /readyz's check or the dispatch runner's onError.
-    let dispatchSupervisor!: Supervisor;
+    // Assigned below; until then (the API already listens) /readyz reports dispatch as starting.
+    let dispatchSupervisor: Supervisor | undefined;
+    const startedAt = new Date().toISOString();
     const redisWatch = {
       onBack: async () => {
         const recovered = (await sweeperRef?.sweepOnce('recovery')) ?? 0;
@@ -203,7 +204,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
               ...(localOnly ? {} : { queue }),
               loops: [
                 { status: () => projectionsSupervisor!.status(), position: () => projections.appliedPosition() },
-                { status: () => dispatchSupervisor.status(), position: () => dispatch.checkpoint() },
+                {
+                  status: () => dispatchSupervisor?.status() ?? { name: 'dispatch', state: 'starting', since: startedAt, restarts: 0 },
+                  position: () => (dispatchSupervisor ? dispatch.checkpoint() : 0),
+                },
               ],
               writeRefusal,
             }),
@@ -285,11 +289,12 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       store,
       new ReadModelCheckpoints(readModels),
       new DispatchReactor(kinds, queue, addresses, (position) => projections.waitFor(position), isDispatchable),
-      (error) => dispatchSupervisor.fail(error),
+      (error) => dispatchSupervisor?.fail(error),
     );
-    dispatchSupervisor = supervise('dispatch', dispatch);
-    await dispatchSupervisor.start();
-    closers.push(() => dispatchSupervisor.stop());
+    const dispatchLoop = supervise('dispatch', dispatch);
+    dispatchSupervisor = dispatchLoop;
+    await dispatchLoop.start();
+    closers.push(() => dispatchLoop.stop());
 
     const sweepOutage = new OutageLog('sweeper: read models', logger);
     const sweeper = new Sweeper(
