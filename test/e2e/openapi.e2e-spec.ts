@@ -10,6 +10,7 @@ import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as new (options: object) => {
   addSchema(schema: object, key: string): void;
+  addFormat(name: string, validate: (value: string) => boolean): void;
   validate(schema: object, data: unknown): boolean;
   errors?: unknown;
 };
@@ -29,6 +30,8 @@ describe('OpenAPI document: served, and every route answers in the declared shap
   let doc: any;
   const ajv = new Ajv({ strict: false, allErrors: true });
   const called = new Set<string>();
+  // RFC 3339 date-time (the only format the document uses), so timestamps are checked, not ignored.
+  ajv.addFormat('date-time', (value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)));
 
   beforeAll(async () => {
     fixture = await startTestEngine();
@@ -132,6 +135,24 @@ describe('OpenAPI document: served, and every route answers in the declared shap
       await call({ method: 'GET', template: a.template, path: a.path, expect: 404 });
     }
     await call({ method: 'GET', template: '/resources/{id}/events', path: `/resources/${c2}/events`, expect: 200 });
+    // Decom's operator endpoints and the probes.
+    await call({ method: 'GET', template: '/kinds', path: '/kinds', expect: 200 });
+    await call({ method: 'GET', template: '/audit', path: '/audit?limit=5', expect: 200 });
+    await call({ method: 'GET', template: '/leaks', path: '/leaks', expect: 200 });
+    await call({ method: 'POST', template: '/leaks/delete', path: '/leaks/delete', body: {}, expect: 400 });
+    await call({ method: 'POST', template: '/leaks/delete', path: '/leaks/delete', body: { reason: 'openapi' }, expect: 200 });
+    await call({ method: 'GET', template: '/whoami', path: '/whoami', expect: 200 });
+    await call({ method: 'GET', template: '/healthz', path: '/healthz', expect: 200 });
+    await call({ method: 'GET', template: '/readyz', path: '/readyz', expect: 200 });
+    {
+      // A stream never ends: check the status and media type, then hang up.
+      const abort = new AbortController();
+      const stream = await fetch(url('/events/stream', '/events/stream'), { signal: abort.signal });
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('content-type')).toContain(Object.keys(doc.paths['/events/stream'].get.responses['200'].content)[0]);
+      abort.abort();
+      called.add('GET /events/stream');
+    }
     await call({ method: 'POST', template: '/clusters', path: '/clusters', body: { kind: 'Cluster', name: 'x' }, expect: 400 });
 
     const declared = Object.entries(doc.paths).flatMap(([template, item]: [string, any]) =>

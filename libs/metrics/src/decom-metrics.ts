@@ -5,7 +5,8 @@
  * - HyperFleet's API metrics with their exact names, labels and buckets (hyperfleet-contract.md §8.2), so
  *   HyperFleet dashboards and alerts work unchanged.
  * - Decom's deletion metrics (`decom_*`, seed 000 §Observability): deletions by outcome, `deleted_time` →
- *   hard delete, Finalizing, adapter runs, queues, lag, event-store appends.
+ *   hard delete, Finalizing, adapter runs, queues, lag, event-store appends. The leak scan registers its own
+ *   `decom_leaked_objects` gauge on the same registry (apps/cli/src/engine/leak-work.ts).
  *
  * Scrape-time gauges (pending reconciliation, Finalizing, queue depth, lag) read their sources in
  * `collect()`; sources are attached with `watch*` once the engine built them. Units: seconds, counts.
@@ -70,7 +71,6 @@ export class DecomMetrics {
   readonly jobRetries: Counter<'queue'>;
   readonly deadLettered: Counter<'queue'>;
   readonly appendDuration: Histogram<string>;
-  readonly leaksFound: Counter<'adapter' | 'kind'>;
 
   /**
    * @param registry where every metric registers (a fresh `new Registry()` per engine).
@@ -218,7 +218,6 @@ export class DecomMetrics {
       },
     });
     this.appendDuration = new Histogram({ name: 'decom_event_store_append_duration_seconds', help: 'Latency of one event-store append, in seconds.', buckets: APPEND_BUCKETS, registers });
-    this.leaksFound = new Counter({ name: 'decom_leaks_found_total', help: 'Objects found by the leak scan that no live resource owns, by adapter and kind.', labelNames: ['adapter', 'kind'], registers });
   }
 
   /** One answered HTTP request; `path` is the route with ids replaced by `-`. */

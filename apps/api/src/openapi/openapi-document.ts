@@ -177,6 +177,12 @@ const SCHEMAS: Record<string, Json> = {
       },
     },
   },
+  Readiness: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ready', 'not_ready'] }, checks: { type: 'object' }, writes: {} } },
+  ItemList: {
+    type: 'object',
+    required: ['total', 'items'],
+    properties: { total: { type: 'integer', minimum: 0 }, items: { type: 'array', items: { type: 'object' } } },
+  },
   Problem: {
     type: 'object',
     required: ['type', 'title', 'status', 'detail', 'code', 'timestamp', 'instance', 'trace_id'],
@@ -339,6 +345,7 @@ export function buildOpenApiDocument(kinds: KindRegistry, version: string): Json
           },
         },
       },
+      ...decomPaths(),
       '/graphql': {
         servers: [{ url: '/' }],
         post: {
@@ -350,5 +357,45 @@ export function buildOpenApiDocument(kinds: KindRegistry, version: string): Json
       },
     },
     components: { schemas: SCHEMAS },
+  };
+}
+
+/** Decom's own operator endpoints under `/api/decom/v1`, and the health probes at the root. */
+function decomPaths(): Record<string, Json> {
+  const decom = [{ url: '/api/decom/v1' }];
+  const root = [{ url: '/' }];
+  const list = (summary: string, parameters: Json[] = []) => ({
+    servers: decom,
+    get: { tags: ['Decom'], summary, parameters, responses: { 200: answer('items', ref('ItemList')), default: problemResponse } },
+  });
+  return {
+    '/leaks': list('Objects whose Decom owner no longer exists (leak scan)'),
+    '/leaks/delete': {
+      servers: decom,
+      post: { tags: ['Decom'], summary: 'Delete the leaked objects (administrators; a reason is required)', requestBody: reasonBody(true), responses: { 200: answer('deleted', ref('ItemList')), default: problemResponse } },
+    },
+    '/whoami': {
+      servers: decom,
+      get: { tags: ['Decom'], summary: 'The caller as the API sees it (identity, roles)', responses: { 200: answer('caller', { type: 'object' }), default: problemResponse } },
+    },
+    '/events/stream': {
+      servers: decom,
+      get: { tags: ['Decom'], summary: 'Live feed of recorded events (Server-Sent Events)', responses: { 200: { description: 'event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, default: problemResponse } },
+    },
+    '/healthz': {
+      servers: root,
+      get: { tags: ['Health'], summary: 'Liveness', responses: { 200: answer('alive', { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } }) } },
+    },
+    '/readyz': {
+      servers: root,
+      get: {
+        tags: ['Health'],
+        summary: 'Readiness: event store, loops within their lag bound, job queue, writes accepted',
+        responses: {
+          200: answer('ready', ref('Readiness')),
+          503: answer('not ready (same shape, naming what is not ready)', ref('Readiness')),
+        },
+      },
+    },
   };
 }
