@@ -15,6 +15,8 @@ export interface TraceContext {
   readonly traceId: string;
   /** `00-<32 hex trace-id>-<16 hex parent-id>-<2 hex flags>`, sent on outgoing calls. */
   readonly traceparent: string;
+  /** The caller's span id, when the request came with a valid `traceparent` (OpenTelemetry export). */
+  readonly parentSpanId?: string;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-.*)?$/;
@@ -72,7 +74,7 @@ export function traceContextFromHeaders(headers: Readonly<Record<string, string 
     return Array.isArray(value) ? value[0] : value;
   };
   const parent = parseTraceparent(first('traceparent'));
-  if (parent) return traceContextOf(parent.traceId, parent.flags);
+  if (parent) return { ...traceContextOf(parent.traceId, parent.flags), parentSpanId: parent.parentId };
   const requestId = acceptRequestId(first('x-request-id'));
   return traceContextOf(requestId ?? newTraceId());
 }

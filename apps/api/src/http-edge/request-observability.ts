@@ -13,11 +13,14 @@ import type { Logger } from 'pino';
 import { routeLabel, type DecomMetrics } from '@decom/metrics';
 import { runInTrace, traceContextFromHeaders, traceContextOf, type TraceContext } from '@decom/tracing';
 import { callerOf } from '../caller/caller.js';
+import type { SpanExporter } from '../observability/otlp-export.js';
 
 export interface RequestObservability {
   /** Access-log lines go here (info level); none when absent. */
   readonly logger?: Logger;
   readonly metrics?: DecomMetrics;
+  /** OpenTelemetry export of one span per request (only when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  readonly spans?: SpanExporter;
 }
 
 const TRACE = Symbol('decom.trace');
@@ -41,12 +44,13 @@ export function installRequestObservability(fastify: FastifyInstance, options: R
     void reply.header('x-request-id', String(request.id));
     runInTrace(traceOf(request), done);
   });
-  const { logger, metrics } = options;
-  if (!logger && !metrics) return;
+  const { logger, metrics, spans } = options;
+  if (!logger && !metrics && !spans) return;
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const route = request.routeOptions?.url;
     const durationMs = reply.elapsedTime;
     metrics?.observeRequest(request.method, routeLabel(route), reply.statusCode, durationMs / 1000);
+    spans?.exportRequest({ trace: traceOf(request), method: request.method, route: route ?? 'unmatched', status: reply.statusCode, startMs: Date.now() - durationMs, durationMs });
     logger?.info(
       {
         method: request.method,

@@ -21,6 +21,7 @@ import { ProjectionRunner, ResourceQueries, auditEntries, pendingWork } from '@d
 import { createProjections } from './rebuild-projections.js';
 import type { DecomMetrics } from '@decom/metrics';
 import { domainTransitionObserver } from '../../../api/src/observability/domain-transitions.js';
+import { startOtlpExport } from '../../../api/src/observability/otlp-export.js';
 import { adapterRunMetrics, countRetries, startProcessMetrics } from './observability.js';
 import { buildInfo } from '../build-info.js';
 import {
@@ -190,6 +191,12 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     logger.info(`jobs: ${queueDescription}`);
 
     const leaks = new LeakScannerSlot();
+    // OpenTelemetry only when asked for: the SDK is imported here, never otherwise.
+    const spans = config.otlpEndpoint ? await startOtlpExport(config.otlpEndpoint, { version: buildInfo().version, component: 'api' }) : undefined;
+    if (spans) {
+      closers.push(() => spans.shutdown());
+      logger.info(`tracing: exporting request spans over OTLP/HTTP to ${config.otlpEndpoint}/v1/traces`);
+    }
     const app = await createApiApp(
       {
         leaks,
@@ -220,7 +227,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         deadLetters: { list: () => queue.failed() },
         audit: { list: (options) => auditEntries(readModels, options) },
       },
-      { logger: config.logLevel === 'silent' ? false : new NestPinoLogger(logger.child({ component: 'nest' })), observability: options.requestObservability === false ? {} : { logger, metrics } },
+      { logger: config.logLevel === 'silent' ? false : new NestPinoLogger(logger.child({ component: 'nest' })), observability: options.requestObservability === false ? {} : { logger, metrics, ...(spans ? { spans } : {}) } },
     );
     closers.push(() => app.close());
     await listen(app, config);
