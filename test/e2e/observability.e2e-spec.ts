@@ -43,9 +43,13 @@ describe('observability: metrics, access and transition logs, trace ids (issue 1
     expect(response.headers.get('content-type')).toContain('text/plain');
     expect((await fetch(fixture.engine.metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
     await api.get('/clusters?page=1&size=5');
-    const samples = await metrics();
-    expect(sampleValue(samples, 'hyperfleet_api_build_info', { component: 'api', version: '0.1.0' })).toBe(1);
     const labels = { component: 'api', method: 'GET', path: '/api/hyperfleet/v1/:plural'.replace(':plural', '-'), code: '200' };
+    // Counted when the response has been sent (Fastify onResponse): the client may read it a moment earlier.
+    const samples = await eventually('the GET counted', async () => {
+      const s = await metrics();
+      return value(s, 'hyperfleet_api_requests_total', labels) >= 1 ? s : undefined;
+    });
+    expect(sampleValue(samples, 'hyperfleet_api_build_info', { component: 'api', version: '0.1.0' })).toBe(1);
     expect(value(samples, 'hyperfleet_api_requests_total', labels)).toBeGreaterThanOrEqual(1);
     expect(value(samples, 'hyperfleet_api_request_duration_seconds_count', labels)).toBeGreaterThanOrEqual(1);
     // HyperFleet's buckets, exactly.
@@ -77,7 +81,12 @@ describe('observability: metrics, access and transition logs, trace ids (issue 1
     expect((await api.call('POST', `/clusters/${held}/force-delete`, { reason: 'metrics test' })).status).toBe(204);
     await fixture.engine.settle();
 
-    const after = await metrics();
+    // The force delete's 204 is counted once sent (onResponse), possibly after settle() returned.
+    const forceDeleteLabels = { method: 'POST', path: '/api/hyperfleet/v1/-/-/force-delete', code: '204' };
+    const after = await eventually('the force delete counted', async () => {
+      const s = await metrics();
+      return value(s, 'hyperfleet_api_requests_total', forceDeleteLabels) - value(before, 'hyperfleet_api_requests_total', forceDeleteLabels) >= 1 ? s : undefined;
+    });
     const delta = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
     expect(delta('decom_deletions_requested_total', kind)).toBe(2);
     expect(delta('decom_deletions_completed_total', kind)).toBe(1);
