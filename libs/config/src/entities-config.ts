@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, isMap, isSeq, type Node } from 'yaml';
 import { PROPAGATION_POLICIES, isPropagationPolicy, type KindDescriptor } from '@decom/domain';
+import { parseConditionRules } from './condition-rules-config.js';
 
 export class EntitiesConfigError extends Error {
   override readonly name = 'EntitiesConfigError';
@@ -74,6 +75,8 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
     if (!Array.isArray(adapters) || adapters.some((a) => typeof a !== 'string' || a === '')) {
       at((item.get('required_adapters', true) as Node) ?? item, `${path}.required_adapters`, 'must be a list of adapter names');
     }
+    // HyperFleet condition mapping (contract §8.3): compiled now, so a bad rule stops the start.
+    const conditions = parseConditionRules(item.get('conditions', true), path, Array.isArray(adapters) ? (adapters as string[]) : [], { text, lineCounter, file, issues });
     if (kind && plural) {
       sourceIndex.push(i);
       out.push({
@@ -86,6 +89,7 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
         ...(typeof value['name_max_len'] === 'number' ? { name_max_len: value['name_max_len'] } : {}),
         ...(typeof value['deletion_timeout_seconds'] === 'number' ? { deletion_timeout_seconds: value['deletion_timeout_seconds'] } : {}),
         ...(isPropagationPolicy(propagation) ? { deletion_propagation: propagation } : {}),
+        ...(conditions.length > 0 ? { conditions } : {}),
       });
     }
   });

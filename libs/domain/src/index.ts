@@ -20,3 +20,4 @@ export * from './resource/resource-name.js';
 export * from './resource/labels.js';
 export * from './resource/leaks.js';
 export * from './resource/finalizing-blockers.js';
+export * from './resource/condition-mapping-rule.js';

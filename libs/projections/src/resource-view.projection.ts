@@ -23,6 +23,9 @@ import {
   type ResourceEvent,
 } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
+import { Logger } from '@nestjs/common';
+import { mapConditions } from './condition-mapping.js';
+import { presentResource } from './resource-presenter.js';
 import { resourceHref } from './resource-href.js';
 import {
   RESOURCE_VIEW_SCHEMA,
@@ -123,7 +126,7 @@ export class ResourceViewProjection implements Projection {
             status.created_time, status.last_report_time,
           ],
         );
-        await this.refresh(tx, id);
+        await this.refresh(tx, id, true);
         return;
       }
       case 'HardDeleted': {
@@ -317,7 +320,7 @@ export class ResourceViewProjection implements Projection {
   }
 
   /** Recomputes `status.conditions` and the Finalizing row of one resource from its stored rows. */
-  private async refresh(tx: ReadModelTx, id: string): Promise<ResourceRow | undefined> {
+  private async refresh(tx: ReadModelTx, id: string, statusReport = false): Promise<ResourceRow | undefined> {
     const row = await this.row(tx, id);
     if (!row) return undefined;
     const statuses = await tx.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id = ?`, [id]);
@@ -340,18 +343,20 @@ export class ResourceViewProjection implements Projection {
     }
     const effective = await this.effectivePolicy(tx, row);
     await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify({ ...info, effective_deletion_policy: effective }), id]);
-    const conditions = computeResourceConditions({
+    const previous = JSON.parse(row.conditions) as ResourceCondition[];
+    const base = computeResourceConditions({
       blockers,
       ...input,
       created_time: row.created_time,
       updated_time: row.updated_time,
-      previous: JSON.parse(row.conditions) as ResourceCondition[],
+      previous,
       ...(pausedBy ? { paused_by: pausedBy } : {}),
       ever_paused: Number(row.ever_paused) === 1,
       deletion_started: Number(row.deletion_started) === 1,
       ...(row.effective_policy ? { deletion_policy: row.effective_policy } : {}),
       now: recordedTime(this.currentEvent),
     });
+    const conditions = [...base, ...this.mappedConditions(row, statuses, base, previous, statusReport)];
     await tx.execute(`UPDATE resources SET conditions = ? WHERE id = ?`, [JSON.stringify(conditions), id]);
     if (row.deleted_time) {
       const verdict = computeReconciled(input);
@@ -375,7 +380,39 @@ export class ResourceViewProjection implements Projection {
     }
     return row;
   }
+
+  /**
+   * HyperFleet condition mapping (contract §8.3): evaluated on each status report only, after the
+   * aggregated conditions; any other refresh keeps the mapped conditions as they were.
+   */
+  private mappedConditions(
+    row: ResourceRow,
+    statuses: readonly AdapterStatusRow[],
+    base: readonly ResourceCondition[],
+    previous: readonly ResourceCondition[],
+    statusReport: boolean,
+  ): ResourceCondition[] {
+    const rules = this.kinds.find(row.kind)?.conditions ?? [];
+    if (rules.length === 0) return [];
+    if (!statusReport) {
+      const types = new Set(rules.map((r) => r.type));
+      return previous.filter((c) => types.has(c.type));
+    }
+    const result = mapConditions({
+      rules,
+      statuses: statuses.map(toAdapterStatus),
+      resource: presentResource({ ...row, conditions: JSON.stringify(base) }) as unknown as Record<string, unknown>,
+      generation: Number(row.generation),
+      previous,
+      now: recordedTime(this.currentEvent),
+    });
+    for (const s of result.skipped) conditionMappingLog.warn(`${row.kind} ${row.id}: condition ${s.type} skipped for this report: ${s.reason}`);
+    for (const t of result.truncated) conditionMappingLog.log(`${row.kind} ${row.id}: condition ${t} message truncated to 2048 characters`);
+    return result.conditions;
+  }
 }
+
+const conditionMappingLog = new Logger('ConditionMapping');
 
 function parseInfo(row: ResourceRow): Partial<DeletionInfo> {
   return row.deletion_info ? (JSON.parse(row.deletion_info) as Partial<DeletionInfo>) : {};

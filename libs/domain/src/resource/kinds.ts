@@ -3,6 +3,7 @@
  * Pure data: the domain receives a `KindRegistry` with each decision; it never reads files.
  */
 
+import type { ConditionMappingRule } from './condition-mapping-rule.js';
 import type { PropagationPolicy } from './deletion-order.js';
 
 /** What happens to children when their parent is deleted (contract §1.5 step 4/5, seed 004). */
@@ -30,6 +31,8 @@ export interface KindDescriptor {
    * (`?propagationPolicy=`); default `Background` (seed 000's parallel cleanup).
    */
   readonly deletion_propagation?: PropagationPolicy;
+  /** HyperFleet condition mapping (contract §8.3): compiled `conditions:` rules, evaluated on each status report. */
+  readonly conditions?: readonly ConditionMappingRule[];
 }
 
 /** Lookup over the configured kinds. @throws UnknownKind from `get` for a kind never configured. */
