@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
+import { configVariablesHelp } from '@decom/config';
 import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { openJobQueue } from '../engine/job-queue-factory.js';
 import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
@@ -18,6 +19,7 @@ export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description('run adapter jobs from Redis (REDIS_URL); adapters call the API at DECOM_API_URL and Kubernetes via KUBECONFIG (else $DECOM_DATA_DIR/kubeconfig of a running engine)')
+    .addHelpText('after', configVariablesHelp())
     .option('--adapters <names>', 'comma-separated adapters to run (default: every adapter in DECOM_ADAPTERS_DIR)', (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean))
     .option('--concurrency <n>', 'runs at once per adapter (default DECOM_WORKER_CONCURRENCY, 4)', positiveInteger)
     .action(async (options: { adapters?: string[]; concurrency?: number }) => {
