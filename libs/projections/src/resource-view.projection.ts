@@ -223,11 +223,30 @@ export class ResourceViewProjection implements Projection {
   private async waitsFor(tx: ReadModelTx, row: ResourceRow): Promise<{ dependents: string[]; referrers: string[]; propagation: PropagationPolicy }> {
     const propagation = (parseInfo(row).deletion_propagation ?? DEFAULT_PROPAGATION_POLICY) as PropagationPolicy;
     if (!row.deleted_time) return { dependents: [], referrers: [], propagation };
-    return { dependents: (await this.subtree(tx, row.id)).slice(1), referrers: await this.referrersOf(tx, row.id), propagation };
+    return { dependents: await this.descendants(tx, row), referrers: await this.referrersOf(tx, row.id), propagation };
+  }
+
+  /** Stored descendants of `row`, one query per level of a kind that has child kinds (a leaf kind costs none). */
+  private async descendants(tx: ReadModelTx, row: ResourceRow): Promise<string[]> {
+    const out: string[] = [];
+    let level: { id: string; kind: string }[] = [{ id: row.id, kind: row.kind }];
+    while (level.length > 0) {
+      const next: { id: string; kind: string }[] = [];
+      for (const member of level) {
+        if (this.kinds.childKindsOf(member.kind).length === 0) continue;
+        next.push(...(await tx.query<{ id: string; kind: string }>(`SELECT id, kind FROM resources WHERE owner_id = ? ORDER BY id`, [member.id])));
+      }
+      out.push(...next.map((n) => n.id));
+      level = next;
+    }
+    return out;
   }
 
   /** The wait cycle through `id`, in order (`[id, ..., id]`), or `[]`. Loads at most 200 resources of the wait graph. */
   private async cycleOf(tx: ReadModelTx, id: string): Promise<string[]> {
+    // Something must wait for `id` for a cycle to pass through it: a resource it references, or a Foreground
+    // deleting ancestor. Without either (a top-level cluster with no references) there is nothing to walk.
+    if ((await this.referencedBy(tx, id)).length === 0 && !(await this.hasForegroundDeletingAncestor(tx, id))) return [];
     const graph = new Map<string, string[]>();
     const queue = [id];
     for (let i = 0; i < queue.length && graph.size < 200; i++) {
@@ -239,6 +258,14 @@ export class ResourceViewProjection implements Projection {
       for (const n of next) if (!graph.has(n) && !queue.includes(n)) queue.push(n);
     }
     return findWaitCycle(id, (x) => graph.get(x) ?? []) ?? [];
+  }
+
+  private async hasForegroundDeletingAncestor(tx: ReadModelTx, id: string): Promise<boolean> {
+    for (const ancestor of await this.ancestors(tx, id)) {
+      const row = await this.row(tx, ancestor);
+      if (row?.deleted_time && parseInfo(row).deletion_propagation === 'Foreground') return true;
+    }
+    return false;
   }
 
   /** Issue #12: effective deletion policy and source (recomputed from the lineage; once deleting, as recorded). */
