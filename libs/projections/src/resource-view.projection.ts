@@ -210,7 +210,7 @@ export class ResourceViewProjection implements Projection {
   /** Ids of the stored resources whose references name `id` (live or deleting). */
   private async referrersOf(tx: ReadModelTx, id: string): Promise<string[]> {
     const rows = await tx.query<{ id: string }>(
-      `SELECT DISTINCT x.referrer_id AS id FROM resource_references x JOIN resources r ON r.id = x.referrer_id WHERE x.target_id = ? ORDER BY x.referrer_id`,
+      `SELECT DISTINCT x.referrer_id AS id FROM resource_references x JOIN resources r ON r.id = x.referrer_id WHERE x.target_id = ? AND x.referrer_id <> x.target_id ORDER BY x.referrer_id`,
       [id],
     );
     return rows.map((r) => r.id);

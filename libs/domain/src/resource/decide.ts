@@ -228,7 +228,8 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
 /** The handler's reference edges plus the tree's own (the state knows every reference inside the tree), deduplicated. */
 function referenceEdges(command: RequestDeletion, state: TreeState, rootId: string): ReferenceEdge[] {
   const out = new Map<string, ReferenceEdge>();
-  const add = (edge: ReferenceEdge) => out.set(`${edge.id}>${edge.target_id}`, out.get(`${edge.id}>${edge.target_id}`) ?? edge);
+  // A resource never waits for itself: a self-reference is no edge.
+  const add = (edge: ReferenceEdge) => edge.id !== edge.target_id && out.set(`${edge.id}>${edge.target_id}`, out.get(`${edge.id}>${edge.target_id}`) ?? edge);
   for (const r of command.live_referrers ?? []) add({ ...r, target_id: rootId, deleting: false });
   for (const e of command.referrers ?? []) add(e);
   for (const referrer of state.resources.values()) {

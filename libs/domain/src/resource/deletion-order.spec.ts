@@ -162,6 +162,11 @@ describe('issue #12 › cycles are diagnosed', () => {
       .thenThrows(DependencyCycle, /dependency cycle NodePool 'a1' \(a1\) → NodePool 'b1' \(b1\) → NodePool 'a1' \(a1\)/);
   });
 
+  it('a self-reference is no cycle (a resource never waits for itself)', () => {
+    const events = spec.given([cluster(C), nodepool('self1', C, dependsOn('self1'))]).when({ type: 'RequestDeletion', id: C, kind: 'Cluster', metadata: meta() }).thenEvents();
+    expect(events).toHaveLength(2);
+  });
+
   it('refuses a DELETE that can never succeed across trees (live references both ways), naming the cycle', () => {
     const edges: ReferenceEdge[] = [
       { target_id: 'x1', id: 'y1', kind: 'NodePool', name: 'y1', paused: false, deleting: false },
