@@ -14,6 +14,10 @@ const event = {
   generation: 1,
   owner_references: { id: CLUSTER, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${CLUSTER}` },
 };
+const validationApplied = (status: string) => ({
+  kind: 'AdapterStatusList',
+  items: [{ adapter: 'validation', observed_generation: 1, conditions: [{ type: 'Applied', status, reason: 'R', message: 'm' }] }],
+});
 const conditions = (report: unknown) =>
   Object.fromEntries((report as { conditions: { type: string; status: string; reason: string }[] }).conditions.map((c) => [c.type, `${c.status}/${c.reason}`]));
 
@@ -23,6 +27,8 @@ describe('np-configmap adapter', () => {
     h = await ExecutorHarness.start();
     h.api.on(`PUT ${BASE}/statuses`, { status: 201, body: {} });
     h.kube.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: CLUSTER } });
+    // The precondition `clusterNamespace`: validation has applied the cluster's Namespace.
+    h.api.on(`GET /api/hyperfleet/v1/clusters/${CLUSTER}/statuses`, { status: 200, body: validationApplied('True') });
   });
   afterEach(() => h.close());
 
@@ -54,6 +60,17 @@ describe('np-configmap adapter', () => {
       Finalized: 'True/CleanupConfirmed',
     });
     expect(deleted.celResults.filter((r) => 'error' in r)).toEqual([]);
+  });
+
+  it('waits for the cluster Namespace (validation Applied=True) before creating its ConfigMap: no refused POST', async () => {
+    const executor = await h.executor('config/adapters/np-configmap.yaml', 'np-configmap');
+    h.api.on(`GET /api/hyperfleet/v1/clusters/${CLUSTER}/statuses`, { status: 200, body: validationApplied('False') });
+    h.api.on(`GET ${BASE}`, { status: 200, body: { id: NODEPOOL, kind: 'NodePool', name: 'np-one', generation: 1 } });
+    await executor.execute(event);
+    expect(h.kube.peek('v1', 'ConfigMap', CLUSTER, `nodepool-${NODEPOOL}`)).toBeUndefined();
+    const waiting = conditions(h.api.requests('PUT')[0]?.body);
+    expect(waiting['Health']).toMatch(/^True\//);
+    expect(waiting['Available']).toMatch(/^False\//);
   });
 
   it('reports Finalized=False/AdapterUnhealthy when the delete is forbidden (#11)', async () => {
