@@ -4,6 +4,7 @@
  * recovery sweep re-dispatches every resource with pending work at start (docs/architecture.md).
  * Hand-rolled on purpose: BullMQ needs Redis, which the embedded profile must not require.
  */
+import { InMemoryRetryBackoffStore, type RetryBackoffStore } from './retry-backoff.js';
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_ATTEMPTS,
@@ -45,6 +46,7 @@ export class InProcessJobQueue implements JobQueue {
   private readonly instanceEpoch = randomUUID();
   private readonly handlers = new Map<string, { handler: JobHandler<unknown>; concurrency: number }>();
   private readonly busyGroups = new Set<string>();
+  readonly retryBackoff: RetryBackoffStore = new InMemoryRetryBackoffStore();
   /** Group → the sequence of its latest run (one number per resource and adapter). */
   private readonly fences = new Map<string, number>();
   private idleWaiters: (() => void)[] = [];

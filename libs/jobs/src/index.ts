@@ -11,3 +11,4 @@ export * from './sweeper.js';
 export * from './sentinel/message-decision.js';
 export * from './sentinel/sentinel-config.loader.js';
 export * from './job-dispatch.js';
+export * from './retry-backoff.js';

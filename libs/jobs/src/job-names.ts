@@ -34,6 +34,8 @@ export interface AdapterRunJob {
   readonly rerun: number;
   /** The trace id of the request whose fact caused this run (event metadata `trace_id`). */
   readonly trace_id?: string;
+  /** A trigger deferred by the persistent backoff (retry-backoff.ts), released at its time: runs without the gate. */
+  readonly deferred?: boolean;
 }
 
 export interface HardDeleteJob {

@@ -1,3 +1,5 @@
+import type { RetryBackoffStore } from './retry-backoff.js';
+
 /**
  * The job-queue port. Shaped after BullMQ (deterministic job ids dedupe, attempts with exponential
  * backoff, delayed jobs, a failed set an operator can list and retry) so the BullMQ backend drops in
@@ -83,6 +85,8 @@ export interface JobQueue {
   /** Counts per queue this process knows (metrics; optional so test doubles need not implement it). */
   depths?(): Promise<QueueCounts[]>;
   close(): Promise<void>;
+  /** Persistent per-resource-and-adapter retry backoff beside the queue's data (retry-backoff.ts). */
+  readonly retryBackoff?: RetryBackoffStore;
 }
 
 /** A failure worth retrying (network, 5xx, 429, conflicts). The default for unknown errors. */

@@ -23,7 +23,11 @@ import {
   adapterRunQueue,
   parseReconcileEvent,
   reconcileCloudEvent,
+  nextRetryBackoff,
+  retryBackoffGate,
+  retryBackoffKey,
   type AdapterRunJob,
+  type RetryBackoffState,
   type Job,
   type JobQueue,
   type ReconcileCloudEvent,
@@ -38,7 +42,15 @@ export interface AdapterRunTiming {
   readonly baseDelayMs: number;
   /** Cap of the re-run delay, in ms. */
   readonly maxDelayMs: number;
+  /**
+   * Cap of the persistent backoff after failed runs, in ms (default 10 min; issue #11): a dead target is
+   * called less and less often, whatever triggers keep arriving.
+   */
+  readonly failureCapMs?: number;
 }
+
+/** Default cap of the persistent backoff after failed runs. */
+export const FAILURE_BACKOFF_CAP_MS = 10 * 60_000;
 
 export interface AdapterRunObserver {
   /** `seconds`: the run's duration (execution and progress check). */
@@ -52,6 +64,8 @@ export class AdapterRunProcessor {
     private readonly timing: AdapterRunTiming,
     private readonly observe: AdapterRunObserver = () => undefined,
     private readonly now: () => Date = () => new Date(),
+    /** [0,1) source of the backoff's jitter. */
+    private readonly random: () => number = Math.random,
   ) {}
 
   register(concurrency = 4): void {
@@ -71,6 +85,12 @@ export class AdapterRunProcessor {
 
   private async run(job: Job<AdapterRunJob>, observe: AdapterRunObserver): Promise<void> {
     const event = parseReconcileEvent(job.data.event);
+    const backoff = await this.backoffState(event);
+    // A new trigger (fact, sweep) while this resource and adapter back off waits for the backoff's time
+    // instead of starting a fresh chain (issue #11); re-runs and deferred triggers are already timed by it.
+    const gate = job.attempt === 1 && job.data.rerun === 0 && !job.data.deferred ? retryBackoffGate(backoff, event.data.generation, this.now().getTime()) : { kind: 'run' as const };
+    if (gate.kind === 'defer') return this.defer(observe, job, event, gate.untilMs, backoff!.attempts);
+    const attempt = backoff && backoff.generation === event.data.generation ? backoff.attempts + 1 : 1;
     let result: ExecutionResult;
     try {
       // Issue #12: a run queued before a newer generation (e.g. a create re-run overtaken by a DELETE) would act
@@ -86,34 +106,83 @@ export class AdapterRunProcessor {
       return this.fail(observe, classifyError(error), job.data, event);
     }
     try {
-      result = await this.adapter.executor.execute(event.data as never, job.fence ? { fence: this.fence(job, event) } : {});
+      result = await this.adapter.executor.execute(event.data as never, { ...(job.fence && { fence: this.fence(job, event) }), attempt });
     } catch (error) {
+      await this.backOff(event, backoff, 'failure');
       return this.fail(observe, classifyError(error), job.data, event);
     }
     if (result.fence?.lost !== undefined) {
       // Not a failure to retry or report: the run that replaced this one does the work (issue #11).
-      this.observe({ adapter: this.adapter.name, job: job.data, result, progress: { kind: 'done', reason: `fence lost: ${result.fence.lost}` } });
+      observe({ adapter: this.adapter.name, job: job.data, result, progress: { kind: 'done', reason: `fence lost: ${result.fence.lost}` } });
       return;
     }
     const failure = classifyExecution(result);
-    if (failure) return this.fail(observe, failure, job.data, event, result);
+    if (failure) {
+      await this.backOff(event, backoff, 'failure');
+      return this.fail(observe, failure, job.data, event, result);
+    }
     let progress: AdapterProgress;
     try {
       progress = await this.progress(job.data);
     } catch (error) {
+      await this.backOff(event, backoff, 'failure');
       return this.fail(observe, classifyError(error), job.data, event, result);
     }
     observe({ adapter: this.adapter.name, job: job.data, result, progress });
-    if (progress.kind === 'wait') {
-      const rerun = job.data.rerun + 1;
-      const id = adapterRunJobId(this.adapter.name, event.data, `r-${rerun}`);
-      const next: AdapterRunJob = { ...job.data, rerun, event: reconcileCloudEvent(event.data, id, this.now().toISOString()) };
-      await this.queue.enqueue(adapterRunQueue(this.adapter.name), id, next, {
-        delayMs: progress.requeueAfterMs,
-        group: adapterRunGroup(this.adapter.name, event.data.id),
-        ...ADAPTER_RUN_RETRY,
-      });
+    if (progress.kind === 'done') {
+      // Success (or gone, or superseded): the next trouble starts from the first delay again.
+      await this.queue.retryBackoff?.clear(this.backoffKey(event)).catch(() => undefined);
+      return;
     }
+    const next = await this.backOff(event, backoff, 'wait');
+    const delayMs = next ? Math.max(0, next.next_at_ms - this.now().getTime()) : progress.requeueAfterMs;
+    const rerun = job.data.rerun + 1;
+    const id = adapterRunJobId(this.adapter.name, event.data, `r-${rerun}`);
+    const again: AdapterRunJob = { ...job.data, rerun, event: reconcileCloudEvent(event.data, id, this.now().toISOString()) };
+    await this.queue.enqueue(adapterRunQueue(this.adapter.name), id, again, {
+      delayMs,
+      group: adapterRunGroup(this.adapter.name, event.data.id),
+      ...ADAPTER_RUN_RETRY,
+    });
+  }
+
+  private backoffKey(event: ReconcileCloudEvent): string {
+    return retryBackoffKey(this.adapter.name, event.data.kind, event.data.id);
+  }
+
+  private async backoffState(event: ReconcileCloudEvent): Promise<RetryBackoffState | undefined> {
+    try {
+      return await this.queue.retryBackoff?.get(this.backoffKey(event));
+    } catch {
+      // The backoff is a brake, not a gate keeper: without it the run goes ahead.
+      return undefined;
+    }
+  }
+
+  /**
+   * Counts one more unfinished run of this resource and adapter (persistent, issue #11): capped at
+   * `failureCapMs` after a failure, at the re-run cap while work is merely in progress.
+   */
+  private async backOff(event: ReconcileCloudEvent, previous: RetryBackoffState | undefined, why: 'failure' | 'wait'): Promise<RetryBackoffState | undefined> {
+    const store = this.queue.retryBackoff;
+    if (!store) return undefined;
+    const capMs = why === 'failure' ? (this.timing.failureCapMs ?? FAILURE_BACKOFF_CAP_MS) : this.timing.maxDelayMs;
+    const next = nextRetryBackoff(previous, event.data.generation, this.now().getTime(), this.random(), { baseMs: this.timing.baseDelayMs, capMs });
+    try {
+      await store.set(this.backoffKey(event), next);
+    } catch {
+      return undefined;
+    }
+    return next;
+  }
+
+  /** Holds a trigger until the backoff's time: one deferred run per attempt count (deterministic id). */
+  private async defer(observe: AdapterRunObserver, job: Job<AdapterRunJob>, event: ReconcileCloudEvent, untilMs: number, attempts: number): Promise<void> {
+    const id = adapterRunJobId(this.adapter.name, event.data, `backoff-${attempts}`);
+    const deferred: AdapterRunJob = { ...job.data, deferred: true, event: reconcileCloudEvent(event.data, id, this.now().toISOString()) };
+    const delayMs = Math.max(0, untilMs - this.now().getTime());
+    await this.queue.enqueue(adapterRunQueue(this.adapter.name), id, deferred, { delayMs, group: adapterRunGroup(this.adapter.name, event.data.id), ...ADAPTER_RUN_RETRY });
+    observe({ adapter: this.adapter.name, job: job.data, progress: { kind: 'wait', reason: `backing off after ${attempts} attempt(s)`, requeueAfterMs: delayMs } });
   }
 
   /**

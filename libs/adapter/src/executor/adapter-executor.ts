@@ -16,6 +16,11 @@ import { type ExecutionFence, FencedApiClient, FencedTransport, RunGuard } from 
 export interface ExecutionRun {
   /** The run's fence: every write is checked against it first (run-fence.ts, issue #11). */
   readonly fence?: ExecutionFence;
+  /**
+   * How many consecutive runs of this resource and adapter this one is (the worker's persistent backoff,
+   * issue #11); from 2 on, a `Health=False` message ends with `(attempt N)`.
+   */
+  readonly attempt?: number;
 }
 
 /** What an executor acts through; clock, env and deployment config are injected (STYLE.md §3). */
@@ -85,6 +90,7 @@ export class AdapterExecutor {
         env: this.deps.env ?? {},
         config: this.deps.config ?? {},
         now: this.deps.now ?? (() => new Date()),
+        ...(run.attempt !== undefined && { attempt: run.attempt }),
       },
       recorder,
     );

@@ -28,6 +28,8 @@ export interface ExecutionInputs {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly config: Readonly<Record<string, unknown>>;
   readonly now: () => Date;
+  /** The worker's count of consecutive runs of this resource and adapter (issue #11 backoff). */
+  readonly attempt?: number;
 }
 
 type MutableMetadata = { -readonly [K in keyof AdapterMetadata]: AdapterMetadata[K] };

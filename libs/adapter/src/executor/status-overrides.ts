@@ -72,6 +72,15 @@ export function applyStatusOverrides(payloadName: string, payload: unknown, ctx:
     else result.push(updated);
     record(change);
   }
+  const attempt = ctx.inputs.attempt;
+  const health = result.findIndex((c) => c?.type === 'Health' && c.status === 'False');
+  if (attempt !== undefined && attempt > 1 && health >= 0) {
+    // The persistent backoff's count (issue #11): how long this has been failing, visible where operators look.
+    const current = result[health] as Condition;
+    const message = `${typeof current.message === 'string' && current.message !== '' ? `${current.message} ` : ''}(attempt ${attempt})`;
+    result[health] = { ...current, message };
+    record({ type: 'Health', status: 'False', reason: String(current.reason ?? ''), message });
+  }
   const finalized = result.findIndex((c) => c?.type === 'Finalized' && c.status === 'True');
   if (finalized >= 0 && ctx.verdicts.notOwned.length > 0) {
     const current = result[finalized] as Condition;

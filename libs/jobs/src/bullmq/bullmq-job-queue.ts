@@ -30,6 +30,7 @@ import {
   type QueueCounts,
 } from '../job-queue.port.js';
 import { GroupLocks } from './group-lock.js';
+import { RedisRetryBackoffStore } from './redis-retry-backoff.js';
 import { JITTERED_BACKOFF, jitteredBackoffStrategy } from './jittered-backoff.js';
 
 export interface BullMqJobQueueOptions {
@@ -71,6 +72,7 @@ export class BullMqJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
   private readonly locks: GroupLocks;
+  readonly retryBackoff: RedisRetryBackoffStore;
   private readonly random: () => number;
   private readonly lockDurationMs: number;
   private closed = false;
@@ -94,6 +96,7 @@ export class BullMqJobQueue implements JobQueue {
       isLost = false;
       this.options.onConnectionChange?.('back');
     });
+    this.retryBackoff = new RedisRetryBackoffStore(this.redis, this.prefix);
     this.locks = new GroupLocks(this.redis, this.prefix, this.lockDurationMs, (error) => this.options.onError?.(error));
   }
 

@@ -1,12 +1,14 @@
 /**
  * Group-lock fences on a real Redis (`REDIS_URL` with a fresh prefix, or a throw-away server), issue #11:
  * the sequence grows with every run of a group, also after the fence key is lost; a run whose lock
- * lapsed (its process frozen longer than the TTL) or that another run replaced is no longer current.
+ * lapsed (its process frozen longer than the TTL) or that another run replaced is no longer current;
+ * the persistent retry backoff lives beside them.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { useRedis, type RedisForTests } from '../../../../test/support/redis.js';
 import { GroupLocks } from './group-lock.js';
+import { RedisRetryBackoffStore } from './redis-retry-backoff.js';
 
 describe('issue #11 › GroupLocks fences', () => {
   let redis: RedisForTests;
@@ -54,5 +56,16 @@ describe('issue #11 › GroupLocks fences', () => {
     }
     expect(await run.isCurrent()).toBe(false);
     await run.release();
+  });
+
+  it('RedisRetryBackoffStore keeps a resource and adapter\'s backoff in Redis (shared by workers, kept across restarts)', async () => {
+    const prefix = `decom-test-${randomUUID()}`;
+    const store = new RedisRetryBackoffStore(client, prefix);
+    await store.set('validation.cluster-c1', { generation: 2, attempts: 5, next_at_ms: 1_764_000_000_000 });
+    // Another process (a fresh store on the same Redis) reads the same state.
+    expect(await new RedisRetryBackoffStore(client, prefix).get('validation.cluster-c1')).toEqual({ generation: 2, attempts: 5, next_at_ms: 1_764_000_000_000 });
+    expect(await client.pttl(`${prefix}:decom:backoff:validation.cluster-c1`)).toBeGreaterThan(0);
+    await store.clear('validation.cluster-c1');
+    expect(await store.get('validation.cluster-c1')).toBeUndefined();
   });
 });
