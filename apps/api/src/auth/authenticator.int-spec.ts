@@ -7,7 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { mkdtemp, rm, writeFile, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { JwtIssuerConfig } from '@decom/config';
+import type { JwtIssuerConfig, RateLimitConfig } from '@decom/config';
+import { installRateLimit } from './rate-limit.js';
 import { TestIssuer } from '../../../../test/support/test-issuer.js';
 import { fastifyErrorHandler } from '../http-edge/framework-errors.js';
 import { Authenticator } from './authenticator.js';
@@ -34,8 +35,8 @@ describe('authentication hook with a jwks_file issuer', () => {
   });
 
   /** Real HTTP on 127.0.0.1:0 (Fastify's inject pulls an ESM-only dependency jest cannot load here). */
-  const served = async (anonymousReads: boolean) => {
-    const fastify = await app(anonymousReads);
+  const served = async (anonymousReads: boolean, rateLimit?: RateLimitConfig) => {
+    const fastify = await app(anonymousReads, rateLimit);
     const base = await fastify.listen({ port: 0, host: '127.0.0.1' });
     return {
       inject: async (o: { url: string; method?: string; headers?: Record<string, string> }) => {
@@ -47,7 +48,7 @@ describe('authentication hook with a jwks_file issuer', () => {
     };
   };
 
-  const app = async (anonymousReads: boolean): Promise<FastifyInstance> => {
+  const app = async (anonymousReads: boolean, rateLimit?: RateLimitConfig): Promise<FastifyInstance> => {
     const configs: JwtIssuerConfig[] = [
       { issuer_url: issuer.issuer, jwks_file: keysFile, audience: issuer.audience, identity_claim: 'email', identity_header: 'x-hyperfleet-identity' },
       { issuer_url: other.issuer, jwk_cert_url: other.jwksUrl, audience: other.audience, identity_claim: 'sub', identity_claim_pattern: /^sub-/ },
@@ -55,6 +56,7 @@ describe('authentication hook with a jwks_file issuer', () => {
     const fastify = Fastify();
     fastify.setErrorHandler(fastifyErrorHandler);
     installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads }));
+    if (rateLimit) await installRateLimit(fastify, rateLimit);
     fastify.get('/api/me', async (request) => principalOf(request));
     fastify.post('/api/me', async (request) => principalOf(request));
     fastify.get('/healthz', async () => ({ status: 'ok' }));
@@ -98,6 +100,18 @@ describe('authentication hook with a jwks_file issuer', () => {
     expect((await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${await issuer.token('a@example.com')}` } })).statusCode).toBe(200);
     const stale = await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${before}` } });
     expect(stale.json()).toMatchObject({ status: 401, code: 'HYPERFLEET-AUT-003' });
+    await fastify.close();
+  });
+
+  it('rate limit: per verified identity, 429 problem details past the limit', async () => {
+    const fastify = await served(false, { enabled: true, max: 2, time_window_ms: 60_000 });
+    const get = async (identity: string) => fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${await issuer.token(identity)}` } });
+    expect((await get('busy@example.com')).statusCode).toBe(200);
+    expect((await get('busy@example.com')).statusCode).toBe(200);
+    const limited = await get('busy@example.com');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'HYPERFLEET-LMT-001', status: 429 });
+    expect((await get('calm@example.com')).statusCode).toBe(200);
     await fastify.close();
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Per-caller rate limiting with `@fastify/rate-limit` (issue 9 item 8): `server.rate_limit.max` requests
- * per `time_window_ms` per verified identity (the client address when there is none, e.g. a refused
- * token). Off by default. Over the limit: 429 problem details `HYPERFLEET-LMT-001` with `Retry-After`.
+ * per `time_window_ms` per verified caller (issuer + identity); per client address when the caller is not
+ * verified (JWT off, anonymous reads), since a claimed identity header costs nothing to change.
+ * Requests refused by authentication never reach it.
+ * Off by default. Over the limit: 429 problem details `HYPERFLEET-LMT-001` with `Retry-After`.
  * Health and metrics paths are never limited.
  */
 import rateLimit from '@fastify/rate-limit';
@@ -16,7 +18,10 @@ export async function installRateLimit(fastify: FastifyInstance, config: RateLim
     max: config.max,
     timeWindow: config.time_window_ms,
     // Route-level onRequest hooks run after the instance's authentication hook: the identity is known.
-    keyGenerator: (request) => (request.decomPrincipal ? `id:${request.decomPrincipal.identity}` : `ip:${request.ip}`),
+    keyGenerator: (request) => {
+      const principal = request.decomPrincipal;
+      return principal?.issuer ? `id:${principal.issuer} ${principal.identity}` : `ip:${request.ip}`;
+    },
     allowList: (request) => !needsAuthentication(request.url),
     errorResponseBuilder: (_request, context) => Problems.rateLimited(`at most ${context.max} requests per ${context.after}; retry later`),
   });
