@@ -118,4 +118,25 @@ describe('issue #11 end to end: ownership, leaks', () => {
     expect(audit?.data.objects).toHaveLength(3);
     expect(await cli('leaks')).toContain('0 leaked object(s)');
   }, 60_000);
+
+  it('force orphan: the inventory names what is left behind; the objects keep a release marker and are not leaks', async () => {
+    const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'orphan-me', spec: {} })).body.id;
+    const ns = id.toLowerCase();
+    await reconciled(id, 1);
+    const admin = new DemoApi(fixture.engine.url, 'admin@example.com');
+    expect((await admin.call('POST', `/clusters/${id}/pause`, { reason: 'hold while deciding' })).status).toBe(200);
+    expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
+    expect((await admin.call('POST', `/clusters/${id}/force-orphan`, { reason: 'hand the namespace to team X' })).status).toBe(200);
+    expect((await admin.call('POST', `/clusters/${id}/unpause`, { reason: 'go' })).status).toBe(200);
+    await eventually('the cluster is hard-deleted', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 30_000);
+    const history = (await api.get(`/resources/${id}/events`)).body.items as { type: string; data: any }[];
+    const inventory = history.find((e) => e.type === 'LeakInventoryRecorded');
+    expect(inventory?.data).toMatchObject({ adapter: 'validation', trigger: 'ForceOrphaned' });
+    expect((inventory?.data.objects as { kind: string }[]).map((o) => o.kind).sort()).toEqual(['ConfigMap', 'Job', 'Namespace']);
+    const kept = kube().peek('v1', 'Namespace', undefined, ns) as { metadata: { annotations: Record<string, string> } };
+    expect(kept.metadata.annotations).toMatchObject({ 'decom.io/released-from': `Cluster/${id}/validation` });
+    expect(kept.metadata.annotations['decom.io/owner']).toBeUndefined();
+    // Kept on purpose, not leaked: the scan lists none of them.
+    expect(await cli('leaks', '--json')).not.toContain(ns);
+  }, 60_000);
 });

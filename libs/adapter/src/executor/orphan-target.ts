@@ -3,6 +3,7 @@ import { TransportError, isConnectionFailure } from '../transport/transport-erro
 import { leaveForeign } from './delete-target.js';
 import type { ExecutionContext } from './execution-context.js';
 import { discoverOwned } from './owned-discovery.js';
+import { findOwnedStrays } from './owned-strays.js';
 import { RELEASED_BY_ANNOTATION, RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, withoutOwnershipMarks } from './ownership.js';
 
 /** A copy of `object` carrying the release marker of `release`. */
@@ -135,4 +136,31 @@ export function orphanedMessage(why: string, results: readonly OrphanResult[]): 
   if (kept.length > 0) parts.push(`ownership marks could not be removed from ${kept.map((k) => k.resource).join(', ')} (${kept[0]!.cause})`);
   if (unmarked.length === 0 && kept.length === 0) parts.push('no object of this adapter was found');
   return parts.join('; ');
+}
+
+/**
+ * Discovery by ownership on the orphan path (issue #11): objects of the target's kind still carrying this
+ * resource's and adapter's marker under another name or generation are released too (marks removed, release
+ * marker added), so nothing stays marked as owned by a resource that is gone. Best effort and bounded like
+ * the rest of the orphan path; an unreachable cluster is not tried again.
+ * @returns the objects released (`kind ns/name`).
+ */
+export async function orphanStrays(ctx: ExecutionContext, target: Target, budget: OrphanBudget, why: string, claimed: readonly KubeObject[]): Promise<string[]> {
+  if (budget.unreachable.has(target.transport)) return [];
+  const released: string[] = [];
+  try {
+    const strays = await bounded(() => findOwnedStrays(target, ctx.ownerMark, claimed), budget.callTimeoutMs, `discover by ownership ${target.spec.name}`);
+    const release: Release = { mark: ctx.ownerMark, time: ctx.inputs.now().toISOString(), ...(ctx.resourcePolicy.deletedBy && { by: ctx.resourcePolicy.deletedBy }) };
+    for (const stray of strays) {
+      const removed = await unmark(target, stray, budget, release);
+      const text = `left in place (${why}), under another name or generation (discovery by ownership); removed ${removed.join(', ') || 'nothing'}; release marker ${RELEASED_FROM_ANNOTATION}: ${ctx.ownerMark} added`;
+      ctx.recorder.operation(operation(target, stray, 'orphan', text));
+      released.push(describeObject(stray));
+    }
+  } catch (error) {
+    const cause = errorMessage(error);
+    if (isConnectionFailure(error)) budget.unreachable.set(target.transport, cause);
+    ctx.recorder.log({ level: 'warning', message: `${target.spec.name}: objects under other names not released: ${cause}`, where: target.spec.where });
+  }
+  return released;
 }

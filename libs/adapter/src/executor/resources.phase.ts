@@ -3,7 +3,7 @@ import type { KubeObject } from '../transport/resource-transport.port.js';
 import { type RecreateWait, applyTarget } from './apply-target.js';
 import { deleteTarget } from './delete-target.js';
 import type { Evaluation, ExecutionContext } from './execution-context.js';
-import { type OrphanBudget, type OrphanResult, orphanTarget, orphanedMessage } from './orphan-target.js';
+import { type OrphanBudget, type OrphanResult, orphanStrays, orphanTarget, orphanedMessage } from './orphan-target.js';
 import { discoverOwned } from './owned-discovery.js';
 import { findOwnedStrays } from './owned-strays.js';
 import { decideResourceStep } from './resource-plan.js';
@@ -50,8 +50,14 @@ async function orphanStage(ctx: ExecutionContext, targets: readonly Target[], op
   const resourceWhy = 'deletion_policy Orphan';
   for (const target of targets) {
     const configOrphan = target.spec.lifecycle?.delete?.policy === 'Orphan';
-    if (state.deletionPolicy !== 'Orphan' && !configOrphan) rest.push(target);
-    else results.push(await orphanTarget(ctx, target, budget, state.deletionPolicy === 'Orphan' ? resourceWhy : 'lifecycle.delete.policy Orphan'));
+    if (state.deletionPolicy !== 'Orphan' && !configOrphan) {
+      rest.push(target);
+      continue;
+    }
+    const why = state.deletionPolicy === 'Orphan' ? resourceWhy : 'lifecycle.delete.policy Orphan';
+    results.push(await orphanTarget(ctx, target, budget, why));
+    const released = await orphanStrays(ctx, target, budget, why, [...targets.map((t) => t.desired), ...Object.values(ctx.resources)]);
+    for (const object of released) results.push({ kind: 'unmarked', object });
   }
   if (rest.length === 0) {
     const why = state.deletionPolicy === 'Orphan' ? resourceWhy : 'lifecycle.delete.policy Orphan';
