@@ -164,6 +164,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     let projectionsSupervisor: Supervisor | undefined;
     const projections = new ProjectionRunner(store, readModels, createProjections(kinds), {
       onError: (error: unknown) => projectionsSupervisor?.fail(error),
+      onSchemaChange: (names) => logger.info(`read-model schema changed (${names.join(', ')}): replaying the event log into them`),
     });
     projectionsSupervisor = supervise('projections', projections);
     await projectionsSupervisor.start();

@@ -206,6 +206,59 @@ describe.each(backends)('ProjectionRunner on %s', (name, backend) => {
     expect(await applications(readModels, 'added')).toEqual([1, 2, 3, 4]);
   });
 
+  it('a projection whose schema changed is dropped and replayed at start; the others are kept', async () => {
+    const { store, readModels } = connect();
+    await appendEvents(store, 4);
+    const before = runner(store, readModels, [counting(), counting('steady')]);
+    await before.start();
+    await before.waitFor(4);
+    await before.stop();
+    // A row only the old tables hold: it must be gone after the replay (derived data, rebuilt from the log).
+    await readModels.transaction((tx) => tx.execute('INSERT INTO counting_applied (position, stream) VALUES (?, ?)', [99, 'junk']));
+
+    // Version 2 of `counting` adds a column; its old tables would refuse the new INSERT.
+    const v2: Projection = {
+      name: 'counting',
+      schema: ['CREATE TABLE IF NOT EXISTS counting_applied (position BIGINT NOT NULL, stream TEXT NOT NULL, kind TEXT NOT NULL)'],
+      async apply(event: RecordedEvent, tx: ReadModelTx) {
+        await tx.execute('INSERT INTO counting_applied (position, stream, kind) VALUES (?, ?, ?)', [event.position, event.stream, event.type]);
+      },
+    };
+    const changed: string[][] = [];
+    const after = runner(store, readModels, [v2, counting('steady')], { onSchemaChange: (names) => changed.push([...names]) });
+    await after.start();
+    await after.waitFor(4);
+    expect(changed).toEqual([['counting']]);
+    const rows = await readModels.query<{ position: number; kind: string }>('SELECT position, kind FROM counting_applied ORDER BY position');
+    expect(rows.map((row) => [Number(row.position), row.kind])).toEqual(positions(1, 4).map((position) => [position, 'Tick']));
+    expect(await applications(readModels, 'steady')).toEqual([1, 2, 3, 4]);
+    await after.stop();
+
+    // Same schema again: nothing is rebuilt.
+    const again = runner(store, readModels, [v2, counting('steady')], { onSchemaChange: (names) => changed.push([...names]) });
+    await again.start();
+    await again.waitFor(4);
+    expect(changed).toEqual([['counting']]);
+  });
+
+  it('tables made before schema digests existed are replayed once at start', async () => {
+    const { store, readModels } = connect();
+    await appendEvents(store, 3);
+    const before = runner(store, readModels, [counting()]);
+    await before.start();
+    await before.waitFor(3);
+    await before.stop();
+    await readModels.transaction((tx) => tx.execute('DROP TABLE projection_schemas'));
+    await readModels.transaction((tx) => tx.execute('INSERT INTO counting_applied (position, stream) VALUES (?, ?)', [99, 'junk']));
+
+    const changed: string[][] = [];
+    const after = runner(store, readModels, [counting()], { onSchemaChange: (names) => changed.push([...names]) });
+    await after.start();
+    await after.waitFor(3);
+    expect(changed).toEqual([['counting']]);
+    expect(await applications(readModels)).toEqual([1, 2, 3]);
+  });
+
   it('rebuild drops and replays the read models, reporting progress, and keeps running', async () => {
     const { store, readModels } = connect();
     await appendEvents(store, 7);

@@ -9,6 +9,7 @@ import {
   readCheckpoints,
   resetCheckpoints,
 } from './projection-checkpoints.js';
+import { CREATE_SCHEMAS_TABLE, readSchemaDigests, schemaDigest, writeSchemaDigest } from './projection-schemas.js';
 import { ProjectionWaitTimeout } from './projection-wait-timeout.error.js';
 import { schemaTables } from './schema-tables.js';
 
@@ -20,6 +21,11 @@ export interface ProjectionRunnerOptions {
    * store). Without it the error is rethrown as an unhandled rejection: never skipped silently.
    */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Called at start with the projections whose schema changed since their tables were made (or whose tables
+   * predate schema digests): their tables were dropped and recreated, and they replay the log from 0.
+   */
+  readonly onSchemaChange?: (projections: readonly string[]) => void;
 }
 
 interface Waiter {
@@ -139,6 +145,8 @@ export class ProjectionRunner {
       }
       for (const projection of this.projections) for (const statement of projection.schema) await tx.execute(statement);
       await resetCheckpoints(tx, this.names);
+      await tx.execute(CREATE_SCHEMAS_TABLE);
+      for (const projection of this.projections) await writeSchemaDigest(tx, projection.name, schemaDigest(projection.schema));
     });
     this.checkpoints.forEach((_, name) => this.checkpoints.set(name, 0));
     const total = await this.store.headPosition();
@@ -157,12 +165,30 @@ export class ProjectionRunner {
   private async prepare(attempts = 3): Promise<Map<string, number>> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        if (await this.anyTableMissing()) {
+        if ((await this.anyTableMissing()) || (await this.anySchemaChanged())) {
           const setup = this.readModels.setupTransaction?.bind(this.readModels) ?? this.readModels.transaction.bind(this.readModels);
+          const rebuilt: string[] = [];
           await setup(async (tx) => {
             await tx.execute(CREATE_CHECKPOINTS_TABLE);
-            for (const projection of this.projections) for (const statement of projection.schema) await tx.execute(statement);
+            await tx.execute(CREATE_SCHEMAS_TABLE);
+            // Decided again under the set-up lock: another process may have upgraded the tables meanwhile.
+            const digests = await readSchemaDigests(tx);
+            const checkpoints = await readCheckpoints(tx, this.names);
+            for (const projection of this.projections) {
+              const digest = schemaDigest(projection.schema);
+              const stored = digests.get(projection.name);
+              // Tables from another schema (or from before digests, with events applied): derived data, so
+              // replay it. Checkpoint first, then the tables: a running runner elsewhere locks them in that order.
+              if (stored !== digest && (stored !== undefined || (checkpoints.get(projection.name) ?? 0) > 0)) {
+                await resetCheckpoints(tx, [projection.name]);
+                for (const table of schemaTables(projection.schema).reverse()) await tx.execute(`DROP TABLE IF EXISTS ${table}`);
+                rebuilt.push(projection.name);
+              }
+              for (const statement of projection.schema) await tx.execute(statement);
+              await writeSchemaDigest(tx, projection.name, digest);
+            }
           });
+          if (rebuilt.length > 0) this.options.onSchemaChange?.(rebuilt);
         }
         return await this.readModels.transaction(async (tx) => {
           await insertMissingCheckpoints(tx, this.names);
@@ -173,6 +199,12 @@ export class ProjectionRunner {
         await sleep(10 * attempt);
       }
     }
+  }
+
+  /** Whether a projection's stored schema digest differs from its schema (or none is stored). */
+  private async anySchemaChanged(): Promise<boolean> {
+    const digests = await readSchemaDigests(this.readModels);
+    return this.projections.some((projection) => digests.get(projection.name) !== schemaDigest(projection.schema));
   }
 
   /** Whether a table of the projections (or the checkpoints table) does not exist yet. */
