@@ -49,9 +49,50 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     ]);
   });
 
-  it('refuses tenants (not supported yet) instead of pretending to isolate them', () => {
-    expect(issues('server:\n  tenant:\n    enabled: true\n    system_header: X-System\n')).toEqual([
-      '/etc/decom/server.yaml:3:14 server.tenant.enabled: tenants are not supported by this Decom version yet (docs/security.md)',
+  it('reads server.tenant (HyperFleet §8.1): headers lower-cased, off by default', () => {
+    expect(parseServerConfig('', '/f.yaml').tenant).toBeUndefined();
+    const config = parseServerConfig(
+      ['server:', '  tenant:', '    enabled: true', '    system_header: X-HyperFleet-System', '    dimensions:', '      - { header: X-Org, key: org, required: true }', '      - { header: X-Project, key: project }', ''].join('\n'),
+      '/f.yaml',
+    );
+    expect(config.tenant).toEqual({
+      enabled: true,
+      system_header: 'x-hyperfleet-system',
+      dimensions: [
+        { header: 'x-org', key: 'org', required: true },
+        { header: 'x-project', key: 'project', required: false },
+      ],
+    });
+  });
+
+  it('refuses tenants without system_header, dimensions or a required one, and bad or duplicate headers/keys, as file:line:column', () => {
+    expect(issues('server:\n  tenant:\n    enabled: true\n')).toEqual([
+      '/etc/decom/server.yaml:3:5 server.tenant.system_header: is required',
+      '/etc/decom/server.yaml:3:5 server.tenant.dimensions: tenants are enabled but no dimension is configured',
+    ]);
+    expect(issues('server:\n  tenant:\n    enabled: true\n    system_header: X-System\n    dimensions:\n      - { header: X-Org, key: org }\n')).toEqual([
+      '/etc/decom/server.yaml:6:7 server.tenant.dimensions: at least one dimension must be required: true',
+    ]);
+    expect(
+      issues(
+        [
+          'server:',
+          '  tenant:',
+          '    enabled: true',
+          '    system_header: "X System"',
+          '    dimensions:',
+          '      - { header: X-Org, key: org, required: true }',
+          '      - { header: x-org, key: org }',
+          '      - { header: "bad header", key: "a.b" }',
+          '',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      '/etc/decom/server.yaml:4:20 server.tenant.system_header: not a valid header name: "X System"',
+      '/etc/decom/server.yaml:7:17 server.tenant.dimensions[1].header: duplicate header "x-org"',
+      '/etc/decom/server.yaml:7:29 server.tenant.dimensions[1].key: duplicate key "org"',
+      '/etc/decom/server.yaml:8:17 server.tenant.dimensions[2].header: not a valid header name: "bad header"',
+      '/etc/decom/server.yaml:8:35 server.tenant.dimensions[2].key: must match ^[A-Za-z_][A-Za-z0-9_]{0,62}$, got "a.b"',
     ]);
   });
 });

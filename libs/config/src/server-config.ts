@@ -53,9 +53,12 @@ export interface RateLimitConfig {
   readonly time_window_ms: number;
 }
 
+/** HyperFleet `server.tenant` (contract §8.1). Header names are stored lower-case. */
 export interface TenantConfig {
   readonly enabled: boolean;
+  /** A request with this header equal to `true` is a system caller (honoured for system identities only). */
   readonly system_header: string;
+  /** Each dimension: the header carrying it, its key in a resource's tenancy, whether a caller must send it. */
   readonly dimensions: readonly { readonly header: string; readonly key: string; readonly required: boolean }[];
 }
 
@@ -83,6 +86,7 @@ export class ServerConfigError extends Error {
 
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const IDENTITY_MAX = 256;
+const TENANT_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /**
  * Parses a server config. Relative `jwks_file` paths are resolved against the file's folder.
@@ -170,13 +174,25 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     tenantMap.only(['enabled', 'system_header', 'dimensions']);
     const tenantEnabled = tenantMap.bool('enabled', false);
     const system_header = tenantMap.string('system_header', tenantEnabled) ?? '';
+    if (system_header && !HEADER_NAME.test(system_header)) tenantMap.problem('system_header', `not a valid header name: "${system_header}"`);
+    const headers = new Set<string>([system_header.toLowerCase()]);
+    const keys = new Set<string>();
     const dimensions = tenantMap.list('dimensions').map((d) => {
       d.only(['header', 'key', 'required']);
-      return { header: (d.string('header', true) ?? '').toLowerCase(), key: d.string('key', true) ?? '', required: d.bool('required', false) };
+      const header = d.string('header', true) ?? '';
+      const key = d.string('key', true) ?? '';
+      if (header && !HEADER_NAME.test(header)) d.problem('header', `not a valid header name: "${header}"`);
+      else if (header && headers.has(header.toLowerCase())) d.problem('header', `duplicate header "${header}"`);
+      // Keys name JSON fields in the read model's tenant column (resource-queries.ts): identifiers only.
+      if (key && !TENANT_KEY.test(key)) d.problem('key', `must match ${TENANT_KEY.source}, got "${key}"`);
+      else if (key && keys.has(key)) d.problem('key', `duplicate key "${key}"`);
+      headers.add(header.toLowerCase());
+      keys.add(key);
+      return { header: header.toLowerCase(), key, required: d.bool('required', false) };
     });
-    // Tenant scoping of reads and writes is not built yet: refuse rather than pretend to isolate tenants.
-    if (tenantEnabled) tenantMap.problem('enabled', 'tenants are not supported by this Decom version yet (docs/security.md)');
-    tenant = { enabled: tenantEnabled, system_header, dimensions };
+    if (tenantEnabled && dimensions.length === 0) tenantMap.problem('dimensions', 'tenants are enabled but no dimension is configured');
+    else if (tenantEnabled && !dimensions.some((d) => d.required)) tenantMap.problem('dimensions', 'at least one dimension must be required: true');
+    tenant = { enabled: tenantEnabled, system_header: system_header.toLowerCase(), dimensions };
   }
 
   const authz = reader.map('authorization');

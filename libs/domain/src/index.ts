@@ -16,6 +16,7 @@ export * from './resource/upcast.js';
 export * from './resource/deletion-order.js';
 export * from './resource/fencing.js';
 export * from './resource/name-reservations.js';
+export * from './resource/tenancy.js';
 export * from './resource/resource-name.js';
 export * from './resource/labels.js';
 export * from './resource/leaks.js';

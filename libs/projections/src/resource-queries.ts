@@ -13,6 +13,9 @@ import {
   type PauseMark,
   type ReferenceEdge,
   type ResourceCondition,
+  type Tenancy,
+  tenancyContains,
+  tenancyKey,
 } from '@decom/domain';
 import { presentResource, type ResourceJson } from './resource-presenter.js';
 import { toAdapterStatus } from './resource-view.projection.js';
@@ -52,6 +55,8 @@ export interface ListOptions {
   readonly search?: string;
   /** Only resources whose `references` hold `{ type → [.. targetId ..] }` (HyperFleet `ref_type` + `ref_target_id`). */
   readonly reference?: { readonly type: string; readonly targetId: string };
+  /** Only resources whose tenancy contains this one (HyperFleet §8.1); null/absent = unscoped. */
+  readonly tenant?: Tenancy | null;
 }
 
 export const ORDERABLE_FIELDS = ['created_time', 'updated_time', 'name', 'generation', 'deleted_time', 'id'] as const;
@@ -85,6 +90,8 @@ export interface FinalizingFilter {
   readonly deadLetters?: readonly DeadLetter[];
   /** TSL search over the resources' fields (contract §1.6, RESOURCE_SEARCH). @throws SearchSyntaxError, SearchFieldError */
   readonly search?: string;
+  /** Only resources whose tenancy contains this one; null/absent = unscoped. */
+  readonly tenant?: Tenancy | null;
 }
 
 export class ResourceQueries {
@@ -151,6 +158,11 @@ export class ResourceQueries {
     if (search) {
       where.push(search.sql);
       params.push(...search.params);
+    }
+    const scoped = this.tenantCondition(options.tenant);
+    if (scoped) {
+      where.push(scoped.sql);
+      params.push(...scoped.params);
     }
     const order = (options.order?.length ? options.order : [{ field: 'created_time', direction: 'desc' as const }])
       .filter((o) => (ORDERABLE_FIELDS as readonly string[]).includes(o.field))
@@ -237,15 +249,43 @@ export class ResourceQueries {
     return out;
   }
 
-  /** A stored resource of `kind` named `name` under `ownerId` (top level when undefined). */
-  async findByName(kind: string, name: string, ownerId?: string): Promise<ResourceJson | undefined> {
+  /**
+   * SQL (on `resources.tenant` / `resource_index.tenant`) for "tenancy contains `scope`"; undefined when
+   * unscoped. Dimension keys are identifiers (server-config.ts checks them), so the JSON path is safe.
+   */
+  private tenantCondition(scope: Tenancy | null | undefined): { sql: string; params: unknown[] } | undefined {
+    const entries = Object.entries(scope ?? {});
+    if (entries.length === 0) return undefined;
+    const postgres = this.db.dialect === 'postgres';
+    return {
+      sql: entries.map(() => (postgres ? `(tenant::jsonb ->> ?) = ?` : `json_extract(tenant, ?) = ?`)).join(' AND '),
+      params: entries.flatMap(([key, value]) => [postgres ? key : `$."${key}"`, value]),
+    };
+  }
+
+  /**
+   * Is resource `id` (also after hard delete) visible to a caller of tenancy `scope` (null = unscoped)?
+   * False for an id never created.
+   */
+  async visible(id: string, scope: Tenancy | null | undefined): Promise<boolean> {
+    const row = await this.locate(id);
+    return row !== undefined && tenancyContains(row.tenant ? (JSON.parse(row.tenant) as Tenancy) : null, scope);
+  }
+
+  /**
+   * A stored resource of `kind` named `name` under `ownerId` (top level when undefined); top-level names
+   * are unique per tenant, so with `tenant` only a resource of exactly that tenancy counts.
+   */
+  async findByName(kind: string, name: string, ownerId?: string, tenant?: Tenancy | null): Promise<ResourceJson | undefined> {
     const rows = await this.db.query<ResourceRow>(
       ownerId === undefined
         ? `SELECT * FROM resources WHERE kind = ? AND name = ? AND owner_id IS NULL`
         : `SELECT * FROM resources WHERE kind = ? AND name = ? AND owner_id = ?`,
       ownerId === undefined ? [kind, name] : [kind, name, ownerId],
     );
-    return rows[0] ? this.present(rows[0]) : undefined;
+    const key = tenancyKey(tenant);
+    const row = ownerId === undefined ? rows.find((r) => tenancyKey(r.tenant ? (JSON.parse(r.tenant) as Tenancy) : null) === key) : rows[0];
+    return row ? this.present(row) : undefined;
   }
 
   /** Where a resource's events live, also after hard delete; undefined for an id never created. */
@@ -269,6 +309,11 @@ export class ResourceQueries {
     if (search) {
       where.push(`id IN (SELECT id FROM resources WHERE ${search.sql})`);
       params.push(...search.params);
+    }
+    const scoped = this.tenantCondition(filter.tenant);
+    if (scoped) {
+      where.push(`id IN (SELECT id FROM resources WHERE ${scoped.sql})`);
+      params.push(...scoped.params);
     }
     const rows = await this.db.query<FinalizingRow>(
       `SELECT * FROM finalizing ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY deleted_time ASC, id ASC`,

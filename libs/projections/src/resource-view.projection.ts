@@ -58,13 +58,13 @@ export class ResourceViewProjection implements Projection {
         const required = this.kinds.find(d.kind)?.required_adapters ?? [];
         await tx.execute(
           `INSERT INTO resources (id, kind, name, href, stream, owner_id, owner_kind, owner_href, spec, labels, generation,
-             created_time, updated_time, created_by, updated_by, deleted_time, deleted_by, conditions, deletion_policy, refs)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)`,
+             created_time, updated_time, created_by, updated_by, deleted_time, deleted_by, conditions, deletion_policy, refs, tenant)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)`,
           [
             d.id, d.kind, d.name, href, recorded.stream, d.owner_references?.id ?? null, d.owner_references?.kind ?? null,
             owner?.href ?? null, JSON.stringify(d.spec), JSON.stringify(d.labels), d.generation, d.created_time,
             d.created_time, d.created_by, d.created_by, JSON.stringify(initialResourceConditions(d.created_time, required)),
-            d.deletion_policy ?? null, d.references ? JSON.stringify(d.references) : null,
+            d.deletion_policy ?? null, d.references ? JSON.stringify(d.references) : null, d.tenant ? JSON.stringify(d.tenant) : null,
           ],
         );
         await this.indexReferences(tx, d.id, d.references);
@@ -72,9 +72,9 @@ export class ResourceViewProjection implements Projection {
         const created = await this.row(tx, d.id);
         if (created) await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify({ effective_deletion_policy: await this.effectivePolicy(tx, created) }), d.id]);
         await tx.execute(
-          `INSERT INTO resource_index (id, kind, name, stream, owner_id, created_time) VALUES (?, ?, ?, ?, ?, ?)
+          `INSERT INTO resource_index (id, kind, name, stream, owner_id, created_time, tenant) VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO NOTHING`,
-          [d.id, d.kind, d.name, recorded.stream, d.owner_references?.id ?? null, d.created_time],
+          [d.id, d.kind, d.name, recorded.stream, d.owner_references?.id ?? null, d.created_time, d.tenant ? JSON.stringify(d.tenant) : null],
         );
         return;
       }

@@ -33,7 +33,8 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     ever_paused INTEGER NOT NULL DEFAULT 0,
     deletion_started INTEGER NOT NULL DEFAULT 0,
     force_orphan TEXT,
-    deletion_info TEXT
+    deletion_info TEXT,
+    tenant TEXT
   )`,
   `CREATE INDEX IF NOT EXISTS resources_kind_created ON resources (kind, created_time)`,
   `CREATE INDEX IF NOT EXISTS resources_owner ON resources (owner_id)`,
@@ -61,7 +62,8 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     owner_id TEXT,
     created_time TEXT NOT NULL,
     hard_deleted_time TEXT,
-    hard_delete_cause TEXT
+    hard_delete_cause TEXT,
+    tenant TEXT
   )`,
   `CREATE TABLE IF NOT EXISTS resource_references (
     referrer_id TEXT NOT NULL,
@@ -123,6 +125,8 @@ export interface ResourceRow {
   readonly force_orphan: string | null;
   /** Issue #12: JSON `DeletionInfo` (effective policy and source; once deleting, propagation and frozen adapters). */
   readonly deletion_info: string | null;
+  /** JSON tenancy (HyperFleet §8.1 dimension key → value); null = untenanted. */
+  readonly tenant: string | null;
 }
 
 /** The `deletion_info` column (issue #12). */
@@ -171,4 +175,6 @@ export interface ResourceIndexRow {
   readonly created_time: string;
   readonly hard_deleted_time: string | null;
   readonly hard_delete_cause: string | null;
+  /** JSON tenancy, as on `resources`. */
+  readonly tenant: string | null;
 }

@@ -15,7 +15,7 @@ export interface Principal {
   readonly identity: string;
   readonly issuer: string | null;
   readonly subject: string | null;
-  /** Tenancy of the caller; always null until tenants are supported. */
+  /** Tenancy of the caller (tenant-resolver.ts); null = unscoped (tenants off, or a system caller). */
   readonly tenant: Readonly<Record<string, string>> | null;
 }
 

@@ -14,6 +14,7 @@ import { ANONYMOUS_CALLER, IDENTITY_HEADER } from '../caller/caller.js';
 import { Problems } from '../problem-details/problem.js';
 import type { Principal } from './access-policy.js';
 import type { JwtVerifier } from './jwt-verifier.js';
+import type { TenantResolver } from './tenant-resolver.js';
 
 export const ANONYMOUS_READER = 'anonymous';
 
@@ -21,6 +22,8 @@ export interface AuthenticatorOptions {
   /** Undefined = JWT off. */
   readonly verifier?: JwtVerifier;
   readonly anonymousReads?: boolean;
+  /** Tenants on (`server.tenant.enabled`): the caller's tenancy is resolved after its identity. */
+  readonly tenants?: TenantResolver;
 }
 
 export class Authenticator {
@@ -30,8 +33,17 @@ export class Authenticator {
     return this.options.verifier !== undefined;
   }
 
-  /** @throws HttpProblem 401 (AUT-001..003), 503 (keys unavailable) or 400 (header identity not valid). */
+  /**
+   * @throws HttpProblem 401 (AUT-001..003), 503 (keys unavailable), 400 (header identity not valid) or,
+   *   tenants on, 403 AUZ-001 (tenant-resolver.ts).
+   */
   async authenticate(request: FastifyRequest): Promise<Principal> {
+    const principal = await this.identify(request);
+    const tenants = this.options.tenants;
+    return tenants ? { ...principal, tenant: tenants.resolve(request, principal) } : principal;
+  }
+
+  private async identify(request: FastifyRequest): Promise<Principal> {
     const verifier = this.options.verifier;
     if (!verifier) return { identity: headerIdentity(request, IDENTITY_HEADER) ?? ANONYMOUS_CALLER, issuer: null, subject: null, tenant: null };
     const authorization = single(request.headers.authorization);

@@ -4,6 +4,7 @@
  * balancers and scrapers carry no token). The `Principal` is kept on the request for the routes.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Tenancy } from '@decom/domain';
 import { ANONYMOUS_CALLER } from '../caller/caller.js';
 import type { Principal } from './access-policy.js';
 import type { Authenticator } from './authenticator.js';
@@ -33,6 +34,14 @@ export function installAuthentication(fastify: FastifyInstance, authenticator: A
       throw error;
     }
   });
+}
+
+/**
+ * The tenancy the request's reads and writes are confined to (HyperFleet §8.1): the caller's; null =
+ * unscoped (tenants off, or a system caller).
+ */
+export function scopeOf(request: FastifyRequest): Tenancy | null {
+  return principalOf(request).tenant;
 }
 
 /** The request's verified caller; outside authenticated paths, the anonymous system caller. */

@@ -3,7 +3,9 @@
  * in Finalizing, oldest first, with the structured `blockers` of each (issue #14) and, for compatibility,
  * the adapters they wait on and the unhealthy ones. Decom-specific route.
  */
-import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { scopeOf } from '../auth/request-authentication.js';
 import { KIND_REGISTRY, RESOURCE_QUERIES } from '@decom/application';
 import { ResourceNotFound, type BlockerType, type KindRegistry } from '@decom/domain';
 import type { FinalizingJson, ResourceQueries } from '@decom/projections';
@@ -24,12 +26,13 @@ export class FinalizingController {
    * @throws ValidationFailed (400) for a bad value or an unknown parameter; ResourceNotFound (404) for an unknown kind.
    */
   @Get()
-  async list(@Query() query: FinalizingQueryDto): Promise<{ total: number; items: FinalizingJson[] }> {
+  async list(@Query() query: FinalizingQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: FinalizingJson[] }> {
     if (query.kind !== undefined && !this.kinds.find(query.kind)) throw new ResourceNotFound('Kind', query.kind);
     const items = await this.queries.finalizing(this.clock.now(), query.older_than_seconds ?? 0, query.kind, {
       ...(query.blocker ? { blockerTypes: query.blocker.split(',') as BlockerType[] } : {}),
       ...(query.search !== undefined ? { search: query.search } : {}),
       deadLetters: await this.deadLetters.list(),
+      tenant: scopeOf(req),
     });
     return { total: items.length, items };
   }

@@ -5,11 +5,13 @@
 import { Inject } from '@nestjs/common';
 import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { EVENT_STORE, KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/application';
-import { BLOCKER_TYPES, ResourceNotFound, ValidationFailed, type BlockerType, type KindRegistry } from '@decom/domain';
+import { BLOCKER_TYPES, ResourceNotFound, ValidationFailed, type BlockerType, type KindRegistry, type Tenancy } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import { AUDIT_TYPES, type AuditType, type ResourceJson, type ResourceQueries } from '@decom/projections';
 import type { FastifyRequest } from 'fastify';
 import { commandContextOf } from '../caller/caller.js';
+import { scopeOf } from '../auth/request-authentication.js';
+import { visibleAudit } from '../audit/visible-audit.js';
 import { ResourceActions } from '../resources/resource-actions.js';
 import { AUDIT_LOG, CLOCK, DEAD_LETTERS, type AuditLog, type Clock, type DeadLetterSource } from '../tokens.js';
 import { withProblems } from './graphql-errors.js';
@@ -31,15 +33,15 @@ export class ResourcesResolver {
   ) {}
 
   @Query('resource')
-  resource(@Args('id') id: string) {
+  resource(@Args('id') id: string, @Context() ctx: GraphQLContext) {
     return withProblems('resource', async () => {
-      const resource = await this.queries.get(id);
+      const resource = (await this.queries.visible(id, scope(ctx))) ? await this.queries.get(id) : undefined;
       return resource ? toGraph(resource) : null;
     });
   }
 
   @Query('resources')
-  resources(@Args('kind') kind: string, @Args('page') page: number, @Args('size') size: number, @Args('deleting') deleting?: boolean) {
+  resources(@Args('kind') kind: string, @Args('page') page: number, @Args('size') size: number, @Context() ctx: GraphQLContext, @Args('deleting') deleting?: boolean) {
     return withProblems('resources', async () => {
       if (!this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
       // Same bounds as REST (contract §1.6): refused, not clamped.
@@ -50,18 +52,19 @@ export class ResourcesResolver {
         page,
         size,
         ...(deleting === undefined || deleting === null ? {} : { deleting }),
+        tenant: scope(ctx),
       });
       return { ...result, items: result.items.map(toGraph) };
     });
   }
 
   @Query('adapterStatuses')
-  adapterStatuses(@Args('id') id: string) {
-    return withProblems('adapterStatuses', async () => (await this.queries.statuses(id)).items);
+  adapterStatuses(@Args('id') id: string, @Context() ctx: GraphQLContext) {
+    return withProblems('adapterStatuses', async () => ((await this.queries.visible(id, scope(ctx))) ? (await this.queries.statuses(id)).items : []));
   }
 
   @Query('finalizing')
-  finalizing(@Args('olderThanSeconds') olderThanSeconds: number, @Args('kind') kind?: string, @Args('blocker') blocker?: string[] | null, @Args('search') search?: string | null) {
+  finalizing(@Args('olderThanSeconds') olderThanSeconds: number, @Context() ctx: GraphQLContext, @Args('kind') kind?: string, @Args('blocker') blocker?: string[] | null, @Args('search') search?: string | null) {
     return withProblems('finalizing', async () => {
       requireRange('olderThanSeconds', olderThanSeconds, 0, Number.MAX_SAFE_INTEGER);
       if (kind && !this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
@@ -74,6 +77,7 @@ export class ResourcesResolver {
         ...(blocker?.length ? { blockerTypes: blocker as BlockerType[] } : {}),
         ...(typeof search === 'string' ? { search } : {}),
         deadLetters: await this.deadLetters.list(),
+        tenant: scope(ctx),
       };
       return (await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined, filter)).map((f) => ({
         ...f,
@@ -84,7 +88,7 @@ export class ResourcesResolver {
   }
 
   @Query('audit')
-  audit(@Args('type') type: string[] | null | undefined, @Args('limit') limit: number) {
+  audit(@Args('type') type: string[] | null | undefined, @Args('limit') limit: number, @Context() ctx: GraphQLContext) {
     return withProblems('audit', async () => {
       requireRange('limit', limit, 1, 1000);
       const unknown = (type ?? []).filter((t) => !(AUDIT_TYPES as readonly string[]).includes(t));
@@ -92,15 +96,15 @@ export class ResourcesResolver {
         const message = `type must be among ${AUDIT_TYPES.join(', ')}`;
         throw new ValidationFailed(message, unknown.map((value) => ({ field: 'type', value, constraint: 'enum' as const, message })));
       }
-      return this.auditLog.list({ ...(type?.length ? { types: type as AuditType[] } : {}), limit });
+      return visibleAudit(await this.auditLog.list({ ...(type?.length ? { types: type as AuditType[] } : {}), limit }), this.queries, scope(ctx));
     });
   }
 
   @Query('history')
-  history(@Args('id') id: string) {
+  history(@Args('id') id: string, @Context() ctx: GraphQLContext) {
     return withProblems('history', async () => {
       const located = await this.queries.locate(id);
-      if (!located) throw new ResourceNotFound('Resource', id);
+      if (!located || !(await this.queries.visible(id, scope(ctx)))) throw new ResourceNotFound('Resource', id);
       return (await this.store.readStream(located.stream))
         .filter((e) => {
           const d = e.data as { id?: string; subresources?: { id: string }[] };
@@ -118,36 +122,36 @@ export class ResourcesResolver {
     @Context() ctx: GraphQLContext,
   ) {
     return withProblems('deleteResource', async () =>
-      toGraph(await this.actions.delete(await this.target(id), context(ctx), deleteForMove === true, propagationPolicy ?? undefined)),
+      toGraph(await this.actions.delete(await this.target(id, ctx), context(ctx), deleteForMove === true, propagationPolicy ?? undefined)),
     );
   }
 
   @Mutation('forceDelete')
   forceDelete(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
     return withProblems('forceDelete', async () => {
-      await this.actions.forceDelete(await this.target(id), reason, context(ctx));
+      await this.actions.forceDelete(await this.target(id, ctx), reason, context(ctx));
       return true;
     });
   }
 
   @Mutation('forceOrphan')
   forceOrphan(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('forceOrphan', async () => toGraph(await this.actions.forceOrphan(await this.target(id), reason, context(ctx))));
+    return withProblems('forceOrphan', async () => toGraph(await this.actions.forceOrphan(await this.target(id, ctx), reason, context(ctx))));
   }
 
   @Mutation('pause')
   pause(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('pause', async () => toGraph(await this.actions.setPaused(await this.target(id), true, reason, context(ctx))));
+    return withProblems('pause', async () => toGraph(await this.actions.setPaused(await this.target(id, ctx), true, reason, context(ctx))));
   }
 
   @Mutation('unpause')
   unpause(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('unpause', async () => toGraph(await this.actions.setPaused(await this.target(id), false, reason, context(ctx))));
+    return withProblems('unpause', async () => toGraph(await this.actions.setPaused(await this.target(id, ctx), false, reason, context(ctx))));
   }
 
-  private async target(id: string) {
+  private async target(id: string, ctx: GraphQLContext) {
     const located = await this.queries.locate(id);
-    if (!located || located.hard_deleted_time) throw new ResourceNotFound('Resource', id);
+    if (!located || located.hard_deleted_time || !(await this.queries.visible(id, scope(ctx)))) throw new ResourceNotFound('Resource', id);
     return { kind: located.kind, id };
   }
 }
@@ -164,6 +168,11 @@ function requireRange(field: string, value: number, min: number, max: number): v
 function context(ctx: GraphQLContext): CommandContext {
   // The request passed the same authentication hook as REST (auth/request-authentication.ts).
   return commandContextOf(ctx.reply!.request as unknown as FastifyRequest);
+}
+
+/** The request's tenant scope (HyperFleet §8.1; null = unscoped). */
+function scope(ctx: GraphQLContext): Tenancy | null {
+  return scopeOf(ctx.reply!.request as unknown as FastifyRequest);
 }
 
 function toGraph(resource: ResourceJson) {

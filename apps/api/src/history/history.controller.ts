@@ -3,7 +3,9 @@
  * force delete): every event that concerns a resource (who did what, when, with which reason and
  * statuses), and the resource as it was at a past time (`?as_of=`).
  */
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { scopeOf } from '../auth/request-authentication.js';
 import { EVENT_STORE, KIND_REGISTRY, RESOURCE_QUERIES } from '@decom/application';
 import { ResourceNotFound, ValidationFailed, type KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
@@ -50,8 +52,8 @@ export class HistoryController {
 
   /** One page of the resource's events, oldest first: `page` (default 1), `size` (default 100, max 1000). */
   @Get(':id/events')
-  async events(@Param('id') id: string, @Query(pageQuery) query: Readonly<PageQueryDto>): Promise<HistoryPage> {
-    const located = await this.queries.locate(id);
+  async events(@Param('id') id: string, @Query(pageQuery) query: Readonly<PageQueryDto>, @Req() req: FastifyRequest): Promise<HistoryPage> {
+    const located = await this.locate(id, req);
     if (!located) throw new ResourceNotFound('Resource', id);
     const items = (await this.store.readStream(located.stream))
       .filter((e) => concerns(e.data, id))
@@ -77,22 +79,28 @@ export class HistoryController {
    * it answers the resource as it was then, 404 when it did not exist at that time, 400 for a bad `as_of`.
    */
   @Get(':id')
-  async get(@Param('id') id: string, @Query(fieldsQuery) query: Readonly<ListQueryDto>, @Query('as_of') asOf?: string): Promise<Partial<ResourceJson>> {
-    if (asOf === undefined) return selectFields(await this.current(id), parseFields(query.fields));
+  async get(@Param('id') id: string, @Query(fieldsQuery) query: Readonly<ListQueryDto>, @Req() req: FastifyRequest, @Query('as_of') asOf?: string): Promise<Partial<ResourceJson>> {
+    if (asOf === undefined) return selectFields(await this.current(id, req), parseFields(query.fields));
     const at = parseRfc3339(asOf);
     if (!at) {
       throw new ValidationFailed(`as_of must be an RFC 3339 date-time, got "${asOf}"`, [
         { field: 'as_of', value: asOf, constraint: 'format', message: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-11-29T10:00:00Z' },
       ]);
     }
-    const located = await this.queries.locate(id);
+    const located = await this.locate(id, req);
     const past = located ? await resourceAsOf(await this.store.readStream(located.stream), id, at, this.kinds) : undefined;
     if (!located || !past) throw new ResourceNotFound(located?.kind ?? 'Resource', id);
     return selectFields(past, parseFields(query.fields));
   }
 
-  private async current(id: string): Promise<ResourceJson> {
+  /** The resource's index row; undefined when unknown or outside the caller's tenancy (HyperFleet §8.1). */
+  private async locate(id: string, req: FastifyRequest) {
     const located = await this.queries.locate(id);
+    return located && (await this.queries.visible(id, scopeOf(req))) ? located : undefined;
+  }
+
+  private async current(id: string, req: FastifyRequest): Promise<ResourceJson> {
+    const located = await this.locate(id, req);
     if (!located || located.hard_deleted_time) throw new ResourceNotFound('Resource', id);
     const resource = await this.queries.get(id);
     if (!resource || resource.kind !== located.kind) throw new ResourceNotFound(located.kind, id);

@@ -71,7 +71,7 @@ export class ResourceActions {
     const labels = validLabels(body.labels ?? {});
     // Names are unique per kind and parent (contract §1.7 CNF-001). This read-model look-up is only a fast
     // path; the decision is the store's (a name reservation in the create's append, name-reservations.ts).
-    const known = await this.queries.findByName(kind, body.name, owner?.id);
+    const known = await this.queries.findByName(kind, body.name, owner?.id, context.audit?.tenant ?? null);
     if (known) throw Problems.nameTaken(new NameAlreadyTaken(kind, body.name, known.id).message, { id: known.id, href: known.href });
     const id = this.ids.next();
     const outcome = await this.execute(
@@ -86,6 +86,7 @@ export class ResourceActions {
           ...(owner ? { owner } : {}),
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
           ...(body.references ? { references: await this.validReferencesNow(body.references) } : {}),
+          ...(context.audit?.tenant ? { tenant: context.audit.tenant } : {}),
           metadata: this.metadata(context),
         },
         context,

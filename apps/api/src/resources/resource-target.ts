@@ -1,9 +1,10 @@
 /**
  * Resolves URL segments to a resource kind/id (contract §1.1 routes): `/{plural}/{id}`,
  * `/{parent plural}/{pid}/{plural}/{id}` (the parent must exist and own the child: 404 against the parent
- * otherwise), and the kind-agnostic `/resources/{id}`.
+ * otherwise), and the kind-agnostic `/resources/{id}`. With a tenant `scope` (HyperFleet §8.1), a resource
+ * whose tenancy does not contain it answers 404 like one that does not exist.
  */
-import { ResourceNotFound, type KindDescriptor, type KindRegistry } from '@decom/domain';
+import { ResourceNotFound, type KindDescriptor, type KindRegistry, type Tenancy } from '@decom/domain';
 import type { ResourceQueries } from '@decom/projections';
 import { Problems } from '../problem-details/problem.js';
 
@@ -30,18 +31,20 @@ export class ResourceTargets {
   }
 
   /** `/{plural}/{id}` — also flat child routes (`/nodepools/{id}`) and `/resources/{id}`. */
-  async single(plural: string, id: string, path: string): Promise<ResourceTarget> {
+  async single(plural: string, id: string, path: string, scope: Tenancy | null): Promise<ResourceTarget> {
     if (plural === 'resources') {
       const located = await this.queries.locate(id);
-      if (!located || located.hard_deleted_time) throw new ResourceNotFound('Resource', id);
+      if (!located || located.hard_deleted_time || !(await this.queries.visible(id, scope))) throw new ResourceNotFound('Resource', id);
       return { kind: located.kind, id };
     }
-    return { kind: this.descriptor(plural, path).kind, id };
+    const kind = this.descriptor(plural, path).kind;
+    if (scope && !(await this.queries.visible(id, scope))) throw new ResourceNotFound(kind, id);
+    return { kind, id };
   }
 
   /** `/{parent}/{pid}/{plural}/{id}`: checks the parent exists and owns the child. */
-  async nested(parentPlural: string, parentId: string, plural: string, id: string, path: string): Promise<ResourceTarget> {
-    const { descriptor } = await this.collection(parentPlural, parentId, plural, path);
+  async nested(parentPlural: string, parentId: string, plural: string, id: string, path: string, scope: Tenancy | null): Promise<ResourceTarget> {
+    const { descriptor } = await this.collection(parentPlural, parentId, plural, path, scope);
     const child = await this.queries.get(id);
     if (!child || child.kind !== descriptor.kind || child.owner_references?.id !== parentId) {
       throw new ResourceNotFound(descriptor.kind, id);
@@ -50,12 +53,13 @@ export class ResourceTargets {
   }
 
   /** `/{parent}/{pid}/{plural}`: the child collection of an existing parent. */
-  async collection(parentPlural: string, parentId: string, plural: string, path: string): Promise<CollectionTarget> {
+  async collection(parentPlural: string, parentId: string, plural: string, path: string, scope: Tenancy | null): Promise<CollectionTarget> {
     const parent = this.descriptor(parentPlural, path);
     const descriptor = this.descriptor(plural, path);
     if (descriptor.parent_kind !== parent.kind) throw Problems.notFoundEndpoint(path);
     const owner = await this.queries.get(parentId);
-    if (!owner || owner.kind !== parent.kind) throw new ResourceNotFound(parent.kind, parentId);
+    // A child inherits its parent's tenancy, so the parent's visibility decides the children's.
+    if (!owner || owner.kind !== parent.kind || !(await this.queries.visible(parentId, scope))) throw new ResourceNotFound(parent.kind, parentId);
     return { descriptor, owner: { id: parentId, kind: parent.kind } };
   }
 }

@@ -10,6 +10,7 @@ import { KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/app
 import type { Page, ResourceJson, ResourceQueries } from '@decom/projections';
 import type { AdapterStatus } from '@decom/domain';
 import { commandContextOf } from '../caller/caller.js';
+import { scopeOf } from '../auth/request-authentication.js';
 import { Problems } from '../problem-details/problem.js';
 import { AdapterStatusDto } from './dto/adapter-status.dto.js';
 import { validCreateBody } from './dto/create-body.js';
@@ -50,7 +51,7 @@ export class ResourcesController {
   @Get(':plural')
   async list(@Param('plural') plural: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<ResourceJson>>> {
     const kind = plural === 'resources' ? undefined : this.targets.descriptor(plural, req.url).kind;
-    return sparse(await this.queries.list({ ...(kind !== undefined && { kind }), ...listOptions(query) }), query);
+    return sparse(await this.queries.list({ ...(kind !== undefined && { kind }), ...listOptions(query), tenant: scopeOf(req) }), query);
   }
 
   /** `POST /{plural}`, and `POST /resources` where the body's `kind` picks the (top-level) kind. */
@@ -68,13 +69,13 @@ export class ResourcesController {
 
   @Get(':plural/:id/:childPlural')
   async listChildren(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<ResourceJson>>> {
-    const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url);
+    const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url, scopeOf(req));
     return sparse(await this.queries.list({ kind: descriptor.kind, ownerId: owner!.id, ...listOptions(query) }), query);
   }
 
   @Post(':plural/:id/:childPlural')
   async createChild(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Body() raw: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
-    const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url);
+    const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url, scopeOf(req));
     const body = await validCreateBody(raw, descriptor);
     return created(reply, await this.actions.create(descriptor.kind, body, owner, context(req)));
   }
@@ -82,12 +83,12 @@ export class ResourcesController {
   // ── one resource, top-level or flat (`/nodepools/{id}`, `/resources/{id}`) ──
   @Get(':plural/:id')
   async get(@Param('plural') plural: string, @Param('id') id: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Partial<ResourceJson>> {
-    return selectFields(await this.read(await this.targets.single(plural, id, req.url)), parseFields(query.fields));
+    return selectFields(await this.read(await this.targets.single(plural, id, req.url, scopeOf(req))), parseFields(query.fields));
   }
 
   @Patch(':plural/:id')
   async patch(@Param('plural') plural: string, @Param('id') id: string, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
-    return this.actions.patch(await this.targets.single(plural, id, req.url), body ?? {}, context(req));
+    return this.actions.patch(await this.targets.single(plural, id, req.url, scopeOf(req)), body ?? {}, context(req));
   }
 
   @Delete(':plural/:id')
@@ -99,41 +100,41 @@ export class ResourcesController {
     @Query('propagationPolicy') propagationPolicy: string | undefined,
     @Req() req: FastifyRequest,
   ): Promise<ResourceJson> {
-    return this.actions.delete(await this.targets.single(plural, id, req.url), context(req), move === 'true', propagationPolicy);
+    return this.actions.delete(await this.targets.single(plural, id, req.url, scopeOf(req)), context(req), move === 'true', propagationPolicy);
   }
 
   @Post(':plural/:id/pause')
   async pause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
-    return this.actions.setPaused(await this.targets.single(plural, id, req.url), true, body?.reason, context(req));
+    return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), true, body?.reason, context(req));
   }
 
   @Post(':plural/:id/unpause')
   async unpause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
-    return this.actions.setPaused(await this.targets.single(plural, id, req.url), false, body?.reason, context(req));
+    return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), false, body?.reason, context(req));
   }
 
   @Post(':plural/:id/force-orphan')
   async forceOrphan(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
-    return this.actions.forceOrphan(await this.targets.single(plural, id, req.url), body?.reason, context(req));
+    return this.actions.forceOrphan(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
   }
 
   @Post(':plural/:id/force-delete')
   @HttpCode(204)
   async forceDelete(@Param('plural') plural: string, @Param('id') id: string, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void> {
-    await this.actions.forceDelete(await this.targets.single(plural, id, req.url), body?.reason, context(req));
+    await this.actions.forceDelete(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
   }
 
   @Get(':plural/:id/statuses')
   async statuses(@Param('plural') plural: string, @Param('id') id: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<AdapterStatus>>> {
-    return this.readStatuses(await this.targets.single(plural, id, req.url), query);
+    return this.readStatuses(await this.targets.single(plural, id, req.url, scopeOf(req)), query);
   }
 
   @Put(':plural/:id/statuses')
   async report(@Param('plural') plural: string, @Param('id') id: string, @Body() body: AdapterStatusDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdapterStatus | undefined> {
-    return this.ingest(await this.targets.single(plural, id, req.url), body, req, reply);
+    return this.ingest(await this.targets.single(plural, id, req.url, scopeOf(req)), body, req, reply);
   }
 
   // ── nested children (`/clusters/{cid}/nodepools/{id}`) ─────────────────────
@@ -204,7 +205,7 @@ export class ResourcesController {
   }
 
   private nested(p: NestedParams, req: FastifyRequest): Promise<ResourceTarget> {
-    return this.targets.nested(p.plural, p.pid, p.childPlural, p.id, req.url);
+    return this.targets.nested(p.plural, p.pid, p.childPlural, p.id, req.url, scopeOf(req));
   }
 
   private async read(target: ResourceTarget): Promise<ResourceJson> {

@@ -10,6 +10,7 @@ import { AccessPolicy } from '../../../api/src/auth/access-policy.js';
 import { Authenticator } from '../../../api/src/auth/authenticator.js';
 import { EmbeddedIssuer } from '../../../api/src/auth/embedded-issuer.js';
 import { JwtVerifier } from '../../../api/src/auth/jwt-verifier.js';
+import { TenantResolver } from '../../../api/src/auth/tenant-resolver.js';
 
 export interface EngineAuth {
   readonly auth: ApiAuth;
@@ -48,16 +49,18 @@ export async function buildEngineAuth(config: AppConfig, logger: Logger, options
       })
     : undefined;
   const policy = new AccessPolicy({ authorization, authenticated: jwtOn, ...(embedded ? { embeddedIssuer: embedded.config.issuer_url } : {}) });
+  const tenant = server.tenant?.enabled ? server.tenant : undefined;
+  const tenants = tenant ? new TenantResolver(tenant, (principal) => policy.isSystem(principal)) : undefined;
   const summary = [
     jwtOn
       ? `authentication: JWT from ${server.jwt.configs.map((c) => c.issuer_url).join(', ')}${embedded ? ' (+ embedded adapter issuer)' : ''}${server.jwt.anonymous_reads ? '; anonymous reads allowed' : ''}`
       : isLoopback(config.host)
         ? `authentication is OFF: every caller may act as any identity; serving ${config.host} only (configure server.jwt in DECOM_SERVER_CONFIG: docs/security.md)`
         : `authentication is OFF on ${config.host} (DECOM_AUTH=disabled): every caller may act as any identity`,
-    `authorization: ${authorization.admins.length} admin(s), operators: ${authorization.operators ? authorization.operators.length : 'any authenticated caller'}, adapters bound: ${Object.keys(authorization.adapters).join(', ') || '(none)'}; tenants: off; rate limit: ${server.rate_limit.enabled ? `${server.rate_limit.max} per ${server.rate_limit.time_window_ms} ms per caller` : 'off'}`,
+    `authorization: ${authorization.admins.length} admin(s), operators: ${authorization.operators ? authorization.operators.length : 'any authenticated caller'}, adapters bound: ${Object.keys(authorization.adapters).join(', ') || '(none)'}; tenants: ${tenant ? `on (${tenant.dimensions.map((d) => `${d.header}${d.required ? '' : '?'}`).join(', ')}; system header ${tenant.system_header})` : 'off'}; rate limit: ${server.rate_limit.enabled ? `${server.rate_limit.max} per ${server.rate_limit.time_window_ms} ms per caller` : 'off'}`,
   ];
   return {
-    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads }), policy, rateLimit: server.rate_limit },
+    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}) }), policy, rateLimit: server.rate_limit },
     ...(embedded ? { embedded } : {}),
     summary,
   };

@@ -91,6 +91,8 @@ export function decideCreate(command: CreateResource, state: TreeState, kinds: K
   } else if (command.owner) {
     throw new InvalidParent(`${command.kind} is a top-level kind and takes no parent`);
   }
+  // A child inherits its parent's tenancy (HyperFleet §8.1); a top-level resource takes its creator's.
+  const tenant = command.owner ? state.resources.get(command.owner.id)?.tenant : command.tenant;
   const sibling = [...state.resources.values()].find(
     (r) => r.kind === command.kind && r.name === command.name && r.owner_references?.id === command.owner?.id,
   );
@@ -110,6 +112,7 @@ export function decideCreate(command: CreateResource, state: TreeState, kinds: K
         created_by: command.metadata.caller,
         ...(command.deletion_policy ? { deletion_policy: command.deletion_policy } : {}),
         ...(command.references && Object.keys(command.references).length > 0 ? { references: command.references } : {}),
+        ...(tenant && Object.keys(tenant).length > 0 ? { tenant } : {}),
       },
     },
   ];

@@ -28,6 +28,7 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
         adapter_statuses: {},
         ...(d.deletion_policy ? { deletion_policy: d.deletion_policy } : {}),
         ...(d.references ? { references: d.references } : {}),
+        ...(d.tenant ? { tenant: d.tenant } : {}),
       });
       break;
     }

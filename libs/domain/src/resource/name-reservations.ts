@@ -9,11 +9,13 @@
  */
 import type { ResourceEvent } from './resource.events.js';
 import type { TreeState } from './resource.state.js';
+import { tenancyKey } from './tenancy.js';
 
 export interface NameKeyParts {
   readonly kind: string;
   readonly name: string;
   readonly parentId?: string;
+  /** `tenancyKey` of the resource's tenancy (tenancy.ts); undefined = untenanted. */
   readonly tenant?: string;
 }
 
@@ -30,11 +32,11 @@ export function nameReservationsOf(
   const release: string[] = [];
   for (const event of events) {
     if (event.type === 'ResourceCreated' && !event.data.owner_references) {
-      reserve.push({ key: nameReservationKey({ kind: event.data.kind, name: event.data.name }), holder: event.data.id });
+      reserve.push({ key: nameReservationKey({ kind: event.data.kind, name: event.data.name, tenant: tenancyKey(event.data.tenant) }), holder: event.data.id });
     }
     if (event.type === 'HardDeleted' && !event.data.owner_references) {
       const resource = before.resources.get(event.data.id);
-      if (resource) release.push(nameReservationKey({ kind: resource.kind, name: resource.name }));
+      if (resource) release.push(nameReservationKey({ kind: resource.kind, name: resource.name, tenant: tenancyKey(resource.tenant) }));
     }
   }
   return { reserve, release };

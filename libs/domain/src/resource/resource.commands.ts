@@ -1,3 +1,4 @@
+import type { Tenancy } from './tenancy.js';
 import type { PropagationPolicy } from './deletion-order.js';
 import type { ReportFence } from './fencing.js';
 import type { DeletionPolicy, References } from './policies.js';
@@ -24,6 +25,8 @@ export interface CreateResource {
   readonly owner?: { readonly id: string; readonly kind: string };
   readonly deletion_policy?: DeletionPolicy;
   readonly references?: References;
+  /** The creator's tenancy (top-level resources; a child inherits its parent's). */
+  readonly tenant?: Tenancy;
   readonly metadata: CommandMetadata;
 }
 

@@ -4,6 +4,7 @@
  * Field names match the API JSON and the seeds (`deleted_time`, `generation`, `observed_generation`).
  * Event data is versioned by `schema_version` where it ever changes (see docs/event-versioning.md).
  */
+import type { Tenancy } from './tenancy.js';
 import type { AdapterCondition } from './conditions.js';
 import type { PropagationPolicy } from './deletion-order.js';
 import type { ReportFence } from './fencing.js';
@@ -31,6 +32,8 @@ export interface ResourceCreated {
     /** Absent = inherit / `Delete` (seed 003). Added in schema 2; absent in older histories. */
     readonly deletion_policy?: DeletionPolicy;
     readonly references?: References;
+    /** Tenancy (HyperFleet §8.1) when tenants are on; absent in older histories and with tenants off. */
+    readonly tenant?: Tenancy;
   };
 }
 

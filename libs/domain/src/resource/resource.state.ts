@@ -2,6 +2,7 @@
  * The state of one resource tree, folded from its stream by `evolve`. Hard-deleted resources are gone
  * from `resources` (their history stays in the stream).
  */
+import type { Tenancy } from './tenancy.js';
 import type { AdapterStatus, OwnerReference } from './resource.events.js';
 import type { PropagationPolicy } from './deletion-order.js';
 import type { DeletionPolicy, OperatorMark, References } from './policies.js';
@@ -28,6 +29,8 @@ export interface ResourceState {
   /** Declared deletion policy; undefined = inherit, else `Delete` (seed 003). */
   readonly deletion_policy?: DeletionPolicy;
   readonly references?: References;
+  /** Tenancy (HyperFleet §8.1); undefined = untenanted. */
+  readonly tenant?: Tenancy;
   /** Set while paused (seed 004). */
   readonly paused?: OperatorMark;
   /** True once the resource was paused at least once (the `Paused` condition then stays, False after unpause). */

@@ -1,0 +1,49 @@
+/**
+ * The caller's tenancy (HyperFleet contract §8.1), read from headers a trusted gateway injects:
+ * - `system_header` equal to `true` (trimmed, case-insensitive) → a system caller: tenancy null (unscoped
+ *   reads). Unlike HyperFleet, which trusts its gateway for this header, Decom honours it only for callers
+ *   it already treats as system identities (an identity bound in `authorization.adapters`, or the embedded
+ *   adapters' minted tokens, which are system callers even without the header); from anyone else the
+ *   header is ignored and the dimensions apply.
+ * - otherwise each dimension's header: a value is 1..63 characters of `[A-Za-z0-9._-]`; a missing required
+ *   dimension, a bad value, or no dimension at all → 403 `HYPERFLEET-AUZ-001`.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { TenantConfig } from '@decom/config';
+import type { Tenancy } from '@decom/domain';
+import { Problems } from '../problem-details/problem.js';
+import type { Principal } from './access-policy.js';
+import { EMBEDDED_ISSUER } from './embedded-issuer.js';
+
+const TENANT_VALUE = /^[A-Za-z0-9._-]{1,63}$/;
+
+export class TenantResolver {
+  constructor(
+    private readonly config: TenantConfig,
+    private readonly isSystem: (principal: Principal) => boolean,
+  ) {}
+
+  /** @throws HttpProblem 403 HYPERFLEET-AUZ-001 naming the dimension header at fault. */
+  resolve(request: FastifyRequest, principal: Principal): Tenancy | null {
+    // Decom's own embedded adapters (tokens minted in this process) are system callers without the header.
+    if (principal.issuer === EMBEDDED_ISSUER) return null;
+    if (header(request, this.config.system_header)?.toLowerCase() === 'true' && this.isSystem(principal)) return null;
+    const tenancy: Record<string, string> = {};
+    for (const dimension of this.config.dimensions) {
+      const value = header(request, dimension.header);
+      if (value === undefined || value === '') {
+        if (dimension.required) throw Problems.forbidden(`tenant header ${dimension.header} is required`);
+        continue;
+      }
+      if (!TENANT_VALUE.test(value)) throw Problems.forbidden(`tenant header ${dimension.header} must be 1..63 characters of [A-Za-z0-9._-]`);
+      tenancy[dimension.key] = value;
+    }
+    if (Object.keys(tenancy).length === 0) throw Problems.forbidden('no tenant dimension resolved');
+    return tenancy;
+  }
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const raw = request.headers[name];
+  return (Array.isArray(raw) ? raw[0] : raw)?.trim();
+}
