@@ -89,10 +89,10 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
       ),
     ).toEqual([
       '/etc/decom/server.yaml:4:20 server.tenant.system_header: not a valid header name: "X System"',
-      '/etc/decom/server.yaml:7:17 server.tenant.dimensions[1].header: duplicate header "x-org"',
-      '/etc/decom/server.yaml:7:29 server.tenant.dimensions[1].key: duplicate key "org"',
-      '/etc/decom/server.yaml:8:17 server.tenant.dimensions[2].header: not a valid header name: "bad header"',
-      '/etc/decom/server.yaml:8:35 server.tenant.dimensions[2].key: must match ^[A-Za-z_][A-Za-z0-9_]{0,62}$, got "a.b"',
+      '/etc/decom/server.yaml:7:19 server.tenant.dimensions[1].header: duplicate header "x-org"',
+      '/etc/decom/server.yaml:7:31 server.tenant.dimensions[1].key: duplicate key "org"',
+      '/etc/decom/server.yaml:8:19 server.tenant.dimensions[2].header: not a valid header name: "bad header"',
+      '/etc/decom/server.yaml:8:38 server.tenant.dimensions[2].key: must match ^[A-Za-z_][A-Za-z0-9_]{0,62}$, got "a.b"',
     ]);
   });
 });
