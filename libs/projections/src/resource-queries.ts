@@ -258,7 +258,7 @@ export class ResourceQueries {
     if (entries.length === 0) return undefined;
     const postgres = this.db.dialect === 'postgres';
     return {
-      sql: entries.map(() => (postgres ? `(tenant::jsonb ->> ?) = ?` : `json_extract(tenant, ?) = ?`)).join(' AND '),
+      sql: entries.map(() => (postgres ? `(tenant::jsonb ->> CAST(? AS text)) = ?` : `json_extract(tenant, ?) = ?`)).join(' AND '),
       params: entries.flatMap(([key, value]) => [postgres ? key : `$."${key}"`, value]),
     };
   }

@@ -1,0 +1,165 @@
+/**
+ * Issue 9 item 3 end to end: tenants as HyperFleet does them (contract §8.1), with JWT on against a real
+ * local JWKS endpoint. Two tenants via gateway headers each see and change only their own resources (404
+ * across tenants over REST and GraphQL), names are unique per tenant, children inherit the parent's
+ * tenancy, a missing or bad dimension is a 403, and the system header makes an unscoped reader only for
+ * an identity bound to an adapter (an ordinary user sending it is still scoped).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestIssuer } from '../support/test-issuer.js';
+import { usePostgres, type PostgresForTests } from '../support/postgres.js';
+import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+
+const ALICE = 'alice@acme.example';
+const BOB = 'bob@globex.example';
+const BOT = 'validation-bot@example.com';
+
+// Both read-model dialects: the tenancy filter is JSON SQL (json_extract / jsonb ->>).
+describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFleet §8.1) on %s', (profile) => {
+  let issuer: TestIssuer;
+  let fixture: EngineFixture;
+  let dir: string;
+  let postgres: PostgresForTests | undefined;
+  let schema = '';
+
+  beforeAll(async () => {
+    issuer = await TestIssuer.start();
+    dir = await mkdtemp(join(tmpdir(), 'decom-tenants-'));
+    const file = join(dir, 'server.yaml');
+    await writeFile(
+      file,
+      [
+        'server:',
+        '  jwt:',
+        '    enabled: true',
+        '    configs:',
+        `      - issuer_url: ${issuer.issuer}`,
+        `        jwk_cert_url: ${issuer.jwksUrl}`,
+        `        audience: ${issuer.audience}`,
+        '  tenant:',
+        '    enabled: true',
+        '    system_header: X-HyperFleet-System',
+        '    dimensions:',
+        '      - { header: X-Tenant-Org, key: org, required: true }',
+        '      - { header: X-Tenant-Project, key: project }',
+        'authorization:',
+        '  adapters:',
+        `    validation: [${BOT}]`,
+        '',
+      ].join('\n'),
+    );
+    if (profile === 'postgres') {
+      postgres = await usePostgres();
+      schema = await postgres.newSchema();
+    }
+    const storage: Record<string, string> = postgres ? { DECOM_EVENT_STORE: 'postgres', DATABASE_URL: postgres.connectionString, DECOM_PG_SCHEMA: schema } : {};
+    fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: file, ...storage } });
+  });
+  afterAll(async () => {
+    await fixture?.stop();
+    await issuer?.close();
+    if (postgres) {
+      await postgres.dropSchema(schema);
+      await postgres.stop();
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const call = async (identity: string, headers: Record<string, string>, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${fixture.engine.url}${!/^\/(api|graphql|healthz)/.test(path) ? `/api/hyperfleet/v1${path}` : path}`, {
+      method,
+      headers: { authorization: `Bearer ${await issuer.token(identity)}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const acme = { 'x-tenant-org': 'acme' };
+  const globex = { 'x-tenant-org': 'globex' };
+  const gql = async (headers: Record<string, string>, query: string, variables: object = {}) => (await call(ALICE, headers, 'POST', '/graphql', { query, variables })).body;
+
+  it('each tenant sees and changes only its own resources; others answer 404 (REST and GraphQL)', async () => {
+    const a = await call(ALICE, acme, 'POST', '/clusters', { kind: 'Cluster', name: 'shared-name', spec: {} });
+    expect(a.status).toBe(201);
+    const b = await call(BOB, globex, 'POST', '/clusters', { kind: 'Cluster', name: 'shared-name', spec: {} });
+    expect(b.status).toBe(201); // the same name in another tenant
+    const again = await call(BOB, globex, 'POST', '/clusters', { kind: 'Cluster', name: 'shared-name', spec: {} });
+    expect(again.status).toBe(409); // twice in one tenant
+    expect(again.body.id).toBe(b.body.id);
+    const pool = await call(ALICE, acme, 'POST', `/clusters/${a.body.id}/nodepools`, { kind: 'NodePool', name: 'pool-1', spec: {} });
+    expect({ status: pool.status, body: pool.status === 201 ? undefined : pool.body }).toEqual({ status: 201, body: undefined });
+
+    const names = async (headers: Record<string, string>) => (await call(ALICE, headers, 'GET', '/clusters')).body.items.map((c: { id: string }) => c.id);
+    expect(await names(acme)).toEqual([a.body.id]);
+    expect(await names(globex)).toEqual([b.body.id]);
+    expect((await call(ALICE, acme, 'GET', `/resources?search=${encodeURIComponent("name='shared-name'")}`)).body.total).toBe(1);
+
+    // Across tenants: 404, nothing changed.
+    expect((await call(BOB, globex, 'GET', `/clusters/${a.body.id}`)).status).toBe(404);
+    expect((await call(BOB, globex, 'GET', `/resources/${a.body.id}`)).status).toBe(404);
+    expect((await call(BOB, globex, 'GET', `/resources/${a.body.id}/events`)).status).toBe(404);
+    expect((await call(BOB, globex, 'GET', `/clusters/${a.body.id}/nodepools`)).status).toBe(404);
+    expect((await call(BOB, globex, 'GET', `/nodepools/${pool.body.id}`)).status).toBe(404);
+    expect((await call(BOB, globex, 'GET', `/clusters/${a.body.id}/statuses`)).status).toBe(404);
+    expect((await call(BOB, globex, 'PATCH', `/clusters/${a.body.id}`, { labels: { x: 'y' } })).status).toBe(404);
+    expect((await call(BOB, globex, 'DELETE', `/clusters/${a.body.id}`)).status).toBe(404);
+    const still = await call(ALICE, acme, 'GET', `/clusters/${a.body.id}`);
+    expect(still.body.generation).toBe(1);
+    expect(still.body.labels ?? {}).toEqual({});
+    expect(still.body.deleted_time).toBeFalsy();
+
+    // The child inherited the parent's tenancy: visible and changeable in acme.
+    expect((await call(ALICE, acme, 'GET', `/nodepools/${pool.body.id}`)).status).toBe(200);
+    expect((await call(ALICE, acme, 'PATCH', `/clusters/${a.body.id}`, { labels: { env: 'prod' } })).body.generation).toBe(2);
+
+    // GraphQL: same scoping.
+    expect((await gql(globex, 'query($id: ID!) { resource(id: $id) { id } }', { id: a.body.id })).data.resource).toBeNull();
+    expect((await gql(acme, 'query($id: ID!) { resource(id: $id) { id } }', { id: a.body.id })).data.resource.id).toBe(a.body.id);
+    const listed = await gql(globex, '{ resources(kind: "Cluster") { total items { id } } }');
+    expect(listed.data.resources.items.map((i: { id: string }) => i.id)).toEqual([b.body.id]);
+    const deleted = await gql(globex, 'mutation($id: ID!) { deleteResource(id: $id) { id } }', { id: a.body.id });
+    expect(deleted.errors[0].extensions.problem).toMatchObject({ status: 404 });
+
+    // The event metadata records the caller's tenant.
+    const events = (await call(ALICE, acme, 'GET', `/resources/${a.body.id}/events`)).body.items;
+    expect(events[0].data.tenant).toEqual({ org: 'acme' });
+    expect((await fixture.engine.store.readStream(`cluster-${a.body.id}`))[0]?.metadata['tenant']).toEqual({ org: 'acme' });
+  }, 60_000);
+
+  it('a narrower tenancy (more dimensions) sees only the resources that contain it', async () => {
+    const web = { 'x-tenant-org': 'initech', 'x-tenant-project': 'web' };
+    const created = await call(ALICE, web, 'POST', '/clusters', { kind: 'Cluster', name: 'web-1', spec: {} });
+    expect(created.status).toBe(201);
+    const orgOnly = await call(ALICE, { 'x-tenant-org': 'initech' }, 'GET', '/clusters');
+    expect(orgOnly.body.items.map((c: { id: string }) => c.id)).toContain(created.body.id);
+    const otherProject = await call(ALICE, { 'x-tenant-org': 'initech', 'x-tenant-project': 'db' }, 'GET', `/clusters/${created.body.id}`);
+    expect(otherProject.status).toBe(404);
+  }, 30_000);
+
+  it('a missing required dimension or a bad value is 403 HYPERFLEET-AUZ-001; whoami returns the tenant', async () => {
+    const bad: Record<string, string>[] = [{}, { 'x-tenant-project': 'web' }, { 'x-tenant-org': 'a'.repeat(64) }, { 'x-tenant-org': 'acme corp' }, { 'x-tenant-org': 'acme', 'x-tenant-project': 'x/y' }];
+    for (const headers of bad) {
+      const answer = await call(ALICE, headers, 'GET', '/clusters');
+      expect({ headers, status: answer.status, code: answer.body.code }).toEqual({ headers, status: 403, code: 'HYPERFLEET-AUZ-001' });
+    }
+    expect((await call(ALICE, {}, 'GET', '/healthz')).status).toBe(200);
+    const me = await call(ALICE, { 'x-tenant-org': 'acme', 'x-tenant-project': 'web' }, 'GET', '/api/decom/v1/whoami');
+    expect(me.body).toMatchObject({ identity: ALICE, tenant: { org: 'acme', project: 'web' } });
+  }, 30_000);
+
+  it('the system header gives unscoped reads only to an adapter-bound identity', async () => {
+    const system = { 'x-hyperfleet-system': ' TRUE ' };
+    const all = await call(BOT, system, 'GET', '/clusters');
+    expect(all.status).toBe(200);
+    expect(new Set(all.body.items.map((c: { name: string }) => c.name))).toEqual(new Set(['shared-name', 'web-1']));
+    expect(all.body.total).toBe(3);
+    expect((await call(BOT, system, 'GET', '/api/decom/v1/whoami')).body.tenant).toBeNull();
+    // An ordinary user sending the header is not a system caller: without a dimension it is refused…
+    expect((await call(ALICE, system, 'GET', '/clusters')).status).toBe(403);
+    // …and with one it stays scoped.
+    const scoped = await call(ALICE, { ...system, ...globex }, 'GET', '/clusters');
+    expect(scoped.body.total).toBe(1);
+  }, 30_000);
+});
