@@ -145,6 +145,9 @@ describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFl
       expect({ headers, status: answer.status, code: answer.body.code }).toEqual({ headers, status: 403, code: 'HYPERFLEET-AUZ-001' });
     }
     expect((await call(ALICE, {}, 'GET', '/healthz')).status).toBe(200);
+    // Fleet-wide views are not for scoped callers.
+    expect((await call(ALICE, acme, 'GET', '/api/decom/v1/events/stream')).status).toBe(403);
+    expect((await call(ALICE, acme, 'GET', '/api/decom/v1/leaks')).status).toBe(403);
     const me = await call(ALICE, { 'x-tenant-org': 'acme', 'x-tenant-project': 'web' }, 'GET', '/api/decom/v1/whoami');
     expect(me.body).toMatchObject({ identity: ALICE, tenant: { org: 'acme', project: 'web' } });
   }, 30_000);

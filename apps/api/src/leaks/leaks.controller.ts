@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import { RecordLeakCleanupCommand } from '@decom/application';
 import { requireReason } from '@decom/domain';
 import type { AccessPolicy } from '../auth/access-policy.js';
-import { principalOf } from '../auth/request-authentication.js';
+import { principalOf, scopeOf } from '../auth/request-authentication.js';
 import { commandContextOf } from '../caller/caller.js';
 import { HttpProblem, Problems } from '../problem-details/problem.js';
 import { ForceDeleteDto } from '../resources/dto/force-delete.dto.js';
@@ -28,8 +28,16 @@ export class LeaksController {
     private readonly commandBus: CommandBus,
   ) {}
 
+  /** Leaks are fleet-wide (their owners are gone): with tenants on, for system callers and admins only. */
+  private requireFleetWide(req: FastifyRequest): void {
+    if (scopeOf(req) && !this.access.rolesOf(principalOf(req)).includes('admin')) {
+      throw Problems.forbidden('leaks are fleet-wide: with tenants on, only system callers and administrators may see them');
+    }
+  }
+
   @Get()
-  async list(): Promise<{ total: number; items: LeakJson[]; last_scan?: LeakScanSummary }> {
+  async list(@Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[]; last_scan?: LeakScanSummary }> {
+    this.requireFleetWide(req);
     const scanner = this.scanner();
     const items = await scanner.scan();
     return { total: items.length, items, ...(scanner.lastScan && { last_scan: scanner.lastScan }) };
@@ -45,6 +53,7 @@ export class LeaksController {
     const context = commandContextOf(req);
     const caller = context.caller;
     const reason = requireReason(body?.reason);
+    this.requireFleetWide(req);
     const decision = this.access.can(principalOf(req), 'force_delete');
     if (!decision.allowed) throw Problems.forbidden(`deleting leaked objects: ${decision.reason}`);
     const scanner = this.scanner();

@@ -2,10 +2,13 @@
  * `GET /api/decom/v1/events/stream`: the event log as Server-Sent Events (`text/event-stream`), one
  * `event: <type>` message per recorded event with `id: <$all position>` and a JSON `LiveEvent` as data.
  * A client that reconnects with `Last-Event-ID` (or `?after=<position>`) first gets what it missed (up to
- * 1000 events). A comment line every 15 s keeps proxies from closing an idle stream.
+ * 1000 events). A comment line every 15 s keeps proxies from closing an idle stream. Fleet-wide: with tenants
+ * on, only unscoped (system) callers may follow it (403 `HYPERFLEET-AUZ-001` otherwise).
  */
-import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { scopeOf } from '../auth/request-authentication.js';
+import { Problems } from '../problem-details/problem.js';
 import { ValidationFailed } from '@decom/domain';
 import { EventFeed, type LiveEvent } from './event-feed.js';
 
@@ -18,7 +21,8 @@ export class EventsStreamController {
 
   /** @throws ValidationFailed (400) when `after` / `Last-Event-ID` is not a non-negative integer. */
   @Get('stream')
-  async stream(@Res() reply: FastifyReply, @Query('after') after?: string, @Headers('last-event-id') lastEventId?: string): Promise<void> {
+  async stream(@Res() reply: FastifyReply, @Req() req: FastifyRequest, @Query('after') after?: string, @Headers('last-event-id') lastEventId?: string): Promise<void> {
+    if (scopeOf(req)) throw Problems.forbidden('the event stream is fleet-wide: with tenants on, only system callers may follow it');
     const from = after ?? lastEventId;
     const afterPosition = from === undefined ? undefined : Number(from);
     if (afterPosition !== undefined && (!Number.isInteger(afterPosition) || afterPosition < 0)) {
