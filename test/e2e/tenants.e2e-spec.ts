@@ -110,6 +110,11 @@ describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFl
     expect(still.body.labels ?? {}).toEqual({});
     expect(still.body.deleted_time).toBeFalsy();
 
+    // A reference to another tenant's resource is refused like one to a missing resource.
+    const crossRef = await call(BOB, globex, 'POST', '/clusters', { kind: 'Cluster', name: 'ref-1', spec: {}, references: { peer: [{ id: a.body.id, kind: 'Cluster' }] } });
+    expect(crossRef.status).toBe(400);
+    expect(crossRef.body.errors[0].message).toBe(`no Cluster with id '${a.body.id}'`);
+
     // The child inherited the parent's tenancy: visible and changeable in acme.
     expect((await call(ALICE, acme, 'GET', `/nodepools/${pool.body.id}`)).status).toBe(200);
     expect((await call(ALICE, acme, 'PATCH', `/clusters/${a.body.id}`, { labels: { env: 'prod' } })).body.generation).toBe(2);

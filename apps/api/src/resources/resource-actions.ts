@@ -20,6 +20,7 @@ import {
   type KindRegistry,
   type FieldViolation,
   type ResourceState,
+  type Tenancy,
 } from '@decom/domain';
 import {
   CreateResourceCommand,
@@ -85,7 +86,7 @@ export class ResourceActions {
           labels,
           ...(owner ? { owner } : {}),
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
-          ...(body.references ? { references: await this.validReferencesNow(body.references) } : {}),
+          ...(body.references ? { references: await this.validReferencesNow(body.references, context.audit?.tenant ?? null) } : {}),
           ...(context.audit?.tenant ? { tenant: context.audit.tenant } : {}),
           metadata: this.metadata(context),
         },
@@ -96,9 +97,9 @@ export class ResourceActions {
   }
 
   /** `references` checked against a read model that has caught up with the log (no lagging read). */
-  private async validReferencesNow(references: Record<string, unknown>): Promise<References> {
+  private async validReferencesNow(references: Record<string, unknown>, scope: Tenancy | null): Promise<References> {
     await this.readSide.catchUp?.();
-    return validReferences(references, this.kinds, this.queries);
+    return validReferences(references, this.kinds, this.queries, scope);
   }
 
   /** A store-decided name conflict → 409 naming the holder (`id`, `href`); anything else unchanged. */
@@ -125,7 +126,7 @@ export class ResourceActions {
           ...(body.spec ? { spec: body.spec } : {}),
           ...(labels ? { labels } : {}),
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
-          ...(body.references ? { references: await this.validReferencesNow(body.references) } : {}),
+          ...(body.references ? { references: await this.validReferencesNow(body.references, context.audit?.tenant ?? null) } : {}),
           metadata: this.metadata(context),
         },
         context,
@@ -267,7 +268,7 @@ const MAX_REFERENCES = 100;
  * Checks `references`: ref_type → [{ id, kind }], each target an existing, not deleting resource of that kind
  * (HyperFleet: referencing a soft-deleted target is a 400). @throws ValidationFailed listing every problem.
  */
-async function validReferences(raw: Record<string, unknown>, kinds: KindRegistry, queries: ResourceQueries): Promise<References> {
+async function validReferences(raw: Record<string, unknown>, kinds: KindRegistry, queries: ResourceQueries, scope: Tenancy | null): Promise<References> {
   const violations: FieldViolation[] = [];
   let count = 0;
   for (const [refType, targets] of Object.entries(raw)) {
@@ -290,7 +291,8 @@ async function validReferences(raw: Record<string, unknown>, kinds: KindRegistry
         violations.push({ field, constraint: 'format', message: 'must be { id, kind } with a configured kind' });
         continue;
       }
-      const found = await queries.get(target.id);
+      // A target outside the caller's tenancy is as unknown as a missing one (HyperFleet §8.1).
+      const found = (await queries.visible(target.id, scope)) ? await queries.get(target.id) : undefined;
       if (!found || found.kind !== target.kind) {
         violations.push({ field, value: target.id, constraint: 'format', message: `no ${target.kind} with id '${target.id}'` });
       } else if (found.deleted_time) {
