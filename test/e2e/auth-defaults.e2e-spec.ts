@@ -6,7 +6,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
 import { loadAppConfig } from '@decom/config';
+import { TestIssuer } from '../support/test-issuer.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 describe('safe defaults without authentication', () => {
@@ -97,5 +99,66 @@ describe('per-caller rate limit', () => {
     // With JWT off an identity header proves nothing: another claimed name from the same address is limited too.
     expect((await get('other@example.com')).status).toBe(429);
     for (let i = 0; i < 5; i++) expect((await fetch(`${fixture.engine.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('rate limit with authentication on: refused requests count per client address', () => {
+  let issuer: TestIssuer;
+  let fixture: EngineFixture;
+  let dir: string;
+  beforeAll(async () => {
+    issuer = await TestIssuer.start();
+    dir = await mkdtemp(join(tmpdir(), 'decom-rl-jwt-'));
+    const yaml = ['server:', '  jwt:', '    enabled: true', '    configs:', `      - issuer_url: ${issuer.issuer}`, `        jwk_cert_url: ${issuer.jwksUrl}`,
+      `        audience: ${issuer.audience}`, '        identity_claim: email', '  rate_limit:', '    enabled: true', '    max: 4', '    time_window_ms: 60000', ''];
+    await writeFile(join(dir, 'server.yaml'), yaml.join('\n'));
+    fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: join(dir, 'server.yaml') } });
+  });
+  afterAll(async () => {
+    await fixture?.stop();
+    await issuer?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** GET whoami from a chosen loopback source address (127.0.0.0/8 all reach the 127.0.0.1 listener). */
+  const from = (address: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; retryAfter: string | undefined; body: any }>((resolvePromise, reject) => {
+      const request = httpRequest(`${fixture.engine.url}/api/decom/v1/whoami`, { localAddress: address, headers }, (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolvePromise({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'] as string | undefined, body: JSON.parse(text) }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+
+  const expectLimited = (answer: { status: number; retryAfter: string | undefined; body: any }) => {
+    expect(answer.status).toBe(429);
+    expect(answer.body).toMatchObject({ status: 429, code: 'HYPERFLEET-LMT-001' });
+    // The configured window, then the wait, which is what Retry-After says.
+    const wait = /^at most 4 requests per 60 seconds; retry after (\d+) s$/.exec(answer.body.detail);
+    expect(wait).not.toBeNull();
+    expect(answer.retryAfter).toBe(wait![1]);
+    expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+    expect(Number(answer.retryAfter)).toBeLessThanOrEqual(60);
+  };
+
+  it('no token: 401 up to the limit, then 429 for that address', async () => {
+    for (let i = 0; i < 4; i++) expect((await from('127.0.0.2')).status).toBe(401);
+    expectLimited(await from('127.0.0.2'));
+    expectLimited(await from('127.0.0.2'));
+  });
+
+  it('bad tokens: 401 up to the limit, then 429 before the signature is checked, even for a good token', async () => {
+    for (let i = 0; i < 4; i++) expect((await from('127.0.0.3', { authorization: `Bearer garbage${i}` })).status).toBe(401);
+    expectLimited(await from('127.0.0.3', { authorization: 'Bearer garbage-more' }));
+    expectLimited(await from('127.0.0.3', { authorization: `Bearer ${await issuer.token('alice@example.com')}` }));
+  });
+
+  it('verified callers keep their own bucket per identity, apart from the address', async () => {
+    const alice = await issuer.token('alice@example.com');
+    for (let i = 0; i < 4; i++) expect((await from('127.0.0.4', { authorization: `Bearer ${alice}` })).status).toBe(200);
+    expectLimited(await from('127.0.0.4', { authorization: `Bearer ${alice}` }));
+    expect((await from('127.0.0.4', { authorization: `Bearer ${await issuer.token('bob@example.com')}` })).status).toBe(200);
   });
 });

@@ -94,8 +94,9 @@ export async function createApiApp(
   });
   // Before Nest registers its routes and Mercurius: every route, REST and GraphQL, passes the same hooks.
   const auth = runtime.auth ?? headerAuth(runtime.options.admins);
-  installAuthentication(fastify, auth.authenticator);
-  if (auth.rateLimit?.enabled) await installRateLimit(fastify, auth.rateLimit);
+  // The rate limit first: the authentication hook consults its per-address guard before verifying a token.
+  const addressLimiter = auth.rateLimit?.enabled ? await installRateLimit(fastify, auth.rateLimit) : undefined;
+  installAuthentication(fastify, auth.authenticator, addressLimiter);
   installGraphqlRequestCheck(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
     logger: options.logger === false ? false : options.logger === undefined || options.logger === true ? ['error', 'warn'] : options.logger,

@@ -55,8 +55,8 @@ describe('authentication hook with a jwks_file issuer', () => {
     ];
     const fastify = Fastify();
     fastify.setErrorHandler(fastifyErrorHandler);
-    installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads }));
-    if (rateLimit) await installRateLimit(fastify, rateLimit);
+    const limiter = rateLimit ? await installRateLimit(fastify, rateLimit) : undefined;
+    installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads }), limiter);
     fastify.get('/api/me', async (request) => principalOf(request));
     fastify.post('/api/me', async (request) => principalOf(request));
     fastify.get('/healthz', async () => ({ status: 'ok' }));

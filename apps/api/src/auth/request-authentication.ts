@@ -3,7 +3,7 @@
  * and `/graphql` need a verified caller; health, readiness, metrics and static files stay open (load
  * balancers and scrapers carry no token). The `Principal` is kept on the request for the routes.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Tenancy } from '@decom/domain';
 import { ANONYMOUS_CALLER } from '../caller/caller.js';
 import type { Principal } from './access-policy.js';
@@ -22,15 +22,27 @@ export function needsAuthentication(url: string): boolean {
   return path.startsWith('/api/') || path === '/graphql' || path.startsWith('/graphql/');
 }
 
-export function installAuthentication(fastify: FastifyInstance, authenticator: Authenticator): void {
+/** The per-client-address guard of the rate limit (rate-limit.ts), consulted around verification. */
+export interface AddressLimiter {
+  /** Throws the 429 problem (and sets `Retry-After`) when the request's address is over its limit. */
+  checkAddress(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Counts a request that authentication refused (401/403) against its address. */
+  countRefusal(request: FastifyRequest): Promise<void>;
+}
+
+/** `limiter`: with the rate limit on, an address over its limit is refused before any token is verified. */
+export function installAuthentication(fastify: FastifyInstance, authenticator: Authenticator, limiter?: AddressLimiter): void {
   fastify.decorateRequest('decomPrincipal', undefined);
   fastify.addHook('onRequest', async (request, reply) => {
     // CORS preflights carry no credentials by design.
     if (request.method === 'OPTIONS' || !needsAuthentication(request.url)) return;
+    await limiter?.checkAddress(request, reply);
     try {
       request.decomPrincipal = await authenticator.authenticate(request);
     } catch (error) {
-      if ((error as { status?: number }).status === 401) void reply.header('www-authenticate', 'Bearer realm="decom"');
+      const status = (error as { status?: number }).status;
+      if (status === 401) void reply.header('www-authenticate', 'Bearer realm="decom"');
+      if (status === 401 || status === 403) await limiter?.countRefusal(request);
       throw error;
     }
   });
