@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
 import { freePort } from '../support/free-port.js';
 import { useRedis, type RedisForTests } from '../support/redis.js';
+import { TestIssuer } from '../support/test-issuer.js';
 import { DECOM_BIN, ensureBuilt, runBuiltDecom, runShell } from './support/built-decom.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
@@ -61,6 +62,54 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
       const viaFlag = await runBuiltDecom(['history', 'some-id', '--api', `http://127.0.0.1:${port}/`]);
       expect(viaFlag.stderr).toContain(`cannot reach the engine at http://127.0.0.1:${port} (ECONNREFUSED)`);
       expect(viaFlag.stderr).not.toMatch(STACK_LINE);
+    });
+  });
+
+  describe('decom leaks against an engine with JWT on', () => {
+    let issuer: TestIssuer;
+    let fixture: EngineFixture;
+    let adminToken: string;
+    let viewerToken: string;
+
+    beforeAll(async () => {
+      issuer = await TestIssuer.start();
+      const config = join(dir, 'leaks-server.yaml');
+      writeFileSync(config, ['server:', '  jwt:', '    enabled: true', '    configs:', `      - issuer_url: ${issuer.issuer}`, `        jwk_cert_url: ${issuer.jwksUrl}`,
+        `        audience: ${issuer.audience}`, '        identity_claim: email', 'authorization:', '  admins: [admin@example.com]', ''].join('\n'));
+      fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: config } });
+      adminToken = join(dir, 'admin.jwt');
+      viewerToken = join(dir, 'viewer.jwt');
+      writeFileSync(adminToken, `${await issuer.token('admin@example.com')}\n`);
+      writeFileSync(viewerToken, `${await issuer.token('viewer@example.com')}\n`);
+    }, 60_000);
+    afterAll(async () => {
+      await fixture?.stop();
+      await issuer?.close();
+    });
+
+    it('without a token the API refuses it (exit 1); --token-file or DECOM_TOKEN_FILE sends the bearer token', async () => {
+      const api = ['--api', fixture.engine.url];
+      const refused = await runBuiltDecom(['leaks', ...api]);
+      expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/^decom: 401 /)]);
+      const viaFlag = await runBuiltDecom(['leaks', ...api, '--token-file', viewerToken]);
+      expect([viaFlag.code, viaFlag.stdout, viaFlag.stderr]).toEqual([0, '0 leaked object(s)\n', '']);
+      const viaEnv = await runBuiltDecom(['leaks', ...api], { DECOM_TOKEN_FILE: viewerToken });
+      expect([viaEnv.code, viaEnv.stdout]).toEqual([0, '0 leaked object(s)\n']);
+    });
+
+    it("docs/policies.md's --delete example: an administrator's token deletes, another caller's is 403", async () => {
+      const reason = ['--reason', 'INC-7: leftovers of the force-deleted prod-eu-1'];
+      const admin = await runBuiltDecom(['leaks', '--delete', ...reason, '--token-file', adminToken, '--api', fixture.engine.url]);
+      expect([admin.code, admin.stdout, admin.stderr]).toEqual([0, '0 leaked object(s) deleted\n', '']);
+      const viewer = await runBuiltDecom(['leaks', '--delete', ...reason, '--api', fixture.engine.url], { DECOM_TOKEN_FILE: viewerToken });
+      expect([viewer.code, viewer.stderr]).toEqual([1, expect.stringMatching(/^decom: 403 /)]);
+    });
+
+    it('with no engine, names the URL it tried and how to point elsewhere', async () => {
+      const port = await freePort();
+      const run = await runBuiltDecom(['leaks'], { PORT: String(port) });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`decom: cannot reach the engine at http://127.0.0.1:${port} (ECONNREFUSED): start one with \`decom start\`, or point elsewhere with --api URL or DECOM_API_URL\n`);
     });
   });
 

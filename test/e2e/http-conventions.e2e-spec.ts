@@ -49,6 +49,9 @@ describe('HTTP conventions (issue 17)', () => {
       ['DELETE', '/clusters', 'GET, HEAD, POST, OPTIONS'],
       ['POST', '/clusters/0190b2b4-0000-7000-8000-000000000000', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
       ['DELETE', '/clusters/0190b2b4-0000-7000-8000-000000000000/statuses', 'GET, HEAD, PUT, OPTIONS'],
+      // Paths a parameter route (`POST /:plural/:id/:childPlural`) would otherwise swallow as an unknown kind.
+      ['POST', '/clusters/0190b2b4-0000-7000-8000-000000000000/statuses', 'GET, HEAD, PUT, OPTIONS'],
+      ['POST', '/resources/0190b2b4-0000-7000-8000-000000000000/events', 'GET, HEAD, OPTIONS'],
     ])('%s %s → 405 problem with Allow: %s', async (method, path, allow) => {
       const answer = await call(method, path);
       expect(answer.status).toBe(405);
@@ -62,6 +65,8 @@ describe('HTTP conventions (issue 17)', () => {
         const answer = await call(method, '/bogus');
         expect([answer.status, answer.body['code']]).toEqual([404, 'HYPERFLEET-NTF-000']);
       }
+      // A child collection of no configured kind stays 404 too (the parameter route's own answer).
+      expect((await call('POST', '/clusters/0190b2b4-0000-7000-8000-000000000000/bogus', { body: '{}' })).status).toBe(404);
     });
   });
 

@@ -10,7 +10,7 @@ import { installRateLimit } from './auth/rate-limit.js';
 import { installGraphqlRequestCheck } from './graphql/graphql-transport-errors.js';
 import { ProblemDetailsFilter } from './problem-details/problem-details.filter.js';
 import { createValidationPipe } from './problem-details/validation-pipe.js';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorHandler, fastifyErrorHandler, frameworkErrorHandler } from './http-edge/framework-errors.js';
 import { mapError } from './problem-details/error-map.js';
 import { JSON_CONTENT_TYPE, parseJsonBody } from './http-edge/json-body-parser.js';
@@ -56,11 +56,28 @@ class ProblemFastifyAdapter extends FastifyAdapter {
     return super.setNotFoundHandler(function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
       const methods = allowed.of(request.url);
       if (methods.length === 0) return (handler as (this: unknown, req: FastifyRequest, rep: FastifyReply) => unknown).call(this, request, reply);
-      void reply.header('allow', [...methods, 'OPTIONS'].join(', '));
-      if (request.method === 'OPTIONS') return void reply.status(204).send();
-      return fastifyErrorHandler(Problems.methodNotAllowed(`${request.method.slice(0, 16)} is not allowed here; allowed: ${methods.join(', ')}`), request, reply);
+      if (request.method === 'OPTIONS') return void reply.header('allow', [...methods, 'OPTIONS'].join(', ')).status(204).send();
+      return fastifyErrorHandler(methodNotAllowed(request, reply, methods), request, reply);
     } as never);
   }
+}
+
+/** The 405 problem for `request`, with `Allow` set on `reply` (`methods` plus OPTIONS). */
+function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, methods: readonly string[]) {
+  void reply.header('allow', [...methods, 'OPTIONS'].join(', '));
+  return Problems.methodNotAllowed(`${request.method.slice(0, 16)} is not allowed here; allowed: ${methods.join(', ')}`);
+}
+
+/**
+ * A known path with a method only a parameter route matched (`POST /clusters/{id}/statuses` reaching
+ * `POST /:plural/:id/:childPlural` with `statuses` as a kind): 405 with `Allow`, as for any other wrong method.
+ */
+function installMisroutedMethodCheck(fastify: FastifyInstance, allowed: AllowedMethods): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'OPTIONS') return;
+    const methods = allowed.misrouted((request.params ?? {}) as Record<string, string | undefined>, request.url);
+    if (methods.length > 0) throw methodNotAllowed(request, reply, methods);
+  });
 }
 
 /**
@@ -97,6 +114,7 @@ export async function createApiApp(
   // The rate limit first: the authentication hook consults its per-address guard before verifying a token.
   const addressLimiter = auth.rateLimit?.enabled ? await installRateLimit(fastify, auth.rateLimit) : undefined;
   installAuthentication(fastify, auth.authenticator, addressLimiter);
+  installMisroutedMethodCheck(fastify, allowed);
   installGraphqlRequestCheck(fastify);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
     logger: options.logger === false ? false : options.logger === undefined || options.logger === true ? ['error', 'warn'] : options.logger,

@@ -27,6 +27,15 @@ export class AllowedMethods {
     }
   }
 
+  /**
+   * For a request that a parameter route matched although its `:plural`/`:childPlural` name no kind
+   * (`POST /clusters/{id}/statuses` caught by `POST /:plural/:id/:childPlural`): the methods the path does
+   * answer, so the caller gets 405 rather than the route's 404. Empty when the match is genuine.
+   */
+  misrouted(params: Readonly<Record<string, string | undefined>>, url: string): string[] {
+    return this.isKnown(params) ? [] : this.of(url);
+  }
+
   /** The methods `path` (query string ignored) answers; empty when the path is unknown. */
   of(url: string): string[] {
     const path = url.split('?')[0] ?? url;

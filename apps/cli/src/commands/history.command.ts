@@ -4,8 +4,8 @@
  */
 import type { Command } from 'commander';
 import { loadAppConfig } from '@decom/config';
-import { tokenFileSource } from '@decom/adapter';
 import { historyLine, type HistoryEntryJson } from '../history/history-lines.js';
+import { bearerHeaders, fetchEngine, withEngineOptions } from './engine-client.js';
 
 export interface HistoryCommandIo {
   readonly out: (text: string) => void;
@@ -22,46 +22,36 @@ const defaultIo: HistoryCommandIo = {
 };
 
 export function registerHistoryCommand(program: Command, io: HistoryCommandIo = defaultIo): void {
-  program
-    .command('history')
-    .argument('<id>', 'resource id (any kind)')
-    .description("print a resource's recorded history: time, event, caller, key fields (works after hard delete)")
-    .option('--json', 'print the API answer as JSON')
-    .option('--api <url>', 'engine base URL (default $DECOM_API_URL or http://127.0.0.1:$PORT)')
-    .option('--token-file <path>', 'bearer token for an engine with JWT on (default $DECOM_TOKEN_FILE)')
-    .action(async (id: string, options: { json?: boolean; api?: string; tokenFile?: string }) => {
-      const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');
-      const tokenFile = options.tokenFile ?? io.defaultTokenFile?.();
-      const headers: Record<string, string> = tokenFile ? { authorization: `Bearer ${await tokenFileSource(tokenFile)()}` } : {};
-      // The events endpoint pages (size ≤ 1000): read every page.
-      let body: { kind: string; stream: string; total: number; items: HistoryEntryJson[] } | undefined;
-      for (let page = 1; !body || body.items.length < body.total; page += 1) {
-        const response = await fetch(`${base}/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events?page=${page}&size=1000`, { headers }).catch((error: unknown) => {
-          throw new Error(unreachable(base, error));
-        });
-        const answer = (await response.json().catch(() => undefined)) as
-          | { kind: string; stream: string; total: number; items: HistoryEntryJson[] }
-          | { detail?: string; title?: string }
-          | undefined;
-        if (!response.ok || !answer || !('items' in answer)) {
-          const problem = answer as { detail?: string; title?: string } | undefined;
-          throw new Error(`${response.status} ${problem?.detail ?? problem?.title ?? response.statusText}`);
-        }
-        if (body && answer.items.length === 0) break;
-        body = body ? { ...answer, items: [...body.items, ...answer.items] } : answer;
+  withEngineOptions(
+    program
+      .command('history')
+      .argument('<id>', 'resource id (any kind)')
+      .description("print a resource's recorded history: time, event, caller, key fields (works after hard delete)")
+      .option('--json', 'print the API answer as JSON'),
+  ).action(async (id: string, options: { json?: boolean; api?: string; tokenFile?: string }) => {
+    const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');
+    const tokenFile = options.tokenFile ?? io.defaultTokenFile?.();
+    const headers = await bearerHeaders(tokenFile);
+    // The events endpoint pages (size ≤ 1000): read every page.
+    let body: { kind: string; stream: string; total: number; items: HistoryEntryJson[] } | undefined;
+    for (let page = 1; !body || body.items.length < body.total; page += 1) {
+      const response = await fetchEngine(base, `/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events?page=${page}&size=1000`, { headers });
+      const answer = (await response.json().catch(() => undefined)) as
+        | { kind: string; stream: string; total: number; items: HistoryEntryJson[] }
+        | { detail?: string; title?: string }
+        | undefined;
+      if (!response.ok || !answer || !('items' in answer)) {
+        const problem = answer as { detail?: string; title?: string } | undefined;
+        throw new Error(`${response.status} ${problem?.detail ?? problem?.title ?? response.statusText}`);
       }
-      if (options.json) {
-        io.out(`${JSON.stringify(body, null, 2)}\n`);
-        return;
-      }
-      io.out(`${body.kind} ${id} (stream ${body.stream}, ${body.total} events)\n`);
-      for (const entry of body.items) io.out(`${historyLine(entry)}\n`);
-    });
-}
-
-/** `fetch failed` says nothing: name the URL tried, the cause, and how to point elsewhere. */
-function unreachable(base: string, error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const why = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return `cannot reach the engine at ${base} (${why}): start one with \`decom start\`, or point elsewhere with --api URL or DECOM_API_URL`;
+      if (body && answer.items.length === 0) break;
+      body = body ? { ...answer, items: [...body.items, ...answer.items] } : answer;
+    }
+    if (options.json) {
+      io.out(`${JSON.stringify(body, null, 2)}\n`);
+      return;
+    }
+    io.out(`${body.kind} ${id} (stream ${body.stream}, ${body.total} events)\n`);
+    for (const entry of body.items) io.out(`${historyLine(entry)}\n`);
+  });
 }

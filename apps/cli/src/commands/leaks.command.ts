@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { loadAppConfig } from '@decom/config';
+import { bearerHeaders, fetchEngine, withEngineOptions } from './engine-client.js';
 
 interface LeakJson {
   readonly kind: string;
@@ -22,11 +23,14 @@ export interface LeaksCommandIo {
   readonly defaultApiUrl: () => string;
   /** Sent as `X-HyperFleet-Identity` (who deletes). */
   readonly identity?: string;
+  /** Bearer token file for an engine with JWT on (default: `DECOM_TOKEN_FILE`). */
+  readonly defaultTokenFile?: () => string | undefined;
 }
 
 const defaultIo: LeaksCommandIo = {
   out: (text) => process.stdout.write(text),
   defaultApiUrl: () => loadAppConfig().apiBaseUrl,
+  defaultTokenFile: () => loadAppConfig().apiTokenFile,
 };
 
 /** `ConfigMap ns/name  uid=…  owner=Cluster/<id>/validation` */
@@ -35,30 +39,31 @@ export function leakLine(leak: LeakJson): string {
 }
 
 export function registerLeaksCommand(program: Command, io: LeaksCommandIo = defaultIo): void {
-  program
-    .command('leaks')
-    .description('list objects whose Decom owner marker names a resource that no longer exists; --delete --reason removes them (audited)')
-    .option('--json', 'print the API answer as JSON')
-    .option('--delete', 'delete the leaked objects (administrators only); needs --reason')
-    .option('--reason <text>', 'why they are deleted (recorded in each former owner\'s history)')
-    .option('--as <identity>', 'identity sent as X-HyperFleet-Identity')
-    .option('--api <url>', 'engine base URL (default $DECOM_API_URL or http://127.0.0.1:$PORT)')
-    .action(async (options: { json?: boolean; delete?: boolean; reason?: string; as?: string; api?: string }) => {
-      if (options.delete && !options.reason?.trim()) throw new InvalidArgumentError('--delete needs --reason "<why>" (it is recorded)');
-      const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');
-      const identity = options.as ?? io.identity;
-      const response = await fetch(`${base}/api/decom/v1/leaks${options.delete ? '/delete' : ''}`, {
-        method: options.delete ? 'POST' : 'GET',
-        headers: { ...(identity && { 'x-hyperfleet-identity': identity }), ...(options.delete && { 'content-type': 'application/json' }) },
-        ...(options.delete && { body: JSON.stringify({ reason: options.reason }) }),
-      });
-      const answer = (await response.json().catch(() => undefined)) as { total: number; items: LeakJson[]; last_scan?: unknown; detail?: string; title?: string } | undefined;
-      if (!response.ok || !answer || !Array.isArray(answer.items)) throw new Error(`${response.status} ${answer?.detail ?? answer?.title ?? response.statusText}`);
-      if (options.json) {
-        io.out(`${JSON.stringify(answer, null, 2)}\n`);
-        return;
-      }
-      io.out(`${answer.total} leaked object(s)${options.delete ? ' deleted' : ''}\n`);
-      for (const leak of answer.items) io.out(`${leakLine(leak)}\n`);
+  withEngineOptions(
+    program
+      .command('leaks')
+      .description('list objects whose Decom owner marker names a resource that no longer exists; --delete --reason removes them (audited)')
+      .option('--json', 'print the API answer as JSON')
+      .option('--delete', 'delete the leaked objects (administrators only); needs --reason')
+      .option('--reason <text>', 'why they are deleted (recorded in each former owner\'s history)')
+      .option('--as <identity>', 'identity sent as X-HyperFleet-Identity (engines without JWT)'),
+  ).action(async (options: { json?: boolean; delete?: boolean; reason?: string; as?: string; api?: string; tokenFile?: string }) => {
+    if (options.delete && !options.reason?.trim()) throw new InvalidArgumentError('--delete needs --reason "<why>" (it is recorded)');
+    const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');
+    const identity = options.as ?? io.identity;
+    const auth = await bearerHeaders(options.tokenFile ?? io.defaultTokenFile?.());
+    const response = await fetchEngine(base, `/api/decom/v1/leaks${options.delete ? '/delete' : ''}`, {
+      method: options.delete ? 'POST' : 'GET',
+      headers: { ...auth, ...(identity && { 'x-hyperfleet-identity': identity }), ...(options.delete && { 'content-type': 'application/json' }) },
+      ...(options.delete && { body: JSON.stringify({ reason: options.reason }) }),
     });
+    const answer = (await response.json().catch(() => undefined)) as { total: number; items: LeakJson[]; last_scan?: unknown; detail?: string; title?: string } | undefined;
+    if (!response.ok || !answer || !Array.isArray(answer.items)) throw new Error(`${response.status} ${answer?.detail ?? answer?.title ?? response.statusText}`);
+    if (options.json) {
+      io.out(`${JSON.stringify(answer, null, 2)}\n`);
+      return;
+    }
+    io.out(`${answer.total} leaked object(s)${options.delete ? ' deleted' : ''}\n`);
+    for (const leak of answer.items) io.out(`${leakLine(leak)}\n`);
+  });
 }

@@ -1,0 +1,33 @@
+/**
+ * What the CLI commands that call a running engine share (`decom history`, `decom leaks`): the `--api` and
+ * `--token-file` options, the bearer header from the token file, and a fetch whose failure names the URL it
+ * tried and how to point elsewhere (Node's own message is only `fetch failed`).
+ */
+import type { Command } from 'commander';
+import { tokenFileSource } from '@decom/adapter';
+
+/** Adds `--api <url>` and `--token-file <path>` (read as `options.api`, `options.tokenFile`). */
+export function withEngineOptions(command: Command): Command {
+  return command
+    .option('--api <url>', 'engine base URL (default $DECOM_API_URL or http://127.0.0.1:$PORT)')
+    .option('--token-file <path>', 'bearer token for an engine with JWT on (default $DECOM_TOKEN_FILE)');
+}
+
+/** `Authorization: Bearer …` from `tokenFile` (read now; errors name the file), or no header without one. */
+export async function bearerHeaders(tokenFile: string | undefined): Promise<Record<string, string>> {
+  return tokenFile ? { authorization: `Bearer ${await tokenFileSource(tokenFile)()}` } : {};
+}
+
+/** `fetch(base + path)`; a connection failure throws `cannot reach the engine at <base> (<code>): …`. */
+export async function fetchEngine(base: string, path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${base}${path}`, init).catch((error: unknown) => {
+    throw new Error(unreachable(base, error));
+  });
+}
+
+/** `fetch failed` says nothing: name the URL tried, the cause, and how to point elsewhere. */
+function unreachable(base: string, error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return `cannot reach the engine at ${base} (${why}): start one with \`decom start\`, or point elsewhere with --api URL or DECOM_API_URL`;
+}
