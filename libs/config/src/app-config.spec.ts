@@ -59,6 +59,20 @@ describe('parseEntitiesConfig', () => {
     );
   });
 
+  it('refuses name limits that are not whole numbers from 1 to 253, or a minimum above the maximum', () => {
+    const kind = (extra: string) => `entities:\n  - kind: Cluster\n    plural: clusters\n${extra}`;
+    expect(() => parseEntitiesConfig(kind('    name_max_len: banana\n'), 'e.yaml')).toThrow(
+      'e.yaml:4:19 entities[0].name_max_len: must be an integer from 1 to 253 (characters), got "banana"',
+    );
+    expect(() => parseEntitiesConfig(kind('    name_max_len: -1\n'), 'e.yaml')).toThrow('e.yaml:4:19 entities[0].name_max_len: must be an integer from 1 to 253 (characters), got -1');
+    expect(() => parseEntitiesConfig(kind('    name_min_len: 2.5\n'), 'e.yaml')).toThrow('entities[0].name_min_len: must be an integer from 1 to 253');
+    expect(() => parseEntitiesConfig(kind('    name_min_len: 10\n    name_max_len: 5\n'), 'e.yaml')).toThrow(
+      'e.yaml:4:19 entities[0].name_min_len: must not exceed name_max_len (5), got 10',
+    );
+    expect(() => parseEntitiesConfig(kind('    require_spec_schema: "yes"\n'), 'e.yaml')).toThrow('entities[0].require_spec_schema: must be true or false, got "yes"');
+    expect(parseEntitiesConfig(kind('    name_min_len: 3\n    name_max_len: 53\n'), 'e.yaml')[0]).toMatchObject({ name_min_len: 3, name_max_len: 53 });
+  });
+
   it('reads kinds', () => {
     const kinds = parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n    required_adapters: [validation]\n', 'e.yaml');
     expect(kinds).toEqual([{ kind: 'Cluster', plural: 'clusters', required_adapters: ['validation'] }]);

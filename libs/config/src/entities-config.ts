@@ -63,6 +63,23 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
     if (onParentDelete !== undefined && onParentDelete !== 'cascade' && onParentDelete !== 'restrict') {
       at(item.get('on_parent_delete', true) as Node, `${path}.on_parent_delete`, `must be cascade or restrict, got "${String(onParentDelete)}"`);
     }
+    // Name limits: whole numbers of characters within Kubernetes' 253, min ≤ max (a typo must not start an
+    // engine that accepts any name length).
+    const lengths: Record<string, number | undefined> = {};
+    for (const key of ['name_min_len', 'name_max_len']) {
+      const length = value[key];
+      if (length === undefined) continue;
+      if (typeof length !== 'number' || !Number.isInteger(length) || length < 1 || length > 253) {
+        at(item.get(key, true) as Node, `${path}.${key}`, `must be an integer from 1 to 253 (characters), got ${JSON.stringify(length)}`);
+      } else lengths[key] = length;
+    }
+    if (lengths['name_min_len'] !== undefined && lengths['name_max_len'] !== undefined && lengths['name_min_len'] > lengths['name_max_len']) {
+      at(item.get('name_min_len', true) as Node, `${path}.name_min_len`, `must not exceed name_max_len (${lengths['name_max_len']}), got ${lengths['name_min_len']}`);
+    }
+    if (value['require_spec_schema'] !== undefined && typeof value['require_spec_schema'] !== 'boolean') {
+      at(item.get('require_spec_schema', true) as Node, `${path}.require_spec_schema`, `must be true or false, got ${JSON.stringify(value['require_spec_schema'])}`);
+    }
+    if (value['spec_schema_name'] !== undefined) str('spec_schema_name', false);
     const timeout = value['deletion_timeout_seconds'];
     if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0)) {
       at(item.get('deletion_timeout_seconds', true) as Node, `${path}.deletion_timeout_seconds`, 'must be a positive integer (seconds)');
@@ -85,8 +102,8 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
         ...(parent ? { parent_kind: parent } : {}),
         ...(onParentDelete === 'cascade' || onParentDelete === 'restrict' ? { on_parent_delete: onParentDelete } : {}),
         required_adapters: Array.isArray(adapters) ? (adapters as string[]) : [],
-        ...(typeof value['name_min_len'] === 'number' ? { name_min_len: value['name_min_len'] } : {}),
-        ...(typeof value['name_max_len'] === 'number' ? { name_max_len: value['name_max_len'] } : {}),
+        ...(lengths['name_min_len'] !== undefined ? { name_min_len: lengths['name_min_len'] } : {}),
+        ...(lengths['name_max_len'] !== undefined ? { name_max_len: lengths['name_max_len'] } : {}),
         ...(typeof value['deletion_timeout_seconds'] === 'number' ? { deletion_timeout_seconds: value['deletion_timeout_seconds'] } : {}),
         ...(isPropagationPolicy(propagation) ? { deletion_propagation: propagation } : {}),
         ...(conditions.length > 0 ? { conditions } : {}),
