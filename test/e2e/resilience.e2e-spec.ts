@@ -6,7 +6,10 @@
  * - PostgreSQL stopped under a running engine: the process lives, commands answer 503
  *   `HYPERFLEET-SVC-001` with `Retry-After`, `/readyz` is 503; once the server is back `/readyz` is green
  *   again within 15 s, the loops restarted from their checkpoints, and writes work.
+ * - After a 4 s outage the leak-inventory loop (supervised like projections and dispatch) runs again and
+ *   is listed in `/readyz`: a force delete after the outage still records its `LeakInventoryRecorded`.
  */
+import { resolve } from 'node:path';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { freePort } from '../support/free-port.js';
 import { useThrowAwayPostgres, type RestartablePostgres } from '../support/postgres.js';
@@ -104,12 +107,50 @@ describe('distributed profile survives its database (issue 10)', () => {
     expect(ready.checks.loops.map((loop: any) => [loop.name, loop.state])).toEqual([
       ['projections', 'running'],
       ['dispatch', 'running'],
+      ['leak-inventory', 'running'],
     ]);
     const after = await api.call('POST', '/clusters', cluster('after-outage'));
     expect(after.status).toBe(201);
     expect((await api.get(`/clusters/${after.body.id}`)).status).toBe(200);
     expect((await api.get(`/clusters/${before.body.id}`)).status).toBe(200);
   });
+
+  it('PostgreSQL stopped 4 s: the leak-inventory loop restarts from its checkpoint, /readyz lists it, a later force delete records its inventory', async () => {
+    const fixture = await startTestEngine({
+      adaptersDir: resolve('config/adapters'),
+      admins: 'admin@example.com',
+      env: { DECOM_EVENT_STORE: 'postgres', DATABASE_URL: postgres.connectionString, DECOM_PG_SCHEMA: await postgres.newSchema() },
+    });
+    fixtures.push(fixture);
+    const api = new DemoApi(fixture.engine.url);
+    const admin = new DemoApi(fixture.engine.url, 'admin@example.com');
+    const readyz = async () => (await (await fetch(`${fixture.engine.url}/readyz`)).json()) as any;
+    const leakLoop = (report: any) => report.checks.loops.find((loop: any) => loop.name === 'leak-inventory');
+    expect(leakLoop(await readyz())).toMatchObject({ state: 'running', ready: true });
+
+    await postgres.stopServer();
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    await postgres.startServer();
+    const ready = await eventually('ready after restart', async () => {
+      const answer = await fetch(`${fixture.engine.url}/readyz`);
+      return answer.status === 200 ? ((await answer.json()) as any) : undefined;
+    }, 15_000, 100);
+    expect(leakLoop(ready)).toMatchObject({ state: 'running', ready: true });
+
+    const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'leaky-after-outage', spec: {} })).body.id;
+    await eventually('the cluster is Reconciled', async () => {
+      const body = (await api.get(`/clusters/${id}`)).body;
+      return body.status?.conditions?.find((c: any) => c.type === 'Reconciled')?.status === 'True' ? true : undefined;
+    }, 30_000);
+    expect((await admin.call('POST', `/clusters/${id}/pause`, { reason: 'INC-9 hold' })).status).toBe(200);
+    expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
+    expect((await admin.call('POST', `/clusters/${id}/force-delete`, { reason: 'INC-9 give up' })).status).toBe(204);
+    const inventory = await eventually('the leak inventory is recorded after the outage', async () => {
+      const items = (await api.get(`/resources/${id}/events`)).body.items as { type: string; data: any }[];
+      return items.find((event) => event.type === 'LeakInventoryRecorded');
+    }, 15_000);
+    expect(inventory.data).toMatchObject({ id, kind: 'Cluster', adapter: 'validation', trigger: 'ForceDeleted' });
+  }, 80_000);
 
   it('decom jobs failed gives up with a clear message when Redis is unreachable, never echoing a password', async () => {
     const port = await freePort();

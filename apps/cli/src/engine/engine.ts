@@ -192,6 +192,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     logger.info(`jobs: ${queueDescription}`);
 
     const leaks = new LeakScannerSlot();
+    // Supervised loops started after the API listens (leak inventory), listed in /readyz after dispatch.
+    const extraLoops: { status(): LoopStatus; position(): number }[] = [];
     // OpenTelemetry only when asked for: the SDK is imported here, never otherwise.
     const spans = config.otlpEndpoint ? await startOtlpExport(config.otlpEndpoint, { version: buildInfo().version, component: 'api' }) : undefined;
     if (spans) {
@@ -216,6 +218,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
                   status: () => dispatchSupervisor?.status() ?? { name: 'dispatch', state: 'starting', since: startedAt, restarts: 0 },
                   position: () => (dispatchSupervisor ? dispatch.checkpoint() : 0),
                 },
+                ...extraLoops,
               ],
               writeRefusal,
             }),
@@ -280,9 +283,21 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     // Issue #11: leak inventory and scans where this process reaches Kubernetes (role all, or api with KUBECONFIG).
     const leakKube = kubeConfig ?? (config.kubeconfig ? loadKubeConfig(config.kubeconfig) : undefined);
     if (leakKube) {
-      closers.push(
-        await startLeakWork({ config, kinds, kubeConfig: leakKube, queries, store, checkpoints: new ReadModelCheckpoints(readModels), slot: leaks, commandBus: app.get(CommandBus), metrics, logger }),
-      );
+      const leakWork = await startLeakWork({
+        config,
+        kinds,
+        kubeConfig: leakKube,
+        queries,
+        store,
+        checkpoints: new ReadModelCheckpoints(readModels),
+        slot: leaks,
+        commandBus: app.get(CommandBus),
+        metrics,
+        logger,
+        supervise,
+      });
+      closers.push(() => leakWork.stop());
+      extraLoops.push({ status: () => leakWork.inventory.status(), position: () => leakWork.position() });
     }
 
     // In-process jobs reach only the adapters this process hosts; an adapter hosted elsewhere reports over HTTP.

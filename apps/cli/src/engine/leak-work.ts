@@ -12,7 +12,7 @@ import { Gauge } from 'prom-client';
 import { KubernetesTransport, loadTaskConfigFile, managedKinds } from '@decom/adapter';
 import type { AppConfig } from '@decom/config';
 import type { KindRegistry } from '@decom/domain';
-import type { EventStore } from '@decom/event-store';
+import type { EventStore, Supervisor } from '@decom/event-store';
 import { ReactorRunner, type CheckpointStore } from '@decom/jobs';
 import type { DecomMetrics } from '@decom/metrics';
 import type { ResourceQueries } from '@decom/projections';
@@ -30,10 +30,28 @@ export interface LeakWorkDeps {
   readonly commandBus: CommandBus;
   readonly metrics: DecomMetrics;
   readonly logger: Logger;
+  /**
+   * Wraps a long-running loop in the engine's supervisor (engine.ts): a failure (PostgreSQL outage, …)
+   * restarts it from its checkpoint with backoff, and `/readyz` lists it.
+   */
+  readonly supervise: (name: string, loop: { start(): Promise<void>; stop(): Promise<void> }) => Supervisor;
 }
 
-/** Fills `slot`, starts the inventory reactor and the periodic scan. @returns what stops them. */
-export async function startLeakWork(deps: LeakWorkDeps): Promise<() => Promise<void>> {
+/** What `startLeakWork` started: the inventory loop's supervisor (for `/readyz`) and what stops everything. */
+export interface LeakWork {
+  /** Supervisor of the `leak-inventory` reactor. */
+  readonly inventory: Supervisor;
+  /** Last `$all` position the inventory reactor handled (its lag in `/readyz`). */
+  position(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Fills `slot`, starts the inventory reactor (supervised: a store error restarts it from its checkpoint)
+ * and the periodic scan (a failed scan is logged and the next tick tries again).
+ * @throws the reactor's start error when it is not transient (a transient one is retried by the supervisor).
+ */
+export async function startLeakWork(deps: LeakWorkDeps): Promise<LeakWork> {
   const { config, logger } = deps;
   const files = (await readdir(config.adaptersDir)).filter((f) => /\.ya?ml$/.test(f) && !/\.adapter\.ya?ml$/.test(f)).sort();
   const tasks = await Promise.all(files.map((f) => loadTaskConfigFile(join(config.adaptersDir, f))));
@@ -41,9 +59,10 @@ export async function startLeakWork(deps: LeakWorkDeps): Promise<() => Promise<v
   const scanner = new LeakScanner(new KubernetesTransport(deps.kubeConfig), kinds, async (id) => (await deps.queries.get(id)) !== undefined);
   deps.slot.current = scanner;
 
-  const inventory = new ReactorRunner(deps.store, deps.checkpoints, new LeakInventoryReactor(deps.kinds, deps.slot, deps.commandBus), (error) =>
-    logger.error({ err: error }, 'leak inventory stopped'),
-  );
+  let supervisor: Supervisor | undefined;
+  const runner = new ReactorRunner(deps.store, deps.checkpoints, new LeakInventoryReactor(deps.kinds, deps.slot, deps.commandBus), (error) => supervisor?.fail(error));
+  const inventory = deps.supervise('leak-inventory', runner);
+  supervisor = inventory;
   await inventory.start();
 
   const gauge = new Gauge({
@@ -65,9 +84,13 @@ export async function startLeakWork(deps: LeakWorkDeps): Promise<() => Promise<v
     timer.unref();
   }
   logger.info(`leaks: scanning ${kinds.map((k) => k.kind).join(', ') || '(no kinds)'}${config.leakScanIntervalMs > 0 ? ` every ${config.leakScanIntervalMs} ms` : ' on request'}`);
-  return async () => {
-    if (timer) clearInterval(timer);
-    deps.slot.current = undefined;
-    await inventory.stop();
+  return {
+    inventory,
+    position: () => runner.checkpoint(),
+    async stop() {
+      if (timer) clearInterval(timer);
+      deps.slot.current = undefined;
+      await inventory.stop();
+    },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * `/readyz` of one engine process (README "Readiness"). Ready when:
  * - the event store answers `headPosition()` within `probeTimeoutMs`;
- * - every supervised loop (projections, dispatch) is `running` and at most `maxLagEvents` behind the head;
+ * - every supervised loop (projections, dispatch, leak-inventory where this process reaches Kubernetes) is `running` and at most `maxLagEvents` behind the head;
  * - the job queue answers (`epoch()`) when it is BullMQ on Redis;
  * - writes are accepted (the read model caught up with the head seen at start).
  * The JSON is the same for 200 and 503: `{ status, checks: { event_store, job_queue, loops[] }, writes }`.
