@@ -24,6 +24,8 @@ import { ensureBuilt } from '../e2e/support/ensure-built.js';
 
 const WORKLOAD_MS = 45_000;
 const CLIENTS = 4;
+/** Each client starts at most one create (and maybe its delete) per this period: a steady load, not a flood that only measures throughput. */
+const CLIENT_PERIOD_MS = 250;
 
 interface Slot {
   readonly role: 'api' | 'worker';
@@ -149,6 +151,8 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
 
     const client = async (clientIndex: number) => {
       for (let n = 0; isRunning; n += 1) {
+        const iterationStarted = Date.now();
+        const pace = () => sleep(Math.max(0, CLIENT_PERIOD_MS - (Date.now() - iterationStarted)));
         const name = `chaos-${clientIndex}-${n}`;
         let id: string | undefined;
         let hadLostAnswer = false;
@@ -168,7 +172,10 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
         if (!id) continue;
         created.set(id, name);
         accepted += 1;
-        if (n % 2 === 1) continue;
+        if (n % 2 === 1) {
+          await pace();
+          continue;
+        }
         for (let attempt = 0; attempt < 60; attempt += 1) {
           const answer = await call(apiUrl((clientIndex + attempt + 1) % 2), 'DELETE', `/clusters/${id}`);
           if (answer.status === 202 || answer.status === 404) {
@@ -179,6 +186,7 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
           answeredLost += 1;
           await sleep(250);
         }
+        await pace();
       }
     };
 
@@ -240,11 +248,18 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
       for (const id of [...unfinished]) if ((await call(apiUrl(0), 'GET', `/clusters/${id}`)).status === 404) unfinished.delete(id);
       if (unfinished.size > 0) await sleep(500);
     }
-    const finalizing: { id: string; reason?: string }[] = [];
-    for (const id of unfinished) {
-      const view = (await call(apiUrl(0), 'GET', `/clusters/${id}`)).body;
+    const finalizing: { id: string; reason?: string; seen: string }[] = [];
+    for (const id of [...unfinished]) {
+      const answer = await call(apiUrl(0), 'GET', `/clusters/${id}`);
+      // Deletions go on while this loop reads: one that finished meanwhile is done, not unexplained.
+      if (answer.status === 404) {
+        unfinished.delete(id);
+        continue;
+      }
+      const view = answer.body;
       const reconciled = view?.status?.conditions?.find((c: { type: string }) => c.type === 'Reconciled');
-      finalizing.push({ id, reason: view?.deleted_time ? reconciled?.reason : undefined });
+      const seen = `${answer.status} deleted_time=${view?.deleted_time} ${JSON.stringify(view?.status?.conditions?.map((c: { type: string; status: string; reason: string }) => `${c.type}=${c.status}/${c.reason}`))}`;
+      finalizing.push({ id, reason: view?.deleted_time ? reconciled?.reason : undefined, seen });
     }
 
     const admin = new pg.Client({ connectionString: postgres.connectionString });
@@ -265,7 +280,7 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
       process.stdout.write(
         `chaos figures: faults [${faults.join('; ')}]; commands accepted ${accepted} (${created.size} creates, ${deleted.size} deletes), ` +
           `lost ${lost}, duplicates ${duplicates.rowCount}, answers lost and retried ${answeredLost}, creates answered by a 409 naming our id ${learnedFrom409}, ` +
-          `deletions unfinished ${finalizing.length}, time to ready after the last fault ${recoverySeconds?.toFixed(1) ?? '> 15'} s\n`,
+          `deletions unfinished ${finalizing.length} (${[...new Set(finalizing.map((f) => f.reason))].join(', ') || 'none'}), time to ready after the last fault ${recoverySeconds?.toFixed(1) ?? '> 15'} s\n`,
       );
 
       // What the operators saw: the outage lines of each process (one when lost, one when back).
