@@ -152,6 +152,45 @@ describe('distributed profile survives its database (issue 10)', () => {
     expect(inventory.data).toMatchObject({ id, kind: 'Cluster', adapter: 'validation', trigger: 'ForceDeleted' });
   }, 80_000);
 
+  it('PostgreSQL stopped: open event streams end (none stays silent for good); a reconnect with Last-Event-ID gets what it missed', async () => {
+    const { fixture, api } = await start(await postgres.newSchema());
+    const stream = `${fixture.engine.url}/api/decom/v1/events/stream`;
+    const open = async (lastEventId?: string) => {
+      const response = await fetch(stream, { headers: lastEventId ? { 'last-event-id': lastEventId } : {} });
+      expect(response.status).toBe(200);
+      return response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    };
+    const first = await open();
+    const firstText: string[] = [];
+    const firstEnded = (async () => {
+      for (;;) {
+        const { value, done } = await first.read();
+        if (done) return true;
+        firstText.push(value);
+      }
+    })();
+    const before = (await api.call('POST', '/clusters', cluster('sse-before'))).body.id as string;
+    await eventually('the first stream announces the create', async () => (firstText.join('').includes(before) ? true : undefined), 10_000, 50);
+    const lastId = /id: (\d+)\n/.exec(firstText.join(''))![1]!;
+
+    await postgres.stopServer();
+    try {
+      await expect(Promise.race([firstEnded, new Promise((resolve) => setTimeout(() => resolve('still open'), 15_000))])).resolves.toBe(true);
+    } finally {
+      await postgres.startServer();
+    }
+    await eventually('ready after restart', async () => ((await fetch(`${fixture.engine.url}/readyz`)).status === 200 ? true : undefined), 15_000, 100);
+    const after = (await api.call('POST', '/clusters', cluster('sse-after'))).body.id as string;
+    const again = await open(lastId);
+    let text = '';
+    await eventually('the reconnected stream has the event it missed', async () => {
+      const { value } = await again.read();
+      text += value ?? '';
+      return text.includes(after) ? true : undefined;
+    }, 15_000, 0);
+    await again.cancel();
+  }, 80_000);
+
   it('decom jobs failed gives up with a clear message when Redis is unreachable, never echoing a password', async () => {
     const port = await freePort();
     const run = spawnDecom(['jobs', 'failed'], { REDIS_URL: `redis://user:s3cret@127.0.0.1:${port}`, LOG_LEVEL: 'silent' });

@@ -83,11 +83,18 @@ export class EventFeed implements OnModuleDestroy {
           const live = toLiveEvent(event);
           for (const listener of [...this.listeners]) listener(live);
         },
-        // A store error ends the feed; the next client starts a new one (clients reconnect with Last-Event-ID).
-        { afterPosition: head, onError: () => void this.unsubscribe() },
+        // A store error ends the feed and every open stream with it: a stream left open would stay silent
+        // for good. Clients reconnect with Last-Event-ID (the UI does), get what they missed from the
+        // backlog, and the first of them starts a new subscription.
+        { afterPosition: head, onError: () => void this.endOpenStreams() },
       );
     })().finally(() => (this.starting = undefined));
     await this.starting;
+  }
+
+  private async endOpenStreams(): Promise<void> {
+    await this.unsubscribe();
+    for (const close of [...this.closers]) close();
   }
 
   private async unsubscribe(): Promise<void> {
