@@ -5,6 +5,7 @@
  * shared CEL environment (libs/cel, which has `toJson` and `dig`). Every problem is reported as
  * `file:line:column field: message`, the CEL error's position placed inside the YAML scalar.
  */
+import { positionInScalarValue } from './yaml-scalar-position.js';
 import { CelCompileError, compileCel } from '@decom/cel';
 import { MAPPED_CONDITION_LIMITS, reservedConditionTypes, type ConditionMappingRule, type MappingExpression } from '@decom/domain';
 import { isMap, isScalar, isSeq, type LineCounter, type Node, type Scalar, type YAMLMap } from 'yaml';
@@ -97,37 +98,10 @@ function expression(
     return compileCel(text);
   } catch (error) {
     if (!(error instanceof CelCompileError)) throw error;
-    const { line, column } = positionInScalar(source, node as Scalar, error.line, error.column);
+    const start = source.lineCounter.linePos((node as Scalar).range?.[0] ?? 0);
+    const { line, column } = positionInScalarValue(source.text, node as Scalar, { line: start.line, column: start.col }, error.line, error.column);
     source.issues.push(`${source.file}:${line}:${column} ${field}.expression: invalid CEL expression: ${error.reason}`);
     return undefined;
   }
 }
 
-/**
- * File position of (line, column) inside a scalar's value. Block scalars (`|`, `>`) start on the line after
- * the indicator, at the block's indentation. Kept here (not imported from libs/adapter's scalar-position.ts,
- * which does the same for task configs) so that libs/config does not depend on the adapter library.
- */
-function positionInScalar(source: RuleSource, node: Scalar, line: number, column: number): { line: number; column: number } {
-  const offset = node.range?.[0] ?? 0;
-  const start = source.lineCounter.linePos(offset);
-  if (node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED') {
-    return { line: start.line + line, column: blockIndent(source.text, offset) + column };
-  }
-  const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? 1 : 0;
-  if (line <= 1) return { line: start.line, column: start.col + quoted + column - 1 };
-  return { line: start.line + line - 1, column: start.col + column - 1 };
-}
-
-/** Indentation (spaces) of the first non-blank content line of the block scalar starting at `offset`. */
-function blockIndent(text: string, offset: number): number {
-  let i = text.indexOf('\n', offset);
-  while (i !== -1 && i < text.length) {
-    const lineStart = i + 1;
-    let j = lineStart;
-    while (text[j] === ' ') j += 1;
-    if (text[j] !== '\n' && text[j] !== '\r') return j - lineStart;
-    i = text.indexOf('\n', lineStart);
-  }
-  return 0;
-}

@@ -3,3 +3,4 @@ export * from './entities-config.js';
 export * from './config-paths.js';
 export * from './server-config.js';
 export * from './config-variables.js';
+export * from './yaml-scalar-position.js';
