@@ -104,6 +104,8 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
     await event.waitFor();
     expect(await event.textContent()).toContain('INC-77: RBAC cannot be fixed in time');
     expect(await event.textContent()).toContain('by carol@example.com');
+    // The adapter statuses at that moment, readable (not raw JSON): the adapter Kubernetes refused.
+    expect(await event.textContent()).toMatch(/adapter_statuses\s*validation: [^;]*Finalized=False/);
     expect((await api.get(`/clusters/${forbiddenId}`)).status).toBe(404);
     await page.screenshot({ path: shot('resource'), fullPage: true });
   });

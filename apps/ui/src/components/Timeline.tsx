@@ -22,7 +22,24 @@ function fields(entry: HistoryEntry): [string, string][] {
   }
   return Object.entries(entry.data)
     .filter(([key]) => !HIDDEN.has(key))
-    .map(([key, value]) => [key, show(value)]);
+    .map(([key, value]) => [key, key === 'adapter_statuses' ? showAdapterStatuses(value) : show(value)]);
+}
+
+type RecordedStatus = { adapter: string; conditions: { type: string; status: string; reason?: string }[] };
+
+/**
+ * A force delete's or force orphan's snapshot (`adapter_statuses`: resource id → its adapter statuses) as
+ * one readable line per adapter, Finalized and Health only, as the audit page shows it; anything of
+ * another shape falls back to the shortened JSON.
+ */
+function showAdapterStatuses(value: unknown): string {
+  if (!value || typeof value !== 'object') return show(value);
+  const lines = Object.values(value as Record<string, RecordedStatus[] | undefined>).flatMap((statuses) =>
+    Array.isArray(statuses)
+      ? statuses.map((s) => `${s.adapter}: ${(s.conditions ?? []).filter((c) => c.type === 'Finalized' || c.type === 'Health').map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')}`)
+      : [],
+  );
+  return lines.length > 0 ? lines.join('; ') : 'none reported';
 }
 
 /** Every event of a resource with time, caller, type and the fields it recorded (from the event store). */
