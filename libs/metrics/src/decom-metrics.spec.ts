@@ -40,6 +40,18 @@ describe('DecomMetrics', () => {
     expect(text).toContain('decom_adapter_runs_total{adapter="a",operation="delete",outcome="in_progress"} 2');
   });
 
+  it('forgets a hard-deleted resource whose last deletion run was still in progress (a force delete)', async () => {
+    const metrics = new DecomMetrics(new Registry(), info);
+    metrics.observeAdapterRun({ adapter: 'a', resourceId: 'r1', operation: 'delete', outcome: 'in_progress', seconds: 0.1 });
+    metrics.observeAdapterRun({ adapter: 'b', resourceId: 'r1', operation: 'delete', outcome: 'transient_error', seconds: 0.1 });
+    metrics.resourceGone('r1');
+    // A run that was still in flight reports after the hard delete: not counted again.
+    metrics.observeAdapterRun({ adapter: 'a', resourceId: 'r1', operation: 'delete', outcome: 'in_progress', seconds: 0.1 });
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('decom_adapter_deletions_in_progress{adapter="a"} 0');
+    expect(text).toContain('decom_adapter_deletions_in_progress{adapter="b"} 0');
+  });
+
   it('keeps every engine on its own registry (no default-registry singleton)', async () => {
     const one = new DecomMetrics(new Registry(), info);
     const two = new DecomMetrics(new Registry(), info);

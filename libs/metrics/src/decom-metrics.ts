@@ -50,6 +50,9 @@ export interface QueueDepth {
 export type AdapterOperation = 'apply' | 'delete' | 'orphan';
 export type AdapterOutcome = 'success' | 'in_progress' | 'transient_error' | 'terminal_error' | 'gone';
 
+/** How many hard-deleted resource ids the deletions-in-progress gauge remembers (see `resourceGone`). */
+const GONE_REMEMBERED = 10_000;
+
 export class DecomMetrics {
   private readonly base: { component: string; version: string };
   private pendingSource?: () => Promise<readonly PendingResource[]>;
@@ -57,6 +60,8 @@ export class DecomMetrics {
   private queueSource?: () => Promise<readonly QueueDepth[]>;
   private lagSources: { name: string; lag: () => Promise<number> }[] = [];
   private readonly deletionsInProgress = new Map<string, Set<string>>();
+  /** Recently hard-deleted resources (insertion order, at most GONE_REMEMBERED): a late run's report must not count them again. */
+  private readonly gone = new Set<string>();
 
   readonly requests: Counter<'component' | 'version' | 'method' | 'path' | 'code'>;
   readonly requestDuration: Histogram<'component' | 'version' | 'method' | 'path' | 'code'>;
@@ -239,8 +244,19 @@ export class DecomMetrics {
     this.adapterRunDuration.observe(labels, run.seconds);
     const ids = this.deletionsInProgress.get(run.adapter) ?? new Set<string>();
     this.deletionsInProgress.set(run.adapter, ids);
-    if (run.operation === 'delete' && (run.outcome === 'in_progress' || run.outcome === 'transient_error')) ids.add(run.resourceId);
+    if (run.operation === 'delete' && (run.outcome === 'in_progress' || run.outcome === 'transient_error') && !this.gone.has(run.resourceId)) ids.add(run.resourceId);
     else ids.delete(run.resourceId);
+  }
+
+  /**
+   * A resource was hard-deleted (by its gate or a force delete): it has no deletion in progress any more,
+   * whatever its last adapter run said (a run cut short by a force delete never reports success).
+   */
+  resourceGone(resourceId: string): void {
+    for (const ids of this.deletionsInProgress.values()) ids.delete(resourceId);
+    this.gone.add(resourceId);
+    // Bounded memory: a run finishing this long after its resource went is not worth remembering for.
+    if (this.gone.size > GONE_REMEMBERED) this.gone.delete(this.gone.values().next().value!);
   }
 
   watchPending(source: () => Promise<readonly PendingResource[]>): void {

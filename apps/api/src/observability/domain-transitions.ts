@@ -44,6 +44,7 @@ function count(metrics: DecomMetrics, event: ResourceEvent, appended: AppendedDe
       metrics.deletionsRequested.inc({ kind });
       return;
     case 'HardDeleted': {
+      metrics.resourceGone(event.data.id);
       if (event.data.cause === 'Reconciled') metrics.deletionsCompleted.inc({ kind });
       const seconds = deletionSeconds(appended, event.data.id, event.data.hard_deleted_time);
       if (seconds !== undefined) metrics.deletionDuration.observe({ kind }, seconds);
