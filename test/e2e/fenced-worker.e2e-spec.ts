@@ -10,67 +10,30 @@
  * stops. Nothing exists for the hard-deleted nodepool.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { startLocalKube, type LocalKube } from '@decom/kube-local';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
-import { useRedis, type RedisForTests } from '../support/redis.js';
-import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { startWorkerTopology, type WorkerTopology } from './support/worker-topology.js';
 import { spawnDecom, type DecomProcess } from './support/decom-process.js';
 import { ensureBuilt } from './support/ensure-built.js';
 
 describe('issue #11 › Fencing: a worker frozen past its job lock writes nothing after the end', () => {
-  let redis: RedisForTests;
-  let kube: LocalKube;
-  let fixture: EngineFixture;
-  let folder: string;
-  let workerEnv: Record<string, string>;
+  let topology: WorkerTopology;
   const prefix = `decom-fence-${randomUUID()}`;
-  const workers: DecomProcess[] = [];
 
   beforeAll(async () => {
     ensureBuilt();
-    redis = await useRedis();
-    kube = await startLocalKube();
-    folder = await mkdtemp(join(tmpdir(), 'decom-fence-'));
-    await writeFile(join(folder, 'kubeconfig.yaml'), kube.kubeconfigYaml());
-    const queueEnv = { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: prefix, DECOM_JOB_LOCK_MS: '1000' };
-    // No rule sweeps during the test: only the queue's own hand-over moves the work.
-    fixture = await startTestEngine({ role: 'api', env: queueEnv, sweep: { intervalMs: 60_000, debounceMs: 600_000 } });
-    workerEnv = {
-      ...queueEnv,
-      DECOM_API_URL: fixture.engine.url,
-      KUBECONFIG: join(folder, 'kubeconfig.yaml'),
-      DECOM_ADAPTERS_DIR: resolve('config/adapters'),
-      DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
-      LOG_LEVEL: 'info',
-      // Two workers on one machine: each its own free metrics port.
-      DECOM_METRICS_PORT: '0',
-    };
+    topology = await startWorkerTopology({ prefix, lockMs: 1000 });
   }, 240_000);
-
-  afterAll(async () => {
-    for (const worker of workers) {
-      worker.kill('SIGCONT');
-      worker.kill('SIGKILL');
-    }
-    await Promise.all(workers.map((w) => w.exited));
-    await fixture?.stop();
-    await kube?.close();
-    await redis?.stop();
-    if (folder) await rm(folder, { recursive: true, force: true });
-  });
+  afterAll(async () => topology?.stop());
 
   const startWorker = async (adapters: string) => {
-    const worker = spawnDecom(['worker', '--adapters', adapters, '--concurrency', '2'], workerEnv, { built: true });
-    workers.push(worker);
+    const worker = spawnDecom(['worker', '--adapters', adapters, '--concurrency', '2'], topology.workerEnv, { built: true });
+    topology.workers.push(worker);
     await worker.waitFor(/worker ready/, 45_000);
     return worker;
   };
 
   it('SIGSTOP past the lock, another worker finishes the deletion, SIGCONT: no ConfigMap is created', async () => {
-    const api = new DemoApi(fixture.engine.url);
+    const api = new DemoApi(topology.fixture.engine.url);
     const a = await startWorker('validation,np-configmap');
     const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'fence-test', spec: {} })).body;
     const ns = String(cluster.id).toLowerCase();
@@ -80,7 +43,7 @@ describe('issue #11 › Fencing: a worker frozen past its job lock writes nothin
     });
 
     // Hold worker A's first look at the nodepool ConfigMap, so the run is surely in flight when frozen.
-    const hold = kube.faults.add({ verb: 'get', kind: 'ConfigMap', pathPattern: '/configmaps/nodepool-', delayMs: 3_000, times: 1 });
+    const hold = topology.kube.faults.add({ verb: 'get', kind: 'ConfigMap', pathPattern: '/configmaps/nodepool-', delayMs: 3_000, times: 1 });
     const created = await api.call('POST', `/clusters/${cluster.id}/nodepools`, { kind: 'NodePool', name: 'np-fence', spec: {} });
     expect(created.status).toBe(201);
     const np: string = created.body.id;
@@ -91,17 +54,17 @@ describe('issue #11 › Fencing: a worker frozen past its job lock writes nothin
     expect((await api.call('DELETE', `/clusters/${cluster.id}/nodepools/${np}`)).status).toBe(202);
     await startWorker('np-configmap');
     await eventually('worker B finished the deletion: the nodepool is hard-deleted (404)', async () => ((await api.get(`/nodepools/${np}`)).status === 404 ? true : undefined), 30_000, 100);
-    expect(kube.peek('v1', 'ConfigMap', ns, configMap)).toBeUndefined();
+    expect(topology.kube.peek('v1', 'ConfigMap', ns, configMap)).toBeUndefined();
 
-    const resumedAt = kube.requests.length;
+    const resumedAt = topology.kube.requests.length;
     a.kill('SIGCONT');
     await a.waitFor(/run stopped, fence lost/, 20_000);
     expect(a.output()).toMatch(/run stopped, fence lost: the run lost its lock/);
 
     // Nothing was written for the hard-deleted nodepool after A resumed, and nothing exists.
-    const writesAfterResume = kube.requests.slice(resumedAt).filter((r) => r.method !== 'GET' && r.kind === 'ConfigMap' && r.namespace === ns);
+    const writesAfterResume = topology.kube.requests.slice(resumedAt).filter((r) => r.method !== 'GET' && r.kind === 'ConfigMap' && r.namespace === ns);
     expect(writesAfterResume).toEqual([]);
-    expect(kube.peek('v1', 'ConfigMap', ns, configMap)).toBeUndefined();
+    expect(topology.kube.peek('v1', 'ConfigMap', ns, configMap)).toBeUndefined();
     const history = (await api.get(`/resources/${np}/events`)).body.items as { type: string }[];
     expect(history.filter((e) => e.type === 'HardDeleted')).toHaveLength(1);
     expect(history.at(-1)?.type).toBe('HardDeleted');

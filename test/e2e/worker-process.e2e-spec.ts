@@ -5,64 +5,30 @@
  * and the deletion completes: GET answers 404.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { Job as BullJob, Queue } from 'bullmq';
 import { BullMqJobQueue, TerminalError } from '@decom/jobs';
-import { startLocalKube, type LocalKube } from '@decom/kube-local';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
-import { useRedis, type RedisForTests } from '../support/redis.js';
-import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { startWorkerTopology, type WorkerTopology } from './support/worker-topology.js';
 import { spawnDecom, type DecomProcess } from './support/decom-process.js';
 
 describe('decom worker processes (BullMQ): kill -9 mid-job', () => {
-  let redis: RedisForTests;
-  let kube: LocalKube;
-  let fixture: EngineFixture;
-  let folder: string;
-  let workerEnv: Record<string, string>;
+  let topology: WorkerTopology;
   const prefix = `decom-e2e-${randomUUID()}`;
-  const workers: DecomProcess[] = [];
 
   beforeAll(async () => {
-    redis = await useRedis();
-    kube = await startLocalKube();
-    folder = await mkdtemp(join(tmpdir(), 'decom-workers-'));
-    await writeFile(join(folder, 'kubeconfig.yaml'), kube.kubeconfigYaml());
-    const queueEnv = { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: prefix, DECOM_JOB_LOCK_MS: '2000' };
-    // No rule sweeps during the test (debounce 10 min): only the queue's own recovery may finish the job.
-    fixture = await startTestEngine({ role: 'api', env: queueEnv, sweep: { intervalMs: 60_000, debounceMs: 600_000 } });
-    workerEnv = {
-      ...queueEnv,
-      DECOM_API_URL: fixture.engine.url,
-      KUBECONFIG: join(folder, 'kubeconfig.yaml'),
-      DECOM_ADAPTERS_DIR: resolve('config/adapters'),
-      DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
-      LOG_LEVEL: 'info',
-      // Several workers on one host: each its own free metrics port.
-      DECOM_METRICS_PORT: '0',
-    };
+    topology = await startWorkerTopology({ prefix, lockMs: 2000 });
   }, 60_000);
-
-  afterAll(async () => {
-    for (const worker of workers) worker.kill('SIGKILL');
-    await Promise.all(workers.map((w) => w.exited));
-    await fixture?.stop();
-    await kube?.close();
-    await redis?.stop();
-    if (folder) await rm(folder, { recursive: true, force: true });
-  });
+  afterAll(async () => topology?.stop());
 
   const startWorker = async () => {
-    const worker = spawnDecom(['worker', '--adapters', 'validation', '--concurrency', '2'], workerEnv);
-    workers.push(worker);
+    const worker = spawnDecom(['worker', '--adapters', 'validation', '--concurrency', '2'], topology.workerEnv);
+    topology.workers.push(worker);
     await worker.waitFor(/worker ready: validation/, 45_000);
     return worker;
   };
 
   it('a worker killed mid-deletion: another worker recovers the stalled job and the cluster is hard-deleted', async () => {
-    const api = new DemoApi(fixture.engine.url);
+    const api = new DemoApi(topology.fixture.engine.url);
     const first = await startWorker();
     const created = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'kill-9-test', spec: {} });
     expect(created.status).toBe(201);
@@ -72,12 +38,12 @@ describe('decom worker processes (BullMQ): kill -9 mid-job', () => {
       const conditions = (await api.get(`/clusters/${id}`)).body.status.conditions as { type: string; status: string }[];
       return conditions.find((c) => c.type === 'Reconciled')?.status === 'True' || undefined;
     });
-    expect(kube.peek('v1', 'Namespace', undefined, ns)).toBeDefined();
+    expect(topology.kube.peek('v1', 'Namespace', undefined, ns)).toBeDefined();
 
     // Hold the deletion run's first Kubernetes call, so the job is surely in flight when the worker dies.
-    const hold = kube.faults.add({ pathPattern: ns, delayMs: 5_000, times: 1 });
+    const hold = topology.kube.faults.add({ pathPattern: ns, delayMs: 5_000, times: 1 });
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
-    const queue = new Queue('adapter-run.validation', { connection: { url: redis.url }, prefix });
+    const queue = new Queue('adapter-run.validation', { connection: { url: topology.redis.url }, prefix });
     try {
       const jobId = `validation.cluster-${id}.gen-2`;
       await eventually('the deletion job is active in the first worker', async () => (hold.hits >= 1 && (await queue.getJobState(jobId)) === 'active') || undefined);
@@ -92,10 +58,10 @@ describe('decom worker processes (BullMQ): kill -9 mid-job', () => {
       // Started once by the killed worker, once more after the stalled-job check handed it over.
       expect(job?.attemptsStarted).toBeGreaterThanOrEqual(2);
       expect(await queue.getFailedCount()).toBe(0);
-      expect(kube.peek('v1', 'Namespace', undefined, ns)).toBeUndefined();
+      expect(topology.kube.peek('v1', 'Namespace', undefined, ns)).toBeUndefined();
       // The dead worker's job lock had to expire first (2 s), so the handover cannot have been instant.
       expect(Date.now() - started).toBeGreaterThan(1_000);
-      const events = (await fixture.engine.store.readStream(`cluster-${id}`)).map((e) => e.type);
+      const events = (await topology.fixture.engine.store.readStream(`cluster-${id}`)).map((e) => e.type);
       expect(events.filter((t) => t === 'HardDeleted')).toHaveLength(1);
     } finally {
       await queue.close();
@@ -103,7 +69,7 @@ describe('decom worker processes (BullMQ): kill -9 mid-job', () => {
   }, 90_000);
 
   it('decom jobs failed / decom jobs retry: an operator lists a dead letter and sends it back', async () => {
-    const queue = new BullMqJobQueue({ url: redis.url, prefix });
+    const queue = new BullMqJobQueue({ url: topology.redis.url, prefix });
     let fixed = false;
     let runs = 0;
     queue.process('adapter-run.cli-test', async () => {
@@ -111,8 +77,8 @@ describe('decom worker processes (BullMQ): kill -9 mid-job', () => {
       if (!fixed) throw new TerminalError('task config: unknown identifier clustr');
     });
     const cli = async (...args: string[]) => {
-      const run = spawnDecom(['jobs', ...args], { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
-      workers.push(run);
+      const run = spawnDecom(['jobs', ...args], { REDIS_URL: topology.redis.url, DECOM_QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
+      topology.workers.push(run);
       return { code: await run.exited, output: run.output() };
     };
     try {
