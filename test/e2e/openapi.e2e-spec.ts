@@ -141,6 +141,10 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     await call({ method: 'GET', template: '/leaks', path: '/leaks', expect: 200 });
     await call({ method: 'POST', template: '/leaks/delete', path: '/leaks/delete', body: {}, expect: 400 });
     await call({ method: 'POST', template: '/leaks/delete', path: '/leaks/delete', body: { reason: 'openapi' }, expect: 200 });
+    await call({ method: 'GET', template: '/jobs/failed', path: '/jobs/failed', expect: 200 });
+    await call({ method: 'GET', template: '/jobs/failed', path: '/jobs/failed?queue=hard-delete', expect: 200 });
+    await call({ method: 'POST', template: '/jobs/retry', path: '/jobs/retry', body: { queue: 'hard-delete', id: 'no-such-job' }, expect: 404 });
+    await call({ method: 'POST', template: '/jobs/retry', path: '/jobs/retry', body: { queue: 'hard-delete' }, expect: 400 });
     await call({ method: 'GET', template: '/whoami', path: '/whoami', expect: 200 });
     await call({ method: 'GET', template: '/healthz', path: '/healthz', expect: 200 });
     await call({ method: 'GET', template: '/readyz', path: '/readyz', expect: 200 });

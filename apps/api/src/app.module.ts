@@ -36,6 +36,7 @@ import { OpenApiController } from './openapi/openapi.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { HistoryController } from './history/history.controller.js';
 import { LeaksController } from './leaks/leaks.controller.js';
+import { DeadLettersController } from './jobs/dead-letters.controller.js';
 import { LeakScannerSlot } from './leaks/leak-scanner.js';
 import { LEAK_SCANNER } from './leaks/leak-tokens.js';
 import { ResourceActions } from './resources/resource-actions.js';
@@ -97,7 +98,7 @@ export class AppModule {
           errorHandler: graphqlErrorHandler as never,
         }),
       ],
-      controllers: [OpenApiController, HealthController, WhoamiController, HistoryController, FinalizingController, LeaksController, AuditController, EventsStreamController, KindsController, ResourcesController],
+      controllers: [OpenApiController, HealthController, WhoamiController, HistoryController, FinalizingController, LeaksController, DeadLettersController, AuditController, EventsStreamController, KindsController, ResourcesController],
       providers: [
         { provide: EVENT_STORE, useValue: runtime.store },
         { provide: KIND_REGISTRY, useValue: runtime.kinds },

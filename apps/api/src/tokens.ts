@@ -52,9 +52,17 @@ export interface ApiOptions {
 
 export const DEAD_LETTERS = Symbol('DeadLetters');
 
-/** The job queue's dead-letter set (`JobQueue.failed()`), for the finalizing blockers; empty when not wired. */
+/**
+ * The job queue's dead-letter set (`JobQueue.failed()`/`retry()`/`queueNames()`), for the finalizing
+ * blockers and `/api/decom/v1/jobs`; empty when not wired.
+ */
 export interface DeadLetterSource {
-  list(): Promise<readonly import('@decom/domain').DeadLetter[]>;
+  /** Dead letters, of one queue when given. `data` is the job's payload (absent in sources that keep none). */
+  list(queue?: string): Promise<readonly (import('@decom/domain').DeadLetter & { readonly data?: unknown })[]>;
+  /** Moves a dead letter back with fresh attempts; false when the queue has no such failed job. Absent = not retryable here. */
+  retry?(queue: string, id: string): Promise<boolean>;
+  /** The queues the store knows, sorted. */
+  queues?(): Promise<string[]>;
 }
 
 export const AUDIT_LOG = Symbol('AuditLog');

@@ -3,7 +3,7 @@
  * 403 reason out. Rules (issue 9, HyperFleet §8.1):
  * - a status report for adapter X only from an identity bound to X (`authorization.adapters.X`);
  * - system identities (any identity bound to an adapter) write statuses only;
- * - force-delete, force-orphan, pause and unpause are admin-only;
+ * - force-delete, force-orphan, pause, unpause and retrying a dead-lettered job are admin-only;
  * - create, patch and delete: admins and operators, or any authenticated non-system caller when
  *   `operators` is not configured (as in HyperFleet).
  * With authentication off and no roles configured everyone may do everything (development mode).
@@ -21,11 +21,12 @@ export interface Principal {
 
 export type Role = 'admin' | 'operator' | 'adapter' | 'reader';
 
-export type ResourceAction = 'read' | 'create' | 'patch' | 'delete' | 'pause' | 'unpause' | 'force_delete' | 'force_orphan';
+/** `retry_job`: sending a dead-lettered job back to its queue (`POST /api/decom/v1/jobs/retry`), admin-only. */
+export type ResourceAction = 'read' | 'create' | 'patch' | 'delete' | 'pause' | 'unpause' | 'force_delete' | 'force_orphan' | 'retry_job';
 
 export const ACTIONS: readonly Exclude<ResourceAction, 'read' | 'patch'>[] = ['create', 'delete', 'pause', 'unpause', 'force_delete', 'force_orphan'];
 
-const ADMIN_ONLY: ReadonlySet<ResourceAction> = new Set(['pause', 'unpause', 'force_delete', 'force_orphan']);
+const ADMIN_ONLY: ReadonlySet<ResourceAction> = new Set(['pause', 'unpause', 'force_delete', 'force_orphan', 'retry_job']);
 
 export type AccessDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 

@@ -374,6 +374,19 @@ function decomPaths(): Record<string, Json> {
       servers: decom,
       post: { tags: ['Decom'], summary: 'Delete the leaked objects (administrators; a reason is required)', requestBody: reasonBody(true), responses: { 200: answer('deleted', ref('ItemList')), default: problemResponse } },
     },
+    '/jobs/failed': list('The job queue\'s dead-letter set (jobs that failed for good)', [{ name: 'queue', in: 'query', required: false, schema: { type: 'string' } }]),
+    '/jobs/retry': {
+      servers: decom,
+      post: {
+        tags: ['Decom'],
+        summary: 'Send a dead-lettered job back to its queue with fresh attempts (administrators)',
+        requestBody: { required: true, content: json({ type: 'object', required: ['queue', 'id'], properties: { queue: { type: 'string' }, id: { type: 'string' }, reason: { type: 'string' } } }) },
+        responses: {
+          200: answer('retried', { type: 'object', required: ['queue', 'id', 'retried'], properties: { queue: { type: 'string' }, id: { type: 'string' }, retried: { type: 'boolean', enum: [true] } } }),
+          default: problemResponse,
+        },
+      },
+    },
     '/whoami': {
       servers: decom,
       get: { tags: ['Decom'], summary: 'The caller as the API sees it (identity, roles)', responses: { 200: answer('caller', { type: 'object' }), default: problemResponse } },

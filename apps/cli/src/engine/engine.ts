@@ -228,7 +228,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         options: { admins: config.admins, corsOrigins: config.corsOrigins, version: buildInfo().version },
         onAppended: domainTransitionObserver(logger, metrics),
         auth,
-        deadLetters: { list: () => queue.failed() },
+        deadLetters: { list: (name) => queue.failed(name), retry: (name, id) => queue.retry(name, id), queues: () => queue.queueNames() },
         audit: { list: (options) => auditEntries(readModels, options) },
       },
       { logger: config.logLevel === 'silent' ? false : new NestPinoLogger(logger.child({ component: 'nest' })), observability: options.requestObservability === false ? {} : { logger, metrics, ...(spans ? { spans } : {}) } },
