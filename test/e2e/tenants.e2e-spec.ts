@@ -170,4 +170,29 @@ describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFl
     const scoped = await call(ALICE, { ...system, ...globex }, 'GET', '/clusters');
     expect(scoped.body.total).toBe(1);
   }, 30_000);
+  it("a delete guard's 409 counts a referrer in a tenancy the caller cannot see, without naming it", async () => {
+    const web = { 'x-tenant-org': 'umbrella', 'x-tenant-project': 'web' };
+    const org = { 'x-tenant-org': 'umbrella' };
+    const webCluster = (await call(ALICE, web, 'POST', '/clusters', { kind: 'Cluster', name: 'guarded-web', spec: {} })).body.id as string;
+    const target = (await call(ALICE, web, 'POST', `/clusters/${webCluster}/nodepools`, { kind: 'NodePool', name: 'shared-np', spec: {} })).body.id as string;
+    // The org-wide caller sees the web project's nodepool and makes its own nodepool depend on it.
+    const orgCluster = (await call(ALICE, org, 'POST', '/clusters', { kind: 'Cluster', name: 'guarded-org', spec: {} })).body.id as string;
+    const user = await call(ALICE, org, 'POST', `/clusters/${orgCluster}/nodepools`, { kind: 'NodePool', name: 'secret-user-np', spec: {}, references: { depends_on: [{ id: target, kind: 'NodePool' }] } });
+    expect(user.status).toBe(201);
+    // The web caller cannot see that referrer: it learns that one exists, not which.
+    const refused = await call(ALICE, web, 'DELETE', `/nodepools/${target}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe(`Cannot delete NodePool '${target}': it is referenced by 1 live resource outside your tenant; their owners must delete them first`);
+    expect(JSON.stringify(refused.body)).not.toContain(user.body.id);
+    expect(JSON.stringify(refused.body)).not.toContain('secret-user-np');
+    const cascade = await call(ALICE, web, 'DELETE', `/clusters/${webCluster}`);
+    expect(cascade.status).toBe(409);
+    expect(cascade.body.detail).toContain('resources referenced by 1 live resource outside your tenant');
+    expect(JSON.stringify(cascade.body)).not.toContain('secret-user-np');
+    // The org-wide caller sees it, so it is named to them.
+    const named = await call(ALICE, org, 'DELETE', `/nodepools/${target}`);
+    expect(named.status).toBe(409);
+    expect(named.body.detail).toContain(`NodePool 'secret-user-np' (${user.body.id})`);
+    expect((await call(ALICE, web, 'GET', `/nodepools/${target}`)).body.deleted_time).toBeUndefined();
+  }, 30_000);
 });

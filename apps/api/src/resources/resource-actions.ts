@@ -5,6 +5,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
+  CascadeThroughLiveReference,
+  LiveReferrers,
   NameAlreadyTaken,
   PROPAGATION_POLICIES,
   ResourceNotFound,
@@ -166,8 +168,22 @@ export class ResourceActions {
         },
         context,
       ),
-    );
+    ).catch(async (error: unknown) => {
+      throw await this.redactReferrers(error, principalOfContext(context).tenant);
+    });
     return this.present(outcome, target.id);
+  }
+
+  /**
+   * A guard's 409 names referrers; one in a tenant the caller cannot see is counted, not named (HyperFleet
+   * §8.1: outside its tenancy a resource is as unknown as a missing one). The guard itself is unchanged.
+   */
+  private async redactReferrers(error: unknown, scope: Tenancy | null): Promise<unknown> {
+    if (!scope || !(error instanceof LiveReferrers || error instanceof CascadeThroughLiveReference)) return error;
+    const ids = error instanceof LiveReferrers ? error.referrers.map((r) => r.id) : error.references.map((r) => r.referrer.id);
+    const visible = new Set<string>();
+    for (const id of new Set(ids)) if (await this.queries.visible(id, scope)) visible.add(id);
+    return error.seenBy((r) => visible.has(r.id));
   }
 
   /** Pause (`paused=true`) or unpause, any state, reason required (seed 004). */

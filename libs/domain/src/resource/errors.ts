@@ -103,16 +103,39 @@ export class NameAlreadyTaken extends DomainError {
 export class LiveReferrers extends DomainError {
   override readonly name = 'LiveReferrers';
   readonly code = 'LiveReferrers';
+  /**
+   * @param hidden referrers the caller may not see (another tenant, HyperFleet §8.1): counted in the
+   * message, never named. The guard holds for them all the same.
+   */
   constructor(
     readonly kind: string,
     readonly id: string,
     readonly referrers: readonly { id: string; kind: string; name: string }[],
+    readonly hidden = 0,
   ) {
-    const first = referrers[0]!;
+    const first = referrers[0];
+    const named = referrers.map((r) => `${r.kind} '${r.name}' (${r.id})`);
     super(
-      `Cannot delete ${kind} '${id}': it is referenced by live ${referrers.map((r) => `${r.kind} '${r.name}' (${r.id})`).join(', ')}; delete the ${first.kind} '${first.name}' instead`,
+      `Cannot delete ${kind} '${id}': it is referenced by ${referrerList(named, hidden)}; ${first ? `delete the ${first.kind} '${first.name}' instead` : 'their owners must delete them first'}`,
     );
   }
+
+  /** The same refusal as a caller who sees only `visible` referrers reads it. */
+  seenBy(visible: (referrer: { id: string }) => boolean): LiveReferrers {
+    const shown = this.referrers.filter(visible);
+    return new LiveReferrers(this.kind, this.id, shown, this.hidden + this.referrers.length - shown.length);
+  }
+}
+
+/** `N live resource(s) outside your tenant`: what a scoped caller learns of referrers it may not see. */
+function outsideTenant(count: number, more = false): string {
+  return `${count}${more ? ' more' : ''} live resource${count === 1 ? '' : 's'} outside your tenant`;
+}
+
+/** `live A, B`, `live A and 1 more live resource outside your tenant`, or `2 live resources outside your tenant`. */
+function referrerList(named: readonly string[], hidden: number): string {
+  if (named.length === 0) return outsideTenant(hidden);
+  return `live ${named.join(', ')}${hidden > 0 ? ` and ${outsideTenant(hidden, true)}` : ''}`;
 }
 
 /** A resource (in a cascade) and a live resource outside the cascade that references it. */
@@ -129,17 +152,24 @@ export interface LiveReference {
 export class CascadeThroughLiveReference extends DomainError {
   override readonly name = 'CascadeThroughLiveReference';
   readonly code = 'CascadeThroughLiveReference';
+  /** @param hidden references whose referrer the caller may not see (another tenant): counted, never named. */
   constructor(
     readonly kind: string,
     readonly id: string,
     readonly references: readonly LiveReference[],
+    readonly hidden = 0,
   ) {
-    const first = references[0]!;
+    const first = references[0];
+    const named = references.map((r) => `${r.referenced.kind} '${r.referenced.name}' (${r.referenced.id}), referenced by live ${r.referrer.kind} '${r.referrer.name}' (${r.referrer.id})`);
     super(
-      `Cannot delete ${kind} '${id}': its subtree holds ${references
-        .map((r) => `${r.referenced.kind} '${r.referenced.name}' (${r.referenced.id}), referenced by live ${r.referrer.kind} '${r.referrer.name}' (${r.referrer.id})`)
-        .join('; ')}; delete the ${first.referrer.kind} '${first.referrer.name}' first`,
+      `Cannot delete ${kind} '${id}': its subtree holds ${[...named, ...(hidden > 0 ? [`resources referenced by ${outsideTenant(hidden)}`] : [])].join('; ')}; ${first ? `delete the ${first.referrer.kind} '${first.referrer.name}' first` : 'their owners must delete them first'}`,
     );
+  }
+
+  /** The same refusal as a caller who sees only `visible` referrers reads it. */
+  seenBy(visible: (referrer: { id: string }) => boolean): CascadeThroughLiveReference {
+    const shown = this.references.filter((r) => visible(r.referrer));
+    return new CascadeThroughLiveReference(this.kind, this.id, shown, this.hidden + this.references.length - shown.length);
   }
 }
 
