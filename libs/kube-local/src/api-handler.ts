@@ -36,8 +36,9 @@ export function verbOf(method: string, route: Route, query: Readonly<Record<stri
   if (route.type !== 'resource') return undefined;
   switch (method.toUpperCase()) {
     case 'GET':
-      if (route.name !== undefined) return 'get';
-      return query.watch === 'true' || query.watch === '1' ? 'watch' : 'list';
+      // `?watch=true` on a single object is the deprecated form of a watch with `metadata.name=<name>`.
+      if (query.watch === 'true' || query.watch === '1') return route.subresource === undefined ? 'watch' : 'get';
+      return route.name !== undefined ? 'get' : 'list';
     case 'POST':
       return 'create';
     case 'PUT':
@@ -146,7 +147,8 @@ export class ApiHandler {
           }),
         };
       case 'watch':
-        throw badRequest('watch is not supported by the local API server');
+        // Streams are served by the WatchHub before a request gets here.
+        throw badRequest('watch requests are streamed, not answered');
       case 'create':
         if (name !== undefined || (def.namespaced && namespace === undefined)) throw methodNotAllowed(request.method);
         return { code: 201, body: this.ops.create(def, namespace, body, { dryRun }) };

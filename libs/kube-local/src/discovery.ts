@@ -31,7 +31,7 @@ export function apiGroup(kinds: KindRegistry, group: string): Record<string, unk
   return { kind: 'APIGroup', apiVersion: 'v1', ...groupBody(group, found?.versions ?? []) };
 }
 
-/** `/api/v1` or `/apis/<group>/<version>`: resources with plural, scope, kind and verbs (no `watch`: not served). */
+/** `/api/v1` or `/apis/<group>/<version>`: resources with plural, scope, kind and verbs (every kind serves `watch`). */
 export function apiResourceList(kinds: KindRegistry, group: string, version: string): Record<string, unknown> {
   const defs = kinds.all().filter((d) => d.group === group && d.version === version);
   const main = defs.map((d) => ({

@@ -10,7 +10,7 @@ export interface FaultMatch {
   readonly method?: string;
   /** A RegExp tested against the URL path, or a string the path must contain. */
   readonly pathPattern?: RegExp | string;
-  /** Kubernetes verb (`get`, `list`, `create`, `update`, `patch`, `delete`, `deletecollection`). */
+  /** Kubernetes verb (`get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, `deletecollection`). */
   readonly verb?: string;
   /** Kind such as `ConfigMap`; discovery requests have none, so a kind filter never hits them. */
   readonly kind?: string;
@@ -23,7 +23,8 @@ export type FaultEffect =
   | { readonly status: number; readonly message?: string; readonly reason?: StatusReason }
   /**
    * Destroy the socket without answering (the client sees ECONNRESET / "socket hang up").
-   * With `afterApply`, the request takes effect first: the answer is lost, not the write.
+   * With `afterApply`, the request takes effect first: the answer is lost, not the write; a watch
+   * starts and sends its first events, then its connection drops.
    */
   | { readonly connection: 'reset'; readonly afterApply?: boolean }
   /** Wait this long, then process the request normally. */

@@ -42,7 +42,7 @@ export interface KindDef {
   readonly returnsDeletedObject: boolean;
 }
 
-export const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update'] as const;
+export const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
 /** `apiVersion` string for a group and version (`''` is the core group). */
 export function apiVersionOf(group: string, version: string): string {

@@ -19,6 +19,18 @@ export interface LocalKubeOptions {
   now?: () => Date;
   /** Source of `metadata.uid`; default `randomUUID`. */
   newUid?: () => string;
+  /**
+   * Changes kept for watches resuming from a `resourceVersion` (default 10,000); a watch from an
+   * older one gets `410 Expired` (tests set it low to force a relist).
+   */
+  watchWindow?: number;
+  /** Period of BOOKMARK events on watches with `allowWatchBookmarks=true`, ms; default 60,000. */
+  watchBookmarkIntervalMs?: number;
+  /**
+   * A watch without `timeoutSeconds` is ended after a random time between this and twice this,
+   * in seconds (kube-apiserver's `--min-request-timeout`); default 1800.
+   */
+  minRequestTimeoutSeconds?: number;
 }
 
 export interface LocalKube {
@@ -57,7 +69,9 @@ export interface LocalKube {
   /** Holds controller passes (to observe intermediate states) until `resumeControllers()`. */
   pauseControllers(): void;
   resumeControllers(): void;
-  /** Stops listening and drops open connections: clients get ECONNREFUSED. State is kept. */
+  /** Drops every open watch connection (clients see the stream break, as when a proxy cuts it); returns how many. */
+  dropWatches(): number;
+  /** Stops listening and drops open connections, watches included: clients get ECONNREFUSED. State is kept. */
   stopListening(): Promise<void>;
   /** Listens again on the same port. */
   startListening(): Promise<void>;

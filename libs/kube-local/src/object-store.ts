@@ -3,6 +3,7 @@
  * `<namespace>/<name>`, and one global `resourceVersion` counter bumped by every write and delete.
  * Every change is appended to `changes`, the order a watch would have seen them in.
  */
+import { ChangeWindow, type WindowedChange } from './change-window.js';
 import type { KindDef } from './kinds.js';
 
 export interface OwnerReference {
@@ -54,6 +55,9 @@ export interface StoreChange {
   readonly uid: string;
 }
 
+/** What change listeners get: the change with the object as of it and the state before it (read-only). */
+export type StoreEvent = WindowedChange;
+
 /** A stored object together with the kind that serves it. */
 export interface StoredEntry {
   readonly def: KindDef;
@@ -73,14 +77,22 @@ export class ObjectStore {
   private readonly kinds = new Map<string, { def: KindDef; objects: Map<string, KubeObject> }>();
   private counter: number;
   private readonly changeLog: StoreChange[] = [];
-  private readonly listeners: (() => void)[] = [];
+  private readonly listeners: ((event: StoreEvent) => void)[] = [];
+  /** The recent changes with object snapshots, for watches resuming from a `resourceVersion`. */
+  readonly window: ChangeWindow;
 
-  /** @param now clock for change times; @param firstResourceVersion counter start (real clusters are never at 0). */
+  /**
+   * @param now clock for change times
+   * @param firstResourceVersion counter start (real clusters are never at 0)
+   * @param windowSize changes kept for resuming watches (older `resourceVersion`s get 410 Expired)
+   */
   constructor(
     private readonly now: () => Date,
     firstResourceVersion = 1000,
+    windowSize = 10_000,
   ) {
     this.counter = firstResourceVersion;
+    this.window = new ChangeWindow(windowSize, firstResourceVersion);
   }
 
   get resourceVersion(): string {
@@ -91,8 +103,8 @@ export class ObjectStore {
     return this.changeLog;
   }
 
-  /** Called after every write or delete (controllers use it to schedule a pass). */
-  onChange(listener: () => void): void {
+  /** Called after every write or delete (controllers schedule a pass, watches send the event). */
+  onChange(listener: (event: StoreEvent) => void): void {
     this.listeners.push(listener);
   }
 
@@ -124,11 +136,11 @@ export class ObjectStore {
   write(def: KindDef, object: KubeObject): KubeObject {
     const objects = this.objectsOf(def);
     const key = objectKey(object.metadata.namespace, object.metadata.name);
-    const type = objects.has(key) ? 'MODIFIED' : 'ADDED';
+    const previous = objects.get(key);
     const stored = structuredClone(object);
     stored.metadata.resourceVersion = String(++this.counter);
     objects.set(key, stored);
-    this.record(type, def, stored);
+    this.record(previous ? 'MODIFIED' : 'ADDED', def, stored, previous);
     return structuredClone(stored);
   }
 
@@ -139,9 +151,10 @@ export class ObjectStore {
     const existing = objects.get(key);
     if (!existing) return undefined;
     objects.delete(key);
-    existing.metadata.resourceVersion = String(++this.counter);
-    this.record('DELETED', def, existing);
-    return structuredClone(existing);
+    // Stored objects are never changed in place: watches and the window may still hold `existing`.
+    const last: KubeObject = { ...existing, metadata: { ...existing.metadata, resourceVersion: String(++this.counter) } };
+    this.record('DELETED', def, last, existing);
+    return structuredClone(last);
   }
 
   private objectsOf(def: KindDef): Map<string, KubeObject> {
@@ -154,7 +167,7 @@ export class ObjectStore {
     return entry.objects;
   }
 
-  private record(type: StoreChange['type'], def: KindDef, object: KubeObject): void {
+  private record(type: StoreChange['type'], def: KindDef, object: KubeObject, previous: KubeObject | undefined): void {
     this.changeLog.push({
       resourceVersion: object.metadata.resourceVersion,
       time: this.now().toISOString(),
@@ -165,6 +178,8 @@ export class ObjectStore {
       name: object.metadata.name,
       uid: object.metadata.uid,
     });
-    for (const listener of this.listeners) listener();
+    const event: StoreEvent = { resourceVersion: this.counter, type, def, object, ...(previous ? { previous } : {}) };
+    this.window.push(event);
+    for (const listener of this.listeners) listener(event);
   }
 }

@@ -20,7 +20,8 @@ import { ObjectStore, type StoreChange } from './object-store.js';
 import { RequestLog, type RecordedKubeRequest, type RequestFilter } from './request-log.js';
 import { ResourceOperations } from './resource-operations.js';
 import { resolveRoute } from './router.js';
-import { injected, internalError } from './status-errors.js';
+import { injected, internalError, KubeStatusError } from './status-errors.js';
+import { DEFAULT_WATCH_SETTINGS, WatchHub } from './watch.js';
 
 /** Namespaces a fresh cluster has. */
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -34,13 +35,24 @@ class LocalKubeServer implements LocalKube {
   private readonly api: ApiHandler;
   private readonly log: RequestLog;
   private readonly controllers: ControllerLoop;
+  private readonly watches: WatchHub;
   private readonly server: Server;
   private port: number;
   private readonly host: string;
 
   constructor(options: LocalKubeOptions) {
     const now = options.now ?? (() => new Date());
-    this.ctx = { store: new ObjectStore(now), kinds: new KindRegistry(), now, newUid: options.newUid ?? randomUUID };
+    this.ctx = {
+      store: new ObjectStore(now, 1000, options.watchWindow ?? 10_000),
+      kinds: new KindRegistry(),
+      now,
+      newUid: options.newUid ?? randomUUID,
+    };
+    this.watches = new WatchHub(this.ctx, {
+      bookmarkIntervalMs: options.watchBookmarkIntervalMs ?? DEFAULT_WATCH_SETTINGS.bookmarkIntervalMs,
+      minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULT_WATCH_SETTINGS.minRequestTimeoutSeconds,
+      futureVersionWaitMs: DEFAULT_WATCH_SETTINGS.futureVersionWaitMs,
+    });
     this.ops = new ResourceOperations(this.ctx);
     this.api = new ApiHandler(this.ctx, this.ops);
     this.log = new RequestLog(now);
@@ -139,8 +151,13 @@ class LocalKubeServer implements LocalKube {
     });
   }
 
+  dropWatches(): number {
+    return this.watches.dropAll();
+  }
+
   async stopListening(): Promise<void> {
     if (!this.server.listening) return;
+    this.watches.dropAll();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await closed;
@@ -192,6 +209,10 @@ class LocalKubeServer implements LocalKube {
         return { code: status.code, body: status };
       }
     };
+    if (verb === 'watch' && resource && !(fault && 'status' in fault)) {
+      this.watch(req, res, resource, query, entry, fault);
+      return;
+    }
     if (fault && 'connection' in fault) {
       if (fault.afterApply) handle();
       this.log.record({ ...entry, status: 0, fault: 'reset' });
@@ -201,6 +222,40 @@ class LocalKubeServer implements LocalKube {
     const response = fault && 'status' in fault ? injectedResponse(fault) : handle();
     this.log.record({ ...entry, status: response.code, ...(fault ? { fault: 'status' in fault ? 'status' : 'delay' } : {}) });
     send(res, response);
+  }
+
+  /**
+   * Serves a watch: the stream stays open (logged once, when it starts). A `reset` fault drops the
+   * connection before the answer, or with `afterApply` once the watch has started and sent its first events.
+   */
+  private watch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Extract<ReturnType<typeof resolveRoute>, { type: 'resource' }>,
+    query: Record<string, string>,
+    entry: Omit<RecordedKubeRequest, 'seq' | 'time' | 'status'>,
+    fault: FaultSpec | undefined,
+  ): void {
+    const reset = fault && 'connection' in fault ? fault : undefined;
+    if (reset && !reset.afterApply) {
+      this.log.record({ ...entry, status: 0, fault: 'reset' });
+      req.socket.destroy();
+      return;
+    }
+    try {
+      this.watches.open({ def: route.def, ...(route.namespace !== undefined ? { namespace: route.namespace } : {}), ...(route.name !== undefined ? { name: route.name } : {}) }, query, res);
+    } catch (error) {
+      const status = error instanceof KubeStatusError ? error.status : internalError((error as Error).message).status;
+      this.log.record({ ...entry, status: status.code, ...(fault ? { fault: 'delay' as const } : {}) });
+      send(res, { code: status.code, body: status });
+      return;
+    }
+    this.log.record({ ...entry, status: reset ? 0 : 200, ...(fault ? { fault: reset ? ('reset' as const) : ('delay' as const) } : {}) });
+    if (reset) {
+      // Let the answer and the first events reach the client, then drop the connection.
+      const drop = () => req.socket.destroy();
+      setImmediate(() => (req.socket.writableLength > 0 ? req.socket.once('drain', drop) : drop()));
+    }
   }
 }
 

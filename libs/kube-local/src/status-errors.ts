@@ -13,6 +13,7 @@ export type StatusReason =
   | 'AlreadyExists'
   | 'Conflict'
   | 'Gone'
+  | 'Expired'
   | 'Invalid'
   | 'UnsupportedMediaType'
   | 'TooManyRequests'
@@ -33,6 +34,8 @@ export interface StatusDetails {
   readonly kind?: string;
   readonly uid?: string;
   readonly causes?: readonly StatusCause[];
+  /** Seconds a client should wait before retrying (`Timeout`, `TooManyRequests`). */
+  readonly retryAfterSeconds?: number;
 }
 
 /** A `Status` object (`kind: Status, apiVersion: v1`). */
@@ -184,6 +187,22 @@ export function unsupportedMediaType(contentType: string, accepted: readonly str
     'UnsupportedMediaType',
     `the body of the request was in an unknown format (${contentType}) - accepted media types include: ${accepted.join(', ')}`,
   );
+}
+
+/**
+ * 410 Expired for a watch from a `resourceVersion` the server no longer keeps, worded as the watch
+ * cache words it (`too old resource version: <asked> (<oldest kept - 1>)`).
+ */
+export function expired(resourceVersion: number, floor: number): KubeStatusError {
+  return failure(410, 'Expired', `too old resource version: ${resourceVersion} (${floor})`);
+}
+
+/** 504 for a watch from a `resourceVersion` the server has not reached (storage.NewTooLargeResourceVersionError). */
+export function tooLargeResourceVersion(resourceVersion: number, current: number): KubeStatusError {
+  return failure(504, 'Timeout', `Timeout: Too large resource version: ${resourceVersion}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
 }
 
 /** An injected failure: any code, k8s reason for it unless given. */
