@@ -15,21 +15,28 @@ const kinds = new KindRegistry([
   { kind: 'NodePool', plural: 'nodepools', parent_kind: 'Cluster', required_adapters: ['np-configmap'] },
 ]);
 
+/** Creation order of the test resources (their created_time): the sweep's keyset order. */
+let order = 0;
+
 function resource(id: string, kind: string, generation: number, reconciled: 'True' | 'False', secondsAgo: number, deleting = false): SweptResource {
   return {
     id,
     kind,
     href: `/api/hyperfleet/v1/${kind === 'Cluster' ? 'clusters' : 'nodepools'}/${id}`,
+    created_time: new Date(NOW - 86_400_000 + order++).toISOString(),
     generation,
     status: { conditions: [{ type: 'Reconciled', status: reconciled, observed_generation: generation, last_updated_time: new Date(NOW - secondsAgo * 1000).toISOString() } as never] },
     ...(deleting ? { deleted_time: new Date(NOW - 60_000).toISOString() } : {}),
   };
 }
 
+/** Keyset pages over `items` as ResourceQueries.pageAfter reads them: (created_time, id) order, strictly after the cursor. */
 const source = (items: SweptResource[]): SweepSource => ({
-  async list({ kind, page, size }) {
-    const all = items.filter((r) => r.kind === kind);
-    return { total: all.length, items: all.slice((page - 1) * size, page * size) };
+  async pageAfter({ kind, size, after }) {
+    return items
+      .filter((r) => r.kind === kind && (!after || r.created_time > after.created_time || (r.created_time === after.created_time && r.id > after.id)))
+      .sort((a, b) => (a.created_time === b.created_time ? (a.id < b.id ? -1 : 1) : a.created_time < b.created_time ? -1 : 1))
+      .slice(0, size);
   },
 });
 
@@ -123,5 +130,26 @@ describe('Sweeper (Sentinel default rule)', () => {
       `adapter-run.validation validation.cluster-frozen.gen-2.${bucket}`,
       `hard-delete hard-delete.cluster-frozen.${bucket}`,
     ]);
+  });
+
+  it('issue 16 P6: yields to the event loop between batches, so a timer set during a long sweep fires before it ends', async () => {
+    const many = Array.from({ length: 50 }, (_, i) => resource(`c${String(i).padStart(3, '0')}`, 'Cluster', 1, 'True', 60));
+    const events: string[] = [];
+    let reads = 0;
+    const counting: SweepSource = {
+      async pageAfter(options) {
+        reads++;
+        // The first batch is read in the same turn as sweepOnce: schedule a timer there.
+        if (reads === 1) setTimeout(() => events.push(`timer after ${reads} batch(es)`), 0);
+        return source(many).pageAfter(options);
+      },
+    };
+    const s = new Sweeper(kinds, inner, counting, sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision())), { intervalMs: 30_000, pageSize: 5 }, () => NOW);
+    await s.sweepOnce('rule');
+    events.push('sweep done');
+    expect(events[0]).toMatch(/^timer after \d+ batch/);
+    expect(events[events.length - 1]).toBe('sweep done');
+    // 10 full batches of Clusters, one empty, and one read of NodePools: the timer fired long before the last.
+    expect(Number(/after (\d+)/.exec(events[0]!)![1])).toBeLessThan(reads);
   });
 });

@@ -15,6 +15,7 @@
  * (recovery sweeps still see every resource: nobody else would), its `poll_interval` sets how often the
  * kind's rule sweeps (and its bucket), and its `message_data` shapes the event data of the runs.
  */
+import { setImmediate } from 'node:timers/promises';
 import { isDispatchHeld, type KindRegistry, type PropagationPolicy } from '@decom/domain';
 import type { ReconcileEventData } from './job-names.js';
 import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
@@ -26,6 +27,8 @@ import type { SentinelRules } from './sentinel/sentinel-config.loader.js';
 /** A resource as the API lists it (ResourceQueries' JSON); the fields the sweep reads. */
 export interface SweptResource extends DecisionResource {
   readonly href: string;
+  /** With `id`, the walk's keyset (SweepSource). */
+  readonly created_time: string;
   readonly deleted_time?: string;
   readonly owner_references?: { readonly id: string; readonly kind: string; readonly href: string };
   readonly labels?: Readonly<Record<string, string>>;
@@ -35,23 +38,28 @@ export interface SweptResource extends DecisionResource {
   readonly deletion_required_adapters?: readonly string[];
 }
 
-/** Pages of resources of one kind, oldest first (ResourceQueries fits). */
+/**
+ * Keyset pages of resources of one kind in (created_time, id) order, oldest first (ResourceQueries.pageAfter
+ * fits): up to `size` resources strictly after `after`, from the start when absent.
+ */
 export interface SweepSource {
-  list(options: {
-    kind: string;
-    page: number;
-    size: number;
-    order?: readonly { field: string; direction: 'asc' | 'desc' }[];
-  }): Promise<{ readonly total: number; readonly items: readonly SweptResource[] }>;
+  pageAfter(options: { kind: string; size: number; after?: { created_time: string; id: string } }): Promise<readonly SweptResource[]>;
 }
 
 export interface SweeperOptions {
   readonly intervalMs: number;
-  /** Resources read per query (default 500). */
+  /**
+   * Resources read and decided per batch (default 100). Between batches the sweep yields to the event loop
+   * (`setImmediate`): the embedded read model is synchronous SQLite on the event loop, so one batch is the
+   * longest a sweep holds it (issue 16 P6: ≤ 50 ms at any number of resources).
+   */
   readonly pageSize?: number;
 }
 
 export type SweepMode = 'rule' | 'recovery';
+
+/** Resources per sweep batch: presenting and deciding 100 takes a few milliseconds on a busy core. */
+const DEFAULT_BATCH = 100;
 
 export class Sweeper {
   private timer?: NodeJS.Timeout;
@@ -135,12 +143,21 @@ export class Sweeper {
     await this.running;
   }
 
+  /**
+   * Every resource of `kind`, by keyset in small batches (no OFFSET: a page costs the same at any depth),
+   * yielding to the event loop before each next batch. Resources created during the walk sort after the
+   * cursor and are seen; none is seen twice.
+   */
   private async *resources(kind: string): AsyncGenerator<SweptResource> {
-    const size = this.options.pageSize ?? 500;
-    for (let page = 1; ; page++) {
-      const { items } = await this.source.list({ kind, page, size, order: [{ field: 'created_time', direction: 'asc' }] });
+    const size = this.options.pageSize ?? DEFAULT_BATCH;
+    let after: { created_time: string; id: string } | undefined;
+    for (;;) {
+      const items = await this.source.pageAfter({ kind, size, ...(after ? { after } : {}) });
       yield* items;
       if (items.length < size) return;
+      const last = items[items.length - 1]!;
+      after = { created_time: last.created_time, id: last.id };
+      await setImmediate();
     }
   }
 

@@ -27,12 +27,20 @@ import type {
 } from './resource-view.schema.js';
 import type { ReadModelQueries } from './runner/index.js';
 import { RESOURCE_SEARCH, searchCondition, STATUS_SEARCH } from './search/index.js';
+import { CountCache } from './count-cache.js';
+import { yieldToEventLoop } from './yield-to-event-loop.js';
 
 export interface Page<T> {
   readonly page: number;
   readonly size: number;
   readonly total: number;
   readonly items: readonly T[];
+}
+
+/** Where a keyset walk over resources stands: the last item seen (ResourceJson has both fields). */
+export interface KeysetCursor {
+  readonly created_time: string;
+  readonly id: string;
 }
 
 export interface ListOptions {
@@ -95,6 +103,9 @@ export interface FinalizingFilter {
 }
 
 export class ResourceQueries {
+  /** List totals, kept until the next read-model write (COUNT(*) is O(matches) per request otherwise). */
+  private readonly totals: CountCache;
+
   /**
    * @param kinds when given, resources pending deletion past their kind's `deletion_timeout_seconds` show
    *   `DeletionTimedOut=True` (evaluated at read time with `now`).
@@ -103,7 +114,9 @@ export class ResourceQueries {
     private readonly db: ReadModelQueries,
     private readonly kinds?: KindRegistry,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.totals = new CountCache(db);
+  }
 
   async get(id: string): Promise<ResourceJson | undefined> {
     const row = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [id]))[0];
@@ -170,12 +183,29 @@ export class ResourceQueries {
       .concat('id ASC')
       .join(', ');
     const filter = where.length > 0 ? where.join(' AND ') : '1 = 1';
-    const total = Number((await this.db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM resources WHERE ${filter}`, params))[0]?.n ?? 0);
+    const total = await this.totals.count(`SELECT COUNT(*) AS n FROM resources WHERE ${filter}`, params);
     const rows = await this.db.query<ResourceRow>(
       `SELECT * FROM resources WHERE ${filter} ORDER BY ${order} LIMIT ? OFFSET ?`,
       [...params, options.size, (options.page - 1) * options.size],
     );
     return { page: options.page, size: rows.length, total, items: rows.map((row) => this.present(row)) };
+  }
+
+  /**
+   * Up to `size` resources of `kind` in (created_time, id) order, oldest first, strictly after `after`
+   * (from the start when absent): a keyset page, O(size) at any depth (index resources_kind_created_id).
+   * A walk that passes each page's last item as the next `after` sees every resource that exists for the
+   * whole walk exactly once; one created meanwhile sorts after the cursor (a later created_time) and is
+   * seen too, one hard-deleted meanwhile may or may not be.
+   */
+  async pageAfter(options: { readonly kind: string; readonly size: number; readonly after?: KeysetCursor }): Promise<ResourceJson[]> {
+    const rows = options.after
+      ? await this.db.query<ResourceRow>(
+          `SELECT * FROM resources WHERE kind = ? AND (created_time > ? OR (created_time = ? AND id > ?)) ORDER BY created_time ASC, id ASC LIMIT ?`,
+          [options.kind, options.after.created_time, options.after.created_time, options.after.id, options.size],
+        )
+      : await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE kind = ? ORDER BY created_time ASC, id ASC LIMIT ?`, [options.kind, options.size]);
+    return rows.map((row) => this.present(row));
   }
 
   /**
@@ -408,11 +438,29 @@ export interface PendingWork {
   readonly reconciled_updated_time: string;
 }
 
-/** Every stored resource with `Reconciled=False` (the sweeper's input). */
+/** Rows read per batch by `pendingWork`; the event loop runs other work between batches. */
+const PENDING_WORK_BATCH = 500;
+
+/**
+ * Every stored resource with `Reconciled=False` or being deleted (the pending-deletion gauges). Read by id
+ * in batches, yielding to the event loop between them (`setImmediate`): a scrape over many resources never
+ * stalls requests for long.
+ */
 export async function pendingWork(db: ReadModelQueries): Promise<PendingWork[]> {
-  const rows = await db.query<Pick<ResourceRow, 'id' | 'kind' | 'generation' | 'deleted_time' | 'conditions'>>(
-    `SELECT id, kind, generation, deleted_time, conditions FROM resources`,
-  );
+  const out: PendingWork[] = [];
+  for (let after = ''; ; ) {
+    const rows = await db.query<Pick<ResourceRow, 'id' | 'kind' | 'generation' | 'deleted_time' | 'conditions'>>(
+      `SELECT id, kind, generation, deleted_time, conditions FROM resources WHERE id > ? ORDER BY id LIMIT ?`,
+      [after, PENDING_WORK_BATCH],
+    );
+    out.push(...pendingOf(rows));
+    if (rows.length < PENDING_WORK_BATCH) return out;
+    after = rows[rows.length - 1]!.id;
+    await yieldToEventLoop();
+  }
+}
+
+function pendingOf(rows: readonly Pick<ResourceRow, 'id' | 'kind' | 'generation' | 'deleted_time' | 'conditions'>[]): PendingWork[] {
   return rows.flatMap((row) => {
     const reconciled = (JSON.parse(row.conditions) as { type: string; status: string; last_updated_time: string }[]).find(
       (c) => c.type === 'Reconciled',

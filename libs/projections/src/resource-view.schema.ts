@@ -36,7 +36,8 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     deletion_info TEXT,
     tenant TEXT
   )`,
-  `CREATE INDEX IF NOT EXISTS resources_kind_created ON resources (kind, created_time)`,
+  // Lists' default order (created_time desc) and keyset walks in (created_time, id) order (the sweeper).
+  `CREATE INDEX IF NOT EXISTS resources_kind_created_id ON resources (kind, created_time, id)`,
   `CREATE INDEX IF NOT EXISTS resources_owner ON resources (owner_id)`,
   // Search (TSL) on the plain columns HyperFleet clients filter by most; JSON fields (labels, spec,
   // conditions) are scanned within the kind.

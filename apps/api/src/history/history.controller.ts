@@ -10,14 +10,14 @@ import { EVENT_STORE, KIND_REGISTRY, RESOURCE_QUERIES } from '@decom/application
 import { ResourceNotFound, ValidationFailed, type KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import type { ResourceJson, ResourceQueries } from '@decom/projections';
-import { createLenientValidationPipe } from '../problem-details/validation-pipe.js';
+import { createQueryValidationPipe } from '../problem-details/validation-pipe.js';
 import { PageQueryDto } from '../resources/dto/page-query.dto.js';
 import { ListQueryDto } from '../resources/dto/list-query.dto.js';
 import { parseFields, selectFields } from '../resources/sparse-fields.js';
 import { parseRfc3339, resourceAsOf } from './resource-as-of.js';
 
-const pageQuery = createLenientValidationPipe(PageQueryDto);
-const fieldsQuery = createLenientValidationPipe(ListQueryDto);
+const pageQuery = createQueryValidationPipe(PageQueryDto);
+const fieldsQuery = createQueryValidationPipe(ListQueryDto);
 
 export interface HistoryEntry {
   readonly position: number;

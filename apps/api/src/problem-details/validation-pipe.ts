@@ -30,6 +30,22 @@ export function createLenientValidationPipe(expectedType: new () => object): Val
   return new ValidationPipe({ whitelist: true, forbidNonWhitelisted: false, transform: true, expectedType, exceptionFactory });
 }
 
+/**
+ * `createLenientValidationPipe` for query DTOs whose fields are all optional: a request without query
+ * parameters (most GETs) has nothing to validate or drop, so it skips class-transformer and class-validator
+ * (issue 16: their metadata walk was a measurable share of a GET's cost).
+ */
+export function createQueryValidationPipe(expectedType: new () => object): ValidationPipe {
+  return new QueryValidationPipe({ whitelist: true, forbidNonWhitelisted: false, transform: true, expectedType, exceptionFactory });
+}
+
+class QueryValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: Parameters<ValidationPipe['transform']>[1]): Promise<unknown> {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) return Promise.resolve({});
+    return super.transform(value, metadata);
+  }
+}
+
 function exceptionFactory(errors: ValidationError[]) {
   const violations = flatten(errors);
   if (violations.some((v) => v.message.includes('should not exist'))) {

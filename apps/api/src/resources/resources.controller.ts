@@ -19,7 +19,7 @@ import { ForceDeleteDto } from './dto/force-delete.dto.js';
 import { OperatorActionDto } from './dto/operator-action.dto.js';
 import { ListQueryDto } from './dto/list-query.dto.js';
 import { PatchResourceDto } from './dto/patch-resource.dto.js';
-import { createLenientValidationPipe } from '../problem-details/validation-pipe.js';
+import { createQueryValidationPipe } from '../problem-details/validation-pipe.js';
 import { ResourceActions } from './resource-actions.js';
 import { ResourceTargets, type ResourceTarget } from './resource-target.js';
 import { parseFields, selectFields } from './sparse-fields.js';
@@ -28,7 +28,7 @@ import { parseFields, selectFields } from './sparse-fields.js';
  * List query parameters: validated, unknown ones dropped (HyperFleet ignores them). Typed `Readonly<...>`
  * (no class in the decorator metadata) so the strict global pipe leaves them to this one.
  */
-const listQuery = createLenientValidationPipe(ListQueryDto);
+const listQuery = createQueryValidationPipe(ListQueryDto);
 type ListQuery = Readonly<ListQueryDto>;
 /** Create bodies (create-body.ts): read-only and unknown fields (`id`, `href`, `created_time`, ...) are ignored, as HyperFleet does. */
 type CreateBody = Readonly<CreateResourceDto>;

@@ -81,7 +81,7 @@ describe('HyperFleet Sentinel config files', () => {
     const queue = { ...inner, epoch: () => inner.epoch(), enqueue: async (q: string, id: string, job: unknown, o?: object) => (jobs.push({ id, job: job as AdapterRunJob }), inner.enqueue(q, id, job, o)) } as JobQueue;
     let now = NOW;
     const items = [cluster('in-shard', '1'), cluster('other-shard', '2')];
-    const sweeper = new Sweeper(kinds, queue, { list: async ({ kind }) => ({ total: 0, items: items.filter((r) => r.kind === kind) }) }, await loadSentinelConfig(SHIPPED, PLURALS), { intervalMs: 30_000 }, () => now);
+    const sweeper = new Sweeper(kinds, queue, { pageAfter: async ({ kind, after }) => (after ? [] : items.filter((r) => r.kind === kind)) }, await loadSentinelConfig(SHIPPED, PLURALS), { intervalMs: 30_000 }, () => now);
     await sweeper.sweepOnce('rule');
     expect(jobs.map((j) => j.id)).toEqual([`validation.cluster-in-shard.gen-2.sweep-${Math.floor(NOW / 5000)}`]);
     expect(jobs[0]!.job.event).toMatchObject({ type: 'com.redhat.hyperfleet.cluster.reconcile', data: { id: 'in-shard', kind: 'Cluster', generation: 2, region: 'eu', meta: { shard: '1' } } });

@@ -11,6 +11,13 @@ export interface ReadModelQueries {
   readonly dialect?: 'sqlite' | 'postgres';
   /** Runs a statement returning rows. */
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  /**
+   * A number that grows with every committed read-model transaction of this store, when the store sees
+   * every write to its read models (the embedded SQLite file has one writer: this process); undefined where
+   * other processes write too (PostgreSQL). Readers use it to keep derived answers (list totals) until the
+   * next write.
+   */
+  writeVersion?(): number | undefined;
 }
 
 /** A read-model transaction: everything done through it commits or rolls back together. */

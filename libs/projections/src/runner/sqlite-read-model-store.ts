@@ -15,6 +15,8 @@ const MAX_CACHED_STATEMENTS = 500;
 export class SqliteReadModelStore implements ReadModelStore {
   readonly dialect = 'sqlite' as const;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Committed transactions so far (see `writeVersion`). */
+  private commits = 0;
 
   constructor(private readonly db: Database.Database) {}
 
@@ -34,6 +36,7 @@ export class SqliteReadModelStore implements ReadModelStore {
     try {
       const result = await fn(tx);
       this.db.exec('COMMIT');
+      this.commits += 1;
       return result;
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -41,6 +44,14 @@ export class SqliteReadModelStore implements ReadModelStore {
     } finally {
       isOpen = false;
     }
+  }
+
+  /**
+   * Grows with every committed read-model transaction. The data folder's lock (one engine per folder) makes
+   * this process the only writer of its read models while it runs.
+   */
+  writeVersion(): number {
+    return this.commits;
   }
 
   /** Reads committed rows only: waits for an open transaction (the runner's) to finish first. */
