@@ -1,5 +1,5 @@
 import { decideAdoption } from './adoption-policy.js';
-import { OWNER_ANNOTATION } from './ownership.js';
+import { MANAGED_BY_LABEL, OWNER_ANNOTATION } from './ownership.js';
 
 const MARK = 'Cluster/c1/validation';
 const existing = {
@@ -24,7 +24,10 @@ describe('decideAdoption (seed 003 adoption policy, for an existing object that 
       drift: ['data.mode: manifest "other", object "auto"'],
       reason: 'adopted as it is (generation 1 unchanged: marker added), differs from the manifest in data.mode: manifest "other", object "auto"',
     });
-    expect(decision.kind === 'adopt' && decision.write).toEqual({ ...existing, metadata: { ...existing.metadata, annotations: { ...existing.metadata.annotations, [OWNER_ANNOTATION]: MARK } } });
+    expect(decision.kind === 'adopt' && decision.write).toEqual({
+      ...existing,
+      metadata: { ...existing.metadata, annotations: { ...existing.metadata.annotations, [OWNER_ANNOTATION]: MARK }, labels: { [MANAGED_BY_LABEL]: 'validation' } },
+    });
   });
 
   it('Adopt, changed generation: replaced by the manifest with the marker, at the read resourceVersion (never recreated)', () => {

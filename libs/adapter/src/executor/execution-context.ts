@@ -3,7 +3,7 @@ import { DELETED_TIME_VARIABLE } from '../config/task-config.types.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
 import type { AdapterMetadata, ExecutionError, ResourcePolicyState } from './execution-result.js';
 import type { ExecutionRecorder } from './execution-recorder.js';
-import { OWNER_ANNOTATION, ownerMark } from './ownership.js';
+import { MANAGED_BY_LABEL, OWNER_ANNOTATION, ownerMark } from './ownership.js';
 import { readResourcePolicy, UNREAD_RESOURCE_POLICY } from './resource-policy.js';
 
 /** What Decom's rules decided during the resource phase, for the status overrides (status-overrides.ts). */
@@ -161,20 +161,31 @@ export class ExecutionContext {
 }
 
 /**
- * The discovered objects as CEL and templates see them: without Decom's ownership annotation
- * (`decom.io/owner`), which HyperFleet's objects do not carry (an `annotations` map left empty by it is dropped).
+ * The discovered objects as CEL and templates see them: without Decom's ownership marker (the
+ * `decom.io/owner` annotation and `decom.io/managed-by` label), which HyperFleet's objects do not carry
+ * (an `annotations` or `labels` map left empty by it is dropped).
  */
 function celResources(resources: Readonly<Record<string, KubeObject>>): Record<string, KubeObject> {
   const out: Record<string, KubeObject> = {};
   for (const [name, object] of Object.entries(resources)) {
     const annotations = object.metadata?.annotations;
-    if (!annotations || !(OWNER_ANNOTATION in annotations)) {
+    const labels = object.metadata?.labels;
+    const marked = (annotations && OWNER_ANNOTATION in annotations) || (labels && MANAGED_BY_LABEL in labels);
+    if (!marked) {
       out[name] = object;
       continue;
     }
-    const { [OWNER_ANNOTATION]: _owner, ...rest } = annotations;
-    const { annotations: _all, ...metadata } = object.metadata;
-    out[name] = { ...object, metadata: Object.keys(rest).length > 0 ? { ...metadata, annotations: rest } : metadata } as KubeObject;
+    const { annotations: _annotations, labels: _labels, ...metadata } = object.metadata;
+    const { [OWNER_ANNOTATION]: _owner, ...restAnnotations } = annotations ?? {};
+    const { [MANAGED_BY_LABEL]: _managedBy, ...restLabels } = labels ?? {};
+    out[name] = {
+      ...object,
+      metadata: {
+        ...metadata,
+        ...(Object.keys(restLabels).length > 0 && { labels: restLabels }),
+        ...(Object.keys(restAnnotations).length > 0 && { annotations: restAnnotations }),
+      },
+    } as KubeObject;
   }
   return out;
 }

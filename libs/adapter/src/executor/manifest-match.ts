@@ -1,8 +1,13 @@
 import { GENERATION_ANNOTATION } from '../transport/newest-generation.js';
-import { OWNER_ANNOTATION } from './ownership.js';
+import { MANAGED_BY_LABEL, OWNER_ANNOTATION } from './ownership.js';
 
-/** Bookkeeping annotations that say who manages an object, not what it is: never compared. */
-const IGNORED_PATHS = new Set([`metadata.annotations.${GENERATION_ANNOTATION}`, `metadata.annotations.${OWNER_ANNOTATION}`, 'metadata.resourceVersion']);
+/** Bookkeeping annotations and labels that say who manages an object, not what it is: never compared. */
+const IGNORED_PATHS = new Set([
+  `metadata.annotations.${GENERATION_ANNOTATION}`,
+  `metadata.annotations.${OWNER_ANNOTATION}`,
+  `metadata.labels.${MANAGED_BY_LABEL}`,
+  'metadata.resourceVersion',
+]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,7 +44,8 @@ function collect(desired: unknown, existing: unknown, path: string, out: string[
  * The fields a manifest sets that the existing object does not match (deep subset compare:
  * maps key by key, lists item by item with equal length, scalars strictly), as paths such as
  * `data.mode` or `spec.containers[0].image`. Fields only the existing object has are ignored;
- * so are the `hyperfleet.io/generation` and `decom.io/owner` annotations. `[]` = matching
+ * so are the `hyperfleet.io/generation` and `decom.io/owner` annotations and the `decom.io/managed-by`
+ * label. `[]` = matching
  * (seed 003 `AdoptIfMatching`).
  */
 export function manifestDifferences(desired: Record<string, unknown>, existing: Record<string, unknown>): string[] {

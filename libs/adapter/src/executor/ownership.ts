@@ -10,6 +10,27 @@ import type { KubeObject } from '../transport/resource-transport.port.js';
 export const OWNER_ANNOTATION = 'decom.io/owner';
 
 /**
+ * The selectable half of the marker (issue #16): a label `decom.io/managed-by: <adapter>` stamped
+ * wherever the annotation is, so an adapter can watch its objects with a label selector (a watch cannot
+ * select annotations). The annotation stays the full owner record: only it decides ownership; the label
+ * only narrows what a watch delivers. Absent when the adapter name is not a valid label value.
+ */
+export const MANAGED_BY_LABEL = 'decom.io/managed-by';
+
+/** Kubernetes label value syntax: ≤ 63 characters of `[A-Za-z0-9._-]`, alphanumeric at both ends (or empty). */
+const LABEL_VALUE = /^(?:[A-Za-z0-9](?:[-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$/;
+
+/** The `decom.io/managed-by` value of `adapter`, or undefined when its name is not a valid label value. */
+export function managedByValue(adapter: string): string | undefined {
+  return LABEL_VALUE.test(adapter) ? adapter : undefined;
+}
+
+/** The adapter of a marker value `<kind>/<id>/<adapter>`. */
+function adapterOfMark(mark: string): string {
+  return mark.split('/').slice(2).join('/');
+}
+
+/**
  * Release marker (issue #11): an orphaned object keeps where it came from, so it is never mistaken for
  * a foreign object: `decom.io/released-from: <kind>/<id>/<adapter>` (the former owner mark),
  * `decom.io/released-time` (RFC 3339) and `decom.io/released-by` (who asked for the deletion).
@@ -38,13 +59,27 @@ export function isOwnedBy(object: KubeObject, mark: string): boolean {
   return object.metadata.annotations?.[OWNER_ANNOTATION] === mark;
 }
 
-/** A copy of `object` carrying `mark` (other annotations kept). */
+/**
+ * A copy of `object` carrying `mark` (other annotations kept) and its adapter's `decom.io/managed-by`
+ * label (other labels kept; no label when the adapter name is not a valid label value).
+ */
 export function withOwner(object: KubeObject, mark: string): KubeObject {
-  return { ...object, metadata: { ...object.metadata, annotations: { ...object.metadata.annotations, [OWNER_ANNOTATION]: mark } } };
+  const managedBy = managedByValue(adapterOfMark(mark));
+  return {
+    ...object,
+    metadata: {
+      ...object.metadata,
+      annotations: { ...object.metadata.annotations, [OWNER_ANNOTATION]: mark },
+      ...(managedBy !== undefined && { labels: { ...object.metadata.labels, [MANAGED_BY_LABEL]: managedBy } }),
+    },
+  };
 }
 
+/** Label prefix of Decom's own labels (`decom.io/managed-by`), removed when an object is orphaned. */
+export const DECOM_LABEL_PREFIX = 'decom.io/';
+
 /**
- * A copy of `object` without Decom's annotations and HyperFleet's labels, and the keys removed
+ * A copy of `object` without Decom's annotations and labels and HyperFleet's labels, and the keys removed
  * (`[]` when there was nothing to remove: no write is needed).
  */
 export function withoutOwnershipMarks(object: KubeObject): { object: KubeObject; removed: string[] } {
@@ -58,7 +93,7 @@ export function withoutOwnershipMarks(object: KubeObject): { object: KubeObject;
     return kept;
   };
   const annotations = keep(object.metadata.annotations, DECOM_ANNOTATION_PREFIX, 'annotation');
-  const labels = keep(object.metadata.labels, HYPERFLEET_LABEL_PREFIX, 'label');
+  const labels = keep(keep(object.metadata.labels, DECOM_LABEL_PREFIX, 'label'), HYPERFLEET_LABEL_PREFIX, 'label');
   const metadata = { ...object.metadata, ...(annotations && { annotations }), ...(labels && { labels }) };
   return { object: { ...object, metadata }, removed };
 }

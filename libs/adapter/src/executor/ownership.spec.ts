@@ -1,0 +1,35 @@
+import { MANAGED_BY_LABEL, OWNER_ANNOTATION, isOwnedBy, managedByValue, withOwner, withoutOwnershipMarks } from './ownership.js';
+import type { KubeObject } from '../transport/resource-transport.port.js';
+
+describe('ownership marker: the decom.io/owner annotation and the selectable decom.io/managed-by label (issue #16)', () => {
+  const object: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'd', labels: { app: 'a' }, annotations: { note: 'x' } } };
+
+  it('stamps the label where it stamps the annotation, keeping the other labels and annotations', () => {
+    const marked = withOwner(object, 'Cluster/c1/validation');
+    expect(marked.metadata.annotations).toEqual({ note: 'x', [OWNER_ANNOTATION]: 'Cluster/c1/validation' });
+    expect(marked.metadata.labels).toEqual({ app: 'a', [MANAGED_BY_LABEL]: 'validation' });
+  });
+
+  it('decides ownership by the annotation only: the label alone, or another resource\'s annotation, is not ours', () => {
+    const labelOnly = { ...object, metadata: { ...object.metadata, labels: { [MANAGED_BY_LABEL]: 'validation' } } };
+    expect(isOwnedBy(labelOnly, 'Cluster/c1/validation')).toBe(false);
+    expect(isOwnedBy(withOwner(object, 'Cluster/c2/validation'), 'Cluster/c1/validation')).toBe(false);
+    expect(isOwnedBy(withOwner(object, 'Cluster/c1/validation'), 'Cluster/c1/validation')).toBe(true);
+  });
+
+  it('stamps no label for an adapter name that is not a valid label value', () => {
+    expect(managedByValue('np-configmap')).toBe('np-configmap');
+    expect(managedByValue('x'.repeat(64))).toBeUndefined();
+    expect(managedByValue('-bad')).toBeUndefined();
+    const marked = withOwner(object, `Cluster/c1/${'x'.repeat(64)}`);
+    expect(marked.metadata.labels).toEqual({ app: 'a' });
+    expect(marked.metadata.annotations?.[OWNER_ANNOTATION]).toBe(`Cluster/c1/${'x'.repeat(64)}`);
+  });
+
+  it('removes the label with the annotation when an object is orphaned, and says so', () => {
+    const { object: released, removed } = withoutOwnershipMarks(withOwner(object, 'Cluster/c1/validation'));
+    expect(released.metadata.labels).toEqual({ app: 'a' });
+    expect(released.metadata.annotations).toEqual({ note: 'x' });
+    expect(removed).toEqual([`annotation ${OWNER_ANNOTATION}`, `label ${MANAGED_BY_LABEL}`]);
+  });
+});
