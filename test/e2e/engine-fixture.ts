@@ -19,10 +19,14 @@ export interface EngineFixture {
 /**
  * `logger`: where the engine logs (default silent; a test may capture the access and transition lines).
  * `env`: extra configuration variables, e.g. `{ DECOM_EVENT_STORE: 'postgres', DATABASE_URL, DECOM_PG_SCHEMA }`
- * or `{ REDIS_URL, DECOM_QUEUE_PREFIX }` for BullMQ. `role`, `sweep`, `queueTuning`: as `EngineOptions`.
+ * or `{ REDIS_URL, DECOM_QUEUE_PREFIX }` for BullMQ. `role`, `sweep`, `queueTuning`, `adapterRerun` (default 50 ms
+ * doubling to 1 s), `onAdapterRun`, `onWatchTrigger`: as `EngineOptions`.
  */
 export async function startTestEngine(
-  options: { adaptersDir?: string; admins?: string; env?: Record<string, string>; logger?: Logger; dataDir?: string } & Pick<EngineOptions, 'role' | 'sweep' | 'queueTuning'> = {},
+  options: { adaptersDir?: string; admins?: string; env?: Record<string, string>; logger?: Logger; dataDir?: string } & Pick<
+    EngineOptions,
+    'role' | 'sweep' | 'queueTuning' | 'adapterRerun' | 'onAdapterRun' | 'onWatchTrigger'
+  > = {},
 ): Promise<EngineFixture> {
   // A given `dataDir` (a restart on the same data) belongs to the caller: `stop()` leaves it in place.
   const ownsDataDir = options.dataDir === undefined;
@@ -47,7 +51,9 @@ export async function startTestEngine(
   const engine = await startEngine({
     config,
     logger: options.logger ?? pino({ level: 'silent' }),
-    adapterRerun: { baseDelayMs: 50, maxDelayMs: 1_000 },
+    adapterRerun: options.adapterRerun ?? { baseDelayMs: 50, maxDelayMs: 1_000 },
+    ...(options.onAdapterRun ? { onAdapterRun: options.onAdapterRun } : {}),
+    ...(options.onWatchTrigger ? { onWatchTrigger: options.onWatchTrigger } : {}),
     sweep: options.sweep ?? { intervalMs: 2_000, debounceMs: 1_000 },
     ...(options.role ? { role: options.role } : {}),
     ...(options.queueTuning ? { queueTuning: options.queueTuning } : {}),

@@ -20,12 +20,15 @@ import {
   tokenFileSource,
   type BearerTokenSource,
   type HyperfleetApiClient,
+  type TaskConfig,
 } from '@decom/adapter';
 
 export interface HostedAdapter {
   readonly name: string;
   readonly file: string;
   readonly executor: AdapterExecutor;
+  /** Its task config (what its watches cover: watch-scopes.ts). */
+  readonly task: TaskConfig;
   readonly api: HyperfleetApiClient;
   /** Load warnings to log (`file:line:column ...`): unknown CEL variables, unset required `env.` sources. */
   readonly warnings: readonly string[];
@@ -128,7 +131,7 @@ export async function loadAdapters(dir: string, options: AdapterHostOptions): Pr
       ...(task.warnings ?? []).map(formatConfigIssue),
       ...unsetRequiredEnv(task, options.env ?? {}).map((variable) => `${path}: required param source env.${variable} is unset: every run will fail its param extraction`),
     ];
-    hosted.push({ name: adapterName, file: path, executor, api, warnings });
+    hosted.push({ name: adapterName, file: path, executor, task, api, warnings });
   }
   if (problems.length > 0) throw new AdapterConfigsInvalid(problems);
   return hosted;

@@ -7,6 +7,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { JobQueue } from '@decom/jobs';
 import { loadAdapters, type AdapterHostOptions, type HostedAdapter } from './adapter-host.js';
 import { AdapterRunProcessor, type AdapterRunObserver, type AdapterRunTiming } from './processors/adapter-run.processor.js';
+import { startAdapterWatches, type AdapterWatches, type AdapterWatchesOptions } from './watch/adapter-watches.js';
 
 export interface AdapterWorkerOptions {
   readonly adaptersDir: string;
@@ -24,6 +25,22 @@ export interface AdapterWorkerOptions {
   readonly tokenFor?: AdapterHostOptions['tokenFor'];
   /** The adapters' process environment (AppConfig.adapterEnv; contract §8.4). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Watch the objects the adapters manage and run an adapter as soon as one of its objects changes
+   * (issue #16; default true). False: re-runs by backoff only.
+   */
+  readonly watch?: boolean;
+  /** Where the watches log their state changes. */
+  readonly log?: AdapterWatchesOptions['log'];
+  readonly onWatchTrigger?: AdapterWatchesOptions['onTrigger'];
+}
+
+export interface AdapterWorker {
+  readonly adapters: readonly HostedAdapter[];
+  /** The watches (absent with `watch: false`). */
+  readonly watches?: AdapterWatches;
+  /** Stops the watches (the queue's `close()` stops the runs). */
+  close(): Promise<void>;
 }
 
 /** `--adapters` named an adapter the folder does not hold. */
@@ -33,9 +50,9 @@ export class UnknownAdapter extends Error {
 
 /**
  * @throws UnknownAdapter for a name in `only` without a task config; TaskConfigError for a bad config.
- * @returns the hosted adapters; the queue's `close()` stops them.
+ * @returns the hosted adapters and their watches; the queue's `close()` stops the runs, `close()` the watches.
  */
-export async function startAdapterWorker(options: AdapterWorkerOptions): Promise<readonly HostedAdapter[]> {
+export async function startAdapterWorker(options: AdapterWorkerOptions): Promise<AdapterWorker> {
   const adapters = await loadAdapters(options.adaptersDir, {
     apiBaseUrl: options.apiBaseUrl,
     kubeConfig: options.kubeConfig,
@@ -46,8 +63,18 @@ export async function startAdapterWorker(options: AdapterWorkerOptions): Promise
   const missing = (options.only ?? []).filter((name) => !adapters.some((a) => a.name === name));
   if (missing.length > 0) throw new UnknownAdapter(`no task config for adapter(s) ${missing.join(', ')} in ${options.adaptersDir}`);
   const rerun = options.rerun ?? { baseDelayMs: 250, maxDelayMs: 15_000 };
+  const watches =
+    options.watch === false
+      ? undefined
+      : startAdapterWatches({
+          kubeConfig: options.kubeConfig,
+          adapters,
+          queue: options.queue,
+          ...(options.log && { log: options.log }),
+          ...(options.onWatchTrigger && { onTrigger: options.onWatchTrigger }),
+        });
   for (const adapter of adapters) {
-    new AdapterRunProcessor(adapter, options.queue, rerun, options.onAdapterRun).register(options.concurrency);
+    new AdapterRunProcessor(adapter, options.queue, rerun, options.onAdapterRun, undefined, undefined, watches?.triggers).register(options.concurrency);
   }
-  return adapters;
+  return { adapters, ...(watches && { watches }), close: async () => watches?.stop() };
 }

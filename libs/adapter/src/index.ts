@@ -49,7 +49,7 @@ export { FENCE_HEADER, FenceLost, fenceHeader, type ExecutionFence, type FenceVe
 export type { TransportResolver } from './executor/resource-target.js';
 export type * from './executor/execution-result.js';
 export { decideResourceStep, decideApply, type ResourceStep, type ApplyDecision } from './executor/resource-plan.js';
-export { OWNER_ANNOTATION, ownerMark, isOwnedBy, withOwner, withoutOwnershipMarks } from './executor/ownership.js';
+export { OWNER_ANNOTATION, MANAGED_BY_LABEL, managedByValue, ownerMark, isOwnedBy, withOwner, withoutOwnershipMarks } from './executor/ownership.js';
 export { decideAdoption, type AdoptionDecision } from './executor/adoption-policy.js';
 export { manifestDifferences } from './executor/manifest-match.js';
 export { DecomReason } from './executor/status-overrides.js';
@@ -67,3 +67,5 @@ export { PlanError, loadPlanEvent } from './plan/plan-event.js';
 export type * from './plan/deletion-plan.types.js';
 export { RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, RELEASED_BY_ANNOTATION } from './executor/ownership.js';
 export { listMarked, managedKinds, markedFor, parseMark, type ManagedKind, type MarkedObject, type OwnerMark } from './leaks/marked-objects.js';
+export { watchScopes, describeScope, type WatchScope } from './watch/watch-scopes.js';
+export { ObjectWatch, describeWatchError, type ObjectChange, type ObjectWatchOptions, type WatchChangeType, type WatchState, type WatchStatus } from './watch/object-watch.js';

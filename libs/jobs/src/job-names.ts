@@ -36,6 +36,17 @@ export interface AdapterRunJob {
   readonly trace_id?: string;
   /** A trigger deferred by the persistent backoff (retry-backoff.ts), released at its time: runs without the gate. */
   readonly deferred?: boolean;
+  /**
+   * A run enqueued because a watch saw one of the resource's objects change (issue #16): it skips the
+   * backoff of work in progress, never a failure backoff.
+   */
+  readonly watch?: { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly resource_version: string };
+  /**
+   * On a backoff re-run: the persistent backoff's attempt count when it was scheduled. A later count (or
+   * a cleared backoff) means another run of this resource and adapter ran since (e.g. one a watch
+   * triggered), so this one is stale and ends without running.
+   */
+  readonly backoff_attempts?: number;
 }
 
 export interface HardDeleteJob {

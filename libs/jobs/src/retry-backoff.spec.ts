@@ -31,6 +31,16 @@ describe('persistent retry backoff', () => {
     expect(retryBackoffGate(undefined, 3, 0)).toEqual({ kind: 'run' });
   });
 
+  it('a watch trigger (issue #16) passes a backoff of work in progress, never a failure backoff (nor one stored without a reason)', () => {
+    const waiting = nextRetryBackoff(undefined, 3, 0, 0.5, options, 'wait');
+    const failed = nextRetryBackoff(waiting, 3, 0, 0.5, options, 'failure');
+    expect(waiting.reason).toBe('wait');
+    expect(retryBackoffGate(waiting, 3, 10, 'watch')).toEqual({ kind: 'run' });
+    expect(retryBackoffGate(waiting, 3, 10)).toEqual({ kind: 'defer', untilMs: 1_000 });
+    expect(retryBackoffGate(failed, 3, 10, 'watch')).toEqual({ kind: 'defer', untilMs: 2_000 });
+    expect(retryBackoffGate({ generation: 3, attempts: 1, next_at_ms: 1_000 }, 3, 10, 'watch')).toEqual({ kind: 'defer', untilMs: 1_000 });
+  });
+
   it('keys are one per resource and adapter; the in-memory store keeps and clears them', async () => {
     const store = new InMemoryRetryBackoffStore();
     const key = retryBackoffKey('validation', 'Cluster', 'c1');

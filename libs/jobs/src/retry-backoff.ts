@@ -13,6 +13,11 @@ export interface RetryBackoffState {
   readonly attempts: number;
   /** No new trigger runs before this time. */
   readonly next_at_ms: number;
+  /**
+   * Why the last run did not finish (issue #16): `failure` holds every trigger back, `wait` (work merely in
+   * progress) not one from a watch. Absent in states stored before it existed: read as `failure`.
+   */
+  readonly reason?: 'failure' | 'wait';
 }
 
 /** Where the state lives: Redis with BullMQ (survives worker restarts), memory in the embedded profile. */
@@ -41,18 +46,32 @@ export function retryBackoffKey(adapter: string, kind: string, id: string): stri
  * The state after one more unfinished run at `generation` (attempts restart at 1 on a new generation):
  * delay = min(cap, base · 2^(attempts−1)) · (0.8 + 0.4·random). `random` in [0,1).
  */
-export function nextRetryBackoff(previous: RetryBackoffState | undefined, generation: number, nowMs: number, random: number, options: RetryBackoffOptions): RetryBackoffState {
+export function nextRetryBackoff(
+  previous: RetryBackoffState | undefined,
+  generation: number,
+  nowMs: number,
+  random: number,
+  options: RetryBackoffOptions,
+  reason?: 'failure' | 'wait',
+): RetryBackoffState {
   const attempts = previous && previous.generation === generation ? previous.attempts + 1 : 1;
   const raw = Math.min(options.capMs, options.baseMs * 2 ** Math.min(attempts - 1, 40));
-  return { generation, attempts, next_at_ms: nowMs + Math.round(raw * (0.8 + 0.4 * random)) };
+  return { generation, attempts, next_at_ms: nowMs + Math.round(raw * (0.8 + 0.4 * random)), ...(reason && { reason }) };
 }
 
 /**
  * May a new trigger for `generation` run now? A state of another generation never holds work back.
+ * A watch trigger (issue #16) is held only by a failure backoff: work in progress is what it signals.
  * @returns `run`, or `defer` until `untilMs`.
  */
-export function retryBackoffGate(state: RetryBackoffState | undefined, generation: number, nowMs: number): { readonly kind: 'run' } | { readonly kind: 'defer'; readonly untilMs: number } {
+export function retryBackoffGate(
+  state: RetryBackoffState | undefined,
+  generation: number,
+  nowMs: number,
+  trigger: 'fact' | 'watch' = 'fact',
+): { readonly kind: 'run' } | { readonly kind: 'defer'; readonly untilMs: number } {
   if (!state || state.generation !== generation || state.next_at_ms <= nowMs) return { kind: 'run' };
+  if (trigger === 'watch' && state.reason === 'wait') return { kind: 'run' };
   return { kind: 'defer', untilMs: state.next_at_ms };
 }
 

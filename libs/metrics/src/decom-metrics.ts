@@ -59,6 +59,7 @@ export class DecomMetrics {
   private finalizingSource?: () => Promise<readonly { kind: string }[]>;
   private queueSource?: () => Promise<readonly QueueDepth[]>;
   private lagSources: { name: string; lag: () => Promise<number> }[] = [];
+  private kubeWatchSource?: () => readonly { name: string; state: string }[];
   private readonly deletionsInProgress = new Map<string, Set<string>>();
   /** Recently hard-deleted resources (insertion order, at most GONE_REMEMBERED): a late run's report must not count them again. */
   private readonly gone = new Set<string>();
@@ -76,6 +77,7 @@ export class DecomMetrics {
   readonly jobRetries: Counter<'queue'>;
   readonly deadLettered: Counter<'queue'>;
   readonly appendDuration: Histogram<string>;
+  readonly watchTriggeredRuns: Counter<'adapter'>;
 
   /**
    * @param registry where every metric registers (a fresh `new Registry()` per engine).
@@ -223,6 +225,22 @@ export class DecomMetrics {
       },
     });
     this.appendDuration = new Histogram({ name: 'decom_event_store_append_duration_seconds', help: 'Latency of one event-store append, in seconds.', buckets: APPEND_BUCKETS, registers });
+    new Gauge({
+      name: 'decom_kube_watch_up',
+      help: "1 while an adapter watch of Kubernetes objects is running, 0 while it retries, by watch (issue #16; computed at scrape).",
+      labelNames: ['watch'],
+      registers,
+      collect() {
+        this.reset();
+        for (const watch of self.kubeWatchSource?.() ?? []) this.set({ watch: watch.name }, watch.state === 'running' ? 1 : 0);
+      },
+    });
+    this.watchTriggeredRuns = new Counter({
+      name: 'decom_adapter_watch_triggered_runs_total',
+      help: 'Adapter runs enqueued at once because a watch saw one of the resource\'s objects change (instead of waiting for the re-run backoff), by adapter.',
+      labelNames: ['adapter'],
+      registers,
+    });
   }
 
   /** One answered HTTP request; `path` is the route with ids replaced by `-`. */
@@ -269,6 +287,11 @@ export class DecomMetrics {
 
   watchQueues(source: () => Promise<readonly QueueDepth[]>): void {
     this.queueSource = source;
+  }
+
+  /** The adapters' Kubernetes watches (`decom_kube_watch_up`). */
+  watchKubeWatches(source: () => readonly { name: string; state: string }[]): void {
+    this.kubeWatchSource = source;
   }
 
   /** `lag` resolves to head position minus the subscriber's checkpoint. */

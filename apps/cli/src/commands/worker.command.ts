@@ -52,9 +52,10 @@ export function registerWorkerCommand(program: Command): void {
         process.exit(1);
       }
       const concurrency = options.concurrency ?? config.workerConcurrency;
+      let stopWatches: () => Promise<void> = async () => undefined;
       try {
         const recordMetrics = adapterRunMetrics(processMetrics.metrics);
-        const adapters = await startAdapterWorker({
+        const worker = await startAdapterWorker({
           adaptersDir: config.adaptersDir,
           ...(options.adapters ? { only: options.adapters } : {}),
           apiBaseUrl: config.apiBaseUrl,
@@ -62,6 +63,8 @@ export function registerWorkerCommand(program: Command): void {
           queue,
           concurrency,
           env: config.adapterEnv,
+          log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
+          onWatchTrigger: (trigger) => processMetrics.metrics.watchTriggeredRuns.inc({ adapter: trigger.adapter }),
           onAdapterRun: (run) => {
             recordMetrics(run);
             // A stale run stopping is the evidence of a frozen or partitioned worker: say so (issue #11).
@@ -71,6 +74,10 @@ export function registerWorkerCommand(program: Command): void {
             }
           },
         });
+        stopWatches = () => worker.close();
+        const watches = worker.watches;
+        processMetrics.metrics.watchKubeWatches(() => watches?.statuses() ?? []);
+        const { adapters } = worker;
         logger.info({ adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl, metrics: processMetrics.url }, `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`);
         for (const warning of adapters.flatMap((a) => a.warnings)) logger.warn(`adapter config warning: ${warning}`);
       } catch (error) {
@@ -79,6 +86,7 @@ export function registerWorkerCommand(program: Command): void {
         process.exit(1);
       }
       stopOnSignals(logger, async () => {
+        await stopWatches();
         await queue.close();
         await processMetrics.close();
       });

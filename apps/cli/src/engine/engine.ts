@@ -42,6 +42,8 @@ import { registerHardDeleteProcessor } from '../../../api/src/jobs/hard-delete.p
 import { LeakScannerSlot } from '../../../api/src/leaks/leak-scanner.js';
 import { startLeakWork } from './leak-work.js';
 import type { HostedAdapter } from '../../../worker/src/adapter-host.js';
+import type { WatchStatus } from '@decom/adapter';
+import type { WatchTriggerObserver } from '../../../worker/src/watch/watch-triggers.js';
 import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
 import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { ReadModelCheckpoints } from './read-model-checkpoints.js';
@@ -86,6 +88,13 @@ export interface EngineOptions {
   /** Options of the bundled local Kubernetes API server (benchmarks batch its controller passes). */
   readonly localKube?: LocalKubeOptions;
   readonly onAdapterRun?: AdapterRunObserver;
+  /**
+   * Watch the objects the adapters manage and run an adapter as soon as one changes (issue #16; default
+   * true). False: re-runs by backoff only (benchmarks compare both).
+   */
+  readonly adapterWatch?: boolean;
+  /** Called for each run a watch change enqueued (tests). */
+  readonly onWatchTrigger?: WatchTriggerObserver;
   /** Access log and request metrics on the API (default true; the benchmark measures their cost with false). */
   readonly requestObservability?: boolean;
 }
@@ -192,6 +201,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     logger.info(`jobs: ${queueDescription}`);
 
     const leaks = new LeakScannerSlot();
+    // The adapters' Kubernetes watches (issue #16), once they started: information in /readyz, never a condition.
+    let watchStatuses: (() => WatchStatus[]) | undefined;
     // Supervised loops started after the API listens (leak inventory), listed in /readyz after dispatch.
     const extraLoops: { status(): LoopStatus; position(): number }[] = [];
     // OpenTelemetry only when asked for: the SDK is imported here, never otherwise.
@@ -221,6 +232,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
                 ...extraLoops,
               ],
               writeRefusal,
+              watches: () => watchStatuses?.() ?? [],
             }),
         },
         clock: { now: () => new Date() },
@@ -261,8 +273,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
           `Kubernetes: no KUBECONFIG set, using the bundled local Kubernetes API server at ${localKube.url}; kubeconfig for it: ${kubeconfigFile} (KUBECONFIG=${kubeconfigFile} kubectl get namespaces)`,
         );
       }
-      adapters = [
-        ...(await startAdapterWorker({
+      const worker = await startAdapterWorker({
           adaptersDir: config.adaptersDir,
           apiBaseUrl,
           kubeConfig,
@@ -272,8 +283,16 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
           ...(options.adapterRerun ? { rerun: options.adapterRerun } : {}),
           onAdapterRun: adapterRunMetrics(metrics, options.onAdapterRun),
           ...(embedded ? { tokenFor: (adapter: string) => embedded.tokenSource(`adapter:${adapter}`) } : {}),
-        })),
-      ];
+          log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
+          onWatchTrigger: (trigger) => {
+            metrics.watchTriggeredRuns.inc({ adapter: trigger.adapter });
+            options.onWatchTrigger?.(trigger);
+          },
+          ...(options.adapterWatch === false && { watch: false }),
+        });
+      closers.push(() => worker.close());
+      adapters = [...worker.adapters];
+      watchStatuses = worker.watches ? () => worker.watches!.statuses() : undefined;
       logger.info(`adapters: ${adapters.map((a) => a.name).join(', ') || '(none)'} from ${config.adaptersDir}`);
       for (const warning of adapters.flatMap((a) => a.warnings)) logger.warn(`adapter config warning: ${warning}`);
     } else {
@@ -351,6 +370,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     metrics.watchQueues(async () => (queue.depths ? queue.depths() : []));
     metrics.watchLag('projections', async () => (await store.headPosition()) - (await projections.checkpoint()));
     metrics.watchLag('dispatch', async () => (await store.headPosition()) - dispatch.checkpoint());
+    metrics.watchKubeWatches(() => watchStatuses?.() ?? []);
     logger.info(`metrics: ${processMetrics.url}`);
 
     return {

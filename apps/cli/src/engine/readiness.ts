@@ -5,9 +5,12 @@
  * - the job queue answers (`epoch()`) when it is BullMQ on Redis;
  * - writes are accepted (the read model caught up with the head seen at start).
  * The JSON is the same for 200 and 503: `{ status, checks: { event_store, job_queue, loops[] }, writes }`.
+ * `kube_watches` (issue #16, where this process hosts adapters) shows each adapter watch's state as
+ * information only: a watch down never makes the process unready, the backoff re-runs do the work.
  */
 import type { EventStore, LoopStatus } from '@decom/event-store';
 import type { JobQueue } from '@decom/jobs';
+import type { WatchStatus } from '@decom/adapter';
 import type { ReadinessReport } from '../../../api/src/tokens.js';
 
 export interface ReadinessSources {
@@ -19,6 +22,8 @@ export interface ReadinessSources {
   writeRefusal(): string | undefined;
   readonly maxLagEvents?: number;
   readonly probeTimeoutMs?: number;
+  /** The adapters' Kubernetes watches (information, not a condition); none listed when empty. */
+  readonly watches?: () => readonly WatchStatus[];
 }
 
 type Probe = { readonly status: 'up' } | { readonly status: 'down'; readonly error: string };
@@ -38,6 +43,7 @@ export async function checkReadiness(sources: ReadinessSources): Promise<Readine
     return { ...status, ...(lag !== undefined ? { lag_events: lag } : {}), ready: isReady };
   });
   const refusal = sources.writeRefusal();
+  const watches = sources.watches?.() ?? [];
   const isReady = eventStore.status === 'up' && jobQueue?.status !== 'down' && loops.every((loop) => loop.ready) && !refusal;
   return {
     status: isReady ? 'ready' : 'not_ready',
@@ -45,6 +51,7 @@ export async function checkReadiness(sources: ReadinessSources): Promise<Readine
       event_store: { ...eventStore, ...(head !== undefined ? { head_position: head } : {}) },
       ...(jobQueue ? { job_queue: jobQueue } : {}),
       loops,
+      ...(watches.length > 0 ? { kube_watches: watches } : {}),
     },
     writes: refusal ? { accepted: false, reason: refusal } : { accepted: true },
     max_lag_events: maxLag,

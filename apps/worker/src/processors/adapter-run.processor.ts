@@ -11,6 +11,11 @@
  * dispatch reactor: after the run the processor reads the stored report back, and only it knows how many
  * re-runs happened, which the backoff needs. The re-run is enqueued before the job completes, so it is as
  * durable as the job itself.
+ *
+ * Issue #16: with `triggers` (the process's watches of the objects its adapters manage), a change of one
+ * of the resource's objects enqueues its next run at once (watch-triggers.ts); that run skips the wait
+ * backoff but not a failure backoff, and the backoff re-run it overtook ends without running (stale:
+ * `backoff_attempts`).
  */
 import type { ExecutionFence, ExecutionResult, FenceVerdict } from '@decom/adapter';
 import { isDispatchHeld, type AdapterStatus, type DispatchView } from '@decom/domain';
@@ -36,6 +41,7 @@ import { newTraceId, parseTraceparent, runInTrace, traceContextOf } from '@decom
 import type { HostedAdapter } from '../adapter-host.js';
 import { classifyError, classifyExecution, type AdapterFailure } from './adapter-failure.js';
 import { adapterProgress, type AdapterProgress } from './adapter-progress.js';
+import type { RunEnd, WatchTriggers } from '../watch/watch-triggers.js';
 
 export interface AdapterRunTiming {
   /** First re-run delay while work is in progress, in ms. */
@@ -59,13 +65,15 @@ export interface AdapterRunObserver {
 
 export class AdapterRunProcessor {
   constructor(
-    private readonly adapter: HostedAdapter,
+    private readonly adapter: Pick<HostedAdapter, 'name' | 'executor' | 'api'>,
     private readonly queue: JobQueue,
     private readonly timing: AdapterRunTiming,
     private readonly observe: AdapterRunObserver = () => undefined,
     private readonly now: () => Date = () => new Date(),
     /** [0,1) source of the backoff's jitter. */
     private readonly random: () => number = Math.random,
+    /** Watch-triggered runs (issue #16); without it, runs follow the backoff only. */
+    private readonly triggers?: WatchTriggers,
   ) {}
 
   register(concurrency = 4): void {
@@ -85,11 +93,40 @@ export class AdapterRunProcessor {
 
   private async run(job: Job<AdapterRunJob>, observe: AdapterRunObserver): Promise<void> {
     const event = parseReconcileEvent(job.data.event);
-    const backoff = await this.backoffState(event);
+    const key = this.backoffKey(event);
+    this.triggers?.begin(key, job.data.watch !== undefined);
+    let end: RunEnd = { kind: 'other' };
+    try {
+      end = await this.runOnce(job, event, observe);
+    } finally {
+      this.triggers?.end(key, end);
+    }
+  }
+
+  /** @returns how the run ended, for the watch triggers: `wait` with the re-run it scheduled. */
+  private async runOnce(job: Job<AdapterRunJob>, event: ReconcileCloudEvent, observe: AdapterRunObserver): Promise<RunEnd> {
+    const other: RunEnd = { kind: 'other' };
+    const read = await this.backoffState(event);
+    const backoff = read.state;
+    if (job.attempt === 1 && job.data.backoff_attempts !== undefined && read.known && isOvertaken(backoff, event.data.generation, job.data.backoff_attempts)) {
+      // Issue #16: a watch-triggered run did this re-run's work already (and scheduled its own re-run, or
+      // finished). Not a run: nothing is observed (the metrics count runs).
+      return other;
+    }
     // A new trigger (fact, sweep) while this resource and adapter back off waits for the backoff's time
     // instead of starting a fresh chain (issue #11); re-runs and deferred triggers are already timed by it.
-    const gate = job.attempt === 1 && job.data.rerun === 0 && !job.data.deferred ? retryBackoffGate(backoff, event.data.generation, this.now().getTime()) : { kind: 'run' as const };
-    if (gate.kind === 'defer') return this.defer(observe, job, event, gate.untilMs, backoff!.attempts);
+    // A watch trigger waits only for a failure backoff (issue #16).
+    const now = this.now().getTime();
+    const fresh = job.attempt === 1 && job.data.rerun === 0 && !job.data.deferred && !job.data.watch;
+    const gate = fresh
+      ? retryBackoffGate(backoff, event.data.generation, now)
+      : job.attempt === 1 && job.data.watch
+        ? retryBackoffGate(backoff, event.data.generation, now, 'watch')
+        : { kind: 'run' as const };
+    if (gate.kind === 'defer') {
+      await this.defer(observe, job, event, gate.untilMs, backoff!.attempts);
+      return other;
+    }
     const attempt = backoff && backoff.generation === event.data.generation ? backoff.attempts + 1 : 1;
     let result: ExecutionResult;
     try {
@@ -97,65 +134,81 @@ export class AdapterRunProcessor {
       // on the newer state it reads: that generation has its own job. A held deletion (Foreground dependents,
       // InUse, cycle) runs nothing; the dispatcher (or the sweeper) dispatches it once released.
       const current = await this.getOrUndefined<DispatchView & { generation: number }>(event.data.href);
-      if (!current) return;
+      if (!current) return other;
       if (current.generation > event.data.generation || isDispatchHeld(current)) {
         observe({ adapter: this.adapter.name, job: job.data, progress: { kind: 'done', reason: current.generation > event.data.generation ? `superseded by generation ${current.generation}` : 'deletion held (DeletionBlocked)' } });
-        return;
+        return other;
       }
     } catch (error) {
-      return this.fail(observe, classifyError(error), job.data, event);
+      await this.fail(observe, classifyError(error), job.data, event);
+      return other;
     }
     try {
       result = await this.adapter.executor.execute(event.data as never, { ...(job.fence && { fence: this.fence(job, event) }), attempt });
     } catch (error) {
       await this.backOff(event, backoff, 'failure');
-      return this.fail(observe, classifyError(error), job.data, event);
+      await this.fail(observe, classifyError(error), job.data, event);
+      return other;
     }
     if (result.fence?.lost !== undefined) {
       // Not a failure to retry or report: the run that replaced this one does the work (issue #11).
       observe({ adapter: this.adapter.name, job: job.data, result, progress: { kind: 'done', reason: `fence lost: ${result.fence.lost}` } });
-      return;
+      return other;
     }
     const failure = classifyExecution(result);
     if (failure) {
       await this.backOff(event, backoff, 'failure');
-      return this.fail(observe, failure, job.data, event, result);
+      await this.fail(observe, failure, job.data, event, result);
+      return other;
     }
     let progress: AdapterProgress;
     try {
       progress = await this.progress(job.data);
     } catch (error) {
       await this.backOff(event, backoff, 'failure');
-      return this.fail(observe, classifyError(error), job.data, event, result);
+      await this.fail(observe, classifyError(error), job.data, event, result);
+      return other;
     }
     observe({ adapter: this.adapter.name, job: job.data, result, progress });
     if (progress.kind === 'done') {
       // Success (or gone, or superseded): the next trouble starts from the first delay again.
       await this.queue.retryBackoff?.clear(this.backoffKey(event)).catch(() => undefined);
-      return;
+      return other;
     }
     const next = await this.backOff(event, backoff, 'wait');
     const delayMs = next ? Math.max(0, next.next_at_ms - this.now().getTime()) : progress.requeueAfterMs;
     const rerun = job.data.rerun + 1;
     const id = adapterRunJobId(this.adapter.name, event.data, `r-${rerun}`);
-    const again: AdapterRunJob = { ...job.data, rerun, event: reconcileCloudEvent(event.data, id, this.now().toISOString()) };
+    // A re-run is a backoff re-run whatever triggered this run (a watch's trigger is not inherited).
+    const { watch: _trigger, backoff_attempts: _previous, ...carried } = job.data;
+    const again: AdapterRunJob = {
+      ...carried,
+      rerun,
+      event: reconcileCloudEvent(event.data, id, this.now().toISOString()),
+      ...(next && { backoff_attempts: next.attempts }),
+    };
     await this.queue.enqueue(adapterRunQueue(this.adapter.name), id, again, {
       delayMs,
       group: adapterRunGroup(this.adapter.name, event.data.id),
       ...ADAPTER_RUN_RETRY,
     });
+    return { kind: 'wait', rerun: again };
   }
 
   private backoffKey(event: ReconcileCloudEvent): string {
     return retryBackoffKey(this.adapter.name, event.data.kind, event.data.id);
   }
 
-  private async backoffState(event: ReconcileCloudEvent): Promise<RetryBackoffState | undefined> {
+  /** `known`: the store answered (a missing state then means none is stored). */
+  private async backoffState(event: ReconcileCloudEvent): Promise<{ state?: RetryBackoffState; known: boolean }> {
+    const store = this.queue.retryBackoff;
+    if (!store) return { known: false };
     try {
-      return await this.queue.retryBackoff?.get(this.backoffKey(event));
+      const state = await store.get(this.backoffKey(event));
+      return { ...(state && { state }), known: true };
     } catch {
       // The backoff is a brake, not a gate keeper: without it the run goes ahead.
-      return undefined;
+      return { known: false };
     }
   }
 
@@ -167,7 +220,7 @@ export class AdapterRunProcessor {
     const store = this.queue.retryBackoff;
     if (!store) return undefined;
     const capMs = why === 'failure' ? (this.timing.failureCapMs ?? FAILURE_BACKOFF_CAP_MS) : this.timing.maxDelayMs;
-    const next = nextRetryBackoff(previous, event.data.generation, this.now().getTime(), this.random(), { baseMs: this.timing.baseDelayMs, capMs });
+    const next = nextRetryBackoff(previous, event.data.generation, this.now().getTime(), this.random(), { baseMs: this.timing.baseDelayMs, capMs }, why);
     try {
       await store.set(this.backoffKey(event), next);
     } catch {
@@ -272,4 +325,13 @@ export class AdapterRunProcessor {
       throw error;
     }
   }
+}
+
+/**
+ * A backoff re-run scheduled at `attempts` is overtaken when another run of the resource and adapter
+ * counted since (more attempts at its generation) or finished the work (the state was cleared).
+ */
+function isOvertaken(state: RetryBackoffState | undefined, generation: number, attempts: number): boolean {
+  if (!state) return true;
+  return state.generation === generation && state.attempts > attempts;
 }

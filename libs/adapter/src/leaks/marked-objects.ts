@@ -44,7 +44,8 @@ function literal(tree: TemplateTree, key: string): string | undefined {
   return text !== '' && !text.includes('{{') ? text : undefined;
 }
 
-function kindOf(spec: ResourceSpec): ManagedKind | undefined {
+/** The kind a Kubernetes resource's manifest creates, when its `apiVersion` and `kind` are literal. */
+export function managedKindOf(spec: ResourceSpec): ManagedKind | undefined {
   if (spec.transport.client !== 'kubernetes') return undefined;
   if (spec.manifest.kind === 'tree') {
     const apiVersion = literal(spec.manifest.tree, 'apiVersion');
@@ -64,7 +65,7 @@ function kindOf(spec: ResourceSpec): ManagedKind | undefined {
 export function managedKinds(tasks: readonly TaskConfig[]): ManagedKind[] {
   const out: ManagedKind[] = [];
   for (const spec of tasks.flatMap((t) => t.resources)) {
-    const found = kindOf(spec);
+    const found = managedKindOf(spec);
     if (found && !out.some((k) => k.apiVersion === found.apiVersion && k.kind === found.kind)) out.push(found);
   }
   return out;

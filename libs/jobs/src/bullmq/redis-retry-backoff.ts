@@ -21,15 +21,14 @@ export class RedisRetryBackoffStore implements RetryBackoffStore {
   async get(key: string): Promise<RetryBackoffState | undefined> {
     const stored = await this.redis.hgetall(this.key(key));
     if (stored['attempts'] === undefined) return undefined;
-    return { generation: Number(stored['generation']), attempts: Number(stored['attempts']), next_at_ms: Number(stored['next_at_ms']) };
+    const reason = stored['reason'] === 'wait' || stored['reason'] === 'failure' ? stored['reason'] : undefined;
+    return { generation: Number(stored['generation']), attempts: Number(stored['attempts']), next_at_ms: Number(stored['next_at_ms']), ...(reason && { reason }) };
   }
 
   async set(key: string, state: RetryBackoffState): Promise<void> {
-    await this.redis
-      .multi()
-      .hset(this.key(key), { generation: state.generation, attempts: state.attempts, next_at_ms: state.next_at_ms })
-      .pexpire(this.key(key), RETENTION_MS)
-      .exec();
+    const write = this.redis.multi().hset(this.key(key), { generation: state.generation, attempts: state.attempts, next_at_ms: state.next_at_ms, ...(state.reason && { reason: state.reason }) });
+    if (!state.reason) write.hdel(this.key(key), 'reason');
+    await write.pexpire(this.key(key), RETENTION_MS).exec();
   }
 
   async clear(key: string): Promise<void> {

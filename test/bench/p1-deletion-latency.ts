@@ -1,0 +1,76 @@
+/**
+ * Issue #16 target P1, on its own: DELETE → GET 404 of a cluster with 2 nodepools and 3 ordered objects
+ * (the shipped `validation` and `np-configmap` adapters), embedded profile (SQLite, in-process jobs, the
+ * bundled local Kubernetes API server with its default `controllerDelayMs` 0), default timings.
+ * Not a `*.bench.ts` (run.ts does not pick it up): `npm run build && node dist/test/bench/p1-deletion-latency.js [deletions] [inFlight]`.
+ * Prints p50/p90/p99/max in ms; the GET is polled every 5 ms, so figures are ±5 ms.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
+import { loadAppConfig } from '@decom/config';
+import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
+import { startEngine } from '../../apps/cli/src/engine/engine.js';
+
+const deletions = Number(process.argv[2] ?? 60);
+const inFlight = Number(process.argv[3] ?? 1);
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function measure(watch: boolean): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'decom-p1-'));
+  const config = {
+    ...loadAppConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DECOM_DATA_DIR: dataDir,
+      DECOM_ADAPTERS_DIR: resolve('config/adapters'),
+      DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
+      DECOM_SENTINEL_FILE: resolve('config/sentinel.yaml'),
+    }),
+    logLevel: 'silent' as const,
+  };
+  const engine = await startEngine({ config, logger: pino({ level: 'silent' }), adapterWatch: watch });
+  const api = new DemoApi(engine.url);
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < deletions; i++) {
+      const c = await api.call('POST', '/clusters', { kind: 'Cluster', name: `p1-${i}`, spec: {} });
+      if (c.status !== 201) throw new Error(`create cluster: ${c.status}`);
+      for (const np of ['np-a', 'np-b']) {
+        const n = await api.call('POST', `/clusters/${c.body.id}/nodepools`, { kind: 'NodePool', name: np, spec: {} });
+        if (n.status !== 201) throw new Error(`create nodepool: ${n.status}`);
+      }
+      ids.push(c.body.id as string);
+    }
+    await engine.settle();
+    const latencies: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next < ids.length) {
+          const id = ids[next++]!;
+          const started = performance.now();
+          const answer = await api.call('DELETE', `/clusters/${id}`);
+          if (answer.status !== 202) throw new Error(`DELETE ${answer.status}`);
+          while ((await api.get(`/clusters/${id}`)).status !== 404) {
+            if (performance.now() - started > 60_000) throw new Error(`cluster ${id} not gone after 60 s`);
+            await sleep(5);
+          }
+          latencies.push(performance.now() - started);
+        }
+      }),
+    );
+    latencies.sort((a, b) => a - b);
+    const fmt = (n: number) => `${Math.round(n)} ms`;
+    return `P1 DELETE → 404 (watch ${watch ? 'on ' : 'off'}), cluster + 2 nodepools, ${deletions} deletions, ${inFlight} in flight: p50 ${fmt(percentile(latencies, 50))}, p90 ${fmt(percentile(latencies, 90))}, p99 ${fmt(percentile(latencies, 99))}, max ${fmt(latencies.at(-1)!)}`;
+  } finally {
+    await engine.close();
+    await rm(dataDir, { recursive: true, force: true });
+}
+}
+
+const modes = (process.argv[4] ?? 'off,on').split(',');
+for (const mode of modes) process.stdout.write(`${await measure(mode === 'on')}\n`);
