@@ -83,18 +83,38 @@ describe('ObjectWatch (informer over the Kubernetes watch API, label-selected by
     expect(states.slice(0, 3)).toEqual(['running', 'retrying', 'running']);
   });
 
-  it('a 410 Gone on resume relists, and later changes still arrive', async () => {
+  it('a dropped stream (a proxy cuts it) is resumed from its resourceVersion without a relist', async () => {
+    const w = start();
+    await until('running', () => w.status().state === 'running');
+    await api.create(configMap('a'));
+    await until('ADDED a', () => seen('ADDED', 'a'));
+    expect(kube.dropWatches()).toBeGreaterThanOrEqual(1);
+    await api.create(configMap('b'));
+    await until('ADDED b', () => seen('ADDED', 'b'));
+    expect(w.status().lists).toBe(1);
+  });
+
+  it('a 410 Expired on resume (its resourceVersion left the server\'s window) relists; what vanished meanwhile is reported DELETED', async () => {
+    await kube.close();
+    kube = await startLocalKube({ watchWindow: 3 });
+    api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
     const w = start();
     await until('running', () => w.status().state === 'running');
     await api.create(configMap('one'));
-    await until('ADDED one', () => seen('ADDED', 'one'));
-    kube.faults.add({ verb: 'watch', status: 410, reason: 'Expired' as never, message: 'too old resource version', times: 1 });
+    await api.create(configMap('two'));
+    await until('ADDED two', () => seen('ADDED', 'two'));
     await kube.stopListening();
     await until('retrying', () => w.status().state === 'retrying');
+    // More changes than the window keeps, while the watch is away.
     await kube.startListening();
-    await until('relisted', () => w.status().lists >= 2);
+    await kube.stopListening();
+    for (let i = 0; i < 5; i++) kube.seed(configMap(`filler-${i}`, false) as never);
+    await kube.startListening();
     await api.delete(configMap('one'));
+    await until('relisted', () => w.status().lists >= 2);
     await until('DELETED one', () => seen('DELETED', 'one'));
+    await api.delete(configMap('two'));
+    await until('DELETED two', () => seen('DELETED', 'two'));
     expect(w.status().state).toBe('running');
   });
 
