@@ -117,4 +117,24 @@ describe('issue #11 › persistent backoff against a dead target', () => {
     expect(await run(p, trigger(2, 102))).toBe(true);
     expect(await queue.retryBackoff.get('validation.cluster-c1')).toBeUndefined();
   });
+
+  it('issue #16: a watch trigger passes a wait backoff but not a failure backoff; a backoff re-run a later run overtook does not run', async () => {
+    const p = await processor();
+    const data = { id: ID, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${ID}`, generation: 1 };
+    const job = (suffix: string, extra: Partial<AdapterRunJob>): Job<AdapterRunJob> => {
+      const id = adapterRunJobId('validation', data, suffix);
+      return { queue: 'adapter-run.validation', id, attempt: 1, data: { adapter: 'validation', event: reconcileCloudEvent(data, id, new Date(nowMs).toISOString()), rerun: 1, ...extra } };
+    };
+    const watched = { type: 'DELETED' as const, resource_version: '7' };
+    await queue.retryBackoff.set('validation.cluster-c1', { generation: 1, attempts: 2, next_at_ms: nowMs + 60_000, reason: 'wait' });
+    // Work merely in progress: a watch change runs it now (a sweep would wait for the backoff's time).
+    expect(await run(p, { ...trigger(1, 1) })).toBe(false);
+    expect(await run(p, job('w-7', { watch: watched }))).toBe(true);
+    // That run failed (the target is dead): now the failure backoff holds every trigger, a watch's too.
+    expect(await queue.retryBackoff.get('validation.cluster-c1')).toMatchObject({ attempts: 3, reason: 'failure' });
+    expect(await run(p, job('w-8', { watch: { ...watched, resource_version: '8' } }))).toBe(false);
+    // The backoff re-run scheduled at attempt 2 was overtaken by the watch-triggered run: it ends without running.
+    expect(await run(p, job('r-2', { rerun: 2, backoff_attempts: 2 }))).toBe(false);
+    expect(await run(p, job('r-3', { rerun: 3, backoff_attempts: 3 }))).toBe(true);
+  });
 });
