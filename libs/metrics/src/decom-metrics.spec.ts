@@ -10,6 +10,19 @@ describe('DecomMetrics', () => {
     expect(routeLabel(undefined)).toBe('unmatched');
   });
 
+  it('shows each adapter watch as up (1) or retrying (0) at scrape, and counts watch-triggered runs (issue #16)', async () => {
+    const metrics = new DecomMetrics(new Registry(), info);
+    metrics.watchKubeWatches(() => [
+      { name: 'v1 ConfigMap (all namespaces)', state: 'running' },
+      { name: 'batch/v1 Job (all namespaces)', state: 'retrying' },
+    ]);
+    metrics.watchTriggeredRuns.inc({ adapter: 'validation' });
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('decom_kube_watch_up{watch="v1 ConfigMap (all namespaces)"} 1');
+    expect(text).toContain('decom_kube_watch_up{watch="batch/v1 Job (all namespaces)"} 0');
+    expect(text).toContain('decom_adapter_watch_triggered_runs_total{adapter="validation"} 1');
+  });
+
   it('computes pending and stuck gauges at scrape from the source; series absent at zero', async () => {
     let now = 1_000_000;
     const metrics = new DecomMetrics(new Registry(), info, 60, () => now);

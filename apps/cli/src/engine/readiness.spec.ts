@@ -28,6 +28,15 @@ describe('checkReadiness', () => {
     });
   });
 
+  it('lists the adapter watches as information only: a watch down (retrying) leaves the process ready (issue #16)', async () => {
+    const down = { name: 'v1 ConfigMap (all namespaces)', label_selector: 'decom.io/managed-by in (validation)', state: 'retrying' as const, since: '2026-01-01T00:00:00.000Z', error: '403 Forbidden', restarts: 4, lists: 1, events: 0 };
+    const report = await checkReadiness({ store, loops: [{ status: () => status('projections', 'running'), position: () => 3 }], writeRefusal: () => undefined, watches: () => [down] });
+    expect(report.status).toBe('ready');
+    expect((report['checks'] as { kube_watches: unknown[] }).kube_watches).toEqual([down]);
+    const none = await checkReadiness({ store, loops: [], writeRefusal: () => undefined, watches: () => [] });
+    expect(none['checks']).not.toHaveProperty('kube_watches');
+  });
+
   it('is not ready when a loop recovers, lags beyond the bound, or writes are refused; the JSON names why', async () => {
     const lagging = await checkReadiness({
       store,
