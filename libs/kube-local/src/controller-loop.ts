@@ -7,7 +7,10 @@
 import type { ObjectStore } from './object-store.js';
 
 export interface Controller {
+  /** One pass over the work queued since the last. */
   runOnce(): void;
+  /** Queues everything again (the next pass looks at the whole store). */
+  resync(): void;
 }
 
 export class ControllerLoop {
@@ -48,6 +51,12 @@ export class ControllerLoop {
 
   resume(): void {
     this.paused = false;
+    this.kick();
+  }
+
+  /** Has every controller look at the whole store in the next pass. */
+  resync(): void {
+    for (const controller of this.controllers) controller.resync();
     this.kick();
   }
 

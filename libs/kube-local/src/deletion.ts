@@ -112,7 +112,7 @@ export function deleteObject(
   name: string,
   request: DeleteRequest,
 ): DeleteResult {
-  const existing = ctx.store.get(def, scopeOf(def, namespace), name);
+  const existing = ctx.store.read(def, scopeOf(def, namespace), name);
   if (!existing) throw notFound(def, name);
   checkPreconditions(def, existing, request);
   const policy = resolvePolicy(def, name, request);

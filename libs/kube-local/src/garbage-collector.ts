@@ -9,12 +9,16 @@
  *    waits, else per its GC finalizers, else Background);
  * 3. `foregroundDeletion` finalizer on an owner: dropped once no dependent with
  *    `blockOwnerDeletion: true` remains, which removes the owner.
+ * Like the real one it works from changes, not scans: each store change queues the objects whose
+ * answer it can change (the object itself; its dependents, found by the owner-uid index; the owners
+ * it references now or did before), and a pass visits only those, phase by phase in store order.
  */
 import { scopeOf, type ApiContext } from './api-context.js';
 import { deleteObject, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, removeIfReleased } from './deletion.js';
 import type { KindDef, PropagationPolicy } from './kinds.js';
-import type { KubeObject, OwnerReference, StoredEntry } from './object-store.js';
+import type { KubeObject, OwnerReference, StoreEvent, StoredEntry, StoredSlot } from './object-store.js';
 import { KubeStatusError } from './status-errors.js';
+import { WorkQueue } from './work-queue.js';
 
 type OwnerState = 'solid' | 'dangling' | 'waiting';
 
@@ -22,18 +26,57 @@ const hasFinalizer = (object: KubeObject, finalizer: string): boolean => (object
 const ownerRefs = (object: KubeObject): OwnerReference[] => object.metadata.ownerReferences ?? [];
 
 export class GarbageCollector {
-  constructor(private readonly ctx: ApiContext) {}
+  /** Deleting owners that may hold an `orphan` finalizer. */
+  private readonly toOrphan = new WorkQueue();
+  /** Objects whose owners may be gone or deleting. */
+  private readonly toCollect = new WorkQueue();
+  /** Owners in foreground deletion whose blocking dependents may be gone. */
+  private readonly toFinish = new WorkQueue();
 
-  /** One pass over every object; changes are visible in the store's change log. */
+  constructor(private readonly ctx: ApiContext) {
+    ctx.store.onChange((event) => this.queue(event));
+  }
+
+  /** One pass over what changed since the last; its changes are visible in the store's change log. */
   runOnce(): void {
-    for (const entry of this.ctx.store.entries()) {
-      if (entry.object.metadata.deletionTimestamp && hasFinalizer(entry.object, ORPHAN_FINALIZER)) this.orphanDependents(entry);
+    this.toOrphan.drain((slot) => {
+      if (slot.object.metadata.deletionTimestamp && hasFinalizer(slot.object, ORPHAN_FINALIZER)) this.orphanDependents(slot);
+    });
+    this.toCollect.drain((slot) => {
+      if (ownerRefs(slot.object).length > 0) this.collectDependent(slot);
+    });
+    this.toFinish.drain((slot) => {
+      if (slot.object.metadata.deletionTimestamp && hasFinalizer(slot.object, FOREGROUND_FINALIZER)) this.finishForeground(slot);
+    });
+  }
+
+  /** Queues every object again (after a kind registration, owners of that kind become verifiable). */
+  resync(): void {
+    for (const slot of this.ctx.store.entries()) {
+      this.toOrphan.add(slot);
+      this.toCollect.add(slot);
+      this.toFinish.add(slot);
     }
-    for (const entry of this.ctx.store.entries()) {
-      if (ownerRefs(entry.object).length > 0) this.collectDependent(entry);
+  }
+
+  private queue({ type, def, object, previous }: StoreEvent): void {
+    const { store } = this.ctx;
+    if (type !== 'DELETED') {
+      const slot = store.slot(def, object.metadata.namespace, object.metadata.name);
+      if (slot) {
+        if (object.metadata.deletionTimestamp) {
+          this.toOrphan.add(slot);
+          this.toFinish.add(slot);
+        }
+        if (ownerRefs(object).length > 0) this.toCollect.add(slot);
+      }
     }
-    for (const entry of this.ctx.store.entries()) {
-      if (entry.object.metadata.deletionTimestamp && hasFinalizer(entry.object, FOREGROUND_FINALIZER)) this.finishForeground(entry);
+    // Its dependents' owner is now gone, deleting, or otherwise changed.
+    for (const dependent of store.dependentsOf(object.metadata.uid)) this.toCollect.add(dependent);
+    // Owners it blocked (or blocks) may be free to go.
+    for (const ref of [...ownerRefs(previous ?? object), ...(previous ? ownerRefs(object) : [])]) {
+      const owner = store.byUidOf(ref.uid);
+      if (owner) this.toFinish.add(owner);
     }
   }
 
@@ -58,7 +101,7 @@ export class GarbageCollector {
     if (deleting) return;
     const waited = states.some((s) => s.state === 'waiting');
     let policy: PropagationPolicy = 'Background';
-    if (waited && this.dependentsOf(object.metadata.uid).length > 0) policy = 'Foreground';
+    if (waited && this.ctx.store.hasDependents(object.metadata.uid)) policy = 'Foreground';
     else if (hasFinalizer(object, ORPHAN_FINALIZER)) policy = 'Orphan';
     else if (hasFinalizer(object, FOREGROUND_FINALIZER)) policy = 'Foreground';
     this.ignoringNotFound(() => deleteObject(this.ctx, def, object.metadata.namespace, object.metadata.name, { propagationPolicy: policy }));
@@ -76,14 +119,14 @@ export class GarbageCollector {
     // An owner kind this server does not serve cannot be verified: keep the dependent, as the real GC does.
     if (!ownerDef) return 'solid';
     if (ownerDef.namespaced && !dependent.metadata.namespace) return 'dangling';
-    const owner = this.ctx.store.get(ownerDef, scopeOf(ownerDef, dependent.metadata.namespace), ref.name);
+    const owner = this.ctx.store.read(ownerDef, scopeOf(ownerDef, dependent.metadata.namespace), ref.name);
     if (!owner || owner.metadata.uid !== ref.uid) return 'dangling';
     if (owner.metadata.deletionTimestamp && hasFinalizer(owner, FOREGROUND_FINALIZER)) return 'waiting';
     return 'solid';
   }
 
-  private dependentsOf(uid: string): StoredEntry[] {
-    return this.ctx.store.entries().filter(({ object }) => ownerRefs(object).some((ref) => ref.uid === uid));
+  private dependentsOf(uid: string): StoredSlot[] {
+    return this.ctx.store.dependentsOf(uid);
   }
 
   private stripReferences({ def, object }: StoredEntry, uids: ReadonlySet<string>): void {

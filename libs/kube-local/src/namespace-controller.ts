@@ -4,11 +4,14 @@
  * namespace it deletes every object inside with `propagationPolicy: Background`, reports what is left in
  * `status.conditions` (`NamespaceContentRemaining`, `NamespaceFinalizersRemaining`), and once the
  * namespace is empty drops the `kubernetes` entry of `spec.finalizers`, which removes it.
+ * A pass looks only at the namespaces something happened to since the last (the namespace itself or
+ * an object in it changed), and finds their content through the store's namespace index: a
+ * terminating namespace nothing happened to has nothing new to delete or report.
  */
-import { namespaceKind, rfc3339, type ApiContext } from './api-context.js';
+import { isNamespaceKind, namespaceKind, rfc3339, type ApiContext } from './api-context.js';
 import { deleteObject, NAMESPACE_FINALIZER, removeIfReleased } from './deletion.js';
 import { jsonEqual } from './json-equal.js';
-import type { KubeObject, StoredEntry } from './object-store.js';
+import type { KubeObject, StoreEvent, StoredEntry } from './object-store.js';
 import { KubeStatusError } from './status-errors.js';
 
 interface NamespaceCondition {
@@ -25,12 +28,40 @@ function describeCounts(counts: Map<string, number>, suffix: string): string {
 }
 
 export class NamespaceController {
-  constructor(private readonly ctx: ApiContext) {}
+  /** Namespaces to look at in the next pass. */
+  private dirty = new Set<string>();
 
+  constructor(private readonly ctx: ApiContext) {
+    ctx.store.onChange((event) => this.queue(event));
+  }
+
+  /** One pass over the namespaces touched since the last, in name order (as a list of namespaces comes). */
   runOnce(): void {
     const nsDef = namespaceKind(this.ctx);
-    for (const ns of this.ctx.store.list(nsDef)) {
-      if (ns.metadata.deletionTimestamp) this.drain(ns);
+    const names = [...this.dirty].sort();
+    this.dirty = new Set();
+    for (const [i, name] of names.entries()) {
+      try {
+        const ns = this.ctx.store.read(nsDef, undefined, name);
+        if (ns?.metadata.deletionTimestamp) this.drain(ns);
+      } catch (error) {
+        // Not done: look again next time.
+        for (const rest of names.slice(i)) this.dirty.add(rest);
+        throw error;
+      }
+    }
+  }
+
+  /** Looks at every namespace again. */
+  resync(): void {
+    for (const ns of this.ctx.store.list(namespaceKind(this.ctx))) this.dirty.add(ns.metadata.name);
+  }
+
+  private queue({ def, object }: StoreEvent): void {
+    if (def.namespaced) {
+      if (object.metadata.namespace !== undefined) this.dirty.add(object.metadata.namespace);
+    } else if (isNamespaceKind(def)) {
+      this.dirty.add(object.metadata.name);
     }
   }
 
@@ -60,7 +91,7 @@ export class NamespaceController {
   }
 
   private contents(namespace: string): StoredEntry[] {
-    return this.ctx.store.entries().filter(({ def, object }) => def.namespaced && object.metadata.namespace === namespace);
+    return this.ctx.store.inNamespace(namespace);
   }
 
   private reportRemaining(ns: KubeObject, remaining: StoredEntry[]): void {

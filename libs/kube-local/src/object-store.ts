@@ -1,7 +1,13 @@
 /**
  * In-memory object storage of the local API server (etcd's role): one Map per kind, keyed
  * `<namespace>/<name>`, and one global `resourceVersion` counter bumped by every write and delete.
- * Every change is appended to `changes`, the order a watch would have seen them in.
+ * Every change is appended to `changes`, the order a watch would have seen them in, and to the
+ * bounded change window watches resume from.
+ *
+ * Stored objects are immutable snapshots (deep-frozen on write): `read`, `list` and the indexes hand
+ * them out without copying, to controllers, watches and response serialization; `get` copies for
+ * callers that build the next version. Indexes by uid, owner uid and namespace let controllers
+ * find an object's dependents or a namespace's content without scanning the store (issue 16, item 3).
  */
 import { ChangeWindow, type WindowedChange } from './change-window.js';
 import type { KindDef } from './kinds.js';
@@ -58,10 +64,47 @@ export interface StoreChange {
 /** What change listeners get: the change with the object as of it and the state before it (read-only). */
 export type StoreEvent = WindowedChange;
 
-/** A stored object together with the kind that serves it. */
+/** A stored object together with the kind that serves it (read-only). */
 export interface StoredEntry {
   readonly def: KindDef;
   readonly object: KubeObject;
+}
+
+/** A kind's objects, in insertion order; `index` is the kind's place in the store's iteration order. */
+interface KindBucket {
+  def: KindDef;
+  readonly index: number;
+  readonly objects: Map<string, Slot>;
+}
+
+/**
+ * One stored object's place: stable while the object exists (MODIFIED keeps it, so does its
+ * iteration position), replaced when it is removed and created again.
+ */
+export interface StoredSlot extends StoredEntry {
+  /** Set once the object is removed; a new object under the same name gets a new slot. */
+  readonly removed: boolean;
+}
+
+class Slot implements StoredSlot {
+  removed = false;
+  constructor(
+    readonly bucket: KindBucket,
+    /** Global insertion sequence: with `bucket.index`, the order a scan of the store visits objects in. */
+    readonly order: number,
+    public object: KubeObject,
+  ) {}
+
+  get def(): KindDef {
+    return this.bucket.def;
+  }
+}
+
+/** Store iteration order (kinds in the order first stored, then objects in insertion order): negative when `a` comes first. */
+export function compareSlots(a: StoredSlot, b: StoredSlot): number {
+  const x = a as Slot;
+  const y = b as Slot;
+  return x.bucket.index - y.bucket.index || x.order - y.order;
 }
 
 const kindKey = (def: KindDef): string => `${def.apiVersion}/${def.kind}`;
@@ -73,11 +116,26 @@ export const storageKey = (object: KubeObject): string => objectKey(object.metad
 /** Byte-wise key order, as etcd sorts keys. */
 export const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Freezes a JSON value and everything in it, so a stray write to a stored snapshot throws instead of corrupting it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+const NO_SLOTS: ReadonlySet<StoredSlot> = new Set();
+
 export class ObjectStore {
-  private readonly kinds = new Map<string, { def: KindDef; objects: Map<string, KubeObject> }>();
+  private readonly kinds = new Map<string, KindBucket>();
   private counter: number;
+  private nextOrder = 0;
   private readonly changeLog: StoreChange[] = [];
   private readonly listeners: ((event: StoreEvent) => void)[] = [];
+  private readonly byUid = new Map<string, Slot>();
+  private readonly byOwnerUid = new Map<string, Set<Slot>>();
+  private readonly byNamespace = new Map<string, Set<Slot>>();
   /** The recent changes with object snapshots, for watches resuming from a `resourceVersion`. */
   readonly window: ChangeWindow;
 
@@ -103,68 +161,129 @@ export class ObjectStore {
     return this.changeLog;
   }
 
-  /** Called after every write or delete (controllers schedule a pass, watches send the event). */
+  /** Called after every write or delete (controllers queue work, watches send the event). */
   onChange(listener: (event: StoreEvent) => void): void {
     this.listeners.push(listener);
   }
 
-  /** A copy of the object, or undefined. */
+  /** A private copy of the object (to build its next version from), or undefined. */
   get(def: KindDef, namespace: string | undefined, name: string): KubeObject | undefined {
-    const found = this.kinds.get(kindKey(def))?.objects.get(objectKey(namespace, name));
+    const found = this.read(def, namespace, name);
     return found ? structuredClone(found) : undefined;
   }
 
-  /** Copies of the kind's objects (in `namespace` only, when given), sorted by namespace then name like etcd keys. */
-  list(def: KindDef, namespace?: string): KubeObject[] {
-    const objects = [...(this.kinds.get(kindKey(def))?.objects.values() ?? [])];
-    return objects
-      .filter((o) => namespace === undefined || o.metadata.namespace === namespace)
-      .sort((a, b) => compareKeys(storageKey(a), storageKey(b)))
-      .map((o) => structuredClone(o));
+  /** The stored (frozen) object, or undefined. */
+  read(def: KindDef, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.slot(def, namespace, name)?.object;
   }
 
-  /** Copies of every stored object with its kind (controllers scan these). */
-  entries(): StoredEntry[] {
-    const all: StoredEntry[] = [];
-    for (const { def, objects } of this.kinds.values()) {
-      for (const object of objects.values()) all.push({ def, object: structuredClone(object) });
+  /** The object's current slot, or undefined. */
+  slot(def: KindDef, namespace: string | undefined, name: string): StoredSlot | undefined {
+    return this.kinds.get(kindKey(def))?.objects.get(objectKey(namespace, name));
+  }
+
+  /** The stored (frozen) objects of a kind (in `namespace` only, when given), sorted by namespace then name like etcd keys. */
+  list(def: KindDef, namespace?: string): KubeObject[] {
+    const bucket = this.kinds.get(kindKey(def));
+    if (!bucket) return [];
+    const slots = namespace === undefined ? bucket.objects.values() : this.byNamespace.get(namespace)?.values() ?? [];
+    const objects: KubeObject[] = [];
+    for (const slot of slots) {
+      if (slot.bucket === bucket && (namespace === undefined || slot.object.metadata.namespace === namespace)) objects.push(slot.object);
     }
+    return objects.sort((a, b) => compareKeys(storageKey(a), storageKey(b)));
+  }
+
+  /** Every stored object with its kind, in store order (kinds as first stored, then insertion order). */
+  entries(): StoredSlot[] {
+    const all: StoredSlot[] = [];
+    for (const bucket of this.kinds.values()) for (const slot of bucket.objects.values()) all.push(slot);
     return all;
   }
 
-  /** Stores the object with the next `resourceVersion`; returns the stored copy. */
+  /** The current object with this `metadata.uid`, or undefined. */
+  byUidOf(uid: string): StoredSlot | undefined {
+    return this.byUid.get(uid);
+  }
+
+  /** Objects with an ownerReference to `uid`, in store order. */
+  dependentsOf(uid: string): StoredSlot[] {
+    return [...(this.byOwnerUid.get(uid) ?? NO_SLOTS)].sort(compareSlots);
+  }
+
+  /** Whether any object has an ownerReference to `uid`. */
+  hasDependents(uid: string): boolean {
+    return (this.byOwnerUid.get(uid)?.size ?? 0) > 0;
+  }
+
+  /** Objects of namespaced kinds in `namespace`, in store order. */
+  inNamespace(namespace: string): StoredSlot[] {
+    return [...(this.byNamespace.get(namespace) ?? NO_SLOTS)].filter((slot) => slot.def.namespaced).sort(compareSlots);
+  }
+
+  /**
+   * Stores the object with the next `resourceVersion` and returns it. The store takes ownership:
+   * the object is frozen, so the caller must pass a private one (from `get`, or built) and not change it afterwards.
+   */
   write(def: KindDef, object: KubeObject): KubeObject {
-    const objects = this.objectsOf(def);
+    const bucket = this.bucketOf(def);
     const key = objectKey(object.metadata.namespace, object.metadata.name);
-    const previous = objects.get(key);
-    const stored = structuredClone(object);
-    stored.metadata.resourceVersion = String(++this.counter);
-    objects.set(key, stored);
-    this.record(previous ? 'MODIFIED' : 'ADDED', def, stored, previous);
-    return structuredClone(stored);
-  }
-
-  /** Removes the object (a delete consumes a `resourceVersion` too); returns the removed copy, or undefined. */
-  remove(def: KindDef, namespace: string | undefined, name: string): KubeObject | undefined {
-    const objects = this.objectsOf(def);
-    const key = objectKey(namespace, name);
-    const existing = objects.get(key);
-    if (!existing) return undefined;
-    objects.delete(key);
-    // Stored objects are never changed in place: watches and the window may still hold `existing`.
-    const last: KubeObject = { ...existing, metadata: { ...existing.metadata, resourceVersion: String(++this.counter) } };
-    this.record('DELETED', def, last, existing);
-    return structuredClone(last);
-  }
-
-  private objectsOf(def: KindDef): Map<string, KubeObject> {
-    let entry = this.kinds.get(kindKey(def));
-    if (!entry) {
-      entry = { def, objects: new Map() };
-      this.kinds.set(kindKey(def), entry);
+    object.metadata.resourceVersion = String(++this.counter);
+    const stored = deepFreeze(object);
+    const slot = bucket.objects.get(key);
+    if (slot) {
+      const previous = slot.object;
+      this.unindex(slot);
+      slot.object = stored;
+      this.index(slot);
+      this.record('MODIFIED', def, stored, previous);
+    } else {
+      const created = new Slot(bucket, this.nextOrder++, stored);
+      bucket.objects.set(key, created);
+      this.index(created);
+      this.record('ADDED', def, stored, undefined);
     }
-    entry.def = def;
-    return entry.objects;
+    return stored;
+  }
+
+  /** Removes the object (a delete consumes a `resourceVersion` too); returns its last state (frozen), or undefined. */
+  remove(def: KindDef, namespace: string | undefined, name: string): KubeObject | undefined {
+    const bucket = this.bucketOf(def);
+    const key = objectKey(namespace, name);
+    const slot = bucket.objects.get(key);
+    if (!slot) return undefined;
+    bucket.objects.delete(key);
+    this.unindex(slot);
+    slot.removed = true;
+    const existing = slot.object;
+    // Stored objects are never changed in place: watches and the window may still hold `existing`.
+    const last = deepFreeze({ ...existing, metadata: { ...existing.metadata, resourceVersion: String(++this.counter) } });
+    this.record('DELETED', def, last, existing);
+    return last;
+  }
+
+  private bucketOf(def: KindDef): KindBucket {
+    let bucket = this.kinds.get(kindKey(def));
+    if (!bucket) {
+      bucket = { def, index: this.kinds.size, objects: new Map() };
+      this.kinds.set(kindKey(def), bucket);
+    }
+    bucket.def = def;
+    return bucket;
+  }
+
+  private index(slot: Slot): void {
+    const { metadata } = slot.object;
+    this.byUid.set(metadata.uid, slot);
+    for (const ref of metadata.ownerReferences ?? []) addTo(this.byOwnerUid, ref.uid, slot);
+    if (metadata.namespace !== undefined) addTo(this.byNamespace, metadata.namespace, slot);
+  }
+
+  private unindex(slot: Slot): void {
+    const { metadata } = slot.object;
+    if (this.byUid.get(metadata.uid) === slot) this.byUid.delete(metadata.uid);
+    for (const ref of metadata.ownerReferences ?? []) removeFrom(this.byOwnerUid, ref.uid, slot);
+    if (metadata.namespace !== undefined) removeFrom(this.byNamespace, metadata.namespace, slot);
   }
 
   private record(type: StoreChange['type'], def: KindDef, object: KubeObject, previous: KubeObject | undefined): void {
@@ -182,4 +301,17 @@ export class ObjectStore {
     this.window.push(event);
     for (const listener of this.listeners) listener(event);
   }
+}
+
+function addTo(index: Map<string, Set<Slot>>, key: string, slot: Slot): void {
+  let set = index.get(key);
+  if (!set) index.set(key, (set = new Set()));
+  set.add(slot);
+}
+
+function removeFrom(index: Map<string, Set<Slot>>, key: string, slot: Slot): void {
+  const set = index.get(key);
+  if (!set) return;
+  set.delete(slot);
+  if (set.size === 0) index.delete(key);
 }

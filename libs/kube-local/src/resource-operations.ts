@@ -145,7 +145,7 @@ export class ResourceOperations {
     const errors = validateObjectMeta(def, object);
     if (errors.length > 0) throw invalid(def, name, errors);
     if (meta.resourceVersion) throw internalError('resourceVersion should not be set on objects to be created');
-    if (this.ctx.store.get(def, scope, name)) throw alreadyExists(def, name);
+    if (this.ctx.store.read(def, scope, name)) throw alreadyExists(def, name);
     if (options.dryRun) return object;
     return this.ctx.store.write(def, object);
   }
@@ -300,7 +300,7 @@ export class ResourceOperations {
 
   /** NamespaceLifecycle admission: no new content in a missing or terminating namespace. */
   private admitIntoNamespace(def: KindDef, namespace: string, name: string): void {
-    const ns = this.ctx.store.get(namespaceKind(this.ctx), undefined, namespace);
+    const ns = this.ctx.store.read(namespaceKind(this.ctx), undefined, namespace);
     if (!ns) throw namespaceNotFound(namespace);
     if (ns.metadata.deletionTimestamp) {
       throw forbidden(def, name, `unable to create new content in namespace ${namespace} because it is being terminated`, [

@@ -103,6 +103,8 @@ class LocalKubeServer implements LocalKube {
 
   registerKind(def: KindRegistration): void {
     this.ctx.kinds.add(fromRegistration(def));
+    // Owners of the new kind can be verified now: the garbage collector looks at everything again.
+    this.controllers.resync();
   }
 
   peek(apiVersion: string, kind: string, namespace: string | undefined, name: string): Record<string, unknown> | undefined {
@@ -113,12 +115,13 @@ class LocalKubeServer implements LocalKube {
   seed(object: Record<string, unknown>): Record<string, unknown> {
     const def = this.kindOf(String(object.apiVersion), String(object.kind));
     const namespace = (object.metadata as { namespace?: string } | undefined)?.namespace ?? 'default';
-    return this.ops.create(def, scopeOf(def, namespace), object);
+    // Stored objects are frozen; the caller gets its own copy.
+    return structuredClone(this.ops.create(def, scopeOf(def, namespace), object));
   }
 
   setStatus(apiVersion: string, kind: string, namespace: string | undefined, name: string, status: unknown): Record<string, unknown> {
     const def = this.kindOf(apiVersion, kind);
-    return this.ops.update(def, namespace, name, { metadata: {}, status }, { subresource: 'status' });
+    return structuredClone(this.ops.update(def, namespace, name, { metadata: {}, status }, { subresource: 'status' }));
   }
 
   removeFinalizer(apiVersion: string, kind: string, namespace: string | undefined, name: string, finalizer?: string): void {
