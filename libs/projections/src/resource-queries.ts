@@ -184,8 +184,10 @@ export class ResourceQueries {
       .join(', ');
     const filter = where.length > 0 ? where.join(' AND ') : '1 = 1';
     const total = await this.totals.count(`SELECT COUNT(*) AS n FROM resources WHERE ${filter}`, params);
+    // The page's ids first (an index-only scan where an index has the order), then their rows: skipping
+    // `offset` index entries costs far less than skipping `offset` whole rows with their JSON columns.
     const rows = await this.db.query<ResourceRow>(
-      `SELECT * FROM resources WHERE ${filter} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      `SELECT * FROM resources WHERE id IN (SELECT id FROM resources WHERE ${filter} ORDER BY ${order} LIMIT ? OFFSET ?) ORDER BY ${order}`,
       [...params, options.size, (options.page - 1) * options.size],
     );
     return { page: options.page, size: rows.length, total, items: rows.map((row) => this.present(row)) };

@@ -98,6 +98,29 @@ describe('ResourceViewProjection (real SQLite read model)', () => {
     expect(await queries.liveReferrers(C)).toEqual([]);
   });
 
+  it('issue 16: label search follows created, changed and hard-deleted labels (resource_labels)', async () => {
+    const found = async (search: string) => (await queries.list({ page: 1, size: 10, search })).items.map((r) => r.id);
+    const other = '0190b6a4-0000-7000-8000-0000000000c2';
+    const created = await store.append(`cluster-${other}`, [
+      { type: 'ResourceCreated', data: { id: other, kind: 'Cluster', name: 'c2', spec: {}, labels: { env: 'prod', team: 'a' }, generation: 1, created_time: T0, created_by: 'a' } },
+    ]);
+    await runner.waitFor(created.position);
+    expect(await found("labels.env = 'prod'")).toEqual([other]);
+    const changed = await store.append(`cluster-${other}`, [
+      { type: 'SpecChanged', data: { id: other, kind: 'Cluster', spec: {}, labels: { env: 'stage' }, generation: 2, updated_time: T1, updated_by: 'a' } },
+    ]);
+    await runner.waitFor(changed.position);
+    expect(await found("labels.env = 'prod'")).toEqual([]);
+    expect(await found("labels.env = 'stage'")).toEqual([other]);
+    expect(await found('labels.team IS NOT NULL')).toEqual([]);
+    const gone = await store.append(`cluster-${other}`, [
+      { type: 'HardDeleted', data: { id: other, kind: 'Cluster', hard_deleted_time: T1, cause: 'Reconciled' } },
+    ]);
+    await runner.waitFor(gone.position);
+    expect(await found("labels.env = 'stage'")).toEqual([]);
+    expect(await db.prepare(`SELECT COUNT(*) AS n FROM resource_labels WHERE resource_id = ?`).get(other)).toEqual({ n: 0 });
+  });
+
   it('removes rows on HardDeleted and keeps the index entry', async () => {
     const result = await store.append(`cluster-${C}`, [{ type: 'HardDeleted', data: { id: NP, kind: 'NodePool', owner_references: { id: C, kind: 'Cluster' }, hard_deleted_time: T1, cause: 'Reconciled' } }]);
     await runner.waitFor(result.position);

@@ -68,6 +68,7 @@ export class ResourceViewProjection implements Projection {
           ],
         );
         await this.indexReferences(tx, d.id, d.references);
+        await this.indexLabels(tx, d.id, d.labels);
         // Issue #12: the effective deletion policy and its source, visible from the start.
         const created = await this.row(tx, d.id);
         if (created) await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify({ effective_deletion_policy: await this.effectivePolicy(tx, created) }), d.id]);
@@ -89,6 +90,7 @@ export class ResourceViewProjection implements Projection {
         );
         const oldTargets = await this.referencedBy(tx, d.id);
         await this.indexReferences(tx, d.id, d.references);
+        await this.indexLabels(tx, d.id, d.labels);
         // Children inherit the effective deletion policy; targets no longer referenced may stop being InUse.
         await this.refreshSubtree(tx, d.id);
         for (const target of oldTargets) await this.refresh(tx, target);
@@ -137,6 +139,7 @@ export class ResourceViewProjection implements Projection {
         await tx.execute(`DELETE FROM resources WHERE id = ?`, [d.id]);
         await tx.execute(`DELETE FROM finalizing WHERE id = ?`, [d.id]);
         await tx.execute(`DELETE FROM resource_references WHERE referrer_id = ?`, [d.id]);
+        await tx.execute(`DELETE FROM resource_labels WHERE resource_id = ?`, [d.id]);
         await tx.execute(`UPDATE resource_index SET hard_deleted_time = ?, hard_delete_cause = ? WHERE id = ?`, [
           d.hard_deleted_time, d.cause, d.id,
         ]);
@@ -198,6 +201,14 @@ export class ResourceViewProjection implements Projection {
           [id, refType, target.id, target.kind],
         );
       }
+    }
+  }
+
+  /** Mirrors a resource's labels into `resource_labels` (replacing what was there). */
+  private async indexLabels(tx: ReadModelTx, id: string, labels: Readonly<Record<string, string>> | undefined): Promise<void> {
+    await tx.execute(`DELETE FROM resource_labels WHERE resource_id = ?`, [id]);
+    for (const [key, value] of Object.entries(labels ?? {})) {
+      await tx.execute(`INSERT INTO resource_labels (resource_id, key, value) VALUES (?, ?, ?)`, [id, key, value]);
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * Read-model tables of the resource view. Portable SQL (SQLite and PostgreSQL); JSON lives in TEXT columns.
  * - `resources`: one row per stored resource (active or Finalizing); gone on hard delete.
+ * - `resource_labels`: its labels, one row each (search by label through an index).
  * - `adapter_statuses`: one row per (resource, adapter), the last accepted report.
  * - `resource_index`: every resource ever created, never deleted: id → stream, for routing commands and
  *   for history after hard delete.
@@ -36,14 +37,28 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     deletion_info TEXT,
     tenant TEXT
   )`,
-  // Lists' default order (created_time desc) and keyset walks in (created_time, id) order (the sweeper).
+  // Keyset walks in (created_time, id) order (the sweeper), and lists' default order, `created_time desc`
+  // with the `id asc` tie-break, read straight from an index (no sort, and a page's rows found by a
+  // covering index scan at any offset).
   `CREATE INDEX IF NOT EXISTS resources_kind_created_id ON resources (kind, created_time, id)`,
+  `CREATE INDEX IF NOT EXISTS resources_kind_created_desc ON resources (kind, created_time DESC, id)`,
   `CREATE INDEX IF NOT EXISTS resources_owner ON resources (owner_id)`,
-  // Search (TSL) on the plain columns HyperFleet clients filter by most; JSON fields (labels, spec,
-  // conditions) are scanned within the kind.
-  `CREATE INDEX IF NOT EXISTS resources_kind_name ON resources (kind, name)`,
+  // The create's name check: kind + name under one parent (top level: owner_id IS NULL), whatever the
+  // number of same-named children elsewhere.
+  `CREATE INDEX IF NOT EXISTS resources_kind_owner_name ON resources (kind, owner_id, name)`,
+  // Search (TSL) on the plain columns HyperFleet clients filter by most, `order=name`; labels have their
+  // own table (resource_labels); other JSON fields (spec, conditions) are scanned within the kind.
+  `CREATE INDEX IF NOT EXISTS resources_kind_name ON resources (kind, name, id)`,
   `CREATE INDEX IF NOT EXISTS resources_kind_deleted ON resources (kind, deleted_time)`,
   `CREATE INDEX IF NOT EXISTS resources_kind_updated ON resources (kind, updated_time)`,
+  // One row per label of a stored resource (the `labels` JSON, mirrored): TSL `labels.<key>` predicates.
+  `CREATE TABLE IF NOT EXISTS resource_labels (
+    resource_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (resource_id, key)
+  )`,
+  `CREATE INDEX IF NOT EXISTS resource_labels_key_value ON resource_labels (key, value, resource_id)`,
   `CREATE TABLE IF NOT EXISTS adapter_statuses (
     resource_id TEXT NOT NULL,
     adapter TEXT NOT NULL,
@@ -91,7 +106,7 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
   )`,
 ];
 
-export const RESOURCE_VIEW_TABLES = ['resources', 'adapter_statuses', 'resource_index', 'resource_references', 'finalizing'] as const;
+export const RESOURCE_VIEW_TABLES = ['resources', 'resource_labels', 'adapter_statuses', 'resource_index', 'resource_references', 'finalizing'] as const;
 
 /** A `resources` row as stored. */
 export interface ResourceRow {

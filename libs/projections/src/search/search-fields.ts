@@ -11,7 +11,12 @@ export interface SearchSchema {
   /** Table the list reads (qualifies JSON columns inside sub-selects). */
   readonly table: string;
   readonly columns: Readonly<Record<string, { readonly column: string; readonly type: ColumnType }>>;
-  readonly labels?: { readonly prefix: string; readonly column: string };
+  /**
+   * `table`, when given: a `(resource_id, key, value)` table mirroring the JSON column, one row per label,
+   * indexed by (key, value): label predicates become an indexed `EXISTS` probe of it instead of a JSON
+   * parse of every row (issue 16 P4). Same results: a missing key matches nothing, as a JSON null does.
+   */
+  readonly labels?: { readonly prefix: string; readonly column: string; readonly table?: string };
   readonly documents?: readonly { readonly prefix: string; readonly column: string }[];
   readonly conditions?: { readonly prefix: string; readonly column: string };
 }
@@ -26,7 +31,7 @@ export const CONDITION_SUBFIELDS: Readonly<Record<string, 'time' | 'integer'>> =
 
 export type ResolvedField =
   | { readonly kind: 'column'; readonly name: string; readonly column: string; readonly type: ColumnType }
-  | { readonly kind: 'label'; readonly name: string; readonly column: string; readonly key: string }
+  | { readonly kind: 'label'; readonly name: string; readonly column: string; readonly key: string; readonly table?: string }
   | { readonly kind: 'document'; readonly name: string; readonly column: string; readonly path: readonly string[] }
   | { readonly kind: 'condition'; readonly name: string; readonly column: string; readonly type: string; readonly subfield?: { readonly name: string; readonly type: 'time' | 'integer' } };
 
@@ -47,7 +52,7 @@ export const RESOURCE_SEARCH: SearchSchema = {
     updated_time: { column: 'updated_time', type: 'time' },
     deleted_time: { column: 'deleted_time', type: 'time' },
   },
-  labels: { prefix: 'labels.', column: 'labels' },
+  labels: { prefix: 'labels.', column: 'labels', table: 'resource_labels' },
   documents: [{ prefix: 'spec.', column: 'spec' }],
   conditions: { prefix: 'status.conditions.', column: 'conditions' },
 };
@@ -85,7 +90,7 @@ export function resolveField(schema: SearchSchema, name: string, search: string)
   if (schema.labels && name.startsWith(schema.labels.prefix)) {
     const key = name.slice(schema.labels.prefix.length);
     if (!LABEL_KEY.test(key)) fail('is not a valid label key');
-    return { kind: 'label', name, column: schema.labels.column, key };
+    return { kind: 'label', name, column: schema.labels.column, key, ...(schema.labels.table ? { table: schema.labels.table } : {}) };
   }
   for (const doc of schema.documents ?? []) {
     if (!name.startsWith(doc.prefix)) continue;

@@ -81,8 +81,22 @@ class Compiler {
       const exists = this.conditionExists(field, inner.sql);
       return { sql: exists.sql, params: [...exists.params, ...inner.params] };
     }
+    if (field.kind === 'label' && field.table) return this.labelRows(field, field.table, p);
     if (p.kind === 'null') return this.isNull(field, p.negated);
     return this.onOperand(p, (literal) => this.operand(field, literal));
+  }
+
+  /**
+   * A label predicate over the label table: the row has label `key` and its `value` matches (`IS NULL`:
+   * no such label). Equivalent to the JSON read, where a missing key is NULL and matches nothing.
+   * Correlated (one primary-key probe per row) rather than `id IN (all matching ids)`: a page in index
+   * order stops after `size` matches instead of collecting every match first.
+   */
+  private labelRows(field: Extract<ResolvedField, { kind: 'label' }>, table: string, p: TslPredicate): SqlCondition {
+    const has = `FROM ${table} rl WHERE rl.resource_id = ${this.schema.table}.id AND rl.key = ?`;
+    if (p.kind === 'null') return { sql: `${p.negated ? 'EXISTS' : 'NOT EXISTS'} (SELECT 1 ${has})`, params: [field.key] };
+    const match = this.onOperand(p, () => ({ sql: 'rl.value', params: [], type: 'text' }));
+    return { sql: `EXISTS (SELECT 1 ${has} AND ${match.sql})`, params: [field.key, ...match.params] };
   }
 
   /** Applies a predicate's operator to the operand `read` gives for its literal(s). */

@@ -78,6 +78,17 @@ const FOUND: Array<[string, string[]]> = [
   ["labels.env != 'production'", ['c2']],
   ["labels.env in ['production', 'staging']", ['c1', 'c2']],
   ["labels.app.kubernetes.io/name = 'web'", ['c1']],
+  // Issue 16: label predicates read the resource_labels table; a missing label matches nothing, as before.
+  ['labels.env IS NULL', ['c3', 'c4']],
+  ['labels.env is not null', ['c1', 'c2']],
+  ["labels.env not in ['production']", ['c2']],
+  ["labels.env like 'prod%'", ['c1']],
+  ["labels.env like 'PROD%'", []],
+  ["labels.env ilike 'PROD%'", ['c1']],
+  ["labels.env not like 'prod%'", ['c2']],
+  ["labels.env between 'a' and 'q'", ['c1']],
+  ["labels.tier = 'gold' or name = 'Gamma_1'", ['c1', 'c3']],
+  ["labels.env = 'staging' and deleted_time is not null", ['c2']],
   ['labels.tier IS NULL', ['c2', 'c3', 'c4']],
   ['labels.tier IS NOT NULL', ['c1']],
   ['spec.release.version > 9', ['c1', 'c3']],
@@ -279,6 +290,10 @@ async function insertResource(tx: { execute(sql: string, params?: readonly unkno
     [r.id, r.kind ?? 'Cluster', r.name, `/api/hyperfleet/v1/x/${r.id}`, `s-${r.id}`, r.owner_id ?? null, JSON.stringify(r.spec ?? {}), JSON.stringify(r.labels ?? {}),
       r.generation, r.created_time, r.created_time, r.created_by, r.created_by, r.deleted_time ?? null, JSON.stringify(conditions)],
   );
+  // As the projection mirrors them (resource-view.projection.ts indexLabels).
+  for (const [key, value] of Object.entries(r.labels ?? {})) {
+    await tx.execute(`INSERT INTO resource_labels (resource_id, key, value) VALUES (?, ?, ?)`, [r.id, key, value]);
+  }
 }
 
 async function insertStatus(
