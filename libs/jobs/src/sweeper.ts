@@ -15,6 +15,7 @@
  * (recovery sweeps still see every resource: nobody else would), its `poll_interval` sets how often the
  * kind's rule sweeps (and its bucket), and its `message_data` shapes the event data of the runs.
  */
+import { performance } from 'node:perf_hooks';
 import { setImmediate } from 'node:timers/promises';
 import { isDispatchHeld, type KindRegistry, type PropagationPolicy } from '@decom/domain';
 import type { ReconcileEventData } from './job-names.js';
@@ -60,6 +61,8 @@ export type SweepMode = 'rule' | 'recovery';
 
 /** Resources per sweep batch: presenting and deciding 100 takes a few milliseconds on a busy core. */
 const DEFAULT_BATCH = 100;
+/** Longest a sweep runs without yielding to the event loop, in milliseconds (besides one page read). */
+const SLICE_MS = 10;
 
 export class Sweeper {
   private timer?: NodeJS.Timeout;
@@ -153,7 +156,15 @@ export class Sweeper {
     let after: { created_time: string; id: string } | undefined;
     for (;;) {
       const items = await this.source.pageAfter({ kind, size, ...(after ? { after } : {}) });
-      yield* items;
+      let sliceStart = performance.now();
+      for (const item of items) {
+        yield item;
+        // Deciding and enqueuing run between two `next()`s: a slow batch (a busy core) yields mid-way too.
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await setImmediate();
+          sliceStart = performance.now();
+        }
+      }
       if (items.length < size) return;
       const last = items[items.length - 1]!;
       after = { created_time: last.created_time, id: last.id };
