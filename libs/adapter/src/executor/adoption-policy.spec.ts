@@ -1,5 +1,5 @@
 import { decideAdoption } from './adoption-policy.js';
-import { MANAGED_BY_LABEL, OWNER_ANNOTATION } from './ownership.js';
+import { MANAGED_BY_LABEL, OWNER_ANNOTATION, OWNER_ID_LABEL } from './ownership.js';
 
 const MARK = 'Cluster/c1/validation';
 const existing = {
@@ -26,7 +26,7 @@ describe('decideAdoption (seed 003 adoption policy, for an existing object that 
     });
     expect(decision.kind === 'adopt' && decision.write).toEqual({
       ...existing,
-      metadata: { ...existing.metadata, annotations: { ...existing.metadata.annotations, [OWNER_ANNOTATION]: MARK }, labels: { [MANAGED_BY_LABEL]: 'validation' } },
+      metadata: { ...existing.metadata, annotations: { ...existing.metadata.annotations, [OWNER_ANNOTATION]: MARK }, labels: { [MANAGED_BY_LABEL]: 'validation', [OWNER_ID_LABEL]: 'c1' } },
     });
   });
 

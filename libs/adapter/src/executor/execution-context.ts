@@ -3,7 +3,7 @@ import { DELETED_TIME_VARIABLE } from '../config/task-config.types.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
 import type { AdapterMetadata, ExecutionError, ResourcePolicyState } from './execution-result.js';
 import type { ExecutionRecorder } from './execution-recorder.js';
-import { MANAGED_BY_LABEL, OWNER_ANNOTATION, ownerMark } from './ownership.js';
+import { OWNERSHIP_LABELS, OWNER_ANNOTATION, ownerMark } from './ownership.js';
 import { readResourcePolicy, UNREAD_RESOURCE_POLICY } from './resource-policy.js';
 
 /** What Decom's rules decided during the resource phase, for the status overrides (status-overrides.ts). */
@@ -162,7 +162,7 @@ export class ExecutionContext {
 
 /**
  * The discovered objects as CEL and templates see them: without Decom's ownership marker (the
- * `decom.io/owner` annotation and `decom.io/managed-by` label), which HyperFleet's objects do not carry
+ * `decom.io/owner` annotation and `decom.io/managed-by`/`decom.io/owner-id` labels), which HyperFleet's objects do not carry
  * (an `annotations` or `labels` map left empty by it is dropped).
  */
 function celResources(resources: Readonly<Record<string, KubeObject>>): Record<string, KubeObject> {
@@ -170,14 +170,14 @@ function celResources(resources: Readonly<Record<string, KubeObject>>): Record<s
   for (const [name, object] of Object.entries(resources)) {
     const annotations = object.metadata?.annotations;
     const labels = object.metadata?.labels;
-    const marked = (annotations && OWNER_ANNOTATION in annotations) || (labels && MANAGED_BY_LABEL in labels);
+    const marked = (annotations && OWNER_ANNOTATION in annotations) || (labels && OWNERSHIP_LABELS.some((label) => label in labels));
     if (!marked) {
       out[name] = object;
       continue;
     }
     const { annotations: _annotations, labels: _labels, ...metadata } = object.metadata;
     const { [OWNER_ANNOTATION]: _owner, ...restAnnotations } = annotations ?? {};
-    const { [MANAGED_BY_LABEL]: _managedBy, ...restLabels } = labels ?? {};
+    const restLabels = Object.fromEntries(Object.entries(labels ?? {}).filter(([label]) => !OWNERSHIP_LABELS.includes(label)));
     out[name] = {
       ...object,
       metadata: {

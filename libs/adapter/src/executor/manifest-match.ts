@@ -1,11 +1,11 @@
 import { GENERATION_ANNOTATION } from '../transport/newest-generation.js';
-import { MANAGED_BY_LABEL, OWNER_ANNOTATION } from './ownership.js';
+import { OWNERSHIP_LABELS, OWNER_ANNOTATION } from './ownership.js';
 
 /** Bookkeeping annotations and labels that say who manages an object, not what it is: never compared. */
 const IGNORED_PATHS = new Set([
   `metadata.annotations.${GENERATION_ANNOTATION}`,
   `metadata.annotations.${OWNER_ANNOTATION}`,
-  `metadata.labels.${MANAGED_BY_LABEL}`,
+  ...OWNERSHIP_LABELS.map((label) => `metadata.labels.${label}`),
   'metadata.resourceVersion',
 ]);
 
@@ -44,8 +44,8 @@ function collect(desired: unknown, existing: unknown, path: string, out: string[
  * The fields a manifest sets that the existing object does not match (deep subset compare:
  * maps key by key, lists item by item with equal length, scalars strictly), as paths such as
  * `data.mode` or `spec.containers[0].image`. Fields only the existing object has are ignored;
- * so are the `hyperfleet.io/generation` and `decom.io/owner` annotations and the `decom.io/managed-by`
- * label. `[]` = matching
+ * so are the `hyperfleet.io/generation` and `decom.io/owner` annotations and the `decom.io/managed-by` and
+ * `decom.io/owner-id` labels. `[]` = matching
  * (seed 003 `AdoptIfMatching`).
  */
 export function manifestDifferences(desired: Record<string, unknown>, existing: Record<string, unknown>): string[] {

@@ -1,5 +1,5 @@
 import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
-import { OWNER_ANNOTATION } from './ownership.js';
+import { MANAGED_BY_LABEL, OWNER_ANNOTATION, OWNER_ID_LABEL } from './ownership.js';
 
 /**
  * Issue #11 "Discovery by ownership", with the shipped validation task config (its Job is named
@@ -51,6 +51,12 @@ describe('issue #11 › Discovery by ownership at deletion', () => {
     const strays = result.operations.filter((o) => o.reason.includes('discovery by ownership'));
     expect(strays.map((o) => `${o.operation} ${o.namespace}/${o.name}`).sort()).toEqual([`delete ${NS}/validation-${ID}-gen1`, `delete ${NS}/validation-${ID}-gen2`, 'delete default/ours-elsewhere'].sort());
     expect(strays[0]!.reason).toContain(`${OWNER_ANNOTATION}: Cluster/${ID}/validation`);
+    // Issue #16: the lists of discovery by ownership select this resource's labels; none lists a whole kind.
+    const ownershipLists = h.kube.requestsMatching({ verb: 'list', kind: 'Job' }).filter((r) => !r.query['labelSelector']?.includes('hyperfleet.io'));
+    expect(ownershipLists.length).toBeGreaterThan(0);
+    for (const list of ownershipLists) {
+      expect(list.query['labelSelector']?.split(',').sort()).toEqual([`${MANAGED_BY_LABEL}=validation`, `${OWNER_ID_LABEL}=${ID}`].sort());
+    }
     for (let pass = 0; pass < 3 && finalizedOf(h.api.requests('PUT').at(-1)?.body)?.status !== 'True'; pass++) {
       await h.kube.settle();
       result = await executor.execute({ ...event, generation: 3 });

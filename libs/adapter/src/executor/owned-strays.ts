@@ -1,5 +1,5 @@
 import type { DiscoveryQuery, KubeObject } from '../transport/resource-transport.port.js';
-import { isOwnedBy } from './ownership.js';
+import { MANAGED_BY_LABEL, OWNER_ID_LABEL, isOwnedBy, ownerLabels } from './ownership.js';
 import { sameObject } from './resource-operation.js';
 import type { Target } from './resource-target.js';
 
@@ -26,13 +26,20 @@ function matchesQuery(object: KubeObject, query: DiscoveryQuery): boolean {
  * the name became `obj-b`, `job-gen1` at generation 3). Objects the target's own discovery rule
  * matches (a selector's older generations) and `claimed` (what this pass's resources render or
  * discovered) are left to their own resource and its ordering.
- * "Never delete what is not ours" holds: only objects carrying `mark` are returned.
+ * Listed by the marker's labels (`decom.io/owner-id`, `decom.io/managed-by`); "never delete what is not
+ * ours" holds: only objects carrying the annotation `mark` are returned.
  * Transports without `discoverAll` return `[]`.
  * @throws TransportError (a failed list is never "no strays").
  */
 export async function findOwnedStrays(target: Target, mark: string, claimed: readonly KubeObject[]): Promise<KubeObject[]> {
   const { transport, desired } = target;
   if (!transport.discoverAll) return [];
-  const all = await transport.discoverAll({ apiVersion: desired.apiVersion, kind: desired.kind, labelSelector: {} });
+  // Issue #16: select by the marker's labels, so each run lists this resource's objects only (one list
+  // of the whole kind per run made bulk deletion quadratic). Objects written before the labels existed
+  // carry only the annotation: after the hard delete the leak scan (`decom leaks`) finds any left over.
+  // Without both label values valid (an id or adapter name that is no label value) the whole kind is listed.
+  const labels = ownerLabels(mark);
+  const selectable = labels[MANAGED_BY_LABEL] !== undefined && labels[OWNER_ID_LABEL] !== undefined;
+  const all = await transport.discoverAll({ apiVersion: desired.apiVersion, kind: desired.kind, labelSelector: selectable ? labels : {} });
   return all.filter((o) => isOwnedBy(o, mark) && !matchesQuery(o, target.query) && !claimed.some((c) => sameRef(o, c) || (c.metadata.uid !== undefined && sameObject(o, c))));
 }

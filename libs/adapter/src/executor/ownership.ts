@@ -25,10 +25,36 @@ export function managedByValue(adapter: string): string | undefined {
   return LABEL_VALUE.test(adapter) ? adapter : undefined;
 }
 
+/**
+ * The other selectable half (issue #16): `decom.io/owner-id: <resource id>`, so discovery by ownership at
+ * deletion lists only this resource's objects (`decom.io/owner-id=<id>,decom.io/managed-by=<adapter>`)
+ * instead of every object of the kind in every namespace on every run, which made bulk deletion
+ * quadratic. Like `decom.io/managed-by` it only narrows a query; the annotation decides ownership.
+ */
+export const OWNER_ID_LABEL = 'decom.io/owner-id';
+
 /** The adapter of a marker value `<kind>/<id>/<adapter>`. */
 function adapterOfMark(mark: string): string {
   return mark.split('/').slice(2).join('/');
 }
+
+/** The resource id of a marker value `<kind>/<id>/<adapter>`. */
+function idOfMark(mark: string): string {
+  return mark.split('/')[1] ?? '';
+}
+
+/**
+ * The marker's selectable labels (`decom.io/managed-by`, `decom.io/owner-id`), each present only when
+ * its value is a valid label value.
+ */
+export function ownerLabels(mark: string): Record<string, string> {
+  const managedBy = managedByValue(adapterOfMark(mark));
+  const ownerId = managedByValue(idOfMark(mark));
+  return { ...(managedBy !== undefined && { [MANAGED_BY_LABEL]: managedBy }), ...(ownerId !== undefined && { [OWNER_ID_LABEL]: ownerId }) };
+}
+
+/** Labels Decom stamps as bookkeeping (never compared, hidden from CEL). */
+export const OWNERSHIP_LABELS: readonly string[] = [MANAGED_BY_LABEL, OWNER_ID_LABEL];
 
 /**
  * Release marker (issue #11): an orphaned object keeps where it came from, so it is never mistaken for
@@ -60,22 +86,22 @@ export function isOwnedBy(object: KubeObject, mark: string): boolean {
 }
 
 /**
- * A copy of `object` carrying `mark` (other annotations kept) and its adapter's `decom.io/managed-by`
- * label (other labels kept; no label when the adapter name is not a valid label value).
+ * A copy of `object` carrying `mark` (other annotations kept) and its `decom.io/managed-by` and
+ * `decom.io/owner-id` labels (other labels kept; a label is left out when its value is not a valid label value).
  */
 export function withOwner(object: KubeObject, mark: string): KubeObject {
-  const managedBy = managedByValue(adapterOfMark(mark));
+  const labels = ownerLabels(mark);
   return {
     ...object,
     metadata: {
       ...object.metadata,
       annotations: { ...object.metadata.annotations, [OWNER_ANNOTATION]: mark },
-      ...(managedBy !== undefined && { labels: { ...object.metadata.labels, [MANAGED_BY_LABEL]: managedBy } }),
+      ...(Object.keys(labels).length > 0 && { labels: { ...object.metadata.labels, ...labels } }),
     },
   };
 }
 
-/** Label prefix of Decom's own labels (`decom.io/managed-by`), removed when an object is orphaned. */
+/** Label prefix of Decom's own labels (`decom.io/managed-by`, `decom.io/owner-id`), removed when an object is orphaned. */
 export const DECOM_LABEL_PREFIX = 'decom.io/';
 
 /**

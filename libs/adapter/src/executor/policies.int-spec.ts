@@ -1,7 +1,7 @@
 import { DELETION_WAITS_FOR_UNPAUSE } from '@decom/domain';
 import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
 import type { AdapterExecutor } from './adapter-executor.js';
-import { MANAGED_BY_LABEL, OWNER_ANNOTATION } from './ownership.js';
+import { MANAGED_BY_LABEL, OWNER_ANNOTATION, OWNER_ID_LABEL } from './ownership.js';
 
 /**
  * Seeds 003/004 on the adapter side (issue #6), against the local Kubernetes API server over HTTP
@@ -116,7 +116,7 @@ describe('adapter side of deletion and adoption policies, ownership, pause (seed
     expect(ns.metadata.annotations?.[OWNER_ANNOTATION]).toBeUndefined();
     expect(Object.keys(ns.metadata.labels ?? {}).filter((k) => k.startsWith('hyperfleet.io/') || k.startsWith('decom.io/'))).toEqual([]);
     expect(h.kube.peek('batch/v1', 'Job', NS, `validation-${ID}-gen1`)).toBeDefined();
-    expect(result.operations[0]?.reason).toContain(`removed annotation ${OWNER_ANNOTATION}, label ${MANAGED_BY_LABEL}, label hyperfleet.io/cluster-id, label hyperfleet.io/managed-by`);
+    expect(result.operations[0]?.reason).toContain(`removed annotation ${OWNER_ANNOTATION}, label ${MANAGED_BY_LABEL}, label ${OWNER_ID_LABEL}, label hyperfleet.io/cluster-id, label hyperfleet.io/managed-by`);
     expect(condition(lastReport(), 'Finalized')).toEqual({
       type: 'Finalized',
       status: 'True',
