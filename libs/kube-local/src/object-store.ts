@@ -11,6 +11,7 @@
  */
 import { ChangeWindow, type WindowedChange } from './change-window.js';
 import type { KindDef } from './kinds.js';
+import { matchesLabels, type LabelRequirement } from './label-selector.js';
 
 export interface OwnerReference {
   apiVersion: string;
@@ -125,7 +126,8 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const NO_SLOTS: ReadonlySet<StoredSlot> = new Set();
+const NO_SLOTS: ReadonlySet<Slot> = new Set();
+const labelKey = (key: string, value: string): string => `${key}=${value}`;
 
 export class ObjectStore {
   private readonly kinds = new Map<string, KindBucket>();
@@ -136,6 +138,8 @@ export class ObjectStore {
   private readonly byUid = new Map<string, Slot>();
   private readonly byOwnerUid = new Map<string, Set<Slot>>();
   private readonly byNamespace = new Map<string, Set<Slot>>();
+  /** `key=value` → objects with that label. */
+  private readonly byLabel = new Map<string, Set<Slot>>();
   /** The recent changes with object snapshots, for watches resuming from a `resourceVersion`. */
   readonly window: ChangeWindow;
 
@@ -182,16 +186,38 @@ export class ObjectStore {
     return this.kinds.get(kindKey(def))?.objects.get(objectKey(namespace, name));
   }
 
-  /** The stored (frozen) objects of a kind (in `namespace` only, when given), sorted by namespace then name like etcd keys. */
-  list(def: KindDef, namespace?: string): KubeObject[] {
+  /**
+   * The stored (frozen) objects of a kind (in `namespace` only, when given) that match `labels`,
+   * sorted by namespace then name like etcd keys. An equality requirement (`a=b`, `a in (b,c)`)
+   * narrows the candidates through the label index first, so a label-selected list does not scan the kind.
+   */
+  list(def: KindDef, namespace?: string, labels: readonly LabelRequirement[] = []): KubeObject[] {
     const bucket = this.kinds.get(kindKey(def));
     if (!bucket) return [];
-    const slots = namespace === undefined ? bucket.objects.values() : this.byNamespace.get(namespace)?.values() ?? [];
-    const objects: KubeObject[] = [];
-    for (const slot of slots) {
-      if (slot.bucket === bucket && (namespace === undefined || slot.object.metadata.namespace === namespace)) objects.push(slot.object);
+    const keyed: [string, KubeObject][] = [];
+    for (const slot of this.candidates(bucket, namespace, labels)) {
+      const { metadata } = slot.object;
+      if (slot.bucket !== bucket || (namespace !== undefined && metadata.namespace !== namespace)) continue;
+      if (labels.length > 0 && !matchesLabels(labels, metadata.labels)) continue;
+      keyed.push([objectKey(metadata.namespace, metadata.name), slot.object]);
     }
-    return objects.sort((a, b) => compareKeys(storageKey(a), storageKey(b)));
+    return keyed.sort((a, b) => compareKeys(a[0], b[0])).map(([, object]) => object);
+  }
+
+  /** The smallest slot set known to hold every match: a label index entry, the namespace's objects, or the kind's. */
+  private candidates(bucket: KindBucket, namespace: string | undefined, labels: readonly LabelRequirement[]): Iterable<Slot> {
+    let best: Iterable<Slot> = namespace === undefined ? bucket.objects.values() : this.byNamespace.get(namespace) ?? NO_SLOTS;
+    let bestSize = namespace === undefined ? bucket.objects.size : (best as ReadonlySet<Slot>).size;
+    for (const r of labels) {
+      if (r.operator !== '=' && r.operator !== 'in') continue;
+      const sets = r.values.map((value) => this.byLabel.get(labelKey(r.key, value)) ?? NO_SLOTS);
+      const size = sets.reduce((n, set) => n + set.size, 0);
+      if (size < bestSize) {
+        bestSize = size;
+        best = sets.length === 1 ? sets[0]! : sets.flatMap((set) => [...set]);
+      }
+    }
+    return best;
   }
 
   /** Every stored object with its kind, in store order (kinds as first stored, then insertion order). */
@@ -277,6 +303,7 @@ export class ObjectStore {
     this.byUid.set(metadata.uid, slot);
     for (const ref of metadata.ownerReferences ?? []) addTo(this.byOwnerUid, ref.uid, slot);
     if (metadata.namespace !== undefined) addTo(this.byNamespace, metadata.namespace, slot);
+    for (const [key, value] of Object.entries(metadata.labels ?? {})) addTo(this.byLabel, labelKey(key, value), slot);
   }
 
   private unindex(slot: Slot): void {
@@ -284,6 +311,7 @@ export class ObjectStore {
     if (this.byUid.get(metadata.uid) === slot) this.byUid.delete(metadata.uid);
     for (const ref of metadata.ownerReferences ?? []) removeFrom(this.byOwnerUid, ref.uid, slot);
     if (metadata.namespace !== undefined) removeFrom(this.byNamespace, metadata.namespace, slot);
+    for (const [key, value] of Object.entries(metadata.labels ?? {})) removeFrom(this.byLabel, labelKey(key, value), slot);
   }
 
   private record(type: StoreChange['type'], def: KindDef, object: KubeObject, previous: KubeObject | undefined): void {

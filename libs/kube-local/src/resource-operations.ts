@@ -11,7 +11,7 @@ import { removeIfReleased } from './deletion.js';
 import { matchesFields, parseFieldSelector } from './field-selector.js';
 import { jsonEqual } from './json-equal.js';
 import type { KindDef } from './kinds.js';
-import { matchesLabels, parseLabelSelector, SelectorSyntaxError } from './label-selector.js';
+import { parseLabelSelector, SelectorSyntaxError } from './label-selector.js';
 import { compareKeys, storageKey, type KubeObject } from './object-store.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PATCH_TYPES, PatchError } from './patches.js';
 import {
@@ -67,9 +67,9 @@ function specPart(object: KubeObject): Record<string, unknown> {
 export class ResourceOperations {
   constructor(private readonly ctx: ApiContext) {}
 
-  /** @throws KubeStatusError 404 NotFound. */
+  /** The stored object (frozen: read it, or copy it to change it). @throws KubeStatusError 404 NotFound. */
   get(def: KindDef, namespace: string | undefined, name: string): KubeObject {
-    const found = this.ctx.store.get(def, scopeOf(def, namespace), name);
+    const found = this.ctx.store.read(def, scopeOf(def, namespace), name);
     if (!found) throw notFound(def, name);
     return found;
   }
@@ -89,8 +89,8 @@ export class ResourceOperations {
       throw error;
     }
     let items = this.ctx.store
-      .list(def, scopeOf(def, namespace))
-      .filter((o) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o.metadata.name, o.metadata.namespace ?? ''));
+      .list(def, scopeOf(def, namespace), labels)
+      .filter((o) => matchesFields(fields, o.metadata.name, o.metadata.namespace ?? ''));
     if (options.continueToken) {
       const after = this.decodeContinue(options.continueToken);
       items = items.filter((o) => compareKeys(storageKey(o), after) > 0);

@@ -131,7 +131,7 @@ export class WatchHub {
 
     if (requested === undefined) {
       // "Get State and Start at Most Recent": the current objects as ADDED, then changes.
-      for (const object of this.ctx.store.list(def, watcher.namespace)) {
+      for (const object of this.ctx.store.list(def, watcher.namespace, labels)) {
         if (this.matches(watcher, object)) this.send(watcher, 'ADDED', object);
       }
     } else if (requested > current) {
