@@ -1,3 +1,5 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { ApiException, KubernetesObjectApi, ServerConfiguration, createConfiguration } from '@kubernetes/client-node';
 import type { KubeConfig, RequestContext, ResponseContext } from '@kubernetes/client-node';
 import { outgoingTraceHeaders } from '@decom/tracing';
@@ -16,9 +18,16 @@ export class RawKubernetesObjectApi extends KubernetesObjectApi {
   static fromKubeConfig(kubeConfig: KubeConfig): RawKubernetesObjectApi {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('No active cluster!');
+    let agent: HttpAgent | undefined;
     const auth = {
       async applySecurityAuthentication(context: RequestContext): Promise<void> {
         await kubeConfig.applySecurityAuthentication(context);
+        // client-node 1.4.0 builds a new Agent for every request: no connection is ever reused, so each
+        // call pays a TCP connect (and against https a TLS handshake). One keep-alive agent per client,
+        // with the options the kubeconfig gave the first one, instead (issue #16: the Kubernetes round
+        // trips of an adapter run). Proxy agents are left as they are.
+        agent ??= keepAliveAgent(context.getAgent());
+        if (agent) context.setAgent(agent);
         for (const [name, value] of Object.entries(outgoingTraceHeaders())) context.setHeaderParam(name, value);
       },
     };
@@ -45,4 +54,12 @@ export class RawKubernetesObjectApi extends KubernetesObjectApi {
     }
     throw new ApiException(response.httpStatusCode, 'Unsuccessful HTTP Request', text, response.headers);
   }
+}
+
+/** A keep-alive copy of a plain `http`/`https` agent (its TLS options kept); undefined for any other kind. */
+function keepAliveAgent(built: unknown): HttpAgent | undefined {
+  const kind = (built as object | undefined)?.constructor;
+  if (kind !== HttpAgent && kind !== HttpsAgent) return undefined;
+  const { path: _path, ...options } = (built as { options?: Record<string, unknown> }).options ?? {};
+  return kind === HttpsAgent ? new HttpsAgent({ ...options, keepAlive: true }) : new HttpAgent({ ...options, keepAlive: true });
 }
