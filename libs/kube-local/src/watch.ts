@@ -128,6 +128,8 @@ export class WatchHub {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
     res.on('close', () => this.forget(watcher));
+    // The client may already be gone (its 'close' came before the listener): nothing to serve.
+    if (res.destroyed) return;
 
     if (requested === undefined) {
       // "Get State and Start at Most Recent": the current objects as ADDED, then changes.
