@@ -15,12 +15,18 @@ import pg from 'pg';
 import { EventStoreDBClient, FORWARDS, START, jsonEvent } from '@eventstore/db-client';
 import { EsdbEventStore, PostgresEventStore, SqliteEventStore, type EventStore } from '@decom/event-store';
 import { usePostgres } from '../support/postgres.js';
+import type { BenchContext } from './support/context.js';
 
-/** Sizes keep the whole bench well under two minutes on 2 cores. */
-const SIZES = {
+/** Sizes keep the whole bench well under a minute on 2 cores; `--quick` only checks that each path runs. */
+const FULL_SIZES = {
   sqlite: { single: 5000, batches: 1000 },
   postgres: { single: 1500, batches: 400 },
   esdb: { single: 1000, batches: 300 },
+} as const;
+const QUICK_SIZES = {
+  sqlite: { single: 100, batches: 20 },
+  postgres: { single: 50, batches: 10 },
+  esdb: { single: 20, batches: 5 },
 } as const;
 const STREAMS = 50;
 const PAGE = 1000;
@@ -198,7 +204,8 @@ function table(rows: Array<{ backend: string; store: Rates; raw: Rates; rawLabel
 }
 
 /** Best of this many fresh runs per column, store and raw interleaved, so a busy moment on a shared box hits both. */
-const ROUNDS = { sqlite: 5, postgres: 3, esdb: 1 } as const;
+const FULL_ROUNDS = { sqlite: 5, postgres: 3, esdb: 1 } as const;
+const QUICK_ROUNDS = { sqlite: 1, postgres: 1, esdb: 1 } as const;
 
 function best(samples: readonly Rates[]): Rates {
   return {
@@ -208,7 +215,9 @@ function best(samples: readonly Rates[]): Rates {
   };
 }
 
-export default async function eventStoreBench(): Promise<string> {
+export default async function eventStoreBench(ctx: BenchContext): Promise<string> {
+  const SIZES = ctx.quick ? QUICK_SIZES : FULL_SIZES;
+  const ROUNDS = ctx.quick ? QUICK_ROUNDS : FULL_ROUNDS;
   const loadAtStart = loadavg();
   const rows: Array<{ backend: string; store: Rates; raw: Rates; rawLabel: string }> = [];
   const notes: string[] = [];
@@ -247,7 +256,12 @@ export default async function eventStoreBench(): Promise<string> {
       raws.push(await measureRawPostgres(pool, schema, SIZES.postgres));
       await postgres.dropSchema(schema);
     }
-    rows.push({ backend: 'PostgreSQL', store: best(stores), raw: best(raws), rawLabel: '`pg` INSERT (multi-row for batches), autocommit; keyset SELECT' });
+    const store = best(stores);
+    const raw = best(raws);
+    rows.push({ backend: 'PostgreSQL', store, raw, rawLabel: '`pg` INSERT (multi-row for batches), autocommit; keyset SELECT' });
+    const events = (n: number) => `${Math.round(n).toLocaleString('en-US')} events/s`;
+    ctx.target({ id: 'P7', measure: 'PostgreSQL append, 1 event per append', figure: events(store.single), ceiling: `${events(raw.single)} (\`pg\`)`, ratio: `${Math.round((store.single / raw.single) * 100)} %`, target: '≥ 50 % of raw', met: store.single / raw.single >= 0.5 });
+    ctx.target({ id: 'P7', measure: 'PostgreSQL append, batches of 10', figure: events(store.batch), ceiling: `${events(raw.batch)} (\`pg\`)`, ratio: `${Math.round((store.batch / raw.batch) * 100)} %`, target: '≥ 70 % of raw', met: store.batch / raw.batch >= 0.7 });
   } finally {
     await pool.end();
     await postgres.stop();

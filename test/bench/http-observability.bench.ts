@@ -12,10 +12,12 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { loadAppConfig } from '@decom/config';
 import { startEngine, type Engine } from '../../apps/cli/src/engine/engine.js';
+import type { BenchContext } from './support/context.js';
 
 const CLIENTS = 16;
-const SECONDS = 4;
-const ROUNDS = 2;
+/** Full run: 2 rounds of 3 s per configuration; `--quick`: one short round. */
+let SECONDS = 3;
+let ROUNDS = 2;
 
 async function withEngine<T>(observability: boolean, run: (engine: Engine, clusterUrl: string) => Promise<T>): Promise<T> {
   const dataDir = await mkdtemp(join(tmpdir(), 'decom-bench-http-'));
@@ -57,7 +59,8 @@ async function measure(url: string): Promise<number> {
   return done / SECONDS;
 }
 
-export default async function httpObservabilityBench(): Promise<string> {
+export default async function httpObservabilityBench(ctx: BenchContext): Promise<string> {
+  if (ctx.quick) (SECONDS = 0.3), (ROUNDS = 1);
   const load = loadavg().map((l) => l.toFixed(2)).join(', ');
   const best = { off: 0, on: 0 };
   for (let round = 0; round < ROUNDS; round++) {

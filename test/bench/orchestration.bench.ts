@@ -1,146 +1,149 @@
 /**
- * Orchestration benchmark (issue #5), on the demo topology: one engine process with the shipped adapters
- * (config/adapters: `validation` for clusters, `np-configmap` for nodepools), SQLite, the bundled local
- * Kubernetes API server, default timings (re-runs 250 ms doubling, 4 runs at once per adapter).
- * For the in-process queue and for BullMQ on Redis (REDIS_URL, or a throw-away redis-server):
- * - DELETE → GET 404 latency, p50/p99 over 200 provisioned clusters, 10 deletions in flight;
- * - the time to delete 1,000 provisioned clusters with 2 nodepools each (3,000 resources), all DELETEs
- *   sent at once (32 in flight), until the last GET answers 404;
- * with Redis's own pipelined SET rate beside them as the ceiling.
+ * Deletion scenarios of issue 16, on the shipped adapters (config/adapters: `validation` for clusters,
+ * Job → ConfigMap → Namespace; `np-configmap` for nodepools) and the bundled local Kubernetes API server.
+ * - P1: DELETE → GET 404 of a provisioned cluster with 2 nodepools, embedded (`decom start`: SQLite,
+ *   in-process jobs, bundled Kubernetes in the engine process); p50/p99, a few deletions in flight.
+ *   Ceiling: the same ordered Kubernetes cleanup done directly on that server (kube-raw.ts).
+ * - P2: bulk, clusters × 2 nodepools deleted until every one is gone (resources/s), embedded and
+ *   distributed (`decom api` + 2 `decom worker` processes on BullMQ, Kubernetes server in its own process).
+ *   Ceilings: Redis pipelined SET and the Kubernetes server's raw delete rate for the same objects.
+ *   Sized to the time budget: provisioning stops adding batches of clusters when the next batch would
+ *   pass its cap, and the deletion is measured until everything is gone or its cap (then: what was gone).
+ * - P8 (part): RSS of each engine process after its P2 run.
+ * Every engine is a child process running the compiled CLI (`node bin/decom.js`), so the bench's HTTP
+ * polling never shares its event loop.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { Redis } from 'ioredis';
-import pino from 'pino';
-import { loadAppConfig } from '@decom/config';
-import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
-import { startEngine, type Engine } from '../../apps/cli/src/engine/engine.js';
-import { useRedis } from '../support/redis.js';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Redis } from 'ioredis';
+import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
+import { useRedis } from '../support/redis.js';
+import { spawnNode, type BenchChild } from './support/child.js';
+import type { BenchContext } from './support/context.js';
+import { formatProfile, type SelfTimeRow } from './support/cpu-profile.js';
+import { startDecom, startWorkers, type DecomChild } from './support/decom.js';
+import { chainLatency, deleteRate } from './support/kube-raw.js';
+import { fmt, mb, percentile, pool, secondsSince, sleep, until } from './support/util.js';
 
-const LATENCY_DELETIONS = 200;
-const LATENCY_IN_FLIGHT = 10;
-const BULK_CLUSTERS = 1_000;
-const NODEPOOLS_PER_CLUSTER = 2;
-const BULK_IN_FLIGHT = 32;
-
-interface RunnerResult {
-  readonly name: string;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly bulkSeconds: number;
-  readonly provisionSeconds: number;
+interface Sizes {
+  /** P1: deletions measured, and how many at once. */
+  readonly latencyClusters: number;
+  readonly latencyInFlight: number;
+  /** P1 ceiling: direct ordered cleanups. */
+  readonly chainRuns: number;
+  /** P2: clusters wanted (each with 2 nodepools), created in batches; caps in seconds. */
+  readonly bulkClusters: number;
+  readonly bulkBatch: number;
+  readonly provisionCapS: number;
+  readonly deleteCapS: number;
+  /** P2 ceilings. */
+  readonly kubeRateClusters: number;
+  readonly redisSets: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const FULL: Sizes = { latencyClusters: 100, latencyInFlight: 4, chainRuns: 20, bulkClusters: 1000, bulkBatch: 100, provisionCapS: 45, deleteCapS: 60, kubeRateClusters: 200, redisSets: 200_000 };
+const QUICK: Sizes = { latencyClusters: 3, latencyInFlight: 3, chainRuns: 2, bulkClusters: 4, bulkBatch: 4, provisionCapS: 60, deleteCapS: 60, kubeRateClusters: 4, redisSets: 5_000 };
+const NODEPOOLS = 2;
+const CREATE_IN_FLIGHT = 16;
+const DELETE_IN_FLIGHT = 32;
 
-/** Runs `work` over `items` with at most `limit` at once. */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
+const encode = (search: string) => encodeURIComponent(search);
+
+async function count(api: DemoApi, plural: string, search?: string): Promise<number> {
+  const answer = await api.get(`/${plural}?size=1${search ? `&search=${encode(search)}` : ''}`);
+  if (answer.status !== 200) throw new Error(`bench: list ${plural}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.total as number;
 }
 
-async function until(what: string, probe: () => Promise<boolean>, timeoutMs: number, intervalMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-async function withEngine<T>(redisUrl: string | undefined, controllerDelayMs: number, run: (engine: Engine, api: DemoApi) => Promise<T>): Promise<T> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'decom-bench-'));
-  const config = {
-    ...loadAppConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DECOM_DATA_DIR: dataDir,
-      DECOM_ADAPTERS_DIR: resolve('config/adapters'),
-      DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
-      DECOM_SENTINEL_FILE: resolve('config/sentinel.yaml'),
-      ...(redisUrl ? { REDIS_URL: redisUrl, DECOM_QUEUE_PREFIX: `decom-bench-${Date.now()}` } : {}),
-    }),
-    logLevel: 'silent' as const,
-  };
-  const engine = await startEngine({ config, logger: pino({ level: 'silent' }), localKube: { controllerDelayMs } });
-  try {
-    return await run(engine, new DemoApi(engine.url));
-  } finally {
-    await engine.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
-
-/** Creates clusters (and nodepools) and waits until the adapters provisioned every one. */
-async function provision(engine: Engine, api: DemoApi, clusters: number, nodepools: number, tag: string): Promise<string[]> {
+/** Creates `clusters` clusters with NODEPOOLS nodepools each; returns the cluster ids. */
+async function createClusters(api: DemoApi, clusters: number, tag: string): Promise<string[]> {
   const ids: string[] = [];
   await pool(
     Array.from({ length: clusters }, (_, i) => i),
-    BULK_IN_FLIGHT,
+    CREATE_IN_FLIGHT,
     async (i) => {
       const c = await api.call('POST', '/clusters', { kind: 'Cluster', name: `${tag}-${i}`, spec: {} });
       if (c.status !== 201) throw new Error(`bench: create cluster: ${c.status} ${JSON.stringify(c.body)}`);
-      for (let n = 0; n < nodepools; n++) {
+      for (let n = 0; n < NODEPOOLS; n++) {
         const np = await api.call('POST', `/clusters/${c.body.id}/nodepools`, { kind: 'NodePool', name: `np-${n}`, spec: {} });
-        if (np.status !== 201) throw new Error(`bench: create nodepool: ${np.status}`);
+        if (np.status !== 201) throw new Error(`bench: create nodepool: ${np.status} ${JSON.stringify(np.body)}`);
       }
       ids.push(c.body.id as string);
     },
   );
-  await engine.settle();
   return ids;
 }
 
-async function measure(name: string, redisUrl: string | undefined): Promise<RunnerResult> {
-  const latency = await withEngine(redisUrl, 0, async (engine, api) => {
-    const ids = await provision(engine, api, LATENCY_DELETIONS, 0, 'lat');
-    const latencies: number[] = [];
-    await pool(ids, LATENCY_IN_FLIGHT, async (id) => {
-      const started = performance.now();
-      const answer = await api.call('DELETE', `/clusters/${id}`);
-      if (answer.status !== 202) throw new Error(`bench: DELETE ${answer.status}`);
-      await until(`cluster ${id} gone`, async () => (await api.get(`/clusters/${id}`)).status === 404, 60_000, 20);
-      latencies.push(performance.now() - started);
-    });
-    return latencies.sort((a, b) => a - b);
-  });
-  // The local server's garbage collector copies every object per pass: batch its passes (500 ms) so
-  // thousands of objects measure Decom, not that scan.
-  const bulk = await withEngine(redisUrl, 500, async (engine, api) => {
-    const provisionStarted = performance.now();
-    const ids = await provision(engine, api, BULK_CLUSTERS, NODEPOOLS_PER_CLUSTER, 'bulk');
-    const provisionSeconds = (performance.now() - provisionStarted) / 1000;
+/** Waits until `clusters` clusters and their nodepools are Reconciled=True (the adapters provisioned them). */
+async function waitProvisioned(api: DemoApi, clusters: number, timeoutMs: number): Promise<void> {
+  const reconciled = "status.conditions.Reconciled='True'";
+  await until(
+    `${clusters} clusters and ${clusters * NODEPOOLS} nodepools provisioned`,
+    async () => (await count(api, 'clusters', reconciled)) >= clusters && (await count(api, 'nodepools', reconciled)) >= clusters * NODEPOOLS,
+    timeoutMs,
+    100,
+  );
+}
+
+async function deleteCluster(api: DemoApi, id: string): Promise<void> {
+  const answer = await api.call('DELETE', `/clusters/${id}`);
+  if (answer.status !== 202) throw new Error(`bench: DELETE cluster ${id}: ${answer.status} ${JSON.stringify(answer.body)}`);
+}
+
+/** P1: ms from DELETE to the first GET 404, per cluster (ascending). */
+async function deleteLatencies(api: DemoApi, sizes: Sizes): Promise<number[]> {
+  const ids = await createClusters(api, sizes.latencyClusters, `lat-${randomUUID().slice(0, 6)}`);
+  await waitProvisioned(api, ids.length, 120_000);
+  const latencies: number[] = [];
+  await pool(ids, sizes.latencyInFlight, async (id) => {
     const started = performance.now();
-    await pool(ids, BULK_IN_FLIGHT, async (id) => {
-      const answer = await api.call('DELETE', `/clusters/${id}`);
-      if (answer.status !== 202) throw new Error(`bench: DELETE ${answer.status}`);
-    });
-    await until(
-      'every cluster and nodepool gone',
-      async () => (await engine.queries.list({ kind: 'Cluster', page: 1, size: 1 })).total === 0 && (await engine.queries.list({ kind: 'NodePool', page: 1, size: 1 })).total === 0,
-      300_000,
-      20,
-    );
-    return { bulkSeconds: (performance.now() - started) / 1000, provisionSeconds };
+    await deleteCluster(api, id);
+    await until(`cluster ${id} gone`, async () => (await api.get(`/clusters/${id}`)).status === 404, 60_000, 10);
+    latencies.push(performance.now() - started);
   });
-  return { name, p50Ms: percentile(latency, 50), p99Ms: percentile(latency, 99), ...bulk };
+  return latencies.sort((a, b) => a - b);
+}
+
+interface BulkResult {
+  readonly clusters: number;
+  readonly provisionSeconds: number;
+  readonly deleteSeconds: number;
+  /** Resources gone by the end of the measure (all of them unless capped). */
+  readonly gone: number;
+  readonly capped: boolean;
+}
+
+/** P2: provisions up to `sizes.bulkClusters` (batches, cap), deletes them all at once, counts until gone or cap. */
+async function bulk(api: DemoApi, sizes: Sizes, log: (line: string) => void): Promise<BulkResult> {
+  const tag = `bulk-${randomUUID().slice(0, 6)}`;
+  const ids: string[] = [];
+  const provisionStarted = performance.now();
+  while (ids.length < sizes.bulkClusters) {
+    const batchStarted = performance.now();
+    ids.push(...(await createClusters(api, Math.min(sizes.bulkBatch, sizes.bulkClusters - ids.length), `${tag}-${ids.length}`)));
+    await waitProvisioned(api, ids.length, 300_000);
+    const batchSeconds = secondsSince(batchStarted);
+    if (secondsSince(provisionStarted) + batchSeconds > sizes.provisionCapS) break;
+  }
+  const provisionSeconds = secondsSince(provisionStarted);
+  log(`provisioned ${ids.length} clusters × ${NODEPOOLS} nodepools in ${fmt(provisionSeconds, 1)} s; deleting them`);
+  const total = ids.length * (1 + NODEPOOLS);
+  const started = performance.now();
+  await pool(ids, DELETE_IN_FLIGHT, (id) => deleteCluster(api, id));
+  let remaining = total;
+  const deadline = started + sizes.deleteCapS * 1000;
+  while (remaining > 0 && performance.now() < deadline) {
+    await sleep(100);
+    remaining = (await count(api, 'clusters')) + (await count(api, 'nodepools'));
+  }
+  return { clusters: ids.length, provisionSeconds, deleteSeconds: secondsSince(started), gone: total - remaining, capped: remaining > 0 };
 }
 
 /** Redis's own rate for the cheapest write, pipelined 1,000 at a time: the ceiling for any queue on it. */
-async function redisSetRate(url: string): Promise<number> {
+async function redisSetRate(url: string, total: number): Promise<number> {
   const client = new Redis(url);
   try {
-    const total = 200_000;
     // Keys of this run only (REDIS_URL may be someone's server): written, then deleted, nothing else touched.
     const prefix = `decom-bench-${randomUUID()}`;
     const started = performance.now();
@@ -149,44 +152,148 @@ async function redisSetRate(url: string): Promise<number> {
       for (let i = 0; i < 1_000; i++) pipeline.set(`${prefix}-set-${i}`, 'x');
       await pipeline.exec();
     }
-    const rate = total / ((performance.now() - started) / 1000);
+    const rate = total / secondsSince(started);
     await client.del(...Array.from({ length: 1_000 }, (_, i) => `${prefix}-set-${i}`));
     return rate;
   } finally {
-    await client.quit();
+    client.quit().catch(() => undefined);
   }
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+function kubeConfigFrom(file: string): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(file);
+  return kubeConfig;
+}
 
-export default async function orchestrationBench(): Promise<string> {
-  const redis = await useRedis();
+interface RunnerFigures {
+  readonly name: string;
+  readonly bulk: BulkResult;
+  readonly kubeRate: number;
+  readonly rss: { readonly label: string; readonly bytes: number }[];
+  readonly profiles: { readonly label: string; readonly rows: readonly SelfTimeRow[] }[];
+}
+
+const rateOf = (b: BulkResult) => b.gone / b.deleteSeconds;
+
+export default async function orchestrationBench(ctx: BenchContext): Promise<string> {
+  const sizes = ctx.quick ? QUICK : FULL;
+
+  // Embedded: P1 and P2 on one `decom start` (the demo topology, everything in one process).
+  ctx.log('embedded engine (decom start): P1 ceiling, P1, P2');
+  const embedded = await startDecom('start', { label: 'decom start (P1, P2 embedded)', dir: join(ctx.dir, 'embedded'), profile: ctx.profile });
+  let p1: number[];
+  let chain: number[];
+  let embeddedFigures: RunnerFigures;
+  const embeddedProfiles: RunnerFigures['profiles'] = [];
   try {
-    const results = [await measure('in-process', undefined), await measure('BullMQ (Redis)', redis.url)];
-    const setRate = await redisSetRate(redis.url);
-    const resources = BULK_CLUSTERS * (1 + NODEPOOLS_PER_CLUSTER);
-    return [
-      '## Orchestration: DELETE → 404 and bulk deletion (issue #5)',
-      '',
-      'Demo topology in one process: API, projections, dispatch, sweeper, hard delete and the shipped adapters',
-      '(`validation` for clusters: Job → ConfigMap → Namespace; `np-configmap` for nodepools) on SQLite and the',
-      'bundled local Kubernetes API server; default timings (adapter re-runs 250 ms doubling while cleanup is in',
-      'progress, 4 runs at once per adapter, 2 hard deletes at once). Every resource is provisioned by its adapters first.',
-      '',
-      `| runner | DELETE → GET 404 p50 | p99 (${LATENCY_DELETIONS} clusters, ${LATENCY_IN_FLIGHT} in flight) | ${fmt(BULK_CLUSTERS)} clusters × ${NODEPOOLS_PER_CLUSTER} nodepools deleted in | resources/s | (provisioning them took) |`,
-      '|---|---|---|---|---|---|',
-      ...results.map(
-        (r) => `| ${r.name} | ${fmt(r.p50Ms)} ms | ${fmt(r.p99Ms)} ms | ${fmt(r.bulkSeconds, 1)} s | ${fmt(resources / r.bulkSeconds)} | ${fmt(r.provisionSeconds, 1)} s |`,
-      ),
-      `| ceiling: Redis pipelined SET | | | | ${fmt(setRate)} ops/s | |`,
-      '',
-      'A deletion is a chain of dependent steps (projection, dispatch, adapter run with its Kubernetes calls and status',
-      'report, hard delete) plus the re-run backoff while the namespace terminates: that chain, not the queue, sets the',
-      'latency. The bulk run is CPU-bound in one process (API, projections, adapters and the local Kubernetes server, whose',
-      "controller passes are batched every 500 ms there); BullMQ's extra client-side work per job shows there, while Redis",
-      'itself stays far below its own ceiling.',
-    ].join('\n');
+    const api = new DemoApi(embedded.url);
+    const bundledKube = kubeConfigFrom(join(embedded.dataDir, 'kubeconfig'));
+    chain = await chainLatency(bundledKube, sizes.chainRuns);
+    p1 = await deleteLatencies(api, sizes);
+    ctx.log(`P1: p50 ${fmt(percentile(p1, 50))} ms, p99 ${fmt(percentile(p1, 99))} ms (Kubernetes alone ${fmt(percentile(chain, 50))} ms)`);
+    const kubeRate = await deleteRate(bundledKube, sizes.kubeRateClusters, DELETE_IN_FLIGHT);
+    const result = await bulk(api, sizes, ctx.log);
+    const rss = (await embedded.probe()).rss;
+    ctx.log(`P2 embedded: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${mb(rss)}`);
+    embeddedFigures = { name: 'embedded (in-process jobs)', bulk: result, kubeRate, rss: [{ label: 'decom start (API, jobs, adapters, bundled Kubernetes)', bytes: rss }], profiles: embeddedProfiles };
   } finally {
+    const { profile } = await embedded.stop();
+    if (profile) embeddedProfiles.push({ label: embedded.label, rows: profile });
+  }
+
+  // Distributed: `decom api` + 2 `decom worker` on BullMQ, Kubernetes in its own process.
+  ctx.log('distributed: kube server + decom api + 2 decom worker (BullMQ): P2');
+  const redis = await useRedis();
+  const children: BenchChild[] = [];
+  let distributed: RunnerFigures;
+  let setRate: number;
+  const distributedProfiles: RunnerFigures['profiles'] = [];
+  try {
+    setRate = await redisSetRate(redis.url, sizes.redisSets);
+    const dir = join(ctx.dir, 'distributed');
+    const kubeconfig = join(dir, 'kubeconfig.yaml');
+    const kube = spawnNode(['dist/test/bench/support/kube-server.js', kubeconfig], { label: 'kube server (P2 BullMQ)', dir, profile: ctx.profile });
+    children.push(kube);
+    await kube.waitForLog(/kube ready/);
+    const queueEnv = { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: `decom-bench-${randomUUID().slice(0, 8)}` };
+    const apiProcess: DecomChild = await startDecom('api', { label: 'decom api (P2 BullMQ)', dir, env: queueEnv, profile: ctx.profile });
+    children.push(apiProcess);
+    const workers = await startWorkers(2, {
+      dir,
+      profile: ctx.profile,
+      env: { ...queueEnv, KUBECONFIG: kubeconfig, DECOM_API_URL: apiProcess.url, DECOM_DATA_DIR: join(dir, 'worker-data') },
+    });
+    children.push(...workers);
+    const kubeRate = await deleteRate(kubeConfigFrom(kubeconfig), sizes.kubeRateClusters, DELETE_IN_FLIGHT);
+    const result = await bulk(new DemoApi(apiProcess.url), sizes, ctx.log);
+    const rss = [
+      { label: 'decom api', bytes: (await apiProcess.probe()).rss },
+      ...(await Promise.all(workers.map(async (w) => ({ label: w.label, bytes: (await w.probe()).rss })))),
+      { label: 'Kubernetes server', bytes: (await kube.probe()).rss },
+    ];
+    ctx.log(`P2 BullMQ: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${rss.map((r) => `${r.label} ${mb(r.bytes)}`).join(', ')}`);
+    distributed = { name: 'BullMQ, 2 `decom worker` processes', bulk: result, kubeRate, rss, profiles: distributedProfiles };
+  } finally {
+    for (const child of children.reverse()) {
+      const { profile } = await child.stop();
+      if (profile) distributedProfiles.push({ label: child.label, rows: profile });
+    }
     await redis.stop();
   }
+
+  const p50 = percentile(p1, 50);
+  const p99 = percentile(p1, 99);
+  const chainP50 = percentile(chain, 50);
+  const p1Met = p50 <= 150 && p99 <= 400;
+  ctx.target({ id: 'P1', measure: 'DELETE → GET 404 p50 (cluster + 2 nodepools, embedded)', figure: `${fmt(p50)} ms`, ceiling: `${fmt(chainP50)} ms`, ratio: `${fmt(p50 / chainP50, 1)} ×`, target: '≤ 150 ms', met: p50 <= 150 });
+  ctx.target({ id: 'P1', measure: 'DELETE → GET 404 p99', figure: `${fmt(p99)} ms`, ceiling: `${fmt(percentile(chain, 99))} ms`, ratio: `${fmt(p99 / percentile(chain, 99), 1)} ×`, target: '≤ 400 ms', met: p99 <= 400 });
+  const runners = [
+    { figures: embeddedFigures!, target: 150 },
+    { figures: distributed!, target: 300 },
+  ];
+  for (const { figures, target } of runners) {
+    const rate = rateOf(figures.bulk);
+    const sized = figures.bulk.clusters < 1000 ? ` (${fmt(figures.bulk.clusters)} clusters${figures.bulk.capped ? ', capped' : ''})` : '';
+    ctx.target({ id: 'P2', measure: `bulk deletion, ${figures.name}${sized}`, figure: `${fmt(rate)} resources/s`, ceiling: `${fmt(figures.kubeRate)} /s (Kubernetes)`, ratio: `${Math.round((rate / figures.kubeRate) * 100)} %`, target: `≥ ${target} resources/s`, met: rate >= target });
+    for (const r of figures.rss) {
+      if (r.label === 'Kubernetes server') continue;
+      ctx.target({ id: 'P8', measure: `RSS after P2 ${figures.name.split(',')[0]}: ${r.label}`, figure: mb(r.bytes), ceiling: '—', ratio: '—', target: '≤ 300 MB', met: r.bytes <= 300 * 2 ** 20 });
+    }
+  }
+
+  const bulkRow = (f: RunnerFigures) =>
+    `| ${f.name} | ${fmt(f.bulk.clusters)} × ${NODEPOOLS} | ${fmt(f.bulk.provisionSeconds, 1)} s | ${f.bulk.capped ? `${fmt(f.bulk.gone)} of ${fmt(f.bulk.clusters * 3)} gone in` : 'all gone in'} ${fmt(f.bulk.deleteSeconds, 1)} s | **${fmt(rateOf(f.bulk))}** | ${fmt(f.kubeRate)} | ${f.rss.map((r) => `${r.label} ${mb(r.bytes)}`).join('; ')} |`;
+  const missed = [!p1Met ? embeddedFigures! : undefined, rateOf(embeddedFigures!.bulk) < 150 ? embeddedFigures! : undefined, rateOf(distributed!.bulk) < 300 ? distributed! : undefined];
+  const profiles = [...new Set(missed.filter((f) => f !== undefined))].flatMap((f) => f.profiles.flatMap((p) => formatProfile(p.label, p.rows)));
+  return [
+    '## Deletion: DELETE → 404 (P1) and bulk (P2)',
+    '',
+    'The shipped adapters (`validation` for clusters: Job → ConfigMap → Namespace; `np-configmap` for nodepools), default',
+    'timings, every resource provisioned (Reconciled=True) before it is deleted. Each engine is a child process running',
+    '`node bin/decom.js` (the build), its log at `info` to a file; the bench process only sends requests and polls.',
+    '',
+    `**P1** — \`decom start\` (SQLite, in-process jobs, bundled Kubernetes in the engine process): ${p1.length} clusters with ${NODEPOOLS} nodepools each,`,
+    `${sizes.latencyInFlight} deletions in flight, time from DELETE to the first GET 404 (polled every 10 ms). Ceiling: the same ordered cleanup`,
+    `(nodepool ConfigMaps → Job → ConfigMap → Namespace, each step waiting until gone) done directly with @kubernetes/client-node on`,
+    `that engine's bundled server, ${chain.length} times one after another.`,
+    '',
+    '| | p50 | p99 | max |',
+    '|---|---:|---:|---:|',
+    `| Decom: DELETE → GET 404 | **${fmt(p50)} ms** | **${fmt(p99)} ms** | ${fmt(p1.at(-1)!)} ms |`,
+    `| ceiling: Kubernetes alone, same ordered cleanup | ${fmt(chainP50)} ms | ${fmt(percentile(chain, 99))} ms | ${fmt(chain.at(-1)!)} ms |`,
+    '',
+    `**P2** — up to ${fmt(sizes.bulkClusters)} clusters × ${NODEPOOLS} nodepools, created in batches of ${sizes.bulkBatch} until the next batch would pass`,
+    `${sizes.provisionCapS} s of provisioning; then every DELETE sent (${DELETE_IN_FLIGHT} in flight) and the lists polled until every resource is gone`,
+    `or ${sizes.deleteCapS} s passed (then the rate counts what was gone). Embedded: the same \`decom start\` as P1. BullMQ: \`decom api\``,
+    '(SQLite) + 2 `decom worker` processes (4 runs at once per adapter each) on Redis, the Kubernetes server in a process of its own.',
+    `Ceilings: the Kubernetes server's raw delete rate (the same objects of ${sizes.kubeRateClusters} clusters deleted directly, ${DELETE_IN_FLIGHT} clusters in flight,`,
+    `counted as 3 resources per cluster) and Redis pipelined SET: **${fmt(setRate!)} ops/s**${process.env['REDIS_URL'] ? ' (REDIS_URL)' : ' (a throw-away redis-server)'}.`,
+    '',
+    '| runner | clusters × nodepools | provisioning | deletion | resources/s | ceiling: Kubernetes raw (resources/s) | RSS after |',
+    '|---|---:|---:|---|---:|---:|---|',
+    bulkRow(embeddedFigures!),
+    bulkRow(distributed!),
+    ...(profiles.length > 0 ? ['', 'Where the time goes (targets missed):', ...profiles] : []),
+  ].join('\n');
 }

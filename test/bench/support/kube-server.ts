@@ -1,0 +1,14 @@
+/**
+ * The bundled local Kubernetes API server (libs/kube-local) in a process of its own, for the distributed
+ * topology of scenario P2 (issue 16): `decom api` and two `decom worker` processes reach it through a
+ * kubeconfig file, as they would a real cluster.
+ * Usage: `node kube-server.js <kubeconfig-path>`; writes the kubeconfig, logs `kube ready <url>`, stops on SIGTERM.
+ */
+import { writeFileSync } from 'node:fs';
+import { startLocalKube } from '@decom/kube-local';
+
+const [kubeconfigPath] = process.argv.slice(2);
+const kube = await startLocalKube();
+writeFileSync(kubeconfigPath!, kube.kubeconfigYaml(), { mode: 0o600 });
+process.stdout.write(`kube ready ${kube.url}\n`);
+process.once('SIGTERM', () => void kube.close().then(() => process.exit(0)));
