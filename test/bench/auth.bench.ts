@@ -18,8 +18,8 @@ import { TestIssuer } from '../support/test-issuer.js';
 import type { BenchContext } from './support/context.js';
 
 const IN_FLIGHT = 8;
-/** Full run: 3 rounds of 2 s per column (~30 s in all); `--quick`: one short round. */
-let SECONDS = 2;
+/** Full run: 3 rounds of 1.5 s per column (~25 s in all); `--quick`: one short round. */
+let SECONDS = 1.5;
 let ROUNDS = 3;
 
 async function engineWith(dataDir: string, env: Record<string, string>): Promise<Engine> {

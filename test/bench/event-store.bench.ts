@@ -204,7 +204,7 @@ function table(rows: Array<{ backend: string; store: Rates; raw: Rates; rawLabel
 }
 
 /** Best of this many fresh runs per column, store and raw interleaved, so a busy moment on a shared box hits both. */
-const FULL_ROUNDS = { sqlite: 5, postgres: 3, esdb: 1 } as const;
+const FULL_ROUNDS = { sqlite: 3, postgres: 3, esdb: 1 } as const;
 const QUICK_ROUNDS = { sqlite: 1, postgres: 1, esdb: 1 } as const;
 
 function best(samples: readonly Rates[]): Rates {

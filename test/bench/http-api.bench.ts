@@ -35,7 +35,7 @@ interface Sizes {
 }
 
 const FULL: Sizes = { resources: 20_000, connections: 50, postConnections: 16, postSeconds: 3, seconds: 3, rounds: 2, sweepIntervalMs: 2_000, stallWindowS: 7 };
-const QUICK: Sizes = { resources: 300, connections: 50, postConnections: 8, postSeconds: 0.5, seconds: 0.5, rounds: 1, sweepIntervalMs: 300, stallWindowS: 1 };
+const QUICK: Sizes = { resources: 300, connections: 50, postConnections: 8, postSeconds: 0.3, seconds: 0.3, rounds: 1, sweepIntervalMs: 300, stallWindowS: 1 };
 const ENVS = ['prod', 'stage', 'dev', 'test'];
 const SEARCH = "labels.env='prod'";
 const ORDER = 'name desc';
@@ -87,7 +87,7 @@ export default async function httpApiBench(ctx: BenchContext): Promise<string> {
   try {
     // P5 on the (nearly) empty store, after a warm-up (JIT, prepared statements): its creates stay in the store.
     const post = (tag: string, seconds: number) => load({ url: `${base(engine)}/clusters`, method: 'POST', connections: sizes.postConnections, seconds, headers: HEADERS, body: createBody(tag) });
-    const warmUp = await post('warm', ctx.quick ? 0.2 : 1);
+    const warmUp = await post('warm', ctx.quick ? 0.1 : 1);
     const empty = await post('empty', sizes.postSeconds);
     const createdEmpty = warmUp.ok + empty.ok;
     ctx.log(`P5 at ${fmt(warmUp.ok)}: ${fmt(empty.rps)} creates/s`);
@@ -105,7 +105,7 @@ export default async function httpApiBench(ctx: BenchContext): Promise<string> {
     await until(`${expected} clusters listed`, async () => JSON.parse(await fetchText(`${base(engine)}/clusters?size=1`)).total >= expected, 300_000, 100);
     const projectSeconds = secondsSince(projectStarted);
     ctx.log(`seeded ${fmt(toSeed)} clusters in ${fmt(seedSeconds, 1)} s; engine started and projected them in ${fmt(projectSeconds, 1)} s`);
-    await post('warm-full', ctx.quick ? 0.2 : 1);
+    if (!ctx.quick) await post('warm-full', 1);
     const full = await post('full', sizes.postSeconds);
     const total = JSON.parse(await fetchText(`${base(engine)}/clusters?size=1`)).total as number;
     ctx.log(`P5 at ${fmt(total)}: ${fmt(full.rps)} creates/s`);
@@ -133,10 +133,11 @@ export default async function httpApiBench(ctx: BenchContext): Promise<string> {
     const get = (url: string) => () => load({ url, connections: sizes.connections, seconds: sizes.seconds, headers: HEADERS });
     // Warm-up (JIT, prepared statements, connection pools): one short run each.
     const settle = () => drain(`${engine.url}/healthz`);
-    for (const name of Object.keys(routes)) {
-      await load({ url: routes[name as keyof typeof routes], connections: sizes.connections, seconds: ctx.quick ? 0.2 : 1, headers: HEADERS });
+    // (--quick checks only that each request works: no warm-up.)
+    for (const name of ctx.quick ? [] : Object.keys(routes)) {
+      await load({ url: routes[name as keyof typeof routes], connections: sizes.connections, seconds: 1, headers: HEADERS });
       await settle();
-      await load({ url: bareUrl(name), connections: sizes.connections, seconds: ctx.quick ? 0.2 : 1 });
+      await load({ url: bareUrl(name), connections: sizes.connections, seconds: 1 });
     }
     const p3 = await sideBySide(sizes.rounds, get(routes.get), get(bareUrl('get')), settle);
     ctx.log(`P3: ${fmt(p3.engine.rps)} req/s (p99 ${p3.engine.p99Ms} ms) vs bare ${fmt(p3.bare.rps)}`);
@@ -186,7 +187,7 @@ export default async function httpApiBench(ctx: BenchContext): Promise<string> {
       '',
       '`decom api` (SQLite, in-process queue, no adapters) as a child process (`node bin/decom.js api`, access log at `info` to a file);',
       `load from [autocannon](https://github.com/mcollina/autocannon) 8.0.0 in the bench process, ${sizes.connections} keep-alive connections, ${sizes.seconds} s per run,`,
-      `best of ${sizes.rounds} runs, engine and bare route interleaved, after a warm-up run each. Ceiling: a bare Fastify 5 route in a third process`,
+      `best of ${sizes.rounds} runs, engine and bare route interleaved, after a warm-up run of 1 s each. Ceiling: a bare Fastify 5 route in a third process`,
       'answering the very JSON document the engine answered (serialised per request); the last column compares body bytes per answer.',
       `Store: ${fmt(total)} clusters (labels \`env\` in ${ENVS.join('/')}, a quarter each): ${fmt(createdEmpty)} POSTed by P5 on the empty store, ${fmt(toSeed)} seeded`,
       `while the engine was stopped (the POST's create decision and append, straight into its SQLite file: ${fmt(seedSeconds, 1)} s), projected by the restarted`,

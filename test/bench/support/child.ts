@@ -48,6 +48,9 @@ const live = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
+// A bench stopped from outside (Ctrl-C, CI's timeout) takes its children along: exit runs the handler above
+// (and those of the throw-away Redis/PostgreSQL servers).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 /** Spawns `node [--cpu-prof] --import probe-preload.js <args>` in the repository root. */
 export function spawnNode(args: readonly string[], options: ChildOptions): BenchChild {
@@ -103,7 +106,7 @@ export function spawnNode(args: readonly string[], options: ChildOptions): Bench
         child.send({ probe: id, reset });
       });
     },
-    stop(graceMs = 20_000) {
+    stop(graceMs = options.profile ? 30_000 : 8_000) {
       stopping ??= (async () => {
         if (exitValue === undefined) {
           child.kill('SIGTERM');

@@ -23,6 +23,8 @@ export interface DecomStartOptions {
   readonly profile?: boolean;
   /** The data folder (default `<dir>/data`); a restart passes the same one. */
   readonly dataDir?: string;
+  /** The API port (default: a free one), e.g. picked early so workers can start alongside. */
+  readonly port?: number;
 }
 
 /** The shipped adapters and kinds, a folder with no adapters for the API-only scenarios. */
@@ -39,7 +41,7 @@ export const shippedConfig = {
 export async function startDecom(command: 'start' | 'api', options: DecomStartOptions): Promise<DecomChild> {
   const dataDir = options.dataDir ?? join(options.dir, 'data');
   await mkdir(dataDir, { recursive: true });
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawnNode(['bin/decom.js', command], {
     label: options.label,
     dir: options.dir,

@@ -65,7 +65,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
  * closes its connections at the end; the server still works off what it accepted) must not run during the
  * next measure. Gives up silently after `timeoutMs`.
  */
-export async function drain(url: string, fastMs = 50, timeoutMs = 120_000): Promise<void> {
+export async function drain(url: string, fastMs = 50, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const started = performance.now();
@@ -76,5 +76,6 @@ export async function drain(url: string, fastMs = 50, timeoutMs = 120_000): Prom
       return;
     }
     if (performance.now() - started < fastMs) return;
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
