@@ -18,9 +18,9 @@ import { TestIssuer } from '../support/test-issuer.js';
 import type { BenchContext } from './support/context.js';
 
 const IN_FLIGHT = 8;
-/** Full run: 3 rounds of 1.5 s per column (~25 s in all); `--quick`: one short round. */
-let SECONDS = 1.5;
-let ROUNDS = 3;
+/** Full run: 4 rounds of 2 s per column (~40 s in all); `--quick`: one short round. */
+let SECONDS = 2;
+let ROUNDS = 4;
 
 async function engineWith(dataDir: string, env: Record<string, string>): Promise<Engine> {
   const adapters = join(dataDir, 'no-adapters');
