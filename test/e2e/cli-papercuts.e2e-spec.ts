@@ -158,10 +158,10 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
 
     it('says the queue is unknown (exit 2), and does not create it', async () => {
       const env = { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: `cli-test-${process.pid}-${Date.now()}` };
-      const run = await runBuiltDecom(['jobs', 'retry', 'bogus-queue', 'nope'], env);
+      const run = await runBuiltDecom(['jobs', 'retry', 'bogus-queue', 'nope', '--redis'], env);
       expect(run.code).toBe(2);
       expect(run.stderr).toBe('decom jobs: unknown queue bogus-queue; known queues: (none yet)\n');
-      const again = await runBuiltDecom(['jobs', 'retry', 'bogus-queue', 'nope'], env);
+      const again = await runBuiltDecom(['jobs', 'retry', 'bogus-queue', 'nope', '--redis'], env);
       expect(again.stderr).toContain('known queues: (none yet)');
     });
   });

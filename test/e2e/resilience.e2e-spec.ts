@@ -193,7 +193,7 @@ describe('distributed profile survives its database (issue 10)', () => {
 
   it('decom jobs failed gives up with a clear message when Redis is unreachable, never echoing a password', async () => {
     const port = await freePort();
-    const run = spawnDecom(['jobs', 'failed'], { REDIS_URL: `redis://user:s3cret@127.0.0.1:${port}`, LOG_LEVEL: 'silent' });
+    const run = spawnDecom(['jobs', 'failed', '--redis'], { REDIS_URL: `redis://user:s3cret@127.0.0.1:${port}`, LOG_LEVEL: 'silent' });
     expect(await run.exited).toBe(1);
     expect(run.output()).toMatch(/decom jobs: cannot reach Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+/);
     expect(run.output()).not.toContain('s3cret');

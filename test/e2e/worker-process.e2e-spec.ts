@@ -77,7 +77,8 @@ describe('decom worker processes (BullMQ): kill -9 mid-job', () => {
       if (!fixed) throw new TerminalError('task config: unknown identifier clustr');
     });
     const cli = async (...args: string[]) => {
-      const run = spawnDecom(['jobs', ...args], { REDIS_URL: topology.redis.url, DECOM_QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
+      // `--redis`: this is the direct BullMQ path (the API path is test/e2e/dead-letters.e2e-spec.ts), whatever DECOM_API_URL the shell has.
+      const run = spawnDecom(['jobs', ...args, '--redis'], { REDIS_URL: topology.redis.url, DECOM_QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
       topology.workers.push(run);
       return { code: await run.exited, output: run.output() };
     };

@@ -15,6 +15,11 @@ export interface LocalKubeOptions {
   host?: string;
   /** Delay before each garbage-collector / namespace-controller pass; default 0 (next timer tick). */
   controllerDelayMs?: number;
+  /**
+   * Entries kept in `requests` and in `changes` each, oldest dropped (default unlimited: tests assert on
+   * whole histories). The embedded engine sets one so a long-running `decom start` does not grow forever.
+   */
+  historyLimit?: number;
   /** Clock for timestamps; default `() => new Date()`. */
   now?: () => Date;
   /** Source of `metadata.uid`; default `randomUUID`. */

@@ -9,6 +9,7 @@
  * callers that build the next version. Indexes by uid, owner uid and namespace let controllers
  * find an object's dependents or a namespace's content without scanning the store (issue 16, item 3).
  */
+import { appendBounded } from './bounded-history.js';
 import { ChangeWindow, type WindowedChange } from './change-window.js';
 import type { KindDef } from './kinds.js';
 import { matchesLabels, type LabelRequirement } from './label-selector.js';
@@ -147,11 +148,13 @@ export class ObjectStore {
    * @param now clock for change times
    * @param firstResourceVersion counter start (real clusters are never at 0)
    * @param windowSize changes kept for resuming watches (older `resourceVersion`s get 410 Expired)
+   * @param changeLogLimit entries of `changes` kept (oldest dropped, bounded-history.ts); default unlimited
    */
   constructor(
     private readonly now: () => Date,
     firstResourceVersion = 1000,
     windowSize = 10_000,
+    private readonly changeLogLimit = Number.POSITIVE_INFINITY,
   ) {
     this.counter = firstResourceVersion;
     this.window = new ChangeWindow(windowSize, firstResourceVersion);
@@ -315,7 +318,7 @@ export class ObjectStore {
   }
 
   private record(type: StoreChange['type'], def: KindDef, object: KubeObject, previous: KubeObject | undefined): void {
-    this.changeLog.push({
+    const change: StoreChange = {
       resourceVersion: object.metadata.resourceVersion,
       time: this.now().toISOString(),
       type,
@@ -324,7 +327,8 @@ export class ObjectStore {
       ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
       name: object.metadata.name,
       uid: object.metadata.uid,
-    });
+    };
+    appendBounded(this.changeLog, change, this.changeLogLimit);
     const event: StoreEvent = { resourceVersion: this.counter, type, def, object, ...(previous ? { previous } : {}) };
     this.window.push(event);
     for (const listener of this.listeners) listener(event);

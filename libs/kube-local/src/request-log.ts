@@ -2,6 +2,7 @@
  * The ordered record of every HTTP request the local API server answered, for tests that assert
  * what a client did and in which order (e.g. children deleted before parents).
  */
+import { appendBounded } from './bounded-history.js';
 
 export interface RecordedKubeRequest {
   /** 1-based, in the order requests took effect on the store. */
@@ -39,7 +40,11 @@ export class RequestLog {
   private readonly entries: RecordedKubeRequest[] = [];
   private nextSeq = 1;
 
-  constructor(private readonly now: () => Date) {}
+  /** @param limit entries kept (oldest dropped, bounded-history.ts); default unlimited. */
+  constructor(
+    private readonly now: () => Date,
+    private readonly limit = Number.POSITIVE_INFINITY,
+  ) {}
 
   get requests(): readonly RecordedKubeRequest[] {
     return this.entries;
@@ -47,7 +52,7 @@ export class RequestLog {
 
   record(entry: Omit<RecordedKubeRequest, 'seq' | 'time'>): RecordedKubeRequest {
     const recorded = { seq: this.nextSeq++, time: this.now().toISOString(), ...entry };
-    this.entries.push(recorded);
+    appendBounded(this.entries, recorded, this.limit);
     return recorded;
   }
 

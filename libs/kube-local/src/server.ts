@@ -43,7 +43,7 @@ class LocalKubeServer implements LocalKube {
   constructor(options: LocalKubeOptions) {
     const now = options.now ?? (() => new Date());
     this.ctx = {
-      store: new ObjectStore(now, 1000, options.watchWindow ?? 10_000),
+      store: new ObjectStore(now, 1000, options.watchWindow ?? 10_000, options.historyLimit),
       kinds: new KindRegistry(),
       now,
       newUid: options.newUid ?? randomUUID,
@@ -55,7 +55,7 @@ class LocalKubeServer implements LocalKube {
     });
     this.ops = new ResourceOperations(this.ctx);
     this.api = new ApiHandler(this.ctx, this.ops);
-    this.log = new RequestLog(now);
+    this.log = new RequestLog(now, options.historyLimit);
     this.controllers = new ControllerLoop(
       this.ctx.store,
       [new GarbageCollector(this.ctx), new NamespaceController(this.ctx)],

@@ -64,7 +64,8 @@ export async function runDemoScenario(baseUrl: string, kube: LocalKube, log: (li
   log(`   cluster ${clusterId} and nodepools ${nodepoolIds.join(', ')} are Reconciled=True`);
 
   step('2. DELETE the cluster: 202, deleted_time cascades to the nodepools, PATCH is refused');
-  const requestLogStart = kube.requests.length;
+  // By sequence number, not index: the engine's request log is bounded and may drop its oldest entries.
+  const requestLogStart = kube.requests.at(-1)?.seq ?? 0;
   const deleted = await api.call('DELETE', `/clusters/${clusterId}`);
   check(deleted.status === 202, `DELETE: expected 202, got ${deleted.status}`);
   check(deleted.body.deleted_time && deleted.body.generation === 2, `DELETE: deleted_time set and generation 2, got ${JSON.stringify(deleted.body)}`);
@@ -88,7 +89,7 @@ export async function runDemoScenario(baseUrl: string, kube: LocalKube, log: (li
   // The seed's Job is named after the generation (`...-gen{{ .generation }}`): at deletion (generation 2)
   // the adapter looks up `-gen2`, finds it absent and moves on; the generation-1 Job goes with its namespace
   // (seed 000 edge case #10 — docs/seed-000-example.md explains, and an example config uses label selectors).
-  const requestLog = kube.requests.slice(requestLogStart);
+  const requestLog = kube.requests.filter((r) => r.seq > requestLogStart);
   const firstIndex = (match: (r: (typeof requestLog)[number]) => boolean) => requestLog.findIndex(match);
   const jobGone = firstIndex((r) => r.kind === 'Job' && r.name === `validation-${clusterId}-gen2` && r.status === 404);
   const configMapDeleted = firstIndex((r) => r.method === 'DELETE' && r.kind === 'ConfigMap' && r.name === `cluster-${clusterId}-config` && r.status < 300);

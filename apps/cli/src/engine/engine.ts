@@ -71,6 +71,12 @@ import { buildEngineAuth } from './api-auth.js';
 
 export type EngineRole = 'all' | 'api';
 
+/**
+ * Requests and changes the bundled Kubernetes server keeps for looking back (`localKube.requests`/`changes`,
+ * the demo's timeline): bounded, so a long-running embedded engine does not grow (issue 16 P8).
+ */
+const BUNDLED_KUBE_HISTORY = 20_000;
+
 export interface EngineOptions {
   readonly config: AppConfig;
   readonly logger: Logger;
@@ -260,7 +266,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       if (config.kubeconfig) {
         logger.info(`Kubernetes: using KUBECONFIG ${config.kubeconfig} (context ${kubeConfig.getCurrentContext()})`);
       } else {
-        localKube = await startLocalKube(options.localKube);
+        localKube = await startLocalKube({ historyLimit: BUNDLED_KUBE_HISTORY, ...options.localKube });
         closers.push(() => localKube!.close());
         kubeConfig.loadFromString(localKube.kubeconfigYaml());
         // Its port is random: a kubeconfig in the data folder lets `kubectl`, `decom adapter plan` and `decom worker` find it.
