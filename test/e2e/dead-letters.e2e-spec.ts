@@ -5,6 +5,8 @@
  * queue, shipped adapters, header identities with `DECOM_ADMINS`.
  */
 import { resolve } from 'node:path';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 import { ensureBuilt, runBuiltDecom } from './support/built-decom.js';
@@ -12,6 +14,8 @@ import { ensureBuilt, runBuiltDecom } from './support/built-decom.js';
 describe('dead letters over the API: list for everyone, retry for administrators', () => {
   let fixture: EngineFixture;
   let api: DemoApi;
+  /** The engine's JSON log lines at info (the retry must be logged there, with the verified caller). */
+  const lines: Record<string, unknown>[] = [];
   const jobs = async (method: string, path: string, identity: string, body?: unknown) => {
     const response = await fetch(`${fixture.engine.url}/api/decom/v1/jobs${path}`, {
       method,
@@ -23,7 +27,13 @@ describe('dead letters over the API: list for everyone, retry for administrators
 
   beforeAll(async () => {
     await ensureBuilt();
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), admins: 'root@example.com' });
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), admins: 'root@example.com', logger: pino({ level: 'info' }, sink) });
     api = new DemoApi(fixture.engine.url, 'root@example.com');
   }, 180_000);
   afterAll(async () => fixture?.stop());
@@ -59,6 +69,9 @@ describe('dead letters over the API: list for everyone, retry for administrators
     fault.remove();
     const retried = await jobs('POST', '/retry', 'root@example.com', { queue: dead.queue, id: dead.id, reason: 'RBAC fixed' });
     expect(retried).toEqual({ status: 200, body: { queue: dead.queue, id: dead.id, retried: true } });
+    expect(lines.filter((l) => l['msg'] === 'dead-lettered job retried')).toEqual([
+      expect.objectContaining({ level: 30, queue: dead.queue, job_id: dead.id, caller: 'root@example.com', reason: 'RBAC fixed', trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) }),
+    ]);
     await eventually('hard deleted', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 20_000);
     expect((await jobs('GET', '/failed', 'ops@example.com')).body.items.map((j: any) => j.id)).not.toContain(dead.id);
     const again = await jobs('POST', '/retry', 'root@example.com', { queue: dead.queue, id: dead.id });
@@ -70,5 +83,6 @@ describe('dead letters over the API: list for everyone, retry for administrators
     expect((await jobs('POST', '/retry', 'root@example.com', { queue: 'hard-delete' })).status).toBe(400);
     expect((await jobs('POST', '/retry', 'root@example.com', { queue: 'has space', id: 'x' })).body.errors[0]).toMatchObject({ field: 'queue' });
     expect((await jobs('GET', '/failed?bogus=1', 'ops@example.com')).status).toBe(400);
+    expect((await jobs('GET', '/failed?queue=adapter-run.nope', 'ops@example.com')).body.detail).toMatch(/^unknown queue adapter-run\.nope; known queues: /);
   });
 });

@@ -119,6 +119,19 @@ describe('issue #11 end to end: ownership, leaks', () => {
     expect(await cli('leaks')).toContain('0 leaked object(s)');
   }, 60_000);
 
+  it("another installation's objects on the same cluster are never leaks: a marker naming a resource never created here is left alone", async () => {
+    // What a second Decom installation sharing this Kubernetes cluster writes for one of its live clusters.
+    const theirs = '019ad000-0000-7000-8000-0000000000aa';
+    kube().seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `other-${theirs}`, annotations: { 'decom.io/owner': `Cluster/${theirs}/validation` } } });
+    kube().seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cluster-${theirs}-config`, namespace: 'default', annotations: { 'decom.io/owner': `Cluster/${theirs}/validation` } } });
+    expect(await cli('leaks', '--json')).not.toContain(theirs);
+    const deleted = await cli('leaks', '--delete', '--reason', 'cleanup', '--as', 'admin@example.com');
+    expect(deleted).not.toContain(theirs);
+    await kube().settle();
+    expect(kube().peek('v1', 'Namespace', undefined, `other-${theirs}`)).toBeDefined();
+    expect(kube().peek('v1', 'ConfigMap', 'default', `cluster-${theirs}-config`)).toBeDefined();
+  }, 30_000);
+
   it('force orphan: the inventory names what is left behind; the objects keep a release marker and are not leaks', async () => {
     const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'orphan-me', spec: {} })).body.id;
     const ns = id.toLowerCase();

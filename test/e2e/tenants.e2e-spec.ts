@@ -194,5 +194,15 @@ describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFl
     expect(named.status).toBe(409);
     expect(named.body.detail).toContain(`NodePool 'secret-user-np' (${user.body.id})`);
     expect((await call(ALICE, web, 'GET', `/nodepools/${target}`)).body.deleted_time).toBeUndefined();
+    // A cycle through the hidden nodepool (the org-wide caller makes the target depend on its user):
+    // the web caller reads that it exists, not which it is.
+    expect((await call(ALICE, org, 'PATCH', `/nodepools/${target}`, { references: { depends_on: [{ id: user.body.id, kind: 'NodePool' }] } })).status).toBe(200);
+    for (const path of [`/nodepools/${target}`, `/clusters/${webCluster}`]) {
+      const cycle = await call(ALICE, web, 'DELETE', path);
+      expect(cycle.status).toBe(409);
+      expect(cycle.body.detail).toContain('outside your tenant');
+      expect(JSON.stringify(cycle.body)).not.toContain(user.body.id);
+      expect(JSON.stringify(cycle.body)).not.toContain('secret-user-np');
+    }
   }, 30_000);
 });

@@ -2,7 +2,7 @@
  * The HTTP edge. Infrastructure (event store, read models, kinds) is built by the engine's composition
  * root and handed in as `ApiRuntime`, so this module only wires ports to handlers and controllers.
  */
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { GraphQLModule } from '@nestjs/graphql';
 import { MercuriusDriver, type MercuriusDriverConfig } from '@nestjs/mercurius';
@@ -41,7 +41,7 @@ import { LeakScannerSlot } from './leaks/leak-scanner.js';
 import { LEAK_SCANNER } from './leaks/leak-tokens.js';
 import { ResourceActions } from './resources/resource-actions.js';
 import { ResourcesController } from './resources/resources.controller.js';
-import { ACCESS_POLICY, API_OPTIONS, AUDIT_LOG, CLOCK, DEAD_LETTERS, ID_GENERATOR, READINESS, READ_SIDE, type ApiOptions, type AuditLog, type Clock, type DeadLetterSource, type IdGenerator, type ReadSide, type Readiness } from './tokens.js';
+import { ACCESS_POLICY, API_OPTIONS, AUDIT_LOG, CLOCK, DEAD_LETTERS, ID_GENERATOR, OPERATOR_LOG, READINESS, READ_SIDE, type ApiOptions, type AuditLog, type Clock, type DeadLetterSource, type IdGenerator, type OperatorLog, type ReadSide, type Readiness } from './tokens.js';
 
 export interface ApiRuntime {
   readonly store: EventStore;
@@ -61,6 +61,8 @@ export interface ApiRuntime {
   readonly leaks?: LeakScannerSlot;
   /** The job queue's dead letters, shown as `DeadLettered` blockers; none when absent. */
   readonly deadLetters?: DeadLetterSource;
+  /** Info lines for operator actions such as a job retry (the engine's logger); Nest's logger when absent. */
+  readonly operatorLog?: OperatorLog;
   /** The force delete / orphan audit trail (`audit_log` read model); empty when absent. */
   readonly audit?: AuditLog;
 }
@@ -79,6 +81,12 @@ export function headerAuth(admins: readonly string[]): ApiAuth {
     authenticator: new Authenticator({}),
     policy: new AccessPolicy({ authorization: { admins, adapters: {} }, authenticated: false }),
   };
+}
+
+/** Without the engine's logger (tests building the module alone): Nest's logger, context `operator`. */
+function nestOperatorLog(): OperatorLog {
+  const logger = new Logger('operator');
+  return { info: (fields, message) => logger.log({ ...fields, msg: message }) };
 }
 
 @Module({})
@@ -113,6 +121,7 @@ export class AppModule {
         { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended), inject: [EVENT_STORE] },
         { provide: AUDIT_LOG, useValue: runtime.audit ?? { list: async () => [] } },
         { provide: DEAD_LETTERS, useValue: runtime.deadLetters ?? { list: async () => [] } },
+        { provide: OPERATOR_LOG, useValue: runtime.operatorLog ?? nestOperatorLog() },
         { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,
         EventFeed,

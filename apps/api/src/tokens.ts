@@ -65,6 +65,16 @@ export interface DeadLetterSource {
   queues?(): Promise<string[]>;
 }
 
+export const OPERATOR_LOG = Symbol('OperatorLog');
+
+/**
+ * Where operator actions that are not resource decisions (a dead-lettered job sent back) are logged at
+ * info, with the verified caller: the engine's JSON log (pino's `info(fields, message)` fits).
+ */
+export interface OperatorLog {
+  info(fields: Record<string, unknown>, message: string): void;
+}
+
 export const AUDIT_LOG = Symbol('AuditLog');
 
 /** The `audit_log` read model (force deletes / orphans), newest first. */

@@ -2,7 +2,8 @@
  * The job queue's dead-letter set over the API, so operators need no Redis credentials to see it and only
  * administrators can send a job back (before, `decom jobs retry` went to Redis directly and no role was
  * checked: docs/security.md "Jobs").
- * - `GET /api/decom/v1/jobs/failed[?queue=adapter-run.validation]` → `{total, items: FailedJob[]}`
+ * - `GET /api/decom/v1/jobs/failed[?queue=adapter-run.validation]` → `{total, items: FailedJob[]}` (404 for an
+ *   unknown queue, as on retry)
  *   (`queue`, `id`, `attempts`, `error`, `failed_time` RFC 3339, `data` the job's payload).
  * - `POST /api/decom/v1/jobs/retry {"queue","id","reason"?}` → 200 `{queue, id, retried: true}`; 403 unless
  *   an administrator (the access policy's `retry_job`), 404 for an unknown queue (naming the known ones) or
@@ -10,28 +11,28 @@
  * Dead letters span every tenant, so with tenants on they are for administrators and system callers only
  * (as the leak scan). Works on both queues: BullMQ (Redis) and the embedded in-process queue.
  */
-import { Body, Controller, Get, HttpCode, Inject, Logger, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { currentTrace } from '@decom/tracing';
 import type { AccessPolicy } from '../auth/access-policy.js';
 import { principalOf, scopeOf } from '../auth/request-authentication.js';
 import { HttpProblem, Problems } from '../problem-details/problem.js';
-import { ACCESS_POLICY, DEAD_LETTERS, type DeadLetterSource } from '../tokens.js';
+import { ACCESS_POLICY, DEAD_LETTERS, OPERATOR_LOG, type DeadLetterSource, type OperatorLog } from '../tokens.js';
 import { FailedJobsQueryDto, RetryJobDto } from './dto/dead-letters.dto.js';
 
 @Controller('api/decom/v1/jobs')
 export class DeadLettersController {
-  private readonly log = new Logger('jobs');
-
   constructor(
     @Inject(DEAD_LETTERS) private readonly deadLetters: DeadLetterSource,
     @Inject(ACCESS_POLICY) private readonly access: AccessPolicy,
+    @Inject(OPERATOR_LOG) private readonly log: OperatorLog,
   ) {}
 
   /** @throws 403 with tenants on for a tenant-scoped non-admin; 400 for an unknown parameter. */
   @Get('failed')
   async failed(@Query() query: FailedJobsQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: unknown[] }> {
     this.requireFleetWide(req);
+    if (query.queue !== undefined) await this.requireKnownQueue(query.queue);
     const items = [...(await this.deadLetters.list(query.queue))];
     return { total: items.length, items };
   }
@@ -46,17 +47,23 @@ export class DeadLettersController {
     this.requireFleetWide(req);
     const { queue, id } = body;
     if (!this.deadLetters.retry) throw new HttpProblem(501, 'HYPERFLEET-SVC-002', 'Not Implemented', 'not-implemented', 'this process has no job queue whose dead letters can be retried');
-    const known = (await this.deadLetters.queues?.()) ?? [];
-    if (this.deadLetters.queues && !known.includes(queue)) {
-      throw new HttpProblem(404, 'HYPERFLEET-NTF-001', 'Resource Not Found', 'not-found', `unknown queue ${queue}; known queues: ${known.join(', ') || '(none yet)'}`);
-    }
+    await this.requireKnownQueue(queue);
     if (!(await this.deadLetters.retry(queue, id))) {
       throw new HttpProblem(404, 'HYPERFLEET-NTF-001', 'Resource Not Found', 'not-found', `no failed job ${id} in ${queue}`);
     }
     // Retrying is an operator action on the queue, not a resource decision: it is logged, attributable to
     // the verified caller, and the job's own run records its outcome in the resource's history.
-    this.log.log({ msg: 'dead-lettered job retried', queue, job_id: id, caller: principal.identity, issuer: principal.issuer, reason: body.reason ?? null, trace_id: currentTrace()?.traceId ?? null });
+    this.log.info({ queue, job_id: id, caller: principal.identity, issuer: principal.issuer, reason: body.reason ?? null, trace_id: currentTrace()?.traceId ?? null }, 'dead-lettered job retried');
     return { queue, id, retried: true };
+  }
+
+  /** @throws 404 naming the known queues when the store has never used `queue`. */
+  private async requireKnownQueue(queue: string): Promise<void> {
+    if (!this.deadLetters.queues) return;
+    const known = await this.deadLetters.queues();
+    if (!known.includes(queue)) {
+      throw new HttpProblem(404, 'HYPERFLEET-NTF-001', 'Resource Not Found', 'not-found', `unknown queue ${queue}; known queues: ${known.join(', ') || '(none yet)'}`);
+    }
   }
 
   private requireFleetWide(req: FastifyRequest): void {

@@ -1,6 +1,7 @@
 /**
  * The leak scan (issue #11 "Leak inventory"): objects in the managed cluster carrying Decom's ownership
- * marker (`decom.io/owner: <kind>/<id>/<adapter>`) for a resource that no longer exists, over the Kubernetes
+ * marker (`decom.io/owner: <kind>/<id>/<adapter>`) for a resource this installation created and that no
+ * longer exists (markers naming resources it never had are another installation's), over the Kubernetes
  * kinds the adapters' task configs create (libs/adapter leaks/marked-objects.ts). Maestro-managed objects
  * are not scanned (their clusters are reached through Maestro only).
  */
@@ -23,14 +24,21 @@ export interface LeakScanSummary {
   readonly scanned_time: string;
 }
 
+/** What this installation knows of a marker's resource (LeakScanner's `ownerState`). */
+export type OwnerState = 'live' | 'gone' | 'unknown';
+
 export class LeakScanner {
   private last: LeakScanSummary | undefined;
 
   constructor(
     private readonly transport: ResourceTransport,
     private readonly kinds: readonly ManagedKind[],
-    /** Does the resource still exist (not hard- or force-deleted)? */
-    private readonly exists: (id: string) => Promise<boolean>,
+    /**
+     * The marker's resource as this installation knows it: `live` (still exists), `gone` (created here,
+     * hard- or force-deleted since) or `unknown` (never created here: another Decom installation on the same
+     * cluster wrote the marker, so its objects are never this one's leaks).
+     */
+    private readonly ownerState: (id: string) => Promise<OwnerState>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -45,14 +53,17 @@ export class LeakScanner {
    */
   async scan(): Promise<LeakJson[]> {
     const marked = await listMarked(this.transport, this.kinds);
-    const alive = new Map<string, boolean>();
+    const states = new Map<string, OwnerState>();
     const leaks: LeakJson[] = [];
     for (const object of marked) {
       const owner = object.owner;
       // Terminating objects are already going (a namespace the controller is emptying, say).
       if (!owner || object.terminating) continue;
-      if (!alive.has(owner.id)) alive.set(owner.id, await this.exists(owner.id));
-      if (alive.get(owner.id)) continue;
+      if (!states.has(owner.id)) states.set(owner.id, await this.ownerState(owner.id));
+      // Only an owner this installation created and has since removed makes a leak: a marker naming a
+      // resource it never had belongs to another installation sharing the cluster (deleting it would
+      // destroy that one's live objects).
+      if (states.get(owner.id) !== 'gone') continue;
       leaks.push({ ...describe(object), owner });
     }
     leaks.sort((a, b) => `${a.owner.id} ${a.kind} ${a.namespace ?? ''} ${a.name}`.localeCompare(`${b.owner.id} ${b.kind} ${b.namespace ?? ''} ${b.name}`));

@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CascadeThroughLiveReference,
+  DependencyCycle,
   LiveReferrers,
   NameAlreadyTaken,
   PROPAGATION_POLICIES,
@@ -175,12 +176,14 @@ export class ResourceActions {
   }
 
   /**
-   * A guard's 409 names referrers; one in a tenant the caller cannot see is counted, not named (HyperFleet
+   * A guard's 409 names referrers (or a cycle's members); one in a tenant the caller cannot see is counted or
+   * shown as outside the caller's tenant, not named (HyperFleet
    * §8.1: outside its tenancy a resource is as unknown as a missing one). The guard itself is unchanged.
    */
   private async redactReferrers(error: unknown, scope: Tenancy | null): Promise<unknown> {
-    if (!scope || !(error instanceof LiveReferrers || error instanceof CascadeThroughLiveReference)) return error;
-    const ids = error instanceof LiveReferrers ? error.referrers.map((r) => r.id) : error.references.map((r) => r.referrer.id);
+    if (!scope || !(error instanceof LiveReferrers || error instanceof CascadeThroughLiveReference || error instanceof DependencyCycle)) return error;
+    const ids =
+      error instanceof LiveReferrers ? error.referrers.map((r) => r.id) : error instanceof DependencyCycle ? error.members.map((m) => m.id) : error.references.map((r) => r.referrer.id);
     const visible = new Set<string>();
     for (const id of new Set(ids)) if (await this.queries.visible(id, scope)) visible.add(id);
     return error.seenBy((r) => visible.has(r.id));

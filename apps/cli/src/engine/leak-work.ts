@@ -17,7 +17,7 @@ import { ReactorRunner, type CheckpointStore } from '@decom/jobs';
 import type { DecomMetrics } from '@decom/metrics';
 import type { ResourceQueries } from '@decom/projections';
 import { LeakInventoryReactor } from '../../../api/src/leaks/leak-inventory.reactor.js';
-import { LeakScanner, type LeakScannerSlot } from '../../../api/src/leaks/leak-scanner.js';
+import { LeakScanner, type LeakScannerSlot, type OwnerState } from '../../../api/src/leaks/leak-scanner.js';
 
 export interface LeakWorkDeps {
   readonly config: AppConfig;
@@ -56,7 +56,9 @@ export async function startLeakWork(deps: LeakWorkDeps): Promise<LeakWork> {
   const files = (await readdir(config.adaptersDir)).filter((f) => /\.ya?ml$/.test(f) && !/\.adapter\.ya?ml$/.test(f)).sort();
   const tasks = await Promise.all(files.map((f) => loadTaskConfigFile(join(config.adaptersDir, f))));
   const kinds = managedKinds(tasks);
-  const scanner = new LeakScanner(new KubernetesTransport(deps.kubeConfig), kinds, async (id) => (await deps.queries.get(id)) !== undefined);
+  // resource_index keeps every id ever created here (also after hard delete): an id it lacks is not ours.
+  const ownerState = async (id: string): Promise<OwnerState> => ((await deps.queries.get(id)) ? 'live' : (await deps.queries.locate(id)) ? 'gone' : 'unknown');
+  const scanner = new LeakScanner(new KubernetesTransport(deps.kubeConfig), kinds, ownerState);
   deps.slot.current = scanner;
 
   let supervisor: Supervisor | undefined;

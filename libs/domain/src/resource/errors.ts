@@ -180,14 +180,21 @@ export class CascadeThroughLiveReference extends DomainError {
 export class DependencyCycle extends DomainError {
   override readonly name = 'DependencyCycle';
   readonly code = 'DependencyCycle';
+  /** @param hidden ids of members the caller may not see (another tenant): shown as `a resource outside your tenant`. */
   constructor(
     readonly kind: string,
     readonly id: string,
     readonly members: readonly { readonly id: string; readonly kind: string; readonly name: string }[],
+    readonly hidden: ReadonlySet<string> = new Set(),
   ) {
     super(
-      `Cannot delete ${kind} '${id}': dependency cycle ${members.map((m) => `${m.kind} '${m.name}' (${m.id})`).join(' → ')}; ` +
+      `Cannot delete ${kind} '${id}': dependency cycle ${members.map((m) => (hidden.has(m.id) ? 'a resource outside your tenant' : `${m.kind} '${m.name}' (${m.id})`)).join(' → ')}; ` +
         'each waits for the next to be gone, so no DELETE can succeed: remove one of these references first',
     );
+  }
+
+  /** The same refusal as a caller who sees only `visible` members reads it. */
+  seenBy(visible: (member: { id: string }) => boolean): DependencyCycle {
+    return new DependencyCycle(this.kind, this.id, this.members, new Set(this.members.filter((m) => !visible(m)).map((m) => m.id)));
   }
 }

@@ -2,7 +2,7 @@
  * The delete guard's 409 messages (seed 004; issue #12) as a caller of a narrower tenancy reads them:
  * referrers it may not see are counted, never named (HyperFleet §8.1).
  */
-import { CascadeThroughLiveReference, LiveReferrers } from './errors.js';
+import { CascadeThroughLiveReference, DependencyCycle, LiveReferrers } from './errors.js';
 
 const user = { id: 'u1', kind: 'NodePool', name: 'user-np' };
 const secret = { id: 's1', kind: 'NodePool', name: 'secret-np' };
@@ -31,5 +31,12 @@ describe('delete guard errors seen by a scoped caller', () => {
     const error = new CascadeThroughLiveReference('Cluster', 'c1', [{ referenced: shared, referrer: secret }]).seenBy(() => false);
     expect(error.message).toBe("Cannot delete Cluster 'c1': its subtree holds resources referenced by 1 live resource outside your tenant; their owners must delete them first");
     expect(error.message).not.toMatch(/s1|secret-np/);
+  });
+
+  it('a cycle shows a hidden member as outside the tenant, keeping the cycle\'s shape', () => {
+    const error = new DependencyCycle('NodePool', 't1', [shared, secret, shared]).seenBy((m) => m.id !== 's1');
+    expect(error.message).toBe(
+      "Cannot delete NodePool 't1': dependency cycle NodePool 'shared' (t1) → a resource outside your tenant → NodePool 'shared' (t1); each waits for the next to be gone, so no DELETE can succeed: remove one of these references first",
+    );
   });
 });
