@@ -101,7 +101,7 @@ describe('deletion order end to end (issue #12)', () => {
       expect(cond((await api.get(`/nodepools/${op1}`)).body, 'DeletionBlocked')).toMatchObject({
         status: 'True',
         reason: 'InUse',
-        message: `in use by 1 resource(s) that must be hard-deleted first: [${app1}]`,
+        message: 'in use by 1 resource(s) that must be hard-deleted first (GET /api/decom/v1/finalizing names those you may see)',
       });
       expect(kube().peek('v1', 'ConfigMap', ns, `nodepool-${op1}`)).toBeDefined();
       expect(deletesOf('ConfigMap', `nodepool-${op1}`)).toEqual([]);
@@ -148,7 +148,7 @@ describe('deletion order end to end (issue #12)', () => {
     expect((await api.call('DELETE', `/clusters/${c1}?delete_for_move=true`)).status).toBe(202);
     expect((await api.call('DELETE', `/clusters/${c2}?delete_for_move=true`)).status).toBe(202);
     const blockedX = cond((await api.get(`/nodepools/${x}`)).body, 'DeletionBlocked');
-    expect(blockedX).toMatchObject({ status: 'True', reason: 'DependencyCycle', message: expect.stringContaining(`dependency cycle: ${x} → ${y} → ${x}`) });
+    expect(blockedX).toMatchObject({ status: 'True', reason: 'DependencyCycle', message: expect.stringContaining('dependency cycle through 2 resource(s); no member can be deleted before another') });
     expect(cond((await api.get(`/nodepools/${y}`)).body, 'DeletionBlocked')).toMatchObject({ status: 'True', reason: 'DependencyCycle' });
     expect((await finalizingRow(x))?.deletion_blocked).toMatchObject({ reason: 'DependencyCycle' });
     expect((await finalizingRow(y))?.deletion_blocked).toMatchObject({ reason: 'DependencyCycle' });

@@ -52,15 +52,20 @@ export function deletionBlockers(input: DeletionOrderInput): DeletionBlocker[] {
   return out;
 }
 
-/** One line per blocker, naming ids: `2 dependent resource(s) must be deleted first (Foreground): [a, b]`. */
+/**
+ * One line per blocker: `2 dependent resource(s) must be deleted first (Foreground): [a, b]`. Dependents
+ * are in the resource's own tree (its tenancy), so they are named; referrers and cycle members may live in
+ * a tenancy some readers of this shared condition cannot see (HyperFleet §8.1), so they are only counted:
+ * the finalizing blockers (`InUse.referrers`) and the DELETE's 409 name those the caller may see.
+ */
 export function describeBlocker(blocker: DeletionBlocker): string {
   switch (blocker.reason) {
     case 'DependencyCycle':
-      return `dependency cycle: ${blocker.ids.join(' → ')}; no member can be deleted before another (remove a reference, or force-delete one member)`;
+      return `dependency cycle through ${blocker.ids.length - 1} resource(s); no member can be deleted before another (remove a reference, or force-delete one member; a DELETE's 409 names the members you may see)`;
     case 'DependentsExist':
       return `${blocker.ids.length} dependent resource(s) must be hard-deleted first (propagationPolicy Foreground): [${blocker.ids.join(', ')}]`;
     case 'InUse':
-      return `in use by ${blocker.ids.length} resource(s) that must be hard-deleted first: [${blocker.ids.join(', ')}]`;
+      return `in use by ${blocker.ids.length} resource(s) that must be hard-deleted first (GET /api/decom/v1/finalizing names those you may see)`;
   }
 }
 
