@@ -33,6 +33,12 @@ interface Entry {
 /** How many completed ids are remembered for deduplication. */
 const COMPLETED_MEMORY = 50_000;
 
+/**
+ * Dead letters kept (oldest dropped), as the BullMQ queue's `removeOnFail.count`: a resource whose adapter
+ * keeps failing adds one per failed trigger, and a long-running embedded engine must not grow for it.
+ */
+export const DEAD_LETTER_MEMORY = 10_000;
+
 export class InProcessJobQueue implements JobQueue {
   /** Every job not yet started (delayed or due), by `<queue>/<id>`. */
   private readonly waiting = new Map<string, Entry>();
@@ -56,6 +62,8 @@ export class InProcessJobQueue implements JobQueue {
     private readonly clock: () => number = Date.now,
     private readonly random: () => number = Math.random,
     private readonly onError: (job: FailedJob) => void = () => undefined,
+    /** Dead letters kept, oldest dropped (default DEAD_LETTER_MEMORY). */
+    private readonly deadLetterLimit = DEAD_LETTER_MEMORY,
   ) {}
 
   async enqueue<T>(queue: string, id: string, data: T, options: JobOptions = {}): Promise<boolean> {
@@ -194,6 +202,7 @@ export class InProcessJobQueue implements JobQueue {
           failed_time: new Date(this.clock()).toISOString(),
         };
         this.dead.set(key, { failed, options: entry.options });
+        if (this.dead.size > this.deadLetterLimit) this.dead.delete(this.dead.keys().next().value!);
         this.onError(failed);
       } else {
         entry.attempt += 1;
