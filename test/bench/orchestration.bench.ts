@@ -53,8 +53,20 @@ const DELETE_IN_FLIGHT = 32;
 
 const encode = (search: string) => encodeURIComponent(search);
 
+/** GET with up to 3 tries on a network error (a keep-alive socket closed under the poll); an engine that is gone still fails. */
+async function getRetrying(api: DemoApi, path: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api.get(path);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await sleep(100);
+    }
+  }
+}
+
 async function count(api: DemoApi, plural: string, search?: string): Promise<number> {
-  const answer = await api.get(`/${plural}?size=1${search ? `&search=${encode(search)}` : ''}`);
+  const answer = await getRetrying(api, `/${plural}?size=1${search ? `&search=${encode(search)}` : ''}`);
   if (answer.status !== 200) throw new Error(`bench: list ${plural}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body.total as number;
 }
@@ -145,7 +157,7 @@ async function deleteLatencies(api: DemoApi, sizes: Sizes): Promise<{ latencies:
     if (performance.now() > deadline && measured.length >= 2) return;
     const started = performance.now();
     await deleteCluster(api, cluster.id);
-    await until(`cluster ${cluster.id} gone`, async () => (await api.get(`/clusters/${cluster.id}`)).status === 404, 120_000, 10);
+    await until(`cluster ${cluster.id} gone`, async () => (await getRetrying(api, `/clusters/${cluster.id}`)).status === 404, 120_000, 10);
     measured.push({ ms: performance.now() - started, cluster });
   });
   measured.sort((a, b) => a.ms - b.ms);

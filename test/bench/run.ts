@@ -63,9 +63,14 @@ for (const file of files) {
   } catch (error) {
     failures.push(name);
     process.stdout.write(`\nbench ${name} FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  } finally {
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    // The children's logs say why (an engine that exited, a refused start): their last lines, and the folder is kept.
+    for (const log of (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.log')).sort()) {
+      const lines = (await readFile(join(dir, log), 'utf8')).trimEnd().split('\n').slice(-15);
+      process.stdout.write(`\n--- ${join(dir, log)} (last ${lines.length} lines)\n${lines.map((l) => l.slice(0, 400)).join('\n')}\n`);
+    }
+    process.stdout.write(`\n(logs kept in ${dir})\n`);
   }
+  if (!failures.includes(name)) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   timings.push(`${name} ${fmt(secondsSince(moduleStarted))} s`);
 }
 const totalSeconds = secondsSince(started);
