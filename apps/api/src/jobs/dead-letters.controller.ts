@@ -15,7 +15,8 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nest
 import type { FastifyRequest } from 'fastify';
 import { currentTrace } from '@decom/tracing';
 import type { AccessPolicy } from '../auth/access-policy.js';
-import { principalOf, scopeOf } from '../auth/request-authentication.js';
+import { requireFleetWide } from '../auth/fleet-wide.js';
+import { principalOf } from '../auth/request-authentication.js';
 import { HttpProblem, Problems } from '../problem-details/problem.js';
 import { ACCESS_POLICY, DEAD_LETTERS, OPERATOR_LOG, type DeadLetterSource, type OperatorLog } from '../tokens.js';
 import { FailedJobsQueryDto, RetryJobDto } from './dto/dead-letters.dto.js';
@@ -67,8 +68,6 @@ export class DeadLettersController {
   }
 
   private requireFleetWide(req: FastifyRequest): void {
-    if (scopeOf(req) && !this.access.rolesOf(principalOf(req)).includes('admin') && !this.access.isSystem(principalOf(req))) {
-      throw Problems.forbidden('dead letters are fleet-wide: with tenants on, only system callers and administrators may see them');
-    }
+    requireFleetWide(req, this.access, 'dead letters');
   }
 }

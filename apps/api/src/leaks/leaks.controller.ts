@@ -11,7 +11,8 @@ import type { FastifyRequest } from 'fastify';
 import { RecordLeakCleanupCommand } from '@decom/application';
 import { requireReason } from '@decom/domain';
 import type { AccessPolicy } from '../auth/access-policy.js';
-import { principalOf, scopeOf } from '../auth/request-authentication.js';
+import { requireFleetWide } from '../auth/fleet-wide.js';
+import { principalOf } from '../auth/request-authentication.js';
 import { commandContextOf } from '../caller/caller.js';
 import { HttpProblem, Problems } from '../problem-details/problem.js';
 import { ForceDeleteDto } from '../resources/dto/force-delete.dto.js';
@@ -30,9 +31,7 @@ export class LeaksController {
 
   /** Leaks are fleet-wide (their owners are gone): with tenants on, for system callers and admins only. */
   private requireFleetWide(req: FastifyRequest): void {
-    if (scopeOf(req) && !this.access.rolesOf(principalOf(req)).includes('admin')) {
-      throw Problems.forbidden('leaks are fleet-wide: with tenants on, only system callers and administrators may see them');
-    }
+    requireFleetWide(req, this.access, 'leaks');
   }
 
   @Get()
