@@ -5,7 +5,7 @@ import { leaveForeign } from './delete-target.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { ResourceOperation } from './execution-result.js';
 import { discoverOwned } from './owned-discovery.js';
-import { isOwnedBy, withOwner } from './ownership.js';
+import { isOwnedBy, ownerLabels, withOwner } from './ownership.js';
 import { decideApply } from './resource-plan.js';
 import { describeObject, errorMessage, failCall, operation, refOf } from './resource-operation.js';
 import { remember, type Target } from './resource-target.js';
@@ -79,6 +79,11 @@ export async function applyTarget(ctx: ExecutionContext, target: Target, wait: R
         if (!(error instanceof TransportError && error.reason === 'AlreadyExists')) throw error;
         op = operation(target, desired, 'skip', 'already exists (created concurrently; the adoption policy applies on the next pass)');
       }
+    } else if (decision.operation === 'skip' && existing && missingOwnerLabels(existing, ctx.ownerMark)) {
+      // Issue 16: an object ours from before the selectable labels existed gets them once (nothing else
+      // changes), so adapter watches and label-selected discovery by ownership see it from now on.
+      await transport.replace(withOwner(existing, ctx.ownerMark));
+      op = operation(target, desired, 'update', `${decision.reason}; ownership labels added (${Object.keys(ownerLabels(ctx.ownerMark)).join(', ')})`);
     } else if (decision.operation === 'update' && existing) {
       await transport.replace({ ...desired, metadata: { ...desired.metadata, resourceVersion: existing.metadata.resourceVersion } });
     } else if (decision.operation === 'recreate' && existing) {
@@ -98,4 +103,9 @@ export async function applyTarget(ctx: ExecutionContext, target: Target, wait: R
     ctx.recorder.operation(operation(target, desired, 'blocked', `apply failed: ${errorMessage(error)}`));
     return false;
   }
+}
+
+/** Does `object` (already ours) lack one of the marker's selectable labels? */
+function missingOwnerLabels(object: KubeObject, mark: string): boolean {
+  return Object.entries(ownerLabels(mark)).some(([label, value]) => object.metadata.labels?.[label] !== value);
 }

@@ -1,3 +1,4 @@
+import { KubernetesObjectApi } from '@kubernetes/client-node';
 import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
 import { MANAGED_BY_LABEL, OWNER_ANNOTATION, OWNER_ID_LABEL } from './ownership.js';
 
@@ -92,5 +93,29 @@ describe('issue #11 › Discovery by ownership at deletion', () => {
     }
     expect(finalizedOf(h.api.requests('PUT').at(-1)?.body)?.status).toBe('True');
     expect(h.kube.peek('v1', 'Namespace', undefined, NS)).toBeUndefined();
+  });
+
+  it('an object ours from before the selectable labels existed gets them on the next pass, once, with nothing else changed', async () => {
+    const executor = await h.executor('config/adapters/validation.yaml', 'validation');
+    h.api.on(GET, { status: 200, body: cluster(1) });
+    await executor.execute(event);
+    // What an older Decom wrote: the annotation only.
+    const client = KubernetesObjectApi.makeApiClient(h.kube.kubeConfig());
+    const name = `cluster-${ID}-config`;
+    const stored = (await client.read({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS } })) as any;
+    const legacyLabels = Object.fromEntries(Object.entries(stored.metadata.labels ?? {}).filter(([k]) => k !== MANAGED_BY_LABEL && k !== OWNER_ID_LABEL));
+    await client.replace({ ...stored, metadata: { ...stored.metadata, labels: legacyLabels } });
+    expect((h.kube.peek('v1', 'ConfigMap', NS, name) as any).metadata.labels[OWNER_ID_LABEL]).toBeUndefined();
+
+    const result = await executor.execute(event);
+    const backfill = result.operations.find((o) => o.name === name);
+    expect(backfill).toMatchObject({ operation: 'update', reason: expect.stringContaining('ownership labels added') });
+    const labelled = h.kube.peek('v1', 'ConfigMap', NS, name) as any;
+    expect(labelled.metadata.labels).toMatchObject({ ...legacyLabels, [MANAGED_BY_LABEL]: 'validation', [OWNER_ID_LABEL]: ID });
+    expect(labelled.metadata.annotations[OWNER_ANNOTATION]).toBe(`Cluster/${ID}/validation`);
+    // Nothing else changed, and the next pass writes nothing more.
+    expect(labelled.data).toEqual(stored.data);
+    const again = await executor.execute(event);
+    expect(again.operations.find((o) => o.name === name)?.operation).toBe('skip');
   });
 });
