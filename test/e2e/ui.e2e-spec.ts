@@ -159,6 +159,9 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
 
   it('offers only the actions whoami allows (a caller who is not an admin sees no operator action)', async () => {
     const id = await reconciledCluster('viewer-only');
+    // Paused first, so the deletion stays pending (an admin would be offered Unpause, Force delete, Force
+    // orphan) however fast the adapters are: the page must still be about a resource that exists.
+    expect((await new DemoApi(fixture.engine.url, 'alice@example.com').call('POST', `/clusters/${id}/pause`, { reason: 'viewer test' })).status).toBe(200);
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     await page.goto(`${fixture.engine.url}/ui/#/login`);
     await page.getByLabel(/^Identity/).fill('viewer@example.com');
@@ -166,7 +169,7 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
     await page.locator('header', { hasText: 'viewer@example.com' }).waitFor();
     await page.goto(`${fixture.engine.url}/ui/#/resource/${id}`);
     await page.getByText('No action available to you for this resource now.').waitFor();
-    for (const name of ['Pause', 'Force delete', 'Force orphan']) expect(await page.getByRole('button', { name }).count()).toBe(0);
+    for (const name of ['Pause', 'Unpause', 'Force delete', 'Force orphan']) expect(await page.getByRole('button', { name }).count()).toBe(0);
   });
 
   it('an API error is shown as the problem title and detail', async () => {
