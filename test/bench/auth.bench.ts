@@ -5,7 +5,7 @@
  * fetch). Beside them, jose's own `jwtVerify` rate on the same keys: the ceiling of the verification step.
  * Closed loop, keep-alive HTTP, 8 requests in flight, 2 s per measurement, 5 rounds in rotating order, best of each.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,7 @@ import pino from 'pino';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { loadAppConfig } from '@decom/config';
 import { startEngine, type Engine } from '../../apps/cli/src/engine/engine.js';
+import { writeServerConfig } from '../support/server-config.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import type { BenchContext } from './support/context.js';
 
@@ -79,10 +80,7 @@ export default async function authBench(ctx: BenchContext): Promise<string> {
   const issuer = await TestIssuer.start();
   const dir = await mkdtemp(join(tmpdir(), 'decom-bench-auth-'));
   const serverConfig = join(dir, 'server.yaml');
-  await writeFile(
-    serverConfig,
-    `server:\n  jwt:\n    enabled: true\n    configs:\n      - issuer_url: ${issuer.issuer}\n        jwk_cert_url: ${issuer.jwksUrl}\n        audience: ${issuer.audience}\nauthorization:\n  admins: [bench@example.com]\n`,
-  );
+  await writeServerConfig(serverConfig, issuer, { authorization: { admins: ['bench@example.com'] } });
   const open = await engineWith(join(dir, 'open'), {});
   const secured = await engineWith(join(dir, 'jwt'), { DECOM_SERVER_CONFIG: serverConfig });
   try {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { loadAppConfig } from '@decom/config';
+import { writeServerConfig } from '../support/server-config.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
@@ -109,9 +110,7 @@ describe('rate limit with authentication on: refused requests count per client a
   beforeAll(async () => {
     issuer = await TestIssuer.start();
     dir = await mkdtemp(join(tmpdir(), 'decom-rl-jwt-'));
-    const yaml = ['server:', '  jwt:', '    enabled: true', '    configs:', `      - issuer_url: ${issuer.issuer}`, `        jwk_cert_url: ${issuer.jwksUrl}`,
-      `        audience: ${issuer.audience}`, '        identity_claim: email', '  rate_limit:', '    enabled: true', '    max: 4', '    time_window_ms: 60000', ''];
-    await writeFile(join(dir, 'server.yaml'), yaml.join('\n'));
+    await writeServerConfig(join(dir, 'server.yaml'), issuer, { identityClaim: 'email', rateLimit: { enabled: true, max: 4, time_window_ms: 60000 } });
     fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: join(dir, 'server.yaml') } });
   });
   afterAll(async () => {

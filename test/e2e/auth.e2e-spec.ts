@@ -14,6 +14,7 @@ import { DELETION_WAITS_FOR_UNPAUSE } from '@decom/domain';
 import { registerHistoryCommand } from '../../apps/cli/src/commands/history.command.js';
 import { eventually } from '../../apps/cli/src/demo/api-client.js';
 import { TestIssuer, unsignedToken } from '../support/test-issuer.js';
+import { writeServerConfig } from '../support/server-config.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 const ADMIN = 'admin@example.com';
@@ -33,31 +34,13 @@ describe('authentication and authorization (issue 9)', () => {
   beforeAll(async () => {
     issuer = await TestIssuer.start();
     dir = await mkdtemp(join(tmpdir(), 'decom-auth-'));
-    const file = join(dir, 'server.yaml');
-    await writeFile(
-      file,
-      [
-        'server:',
-        '  jwt:',
-        '    enabled: true',
-        '    jwks_refetch_cooldown_seconds: 1',
-        '    configs:',
-        `      - issuer_url: ${issuer.issuer}`,
-        `        jwk_cert_url: ${issuer.jwksUrl}`,
-        `        audience: ${issuer.audience}`,
-        '        identity_claim: email',
-        // An issuer whose keys cannot be fetched: its tokens must never be accepted.
-        '      - issuer_url: http://127.0.0.1:1/dead',
-        '        jwk_cert_url: http://127.0.0.1:1/jwks.json',
-        `        audience: ${issuer.audience}`,
-        'authorization:',
-        `  admins: [${ADMIN}]`,
-        `  operators: [${OPERATOR}]`,
-        '  adapters:',
-        `    validation: [${VALIDATION_BOT}]`,
-        '',
-      ].join('\n'),
-    );
+    const file = await writeServerConfig(join(dir, 'server.yaml'), issuer, {
+      identityClaim: 'email',
+      jwksRefetchCooldownSeconds: 1,
+      // An issuer whose keys cannot be fetched: its tokens must never be accepted.
+      extraIssuers: [{ issuer_url: 'http://127.0.0.1:1/dead', jwk_cert_url: 'http://127.0.0.1:1/jwks.json', audience: issuer.audience }],
+      authorization: { admins: [ADMIN], operators: [OPERATOR], adapters: { validation: [VALIDATION_BOT] } },
+    });
     const sink = new Writable({
       write(chunk, _encoding, done) {
         logLines.push(String(chunk));

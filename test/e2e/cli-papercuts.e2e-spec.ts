@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
 import { freePort } from '../support/free-port.js';
 import { useRedis, type RedisForTests } from '../support/redis.js';
+import { writeServerConfig } from '../support/server-config.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { DECOM_BIN, ensureBuilt, runBuiltDecom, runShell } from './support/built-decom.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
@@ -74,8 +75,7 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
     beforeAll(async () => {
       issuer = await TestIssuer.start();
       const config = join(dir, 'leaks-server.yaml');
-      writeFileSync(config, ['server:', '  jwt:', '    enabled: true', '    configs:', `      - issuer_url: ${issuer.issuer}`, `        jwk_cert_url: ${issuer.jwksUrl}`,
-        `        audience: ${issuer.audience}`, '        identity_claim: email', 'authorization:', '  admins: [admin@example.com]', ''].join('\n'));
+      await writeServerConfig(config, issuer, { identityClaim: 'email', authorization: { admins: ['admin@example.com'] } });
       fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: config } });
       adminToken = join(dir, 'admin.jwt');
       viewerToken = join(dir, 'viewer.jwt');

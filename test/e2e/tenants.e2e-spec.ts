@@ -5,10 +5,11 @@
  * tenancy, a missing or bad dimension is a 403, and the system header makes an unscoped reader only for
  * an identity bound to an adapter (an ordinary user sending it is still scoped).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestIssuer } from '../support/test-issuer.js';
+import { writeServerConfig } from '../support/server-config.js';
 import { usePostgres, type PostgresForTests } from '../support/postgres.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
@@ -27,29 +28,17 @@ describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFl
   beforeAll(async () => {
     issuer = await TestIssuer.start();
     dir = await mkdtemp(join(tmpdir(), 'decom-tenants-'));
-    const file = join(dir, 'server.yaml');
-    await writeFile(
-      file,
-      [
-        'server:',
-        '  jwt:',
-        '    enabled: true',
-        '    configs:',
-        `      - issuer_url: ${issuer.issuer}`,
-        `        jwk_cert_url: ${issuer.jwksUrl}`,
-        `        audience: ${issuer.audience}`,
-        '  tenant:',
-        '    enabled: true',
-        '    system_header: X-HyperFleet-System',
-        '    dimensions:',
-        '      - { header: X-Tenant-Org, key: org, required: true }',
-        '      - { header: X-Tenant-Project, key: project }',
-        'authorization:',
-        '  adapters:',
-        `    validation: [${BOT}]`,
-        '',
-      ].join('\n'),
-    );
+    const file = await writeServerConfig(join(dir, 'server.yaml'), issuer, {
+      tenant: {
+        enabled: true,
+        system_header: 'X-HyperFleet-System',
+        dimensions: [
+          { header: 'X-Tenant-Org', key: 'org', required: true },
+          { header: 'X-Tenant-Project', key: 'project' },
+        ],
+      },
+      authorization: { adapters: { validation: [BOT] } },
+    });
     if (profile === 'postgres') {
       postgres = await usePostgres();
       schema = await postgres.newSchema();
