@@ -4,16 +4,9 @@
  */
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { statusReport, AVAILABLE, FINALIZED } from '../support/status-reports.js';
 
-const now = () => new Date().toISOString();
-const report = (adapter: string, generation: number, conds: Record<string, string>) => ({
-  adapter,
-  observed_generation: generation,
-  observed_time: now(),
-  conditions: Object.entries(conds).map(([type, status]) => ({ type, status, reason: `${type}Reason`, message: `${type} is ${status}` })),
-});
-const available = { Applied: 'True', Available: 'True', Health: 'True', Finalized: 'False' };
-const finalized = { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' };
+const report = statusReport;
 const condition = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
 
 describe('HyperFleet API contract (embedded engine)', () => {
@@ -130,10 +123,10 @@ describe('HyperFleet API contract (embedded engine)', () => {
   describe('status ingestion (contract §1.3)', () => {
     it('stores a report (201), discards a future generation (204), 400s a missing mandatory condition', async () => {
       const c = await createCluster('beta-1');
-      const stored = await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, available));
+      const stored = await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, AVAILABLE));
       expect(stored.status).toBe(201);
       expect(stored.body).toMatchObject({ adapter: 'validation', observed_generation: 1 });
-      const future = await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 7, available));
+      const future = await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 7, AVAILABLE));
       expect(future.status).toBe(204);
       const missing = await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, { Applied: 'True', Health: 'True' }));
       expect(missing.status).toBe(400);
@@ -174,13 +167,13 @@ describe('HyperFleet API contract (embedded engine)', () => {
       const c = await createCluster('gamma-2');
       const np = (await api.call('POST', `/clusters/${c.id}/nodepools`, { kind: 'NodePool', name: 'pool-1', spec: {} })).body;
       await api.call('DELETE', `/clusters/${c.id}`);
-      expect((await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, finalized))).status).toBe(201);
+      expect((await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, FINALIZED))).status).toBe(201);
       await fixture.engine.settle();
       const waiting = (await api.get(`/clusters/${c.id}`)).body;
       expect(condition(waiting, 'Reconciled')).toMatchObject({ status: 'False', reason: 'ReconciledWaitingForChildren' });
       const dashboard = (await fetch(`${fixture.engine.url}/api/decom/v1/finalizing`).then((r) => r.json())) as { items: any[] };
       expect(dashboard.items.find((i: any) => i.id === c.id)).toMatchObject({ children_remaining: 1, waiting_on_adapters: [] });
-      expect((await api.call('PUT', `/clusters/${c.id}/nodepools/${np.id}/statuses`, report('np-configmap', 2, finalized))).status).toBe(201);
+      expect((await api.call('PUT', `/clusters/${c.id}/nodepools/${np.id}/statuses`, report('np-configmap', 2, FINALIZED))).status).toBe(201);
       await eventually('cluster hard delete', async () => ((await api.get(`/clusters/${c.id}`)).status === 404 ? true : undefined));
       expect((await api.get(`/nodepools/${np.id}`)).status).toBe(404);
       const types = await streamEvents(c.id);
@@ -192,7 +185,7 @@ describe('HyperFleet API contract (embedded engine)', () => {
     it('ignores Finalized reported for an older generation (P5)', async () => {
       const c = await createCluster('gamma-3');
       await api.call('DELETE', `/clusters/${c.id}`);
-      await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, finalized));
+      await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, FINALIZED));
       await fixture.engine.settle();
       expect((await api.get(`/clusters/${c.id}`)).status).toBe(200);
     });
@@ -232,7 +225,7 @@ describe('HyperFleet API contract (embedded engine)', () => {
       const c = await createCluster('delta-3');
       const np = (await api.call('POST', `/clusters/${c.id}/nodepools`, { kind: 'NodePool', name: 'pool-1', spec: {} })).body;
       await api.call('DELETE', `/clusters/${c.id}`);
-      await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, finalized));
+      await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, FINALIZED));
       await fixture.engine.settle();
       expect((await api.get(`/clusters/${c.id}`)).status).toBe(200);
       expect((await api.call('POST', `/clusters/${c.id}/nodepools/${np.id}/force-delete`, { reason: 'pool adapter gone' })).status).toBe(204);

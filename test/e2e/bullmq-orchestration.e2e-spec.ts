@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { useThrowAwayRedis, type RedisForTests } from '../support/redis.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { statusReport, FINALIZED } from '../support/status-reports.js';
 
 let redis: RedisForTests;
 beforeAll(async () => {
@@ -18,13 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => redis?.stop());
 
-const report = (adapter: string, generation: number, conds: Record<string, string>) => ({
-  adapter,
-  observed_generation: generation,
-  observed_time: new Date().toISOString(),
-  conditions: Object.entries(conds).map(([type, status]) => ({ type, status, reason: `${type}Reason`, message: `${type} is ${status}` })),
-});
-const finalized = { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' };
+const report = statusReport;
 const condition = (resource: { status: { conditions: { type: string; status: string }[] } }, type: string) => resource.status.conditions.find((c) => c.type === type);
 
 /** Ids of every job a BullMQ queue holds, whatever its state. */
@@ -100,14 +95,14 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
     // Held while the nodepool exists (DeletionBlocked=True/DependentsExist).
     expect(await jobIds(validation)).not.toContain(`validation.cluster-${c}.gen-3`);
     // The nodepool's adapter reports Finalized → a hard-delete check → HardDeleted → the parent is re-checked.
-    expect((await api.call('PUT', `/clusters/${c}/nodepools/${np}/statuses`, report('np-configmap', 2, finalized))).status).toBe(201);
+    expect((await api.call('PUT', `/clusters/${c}/nodepools/${np}/statuses`, report('np-configmap', 2, FINALIZED))).status).toBe(201);
     await eventually('hard-delete check for the Finalized report', has(hardDelete, new RegExp(`^hard-delete\\.nodepool-${np}\\.finalized-\\d+$`)));
     await eventually('the nodepool is hard-deleted', async () => ((await api.get(`/nodepools/${np}`)).status === 404 ? true : undefined));
     await eventually('the parent is re-checked after its child went', has(hardDelete, new RegExp(`^hard-delete\\.cluster-${c}\\.child-\\d+$`)));
     await eventually('the cluster adapter is released once its child is gone', has(validation, new RegExp(`^validation\\.cluster-${c}\\.gen-3$`)));
     expect((await api.get(`/clusters/${c}`)).status).toBe(200);
 
-    expect((await api.call('PUT', `/clusters/${c}/statuses`, report('validation', 3, finalized))).status).toBe(201);
+    expect((await api.call('PUT', `/clusters/${c}/statuses`, report('validation', 3, FINALIZED))).status).toBe(201);
     await eventually('the cluster is hard-deleted', async () => ((await api.get(`/clusters/${c}`)).status === 404 ? true : undefined));
     // Facts replayed (same ids) enqueue nothing new: one adapter run per generation.
     expect((await jobIds(validation)).filter((id) => id.startsWith(`validation.cluster-${c}.`)).sort()).toEqual(

@@ -5,15 +5,9 @@
  */
 import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { statusReport, type ConditionStatuses, FINALIZED, IN_PROGRESS } from '../support/status-reports.js';
 
-const report = (generation: number, conds: Record<string, string>) => ({
-  adapter: 'validation',
-  observed_generation: generation,
-  observed_time: new Date().toISOString(),
-  conditions: Object.entries(conds).map(([type, status]) => ({ type, status, reason: `${type}Reason`, message: `${type} is ${status}` })),
-});
-const inProgress = { Applied: 'True', Available: 'True', Health: 'True', Finalized: 'False' };
-const finalized = { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' };
+const report = (generation: number, conds: ConditionStatuses) => statusReport('validation', generation, conds);
 
 describe('issue #11 › Fencing › PUT .../statuses with X-Decom-Fence', () => {
   let fixture: EngineFixture;
@@ -29,11 +23,11 @@ describe('issue #11 › Fencing › PUT .../statuses with X-Decom-Fence', () => 
     expect((await api.call('DELETE', `/clusters/${c.id}`)).status).toBe(202);
     // A paused resource is never hard-deleted, so the record stays for the stale report to meet.
     await api.call('POST', `/clusters/${c.id}/pause`, { reason: 'keep the record for the test' });
-    const newer = await api.call('PUT', `/clusters/${c.id}/statuses`, report(2, finalized), { 'x-decom-fence': '2.2000' });
+    const newer = await api.call('PUT', `/clusters/${c.id}/statuses`, report(2, FINALIZED), { 'x-decom-fence': '2.2000' });
     expect(newer.status).toBe(201);
-    const stale = await api.call('PUT', `/clusters/${c.id}/statuses`, report(2, inProgress), { 'x-decom-fence': '2.1000' });
+    const stale = await api.call('PUT', `/clusters/${c.id}/statuses`, report(2, IN_PROGRESS), { 'x-decom-fence': '2.1000' });
     expect(stale.status).toBe(204);
-    const olderGeneration = await api.call('PUT', `/clusters/${c.id}/statuses`, report(2, inProgress), { 'x-decom-fence': '1.3000' });
+    const olderGeneration = await api.call('PUT', `/clusters/${c.id}/statuses`, report(2, IN_PROGRESS), { 'x-decom-fence': '1.3000' });
     expect(olderGeneration.status).toBe(204);
 
     const statuses = (await api.get(`/clusters/${c.id}/statuses`)).body.items as { conditions: { type: string; status: string }[] }[];
@@ -49,7 +43,7 @@ describe('issue #11 › Fencing › PUT .../statuses with X-Decom-Fence', () => 
 
   it('a malformed X-Decom-Fence is a 400 problem naming the header; nothing is recorded', async () => {
     const c = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'fenced-2', spec: {} })).body;
-    const bad = await api.call('PUT', `/clusters/${c.id}/statuses`, report(1, inProgress), { 'x-decom-fence': 'gen-1' });
+    const bad = await api.call('PUT', `/clusters/${c.id}/statuses`, report(1, IN_PROGRESS), { 'x-decom-fence': 'gen-1' });
     expect(bad.status).toBe(400);
     expect(bad.contentType).toMatch(/application\/problem\+json/);
     expect(bad.body.errors).toEqual([expect.objectContaining({ field: 'X-Decom-Fence', constraint: 'format' })]);

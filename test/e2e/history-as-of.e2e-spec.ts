@@ -8,15 +8,9 @@ import { Command } from 'commander';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { registerHistoryCommand } from '../../apps/cli/src/commands/history.command.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { statusReport, AVAILABLE, FINALIZED } from '../support/status-reports.js';
 
-const report = (adapter: string, generation: number, conds: Record<string, string>) => ({
-  adapter,
-  observed_generation: generation,
-  observed_time: new Date().toISOString(),
-  conditions: Object.entries(conds).map(([type, status]) => ({ type, status, reason: `${type}Reason`, message: `${type} is ${status}` })),
-});
-const available = { Applied: 'True', Available: 'True', Health: 'True', Finalized: 'False' };
-const finalized = { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' };
+const report = statusReport;
 
 describe('resource history and as_of', () => {
   let fixture: EngineFixture;
@@ -40,7 +34,7 @@ describe('resource history and as_of', () => {
     const beforeCreation = await mark();
     const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'time-1', spec: { region: 'eu' } })).body;
     const pool = (await api.call('POST', `/clusters/${cluster.id}/nodepools`, { kind: 'NodePool', name: 'pool-1', spec: {} })).body;
-    await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 1, available));
+    await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 1, AVAILABLE));
     const seen: Array<{ at: string; cluster: unknown; pool: unknown }> = [];
     const record = async () => {
       const at = await mark();
@@ -51,9 +45,9 @@ describe('resource history and as_of', () => {
     await record(); // generation 2
     await api.call('DELETE', `/clusters/${cluster.id}`);
     await record(); // Finalizing, cascaded
-    await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 3, finalized));
+    await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 3, FINALIZED));
     await record(); // waiting for children
-    await api.call('PUT', `/clusters/${cluster.id}/nodepools/${pool.id}/statuses`, report('np-configmap', 2, finalized));
+    await api.call('PUT', `/clusters/${cluster.id}/nodepools/${pool.id}/statuses`, report('np-configmap', 2, FINALIZED));
     await eventually('hard delete', async () => ((await api.get(`/clusters/${cluster.id}`)).status === 404 ? true : undefined));
     const afterHardDelete = await mark();
 

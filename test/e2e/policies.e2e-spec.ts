@@ -5,16 +5,10 @@
  */
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { statusReport, type ConditionStatuses, FINALIZED, IN_PROGRESS } from '../support/status-reports.js';
 
 const now = () => new Date().toISOString();
-const report = (adapter: string, generation: number, conds: Record<string, string>, reason = 'R') => ({
-  adapter,
-  observed_generation: generation,
-  observed_time: now(),
-  conditions: Object.entries(conds).map(([type, status]) => ({ type, status, reason, message: `${type}=${status}` })),
-});
-const finalized = { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' };
-const inProgress = { Applied: 'True', Available: 'True', Health: 'True', Finalized: 'False' };
+const report = (adapter: string, generation: number, conds: ConditionStatuses, reason = 'R') => statusReport(adapter, generation, conds, reason);
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
 
 describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () => {
@@ -99,14 +93,14 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
       reason: 'DependentsExist',
       message: `2 dependent resource(s) must be hard-deleted first (propagationPolicy Foreground): [${[a.id, b.id].sort().join(', ')}]`,
     });
-    await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, inProgress));
-    await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, { ...inProgress, Health: 'False' }));
+    await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, IN_PROGRESS));
+    await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, { ...IN_PROGRESS, Health: 'False' }));
     expect(cond((await api.get(`/clusters/${c.id}`)).body, 'Deleting')).toMatchObject({ status: 'True', reason: 'Deleting' });
     expect((await types(c.id)).filter((t) => t === 'DeletionStarted')).toHaveLength(1);
-    await api.call('PUT', `/clusters/${c.id}/nodepools/${a.id}/statuses`, report('np-configmap', 2, finalized));
+    await api.call('PUT', `/clusters/${c.id}/nodepools/${a.id}/statuses`, report('np-configmap', 2, FINALIZED));
     await eventually('np-a hard delete', async () => ((await api.get(`/nodepools/${a.id}`)).status === 404 ? true : undefined));
     expect(await blocked()).toMatchObject({ status: 'True', message: `1 dependent resource(s) must be hard-deleted first (propagationPolicy Foreground): [${b.id}]` });
-    await api.call('PUT', `/clusters/${c.id}/nodepools/${b.id}/statuses`, report('np-configmap', 2, finalized));
+    await api.call('PUT', `/clusters/${c.id}/nodepools/${b.id}/statuses`, report('np-configmap', 2, FINALIZED));
     await eventually('np-b hard delete', async () => ((await api.get(`/nodepools/${b.id}`)).status === 404 ? true : undefined));
     expect(await blocked()).toMatchObject({ status: 'False', reason: 'NotBlocked' });
   });
@@ -137,8 +131,8 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
     expect(cond(paused.body, 'Paused')).toMatchObject({ status: 'True', reason: 'Paused', message: 'Paused: investigating INC-9' });
     expect(cond((await api.get(`/nodepools/${np.id}`)).body, 'Paused')).toMatchObject({ status: 'True', reason: 'ParentPaused' });
     expect((await api.call('POST', `/clusters/${c.id}/pause`, {})).status).toBe(400);
-    await api.call('PUT', `/clusters/${c.id}/nodepools/${np.id}/statuses`, report('np-configmap', 2, finalized));
-    await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, finalized));
+    await api.call('PUT', `/clusters/${c.id}/nodepools/${np.id}/statuses`, report('np-configmap', 2, FINALIZED));
+    await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, FINALIZED));
     await fixture.engine.settle();
     expect((await api.get(`/nodepools/${np.id}`)).status).toBe(200);
     expect((await api.get(`/clusters/${c.id}`)).status).toBe(200);
@@ -161,14 +155,14 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
     expect(ok.body.deletion_policy).toBe('Orphan');
     const audit = (await api.get(`/resources/${c.id}/events`)).body.items.find((e: any) => e.type === 'ForceOrphaned');
     expect(audit).toMatchObject({ caller: 'operator@example.com', data: { reason: 'backend decommissioned for good' } });
-    await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, finalized, 'Orphaned'));
+    await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, FINALIZED, 'Orphaned'));
     await eventually('hard delete through the normal gate', async () => ((await api.get(`/clusters/${c.id}`)).status === 404 ? true : undefined));
     expect(await types(c.id)).toEqual(expect.arrayContaining(['Orphaned', 'AdapterFinalized', 'HardDeleted']));
   });
 
   it('records status events on transitions only: an identical repeat answers 201 and appends nothing', async () => {
     const c = await cluster('repeat-1');
-    const body = report('validation', 1, inProgress);
+    const body = report('validation', 1, IN_PROGRESS);
     expect((await api.call('PUT', `/clusters/${c.id}/statuses`, body)).status).toBe(201);
     const again = await api.call('PUT', `/clusters/${c.id}/statuses`, { ...body, observed_time: now() });
     expect(again.status).toBe(201);

@@ -7,15 +7,9 @@ import pg from 'pg';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { usePostgres, type PostgresForTests } from '../support/postgres.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { statusReport, FINALIZED } from '../support/status-reports.js';
 
-const now = () => new Date().toISOString();
-const report = (adapter: string, generation: number, conds: Record<string, string>) => ({
-  adapter,
-  observed_generation: generation,
-  observed_time: now(),
-  conditions: Object.entries(conds).map(([type, status]) => ({ type, status, reason: `${type}Reason`, message: `${type} is ${status}` })),
-});
-const finalized = { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' };
+const report = statusReport;
 
 describe('PostgreSQL profile (DECOM_EVENT_STORE=postgres)', () => {
   let postgres: PostgresForTests;
@@ -52,11 +46,11 @@ describe('PostgreSQL profile (DECOM_EVENT_STORE=postgres)', () => {
     expect((await api.get(`/clusters/${cluster.id}/nodepools/${pool.id}`)).body).toMatchObject({ generation: 2, deleted_time: deleted.body.deleted_time });
     expect((await api.call('PATCH', `/clusters/${cluster.id}`, { spec: {} })).body.code).toBe('HYPERFLEET-CNF-003');
 
-    expect((await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 2, finalized))).status).toBe(201);
+    expect((await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 2, FINALIZED))).status).toBe(201);
     await fixture!.engine.settle();
     const waiting = (await api.get(`/clusters/${cluster.id}`)).body;
     expect(waiting.status.conditions[0]).toMatchObject({ type: 'Reconciled', status: 'False', reason: 'ReconciledWaitingForChildren' });
-    expect((await api.call('PUT', `/clusters/${cluster.id}/nodepools/${pool.id}/statuses`, report('np-configmap', 2, finalized))).status).toBe(201);
+    expect((await api.call('PUT', `/clusters/${cluster.id}/nodepools/${pool.id}/statuses`, report('np-configmap', 2, FINALIZED))).status).toBe(201);
     await eventually('hard delete', async () => ((await api.get(`/clusters/${cluster.id}`)).status === 404 ? true : undefined));
     expect((await api.get(`/nodepools/${pool.id}`)).status).toBe(404);
 

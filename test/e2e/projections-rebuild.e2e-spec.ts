@@ -16,16 +16,9 @@ import { createProjections, rebuildProjections } from '../../apps/cli/src/engine
 import { openStorage } from '../../apps/cli/src/engine/storage.js';
 import { usePostgres, type PostgresForTests } from '../support/postgres.js';
 import { startTestEngine } from './engine-fixture.js';
+import { statusReport, AVAILABLE, FINALIZED, UNHEALTHY } from '../support/status-reports.js';
 
-const report = (adapter: string, generation: number, conds: Record<string, string>) => ({
-  adapter,
-  observed_generation: generation,
-  observed_time: new Date().toISOString(),
-  conditions: Object.entries(conds).map(([type, status]) => ({ type, status, reason: `${type}Reason`, message: `${type} is ${status}` })),
-});
-const available = { Applied: 'True', Available: 'True', Health: 'True', Finalized: 'False' };
-const finalized = { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' };
-const unhealthy = { Applied: 'True', Available: 'True', Health: 'False', Finalized: 'False' };
+const report = statusReport;
 
 /** Every flow the read models know: create, patch, statuses, DELETE + cascade, hard delete, force delete. */
 async function runFlows(api: DemoApi, settle: () => Promise<void>): Promise<void> {
@@ -33,24 +26,24 @@ async function runFlows(api: DemoApi, settle: () => Promise<void>): Promise<void
   const kept = await post('/clusters', { kind: 'Cluster', name: 'kept', spec: { region: 'eu' }, labels: { team: 'a' } });
   await post(`/clusters/${kept.id}/nodepools`, { kind: 'NodePool', name: 'kept-pool', spec: {} });
   await api.call('PATCH', `/clusters/${kept.id}`, { spec: { region: 'us' } });
-  await api.call('PUT', `/clusters/${kept.id}/statuses`, report('validation', 2, available));
+  await api.call('PUT', `/clusters/${kept.id}/statuses`, report('validation', 2, AVAILABLE));
 
   const gone = await post('/clusters', { kind: 'Cluster', name: 'gone', spec: {} });
   const gonePool = await post(`/clusters/${gone.id}/nodepools`, { kind: 'NodePool', name: 'gone-pool', spec: {} });
   await api.call('DELETE', `/clusters/${gone.id}`);
-  await api.call('PUT', `/clusters/${gone.id}/statuses`, report('validation', 2, finalized));
-  await api.call('PUT', `/clusters/${gone.id}/nodepools/${gonePool.id}/statuses`, report('np-configmap', 2, finalized));
+  await api.call('PUT', `/clusters/${gone.id}/statuses`, report('validation', 2, FINALIZED));
+  await api.call('PUT', `/clusters/${gone.id}/nodepools/${gonePool.id}/statuses`, report('np-configmap', 2, FINALIZED));
   await eventually('hard delete', async () => ((await api.get(`/clusters/${gone.id}`)).status === 404 ? true : undefined));
 
   const stuck = await post('/clusters', { kind: 'Cluster', name: 'stuck', spec: {} });
   await post(`/clusters/${stuck.id}/nodepools`, { kind: 'NodePool', name: 'stuck-pool', spec: {} });
   await api.call('DELETE', `/clusters/${stuck.id}`);
-  await api.call('PUT', `/clusters/${stuck.id}/statuses`, report('validation', 2, unhealthy));
+  await api.call('PUT', `/clusters/${stuck.id}/statuses`, report('validation', 2, UNHEALTHY));
   await api.call('POST', `/clusters/${stuck.id}/force-delete`, { reason: 'INC-7' });
 
   const waiting = await post('/clusters', { kind: 'Cluster', name: 'waiting', spec: {} });
   await api.call('DELETE', `/clusters/${waiting.id}`);
-  await api.call('PUT', `/clusters/${waiting.id}/statuses`, report('validation', 1, finalized)); // stale: discarded or ignored
+  await api.call('PUT', `/clusters/${waiting.id}/statuses`, report('validation', 1, FINALIZED)); // stale: discarded or ignored
   await settle();
 }
 

@@ -18,17 +18,13 @@ import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
 import { runDemoScenario } from '../../apps/cli/src/demo/demo-scenario.js';
 import { startTestEngine } from '../e2e/engine-fixture.js';
 import { replayHistory, type HistoryFixture } from './history-fixture.js';
+import { statusReport } from '../support/status-reports.js';
 
 // Test tooling switch, not app config.
 const isRecording = process.env['DECOM_RECORD_HISTORIES'] === '1';
 const folder = resolve('test/fixtures/histories');
 
-const report = (adapter: string, generation: number, conds: Record<string, string>) => ({
-  adapter,
-  observed_generation: generation,
-  observed_time: new Date().toISOString(),
-  conditions: Object.entries(conds).map(([type, status]) => ({ type, status, reason: `${type}Reason`, message: `${type} is ${status}` })),
-});
+const report = statusReport;
 
 if (!isRecording) console.log('record histories skipped: a tool, not a test; run with DECOM_RECORD_HISTORIES=1 to re-record test/fixtures/histories');
 (isRecording ? describe : describe.skip)('record histories', () => {
