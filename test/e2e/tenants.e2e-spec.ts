@@ -3,7 +3,8 @@
  * local JWKS endpoint. Two tenants via gateway headers each see and change only their own resources (404
  * across tenants over REST and GraphQL), names are unique per tenant, children inherit the parent's
  * tenancy, a missing or bad dimension is a 403, and the system header makes an unscoped reader only for
- * an identity bound to an adapter (an ordinary user sending it is still scoped).
+ * an identity bound to an adapter (an ordinary user sending it is still scoped), and a fleet-wide reader for
+ * an administrator (reads only: its writes still name a tenant).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 const ALICE = 'alice@acme.example';
 const BOB = 'bob@globex.example';
 const BOT = 'validation-bot@example.com';
+const ROOT = 'root@example.com';
 
 // Both read-model dialects: the tenancy filter is JSON SQL (json_extract / jsonb ->>).
 describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFleet §8.1) on %s', (profile) => {
@@ -37,7 +39,7 @@ describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFl
           { header: 'X-Tenant-Project', key: 'project' },
         ],
       },
-      authorization: { adapters: { validation: [BOT] } },
+      authorization: { admins: [ROOT], adapters: { validation: [BOT] } },
     });
     if (profile === 'postgres') {
       postgres = await usePostgres();
@@ -158,6 +160,23 @@ describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFl
     // …and with one it stays scoped.
     const scoped = await call(ALICE, { ...system, ...globex }, 'GET', '/clusters');
     expect(scoped.body.total).toBe(1);
+  }, 30_000);
+  it('an administrator sending the system header reads fleet-wide; its writes still need a tenant', async () => {
+    const system = { 'x-hyperfleet-system': 'true' };
+    const all = await call(ROOT, system, 'GET', '/clusters');
+    expect(all.status).toBe(200);
+    expect(all.body.total).toBe(3);
+    expect((await call(ROOT, system, 'GET', '/api/decom/v1/whoami')).body).toMatchObject({ identity: ROOT, tenant: null });
+    expect((await call(ROOT, system, 'GET', '/api/decom/v1/leaks')).status).toBe(200);
+    // Without the header an administrator is a tenant caller like any other.
+    expect((await call(ROOT, {}, 'GET', '/clusters')).status).toBe(403);
+    const scoped = (await call(ROOT, acme, 'GET', '/clusters')).body.total as number;
+    expect(scoped).toBeGreaterThan(0);
+    expect(scoped).toBeLessThan(all.body.total);
+    // A write with the header but no tenant: refused, so no resource is created without a tenancy.
+    const create = await call(ROOT, system, 'POST', '/clusters', { kind: 'Cluster', name: 'no-tenant', spec: {} });
+    expect(create.status).toBe(403);
+    expect(create.body.code).toBe('HYPERFLEET-AUZ-001');
   }, 30_000);
   it("a delete guard's 409 counts a referrer in a tenancy the caller cannot see, without naming it", async () => {
     const web = { 'x-tenant-org': 'umbrella', 'x-tenant-project': 'web' };

@@ -4,7 +4,9 @@
  *   reads). Unlike HyperFleet, which trusts its gateway for this header, Decom honours it only for callers
  *   it already treats as system identities (an identity bound in `authorization.adapters`, or the embedded
  *   adapters' minted tokens, which are system callers even without the header); from anyone else the
- *   header is ignored and the dimensions apply.
+ *   header is ignored and the dimensions apply. An administrator (`authorization.admins`) sending it reads
+ *   fleet-wide (GET/HEAD only: the leak scan, dead letters, the event stream, every tenant's resources);
+ *   its writes still name a tenant, so nothing it creates is left without one.
  * - otherwise each dimension's header: a value is 1..63 characters of `[A-Za-z0-9._-]`; a missing required
  *   dimension, a bad value, or no dimension at all → 403 `HYPERFLEET-AUZ-001`.
  */
@@ -21,13 +23,17 @@ export class TenantResolver {
   constructor(
     private readonly config: TenantConfig,
     private readonly isSystem: (principal: Principal) => boolean,
+    private readonly isAdmin: (principal: Principal) => boolean = () => false,
   ) {}
 
   /** @throws HttpProblem 403 HYPERFLEET-AUZ-001 naming the dimension header at fault. */
   resolve(request: FastifyRequest, principal: Principal): Tenancy | null {
     // Decom's own embedded adapters (tokens minted in this process) are system callers without the header.
     if (principal.issuer === EMBEDDED_ISSUER) return null;
-    if (header(request, this.config.system_header)?.toLowerCase() === 'true' && this.isSystem(principal)) return null;
+    if (header(request, this.config.system_header)?.toLowerCase() === 'true') {
+      if (this.isSystem(principal)) return null;
+      if (this.isAdmin(principal) && (request.method === 'GET' || request.method === 'HEAD')) return null;
+    }
     const tenancy: Record<string, string> = {};
     for (const dimension of this.config.dimensions) {
       const value = header(request, dimension.header);

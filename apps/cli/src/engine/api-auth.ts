@@ -50,7 +50,13 @@ export async function buildEngineAuth(config: AppConfig, logger: Logger, options
     : undefined;
   const policy = new AccessPolicy({ authorization, authenticated: jwtOn, ...(embedded ? { embeddedIssuer: embedded.config.issuer_url } : {}) });
   const tenant = server.tenant?.enabled ? server.tenant : undefined;
-  const tenants = tenant ? new TenantResolver(tenant, (principal) => policy.isSystem(principal)) : undefined;
+  const tenants = tenant
+    ? new TenantResolver(
+        tenant,
+        (principal) => policy.isSystem(principal),
+        (principal) => policy.rolesOf(principal).includes('admin'),
+      )
+    : undefined;
   const summary = [
     jwtOn
       ? `authentication: JWT from ${server.jwt.configs.map((c) => c.issuer_url).join(', ')}${embedded ? ' (+ embedded adapter issuer)' : ''}${server.jwt.anonymous_reads ? '; anonymous reads allowed' : ''}`
