@@ -29,6 +29,7 @@ export {
   NO_ROUTE_CODE,
 } from './api-client/api-errors.js';
 export { resolveApiUrl } from './api-client/api-url.js';
+export { RunReadCache } from './api-client/run-read-cache.js';
 export { tokenFileSource, type BearerTokenSource } from './api-client/token-file.js';
 export { retryDelayMs, isRetryableStatus } from './api-client/retry-backoff.js';
 

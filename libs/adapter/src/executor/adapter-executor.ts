@@ -11,6 +11,7 @@ import { RecordingTransport } from './recording-transport.js';
 import { type RecreateWait, runResources } from './resources.phase.js';
 import type { TransportResolver } from './resource-target.js';
 import { type ExecutionFence, FencedApiClient, FencedTransport, RunGuard } from './run-fence.js';
+import { RunReadCacheTransport } from './run-read-cache.transport.js';
 
 /** Per-run options of `execute`. */
 export interface ExecutionRun {
@@ -21,6 +22,16 @@ export interface ExecutionRun {
    * issue #11); from 2 on, a `Health=False` message ends with `(attempt N)`.
    */
   readonly attempt?: number;
+  /**
+   * The API client of this run instead of the executor's own (the worker's per-run `RunReadCache`,
+   * issue #16); it must reach the same API.
+   */
+  readonly api?: HyperfleetApiClient;
+  /**
+   * Remember this run's Kubernetes reads until its first write (RunReadCacheTransport, issue #16). The
+   * worker's runs set it; dry runs and deletion plans leave it off, so their traces list every read made.
+   */
+  readonly rememberReads?: boolean;
 }
 
 /** What an executor acts through; clock, env and deployment config are injected (STYLE.md §3). */
@@ -81,7 +92,8 @@ export class AdapterExecutor {
   async execute(event: AdapterEvent, run: ExecutionRun = {}): Promise<ExecutionResult> {
     const recorder = new ExecutionRecorder();
     const guard = new RunGuard(run.fence);
-    const api = run.fence ? new FencedApiClient(this.deps.api, guard, run.fence) : this.deps.api;
+    const base = run.api ?? this.deps.api;
+    const api = run.fence ? new FencedApiClient(base, guard, run.fence) : base;
     const fenced = (transport: ResourceTransport): ResourceTransport => (run.fence ? new FencedTransport(transport, guard) : transport);
     const ctx = new ExecutionContext(
       {
@@ -96,7 +108,7 @@ export class AdapterExecutor {
     );
     const maestro = this.deps.maestro;
     const transports: TransportResolver = {
-      kubernetes: new RecordingTransport(fenced(this.deps.transport), recorder),
+      kubernetes: new RecordingTransport(fenced(run.rememberReads ? new RunReadCacheTransport(this.deps.transport) : this.deps.transport), recorder),
       ...(maestro && { maestro: (consumer: string) => new RecordingTransport(fenced(maestro(consumer)), recorder, `maestro:${consumer}`) }),
     };
     const wait: RecreateWait = { timeoutMs: 30_000, intervalMs: 500, sleep, ...this.deps.recreateWait };
