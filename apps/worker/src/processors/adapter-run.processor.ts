@@ -17,7 +17,7 @@
  * backoff but not a failure backoff, and the backoff re-run it overtook ends without running (stale:
  * `backoff_attempts`).
  */
-import type { ExecutionFence, ExecutionResult, FenceVerdict } from '@decom/adapter';
+import { RunReadCache, type ExecutionFence, type ExecutionResult, type FenceVerdict } from '@decom/adapter';
 import { isDispatchHeld, type AdapterStatus, type DispatchView } from '@decom/domain';
 import {
   ADAPTER_RUN_RETRY,
@@ -128,12 +128,16 @@ export class AdapterRunProcessor {
       return other;
     }
     const attempt = backoff && backoff.generation === event.data.generation ? backoff.attempts + 1 : 1;
+    // Issue #16: one read cache per run: the resource read just below answers the executor's own GET of it
+    // (its precondition), and the run's status PUT tells progress() what is stored (run-read-cache.ts).
+    const api = new RunReadCache(this.adapter.api);
+    let current: (DispatchView & { generation: number; deleted_time?: string }) | undefined;
     let result: ExecutionResult;
     try {
       // Issue #12: a run queued before a newer generation (e.g. a create re-run overtaken by a DELETE) would act
       // on the newer state it reads: that generation has its own job. A held deletion (Foreground dependents,
       // InUse, cycle) runs nothing; the dispatcher (or the sweeper) dispatches it once released.
-      const current = await this.getOrUndefined<DispatchView & { generation: number }>(event.data.href);
+      current = await this.getOrUndefined<DispatchView & { generation: number; deleted_time?: string }>(event.data.href, api);
       if (!current) return other;
       if (current.generation > event.data.generation || isDispatchHeld(current)) {
         observe({ adapter: this.adapter.name, job: job.data, progress: { kind: 'done', reason: current.generation > event.data.generation ? `superseded by generation ${current.generation}` : 'deletion held (DeletionBlocked)' } });
@@ -144,7 +148,7 @@ export class AdapterRunProcessor {
       return other;
     }
     try {
-      result = await this.adapter.executor.execute(event.data as never, { ...(job.fence && { fence: this.fence(job, event) }), attempt });
+      result = await this.adapter.executor.execute(event.data as never, { ...(job.fence && { fence: this.fence(job, event, current.deleted_time !== undefined) }), attempt, api, rememberReads: true });
     } catch (error) {
       await this.backOff(event, backoff, 'failure');
       await this.fail(observe, classifyError(error), job.data, event);
@@ -163,7 +167,7 @@ export class AdapterRunProcessor {
     }
     let progress: AdapterProgress;
     try {
-      progress = await this.progress(job.data);
+      progress = await this.progress(job.data, current, api);
     } catch (error) {
       await this.backOff(event, backoff, 'failure');
       await this.fail(observe, classifyError(error), job.data, event, result);
@@ -243,20 +247,29 @@ export class AdapterRunProcessor {
    * resource as the API has it: gone, at a newer generation, or already finalized by this adapter
    * means this run is stale.
    */
-  private fence(job: Job<AdapterRunJob>, event: ReconcileCloudEvent): ExecutionFence {
+  private fence(job: Job<AdapterRunJob>, event: ReconcileCloudEvent, wasDeleting: boolean): ExecutionFence {
     const jobFence = job.fence!;
     const generation = event.data.generation;
     const href = event.data.href;
+    type Statuses = { items: AdapterStatus[] } | undefined;
     return {
       generation,
       sequence: jobFence.sequence,
       check: async (): Promise<FenceVerdict> => {
-        if (!(await jobFence.isCurrent())) return { current: false, reason: 'the run lost its lock: another run of this resource and adapter took over' };
-        const resource = await this.getOrUndefined<{ generation: number; deleted_time?: string }>(href);
+        // Issue #16: the lock, the resource and (for a resource that was deleting when the run started) its
+        // statuses are asked at once, one round trip instead of three. Each answer is still read after the
+        // check began and before the write, and the verdict weighs them in the same order as one by one.
+        const [lock, read, statusesRead] = await Promise.allSettled([
+          jobFence.isCurrent(),
+          this.getOrUndefined<{ generation: number; deleted_time?: string }>(href),
+          wasDeleting ? this.getOrUndefined<{ items: AdapterStatus[] }>(`${href}/statuses`) : Promise.resolve<Statuses>(undefined),
+        ]);
+        if (!settled(lock)) return { current: false, reason: 'the run lost its lock: another run of this resource and adapter took over' };
+        const resource = settled(read);
         if (!resource) return { current: false, reason: `${event.data.kind} ${event.data.id} no longer exists` };
         if (resource.generation !== generation) return { current: false, reason: `superseded: the resource is at generation ${resource.generation}, this run is for ${generation}` };
         if (resource.deleted_time) {
-          const statuses = await this.getOrUndefined<{ items: AdapterStatus[] }>(`${href}/statuses`);
+          const statuses = wasDeleting ? settled(statusesRead) : await this.getOrUndefined<{ items: AdapterStatus[] }>(`${href}/statuses`);
           const mine = statuses?.items.find((s) => s.adapter === this.adapter.name);
           const finalized = mine?.observed_generation === generation && mine.conditions.some((c) => c.type === 'Finalized' && c.status === 'True');
           if (finalized) return { current: false, reason: `${this.adapter.name} already finalized ${event.data.kind} ${event.data.id} at generation ${generation}` };
@@ -300,8 +313,21 @@ export class AdapterRunProcessor {
     });
   }
 
-  private async progress(job: AdapterRunJob): Promise<AdapterProgress> {
+  /**
+   * `started`: the resource as this run read it first; `api`: the run's client. When the run's own status
+   * PUT was stored (201, contract §1.3: the answer is the stored status), progress is decided from that
+   * answer and `started` without reading both back (issue #16). Still right when something changed
+   * meanwhile: a newer generation has its own job, and a re-run scheduled for a resource since superseded
+   * or gone ends at its first read (runOnce), so the worst case is one re-run that does nothing.
+   * Otherwise (no PUT, or discarded: 204) the resource and its statuses are read as before.
+   */
+  private async progress(job: AdapterRunJob, started?: { generation: number; deleted_time?: string }, api?: RunReadCache): Promise<AdapterProgress> {
     const href = job.event.data.href;
+    const stored = api?.lastWrite('PUT', `${href}/statuses`);
+    const mine = stored?.status === 201 ? (stored.body as AdapterStatus | undefined) : undefined;
+    if (started && mine?.adapter === this.adapter.name) {
+      return adapterProgress({ resource: started, status: mine, adapter: this.adapter.name, rerun: job.rerun, ...this.timing });
+    }
     const resource = await this.getOrUndefined<{ generation: number; deleted_time?: string }>(href);
     if (resource && resource.generation > job.event.data.generation) {
       // A newer generation has its own job (dispatched by its fact); this chain ends here.
@@ -317,14 +343,20 @@ export class AdapterRunProcessor {
     } as never);
   }
 
-  private async getOrUndefined<T>(url: string): Promise<T | undefined> {
+  private async getOrUndefined<T>(url: string, api: Pick<HostedAdapter['api'], 'request'> = this.adapter.api): Promise<T | undefined> {
     try {
-      return (await this.adapter.api.request({ method: 'GET', url })).body as T;
+      return (await api.request({ method: 'GET', url })).body as T;
     } catch (error) {
       if ((error as { name?: string }).name === 'ApiResourceNotFoundError') return undefined;
       throw error;
     }
   }
+}
+
+/** The value of a settled promise; @throws its reason when it was rejected. */
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
 
 /**
