@@ -17,7 +17,6 @@ import {
 import { decideAppend, type StoredEventRef, type StreamTip } from '../append-decision.js';
 import { RESERVATION_TAKEN_SQLSTATE, appendFunctionSql } from './append-function.sql.js';
 import { CatchUpSubscription } from '../catch-up-subscription.js';
-import { DuplicateEventId } from '../duplicate-event-id.error.js';
 import { PostgresNotificationListener } from './postgres-notification-listener.js';
 
 export interface PostgresEventStoreOptions {
@@ -125,9 +124,10 @@ export class PostgresEventStore implements EventStore {
    * Appends atomically in one statement: `decom_append(...)`, a server-side function (created by
    * `init`) that takes the schema's append lock, checks the expected revision, inserts the events, takes
    * and releases reservations and notifies subscribers, all in the statement's own transaction. One round
-   * trip instead of four (issue 16). When the fast path does not hold (expected revision wrong, ids
-   * already stored) it writes nothing and returns what it read; `decideAppend` then names the outcome
-   * (conflict, duplicate id, or an exact retry's original result) exactly as on the other backends.
+   * trip instead of four (issue 16). When the expected revision does not hold it writes nothing and
+   * returns what it read; when an id is already stored its INSERT fails on the unique index and we read
+   * the tip and the stored ids (a second round trip, for retries only). `decideAppend` then names the
+   * outcome (conflict, duplicate id, or an exact retry's original result) exactly as on the other backends.
    * @throws ConcurrencyConflict when the expected revision does not hold.
    * @throws DuplicateEventId when event ids are reused other than by an exact retry.
    * @throws ReservationTaken when a key in `options.reserve` is held by another holder.
@@ -158,7 +158,10 @@ export class PostgresEventStore implements EventStore {
       ]);
       outcome = result.rows[0]!.outcome;
     } catch (error) {
-      throw await this.translateError(error, stream, eventIds, expected);
+      // An id already stored (the function does not look them up first): decide from what is stored now.
+      // Events are never changed or removed, so a later read still shows the rows the INSERT collided with.
+      if (isUniqueViolation(error, '_id_key')) outcome = await this.readDecisionInputs(stream, eventIds);
+      else throw await this.translateError(error, stream, eventIds, expected);
     }
     if (outcome.kind === 'appended') return { nextExpectedRevision: outcome.next, position: Number(outcome.position) };
     const tip = outcome.tip ? { revision: outcome.tip.revision, position: Number(outcome.tip.position) } : undefined;
@@ -222,6 +225,20 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  /** The stream's tip and the stored events with these ids, read in one statement (one snapshot). */
+  private async readDecisionInputs(stream: string, eventIds: readonly string[]): Promise<AppendOutcome> {
+    const result = await this.pool.query<{ tip: { revision: number; position: string } | null; stored: StoredEventRef[] }>(
+      `SELECT
+         (SELECT jsonb_build_object('revision', revision, 'position', position) FROM ${this.table}
+           WHERE stream = $1 ORDER BY revision DESC LIMIT 1) AS tip,
+         (SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'stream', stream, 'revision', revision, 'position', position)), '[]'::jsonb)
+           FROM ${this.table} WHERE id = ANY($2::text[])) AS stored`,
+      [stream, eventIds],
+    );
+    const row = result.rows[0]!;
+    return { kind: 'decide', tip: row.tip, stored: row.stored };
+  }
+
   private async migrate(): Promise<void> {
     const client = await this.pool.connect();
     let isBroken = false;
@@ -258,8 +275,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Maps `decom_append`'s reservation refusal, and unique violations (only reachable if a writer bypasses
-   * the append lock), to the port's errors.
+   * Maps `decom_append`'s reservation refusal, and a (stream, revision) unique violation (only reachable if
+   * a writer bypasses the append lock), to the port's errors.
    */
   private async translateError(
     error: unknown,
@@ -271,12 +288,15 @@ export class PostgresEventStore implements EventStore {
       const taken = JSON.parse(error.detail ?? '{}') as { key: string; holder: string; stream: string };
       return new ReservationTaken(taken.key, taken.holder, taken.stream);
     }
-    if (!(error instanceof pg.DatabaseError) || error.code !== '23505') return error;
-    if (error.constraint?.endsWith('_id_key')) return new DuplicateEventId(stream, eventIds);
-    if (!error.constraint?.endsWith('_stream_revision_key')) return error;
+    if (!isUniqueViolation(error, '_stream_revision_key')) return error;
     const [last] = await this.readStream(stream, { direction: 'backwards', maxCount: 1 });
     return new ConcurrencyConflict(stream, expected, last?.revision ?? 'no_stream');
   }
+}
+
+/** Whether `error` is PostgreSQL's unique_violation on a constraint whose name ends with `constraintSuffix`. */
+function isUniqueViolation(error: unknown, constraintSuffix: string): boolean {
+  return error instanceof pg.DatabaseError && error.code === '23505' && (error.constraint?.endsWith(constraintSuffix) ?? false);
 }
 
 /** Rolls back if possible; false when the connection itself is unusable (then it must not go back to the pool). */
