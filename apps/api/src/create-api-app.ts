@@ -18,6 +18,7 @@ import { installRequestObservability, traceRequestId, type RequestObservability 
 import { AllowedMethods } from './http-edge/allowed-methods.js';
 import { Problems } from './problem-details/problem.js';
 import { registerUiRoutes } from './ui/ui-static.js';
+import { registerResourceReadRoutes } from './resources/resource-read-routes.js';
 
 /**
  * One Fastify error handler, installed before Nest registers its routes (so their contexts inherit it):
@@ -73,10 +74,11 @@ function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, methods:
  * `POST /:plural/:id/:childPlural` with `statuses` as a kind): 405 with `Allow`, as for any other wrong method.
  */
 function installMisroutedMethodCheck(fastify: FastifyInstance, allowed: AllowedMethods): void {
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'OPTIONS') return;
+  // Callback style (no promise per request: issue 16, it runs on every route).
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'OPTIONS') return done();
     const methods = allowed.misrouted((request.params ?? {}) as Record<string, string | undefined>, request.url);
-    if (methods.length > 0) throw methodNotAllowed(request, reply, methods);
+    done(methods.length > 0 ? methodNotAllowed(request, reply, methods) : undefined);
   });
 }
 
@@ -135,8 +137,11 @@ export async function createApiApp(
   }
   // The web UI's static files (issue #14), served by every process that serves the API.
   registerUiRoutes(fastify);
+  const problems = new ProblemDetailsFilter();
+  // The hot reads as plain Fastify routes (issue 16 P3/P4), registered before Nest registers its own.
+  registerResourceReadRoutes(fastify as never, { kinds: runtime.kinds, queries: runtime.queries, problems });
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new ProblemDetailsFilter());
+  app.useGlobalFilters(problems);
   // No enableShutdownHooks(): the engine owns SIGINT/SIGTERM (stopOnSignals) and closes the app among its
   // other parts; Nest's hook re-raised the signal after closing only itself, killing the process mid-stop.
   return app;

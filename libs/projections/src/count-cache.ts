@@ -19,15 +19,8 @@ export class CountCache {
   async count(sql: string, params: readonly unknown[]): Promise<number> {
     const version = this.db.writeVersion?.();
     const key = version === undefined ? undefined : JSON.stringify([sql, params]);
-    if (key !== undefined) {
-      const hit = this.entries.get(key);
-      if (hit && hit.version === version) {
-        // Most recently used last: Map keeps insertion order.
-        this.entries.delete(key);
-        this.entries.set(key, hit);
-        return hit.total;
-      }
-    }
+    const hit = key === undefined ? undefined : this.hit(key, version);
+    if (hit !== undefined) return hit;
     const total = Number((await this.db.query<{ n: number | string }>(sql, params))[0]?.n ?? 0);
     if (key !== undefined && version !== undefined) {
       this.entries.delete(key);
@@ -35,5 +28,20 @@ export class CountCache {
       if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     }
     return total;
+  }
+
+  /** The kept total of `sql` when nothing was written since it was counted; undefined otherwise (no query). */
+  kept(sql: string, params: readonly unknown[]): number | undefined {
+    const version = this.db.writeVersion?.();
+    return version === undefined ? undefined : this.hit(JSON.stringify([sql, params]), version);
+  }
+
+  private hit(key: string, version: number | undefined): number | undefined {
+    const hit = this.entries.get(key);
+    if (!hit || hit.version !== version) return undefined;
+    // Most recently used last: Map keeps insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.total;
   }
 }

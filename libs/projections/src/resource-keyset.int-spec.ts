@@ -101,4 +101,46 @@ describe.each(backends)('read path on %s', (_, open) => {
     await expect(readModels.transaction(async (tx) => (await insert(tx, 'doomed', at(3000)), Promise.reject(new Error('abort'))))).rejects.toThrow('abort');
     expect(await total()).toBe(119);
   });
+
+  it('getJson and listJson answer exactly the serialised get and list, before and after writes', async () => {
+    const same = async () => {
+      for (const id of ['c000', 'c050', 'np1', 'nope']) {
+        const resource = await queries.get(id);
+        const presented = await queries.getJson(id);
+        expect(presented && { kind: presented.kind, json: JSON.parse(presented.text) as unknown }).toEqual(resource && { kind: resource.kind, json: resource });
+        if (resource) expect(presented!.text).toBe(JSON.stringify(resource));
+        const kept = queries.keptJson(id);
+        if (kept) expect(kept.text).toBe(JSON.stringify(resource));
+      }
+      for (const options of [
+        { kind: 'Cluster', page: 1, size: 5 },
+        { kind: 'Cluster', page: 3, size: 7, order: [{ field: 'name', direction: 'desc' as const }] },
+        { page: 1, size: 4, search: "name like 'n-c0%'" },
+      ]) {
+        const expected = JSON.stringify(await queries.list(options));
+        expect(await queries.listJson(options)).toBe(expected);
+        expect(await queries.listJson(options)).toBe(expected);
+        const kept = queries.keptListJson(options);
+        if (kept !== undefined) expect(kept).toBe(expected);
+      }
+    };
+    await same();
+    await same();
+    // Kept answers need a store that sees every write (SQLite); PostgreSQL compares each row as read.
+    if (readModels.writeVersion?.() !== undefined) {
+      expect(queries.keptJson('c000')?.text).toBe(JSON.stringify(await queries.get('c000')));
+      expect(queries.keptListJson({ kind: 'Cluster', page: 1, size: 5 })).toBe(JSON.stringify(await queries.list({ kind: 'Cluster', page: 1, size: 5 })));
+    }
+    await readModels.transaction(async (tx) => {
+      await tx.execute(`UPDATE resources SET labels = '{"env":"prod"}', generation = 2 WHERE id = ?`, ['c000']);
+      await insert(tx, 'c999', at(5000));
+      await tx.execute(`DELETE FROM resources WHERE id = ?`, ['c050']);
+    });
+    expect(queries.keptJson('c000')).toBeUndefined();
+    expect(queries.keptListJson({ kind: 'Cluster', page: 1, size: 5 })).toBeUndefined();
+    expect(JSON.parse((await queries.getJson('c000'))!.text)).toMatchObject({ generation: 2, labels: { env: 'prod' } });
+    expect(await queries.getJson('c050')).toBeUndefined();
+    expect(JSON.parse(await queries.listJson({ kind: 'Cluster', page: 1, size: 5 })).items[0].id).toBe('c999');
+    await same();
+  });
 });

@@ -28,6 +28,7 @@ import type {
 import type { ReadModelQueries } from './runner/index.js';
 import { RESOURCE_SEARCH, searchCondition, STATUS_SEARCH } from './search/index.js';
 import { CountCache } from './count-cache.js';
+import { PresentedJsonCache } from './presented-json-cache.js';
 import { yieldToEventLoop } from './yield-to-event-loop.js';
 
 export interface Page<T> {
@@ -67,6 +68,14 @@ export interface ListOptions {
   readonly tenant?: Tenancy | null;
 }
 
+/** `JSON.stringify` of a `Page` whose items are already JSON text. */
+function pageJson(page: number, total: number, texts: readonly string[]): string {
+  return `{"page":${JSON.stringify(page)},"size":${texts.length},"total":${total},"items":[${texts.join(',')}]}`;
+}
+
+/** Distinct list queries whose page ids `listJson` keeps (for one `writeVersion`). */
+const MAX_KEPT_PAGES = 256;
+
 export const ORDERABLE_FIELDS = ['created_time', 'updated_time', 'name', 'generation', 'deleted_time', 'id'] as const;
 
 /** A resource in the stuck-deletion dashboard. Ages in seconds. */
@@ -105,6 +114,10 @@ export interface FinalizingFilter {
 export class ResourceQueries {
   /** List totals, kept until the next read-model write (COUNT(*) is O(matches) per request otherwise). */
   private readonly totals: CountCache;
+  /** Presented JSON per resource (getJson, listJson). */
+  private readonly texts = new PresentedJsonCache();
+  /** Page ids per list query, kept for one `writeVersion` (listJson); the oldest is dropped first. */
+  private readonly pages = new Map<string, { readonly version: number; readonly ids: readonly string[] }>();
 
   /**
    * @param kinds when given, resources pending deletion past their kind's `deletion_timeout_seconds` show
@@ -121,6 +134,37 @@ export class ResourceQueries {
   async get(id: string): Promise<ResourceJson | undefined> {
     const row = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [id]))[0];
     return row ? this.present(row) : undefined;
+  }
+
+  /**
+   * `get(id)` as JSON text (exactly `JSON.stringify(await get(id))`) with the resource's kind, from the
+   * presented-JSON cache when the row did not change (issue 16 P3); undefined when there is no such resource.
+   */
+  async getJson(id: string): Promise<{ readonly kind: string; readonly text: string } | undefined> {
+    const version = this.db.writeVersion?.();
+    const kept = this.texts.atVersion(id, version);
+    if (kept) return kept;
+    const row = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [id]))[0];
+    return row ? { kind: row.kind, text: this.textOf(row, version) } : undefined;
+  }
+
+  /**
+   * `getJson(id)` without a query or a promise, when its answer is kept and nothing was written since
+   * (issue 16 P3: the hot GET answers from here); undefined otherwise (then use `getJson`, which also
+   * answers for resources that do not exist).
+   */
+  keptJson(id: string): { readonly kind: string; readonly text: string } | undefined {
+    return this.texts.atVersion(id, this.db.writeVersion?.());
+  }
+
+  /** The JSON text of `present(row)`, through the cache (not kept while it depends on the clock). */
+  private textOf(row: ResourceRow, version: number | undefined): string {
+    return this.texts.textOf(row, version, (r) => this.present(r), !this.dependsOnClock(row));
+  }
+
+  /** A deletion of a kind with `deletion_timeout_seconds` shows DeletionTimedOut once the time passed. */
+  private dependsOnClock(row: ResourceRow): boolean {
+    return row.deleted_time !== null && this.kinds?.find(row.kind)?.deletion_timeout_seconds !== undefined;
   }
 
   private present(row: ResourceRow): ResourceJson {
@@ -152,6 +196,76 @@ export class ResourceQueries {
   }
 
   async list(options: ListOptions): Promise<Page<ResourceJson>> {
+    const { filter, params, order } = this.listSql(options);
+    const total = await this.totals.count(`SELECT COUNT(*) AS n FROM resources WHERE ${filter}`, params);
+    const rows = await this.pageRows(filter, params, order, options);
+    return { page: options.page, size: rows.length, total, items: rows.map((row) => this.present(row)) };
+  }
+
+  /**
+   * `list(options)` as JSON text (exactly `JSON.stringify(await list(options))`), items from the
+   * presented-JSON cache (issue 16 P4). Where the store has a `writeVersion`, a repeated page with no
+   * read-model write since reads only its total's cache and the kept items.
+   * @throws SearchSyntaxError, SearchFieldError (as `list`)
+   */
+  async listJson(options: ListOptions): Promise<string> {
+    const { filter, params, order } = this.listSql(options);
+    const version = this.db.writeVersion?.();
+    const total = await this.totals.count(`SELECT COUNT(*) AS n FROM resources WHERE ${filter}`, params);
+    const key = version === undefined ? undefined : JSON.stringify([filter, params, order, options.page, options.size]);
+    let texts = key === undefined ? undefined : this.keptTexts(key, version);
+    if (!texts) {
+      const rows = await this.pageRows(filter, params, order, options);
+      texts = rows.map((row) => this.textOf(row, version));
+      if (key !== undefined && version !== undefined) {
+        this.pages.delete(key);
+        this.pages.set(key, { version, ids: rows.map((row) => row.id) });
+        if (this.pages.size > MAX_KEPT_PAGES) this.pages.delete(this.pages.keys().next().value!);
+      }
+    }
+    return pageJson(options.page, total, texts);
+  }
+
+  /**
+   * `listJson(options)` without a query or a promise, when its total, page and items are all kept and nothing
+   * was written since (issue 16 P4); undefined otherwise (then use `listJson`).
+   * @throws SearchSyntaxError, SearchFieldError (as `list`)
+   */
+  keptListJson(options: ListOptions): string | undefined {
+    const version = this.db.writeVersion?.();
+    if (version === undefined) return undefined;
+    const { filter, params, order } = this.listSql(options);
+    const total = this.totals.kept(`SELECT COUNT(*) AS n FROM resources WHERE ${filter}`, params);
+    if (total === undefined) return undefined;
+    const texts = this.keptTexts(JSON.stringify([filter, params, order, options.page, options.size]), version);
+    return texts && pageJson(options.page, total, texts);
+  }
+
+  /** The kept items' texts of a page (key: its query) when the page and each item are kept at `version`. */
+  private keptTexts(key: string, version: number | undefined): string[] | undefined {
+    const kept = this.pages.get(key);
+    if (!kept || kept.version !== version) return undefined;
+    const texts: string[] = [];
+    for (const id of kept.ids) {
+      const item = this.texts.atVersion(id, version);
+      if (!item) return undefined;
+      texts.push(item.text);
+    }
+    return texts;
+  }
+
+  /** The page's rows, in `order`. */
+  private async pageRows(filter: string, params: readonly unknown[], order: string, options: ListOptions): Promise<ResourceRow[]> {
+    // The page's ids first (an index-only scan where an index has the order), then their rows: skipping
+    // `offset` index entries costs far less than skipping `offset` whole rows with their JSON columns.
+    return this.db.query<ResourceRow>(
+      `SELECT * FROM resources WHERE id IN (SELECT id FROM resources WHERE ${filter} ORDER BY ${order} LIMIT ? OFFSET ?) ORDER BY ${order}`,
+      [...params, options.size, (options.page - 1) * options.size],
+    );
+  }
+
+  /** The WHERE clause (with its parameters) and ORDER BY of a list. @throws SearchSyntaxError, SearchFieldError */
+  private listSql(options: ListOptions): { filter: string; params: unknown[]; order: string } {
     const where: string[] = [];
     const params: unknown[] = [];
     if (options.kind !== undefined) {
@@ -183,14 +297,7 @@ export class ResourceQueries {
       .concat('id ASC')
       .join(', ');
     const filter = where.length > 0 ? where.join(' AND ') : '1 = 1';
-    const total = await this.totals.count(`SELECT COUNT(*) AS n FROM resources WHERE ${filter}`, params);
-    // The page's ids first (an index-only scan where an index has the order), then their rows: skipping
-    // `offset` index entries costs far less than skipping `offset` whole rows with their JSON columns.
-    const rows = await this.db.query<ResourceRow>(
-      `SELECT * FROM resources WHERE id IN (SELECT id FROM resources WHERE ${filter} ORDER BY ${order} LIMIT ? OFFSET ?) ORDER BY ${order}`,
-      [...params, options.size, (options.page - 1) * options.size],
-    );
-    return { page: options.page, size: rows.length, total, items: rows.map((row) => this.present(row)) };
+    return { filter, params, order };
   }
 
   /**

@@ -38,14 +38,29 @@ export class Authenticator {
    *   tenants on, 403 AUZ-001 (tenant-resolver.ts).
    */
   async authenticate(request: FastifyRequest): Promise<Principal> {
-    const principal = await this.identify(request);
+    return this.options.verifier ? this.withTenant(request, await this.identify(request, this.options.verifier)) : this.authenticateNow(request);
+  }
+
+  /** True when `authenticateNow` may be used: JWT off, nothing to verify asynchronously. */
+  get canAuthenticateNow(): boolean {
+    return this.options.verifier === undefined;
+  }
+
+  /**
+   * `authenticate` without a promise, for JWT off (`canAuthenticateNow`; issue 16: the hook runs on every request).
+   * @throws as `authenticate`; Error when JWT is on.
+   */
+  authenticateNow(request: FastifyRequest): Principal {
+    if (this.options.verifier) throw new Error('authenticateNow: JWT is on, use authenticate');
+    return this.withTenant(request, { identity: headerIdentity(request, IDENTITY_HEADER) ?? ANONYMOUS_CALLER, issuer: null, subject: null, tenant: null });
+  }
+
+  private withTenant(request: FastifyRequest, principal: Principal): Principal {
     const tenants = this.options.tenants;
     return tenants ? { ...principal, tenant: tenants.resolve(request, principal) } : principal;
   }
 
-  private async identify(request: FastifyRequest): Promise<Principal> {
-    const verifier = this.options.verifier;
-    if (!verifier) return { identity: headerIdentity(request, IDENTITY_HEADER) ?? ANONYMOUS_CALLER, issuer: null, subject: null, tenant: null };
+  private async identify(request: FastifyRequest, verifier: JwtVerifier): Promise<Principal> {
     const authorization = single(request.headers.authorization);
     if (authorization === undefined || authorization.trim() === '') {
       if (this.options.anonymousReads && (request.method === 'GET' || request.method === 'HEAD')) {

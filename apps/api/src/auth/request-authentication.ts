@@ -33,9 +33,7 @@ export interface AddressLimiter {
 /** `limiter`: with the rate limit on, an address over its limit is refused before any token is verified. */
 export function installAuthentication(fastify: FastifyInstance, authenticator: Authenticator, limiter?: AddressLimiter): void {
   fastify.decorateRequest('decomPrincipal', undefined);
-  fastify.addHook('onRequest', async (request, reply) => {
-    // CORS preflights carry no credentials by design.
-    if (request.method === 'OPTIONS' || !needsAuthentication(request.url)) return;
+  const verify = async (request: FastifyRequest, reply: FastifyReply) => {
     await limiter?.checkAddress(request, reply);
     try {
       request.decomPrincipal = await authenticator.authenticate(request);
@@ -45,6 +43,22 @@ export function installAuthentication(fastify: FastifyInstance, authenticator: A
       if (status === 401 || status === 403) await limiter?.countRefusal(request);
       throw error;
     }
+  };
+  // Callback style with a synchronous path when nothing needs awaiting (no rate limit, no token to verify):
+  // no promise per request (issue 16); errors reach the same error handler either way.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    // CORS preflights carry no credentials by design.
+    if (request.method === 'OPTIONS' || !needsAuthentication(request.url)) return done();
+    if (!limiter && authenticator.canAuthenticateNow) {
+      try {
+        request.decomPrincipal = authenticator.authenticateNow(request);
+      } catch (error) {
+        if ((error as { status?: number }).status === 401) void reply.header('www-authenticate', 'Bearer realm="decom"');
+        return done(error as Error);
+      }
+      return done();
+    }
+    verify(request, reply).then(() => done(), done);
   });
 }
 

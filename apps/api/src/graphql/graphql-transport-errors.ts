@@ -54,8 +54,9 @@ function bounded(message: string): string {
  * the document "123"): `query` must be a string, `variables` an object, `operationName` a string.
  */
 export function installGraphqlRequestCheck(fastify: FastifyInstance, path = '/graphql'): void {
-  fastify.addHook('preValidation', async (request) => {
-    if (request.method !== 'POST' || (request.url.split('?')[0] ?? '') !== path) return;
+  // Callback style (no promise per request: issue 16, it runs on every route).
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    if (request.method !== 'POST' || (request.url.split('?')[0] ?? '') !== path) return done();
     const body = request.body as Record<string, unknown> | undefined;
     const ok =
       typeof body === 'object' &&
@@ -64,6 +65,6 @@ export function installGraphqlRequestCheck(fastify: FastifyInstance, path = '/gr
       typeof body['query'] === 'string' &&
       (body['variables'] === undefined || body['variables'] === null || (typeof body['variables'] === 'object' && !Array.isArray(body['variables']))) &&
       (body['operationName'] === undefined || body['operationName'] === null || typeof body['operationName'] === 'string');
-    if (!ok) throw Problems.malformed('the GraphQL request must be {"query": string, "variables"?: object, "operationName"?: string}');
+    done(ok ? undefined : Problems.malformed('the GraphQL request must be {"query": string, "variables"?: object, "operationName"?: string}'));
   });
 }

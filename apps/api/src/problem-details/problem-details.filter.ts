@@ -16,8 +16,12 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     // GraphQL errors are shaped by the resolvers (graphql/graphql-errors.ts); hand them back untouched.
     if (host.getType<string>() !== 'http') return exception;
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    this.send(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+    return undefined;
+  }
+
+  /** Answers `exception` on `reply` as problem details: the same answer inside Nest or on a bare Fastify route. */
+  send(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const traceId = String(request.id);
     const mapped = mapError(exception) ?? this.fromHttpException(exception, request) ?? this.internal(exception, traceId);
     const body: ProblemDetails = boundedProblem({

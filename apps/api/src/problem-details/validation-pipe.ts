@@ -37,7 +37,7 @@ export function createLenientValidationPipe(expectedType: new () => object): Val
  * request without parameters (most GETs) never runs them (issue 16: their metadata walk was a measurable
  * share of a GET's cost). Handlers treat the result as read-only, so sharing it is safe.
  */
-export function createQueryValidationPipe(expectedType: new () => object): ValidationPipe {
+export function createQueryValidationPipe(expectedType: new () => object): QueryValidationPipe {
   return new QueryValidationPipe({ whitelist: true, forbidNonWhitelisted: false, transform: true, expectedType, exceptionFactory });
 }
 
@@ -45,8 +45,16 @@ const MAX_KEPT_QUERIES = 256;
 /** Longer query strings are validated every time (not kept). */
 const MAX_KEPT_QUERY_LENGTH = 2048;
 
-class QueryValidationPipe extends ValidationPipe {
+export class QueryValidationPipe extends ValidationPipe {
   private readonly kept = new Map<string, unknown>();
+
+  /** The outcome `transform` would give for `value` when it is already known (no parameters, or kept); else undefined. */
+  keptResult(value: unknown): unknown {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    if (Object.keys(value).length === 0) return {};
+    const key = JSON.stringify(value);
+    return key.length > MAX_KEPT_QUERY_LENGTH ? undefined : this.kept.get(key);
+  }
 
   override async transform(value: unknown, metadata: Parameters<ValidationPipe['transform']>[1]): Promise<unknown> {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return super.transform(value, metadata);

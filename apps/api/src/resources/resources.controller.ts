@@ -23,6 +23,7 @@ import { createQueryValidationPipe } from '../problem-details/validation-pipe.js
 import { ResourceActions } from './resource-actions.js';
 import { ResourceTargets, type ResourceTarget } from './resource-target.js';
 import { parseFields, selectFields } from './sparse-fields.js';
+import { listOptions, sparse } from './list-options.js';
 
 /**
  * List query parameters: validated, unknown ones dropped (HyperFleet ignores them). Typed `Readonly<...>`
@@ -47,12 +48,7 @@ export class ResourcesController {
   }
 
   // ── collections ────────────────────────────────────────────────────────────
-  /** `GET /{plural}`, and the kind-agnostic `GET /resources` (every kind). */
-  @Get(':plural')
-  async list(@Param('plural') plural: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<ResourceJson>>> {
-    const kind = plural === 'resources' ? undefined : this.targets.descriptor(plural, req.url).kind;
-    return sparse(await this.queries.list({ ...(kind !== undefined && { kind }), ...listOptions(query), tenant: scopeOf(req) }), query);
-  }
+  // `GET /{plural}` (and `GET /resources`) and `GET /{plural}/{id}` are plain Fastify routes (resource-read-routes.ts).
 
   /** `POST /{plural}`, and `POST /resources` where the body's `kind` picks the (top-level) kind. */
   @Post(':plural')
@@ -70,7 +66,7 @@ export class ResourcesController {
   @Get(':plural/:id/:childPlural')
   async listChildren(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<ResourceJson>>> {
     const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url, scopeOf(req));
-    return sparse(await this.queries.list({ kind: descriptor.kind, ownerId: owner!.id, ...listOptions(query) }), query);
+    return sparse(await this.queries.list({ kind: descriptor.kind, ownerId: owner!.id, ...listOptions(query) }), parseFields(query.fields));
   }
 
   @Post(':plural/:id/:childPlural')
@@ -81,11 +77,6 @@ export class ResourcesController {
   }
 
   // ── one resource, top-level or flat (`/nodepools/{id}`, `/resources/{id}`) ──
-  @Get(':plural/:id')
-  async get(@Param('plural') plural: string, @Param('id') id: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Partial<ResourceJson>> {
-    return selectFields(await this.read(await this.targets.single(plural, id, req.url, scopeOf(req))), parseFields(query.fields));
-  }
-
   @Patch(':plural/:id')
   async patch(@Param('plural') plural: string, @Param('id') id: string, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
     return this.actions.patch(await this.targets.single(plural, id, req.url, scopeOf(req)), body ?? {}, context(req));
@@ -216,7 +207,7 @@ export class ResourcesController {
 
   private async readStatuses(target: ResourceTarget, query: ListQuery): Promise<Page<Partial<AdapterStatus>>> {
     await this.read(target);
-    return sparse(await this.queries.statuses(target.id, query.page ?? 1, query.size ?? 100, query.search), query);
+    return sparse(await this.queries.statuses(target.id, query.page ?? 1, query.size ?? 100, query.search), parseFields(query.fields));
   }
 
   /** 201 with the stored status, or 204 when the report was discarded (contract §1.3). */
@@ -254,35 +245,3 @@ function context(req: FastifyRequest): CommandContext {
   return commandContextOf(req);
 }
 
-function listOptions(query: ListQuery) {
-  const order = (query.order ?? '')
-    .split(',')
-    .map((part) => part.trim().split(/\s+/))
-    .filter((parts) => parts[0])
-    .map(([field, direction]) => ({ field: field!, direction: direction?.toLowerCase() === 'asc' ? ('asc' as const) : ('desc' as const) }));
-  return {
-    page: query.page ?? 1,
-    size: query.size ?? 20,
-    order,
-    ...(query.search !== undefined && { search: query.search }),
-    ...(referenceFilter(query) && { reference: referenceFilter(query)! }),
-  };
-}
-
-/** `ref_type` + `ref_target_id` (contract §1.6): both or neither. */
-function referenceFilter(query: ListQuery): { type: string; targetId: string } | undefined {
-  if (query.ref_type === undefined && query.ref_target_id === undefined) return undefined;
-  if (query.ref_type === undefined || query.ref_target_id === undefined) {
-    const missing = query.ref_type === undefined ? 'ref_type' : 'ref_target_id';
-    throw Problems.validation('ref_type and ref_target_id must be given together', [
-      { field: missing, constraint: 'required', message: `${missing} is required when ${missing === 'ref_type' ? 'ref_target_id' : 'ref_type'} is given` },
-    ]);
-  }
-  return { type: query.ref_type, targetId: query.ref_target_id };
-}
-
-/** A page with each item reduced to `fields=` (id always kept). */
-function sparse<T extends object>(page: Page<T>, query: ListQuery): Page<Partial<T>> {
-  const paths = parseFields(query.fields);
-  return paths ? { ...page, items: page.items.map((item) => selectFields(item, paths)) } : page;
-}
