@@ -1,16 +1,22 @@
 import { createServer } from 'node:net';
 import { RecordedApiServer } from '../testing/recorded-api-server.js';
 import { ApiHttpError, ApiResourceNotFoundError, ApiRouteNotFoundError, ApiTransportError } from './api-errors.js';
-import { HttpHyperfleetApiClient } from './hyperfleet-api.client.js';
+import { HttpHyperfleetApiClient, type FetchLike } from './hyperfleet-api.client.js';
 
-/** Runs against a real HTTP server answering recorded HyperFleet responses (the real API is built elsewhere). */
-describe('HttpHyperfleetApiClient against a recorded-response HTTP server', () => {
+/**
+ * Runs against a real HTTP server answering recorded HyperFleet responses (the real API is built elsewhere),
+ * with the default `nodeHttpFetch` and with the global `fetch` it stands in for (issue #16): same answers.
+ */
+describe.each<[string, FetchLike | undefined]>([
+  ['nodeHttpFetch (default)', undefined],
+  ['global fetch', fetch],
+])('HttpHyperfleetApiClient against a recorded-response HTTP server, %s', (_name, fetchFn) => {
   let server: RecordedApiServer;
   let delays: number[];
   const client = (overrides: Partial<ConstructorParameters<typeof HttpHyperfleetApiClient>[0]> = {}) =>
     new HttpHyperfleetApiClient(
       { baseUrl: server.url, baseDelayMs: 100, maxDelayMs: 1000, ...overrides },
-      { sleep: async (ms) => void delays.push(ms), random: () => 0.5 },
+      { sleep: async (ms) => void delays.push(ms), random: () => 0.5, ...(fetchFn && { fetch: fetchFn }) },
     );
 
   beforeEach(async () => {
@@ -88,9 +94,10 @@ describe('HttpHyperfleetApiClient against a recorded-response HTTP server', () =
         probe.close(() => resolve(free));
       });
     });
-    const refused = new HttpHyperfleetApiClient({ baseUrl: `http://127.0.0.1:${port}`, retryAttempts: 2, baseDelayMs: 1 }, { sleep: async () => undefined });
+    const refused = new HttpHyperfleetApiClient({ baseUrl: `http://127.0.0.1:${port}`, retryAttempts: 2, baseDelayMs: 1 }, { sleep: async () => undefined, ...(fetchFn && { fetch: fetchFn }) });
     const error = await refused.request({ method: 'GET', url: '/clusters' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiTransportError);
     expect(error).toMatchObject({ status: undefined, attempts: 2 });
+    expect((error as Error).message).toMatch(/failed after 2 attempt\(s\): fetch failed$/);
   });
 });
