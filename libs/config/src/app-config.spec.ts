@@ -103,3 +103,18 @@ describe('DECOM_SERVER_CONFIG, DECOM_AUTH, HOST', () => {
     expect(() => loadAppConfig({ DECOM_AUTH: 'off' }, '/srv')).toThrow('DECOM_AUTH: must be one of auto, disabled, got "off"');
   });
 });
+
+describe('DECOM_HEAP_GROWING_PERCENT (issue 16 P8)', () => {
+  it('defaults to 50, takes 0 (V8 default) and any whole number, refuses the rest', () => {
+    expect(loadAppConfig({}, '/x').heapGrowingPercent).toBe(50);
+    expect(loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '0' }, '/x').heapGrowingPercent).toBe(0);
+    expect(loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '100' }, '/x').heapGrowingPercent).toBe(100);
+    expect(() => loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '1.5' }, '/x')).toThrow(ConfigError);
+  });
+
+  it('is 0 when NODE_OPTIONS sets --heap-growing-percent itself (the operator wins)', () => {
+    expect(loadAppConfig({ NODE_OPTIONS: '--max-old-space-size=512 --heap-growing-percent=20' }, '/x').heapGrowingPercent).toBe(0);
+    expect(loadAppConfig({ NODE_OPTIONS: '--heap_growing_percent=20', DECOM_HEAP_GROWING_PERCENT: '80' }, '/x').heapGrowingPercent).toBe(0);
+    expect(loadAppConfig({ NODE_OPTIONS: '--max-old-space-size=512' }, '/x').heapGrowingPercent).toBe(50);
+  });
+});

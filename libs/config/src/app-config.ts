@@ -46,6 +46,13 @@ export interface AppConfig {
   readonly sentinelFile: string;
   /** `DECOM_SWEEP_INTERVAL_MS`: how often the sweeper runs (default 30000). */
   readonly sweepIntervalMs: number;
+  /**
+   * `DECOM_HEAP_GROWING_PERCENT`: how far V8 lets the JavaScript heap grow past what the last full
+   * collection kept before it collects again, in percent (default 50; 0 = V8's own rule, up to 300 % on a
+   * large machine). 0 as well when `NODE_OPTIONS` sets `--heap-growing-percent` (the operator's flag wins).
+   * Applied by `decom start|api|worker` (apps/cli/src/engine/heap-growth.ts, issue 16 P8).
+   */
+  readonly heapGrowingPercent: number;
   /** `DECOM_LEAK_SCAN_INTERVAL_MS`: how often the leak scan runs (issue #11; default 300000; 0 = only on request). */
   readonly leakScanIntervalMs: number;
   /** `DECOM_WORKER_CONCURRENCY`: adapter runs at once per adapter in one process (default 4; `decom worker --concurrency`). */
@@ -137,6 +144,10 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     logLevel,
     sentinelFile: absolute(cwd, env['DECOM_SENTINEL_FILE'] ?? './config/sentinel.yaml'),
     sweepIntervalMs: parseCount('DECOM_SWEEP_INTERVAL_MS', env['DECOM_SWEEP_INTERVAL_MS'] ?? '30000', 100),
+    // The operator's own V8 flag in NODE_OPTIONS wins: then Decom leaves V8's heap growth alone (0).
+    heapGrowingPercent: /--heap[-_]growing[-_]percent\b/.test(env['NODE_OPTIONS'] ?? '')
+      ? 0
+      : parseCount('DECOM_HEAP_GROWING_PERCENT', env['DECOM_HEAP_GROWING_PERCENT'] ?? '50', 0),
     leakScanIntervalMs: parseCount('DECOM_LEAK_SCAN_INTERVAL_MS', env['DECOM_LEAK_SCAN_INTERVAL_MS'] ?? '300000', 0),
     workerConcurrency: parseCount('DECOM_WORKER_CONCURRENCY', env['DECOM_WORKER_CONCURRENCY'] ?? '4', 1),
     jobLockMs: parseCount('DECOM_JOB_LOCK_MS', env['DECOM_JOB_LOCK_MS'] ?? '30000', 500),

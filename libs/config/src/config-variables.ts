@@ -31,6 +31,8 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'DECOM_API_URL', default: 'http://127.0.0.1:$PORT', meaning: 'where adapters (and decom worker) reach the API' },
   { name: 'DECOM_SENTINEL_FILE', default: './config/sentinel.yaml', meaning: "the sweeper's Sentinel message_decision rules" },
   { name: 'DECOM_SWEEP_INTERVAL_MS', default: '30000', meaning: 'how often the sweeper re-dispatches lost work' },
+  { name: 'DECOM_HEAP_GROWING_PERCENT', default: '50', meaning: 'V8 heap growth past the live data before a full GC; 0 = V8 default' },
+  { name: 'NODE_OPTIONS', default: 'unset', meaning: "Node.js flags; a --heap-growing-percent there wins over DECOM_HEAP_GROWING_PERCENT" },
   { name: 'DECOM_WORKER_CONCURRENCY', default: '4', meaning: 'adapter runs at once per adapter and process' },
   { name: 'DECOM_JOB_LOCK_MS', default: '30000', meaning: "BullMQ job lock: a killed worker's job is picked up after it" },
   { name: 'DECOM_QUEUE_PREFIX', default: 'decom', meaning: 'Redis key prefix of the BullMQ queues' },

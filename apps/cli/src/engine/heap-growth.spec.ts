@@ -1,0 +1,20 @@
+import { execFileSync } from 'node:child_process';
+import { applyHeapGrowth } from './heap-growth.js';
+
+describe('applyHeapGrowth (issue 16 P8)', () => {
+  it('sets --heap-growing-percent unless it is 0 or node was started with the flag', () => {
+    const set: string[] = [];
+    const record = (flags: string) => void set.push(flags);
+    expect(applyHeapGrowth(50, [], record)).toBe('--heap-growing-percent=50');
+    expect(applyHeapGrowth(0, [], record)).toBeUndefined();
+    expect(applyHeapGrowth(50, ['--heap-growing-percent=10'], record)).toBeUndefined();
+    expect(applyHeapGrowth(50, ['--heap_growing_percent=10'], record)).toBeUndefined();
+    expect(applyHeapGrowth(30, ['--max-old-space-size=512'], record)).toBe('--heap-growing-percent=30');
+    expect(set).toEqual(['--heap-growing-percent=50', '--heap-growing-percent=30']);
+  });
+
+  it('names a flag this V8 knows (node refuses an unknown one with "bad option")', () => {
+    expect(() => execFileSync(process.execPath, ['--heap-growing-percent=50', '-e', ''], { stdio: 'pipe' })).not.toThrow();
+    expect(() => execFileSync(process.execPath, ['--heap-growing-percentage=50', '-e', ''], { stdio: 'pipe' })).toThrow(/bad option/);
+  });
+});
