@@ -52,9 +52,13 @@ export type AdapterOutcome = 'success' | 'in_progress' | 'transient_error' | 'te
 
 /** How many hard-deleted resource ids the deletions-in-progress gauge remembers (see `resourceGone`). */
 const GONE_REMEMBERED = 10_000;
+/** Distinct HTTP request series whose labels objects are kept (observeRequest). */
+const MAX_REQUEST_SERIES = 1_000;
 
 export class DecomMetrics {
   private readonly base: { component: string; version: string };
+  /** observeRequest's labels, per `method code path`. */
+  private readonly requestLabels = new Map<string, Readonly<Record<string, string>>>();
   private pendingSource?: () => Promise<readonly PendingResource[]>;
   private finalizingSource?: () => Promise<readonly { kind: string }[]>;
   private queueSource?: () => Promise<readonly QueueDepth[]>;
@@ -245,7 +249,15 @@ export class DecomMetrics {
 
   /** One answered HTTP request; `path` is the route with ids replaced by `-`. */
   observeRequest(method: string, path: string, code: number, seconds: number): void {
-    const labels = { ...this.base, method, path, code: String(code) };
+    // One labels object per series, reused (issue 16: this runs on every request); series are bounded
+    // (routes × methods × codes), the cap only guards misuse.
+    const key = `${method} ${code} ${path}`;
+    let labels = this.requestLabels.get(key);
+    if (!labels) {
+      if (this.requestLabels.size >= MAX_REQUEST_SERIES) this.requestLabels.clear();
+      labels = { ...this.base, method, path, code: String(code) };
+      this.requestLabels.set(key, labels);
+    }
     this.requests.inc(labels);
     this.requestDuration.observe(labels, seconds);
   }

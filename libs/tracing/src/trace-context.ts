@@ -94,8 +94,14 @@ export function traceContextFromHeaders(headers: Readonly<Record<string, string 
   const parent = parseTraceparent(first('traceparent'));
   if (parent) return { ...traceContextOf(parent.traceId, parent.flags), parentSpanId: parent.parentId };
   const requestId = acceptRequestId(first('x-request-id'));
-  return traceContextOf(requestId ?? newTraceId());
+  if (requestId !== undefined) return traceContextOf(requestId);
+  // A fresh id is already a W3C trace id (32 lower-case hex digits; all zeros has odds 2^-128 and is left to
+  // traceContextOf): no normalising per request (issue 16).
+  const traceId = newTraceId();
+  return traceId === ZERO_TRACE_ID ? traceContextOf(traceId) : { traceId, traceparent: `00-${traceId}-${newSpanId()}-01` };
 }
+
+const ZERO_TRACE_ID = '0'.repeat(32);
 
 const storage = new AsyncLocalStorage<TraceContext>();
 
