@@ -53,8 +53,13 @@ export class InProcessJobQueue implements JobQueue {
   private readonly handlers = new Map<string, { handler: JobHandler<unknown>; concurrency: number }>();
   private readonly busyGroups = new Set<string>();
   readonly retryBackoff: RetryBackoffStore = new InMemoryRetryBackoffStore();
-  /** Group → the sequence of its latest run (one number per resource and adapter). */
+  /**
+   * Group → the sequence of its running run (one number per resource and adapter). Dropped when that run
+   * ends: kept, it grew by one entry per resource ever run here (issue 16 P8: ~300 B each, never freed).
+   */
   private readonly fences = new Map<string, number>();
+  /** The last sequence handed to any group, so a group's next run is above its previous one without its entry. */
+  private lastSequence = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
 
@@ -187,7 +192,11 @@ export class InProcessJobQueue implements JobQueue {
     }
     this.running.delete(key);
     this.activeByQueue.set(entry.queue, (this.activeByQueue.get(entry.queue) ?? 1) - 1);
-    if (entry.options.group) this.busyGroups.delete(entry.options.group);
+    if (group) {
+      this.busyGroups.delete(group);
+      // The run is over: its fence stops being current (as a released BullMQ group lock), and the entry goes.
+      if (this.fences.get(group) === job.fence?.sequence) this.fences.delete(group);
+    }
     if (failure === undefined) {
       this.remember(key);
     } else {
@@ -216,11 +225,13 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   /**
-   * One process owns every group here, so a fence goes stale only when a later run of its group
-   * started; the sequence starts from the clock so it keeps growing across restarts (job-queue.port.ts).
+   * One process owns every group here, so a fence goes stale when a later run of its group started or
+   * its own run ended; the sequence starts from the clock so it keeps growing across restarts, and from
+   * the last one handed out so it grows within a millisecond too (job-queue.port.ts).
    */
   private takeFence(group: string): JobFence {
-    const sequence = Math.max((this.fences.get(group) ?? 0) + 1, this.clock() * 1000);
+    const sequence = Math.max(this.lastSequence + 1, this.clock() * 1000);
+    this.lastSequence = sequence;
     this.fences.set(group, sequence);
     return { sequence, isCurrent: async () => this.fences.get(group) === sequence };
   }
