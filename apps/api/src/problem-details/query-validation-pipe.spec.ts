@@ -24,4 +24,13 @@ describe('createQueryValidationPipe', () => {
   it('answers an empty query without validating', async () => {
     expect(await pipe.transform({}, metadata)).toEqual({});
   });
+
+  it('tells the kept outcome without a promise, and nothing for a query not seen or refused', async () => {
+    expect(pipe.keptResult({})).toEqual({});
+    expect(pipe.keptResult({ size: '33' })).toBeUndefined();
+    const validated = await pipe.transform({ size: '33' }, metadata);
+    expect(pipe.keptResult({ size: '33' })).toBe(validated);
+    await expect(pipe.transform({ size: '0' }, metadata)).rejects.toThrow(/size/);
+    expect(pipe.keptResult({ size: '0' })).toBeUndefined();
+  });
 });
