@@ -1,6 +1,6 @@
 import type { HyperfleetApiClient } from '../api-client/hyperfleet-api.types.js';
 import type { TaskConfig } from '../config/task-config.types.js';
-import type { ResourceTransport } from '../transport/resource-transport.port.js';
+import type { DiscoveryQuery, ResourceTransport } from '../transport/resource-transport.port.js';
 import { ExecutionContext } from './execution-context.js';
 import { ExecutionRecorder } from './execution-recorder.js';
 import type { ExecutionResult, PhaseName } from './execution-result.js';
@@ -106,9 +106,10 @@ export class AdapterExecutor {
       },
       recorder,
     );
+    const remembered = run.rememberReads ? new RunReadCacheTransport(this.deps.transport) : undefined;
     const maestro = this.deps.maestro;
     const transports: TransportResolver = {
-      kubernetes: new RecordingTransport(fenced(run.rememberReads ? new RunReadCacheTransport(this.deps.transport) : this.deps.transport), recorder),
+      kubernetes: new RecordingTransport(fenced(remembered ?? this.deps.transport), recorder),
       ...(maestro && { maestro: (consumer: string) => new RecordingTransport(fenced(maestro(consumer)), recorder, `maestro:${consumer}`) }),
     };
     const wait: RecreateWait = { timeoutMs: 30_000, intervalMs: 500, sleep, ...this.deps.recreateWait };
@@ -125,7 +126,10 @@ export class AdapterExecutor {
       skip('resources', 'post_actions');
       return result();
     }
-    if (outcome === 'continue') await runResources(ctx, this.task, transports, { wait, orphanCallTimeoutMs: this.deps.orphanCallTimeoutMs ?? 5_000 });
+    // With remembered reads, the pass's by-name discoveries on Kubernetes are read at once up front (one
+    // round trip, not one per resource); the pass then makes and records them in order as before.
+    const prefetch = remembered && guard.lost === undefined ? (queries: readonly DiscoveryQuery[]) => remembered.prefetch(queries) : undefined;
+    if (outcome === 'continue') await runResources(ctx, this.task, transports, { wait, orphanCallTimeoutMs: this.deps.orphanCallTimeoutMs ?? 5_000, ...(prefetch && { prefetch }) });
     else skip('resources');
     if (guard.lost !== undefined) {
       // A later run owns this resource now (or it is gone): whatever this run saw is stale, so it

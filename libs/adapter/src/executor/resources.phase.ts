@@ -1,5 +1,5 @@
 import type { TaskConfig } from '../config/task-config.types.js';
-import type { KubeObject } from '../transport/resource-transport.port.js';
+import type { DiscoveryQuery, KubeObject } from '../transport/resource-transport.port.js';
 import { type RecreateWait, applyTarget } from './apply-target.js';
 import { deleteTarget } from './delete-target.js';
 import type { Evaluation, ExecutionContext } from './execution-context.js';
@@ -17,6 +17,11 @@ export interface ResourcePhaseOptions {
   readonly wait: RecreateWait;
   /** Bound of each cluster call on the orphan path, in ms. */
   readonly orphanCallTimeoutMs: number;
+  /**
+   * Reads these Kubernetes discoveries ahead, all at once, before the pre-discovery makes them one by one
+   * (the executor's RunReadCacheTransport.prefetch, issue #16); absent: no read ahead.
+   */
+  readonly prefetch?: (queries: readonly DiscoveryQuery[]) => Promise<void>;
 }
 
 function renderAll(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver): Target[] | undefined {
@@ -95,6 +100,7 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
   // What this pass's resources render: discovery by ownership leaves those to their own resource.
   const claimed = targets.map((t) => t.desired);
   if (usesLifecycle) {
+    await options.prefetch?.(targets.filter((t) => t.transport === transports.kubernetes).map((t) => t.query));
     for (const target of targets) {
       try {
         const found = await discoverOwned(target, ctx.ownerMark);

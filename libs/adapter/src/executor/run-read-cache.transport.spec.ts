@@ -101,6 +101,19 @@ describe('issue #16 › RunReadCacheTransport: a run reads each object once unti
     expect(await cache.get(ref('Job', 'j'))).toBeUndefined();
   });
 
+  it('prefetch reads several by-name discoveries at once; the discoveries then come from memory, a failed one is read again', async () => {
+    const query = (kind: string, name: string) => ({ apiVersion: kind === 'Job' ? 'batch/v1' : 'v1', kind, namespace: 'ns', byName: name });
+    cluster.failNextRead = true;
+    await cache.prefetch([query('ConfigMap', 'a'), query('Job', 'j'), { apiVersion: 'v1', kind: 'ConfigMap', labelSelector: { app: 'x' } }]);
+    expect(cluster.reads).toBe(2);
+    await cache.discover(query('ConfigMap', 'a'));
+    await cache.discover(query('Job', 'j'));
+    expect(cluster.reads).toBe(3);
+    await cache.delete(ref('ConfigMap', 'a'), 'Background');
+    await cache.prefetch([query('ConfigMap', 'b')]);
+    expect(cluster.reads).toBe(3);
+  });
+
   it('a create or replace forgets everything, and nothing is remembered after it', async () => {
     await cache.get(ref('Job', 'j'));
     await cache.create(cm('b'));
