@@ -1,7 +1,10 @@
 import type { ResourceRow } from './resource-view.schema.js';
 
-/** Resources whose presented JSON is kept; the least recently used is dropped first (~3 KB each). */
-const MAX_ENTRIES = 1_000;
+/**
+ * Resources whose presented JSON is kept; the least recently stored is dropped first. About 6 KB each (the
+ * row and the text; docs/operations.md): 500 hold 25 pages of 20, ~3 MB.
+ */
+const MAX_ENTRIES = 500;
 
 interface Entry {
   readonly kind: string;
