@@ -3,7 +3,8 @@
  * (the shipped `validation` and `np-configmap` adapters), embedded profile (SQLite, in-process jobs, the
  * bundled local Kubernetes API server with its default `controllerDelayMs` 0), default timings.
  * Not a `*.bench.ts` (run.ts does not pick it up): `npm run build && node dist/test/bench/p1-deletion-latency.js [deletions] [inFlight]`.
- * Prints p50/p90/p99/max in ms. The clock stops at the first GET answering 404, sent when the store
+ * Prints p50/p90/p99/max in ms, and this process's CPU time (user + system, harness included) per deletion:
+ * on a shared box the latencies move with the load, the CPU per deletion much less (issue #16). The clock stops at the first GET answering 404, sent when the store
  * records the cluster's HardDeleted (then polled every 10 ms while the read model catches up), so the
  * harness does not load the engine it measures with a GET every few milliseconds.
  */
@@ -63,6 +64,7 @@ async function measure(watch: boolean): Promise<string> {
     );
     const gone = (id: string) => (seen.has(id) ? Promise.resolve() : new Promise<void>((resolve) => hardDeleted.set(id, resolve)));
     const latencies: number[] = [];
+    const cpu0 = process.cpuUsage();
     let next = 0;
     await Promise.all(
       Array.from({ length: inFlight }, async () => {
@@ -80,10 +82,11 @@ async function measure(watch: boolean): Promise<string> {
         }
       }),
     );
+    const cpu = process.cpuUsage(cpu0);
     await feed.close();
     latencies.sort((a, b) => a - b);
     const fmt = (n: number) => `${Math.round(n)} ms`;
-    return `P1 DELETE → 404 (watch ${watch ? 'on ' : 'off'}), cluster + 2 nodepools, ${deletions} deletions, ${inFlight} in flight: p50 ${fmt(percentile(latencies, 50))}, p90 ${fmt(percentile(latencies, 90))}, p99 ${fmt(percentile(latencies, 99))}, max ${fmt(latencies.at(-1)!)}`;
+    return `P1 DELETE → 404 (watch ${watch ? 'on ' : 'off'}), cluster + 2 nodepools, ${deletions} deletions, ${inFlight} in flight: p50 ${fmt(percentile(latencies, 50))}, p90 ${fmt(percentile(latencies, 90))}, p99 ${fmt(percentile(latencies, 99))}, max ${fmt(latencies.at(-1)!)}, cpu ${((cpu.user + cpu.system) / 1000 / deletions).toFixed(1)} ms per deletion`;
   } finally {
     await engine.close();
     await rm(dataDir, { recursive: true, force: true });
