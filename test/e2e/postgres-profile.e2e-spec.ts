@@ -85,4 +85,29 @@ describe('PostgreSQL profile (DECOM_EVENT_STORE=postgres)', () => {
     expect(resources.rows[0].n).toBe(1);
     expect((await restarted.api.call('DELETE', `/clusters/${other.id}`)).body.generation).toBe(2);
   }, 60_000);
+
+  it('a command the store recorded is answered as done even when the read models cannot apply it in time', async () => {
+    const { api } = fixture ? { api: new DemoApi(fixture.engine.url) } : await start();
+    const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'pg-lag', spec: {} })).body;
+    await fixture!.engine.settle();
+    // Another session holds the read-model table against writes (reads still pass): the DELETE's append
+    // commits, the projection cannot apply it, the API's read-your-writes wait runs out (5 s).
+    const blocker = new pg.Client({ connectionString: postgres.connectionString });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`LOCK TABLE ${schema}.resources IN EXCLUSIVE MODE`);
+      const deleted = await api.call('DELETE', `/clusters/${cluster.id}`);
+      expect(deleted.status).toBe(202);
+      expect(deleted.body).toMatchObject({ id: cluster.id, href: `/api/hyperfleet/v1/clusters/${cluster.id}`, generation: 2, deleted_by: 'operator@example.com' });
+      expect(deleted.body.deleted_time).toEqual(expect.any(String));
+      const recorded = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.events WHERE stream = $1 AND type = 'DeletionRequested'`, [`cluster-${cluster.id}`]);
+      expect(recorded.rows[0].n).toBe(1);
+    } finally {
+      await blocker.query('ROLLBACK');
+      await blocker.end();
+    }
+    // Released, the read model catches up with what was answered.
+    await eventually('the read model applies the deletion', async () => ((await api.get(`/clusters/${cluster.id}`)).body.generation === 2 ? true : undefined));
+  }, 60_000);
 });

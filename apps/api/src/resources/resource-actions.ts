@@ -255,25 +255,52 @@ export class ResourceActions {
     return { now: this.clock.now().toISOString(), caller: context.caller };
   }
 
-  private async execute(command: object): Promise<DecisionOutcome> {
+  /**
+   * Runs `command`, then waits for the read models to apply what it recorded (read-your-writes).
+   * Once the store has recorded it, the command is done whatever happens to the read side: a wait that
+   * fails (PostgreSQL gone right after the append, projections behind past the wait's bound) is not a 503,
+   * which would say "not done" (docs/operations.md "Outages"); the answer is then presented from the
+   * decided state alone (`readSideCurrent: false`).
+   * @throws HttpProblem 503 `SVC-001` before anything is recorded while writes are refused.
+   */
+  private async execute(command: object): Promise<RecordedOutcome> {
     const refusal = this.readSide.writeRefusal?.();
     if (refusal) throw Problems.unavailable(refusal);
     const outcome = await this.commandBus.execute<object, DecisionOutcome>(command as never);
-    if (outcome.position !== undefined) await this.readSide.waitFor(outcome.position);
-    return outcome;
+    if (outcome.position === undefined) return { ...outcome, readSideCurrent: true };
+    const readSideCurrent = await this.readSide.waitFor(outcome.position).then(
+      () => true,
+      () => false,
+    );
+    return { ...outcome, readSideCurrent };
   }
 
   /**
    * The answer of a command: fields from the decided state (so `generation`/`deleted_time` are the
-   * ones just recorded), conditions from the projection that has applied the events.
+   * ones just recorded), conditions from the projection that has applied the events; when the read
+   * side could not be read after the command was recorded, conditions computed from the decided state.
    */
-  private async present(outcome: DecisionOutcome, id: string): Promise<ResourceJson> {
-    const view = await this.queries.get(id);
+  private async present(outcome: RecordedOutcome, id: string): Promise<ResourceJson> {
     const state = outcome.state.resources.get(id) ?? outcome.before.resources.get(id);
     if (!state) throw new ResourceNotFound('Resource', id);
-    const ownerHref = state.owner_references ? (await this.queries.get(state.owner_references.id))?.href : undefined;
+    const read = (resourceId: string) => (outcome.readSideCurrent ? this.queries.get(resourceId).catch(() => undefined) : Promise.resolve(undefined));
+    const view = await read(id);
+    const owner = state.owner_references;
+    const ownerHref = owner ? ((await read(owner.id))?.href ?? hrefFromState(outcome, this.kinds, owner.id)) : undefined;
     return presentState(state, this.kinds, view, ownerHref);
   }
+}
+
+/** A command's outcome as recorded; `readSideCurrent` false when the read models were not reached after it. */
+type RecordedOutcome = DecisionOutcome & { readonly readSideCurrent: boolean };
+
+/** The href of `id` from the decided state (its owners' chain), when the read model cannot be asked. */
+function hrefFromState(outcome: DecisionOutcome, kinds: KindRegistry, id: string): string | undefined {
+  const state = outcome.state.resources.get(id) ?? outcome.before.resources.get(id);
+  if (!state) return undefined;
+  const ownerHref = state.owner_references ? hrefFromState(outcome, kinds, state.owner_references.id) : undefined;
+  if (state.owner_references && !ownerHref) return undefined;
+  return resourceHref(kinds, state.kind, state.id, ownerHref);
 }
 
 function principalOfContext(context: CommandContext): Principal {
