@@ -112,9 +112,8 @@ describe('DECOM_HEAP_GROWING_PERCENT (issue 16 P8)', () => {
     expect(() => loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '1.5' }, '/x')).toThrow(ConfigError);
   });
 
-  it('is 0 when NODE_OPTIONS sets --heap-growing-percent itself (the operator wins)', () => {
-    expect(loadAppConfig({ NODE_OPTIONS: '--max-old-space-size=512 --heap-growing-percent=20' }, '/x').heapGrowingPercent).toBe(0);
-    expect(loadAppConfig({ NODE_OPTIONS: '--heap_growing_percent=20', DECOM_HEAP_GROWING_PERCENT: '80' }, '/x').heapGrowingPercent).toBe(0);
-    expect(loadAppConfig({ NODE_OPTIONS: '--max-old-space-size=512' }, '/x').heapGrowingPercent).toBe(50);
+  it('is bounded at 300 (a typo must not let the heap grow 50-fold)', () => {
+    expect(loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '300' }, '/x').heapGrowingPercent).toBe(300);
+    expect(() => loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '5000' }, '/x')).toThrow('DECOM_HEAP_GROWING_PERCENT: must be an integer from 0 to 300, got "5000"');
   });
 });

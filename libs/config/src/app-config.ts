@@ -49,7 +49,8 @@ export interface AppConfig {
   /**
    * `DECOM_HEAP_GROWING_PERCENT`: how far V8 lets the JavaScript heap grow past what the last full
    * collection kept before it collects again, in percent (default 50; 0 = V8's own rule, up to 300 % on a
-   * large machine). 0 as well when `NODE_OPTIONS` sets `--heap-growing-percent` (the operator's flag wins).
+   * large machine); at most 300. `--heap-growing-percent` on node's own command line wins (Node refuses that
+   * flag in `NODE_OPTIONS`).
    * Applied by `decom start|api|worker` (apps/cli/src/engine/heap-growth.ts, issue 16 P8).
    */
   readonly heapGrowingPercent: number;
@@ -144,10 +145,9 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     logLevel,
     sentinelFile: absolute(cwd, env['DECOM_SENTINEL_FILE'] ?? './config/sentinel.yaml'),
     sweepIntervalMs: parseCount('DECOM_SWEEP_INTERVAL_MS', env['DECOM_SWEEP_INTERVAL_MS'] ?? '30000', 100),
-    // The operator's own V8 flag in NODE_OPTIONS wins: then Decom leaves V8's heap growth alone (0).
-    heapGrowingPercent: /--heap[-_]growing[-_]percent\b/.test(env['NODE_OPTIONS'] ?? '')
-      ? 0
-      : parseCount('DECOM_HEAP_GROWING_PERCENT', env['DECOM_HEAP_GROWING_PERCENT'] ?? '50', 0),
+    // At most 300: V8's own rule never lets the heap grow more than 4 x between full collections, and a
+    // typo (5000 for 50) must not turn the setting that saves memory into one that wastes gigabytes.
+    heapGrowingPercent: parseBoundedCount('DECOM_HEAP_GROWING_PERCENT', env['DECOM_HEAP_GROWING_PERCENT'] ?? '50', 0, 300),
     leakScanIntervalMs: parseCount('DECOM_LEAK_SCAN_INTERVAL_MS', env['DECOM_LEAK_SCAN_INTERVAL_MS'] ?? '300000', 0),
     workerConcurrency: parseCount('DECOM_WORKER_CONCURRENCY', env['DECOM_WORKER_CONCURRENCY'] ?? '4', 1),
     jobLockMs: parseCount('DECOM_JOB_LOCK_MS', env['DECOM_JOB_LOCK_MS'] ?? '30000', 500),
@@ -200,6 +200,13 @@ function parseCount(variable: string, raw: string, min: number): number {
   if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min) {
     throw new ConfigError(variable, `must be an integer ≥ ${min}, got "${raw}"`);
   }
+  return value;
+}
+
+/** `parseCount` with an upper bound too. */
+function parseBoundedCount(variable: string, raw: string, min: number, max: number): number {
+  const value = parseCount(variable, raw, min);
+  if (value > max) throw new ConfigError(variable, `must be an integer from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 

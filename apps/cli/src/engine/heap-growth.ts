@@ -11,9 +11,9 @@
  * How: `--heap-growing-percent` is one of the V8 flags read at every full collection (when it recomputes
  * the next trigger), not only at start, so setting it with `v8.setFlagsFromString` as the process starts
  * takes effect. A heap ceiling (`--max-old-space-size`) or the young generation's size
- * (`--max-semi-space-size`) could only be set on node's command line (`NODE_OPTIONS`). The operator's own
- * flag wins: in `NODE_OPTIONS` the config already says 0 (libs/config), on node's command line
- * (`execArgv`) it is checked here.
+ * (`--max-semi-space-size`) could only be set on node's command line or in `NODE_OPTIONS`. The operator's
+ * own flag on node's command line (`execArgv`) wins; Node refuses `--heap-growing-percent` in `NODE_OPTIONS`
+ * (exit 9, before any of Decom runs), so that is the only place it can come from.
  */
 import { setFlagsFromString } from 'node:v8';
 
