@@ -68,6 +68,15 @@ describe('HTTP conventions (issue 17)', () => {
       // A child collection of no configured kind stays 404 too (the parameter route's own answer).
       expect((await call('POST', '/clusters/0190b2b4-0000-7000-8000-000000000000/bogus', { body: '{}' })).status).toBe(404);
     });
+
+    it('a path with an empty segment (`/clusters/`) is 404 for every method, not a 405 allowing the method it refused', async () => {
+      for (const method of ['GET', 'POST', 'DELETE']) {
+        for (const path of ['/clusters/', '/clusters/0190b2b4-0000-7000-8000-000000000000/nodepools/']) {
+          const answer = await call(method, path, method === 'POST' ? { body: '{}' } : {});
+          expect([method, path, answer.status, answer.body['code']]).toEqual([method, path, 404, 'HYPERFLEET-NTF-000']);
+        }
+      }
+    });
   });
 
   describe('CORS (DECOM_CORS_ORIGINS)', () => {

@@ -161,6 +161,18 @@ describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFl
     const scoped = await call(ALICE, { ...system, ...globex }, 'GET', '/clusters');
     expect(scoped.body.total).toBe(1);
   }, 30_000);
+  it('answers of API paths are never stored by a shared cache (they depend on the caller); health stays cacheable', async () => {
+    const get = async (path: string) =>
+      fetch(`${fixture.engine.url}${path}`, { headers: { authorization: `Bearer ${await issuer.token(ALICE)}`, ...acme } });
+    const list = await get('/api/hyperfleet/v1/clusters');
+    expect(list.status).toBe(200);
+    const one = ((await list.json()) as { items: { id: string }[] }).items[0]!;
+    for (const path of ['/api/hyperfleet/v1/clusters', `/api/hyperfleet/v1/clusters/${one.id}`, '/api/hyperfleet/v1/clusters/0190b2b4-0000-7000-8000-000000000000', '/api/decom/v1/whoami']) {
+      const answer = await get(path);
+      expect([path, answer.headers.get('cache-control')]).toEqual([path, 'no-store']);
+    }
+    expect((await fetch(`${fixture.engine.url}/healthz`)).headers.get('cache-control')).toBeNull();
+  }, 30_000);
   it('an administrator sending the system header reads fleet-wide; its writes still need a tenant', async () => {
     const system = { 'x-hyperfleet-system': 'true' };
     const all = await call(ROOT, system, 'GET', '/clusters');

@@ -49,6 +49,9 @@ export function installAuthentication(fastify: FastifyInstance, authenticator: A
   fastify.addHook('onRequest', (request, reply, done) => {
     // CORS preflights carry no credentials by design.
     if (request.method === 'OPTIONS' || !needsAuthentication(request.url)) return done();
+    // What an API path answers depends on who asks (roles, tenancy): no shared cache may keep it and hand it
+    // to another caller (a gateway or proxy configured to cache GETs would otherwise cross tenants).
+    void reply.header('cache-control', 'no-store');
     if (!limiter && authenticator.canAuthenticateNow) {
       try {
         request.decomPrincipal = authenticator.authenticateNow(request);

@@ -36,12 +36,16 @@ export class AllowedMethods {
     return this.isKnown(params) ? [] : this.of(url);
   }
 
-  /** The methods `path` (query string ignored) answers; empty when the path is unknown. */
+  /**
+   * The methods `path` (query string ignored) answers; empty when the path is unknown. A parameter left
+   * empty (`/clusters/` matching `/:plural/:id`) names nothing, so such a path is unknown (404), as the
+   * routes themselves treat it.
+   */
   of(url: string): string[] {
     const path = url.split('?')[0] ?? url;
     return METHODS.filter((method) => {
       const found = this.router.find(method, path);
-      return found !== null && this.isKnown(found.params);
+      return found !== null && Object.values(found.params).every((value) => value !== '') && this.isKnown(found.params);
     });
   }
 }
