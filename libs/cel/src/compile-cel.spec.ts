@@ -323,3 +323,23 @@ describe('variables named like CEL built-ins', () => {
     expect(compileCel('int("7") + 1').evaluate({ int: 5 })).toBe(8);
   });
 });
+
+describe('issue #16: only the variables an expression names are converted', () => {
+  it('a variable the expression does not name is neither converted nor checked; one it names (also inside a macro) is', () => {
+    const compiled = compileCel('items.exists(s, s.adapter == want) && has(resources.ns)');
+    let reads = 0;
+    const vars = {
+      items: [{ adapter: 'validation' }],
+      want: 'validation',
+      resources: { ns: {} },
+      get env() {
+        reads += 1;
+        return { HOME: '/root' };
+      },
+      unused: () => 1,
+    };
+    expect(compiled.evaluate(vars)).toBe(true);
+    expect(reads).toBe(0);
+    expect(() => compileCel('unused == 1').evaluate(vars)).toThrow(/unsupported function value at unused/);
+  });
+});

@@ -48,10 +48,31 @@ export function compileCel(expression: string): CompiledCel {
   installAstHooks(parsed.ast as unknown as CelAstNode);
   const checked = parsed.check();
   if (!checked.valid) throw toCompileError(checked.error, expression);
+  const referenced = referencedNames(parsed.ast);
   return {
     source: expression,
-    evaluate: (vars, options) => evaluateParsed(parsed, expression, vars, options),
+    evaluate: (vars, options) => evaluateParsed(parsed, expression, vars, options, referenced),
   };
+}
+
+/**
+ * Every identifier the expression names anywhere (variables, comprehension variables, `cel`), an
+ * over-approximation of the variables it can read: CEL has no lookup of a variable by a computed name,
+ * and the only activation entry a macro reads by key is the clock (activation-clock.ts), always given.
+ */
+function referencedNames(ast: unknown): ReadonlySet<string> {
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const op = (node as { op?: unknown }).op;
+    if (typeof op !== 'string') return Object.values(node).forEach(walk);
+    const args = (node as { args?: unknown }).args;
+    if (op === 'id' && typeof args === 'string') names.add(args);
+    walk(args);
+  };
+  walk(ast);
+  return names;
 }
 
 /** Compiles and evaluates once. Prefer `compileCel` for expressions evaluated repeatedly. */
@@ -64,9 +85,12 @@ function evaluateParsed(
   expression: string,
   vars: Readonly<Record<string, unknown>>,
   options: CelOptions | undefined,
+  referenced: ReadonlySet<string>,
 ): unknown {
   const activation: Record<string, unknown> = { [CLOCK_KEY]: options?.now ?? systemClock };
-  for (const [name, value] of Object.entries(vars)) {
+  for (const name of referenced) {
+    if (!Object.prototype.propertyIsEnumerable.call(vars, name)) continue;
+    const value = vars[name];
     // A variable named like a built-in (`type`, `string`, ...) cannot be referenced (the name means the
     // built-in) and cel-js refuses to shadow it: leave it out so other expressions still evaluate.
     if (reserved.has(name)) continue;
