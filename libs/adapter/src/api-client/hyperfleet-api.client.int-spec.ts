@@ -5,10 +5,10 @@ import { HttpHyperfleetApiClient, type FetchLike } from './hyperfleet-api.client
 
 /**
  * Runs against a real HTTP server answering recorded HyperFleet responses (the real API is built elsewhere),
- * with the default `nodeHttpFetch` and with the global `fetch` it stands in for (issue #16): same answers.
+ * with the default `undiciFetch` and with the global `fetch` it stands in for (issue #16): same answers.
  */
 describe.each<[string, FetchLike | undefined]>([
-  ['nodeHttpFetch (default)', undefined],
+  ['undiciFetch (default)', undefined],
   ['global fetch', fetch],
 ])('HttpHyperfleetApiClient against a recorded-response HTTP server, %s', (_name, fetchFn) => {
   let server: RecordedApiServer;

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
-import { nodeHttpFetch } from './node-http-fetch.js';
+import { undiciFetch } from './undici-fetch.js';
 
 /**
- * Issue #16: `nodeHttpFetch` answers like the global `fetch` for what the API client uses (status, body
+ * Issue #16: `undiciFetch` answers like the global `fetch` for what the API client uses (status, body
  * text, redirects, timeouts, refused connections), against a real `node:http` server.
  */
-describe('nodeHttpFetch, the API client’s fetch on node:http', () => {
+describe('undiciFetch, the API client’s fetch on undici.request', () => {
   let server: Server;
   let base: string;
   const seen: { method: string; url: string; body: string; headers: Record<string, unknown> }[] = [];
@@ -28,7 +28,7 @@ describe('nodeHttpFetch, the API client’s fetch on node:http', () => {
   beforeEach(() => (seen.length = 0));
 
   const both = async (url: string, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal } = {}) => {
-    const ours = await nodeHttpFetch(url, init);
+    const ours = await undiciFetch(url, init);
     const theirs = await fetch(url, init);
     return { ours: { ok: ours.ok, status: ours.status, text: await ours.text() }, theirs: { ok: theirs.ok, status: theirs.status, text: await theirs.text() } };
   };
@@ -41,7 +41,7 @@ describe('nodeHttpFetch, the API client’s fetch on node:http', () => {
   });
 
   it('sends method, headers and a string body (with its length)', async () => {
-    const response = await nodeHttpFetch(`${base}/statuses`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-decom-fence': '2.7' }, body: '{"a":"ü"}' });
+    const response = await undiciFetch(`${base}/statuses`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-decom-fence': '2.7' }, body: '{"a":"ü"}' });
     expect(response.status).toBe(200);
     expect(seen[0]).toMatchObject({ method: 'PUT', url: '/statuses', body: '{"a":"ü"}', headers: { 'x-decom-fence': '2.7', 'content-length': '10' } });
   });
@@ -49,13 +49,13 @@ describe('nodeHttpFetch, the API client’s fetch on node:http', () => {
   it('follows redirects like fetch: 302 keeps a GET, 303 turns a PUT into a GET without body', async () => {
     expect((await both(`${base}/moved`)).ours).toEqual((await both(`${base}/moved`)).theirs);
     seen.length = 0;
-    const response = await nodeHttpFetch(`${base}/see-other`, { method: 'PUT', body: 'x' });
+    const response = await undiciFetch(`${base}/see-other`, { method: 'PUT', body: 'x' });
     expect(JSON.parse(await response.text())).toMatchObject({ method: 'GET', url: '/target' });
     expect(seen.map((s) => `${s.method} ${s.url} ${s.body}`)).toEqual(['PUT /see-other x', 'GET /target ']);
   });
 
   it('a timeout signal rejects with its TimeoutError, as fetch does', async () => {
-    const ours = await nodeHttpFetch(`${base}/slow`, { signal: AbortSignal.timeout(50) }).catch((e: unknown) => e);
+    const ours = await undiciFetch(`${base}/slow`, { signal: AbortSignal.timeout(50) }).catch((e: unknown) => e);
     const theirs = await fetch(`${base}/slow`, { signal: AbortSignal.timeout(50) }).catch((e: unknown) => e);
     expect((ours as Error).name).toBe('TimeoutError');
     expect((ours as Error).name).toBe((theirs as Error).name);
@@ -68,7 +68,7 @@ describe('nodeHttpFetch, the API client’s fetch on node:http', () => {
         probe.close(() => resolve(free));
       });
     });
-    const error = await nodeHttpFetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);
+    const error = await undiciFetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(error).toMatchObject({ message: 'fetch failed', cause: expect.objectContaining({ code: 'ECONNREFUSED' }) });
   });
