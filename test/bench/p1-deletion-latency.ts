@@ -8,7 +8,8 @@
  * records the cluster's HardDeleted (then polled every 10 ms while the read model catches up), so the
  * harness does not load the engine it measures with a GET every few milliseconds.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,6 +17,27 @@ import pino from 'pino';
 import { loadAppConfig } from '@decom/config';
 import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
 import { startEngine } from '../../apps/cli/src/engine/engine.js';
+
+/**
+ * The deletions alone in a V8 CPU profile (`P1_CPU_PROFILE=path-prefix`): `node --cpu-prof` would also
+ * profile the start and the provisioning, which are not what P1 measures.
+ */
+async function startProfiler(): Promise<{ stopInto(path: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return {
+    async stopInto(path) {
+      const { profile } = await post('Profiler.stop');
+      await writeFile(path, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
 
 const deletions = Number(process.argv[2] ?? 60);
 const inFlight = Number(process.argv[3] ?? 1);
@@ -64,6 +86,7 @@ async function measure(watch: boolean): Promise<string> {
     );
     const gone = (id: string) => (seen.has(id) ? Promise.resolve() : new Promise<void>((resolve) => hardDeleted.set(id, resolve)));
     const latencies: number[] = [];
+    const profiler = process.env.P1_CPU_PROFILE ? await startProfiler() : undefined;
     const cpu0 = process.cpuUsage();
     let next = 0;
     await Promise.all(
@@ -83,6 +106,7 @@ async function measure(watch: boolean): Promise<string> {
       }),
     );
     const cpu = process.cpuUsage(cpu0);
+    if (profiler) await profiler.stopInto(`${process.env.P1_CPU_PROFILE}-${watch ? 'on' : 'off'}.cpuprofile`);
     await feed.close();
     latencies.sort((a, b) => a - b);
     const fmt = (n: number) => `${Math.round(n)} ms`;
