@@ -20,12 +20,12 @@ export interface EngineFixture {
  * `logger`: where the engine logs (default silent; a test may capture the access and transition lines).
  * `env`: extra configuration variables, e.g. `{ DECOM_EVENT_STORE: 'postgres', DATABASE_URL, DECOM_PG_SCHEMA }`
  * or `{ REDIS_URL, DECOM_QUEUE_PREFIX }` for BullMQ. `role`, `sweep`, `queueTuning`, `adapterRerun` (default 50 ms
- * doubling to 1 s), `onAdapterRun`, `onWatchTrigger`: as `EngineOptions`.
+ * doubling to 1 s), `onAdapterRun`, `onWatchTrigger`, `localKube` (the bundled server's options): as `EngineOptions`.
  */
 export async function startTestEngine(
   options: { adaptersDir?: string; admins?: string; env?: Record<string, string>; logger?: Logger; dataDir?: string } & Pick<
     EngineOptions,
-    'role' | 'sweep' | 'queueTuning' | 'adapterRerun' | 'onAdapterRun' | 'onWatchTrigger'
+    'role' | 'sweep' | 'queueTuning' | 'adapterRerun' | 'onAdapterRun' | 'onWatchTrigger' | 'localKube'
   > = {},
 ): Promise<EngineFixture> {
   // A given `dataDir` (a restart on the same data) belongs to the caller: `stop()` leaves it in place.
@@ -57,6 +57,7 @@ export async function startTestEngine(
     sweep: options.sweep ?? { intervalMs: 2_000, debounceMs: 1_000 },
     ...(options.role ? { role: options.role } : {}),
     ...(options.queueTuning ? { queueTuning: options.queueTuning } : {}),
+    ...(options.localKube ? { localKube: options.localKube } : {}),
   });
   return {
     engine,

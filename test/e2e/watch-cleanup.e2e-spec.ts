@@ -23,6 +23,12 @@ const ADAPTERS = resolve('config/adapters');
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
 /** Longer than any test here: a deletion that finishes did not wait for a backoff re-run. */
 const NO_BACKOFF = { baseDelayMs: 600_000, maxDelayMs: 600_000 };
+/**
+ * The Kubernetes server's controllers act this long after a change, as a real cluster's do: a deleted
+ * Namespace stays Terminating meanwhile, so the pass that deletes it ends with Finalized=False and the
+ * deletion needs later runs to confirm it gone (a pass goes on through deletes confirmed at once).
+ */
+const ASYNC_CONTROLLERS = { controllerDelayMs: 300 };
 
 interface Recorded {
   runs: { adapter: string; job: string; watch?: AdapterRunJob['watch'] }[];
@@ -87,7 +93,7 @@ describe.each([
 
   it('a deletion finishes through watch changes without any backoff re-run; after a dropped watch, again', async () => {
     const rec = recorder();
-    const fixture: EngineFixture = await startTestEngine({ adaptersDir: ADAPTERS, adapterRerun: NO_BACKOFF, env: env(), ...rec.options });
+    const fixture: EngineFixture = await startTestEngine({ adaptersDir: ADAPTERS, adapterRerun: NO_BACKOFF, env: env(), localKube: ASYNC_CONTROLLERS, ...rec.options });
     try {
       const api = new DemoApi(fixture.engine.url);
       await watchesRunning(fixture.engine.url);
@@ -121,7 +127,7 @@ describe.each([
   });
 
   it('a watch that never starts (403 on watch) leaves the work to the backoff re-runs: the deletion completes, /readyz stays 200', async () => {
-    const kube: LocalKube = await startLocalKube();
+    const kube: LocalKube = await startLocalKube(ASYNC_CONTROLLERS);
     const dir = await mkdtemp(join(tmpdir(), 'decom-watch-'));
     const kubeconfig = join(dir, 'kubeconfig');
     await writeFile(kubeconfig, kube.kubeconfigYaml());

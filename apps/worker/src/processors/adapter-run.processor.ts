@@ -148,7 +148,7 @@ export class AdapterRunProcessor {
       return other;
     }
     try {
-      result = await this.adapter.executor.execute(event.data as never, { ...(job.fence && { fence: this.fence(job, event, current.deleted_time !== undefined) }), attempt, api, rememberReads: true });
+      result = await this.adapter.executor.execute(event.data as never, { ...(job.fence && { fence: this.fence(job, event, current.deleted_time !== undefined) }), attempt, api, rememberReads: true, continueDeletes: true });
     } catch (error) {
       await this.backOff(event, backoff, 'failure');
       await this.fail(observe, classifyError(error), job.data, event);

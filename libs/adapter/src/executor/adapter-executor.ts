@@ -32,6 +32,13 @@ export interface ExecutionRun {
    * worker's runs set it; dry runs and deletion plans leave it off, so their traces list every read made.
    */
   readonly rememberReads?: boolean;
+  /**
+   * While the resource is deleting, go on within this pass through deletes a `lifecycle.delete.when` held
+   * back until an earlier delete of the same pass confirmed its object gone (resources.phase.ts
+   * `continueOrderedDeletes`, issue #16). The worker's runs set it; dry runs and deletion plans leave it
+   * off, so they show HyperFleet's passes one by one.
+   */
+  readonly continueDeletes?: boolean;
 }
 
 /** What an executor acts through; clock, env and deployment config are injected (STYLE.md §3). */
@@ -129,7 +136,14 @@ export class AdapterExecutor {
     // With remembered reads, the pass's by-name discoveries on Kubernetes are read at once up front (one
     // round trip, not one per resource); the pass then makes and records them in order as before.
     const prefetch = remembered && guard.lost === undefined ? (queries: readonly DiscoveryQuery[]) => remembered.prefetch(queries) : undefined;
-    if (outcome === 'continue') await runResources(ctx, this.task, transports, { wait, orphanCallTimeoutMs: this.deps.orphanCallTimeoutMs ?? 5_000, ...(prefetch && { prefetch }) });
+    if (outcome === 'continue') {
+      await runResources(ctx, this.task, transports, {
+        wait,
+        orphanCallTimeoutMs: this.deps.orphanCallTimeoutMs ?? 5_000,
+        ...(prefetch && { prefetch }),
+        ...(run.continueDeletes && { continueDeletes: true }),
+      });
+    }
     else skip('resources');
     if (guard.lost !== undefined) {
       // A later run owns this resource now (or it is gone): whatever this run saw is stale, so it

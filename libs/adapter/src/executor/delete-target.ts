@@ -30,7 +30,8 @@ export function leaveForeign(ctx: ExecutionContext, target: Target, object: Kube
 
 /**
  * Delete path (§2.6 b): discover (ours only), DELETE with the propagation policy (404 = already
- * gone, #1), re-discover. Gone → left out of `resources` so dependents can go in the same pass;
+ * gone, #1), re-discover. An object already being deleted (`deletionTimestamp` set) is waited for, not
+ * deleted again. Gone → left out of `resources` so dependents can go in the same pass;
  * still there (finalizers) → kept, dependents wait. An object that is not ours is never deleted
  * (leaveForeign). Errors are recorded per resource and processing goes on.
  */
@@ -58,6 +59,10 @@ async function deleteStrays(ctx: ExecutionContext, target: Target, policy: Propa
   }
   if (strays.length === 0) return;
   for (const stray of strays) {
+    if (stray.metadata.deletionTimestamp) {
+      ctx.recorder.operation(operation(target, stray, 'wait', `${terminatingReason(stray)} (discovery by ownership)`));
+      continue;
+    }
     try {
       const outcome = await target.transport.delete(refOf(stray, target.desired), policy);
       const how = outcome === 'not-found' ? 'already gone (not found)' : `deleted (propagationPolicy=${policy})`;
@@ -79,6 +84,13 @@ async function deleteStrays(ctx: ExecutionContext, target: Target, policy: Propa
   }
 }
 
+/** Why an object with a `deletionTimestamp` is not deleted again: since when, and what it waits for. */
+function terminatingReason(object: KubeObject): string {
+  const finalizers = object.metadata.finalizers ?? [];
+  const waitsFor = finalizers.length > 0 ? `finalizers: ${finalizers.join(', ')}` : 'the server to finish it';
+  return `deletion in progress since ${object.metadata.deletionTimestamp} (${waitsFor}); not deleted again`;
+}
+
 /** The object the resource's own discovery finds. */
 async function deleteDiscovered(ctx: ExecutionContext, target: Target, policy: PropagationPolicy): Promise<void> {
   const { transport } = target;
@@ -96,6 +108,13 @@ async function deleteDiscovered(ctx: ExecutionContext, target: Target, policy: P
     if (found.foreign) return leaveForeign(ctx, target, found.foreign, 'left in place, never deleted');
     remember(ctx, target, undefined);
     ctx.recorder.operation(operation(target, target.desired, 'delete', 'already gone (not found)'));
+    return;
+  }
+  if (current.metadata.deletionTimestamp) {
+    // Already being deleted (a delete of an earlier pass waits on finalizers, or a Namespace terminates):
+    // deleting again changes nothing, and a terminating Namespace answers 409 Conflict to it (kube-apiserver).
+    remember(ctx, target, current);
+    ctx.recorder.operation(operation(target, current, 'wait', terminatingReason(current)));
     return;
   }
   let outcome: string;

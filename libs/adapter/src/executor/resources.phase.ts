@@ -22,6 +22,8 @@ export interface ResourcePhaseOptions {
    * (the executor's RunReadCacheTransport.prefetch, issue #16); absent: no read ahead.
    */
   readonly prefetch?: (queries: readonly DiscoveryQuery[]) => Promise<void>;
+  /** Go on through the ordered deletes in this pass (`continueOrderedDeletes`); absent: one sweep, as HyperFleet. */
+  readonly continueDeletes?: boolean;
 }
 
 function renderAll(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver): Target[] | undefined {
@@ -118,20 +120,66 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
       }
     }
   }
+  const presentBefore = new Set(targets.filter((t) => ctx.resources[t.spec.name]).map((t) => t.spec.name));
+  // Resources whose delete.when kept them this sweep although the resource is deleting.
+  const heldBack: Target[] = [];
+  let stopped = false;
   for (const target of targets) {
-    if (!(await processTarget(ctx, target, options, foreign.get(target.spec.name), claimed))) break;
+    if (!(await processTarget(ctx, target, options, foreign.get(target.spec.name), claimed, heldBack))) {
+      stopped = true;
+      break;
+    }
   }
+  if (options.continueDeletes && state.deleting && !stopped) await continueOrderedDeletes(ctx, presentBefore, heldBack, claimed);
   const failed = ctx.adapterMetadata().executionStatus === 'failed';
   ctx.recorder.phase({ phase: 'resources', status: failed ? 'failed' : 'success' });
 }
 
+/**
+ * Deletion order within one pass (issue #16). HyperFleet evaluates each resource's `lifecycle.delete.when`
+ * once per pass, in list order, so a config that lists its Namespace before the ConfigMap and the Job in it
+ * (the order creation needs) deletes one object per pass: each later `when` waits for a pass that sees the
+ * earlier object gone. Here, once a sweep has deleted an object and its re-discovery confirmed it gone, the
+ * resources it held back are evaluated again against that state, in list order, and deleted when their
+ * `when` now holds; this repeats while a sweep confirms another object gone (at most once per resource).
+ * What is deleted and in which order is exactly what the next passes would do; only the waits between
+ * passes go. It stops at the first delete that leaves its object present (finalizers, a terminating
+ * Namespace): the next pass, woken by the watch on that object, goes on from there.
+ * @param presentBefore the resources discovery found before the first sweep.
+ * @param heldBack the resources whose `when` was false in the first sweep (their objects present); consumed.
+ * @see seeds/000 "Deletion Ordering".
+ */
+async function continueOrderedDeletes(ctx: ExecutionContext, presentBefore: ReadonlySet<string>, heldBack: Target[], claimed: readonly KubeObject[]): Promise<void> {
+  let confirmedGone = [...presentBefore].some((name) => !ctx.resources[name]);
+  while (confirmedGone && heldBack.length > 0 && ctx.adapterMetadata().executionStatus !== 'failed') {
+    confirmedGone = false;
+    for (const target of [...heldBack]) {
+      const name = target.spec.name;
+      const when = ctx.evaluate(target.spec.lifecycle!.delete!.when);
+      if (!when.ok || when.value !== true) continue;
+      heldBack.splice(heldBack.indexOf(target), 1);
+      await deleteTarget(ctx, target, target.spec.lifecycle!.delete!.propagationPolicy ?? 'Background', claimed);
+      if (ctx.adapterMetadata().resourceErrors[name]) return;
+      confirmedGone ||= !ctx.resources[name];
+    }
+  }
+}
+
 /** One resource's step. @returns false when the loop must stop (apply error). */
-async function processTarget(ctx: ExecutionContext, target: Target, options: ResourcePhaseOptions, foreign: KubeObject | undefined, claimed: readonly KubeObject[]): Promise<boolean> {
+async function processTarget(
+  ctx: ExecutionContext,
+  target: Target,
+  options: ResourcePhaseOptions,
+  foreign: KubeObject | undefined,
+  claimed: readonly KubeObject[],
+  heldBack: Target[],
+): Promise<boolean> {
   const { spec } = target;
   const present = ctx.resources[spec.name];
   const exists = present ?? foreign;
   const deleteWhen: Evaluation | undefined = spec.lifecycle?.delete ? ctx.evaluate(spec.lifecycle.delete.when) : undefined;
   const deleting = deleteWhen?.ok === true && deleteWhen.value === true;
+  if (ctx.resourcePolicy.deleting && present && deleteWhen?.ok === true && deleteWhen.value === false) heldBack.push(target);
   const createWhenExpr = spec.lifecycle?.create?.when;
   const createWhen = createWhenExpr && !exists && !deleting && deleteWhen?.ok !== false ? ctx.evaluate(createWhenExpr) : undefined;
   const step = decideResourceStep({
