@@ -1,6 +1,7 @@
 export * from './tokens.js';
 export * from './command-context.js';
 export * from './resource-tree.repository.js';
+export * from './tree-cache.js';
 export * from './stream-locator.js';
 export * from './create-resource.handler.js';
 export * from './patch-resource.handler.js';

@@ -20,6 +20,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { currentTrace } from '@decom/tracing';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TreeCache } from './tree-cache.js';
 
 /** Conflicting appends are re-decided at most this many times; `decide` is pure so this is safe. */
 export const MAX_CONFLICT_RETRIES = 8;
@@ -75,16 +76,33 @@ export interface AppendedDecision {
 export type AppendObserver = (appended: AppendedDecision) => void;
 
 export class ResourceTreeRepository {
-  /** `observe`: told about every successful append (transition log lines, metrics); must not throw. */
+  /**
+   * `observe`: told about every successful append (transition log lines, metrics); must not throw.
+   * `trees`: folded trees kept between commands (tree-cache.ts); `new TreeCache(0)` re-folds every stream.
+   */
   constructor(
     private readonly store: EventStore,
     private readonly observe: AppendObserver = () => undefined,
+    private readonly trees: TreeCache = new TreeCache(),
   ) {}
 
+  /**
+   * The tree of `stream` at its last event: the kept fold plus the events appended since (by any process),
+   * or the whole stream folded when none is kept.
+   */
   async load(stream: string): Promise<LoadedTree> {
-    const recorded = await this.store.readStream(stream);
+    const kept = this.trees.get(stream);
+    const recorded = await this.store.readStream(stream, kept ? { fromRevision: kept.revision + 1 } : {});
+    if (kept && recorded.length > 0 && recorded[0]!.revision !== kept.revision + 1) {
+      // Not the continuation of what is kept (cannot happen with a conforming store): fold it all again.
+      this.trees.delete(stream);
+      return this.load(stream);
+    }
+    if (kept && recorded.length === 0) return kept;
     const events = recorded.filter(isResourceEvent).map(toDomainEvent);
-    return { state: fold(events), revision: recorded.length === 0 ? -1 : recorded[recorded.length - 1]!.revision };
+    const loaded = { state: fold(events, kept?.state), revision: recorded.length === 0 ? -1 : recorded[recorded.length - 1]!.revision };
+    this.trees.put(stream, loaded);
+    return loaded;
   }
 
   /**
@@ -126,12 +144,14 @@ export class ResourceTreeRepository {
           { expectedRevision: expected, ...(reserve.length > 0 ? { reserve } : {}), ...(release.length > 0 ? { release } : {}) },
         );
         const appendSeconds = (performance.now() - started) / 1000;
+        const after = fold(events, state);
+        this.trees.put(stream, { state: after, revision: result.nextExpectedRevision });
         try {
           this.observe({ events, before: state, caller: context.caller, ...(traceId ? { traceId } : {}), appendSeconds });
         } catch {
           // Observers log and count; a failing one must never fail a decision that is already recorded.
         }
-        return { events, state: fold(events, state), before: state, position: result.position };
+        return { events, state: after, before: state, position: result.position };
       } catch (error) {
         const bound = context.maxConflictRetries ?? MAX_CONFLICT_RETRIES;
         const retry = error instanceof ConcurrencyConflict && context.expectedRevision === undefined && attempt < bound;
