@@ -1,7 +1,8 @@
 /**
  * `remoteKeySet` against a real JWKS endpoint (TestIssuer, HTTP on 127.0.0.1): rotation, the refetch
  * cooldown and the cache age on a clock the test advances, one fetch for concurrent callers, jose's error
- * classes, and the flaky auth.e2e rotation: a wall-clock step back must not stretch the cooldown.
+ * classes, and a wall-clock step back, which must not stretch the cooldown (with jose's remote set it did:
+ * one of the two ways the auth.e2e rotation test got 401 for a rotated key).
  */
 import { createServer, type Server } from 'node:http';
 import { jest } from '@jest/globals';
@@ -28,8 +29,8 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
   const url = () => new URL(issuer.jwksUrl);
 
   it('a wall-clock step back does not stretch the cooldown: a rotated kid is fetched once a cooldown has really passed', async () => {
-    // The auth.e2e flake: jose's createRemoteJWKSet compares Date.now() with the last fetch, so after the clock
-    // stepped back by more than the real time since that fetch it still saw itself cooling down and refused (401).
+    // jose's createRemoteJWKSet compares Date.now() with the last fetch: after the clock stepped back by more
+    // than the real time since that fetch it still saw itself cooling down and refused the new kid (401).
     const keys = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000 });
     await verify(await issuer.token('a@example.com'), keys);
     await new Promise((r) => setTimeout(r, 1_100));
