@@ -101,6 +101,10 @@ export class InProcessJobQueue implements JobQueue {
     return true;
   }
 
+  async removeFailed(queue: string, id: string): Promise<boolean> {
+    return this.dead.delete(`${queue}/${id}`);
+  }
+
   async queueNames(): Promise<string[]> {
     const names = [...this.handlers.keys(), ...[...this.waiting.values()].map((e) => e.queue), ...[...this.dead.values()].map((d) => d.failed.queue)];
     return [...new Set(names)].sort();

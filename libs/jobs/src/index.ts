@@ -12,3 +12,4 @@ export * from './sentinel/message-decision.js';
 export * from './sentinel/sentinel-config.loader.js';
 export * from './job-dispatch.js';
 export * from './retry-backoff.js';
+export * from './dead-letter-pruner.js';

@@ -73,6 +73,12 @@ export interface JobQueue {
   failed(queue?: string): Promise<FailedJob[]>;
   /** Moves a failed job back to waiting with fresh attempts. Returns false when no such failed job exists. */
   retry(queue: string, id: string): Promise<boolean>;
+  /**
+   * Drops a job from the dead-letter set for good, without running it (its work was done otherwise, e.g.
+   * by a sweep: dead-letter-pruner.ts). Returns false when no such failed job exists (never failed,
+   * already retried or dropped); a waiting, delayed or running job of that id is left alone.
+   */
+  removeFailed(queue: string, id: string): Promise<boolean>;
   /** Names of the queues this store knows (ever used, under the prefix for BullMQ), sorted. */
   queueNames(): Promise<string[]>;
   /** Resolves when nothing is waiting, delayed or running (tests, demo, graceful stop). */

@@ -80,6 +80,8 @@ export class DecomMetrics {
   readonly adapterRunDuration: Histogram<'adapter' | 'operation' | 'outcome'>;
   readonly jobRetries: Counter<'queue'>;
   readonly deadLettered: Counter<'queue'>;
+  /** Dead letters removed because their work was done since (dead-letter-pruner.ts), by queue and reason. */
+  readonly deadLettersPruned: Counter<'queue' | 'reason'>;
   readonly appendDuration: Histogram<string>;
   readonly watchTriggeredRuns: Counter<'adapter'>;
 
@@ -218,6 +220,12 @@ export class DecomMetrics {
     queueGauge('decom_queue_dead_letters', 'Jobs in the dead-letter (failed) set, by queue (computed at scrape).', (d) => d.failed);
     this.jobRetries = new Counter({ name: 'decom_job_retries_total', help: 'Job tries after the first (retries), by queue.', labelNames: ['queue'], registers });
     this.deadLettered = new Counter({ name: 'decom_jobs_dead_lettered_total', help: 'Jobs that failed for good in this process (dead-lettered), by queue.', labelNames: ['queue'], registers });
+    this.deadLettersPruned = new Counter({
+      name: 'decom_dead_letters_pruned_total',
+      help: 'Dead letters removed by this process because their work was done since (HardDeleted, Superseded, Reconciled), by queue and reason.',
+      labelNames: ['queue', 'reason'],
+      registers,
+    });
     new Gauge({
       name: 'decom_subscription_lag_events',
       help: 'Events between the head of the log and a subscriber (projection, dispatch reactor), computed at scrape.',

@@ -2,13 +2,15 @@
  * Bearer-token verification with `jose` (no hand-written crypto), HyperFleet `server.jwt` semantics
  * (contract §1.8, §8.1): RS256 or ES256 only, `iss` equal to a configured `issuer_url`, `aud` containing its
  * `audience`, `exp`/`nbf` with `clock_skew_seconds` of tolerance, identity from `identity_claim`.
- * JWKS over HTTP is cached by jose's remote key set: an unknown `kid` refetches at most once per
- * cooldown (30 s), keys are refreshed after 10 minutes. A `jwks_file` is re-read when its mtime changes.
+ * JWKS over HTTP is cached (remote-key-set.ts, jose's semantics on a monotonic clock): an unknown `kid`
+ * refetches at most once per cooldown (30 s), keys are refreshed after 10 minutes. A `jwks_file` is re-read
+ * when its mtime changes.
  */
 import { stat, readFile } from 'node:fs/promises';
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { isValidIdentity, type JwtIssuerConfig } from '@decom/config';
 import { Problems } from '../problem-details/problem.js';
+import { remoteKeySet } from './remote-key-set.js';
 
 export const TOKEN_ALGORITHMS = ['RS256', 'ES256'];
 
@@ -25,7 +27,7 @@ export interface JwtVerifierOptions {
   readonly clockSkewSeconds: number;
   /** Issuers whose keys Decom holds in memory (the embedded adapters' minting key). */
   readonly localIssuers?: readonly { readonly config: JwtIssuerConfig; readonly keys: JWTVerifyGetKey }[];
-  /** One line per key-fetch failure (never per request flood: jose's cooldown bounds the refetches). */
+  /** One line per key-fetch failure (never per request flood: the cooldown bounds the refetches). */
   readonly onKeyFetchError?: (issuer: string, error: Error) => void;
   /** Remote JWKS knobs (tests shorten the cooldown). */
   readonly remote?: { readonly cooldownMs?: number; readonly cacheMaxAgeMs?: number; readonly timeoutMs?: number };
@@ -37,10 +39,10 @@ export class JwtVerifier {
   constructor(private readonly options: JwtVerifierOptions) {
     for (const config of options.configs) {
       const keys = config.jwk_cert_url
-        ? createRemoteJWKSet(new URL(config.jwk_cert_url), {
-            cooldownDuration: options.remote?.cooldownMs ?? 30_000,
-            cacheMaxAge: options.remote?.cacheMaxAgeMs ?? 600_000,
-            timeoutDuration: options.remote?.timeoutMs ?? 5_000,
+        ? remoteKeySet(new URL(config.jwk_cert_url), {
+            cooldownMs: options.remote?.cooldownMs ?? 30_000,
+            cacheMaxAgeMs: options.remote?.cacheMaxAgeMs ?? 600_000,
+            timeoutMs: options.remote?.timeoutMs ?? 5_000,
           })
         : fileKeySet(config.jwks_file!);
       this.byIssuer.set(config.issuer_url, { config, keys });
@@ -103,12 +105,15 @@ function isFetchFailure(error: unknown): boolean {
   return true;
 }
 
-/** A local JWKS file as a key set, re-read when its mtime changes (checked at most once a second). */
+/**
+ * A local JWKS file as a key set, re-read when its mtime changes (checked at most once a second, measured
+ * on the monotonic clock so a wall-clock step back cannot stop the checks).
+ */
 function fileKeySet(file: string): JWTVerifyGetKey {
   let current: { mtimeMs: number; keys: JWTVerifyGetKey } | undefined;
   let checkedAt = 0;
   return async (header, token) => {
-    const now = Date.now();
+    const now = performance.now();
     if (!current || now - checkedAt > 1_000) {
       checkedAt = now;
       const info = await stat(file);

@@ -22,11 +22,13 @@ import { createProjections } from './rebuild-projections.js';
 import type { DecomMetrics } from '@decom/metrics';
 import { domainTransitionObserver } from '../../../api/src/observability/domain-transitions.js';
 import { startOtlpExport } from '../../../api/src/observability/otlp-export.js';
-import { adapterRunMetrics, countRetries, startProcessMetrics } from './observability.js';
+import { adapterRunMetrics, countRetries, prunedDeadLetterReporter, startProcessMetrics } from './observability.js';
+import { resourceProgressOf } from './resource-progress.js';
 import { buildInfo } from '../build-info.js';
 import {
   DispatchReactor,
   ReactorRunner,
+  DeadLetterPruner,
   ResourceAddressBook,
   Sweeper,
   compileMessageDecision,
@@ -120,6 +122,8 @@ export interface Engine {
   readonly localKube?: LocalKube;
   readonly app: NestFastifyApplication;
   readonly sweeper: Sweeper;
+  /** Removes dead letters whose work is done, every sweep interval (dead-letter-pruner.ts). */
+  readonly deadLetterPruner: DeadLetterPruner;
   /** This process's metrics, served at `metricsUrl` (DECOM_METRICS_PORT). */
   readonly metrics: DecomMetrics;
   /** e.g. http://127.0.0.1:9090/metrics. */
@@ -369,6 +373,15 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     sweeper.start();
     closers.push(() => sweeper.stop());
 
+    // Dead letters of work a sweep (or a later run) finished: removed at the sweep's pace, one info line each.
+    const deadLetterPruner = new DeadLetterPruner(queue, resourceProgressOf(queries), {
+      intervalMs: options.sweep?.intervalMs ?? config.sweepIntervalMs,
+      onPruned: prunedDeadLetterReporter(logger, metrics),
+      onError: (error) => (isTransientError(error) ? sweepOutage.lost(error) : logger.warn(`dead-letter pruning: ${describeError(error)}`)),
+    });
+    deadLetterPruner.start();
+    closers.push(() => deadLetterPruner.stop());
+
     metrics.watchPending(async () =>
       (await pendingWork(readModels)).map((p) => ({
         kind: p.kind,
@@ -393,6 +406,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       ...(localKube ? { localKube } : {}),
       app,
       sweeper,
+      deadLetterPruner,
       metrics,
       metricsUrl: processMetrics.url,
       async settle() {

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
 import { DecomMetrics, Registry, startMetricsServer, type AdapterOperation, type AdapterOutcome, type MetricsServer } from '@decom/metrics';
-import type { FailedJob, JobHandler, JobQueue } from '@decom/jobs';
+import type { FailedJob, JobHandler, JobQueue, PrunedDeadLetter } from '@decom/jobs';
 import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
 import { buildInfo } from '../build-info.js';
 
@@ -43,6 +43,14 @@ export function adapterRunMetrics(metrics: DecomMetrics, next?: AdapterRunObserv
       : run.progress?.kind === 'wait' ? 'in_progress' : 'success';
     metrics.observeAdapterRun({ adapter: run.adapter, resourceId: run.job.event.data.id, operation, outcome, seconds: run.seconds ?? 0 });
     next?.(run);
+  };
+}
+
+/** The pruned-dead-letter callback: one info line per removed letter (job, queue, resource, why), and its counter. */
+export function prunedDeadLetterReporter(logger: Logger, metrics?: DecomMetrics): (pruned: PrunedDeadLetter) => void {
+  return (pruned) => {
+    metrics?.deadLettersPruned.inc({ queue: pruned.queue, reason: pruned.reason });
+    logger.info({ job: pruned.job, queue: pruned.queue, resource_id: pruned.resourceId, reason: pruned.reason }, 'dead letter pruned: its work is done');
   };
 }
 

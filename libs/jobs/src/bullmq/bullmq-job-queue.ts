@@ -158,6 +158,16 @@ export class BullMqJobQueue implements JobQueue {
     return true;
   }
 
+  async removeFailed(queue: string, id: string): Promise<boolean> {
+    if (!(await this.queueNames()).includes(queue)) return false;
+    const job = await BullJob.fromId(await this.queue(queue), id);
+    if (!job || (await job.getState()) !== 'failed') return false;
+    // An operator's retry between the state read and the removal would be removed too: harmless, since
+    // a dead letter is only removed once its work is done (a retried run would do nothing).
+    await job.remove();
+    return true;
+  }
+
   async queueNames(): Promise<string[]> {
     return [...new Set([...(await this.redis.smembers(this.registryKey())), ...this.queues.keys()])].sort();
   }

@@ -120,6 +120,35 @@ export function describeJobQueueBehaviour(name: string, open: () => Promise<Queu
       expect(await queue.queueNames()).not.toContain('bogus-queue');
     });
 
+    it('removeFailed() drops a dead letter without running it; jobs not in the dead-letter set are left alone', async () => {
+      const runs: string[] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      queue.process<{ fail: boolean }>('prune', async (job) => {
+        runs.push(job.id);
+        if (job.data.fail) throw new TerminalError('PostgreSQL is down');
+        await gate;
+      });
+      await queue.enqueue('prune', 'done-elsewhere', { fail: true });
+      await queue.enqueue('prune', 'still-failed', { fail: true });
+      await queue.enqueue('prune', 'running', { fail: false });
+      await queue.enqueue('prune', 'later', { fail: false }, { delayMs: 60_000 });
+      for (let i = 0; i < 100 && ((await queue.failed('prune')).length < 2 || !runs.includes('running')); i++) await sleep(20);
+      expect(await queue.removeFailed('prune', 'done-elsewhere')).toBe(true);
+      expect(await queue.removeFailed('prune', 'done-elsewhere')).toBe(false);
+      expect(await queue.removeFailed('prune', 'running')).toBe(false);
+      expect(await queue.removeFailed('prune', 'later')).toBe(false);
+      expect(await queue.removeFailed('prune', 'never-enqueued')).toBe(false);
+      expect(await queue.removeFailed('bogus-queue', 'nope')).toBe(false);
+      expect(await queue.queueNames()).not.toContain('bogus-queue');
+      expect((await queue.failed('prune')).map((f) => f.id)).toEqual(['still-failed']);
+      expect((await queue.depths?.())?.find((d) => d.queue === 'prune')).toMatchObject({ failed: 1, delayed: 1, active: 1 });
+      release();
+      expect(runs.sort()).toEqual(['done-elsewhere', 'running', 'still-failed']);
+      expect(await queue.retry('prune', 'done-elsewhere')).toBe(false);
+      expect(await queue.retry('prune', 'later')).toBe(false);
+    });
+
     it('never runs two jobs of one group at once, also across two workers; other groups run in parallel', async () => {
       const active = new Map<string, number>();
       const maxPerGroup = new Map<string, number>();

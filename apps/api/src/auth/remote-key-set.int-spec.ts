@@ -1,0 +1,104 @@
+/**
+ * `remoteKeySet` against a real JWKS endpoint (TestIssuer, HTTP on 127.0.0.1): rotation, the refetch
+ * cooldown and the cache age on a clock the test advances, one fetch for concurrent callers, jose's error
+ * classes, and a wall-clock step back, which must not stretch the cooldown (with jose's remote set it did:
+ * one of the two ways the auth.e2e rotation test got 401 for a rotated key).
+ */
+import { createServer, type Server } from 'node:http';
+import { jest } from '@jest/globals';
+import { errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { TestIssuer } from '../../../../test/support/test-issuer.js';
+import { remoteKeySet } from './remote-key-set.js';
+
+describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
+  let issuer: TestIssuer;
+  beforeEach(async () => {
+    issuer = await TestIssuer.start();
+  });
+  afterEach(async () => {
+    jest.useRealTimers();
+    await issuer.close();
+  });
+
+  /** A monotonic clock that moves only when the test says so. */
+  const manualClock = () => {
+    let ms = 0;
+    return { now: () => ms, advance: (by: number) => void (ms += by) };
+  };
+  const verify = (token: string, keys: JWTVerifyGetKey) => jwtVerify(token, keys, { issuer: issuer.issuer, audience: issuer.audience });
+  const url = () => new URL(issuer.jwksUrl);
+
+  it('a wall-clock step back does not stretch the cooldown: a rotated kid is fetched once a cooldown has really passed', async () => {
+    // jose's createRemoteJWKSet compares Date.now() with the last fetch: after the clock stepped back by more
+    // than the real time since that fetch it still saw itself cooling down and refused the new kid (401).
+    const keys = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000 });
+    await verify(await issuer.token('a@example.com'), keys);
+    await new Promise((r) => setTimeout(r, 1_100));
+    // Only Date is faked: the wall clock steps back one minute, as an NTP step on a fresh CI VM does.
+    jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    jest.setSystemTime(Date.now() - 60_000);
+    await issuer.rotate();
+    const { payload } = await verify(await issuer.token('b@example.com'), keys);
+    expect(payload['email']).toBe('b@example.com');
+    expect(issuer.fetches).toBe(2);
+  });
+
+  it('unknown kids refetch at most once per cooldown; a rotated kid is accepted after the cooldown', async () => {
+    const clock = manualClock();
+    const keys = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000, monotonicNowMs: clock.now });
+    await verify(await issuer.token('a@example.com'), keys);
+    expect(issuer.fetches).toBe(1);
+    // Within the cooldown of that fetch: refused without a fetch, however many arrive.
+    for (let i = 0; i < 3; i++) await expect(verify(await issuer.tokenWithUnknownKid('m@example.com'), keys)).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+    expect(issuer.fetches).toBe(1);
+    clock.advance(1_000);
+    for (let i = 0; i < 5; i++) await expect(verify(await issuer.tokenWithUnknownKid('m@example.com'), keys)).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+    expect(issuer.fetches).toBe(2);
+    // A rotation 999 ms after that fetch is not seen yet; at 1 000 ms it is.
+    await issuer.rotate();
+    clock.advance(999);
+    await expect(verify(await issuer.token('b@example.com'), keys)).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+    clock.advance(1);
+    await expect(verify(await issuer.token('b@example.com'), keys)).resolves.toBeDefined();
+    expect(issuer.fetches).toBe(3);
+  });
+
+  it('refetches a set older than cacheMaxAgeMs before use, and shares one fetch among concurrent callers', async () => {
+    const clock = manualClock();
+    const keys = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 60_000, timeoutMs: 5_000, monotonicNowMs: clock.now });
+    const token = await issuer.token('a@example.com');
+    await Promise.all(Array.from({ length: 5 }, () => verify(token, keys)));
+    expect(issuer.fetches).toBe(1);
+    clock.advance(59_999);
+    await verify(token, keys);
+    expect(issuer.fetches).toBe(1);
+    clock.advance(1);
+    await verify(token, keys);
+    expect(issuer.fetches).toBe(2);
+  });
+
+  it("raises jose's error classes: a non-200 answer, a timeout; the cached keys survive a failed refetch", async () => {
+    const clock = manualClock();
+    const keys = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000, monotonicNowMs: clock.now });
+    const token = await issuer.token('a@example.com');
+    await verify(token, keys);
+    issuer.failing = true;
+    clock.advance(1_000);
+    const refused = await verify(await issuer.tokenWithUnknownKid('m@example.com'), keys).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(errors.JOSEError);
+    expect((refused as Error).constructor).toBe(errors.JOSEError);
+    expect((refused as Error).message).toBe('Expected 200 OK from the JSON Web Key Set HTTP response');
+    await expect(verify(token, keys)).resolves.toBeDefined();
+
+    const silent: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as { port: number }).port;
+      const hanging = remoteKeySet(new URL(`http://127.0.0.1:${port}/jwks.json`), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 200 });
+      await expect(verify(token, hanging)).rejects.toBeInstanceOf(errors.JWKSTimeout);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
