@@ -172,10 +172,12 @@ interface BulkResult {
   /** Resources gone by the end of the measure (all of them unless capped). */
   readonly gone: number;
   readonly capped: boolean;
+  /** CPU time each engine process spent during the deletion, ms (where the time goes, on a shared box too). */
+  readonly cpu: readonly { readonly label: string; readonly ms: number }[];
 }
 
 /** P2: provisions up to `sizes.bulkClusters` (batches, cap), deletes them all at once, counts until gone or cap. */
-async function bulk(api: DemoApi, sizes: Sizes, log: (line: string) => void): Promise<BulkResult> {
+async function bulk(api: DemoApi, sizes: Sizes, log: (line: string) => void, processes: readonly BenchChild[]): Promise<BulkResult> {
   const tag = `bulk-${randomUUID().slice(0, 6)}`;
   const ids: string[] = [];
   const provisionStarted = performance.now();
@@ -189,6 +191,7 @@ async function bulk(api: DemoApi, sizes: Sizes, log: (line: string) => void): Pr
   const provisionSeconds = secondsSince(provisionStarted);
   log(`provisioned ${ids.length} clusters × ${NODEPOOLS} nodepools in ${fmt(provisionSeconds, 1)} s; deleting them`);
   const total = ids.length * (1 + NODEPOOLS);
+  const cpuBefore = await Promise.all(processes.map(async (p) => (await p.probe()).cpuMs));
   const started = performance.now();
   await pool(ids, DELETE_IN_FLIGHT, (id) => deleteCluster(api, id));
   let remaining = total;
@@ -197,7 +200,16 @@ async function bulk(api: DemoApi, sizes: Sizes, log: (line: string) => void): Pr
     await sleep(100);
     remaining = (await count(api, 'clusters')) + (await count(api, 'nodepools'));
   }
-  return { clusters: ids.length, provisionSeconds, deleteSeconds: secondsSince(started), gone: total - remaining, capped: remaining > 0 };
+  const deleteSeconds = secondsSince(started);
+  const cpu = await Promise.all(processes.map(async (p, i) => ({ label: p.label, ms: (await p.probe()).cpuMs - cpuBefore[i]! })));
+  return { clusters: ids.length, provisionSeconds, deleteSeconds, gone: total - remaining, capped: remaining > 0, cpu };
+}
+
+/** `label 12.3 ms` per resource gone, for each process, and their sum. */
+function cpuPerResource(b: BulkResult): string {
+  const per = (ms: number) => `${fmt(ms / Math.max(1, b.gone), 1)} ms`;
+  const sum = b.cpu.reduce((total, p) => total + p.ms, 0);
+  return [...b.cpu.map((p) => `${p.label} ${per(p.ms)}`), ...(b.cpu.length > 1 ? [`all ${per(sum)}`] : [])].join('; ');
 }
 
 /** Deletes the keys under `prefix` (BullMQ's queues of this run), never another key: REDIS_URL may be shared. */
@@ -269,7 +281,7 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
     ({ latencies: p1, medianTimeline: p1Timeline } = await deleteLatencies(api, sizes));
     ctx.log(`P1: p50 ${fmt(percentile(p1, 50))} ms, p99 ${fmt(percentile(p1, 99))} ms (Kubernetes alone ${fmt(percentile(chain, 50))} ms)`);
     const kubeRate = await deleteRate(bundledKube, sizes.kubeRateClusters, DELETE_IN_FLIGHT);
-    const result = await bulk(api, sizes, ctx.log);
+    const result = await bulk(api, sizes, ctx.log, [embedded]);
     const rss = (await embedded.probe()).rss;
     ctx.log(`P2 embedded: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${mb(rss)}`);
     embeddedFigures = { name: 'embedded (in-process jobs)', bulk: result, kubeRate, rss: [{ label: 'decom start (API, jobs, adapters, bundled Kubernetes)', bytes: rss }], profiles: embeddedProfiles };
@@ -310,7 +322,7 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
     ctx.log('decom api and 2 workers ready');
     const kubeRate = await deleteRate(kubeConfigFrom(kubeconfig), sizes.kubeRateClusters, DELETE_IN_FLIGHT);
     ctx.log(`Kubernetes raw delete rate: ${fmt(kubeRate)} resources/s`);
-    const result = await bulk(new DemoApi(apiProcess.url), sizes, ctx.log);
+    const result = await bulk(new DemoApi(apiProcess.url), sizes, ctx.log, [apiProcess, ...workers, kube]);
     const rss = [
       { label: 'decom api', bytes: (await apiProcess.probe()).rss },
       ...(await Promise.all(workers.map(async (w) => ({ label: w.label, bytes: (await w.probe()).rss })))),
@@ -348,7 +360,7 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
   }
 
   const bulkRow = (f: RunnerFigures) =>
-    `| ${f.name} | ${fmt(f.bulk.clusters)} × ${NODEPOOLS} | ${fmt(f.bulk.provisionSeconds, 1)} s | ${f.bulk.capped ? `${fmt(f.bulk.gone)} of ${fmt(f.bulk.clusters * 3)} gone in` : 'all gone in'} ${fmt(f.bulk.deleteSeconds, 1)} s | **${fmt(rateOf(f.bulk))}** | ${fmt(f.kubeRate)} | ${f.rss.map((r) => `${r.label} ${mb(r.bytes)}`).join('; ')} |`;
+    `| ${f.name} | ${fmt(f.bulk.clusters)} × ${NODEPOOLS} | ${fmt(f.bulk.provisionSeconds, 1)} s | ${f.bulk.capped ? `${fmt(f.bulk.gone)} of ${fmt(f.bulk.clusters * 3)} gone in` : 'all gone in'} ${fmt(f.bulk.deleteSeconds, 1)} s | **${fmt(rateOf(f.bulk))}** | ${fmt(f.kubeRate)} | ${cpuPerResource(f.bulk)} | ${f.rss.map((r) => `${r.label} ${mb(r.bytes)}`).join('; ')} |`;
   const missed = [!p1Met ? embeddedFigures! : undefined, rateOf(embeddedFigures!.bulk) < 150 ? embeddedFigures! : undefined, rateOf(distributed!.bulk) < 300 ? distributed! : undefined];
   const profiles = [...new Set(missed.filter((f) => f !== undefined))].flatMap((f) => f.profiles.flatMap((p) => formatProfile(p.label, p.rows)));
   return [
@@ -375,9 +387,11 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
     '(SQLite) + 2 `decom worker` processes (4 runs at once per adapter each) on Redis, the Kubernetes server in a process of its own.',
     `Ceilings: the Kubernetes server's raw delete rate (the same objects of ${sizes.kubeRateClusters} clusters deleted directly, ${DELETE_IN_FLIGHT} clusters in flight,`,
     `counted as 3 resources per cluster) and Redis pipelined SET: **${fmt(setRate!)} ops/s**${process.env['REDIS_URL'] ? ' (REDIS_URL)' : ' (a throw-away redis-server)'}.`,
+    'CPU per resource: user + system time of each process during the deletion, over the resources gone (2 cores: a rate',
+    'of R resources/s needs at most 2,000 / R ms of CPU per resource in all processes, and 1,000 / R ms in any one of them).',
     '',
-    '| runner | clusters × nodepools | provisioning | deletion | resources/s | ceiling: Kubernetes raw (resources/s) | RSS after |',
-    '|---|---:|---:|---|---:|---:|---|',
+    '| runner | clusters × nodepools | provisioning | deletion | resources/s | ceiling: Kubernetes raw (resources/s) | CPU per resource gone, by process | RSS after |',
+    '|---|---:|---:|---|---:|---:|---|---|',
     bulkRow(embeddedFigures!),
     bulkRow(distributed!),
     ...(profiles.length > 0 ? ['', 'Where the time goes (targets missed):', ...profiles] : []),
