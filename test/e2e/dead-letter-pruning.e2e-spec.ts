@@ -109,4 +109,24 @@ describe.each([['in-process'], ['BullMQ']])('dead letters of finished work are p
       for (const fault of faults) fault.remove();
     }
   }, 120_000);
+
+  it('keeps the letter of a live cluster whose Job create keeps failing, although it shows Reconciled=True (its Available does not depend on the Job)', async () => {
+    const kube = fixture.engine.localKube!;
+    const fault = kube.faults.add({ method: 'POST', kind: 'Job', status: 403, reason: 'Forbidden', message: 'RBAC: adapter may not create jobs' });
+    try {
+      const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: `prune-live-${backend.toLowerCase()}`, spec: {} })).body.id;
+      const letters = await eventually('a dead letter', async () => {
+        const found = await lettersOf(id);
+        return found.length > 0 ? found : undefined;
+      }, 60_000);
+      const cluster = (await api.get(`/clusters/${id}`)).body;
+      expect(cluster.status.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'Reconciled', status: 'True' })]));
+      // The engine's passes (every 2 s) and one more here: the failure is real, the letter stays.
+      await new Promise((r) => setTimeout(r, 4_500));
+      expect(await fixture.engine.deadLetterPruner.pruneOnce()).toEqual([]);
+      expect((await lettersOf(id)).map((f) => f.id)).toEqual(expect.arrayContaining(letters.map((f) => f.id)));
+    } finally {
+      fault.remove();
+    }
+  }, 120_000);
 });

@@ -4,14 +4,8 @@
  */
 import { deadLetterSubject, whyWorkIsDone, type DeadLetterSubject, type ResourceProgress } from './dead-letter-pruner.js';
 
-const present = (over: Partial<Extract<ResourceProgress, { phase: 'Present' }>> = {}): ResourceProgress => ({
-  phase: 'Present',
-  generation: 2,
-  isDeleting: false,
-  reconciled: { status: 'True', observed_generation: 2 },
-  observedGenerations: { validation: 2 },
-  ...over,
-});
+const present = (generation: number): ResourceProgress => ({ phase: 'Present', generation });
+const hardDeleted = (cause: string): ResourceProgress => ({ phase: 'HardDeleted', cause });
 
 describe('deadLetterSubject', () => {
   it.each([
@@ -37,17 +31,16 @@ describe('whyWorkIsDone', () => {
   const hardDelete: DeadLetterSubject = { work: 'hard-delete', resourceId: 'c1' };
   const run = (generation: number): DeadLetterSubject => ({ work: 'adapter-run', resourceId: 'c1', adapter: 'validation', generation });
   it.each<[string, DeadLetterSubject, ResourceProgress | undefined, string | undefined]>([
-    ['hard-delete of a hard-deleted resource', hardDelete, { phase: 'HardDeleted' }, 'HardDeleted'],
-    ['adapter run of a hard-deleted resource', run(2), { phase: 'HardDeleted' }, 'HardDeleted'],
-    ['adapter run at gen 1, the adapter reported gen 2 since', run(1), present({ isDeleting: true, reconciled: { status: 'False', observed_generation: 1 } }), 'Superseded'],
-    ['adapter run of a live resource Reconciled at its generation', run(2), present({ observedGenerations: { validation: 2 } }), 'Reconciled'],
-    ['adapter run at gen 1 of a live resource Reconciled at gen 2', run(1), present({ observedGenerations: {} }), 'Reconciled'],
-    ['hard-delete of a resource still deleting', hardDelete, present({ isDeleting: true }), undefined],
+    ['hard-delete of a resource hard-deleted through its gate', hardDelete, hardDeleted('Reconciled'), 'HardDeleted'],
+    ['adapter run of a resource hard-deleted through its gate', run(2), hardDeleted('Reconciled'), 'HardDeleted'],
+    ['adapter run of a force-deleted resource (the letter is evidence of what failed)', run(2), hardDeleted('ForceDeleted'), undefined],
+    ['hard-delete of a force-deleted resource', hardDelete, hardDeleted('ForceDeleted'), undefined],
+    ['adapter run at gen 1 of a resource at gen 2', run(1), present(2), 'Superseded'],
+    ['adapter run at the current generation (reports and Reconciled prove nothing)', run(2), present(2), undefined],
+    ['adapter run newer than the read model (lagging)', run(3), present(2), undefined],
+    ['hard-delete of a resource still present', hardDelete, present(2), undefined],
     ['hard-delete of an id the read model does not know', hardDelete, undefined, undefined],
-    ['adapter run of a deleting resource, even Reconciled', run(2), present({ isDeleting: true }), undefined],
-    ['adapter run at the generation not reconciled yet', run(2), present({ reconciled: { status: 'False', observed_generation: 2 } }), undefined],
-    ['adapter run newer than the Reconciled generation', run(3), present({ generation: 3 }), undefined],
-    ['adapter run, another adapter reported a newer generation', run(1), present({ isDeleting: true, observedGenerations: { dns: 2, validation: 1 } }), undefined],
+    ['adapter run of an id the read model does not know', run(1), undefined, undefined],
   ])('%s → %s', (_why, subject, progress, reason) => {
     expect(whyWorkIsDone(subject, progress)).toBe(reason);
   });

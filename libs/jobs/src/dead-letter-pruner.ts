@@ -4,13 +4,18 @@
  * exhausted its tries) stays in the failed set and `decom_queue_dead_letters` even after a sweep did the
  * same work later. Every `intervalMs` the pruner compares each dead letter with the read model and removes
  * the ones whose work is done, so dashboards show only failures that still matter:
- * - a `hard-delete` or `adapter-run.*` letter of a resource that is hard-deleted (`HardDeleted`);
- * - an `adapter-run.<adapter>` letter whose adapter has since reported on a newer generation (`Superseded`);
- * - an `adapter-run.*` letter of a resource not being deleted whose `Reconciled` is True at the letter's
- *   generation or later (`Reconciled`).
- * Everything else is kept: letters of other queues, of ids the read model does not know, of deletions
- * still pending, of generations not reconciled yet. The decision reads only facts that never go back
- * (a hard delete, an observed generation), so a lagging read model keeps a letter longer, never drops one early.
+ * - a `hard-delete` or `adapter-run.*` letter of a resource hard-deleted through its normal gate
+ *   (`HardDeleted`, cause `Reconciled`: every required adapter confirmed its cleanup since);
+ * - an `adapter-run.*` letter of a generation older than the resource's (`Superseded`): the newer
+ *   generation has its own run (and its own letter if that fails too), and a retry of this one would end
+ *   without running (the worker skips runs of a superseded generation).
+ * In both cases removing the letter is what a retry would come to. Everything else is kept, because only
+ * a retry or a later successful run could show the failure is over: letters of other queues, of ids the
+ * read model does not know, of deletions still pending, of the current generation (a `Reconciled=True` or
+ * a status report proves nothing: the failing run reports too, and `Available` may not depend on the part
+ * that failed), and of force-deleted resources (the letter is evidence of what failed; the operator clears
+ * it). The decision reads only facts that never go back (a hard delete, a generation), so a lagging read
+ * model keeps a letter longer, never drops one early.
  */
 import type { FailedJob, JobQueue } from './job-queue.port.js';
 import { HARD_DELETE_QUEUE, type HardDeleteJob } from './job-names.js';
@@ -19,16 +24,12 @@ const ADAPTER_RUN_PREFIX = 'adapter-run.';
 
 /** What the read model says about one resource, as far as dead letters care. */
 export type ResourceProgress =
-  | { readonly phase: 'HardDeleted' }
+  /** `cause`: `Reconciled` (the normal gate) or `ForceDeleted` (the escape hatch). */
+  | { readonly phase: 'HardDeleted'; readonly cause: string }
   | {
       readonly phase: 'Present';
+      /** The resource's current generation. */
       readonly generation: number;
-      /** `deleted_time` is set: the deletion is pending. */
-      readonly isDeleting: boolean;
-      /** The resource's `Reconciled` condition, when it has one. */
-      readonly reconciled?: { readonly status: string; readonly observed_generation: number };
-      /** Each adapter's last reported `observed_generation`. */
-      readonly observedGenerations: Readonly<Record<string, number>>;
     };
 
 /** The read model, by resource id (resource_index, resources, adapter_statuses). */
@@ -43,7 +44,7 @@ export type DeadLetterSubject =
   | { readonly work: 'adapter-run'; readonly resourceId: string; readonly adapter: string; readonly generation: number };
 
 /** Why a dead letter's work is done (the `reason` label and log field). */
-export type PruneReason = 'HardDeleted' | 'Superseded' | 'Reconciled';
+export type PruneReason = 'HardDeleted' | 'Superseded';
 
 export interface PrunedDeadLetter {
   readonly queue: string;
@@ -72,13 +73,10 @@ export function deadLetterSubject(letter: Pick<FailedJob, 'queue' | 'id' | 'data
 /** Why the subject's work is done, or undefined to keep the letter (see the module comment for the rules). */
 export function whyWorkIsDone(subject: DeadLetterSubject, progress: ResourceProgress | undefined): PruneReason | undefined {
   if (!progress) return undefined;
-  if (progress.phase === 'HardDeleted') return 'HardDeleted';
+  if (progress.phase === 'HardDeleted') return progress.cause === 'Reconciled' ? 'HardDeleted' : undefined;
   // Not hard-deleted yet: a hard-delete check is still owed.
   if (subject.work === 'hard-delete') return undefined;
-  if ((progress.observedGenerations[subject.adapter] ?? 0) > subject.generation) return 'Superseded';
-  const reconciled = progress.reconciled;
-  if (!progress.isDeleting && reconciled?.status === 'True' && reconciled.observed_generation >= subject.generation) return 'Reconciled';
-  return undefined;
+  return progress.generation > subject.generation ? 'Superseded' : undefined;
 }
 
 export interface DeadLetterPrunerOptions {
