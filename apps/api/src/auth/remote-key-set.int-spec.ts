@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { jest } from '@jest/globals';
 import { errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { TestIssuer } from '../../../../test/support/test-issuer.js';
-import { remoteKeySet } from './remote-key-set.js';
+import { MAX_JWKS_BYTES, remoteKeySet } from './remote-key-set.js';
 
 describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
   let issuer: TestIssuer;
@@ -99,6 +99,58 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('a failing endpoint is asked at most once per cooldown, however many forged kids or key-less requests arrive (reviewer M2)', async () => {
+    const clock = manualClock();
+    const keys = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000, monotonicNowMs: clock.now });
+    const token = await issuer.token('a@example.com');
+    await verify(token, keys);
+    issuer.failing = true;
+    clock.advance(1_000);
+    for (let i = 0; i < 20; i++) await expect(verify(await issuer.tokenWithUnknownKid(`m${i}@example.com`), keys)).rejects.toBeInstanceOf(errors.JOSEError);
+    expect(issuer.fetches).toBe(2);
+    // The cached keys still serve known kids meanwhile.
+    await expect(verify(token, keys)).resolves.toBeDefined();
+    clock.advance(1_000);
+    await expect(verify(await issuer.tokenWithUnknownKid('n@example.com'), keys)).rejects.toBeInstanceOf(errors.JOSEError);
+    expect(issuer.fetches).toBe(3);
+
+    // No keys at all (the endpoint down from the start): one fetch per cooldown, its error answers the rest.
+    const fresh = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000, monotonicNowMs: clock.now });
+    const before = issuer.fetches;
+    for (let i = 0; i < 10; i++) await expect(verify(token, fresh)).rejects.toThrow('Expected 200 OK from the JSON Web Key Set HTTP response');
+    expect(issuer.fetches).toBe(before + 1);
+    issuer.failing = false;
+    clock.advance(1_000);
+    await expect(verify(token, fresh)).resolves.toBeDefined();
+  });
+
+  it('refuses a key set body larger than MAX_JWKS_BYTES without buffering it (reviewer L1)', async () => {
+    let sent = 0;
+    const huge: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (sent < 64 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => huge.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (huge.address() as { port: number }).port;
+      const keys = remoteKeySet(new URL(`http://127.0.0.1:${port}/jwks.json`), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000 });
+      await expect(verify(await issuer.token('a@example.com'), keys)).rejects.toThrow(`larger than ${MAX_JWKS_BYTES} bytes`);
+      // The reader stopped early: far less than the 64 MiB offered was sent.
+      expect(sent).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      huge.closeAllConnections();
+      await new Promise((resolve) => huge.close(resolve));
     }
   });
 });

@@ -1,15 +1,23 @@
 /**
  * An issuer's JWKS fetched over HTTP (`jwk_cert_url`) and cached: jose's `createRemoteJWKSet` semantics
  * (refresh after `cacheMaxAgeMs`; a `kid` the cached set lacks refetches at most once per `cooldownMs`; one
- * fetch in flight, shared), but every duration is measured on a monotonic clock. jose measures them with
+ * fetch in flight, shared), but every duration is measured on a monotonic clock, the cooldown also follows
+ * a failed fetch (a failing endpoint is asked at most once per cooldown; meanwhile its error answers), and
+ * the body is read up to `MAX_JWKS_BYTES`. jose measures them with
  * `Date.now()`, so a wall-clock step back (NTP correcting a fresh VM's clock) stretched the cooldown by the
  * size of the step: a token signed with a rotated key was refused (401) although the last fetch was more
  * than a cooldown ago. Key selection and import stay jose's (`createLocalJWKSet`).
  */
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 
+/** Largest JWKS body read, bytes: a key set is a few KB; a larger answer is refused, not buffered. */
+export const MAX_JWKS_BYTES = 1024 * 1024;
+
 export interface RemoteKeySetOptions {
-  /** Least time between two fetches caused by unknown `kid`s, ms. */
+  /**
+   * Least time between two fetches, ms, measured from the start of the last one, whether it succeeded or
+   * failed: neither unknown `kid`s nor a failing endpoint turn into a flood of fetches.
+   */
   readonly cooldownMs: number;
   /** Age after which the cached set is refetched before use, ms. */
   readonly cacheMaxAgeMs: number;
@@ -23,7 +31,8 @@ export interface RemoteKeySetOptions {
  * The key resolver `jwtVerify` calls for tokens of one issuer.
  * The resolver rejects with: `JWKSNoMatchingKey` (kid unknown even after a refetch, or within the cooldown),
  * `JWKSTimeout`, `JOSEError` "Expected 200 OK from the JSON Web Key Set HTTP response" (any other status),
- * `JOSEError` "Failed to parse the JSON Web Key Set HTTP response as JSON", `JWKSInvalid` (not a key set),
+ * `JOSEError` "Failed to parse the JSON Web Key Set HTTP response as JSON", `JOSEError` "… larger than …"
+ * (a body over `MAX_JWKS_BYTES`), `JWKSInvalid` (not a key set),
  * or fetch's own error (connection refused, DNS): the same classes as jose's remote set, so
  * `JwtVerifier` maps them unchanged (401 for a verdict, 503 for an unavailable key source).
  * @see docs/security.md "Authentication" (rotation without restart, bounded refetches).
@@ -32,21 +41,37 @@ export function remoteKeySet(url: URL, options: RemoteKeySetOptions): JWTVerifyG
   const now = options.monotonicNowMs ?? (() => performance.now());
   let cached: { keys: ReturnType<typeof createLocalJWKSet>; fetchedAtMs: number } | undefined;
   let inFlight: Promise<void> | undefined;
-  const refetch = (): Promise<void> =>
-    (inFlight ??= fetchKeySet(url, options.timeoutMs)
-      .then((jwks) => {
-        cached = { keys: createLocalJWKSet(jwks), fetchedAtMs: now() };
-      })
+  let lastAttempt: { atMs: number; error?: unknown } | undefined;
+  const coolingDown = () => lastAttempt !== undefined && now() - lastAttempt.atMs < options.cooldownMs;
+  const refetch = (): Promise<void> => {
+    if (inFlight) return inFlight;
+    const attempt: { atMs: number; error?: unknown } = { atMs: now() };
+    lastAttempt = attempt;
+    return (inFlight = fetchKeySet(url, options.timeoutMs)
+      .then(
+        (jwks) => {
+          cached = { keys: createLocalJWKSet(jwks), fetchedAtMs: now() };
+        },
+        (error: unknown) => {
+          attempt.error = error;
+          throw error;
+        },
+      )
       .finally(() => {
         inFlight = undefined;
       }));
+  };
   return async (header, token) => {
-    if (!cached || now() - cached.fetchedAtMs >= options.cacheMaxAgeMs) await refetch();
+    if (!cached || now() - cached.fetchedAtMs >= options.cacheMaxAgeMs) {
+      // Keys needed and none usable: a fetch that failed within the cooldown answers for the endpoint.
+      if (!inFlight && coolingDown() && lastAttempt?.error !== undefined) throw lastAttempt.error;
+      await refetch();
+    }
     try {
       return await cached!.keys(header, token);
     } catch (error) {
-      // An unknown kid is a rotation or a forgery: refetch, unless the last fetch is younger than the cooldown.
-      if (error instanceof errors.JWKSNoMatchingKey && now() - cached!.fetchedAtMs >= options.cooldownMs) {
+      // An unknown kid is a rotation or a forgery: refetch, unless the last fetch began within the cooldown.
+      if (error instanceof errors.JWKSNoMatchingKey && (inFlight || !coolingDown())) {
         await refetch();
         return cached!.keys(header, token);
       }
@@ -68,9 +93,44 @@ async function fetchKeySet(url: URL, timeoutMs: number): Promise<JSONWebKeySet> 
     await response.body?.cancel();
     throw new errors.JOSEError('Expected 200 OK from the JSON Web Key Set HTTP response');
   }
+  let text: string;
   try {
-    return (await response.json()) as JSONWebKeySet;
+    text = await boundedText(response, MAX_JWKS_BYTES);
   } catch (cause) {
-    throw signal.aborted ? new errors.JWKSTimeout(undefined, { cause }) : new errors.JOSEError('Failed to parse the JSON Web Key Set HTTP response as JSON', { cause });
+    if (cause instanceof errors.JOSEError) throw cause;
+    throw signal.aborted ? new errors.JWKSTimeout(undefined, { cause }) : cause;
   }
+  try {
+    return JSON.parse(text) as JSONWebKeySet;
+  } catch (cause) {
+    throw new errors.JOSEError('Failed to parse the JSON Web Key Set HTTP response as JSON', { cause });
+  }
+}
+
+/**
+ * The body as text, refused past `maxBytes` without buffering the rest (fetch has no size limit of its own,
+ * and a hostile or broken endpoint could otherwise fill the heap within the timeout).
+ * @throws JOSEError when the body is larger; the stream's own error when reading fails.
+ */
+async function boundedText(response: Response, maxBytes: number): Promise<string> {
+  const tooLarge = () => new errors.JOSEError(`JSON Web Key Set HTTP response larger than ${maxBytes} bytes`);
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
