@@ -31,13 +31,25 @@ export function leaveForeign(ctx: ExecutionContext, target: Target, object: Kube
 /**
  * Delete path (§2.6 b): discover (ours only), DELETE with the propagation policy (404 = already
  * gone, #1), re-discover. An object already being deleted (`deletionTimestamp` set) is waited for, not
- * deleted again. Gone → left out of `resources` so dependents can go in the same pass;
+ * deleted again. Objects of the kind found by ownership under other names (`deleteStrays`) wait while
+ * `strayWaitsFor`, another resource of the same kind, is still held back by its `when`. Gone → left out of `resources` so dependents can go in the same pass;
  * still there (finalizers) → kept, dependents wait. An object that is not ours is never deleted
  * (leaveForeign). Errors are recorded per resource and processing goes on.
  */
-export async function deleteTarget(ctx: ExecutionContext, target: Target, policy: PropagationPolicy, claimed: readonly KubeObject[] = []): Promise<void> {
+export async function deleteTarget(ctx: ExecutionContext, target: Target, policy: PropagationPolicy, claimed: readonly KubeObject[] = [], strayWaitsFor?: Target): Promise<void> {
   await deleteDiscovered(ctx, target, policy);
   if (ctx.adapterMetadata().resourceErrors[target.spec.name]) return;
+  if (strayWaitsFor) {
+    // The marker names the resource and adapter, not which of this config's resources an object of a shared
+    // kind belongs to: one still held back by its `when` may own them, so they go in its turn, not out of order.
+    const kind = target.desired.kind;
+    ctx.recorder.log({
+      level: 'info',
+      message: `${target.spec.name}: other ${kind} objects carrying ${OWNER_ANNOTATION}: ${ctx.ownerMark} are left for ${strayWaitsFor.spec.name} (a ${kind} its lifecycle.delete.when still holds back)`,
+      where: target.spec.where,
+    });
+    return;
+  }
   await deleteStrays(ctx, target, policy, claimed);
 }
 

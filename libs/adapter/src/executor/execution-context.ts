@@ -128,6 +128,18 @@ export class ExecutionContext {
   }
 
   /**
+   * `evaluate` without a trace entry: for a look at another resource's `when` that decides nothing by itself
+   * (resources.phase.ts `heldOfSameKind`). An error counts as not true.
+   */
+  holdsQuietly(expr: CelExpr): boolean {
+    try {
+      return expr.compiled.evaluate(this.vars(), { now: this.inputs.now }) === true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
    * Renders a template string against the current variables.
    * @throws TemplateExecError (missing key, bad function argument...).
    */

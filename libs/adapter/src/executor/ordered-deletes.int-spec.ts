@@ -1,6 +1,6 @@
 import type { AdapterExecutor, ExecutionRun } from './adapter-executor.js';
 import type { ExecutionResult } from './execution-result.js';
-import { ExecutorHarness } from '../testing/executor-harness.js';
+import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
 
 /**
  * The worker's runs go on through the ordered deletes within one pass (`continueDeletes`, issue #16):
@@ -99,5 +99,58 @@ describe('ordered deletes within one pass (continueDeletes, issue #16)', () => {
     await h.kube.settle();
     await pass();
     expect(h.deletedKinds()).toEqual([JOB, CONFIG_MAP, NAMESPACE]);
+  });
+
+  it('objects of a shared kind found by ownership under other names wait for the resource still held back (reviewer M1)', async () => {
+    // Three ConfigMap resources: `b` (named by generation) waits for `gate` (held by a finalizer); `a` goes at
+    // once. The stale b-gen1 and b-gen2 carry the marker like `a` does; deleting `a` must not take them early.
+    const NS = 'shared-kind';
+    const cm = (name: string, nameTpl: string, when: string) => `
+  - name: ${name}
+    manifest:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: { name: '${nameTpl}', namespace: ${NS} }
+      data: { k: v }
+    discovery: { by_name: '${nameTpl}', namespace: ${NS} }
+    lifecycle:
+      delete:
+        when:
+          expression: "${when}"`;
+    const config = `
+params:
+  - { name: clusterId, required: true, source: event.id, type: string }
+preconditions:
+  - name: clusterStatus
+    api_call: { method: GET, url: '/clusters/{{ .clusterId }}' }
+    capture:
+      - { name: generation, field: generation }
+resources:${cm('gate', 'gate', 'deleted_time != null')}${cm('b', 'b-gen{{ .generation }}', 'deleted_time != null && !resources.?gate.hasValue()')}${cm('a', 'a', 'deleted_time != null')}
+`;
+    h.api.on(GET, { status: 200, body: { id: CLUSTER, kind: 'Cluster', name: 'c-two', generation: 3, deleted_time: '2026-03-25T09:59:00Z' } });
+    h.kube.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    const shared = await h.executor(config, 'shared');
+    const seedOwned = (name: string, extra: Record<string, unknown> = {}) =>
+      h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS, ...extra }, data: { k: 'v' } }, { kind: 'Cluster', id: CLUSTER }, 'shared'));
+    const exists = (name: string) => h.kube.peek('v1', 'ConfigMap', NS, name) !== undefined;
+    seedOwned('gate', { finalizers: ['example.com/hold'] });
+    seedOwned('b-gen1');
+    seedOwned('b-gen2');
+    seedOwned('a');
+    const deletes = () => h.kube.requestsMatching({ method: 'DELETE' }).map((r) => r.name);
+
+    const first = await shared.execute({ ...event, generation: 3 }, { continueDeletes: true });
+    expect(first.status).toBe('success');
+    expect(exists('a')).toBe(false);
+    expect([exists('gate'), exists('b-gen1'), exists('b-gen2')]).toEqual([true, true, true]);
+    expect(deletes()).not.toEqual(expect.arrayContaining(['b-gen1']));
+    expect(deletes()).not.toEqual(expect.arrayContaining(['b-gen2']));
+    expect(first.logs.map((l) => l.message)).toEqual(expect.arrayContaining([expect.stringContaining('are left for b')]));
+
+    h.kube.removeFinalizer('v1', 'ConfigMap', NS, 'gate', 'example.com/hold');
+    await h.kube.settle();
+    await shared.execute({ ...event, generation: 3 }, { continueDeletes: true });
+    await shared.execute({ ...event, generation: 3 }, { continueDeletes: true });
+    expect([exists('gate'), exists('b-gen1'), exists('b-gen2'), exists('b-gen3')]).toEqual([false, false, false, false]);
   });
 });

@@ -125,12 +125,12 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
   const heldBack: Target[] = [];
   let stopped = false;
   for (const target of targets) {
-    if (!(await processTarget(ctx, target, options, foreign.get(target.spec.name), claimed, heldBack))) {
+    if (!(await processTarget(ctx, target, options, foreign.get(target.spec.name), claimed, heldBack, targets))) {
       stopped = true;
       break;
     }
   }
-  if (options.continueDeletes && state.deleting && !stopped) await continueOrderedDeletes(ctx, presentBefore, heldBack, claimed);
+  if (options.continueDeletes && state.deleting && !stopped) await continueOrderedDeletes(ctx, presentBefore, heldBack, claimed, targets);
   const failed = ctx.adapterMetadata().executionStatus === 'failed';
   ctx.recorder.phase({ phase: 'resources', status: failed ? 'failed' : 'success' });
 }
@@ -147,9 +147,16 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
  * Namespace): the next pass, woken by the watch on that object, goes on from there.
  * @param presentBefore the resources discovery found before the first sweep.
  * @param heldBack the resources whose `when` was false in the first sweep (their objects present); consumed.
+ * @param targets every resource of the pass (for `heldOfSameKind`).
  * @see seeds/000 "Deletion Ordering".
  */
-async function continueOrderedDeletes(ctx: ExecutionContext, presentBefore: ReadonlySet<string>, heldBack: Target[], claimed: readonly KubeObject[]): Promise<void> {
+async function continueOrderedDeletes(
+  ctx: ExecutionContext,
+  presentBefore: ReadonlySet<string>,
+  heldBack: Target[],
+  claimed: readonly KubeObject[],
+  targets: readonly Target[],
+): Promise<void> {
   let confirmedGone = [...presentBefore].some((name) => !ctx.resources[name]);
   while (confirmedGone && heldBack.length > 0 && ctx.adapterMetadata().executionStatus !== 'failed') {
     confirmedGone = false;
@@ -158,11 +165,25 @@ async function continueOrderedDeletes(ctx: ExecutionContext, presentBefore: Read
       const when = ctx.evaluate(target.spec.lifecycle!.delete!.when);
       if (!when.ok || when.value !== true) continue;
       heldBack.splice(heldBack.indexOf(target), 1);
-      await deleteTarget(ctx, target, target.spec.lifecycle!.delete!.propagationPolicy ?? 'Background', claimed);
+      await deleteTarget(ctx, target, target.spec.lifecycle!.delete!.propagationPolicy ?? 'Background', claimed, heldOfSameKind(ctx, target, targets));
       if (ctx.adapterMetadata().resourceErrors[name]) return;
       confirmedGone ||= !ctx.resources[name];
     }
   }
+}
+
+/**
+ * Another resource of `target`'s kind, present, whose `lifecycle.delete.when` does not hold now, if any: the
+ * ownership marker does not say which resource an object of a shared kind under another name belongs to,
+ * so such objects wait for it (delete-target.ts).
+ */
+function heldOfSameKind(ctx: ExecutionContext, target: Target, targets: readonly Target[]): Target | undefined {
+  const { apiVersion, kind } = target.desired;
+  return targets.find((other) => {
+    const when = other.spec.lifecycle?.delete?.when;
+    if (other === target || !when || other.desired.kind !== kind || other.desired.apiVersion !== apiVersion) return false;
+    return ctx.resources[other.spec.name] !== undefined && !ctx.holdsQuietly(when);
+  });
 }
 
 /** One resource's step. @returns false when the loop must stop (apply error). */
@@ -173,6 +194,7 @@ async function processTarget(
   foreign: KubeObject | undefined,
   claimed: readonly KubeObject[],
   heldBack: Target[],
+  targets: readonly Target[],
 ): Promise<boolean> {
   const { spec } = target;
   const present = ctx.resources[spec.name];
@@ -201,7 +223,7 @@ async function processTarget(
   } else if (step.kind === 'delete' && ctx.resourcePolicy.paused) {
     ctx.recorder.operation(operation(target, present ?? target.desired, 'wait', 'delete held: the resource is paused (no delete while paused)'));
   } else if (step.kind === 'delete') {
-    await deleteTarget(ctx, target, step.policy, claimed);
+    await deleteTarget(ctx, target, step.policy, claimed, heldOfSameKind(ctx, target, targets));
   } else {
     return applyTarget(ctx, target, options.wait);
   }
