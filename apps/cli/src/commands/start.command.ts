@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import pino from 'pino';
 import { ConfigError, EntitiesConfigError, checkConfigPaths, configVariablesHelp, loadAppConfig, type AppConfig } from '@decom/config';
 import { PortInUse, startEngine, type EngineRole } from '../engine/engine.js';
-import { applyHeapGrowth } from '../engine/heap-growth.js';
+import { applyHeapGrowth, heapGrowingPercentFor } from '../engine/heap-growth.js';
 
 /**
  * Requests and changes the bundled Kubernetes server of `decom start` keeps: none. Nothing in that process
@@ -23,7 +23,7 @@ export function registerStartCommand(program: Command): void {
 /** Loads the configuration (exit 2 on a bad value), starts the engine in `role`, stops it on SIGINT/SIGTERM. */
 export async function runEngineCommand(role: EngineRole): Promise<void> {
   const config = loadConfigOrExit({ adapters: role !== 'api' });
-  applyHeapGrowth(config.heapGrowingPercent);
+  applyHeapGrowth(heapGrowingPercentFor(role, config.heapGrowingPercent));
   const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
   let engine;
   try {
