@@ -31,9 +31,9 @@ export type HeapGrowthProcess = 'all' | 'api' | 'worker';
  */
 export const DEFAULT_HEAP_GROWING_PERCENT: Readonly<Record<HeapGrowthProcess, number>> = { all: 20, api: 50, worker: 50 };
 
-/** `configured` (DECOM_HEAP_GROWING_PERCENT) when set, else the default of `process` (DEFAULT_HEAP_GROWING_PERCENT). */
-export function heapGrowingPercentFor(process: HeapGrowthProcess, configured: number | undefined): number {
-  return configured ?? DEFAULT_HEAP_GROWING_PERCENT[process];
+/** `configured` (DECOM_HEAP_GROWING_PERCENT) when set, else the default of `command` (DEFAULT_HEAP_GROWING_PERCENT). */
+export function heapGrowingPercentFor(command: HeapGrowthProcess, configured: number | undefined): number {
+  return configured ?? DEFAULT_HEAP_GROWING_PERCENT[command];
 }
 
 /**
