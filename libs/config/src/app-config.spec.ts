@@ -105,8 +105,9 @@ describe('DECOM_SERVER_CONFIG, DECOM_AUTH, HOST', () => {
 });
 
 describe('DECOM_HEAP_GROWING_PERCENT (issue 16 P8)', () => {
-  it('defaults to 50, takes 0 (V8 default) and any whole number, refuses the rest', () => {
-    expect(loadAppConfig({}, '/x').heapGrowingPercent).toBe(50);
+  it('is undefined when unset (each command has its default), takes 0 (V8 default) and any whole number, refuses the rest', () => {
+    expect(loadAppConfig({}, '/x').heapGrowingPercent).toBeUndefined();
+    expect(loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '50' }, '/x').heapGrowingPercent).toBe(50);
     expect(loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '0' }, '/x').heapGrowingPercent).toBe(0);
     expect(loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '100' }, '/x').heapGrowingPercent).toBe(100);
     expect(() => loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '1.5' }, '/x')).toThrow(ConfigError);

@@ -48,12 +48,13 @@ export interface AppConfig {
   readonly sweepIntervalMs: number;
   /**
    * `DECOM_HEAP_GROWING_PERCENT`: how far V8 lets the JavaScript heap grow past what the last full
-   * collection kept before it collects again, in percent (default 50; 0 = V8's own rule, up to 300 % on a
-   * large machine); at most 300. `--heap-growing-percent` on node's own command line wins (Node refuses that
-   * flag in `NODE_OPTIONS`).
+   * collection kept before it collects again, in percent (0 = V8's own rule, up to 300 % on a large machine);
+   * at most 300. Undefined when unset: each command has its own default (heap-growth.ts: 20 for `decom start`,
+   * 50 for `decom api` and `decom worker`). `--heap-growing-percent` on node's own command line wins (Node
+   * refuses that flag in `NODE_OPTIONS`).
    * Applied by `decom start|api|worker` (apps/cli/src/engine/heap-growth.ts, issue 16 P8).
    */
-  readonly heapGrowingPercent: number;
+  readonly heapGrowingPercent: number | undefined;
   /** `DECOM_LEAK_SCAN_INTERVAL_MS`: how often the leak scan runs (issue #11; default 300000; 0 = only on request). */
   readonly leakScanIntervalMs: number;
   /** `DECOM_WORKER_CONCURRENCY`: adapter runs at once per adapter in one process (default 4; `decom worker --concurrency`). */
@@ -147,7 +148,7 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     sweepIntervalMs: parseCount('DECOM_SWEEP_INTERVAL_MS', env['DECOM_SWEEP_INTERVAL_MS'] ?? '30000', 100),
     // At most 300: V8's own rule never lets the heap grow more than 4 x between full collections, and a
     // typo (5000 for 50) must not turn the setting that saves memory into one that wastes gigabytes.
-    heapGrowingPercent: parseBoundedCount('DECOM_HEAP_GROWING_PERCENT', env['DECOM_HEAP_GROWING_PERCENT'] ?? '50', 0, 300),
+    heapGrowingPercent: env['DECOM_HEAP_GROWING_PERCENT'] === undefined ? undefined : parseBoundedCount('DECOM_HEAP_GROWING_PERCENT', env['DECOM_HEAP_GROWING_PERCENT'], 0, 300),
     leakScanIntervalMs: parseCount('DECOM_LEAK_SCAN_INTERVAL_MS', env['DECOM_LEAK_SCAN_INTERVAL_MS'] ?? '300000', 0),
     workerConcurrency: parseCount('DECOM_WORKER_CONCURRENCY', env['DECOM_WORKER_CONCURRENCY'] ?? '4', 1),
     jobLockMs: parseCount('DECOM_JOB_LOCK_MS', env['DECOM_JOB_LOCK_MS'] ?? '30000', 500),

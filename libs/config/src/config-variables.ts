@@ -31,7 +31,7 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'DECOM_API_URL', default: 'http://127.0.0.1:$PORT', meaning: 'where adapters (and decom worker) reach the API' },
   { name: 'DECOM_SENTINEL_FILE', default: './config/sentinel.yaml', meaning: "the sweeper's Sentinel message_decision rules" },
   { name: 'DECOM_SWEEP_INTERVAL_MS', default: '30000', meaning: 'how often the sweeper re-dispatches lost work' },
-  { name: 'DECOM_HEAP_GROWING_PERCENT', default: '50', meaning: 'V8 heap growth past the live data before a full GC, 0..300; 0 = V8 default' },
+  { name: 'DECOM_HEAP_GROWING_PERCENT', default: '20 (start), 50 (api, worker)', meaning: 'V8 heap growth past the live data before a full GC, 0..300; 0 = V8 default' },
   { name: 'DECOM_WORKER_CONCURRENCY', default: '4', meaning: 'adapter runs at once per adapter and process' },
   { name: 'DECOM_JOB_LOCK_MS', default: '30000', meaning: "BullMQ job lock: a killed worker's job is picked up after it" },
   { name: 'DECOM_QUEUE_PREFIX', default: 'decom', meaning: 'Redis key prefix of the BullMQ queues' },

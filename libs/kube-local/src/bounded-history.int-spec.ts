@@ -12,6 +12,12 @@ describe('bounded request and change history (issue 16 P8: a long-running embedd
     expect(entries).toEqual(Array.from({ length: entries.length }, (_, i) => 1_000 - entries.length + 1 + i));
   });
 
+  it('appendBounded with a limit of 0 keeps nothing (decom start reads no history back)', () => {
+    const entries: number[] = [];
+    for (let i = 1; i <= 10; i++) appendBounded(entries, i, 0);
+    expect(entries).toEqual([]);
+  });
+
   describe('through the server', () => {
     let kube: LocalKube;
     beforeAll(async () => {
@@ -32,5 +38,18 @@ describe('bounded request and change history (issue 16 P8: a long-running embedd
       // The objects themselves are all kept: only the look-back history is bounded.
       expect((await api.list('v1', 'ConfigMap', 'default')).items).toHaveLength(120);
     });
+  });
+
+  it('a server with historyLimit 0 records no requests or changes and still serves every object', async () => {
+    const kube = await startLocalKube({ historyLimit: 0 });
+    try {
+      const api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
+      for (let i = 0; i < 5; i++) await api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' } });
+      expect(kube.requests).toEqual([]);
+      expect(kube.changes).toEqual([]);
+      expect((await api.list('v1', 'ConfigMap', 'default')).items).toHaveLength(5);
+    } finally {
+      await kube.close();
+    }
   });
 });

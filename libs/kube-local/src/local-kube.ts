@@ -17,7 +17,7 @@ export interface LocalKubeOptions {
   controllerDelayMs?: number;
   /**
    * Entries kept in `requests` and in `changes` each, oldest dropped (default unlimited: tests assert on
-   * whole histories). The embedded engine sets one so a long-running `decom start` does not grow forever.
+   * whole histories; 0 keeps none). The embedded engine sets one so a long-running engine does not grow forever.
    */
   historyLimit?: number;
   /** Clock for timestamps; default `() => new Date()`. */

@@ -23,6 +23,7 @@ import type { ApiContext } from './api-context.js';
 import type { WindowedChange } from './change-window.js';
 import { matchesFields, parseFieldSelector, type FieldRequirement } from './field-selector.js';
 import type { KindDef } from './kinds.js';
+import { LastSerialized } from './last-serialized.js';
 import { matchesLabels, parseLabelSelector, SelectorSyntaxError, type LabelRequirement } from './label-selector.js';
 import type { KubeObject } from './object-store.js';
 import { badRequest, expired, tooLargeResourceVersion, type KubeStatus } from './status-errors.js';
@@ -73,8 +74,8 @@ const kindKey = (def: KindDef): string => `${def.apiVersion}/${def.kind}`;
 
 export class WatchHub {
   private readonly watchers = new Map<string, Set<Watcher>>();
-  /** Serialized snapshots: stored objects never change in place, so one JSON per snapshot serves every watcher. */
-  private readonly json = new WeakMap<KubeObject, string>();
+  /** Stored objects never change in place, so one JSON serves every watcher a change goes to (last-serialized.ts). */
+  private readonly json = new LastSerialized<KubeObject>();
 
   constructor(
     private readonly ctx: ApiContext,
@@ -203,12 +204,8 @@ export class WatchHub {
   }
 
   private send(watcher: Watcher, type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject): void {
-    let json = this.json.get(object);
-    if (json === undefined) {
-      // Built-in kinds' list items lack apiVersion/kind, but watch events always carry them.
-      json = JSON.stringify({ ...object, apiVersion: watcher.def.apiVersion, kind: watcher.def.kind });
-      this.json.set(object, json);
-    }
+    // Built-in kinds' list items lack apiVersion/kind, but watch events always carry them.
+    const json = this.json.json(object, (o) => JSON.stringify({ ...o, apiVersion: watcher.def.apiVersion, kind: watcher.def.kind }));
     this.write(watcher, `{"type":"${type}","object":${json}}\n`);
   }
 

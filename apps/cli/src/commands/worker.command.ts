@@ -7,7 +7,7 @@ import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { openJobQueue } from '../engine/job-queue-factory.js';
 import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
 import { adapterRunMetrics, countRetries, startProcessMetrics, type ProcessMetrics } from '../engine/observability.js';
-import { applyHeapGrowth } from '../engine/heap-growth.js';
+import { applyHeapGrowth, heapGrowingPercentFor } from '../engine/heap-growth.js';
 import { loadConfigOrExit, stopOnSignals } from './start.command.js';
 
 /**
@@ -25,7 +25,7 @@ export function registerWorkerCommand(program: Command): void {
     .option('--concurrency <n>', 'runs at once per adapter (default DECOM_WORKER_CONCURRENCY, 4)', positiveInteger)
     .action(async (options: { adapters?: string[]; concurrency?: number }) => {
       const config = loadConfigOrExit();
-      applyHeapGrowth(config.heapGrowingPercent);
+      applyHeapGrowth(heapGrowingPercentFor('worker', config.heapGrowingPercent));
       const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
       const refuse = (message: string) => {
         process.stderr.write(`decom worker: ${message}\n`);
