@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Redis } from 'ioredis';
 import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
-import { useRedis } from '../support/redis.js';
+import { dropRedisPrefix, useRedis } from '../support/redis.js';
 import { spawnNode, type BenchChild } from './support/child.js';
 import type { BenchContext } from './support/context.js';
 import { formatProfile, type SelfTimeRow } from './support/cpu-profile.js';
@@ -212,21 +212,6 @@ function cpuPerResource(b: BulkResult): string {
   return [...b.cpu.map((p) => `${p.label} ${per(p.ms)}`), ...(b.cpu.length > 1 ? [`all ${per(sum)}`] : [])].join('; ');
 }
 
-/** Deletes the keys under `prefix` (BullMQ's queues of this run), never another key: REDIS_URL may be shared. */
-async function dropPrefix(url: string, prefix: string): Promise<void> {
-  const client = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await client.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    client.quit().catch(() => undefined);
-  }
-}
-
 /** Redis's own rate for the cheapest write, pipelined 1,000 at a time: the ceiling for any queue on it. */
 async function redisSetRate(url: string, total: number): Promise<number> {
   const client = new Redis(url);
@@ -335,7 +320,7 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
       const { profile } = await child.stop();
       if (profile) distributedProfiles.push({ label: child.label, rows: profile });
     }
-    await dropPrefix(redis.url, queuePrefix).catch(() => undefined);
+    await dropRedisPrefix(redis.url, queuePrefix).catch(() => undefined);
     await redis.stop();
   }
 

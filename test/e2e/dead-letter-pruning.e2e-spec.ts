@@ -9,27 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
-import { Redis } from 'ioredis';
 import pino from 'pino';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { scrape, sampleValue } from '../support/prometheus-text.js';
-import { useRedis, type RedisForTests } from '../support/redis.js';
+import { dropRedisPrefix, useRedis, type RedisForTests } from '../support/redis.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
-
-/** Deletes the keys under `prefix` only: REDIS_URL may be shared, never FLUSH it. */
-async function dropPrefix(url: string, prefix: string): Promise<void> {
-  const client = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await client.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await client.quit().catch(() => undefined);
-  }
-}
 
 describe.each([['in-process'], ['BullMQ']])('dead letters of finished work are pruned (%s queue)', (backend) => {
   let fixture: EngineFixture;
@@ -55,7 +39,7 @@ describe.each([['in-process'], ['BullMQ']])('dead letters of finished work are p
   }, 60_000);
   afterAll(async () => {
     await fixture?.stop();
-    if (redis) await dropPrefix(redis.url, prefix);
+    if (redis) await dropRedisPrefix(redis.url, prefix);
     await redis?.stop();
   });
 

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { freePort } from './free-port.js';
 
 /** A Redis server for integration tests; isolate tests by key prefix or queue name. */
@@ -116,4 +117,22 @@ async function startServer(port: number): Promise<RedisForTests> {
 function explain(error: unknown): unknown {
   if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return error;
   return new Error('redis-server not found: run `apt-get install redis-server`, or set REDIS_URL');
+}
+
+/**
+ * Deletes the keys under `prefix` (a test's or bench's own BullMQ queues) and no other key: `REDIS_URL`
+ * may be a shared server, which is never flushed.
+ */
+export async function dropRedisPrefix(url: string, prefix: string): Promise<void> {
+  const client = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await client.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await client.quit().catch(() => undefined);
+  }
 }

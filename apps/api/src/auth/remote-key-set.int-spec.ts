@@ -10,6 +10,17 @@ import { errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { TestIssuer } from '../../../../test/support/test-issuer.js';
 import { MAX_JWKS_BYTES, remoteKeySet } from './remote-key-set.js';
 
+/** Runs `use` with `server` listening on 127.0.0.1 (its `/jwks.json` URL), then closes it. */
+async function withJwksServer(server: Server, use: (jwksUrl: URL) => Promise<void>): Promise<void> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await use(new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/jwks.json`));
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
   let issuer: TestIssuer;
   beforeEach(async () => {
@@ -24,6 +35,16 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
   const manualClock = () => {
     let ms = 0;
     return { now: () => ms, advance: (by: number) => void (ms += by) };
+  };
+  /** A key set that fetched once, a cooldown ago, from an endpoint that now answers 500. */
+  const failingAfterFirstFetch = async () => {
+    const clock = manualClock();
+    const keys = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000, monotonicNowMs: clock.now });
+    const token = await issuer.token('a@example.com');
+    await verify(token, keys);
+    issuer.failing = true;
+    clock.advance(1_000);
+    return { clock, keys, token };
   };
   const verify = (token: string, keys: JWTVerifyGetKey) => jwtVerify(token, keys, { issuer: issuer.issuer, audience: issuer.audience });
   const url = () => new URL(issuer.jwksUrl);
@@ -78,37 +99,21 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
   });
 
   it("raises jose's error classes: a non-200 answer, a timeout; the cached keys survive a failed refetch", async () => {
-    const clock = manualClock();
-    const keys = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000, monotonicNowMs: clock.now });
-    const token = await issuer.token('a@example.com');
-    await verify(token, keys);
-    issuer.failing = true;
-    clock.advance(1_000);
+    const { clock, keys, token } = await failingAfterFirstFetch();
     const refused = await verify(await issuer.tokenWithUnknownKid('m@example.com'), keys).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(errors.JOSEError);
     expect((refused as Error).constructor).toBe(errors.JOSEError);
     expect((refused as Error).message).toBe('Expected 200 OK from the JSON Web Key Set HTTP response');
     await expect(verify(token, keys)).resolves.toBeDefined();
 
-    const silent: Server = createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (silent.address() as { port: number }).port;
-      const hanging = remoteKeySet(new URL(`http://127.0.0.1:${port}/jwks.json`), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 200 });
+    await withJwksServer(createServer(() => undefined), async (jwksUrl) => {
+      const hanging = remoteKeySet(jwksUrl, { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 200 });
       await expect(verify(token, hanging)).rejects.toBeInstanceOf(errors.JWKSTimeout);
-    } finally {
-      silent.closeAllConnections();
-      await new Promise((resolve) => silent.close(resolve));
-    }
+    });
   });
 
   it('a failing endpoint is asked at most once per cooldown, however many forged kids or key-less requests arrive (reviewer M2)', async () => {
-    const clock = manualClock();
-    const keys = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000, monotonicNowMs: clock.now });
-    const token = await issuer.token('a@example.com');
-    await verify(token, keys);
-    issuer.failing = true;
-    clock.advance(1_000);
+    const { clock, keys, token } = await failingAfterFirstFetch();
     for (let i = 0; i < 20; i++) await expect(verify(await issuer.tokenWithUnknownKid(`m${i}@example.com`), keys)).rejects.toBeInstanceOf(errors.JOSEError);
     expect(issuer.fetches).toBe(2);
     // The cached keys still serve known kids meanwhile.
@@ -141,16 +146,11 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
       };
       pump();
     });
-    await new Promise<void>((resolve) => huge.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (huge.address() as { port: number }).port;
-      const keys = remoteKeySet(new URL(`http://127.0.0.1:${port}/jwks.json`), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000 });
+    await withJwksServer(huge, async (jwksUrl) => {
+      const keys = remoteKeySet(jwksUrl, { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000 });
       await expect(verify(await issuer.token('a@example.com'), keys)).rejects.toThrow(`larger than ${MAX_JWKS_BYTES} bytes`);
       // The reader stopped early: far less than the 64 MiB offered was sent.
       expect(sent).toBeLessThan(16 * 1024 * 1024);
-    } finally {
-      huge.closeAllConnections();
-      await new Promise((resolve) => huge.close(resolve));
-    }
+    });
   });
 });
