@@ -288,9 +288,10 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
         expect(plan.stderr).toBe('');
         expect(plan.code).toBe(1);
         expect(plan.stdout).toMatch(/keep +Namespace \S+ \(clusterNamespace\): .*delete\.when = false/);
-        expect(plan.stdout).toMatch(/pending +ConfigMap \S+ \(clusterConfigMap\): delete requested/);
+        // The engine's DELETE already set its deletionTimestamp: the plan waits for it, as a run does.
+        expect(plan.stdout).toMatch(/pending +ConfigMap \S+ \(clusterConfigMap\): deletion in progress since \S+ \(finalizers: example\.com\/hold\); not deleted again/);
         expect(plan.stdout).toContain('Outcome: BLOCKED');
-        expect(plan.stdout).toContain('validation clusterConfigMap: terminating (finalizers: example.com/hold)');
+        expect(plan.stdout).toMatch(/validation clusterConfigMap: deletion in progress since \S+ \(finalizers: example\.com\/hold\); not deleted again/);
 
         // Step 5: release the finalizer; the real deletion completes (GET → 404).
         await kube.patch({ ...configMap, metadata: { ...configMap.metadata, finalizers: [] } }, undefined, undefined, undefined, undefined, 'application/merge-patch+json' as never);
