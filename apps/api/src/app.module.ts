@@ -9,7 +9,7 @@ import { MercuriusDriver, type MercuriusDriverConfig } from '@nestjs/mercurius';
 import { JSONObjectResolver } from 'graphql-scalars';
 import { TYPE_DEFS } from './graphql/schema.js';
 import { ResourcesResolver } from './graphql/resources.resolver.js';
-import { graphqlValidationRules } from './graphql/graphql-limits.js';
+import { MAX_TOKENS, graphqlValidationRules } from './graphql/graphql-limits.js';
 import { graphqlErrorHandler } from './graphql/graphql-transport-errors.js';
 import {
   COMMAND_HANDLERS,
@@ -103,6 +103,7 @@ export class AppModule {
           path: '/graphql',
           graphiql: false,
           validationRules: graphqlValidationRules(),
+          graphql: { parseOptions: { maxTokens: MAX_TOKENS } },
           errorHandler: graphqlErrorHandler as never,
         }),
       ],

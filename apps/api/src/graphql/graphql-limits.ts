@@ -14,6 +14,12 @@ export const MAX_ALIASES = 15;
 export const MAX_DEPTH = 10;
 /** graphql-armor cost units (object 2, scalar 1, × 1.5 per level). */
 export const MAX_COST = 5_000;
+/**
+ * Tokens per document, checked by graphql-js's lexer while parsing (mercurius `graphql.parseOptions`): the
+ * validation rules above run on a parsed document, and a few thousand nested braces overflowed the
+ * recursive parser's stack before any of them could refuse it. The largest dashboard query is ~100 tokens.
+ */
+export const MAX_TOKENS = 2_000;
 
 export function graphqlValidationRules(): ValidationRule[] {
   return [
