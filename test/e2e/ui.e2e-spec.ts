@@ -1,11 +1,14 @@
 /**
  * The web UI in a real browser (issue #14): Debian's Chromium driven by playwright-core (no browser
  * download), against the embedded engine with the shipped adapters and the bundled Kubernetes server.
- * Builds the UI with Vite first (`npm run build:ui`, ~2 s). Screenshots go to docs/ui/ (linked from docs/ui.md).
+ * Builds the UI with Vite first (`npm run build:ui`, ~2 s). Screenshots go to a temporary folder, so the suite
+ * leaves the work tree clean; `npm run docs:screenshots` sets DECOM_SCREENSHOT_DIR=docs/ui to refresh the
+ * pictures docs/ui.md links.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
@@ -14,7 +17,10 @@ const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium; .ci/run does it)`);
 const describeBrowser = hasChromium ? describe : describe.skip;
-const shot = (name: string) => resolve('docs/ui', `${name}.png`);
+const screenshotDir = process.env.DECOM_SCREENSHOT_DIR
+  ? resolve(process.env.DECOM_SCREENSHOT_DIR)
+  : mkdtempSync(join(tmpdir(), 'decom-ui-shots-'));
+const shot = (name: string) => join(screenshotDir, `${name}.png`);
 
 describeBrowser('web UI in Chromium (issue #14)', () => {
   let fixture: EngineFixture;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,13 @@ import { freePort } from './free-port.js';
 export interface RedisForTests {
   /** `redis://127.0.0.1:<port>` (or `REDIS_URL`). */
   readonly url: string;
-  /** Stops a server we started and deletes its folder; nothing for `REDIS_URL`. */
+  /** Stops a server we started and deletes its folder; for `REDIS_URL`, deletes the keys under every `prefix()` drawn. */
   stop(): Promise<void>;
+  /**
+   * A fresh key prefix (`decom-<label>-<uuid>`) for this test's queues and keys; `stop()` deletes its keys,
+   * so a shared `REDIS_URL` server is left as it was found.
+   */
+  prefix(label?: string): string;
 }
 
 /**
@@ -22,8 +28,19 @@ export interface RedisForTests {
 export async function useRedis(): Promise<RedisForTests> {
   // Test infrastructure, not app config: libs/config is for the app, CI sets this for the tests.
   const url = process.env['REDIS_URL'];
-  if (url) return { url, stop: async () => undefined };
-  return useThrowAwayRedis();
+  if (!url) return useThrowAwayRedis();
+  const drawn: string[] = [];
+  return {
+    url,
+    prefix: (label = 'test') => {
+      const prefix = `decom-${label}-${randomUUID()}`;
+      drawn.push(prefix);
+      return prefix;
+    },
+    stop: async () => {
+      for (const prefix of drawn.splice(0)) await dropRedisPrefix(url, prefix);
+    },
+  };
 }
 
 /**
@@ -68,8 +85,12 @@ export async function useRestartableRedis(): Promise<RestartableRedis> {
       }
     },
     stop: () => server.stop(),
+    prefix: freshPrefix,
   };
 }
+
+/** A private server is removed whole by `stop()`, so its prefixes need no bookkeeping. */
+const freshPrefix = (label = 'test') => `decom-${label}-${randomUUID()}`;
 
 async function startServer(port: number): Promise<RedisForTests> {
   const folder = mkdtempSync(join(tmpdir(), 'decom-redis-'));
@@ -111,6 +132,7 @@ async function startServer(port: number): Promise<RedisForTests> {
       }
       cleanUp();
     },
+    prefix: freshPrefix,
   };
 }
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startLocalKube, type LocalKube } from '@decom/kube-local';
-import { useRedis, type RedisForTests } from '../../support/redis.js';
+import { dropRedisPrefix, useRedis, type RedisForTests } from '../../support/redis.js';
 import { startTestEngine, type EngineFixture } from '../engine-fixture.js';
 import type { DecomProcess } from './decom-process.js';
 
@@ -54,6 +54,8 @@ export async function startWorkerTopology(options: { prefix: string; lockMs: num
       await Promise.all(workers.map((w) => w.exited));
       await fixture.stop();
       await kube.close();
+      // REDIS_URL may be a shared server: leave it without this topology's keys.
+      await dropRedisPrefix(redis.url, options.prefix);
       await redis.stop();
       await rm(folder, { recursive: true, force: true });
     },

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => redis?.stop());
 
-function openQueues(prefix = `decom-test-${randomUUID()}`, extra: Partial<BullMqJobQueueOptions> = {}) {
+function openQueues(prefix = redis.prefix(), extra: Partial<BullMqJobQueueOptions> = {}) {
   const opened: BullMqJobQueue[] = [];
   const open = () => {
     const queue = new BullMqJobQueue({ url: redis.url, prefix, lockDurationMs: 2_000, groupRetryDelayMs: 30, ...extra });
@@ -67,7 +67,7 @@ describe('BullMqJobQueue on a shared Redis', () => {
   });
 
   it('lists dead letters of every queue under the prefix from another process', async () => {
-    const prefix = `decom-test-${randomUUID()}`;
+    const prefix = redis.prefix();
     const { open, closeAll } = openQueues(prefix);
     try {
       const worker = open();

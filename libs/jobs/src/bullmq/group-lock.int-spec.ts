@@ -4,7 +4,6 @@
  * lapsed (its process frozen longer than the TTL) or that another run replaced is no longer current;
  * the persistent retry backoff lives beside them.
  */
-import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { useRedis, type RedisForTests } from '../../../../test/support/redis.js';
 import { GroupLocks } from './group-lock.js';
@@ -19,7 +18,7 @@ describe('issue #11 › GroupLocks fences', () => {
     client = new Redis(redis.url);
   });
   beforeEach(() => {
-    locks = new GroupLocks(client, `decom-test-${randomUUID()}`, 300);
+    locks = new GroupLocks(client, redis.prefix(), 300);
   });
   afterAll(async () => {
     await client?.quit();
@@ -59,7 +58,7 @@ describe('issue #11 › GroupLocks fences', () => {
   });
 
   it('RedisRetryBackoffStore keeps a resource and adapter\'s backoff in Redis (shared by workers, kept across restarts)', async () => {
-    const prefix = `decom-test-${randomUUID()}`;
+    const prefix = redis.prefix();
     const store = new RedisRetryBackoffStore(client, prefix);
     await store.set('validation.cluster-c1', { generation: 2, attempts: 5, next_at_ms: 1_764_000_000_000 });
     // Another process (a fresh store on the same Redis) reads the same state.
