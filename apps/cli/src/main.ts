@@ -5,7 +5,6 @@ import { Command } from 'commander';
 import { buildInfo } from './build-info.js';
 import { registerStartCommand } from './commands/start.command.js';
 import { registerDemoCommand } from './commands/demo.command.js';
-import { registerAdapterCommands } from './commands/adapter.command.js';
 import { registerApiCommand } from './commands/api.command.js';
 import { registerWorkerCommand } from './commands/worker.command.js';
 import { registerJobsCommands } from './commands/jobs.command.js';
@@ -28,13 +27,27 @@ const program = new Command('decom')
   .showHelpAfterError();
 registerStartCommand(program);
 registerDemoCommand(program);
-registerAdapterCommands(program);
+await registerAdapterTools(program);
 registerApiCommand(program);
 registerWorkerCommand(program);
 registerJobsCommands(program);
 registerProjectionsCommand(program);
 registerHistoryCommand(program);
 registerLeaksCommand(program);
+
+/**
+ * `decom adapter …` (validate, dry-run, plan) needs the whole adapter library, about a second of CPU to
+ * load: it is loaded when that command runs; every other call, `--help` included, sees a stand-in that
+ * names it and sends `decom adapter --help` to the real one.
+ */
+async function registerAdapterTools(program: Command): Promise<void> {
+  if (process.argv[2] === 'adapter' || (process.argv[2] === 'help' && process.argv[3] === 'adapter')) {
+    const { registerAdapterCommands } = await import('./commands/adapter.command.js');
+    registerAdapterCommands(program);
+    return;
+  }
+  program.command('adapter').description('tools for adapter authors (validate, dry-run, plan; see decom adapter --help)');
+}
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`decom: ${error instanceof Error ? error.message : String(error)}\n`);

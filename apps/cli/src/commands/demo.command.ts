@@ -2,11 +2,7 @@ import type { Command } from 'commander';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import { loadAppConfig } from '@decom/config';
-import { startEngine } from '../engine/engine.js';
-import { runDemoScenario } from '../demo/demo-scenario.js';
-import { buildTimeline } from '../demo/timeline.js';
 
 /** `decom demo`: runs the seed 000/001 scenario against a fresh embedded engine and prints a timeline. */
 export function registerDemoCommand(program: Command): void {
@@ -14,6 +10,13 @@ export function registerDemoCommand(program: Command): void {
     .command('demo')
     .description('run the deletion scenario of seeds 000/001 on a fresh embedded engine and print a timeline')
     .action(async () => {
+      // The engine loads when the demo runs, not for `decom --help`.
+      const [{ default: pino }, { startEngine }, { runDemoScenario }, { buildTimeline }] = await Promise.all([
+        import('pino'),
+        import('../engine/engine.js'),
+        import('../demo/demo-scenario.js'),
+        import('../demo/timeline.js'),
+      ]);
       const dataDir = await mkdtemp(join(tmpdir(), 'decom-demo-'));
       const config = { ...loadAppConfig({ ...process.env, PORT: '0', DECOM_DATA_DIR: dataDir, KUBECONFIG: '' }), logLevel: 'silent' as const };
       // The engine's JSON log is kept apart from the formatted output (step 5 fails an adapter on purpose):

@@ -4,7 +4,7 @@
  * tried and how to point elsewhere (Node's own message is only `fetch failed`).
  */
 import type { Command } from 'commander';
-import { tokenFileSource } from '@decom/adapter';
+import { readFile } from 'node:fs/promises';
 
 /** Adds `--api <url>` and `--token-file <path>` (read as `options.api`, `options.tokenFile`). */
 export function withEngineOptions(command: Command): Command {
@@ -13,9 +13,22 @@ export function withEngineOptions(command: Command): Command {
     .option('--token-file <path>', 'bearer token for an engine with JWT on (default $DECOM_TOKEN_FILE)');
 }
 
-/** `Authorization: Bearer …` from `tokenFile` (read now; errors name the file), or no header without one. */
+/**
+ * `Authorization: Bearer …` from `tokenFile` (read now), or no header without one.
+ * @throws Error naming the file when it cannot be read or is empty.
+ */
 export async function bearerHeaders(tokenFile: string | undefined): Promise<Record<string, string>> {
-  return tokenFile ? { authorization: `Bearer ${await tokenFileSource(tokenFile)()}` } : {};
+  if (!tokenFile) return {};
+  // One read for one command: the adapters' rotating token source (@decom/adapter) is not needed here, and
+  // loading that library would cost a client command most of a second of CPU.
+  const token = await readFile(tokenFile, 'utf8').then(
+    (text) => text.trim(),
+    (error: Error) => {
+      throw new Error(`cannot read the API token file ${tokenFile}: ${error.message}`);
+    },
+  );
+  if (token === '') throw new Error(`cannot read the API token file ${tokenFile}: the file is empty`);
+  return { authorization: `Bearer ${token}` };
 }
 
 /** `fetch(base + path)`; a connection failure throws `cannot reach the engine at <base> (<code>): …`. */

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import pino from 'pino';
 import type { FailedJob, JobQueue } from '@decom/jobs';
-import { openJobQueue } from '../engine/job-queue-factory.js';
 import { loadConfigOrExit } from './start.command.js';
 import { bearerHeaders, fetchEngine, withEngineOptions } from './engine-client.js';
 
@@ -117,6 +115,8 @@ async function withQueue(action: (queue: JobQueue) => Promise<void>): Promise<vo
     process.stderr.write('decom jobs: --redis needs REDIS_URL (without it, decom jobs asks the engine API)\n');
     process.exit(2);
   }
+  // BullMQ and the queue factory load only for --redis: the API path stays cheap to start.
+  const [{ default: pino }, { openJobQueue }] = await Promise.all([import('pino'), import('../engine/job-queue-factory.js')]);
   let queue: JobQueue;
   try {
     ({ queue } = await openJobQueue(config, pino({ level: 'silent' })));

@@ -4,7 +4,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { ConfigError, loadAppConfig, type AppConfig } from '@decom/config';
-import { rebuildProjections, UnknownProjection } from '../engine/rebuild-projections.js';
 
 export interface ProjectionsCommandIo {
   /** Where the bar and the summary go (default stderr for the bar, stdout for the summary). */
@@ -34,6 +33,8 @@ export function registerProjectionsCommand(program: Command, io: ProjectionsComm
         throw error;
       }
       // cli-progress draws only on a TTY; redirected output gets the summary line alone.
+      // The stores and projections load when a rebuild runs, not for `decom --help`.
+      const { rebuildProjections, UnknownProjection } = await import('../engine/rebuild-projections.js');
       const bar = new SingleBar(
         { stream: io.barStream, format: '{name} |{bar}| {percentage}% | {value}/{total} positions | {duration_formatted}', hideCursor: true },
         Presets.shades_classic,

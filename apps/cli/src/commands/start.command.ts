@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import pino from 'pino';
 import { ConfigError, EntitiesConfigError, checkConfigPaths, configVariablesHelp, loadAppConfig, type AppConfig } from '@decom/config';
-import { PortInUse, startEngine, type EngineRole } from '../engine/engine.js';
+import type { EngineRole } from '../engine/engine.js';
 import { applyHeapGrowth, heapGrowingPercentFor } from '../engine/heap-growth.js';
 
 /**
@@ -25,6 +25,9 @@ export async function runEngineCommand(role: EngineRole): Promise<void> {
   const config = loadConfigOrExit({ adapters: role !== 'api' });
   applyHeapGrowth(heapGrowingPercentFor(role, config.heapGrowingPercent));
   const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
+  // The engine (every lib, Nest, the stores) loads only for the commands that run it: `decom --help` and
+  // the HTTP client commands stay cheap to start.
+  const { PortInUse, startEngine } = await import('../engine/engine.js');
   let engine;
   try {
     engine = await startEngine({ config, logger, role, localKube: { historyLimit: START_KUBE_HISTORY } });

@@ -1,12 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { configVariablesHelp } from '@decom/config';
-import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
-import { openJobQueue } from '../engine/job-queue-factory.js';
 import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
-import { adapterRunMetrics, countRetries, startProcessMetrics, type ProcessMetrics } from '../engine/observability.js';
+import type { ProcessMetrics } from '../engine/observability.js';
 import { applyHeapGrowth, heapGrowingPercentFor } from '../engine/heap-growth.js';
 import { loadConfigOrExit, stopOnSignals } from './start.command.js';
 
@@ -25,6 +22,13 @@ export function registerWorkerCommand(program: Command): void {
     .option('--concurrency <n>', 'runs at once per adapter (default DECOM_WORKER_CONCURRENCY, 4)', positiveInteger)
     .action(async (options: { adapters?: string[]; concurrency?: number }) => {
       const config = loadConfigOrExit();
+      // Loaded when the worker runs, not for `decom --help` (see runEngineCommand).
+      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }] = await Promise.all([
+        import('@kubernetes/client-node'),
+        import('../../../worker/src/worker-runtime.js'),
+        import('../engine/job-queue-factory.js'),
+        import('../engine/observability.js'),
+      ]);
       applyHeapGrowth(heapGrowingPercentFor('worker', config.heapGrowingPercent));
       const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
       const refuse = (message: string) => {
