@@ -7,6 +7,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppModule, headerAuth, type ApiRuntime } from './app.module.js';
 import { installAuthentication } from './auth/request-authentication.js';
 import { installRateLimit } from './auth/rate-limit.js';
+import { installPublicRoutes } from './auth/public-routes.js';
 import { installGraphqlRequestCheck } from './graphql/graphql-transport-errors.js';
 import { ProblemDetailsFilter } from './problem-details/problem-details.filter.js';
 import { createValidationPipe } from './problem-details/validation-pipe.js';
@@ -35,6 +36,8 @@ class ProblemFastifyAdapter extends FastifyAdapter {
   ) {
     super(options as never);
     const adapter = this;
+    // First hook: every route is marked public or not before any other hook sees it (deny by default).
+    installPublicRoutes(this.getInstance() as never);
     this.getInstance().addHook('onRoute', (route) => allowed.add(route.method, route.url));
     this.getInstance().setErrorHandler(function (this: unknown, error: Error, request: FastifyRequest, reply: FastifyReply) {
       if (mapError(error)) return fastifyErrorHandler(error, request, reply);

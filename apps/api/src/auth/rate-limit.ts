@@ -12,7 +12,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitConfig } from '@decom/config';
 import { Problems } from '../problem-details/problem.js';
 import type { HttpProblem } from '../problem-details/problem.js';
-import { needsAuthentication, type AddressLimiter } from './request-authentication.js';
+import type { AddressLimiter } from './request-authentication.js';
+import { isPublicRoute } from './public-routes.js';
 
 /**
  * Registers the limiter and returns the per-address guard the authentication hook consults
@@ -31,7 +32,7 @@ export async function installRateLimit(fastify: FastifyInstance, config: RateLim
       const principal = request.decomPrincipal;
       return principal?.issuer ? `id:${principal.issuer} ${principal.identity}` : `ip:${request.ip}`;
     },
-    allowList: (request) => !needsAuthentication(request.url),
+    allowList: (request) => isPublicRoute(request),
     errorResponseBuilder: (_request, context) => overLimit(context.max, context.ttl),
   });
   // The plugin's own limiter on its store: the address bucket is the one unverified callers use.
