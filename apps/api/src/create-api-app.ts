@@ -97,8 +97,12 @@ export async function createApiApp(
   // `/:plural` also matches `/bogus`: only configured kinds (and `/resources`) make a path known.
   const isPlural = (segment: string | undefined) => segment === undefined || runtime.kinds.byPluralName(segment) !== undefined;
   const allowed = new AllowedMethods((params) => (params['plural'] === 'resources' || isPlural(params['plural'])) && isPlural(params['childPlural']));
+  const auth = runtime.auth ?? headerAuth(runtime.options.admins);
+  const trustedProxies = auth.trustedProxies ?? [];
   const adapter = new ProblemFastifyAdapter({
     genReqId: traceRequestId,
+    // The client address (rate limit, logs) comes from X-Forwarded-For only through a configured proxy.
+    ...(trustedProxies.length > 0 ? { trustProxy: [...trustedProxies] } : {}),
     bodyLimit: 1024 * 1024,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
@@ -115,8 +119,7 @@ export async function createApiApp(
     }
   });
   // Before Nest registers its routes and Mercurius: every route, REST and GraphQL, passes the same hooks.
-  const auth = runtime.auth ?? headerAuth(runtime.options.admins);
-  // The rate limit first: the authentication hook consults its per-address guard before verifying a token.
+  // The rate limit first: the authentication hook counts refused requests in its per-address bucket.
   const addressLimiter = auth.rateLimit?.enabled ? await installRateLimit(fastify, auth.rateLimit) : undefined;
   installAuthentication(fastify, auth.authenticator, addressLimiter);
   installMisroutedMethodCheck(fastify, allowed);

@@ -19,25 +19,29 @@ declare module 'fastify' {
   }
 }
 
-/** The per-client-address guard of the rate limit (rate-limit.ts), consulted around verification. */
+/** The per-client-address bucket of the rate limit (rate-limit.ts), for requests authentication refuses. */
 export interface AddressLimiter {
-  /** Throws the 429 problem (and sets `Retry-After`) when the request's address is over its limit. */
-  checkAddress(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** Counts a request that authentication refused (401/403) against its address. */
-  countRefusal(request: FastifyRequest): Promise<void>;
+  /**
+   * Counts a refused request (401/403) against its client address; throws the 429 problem (and sets
+   * `Retry-After`) instead of the refusal once that address is over its limit.
+   */
+  countRefusal(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
-/** `limiter`: with the rate limit on, an address over its limit is refused before any token is verified. */
+/**
+ * `limiter`: with the rate limit on, a refused request counts against its address, and past the limit the
+ * address is answered 429. Verification comes first: a verified caller is limited in its own bucket
+ * (rate-limit.ts), never by what other clients of its address (a gateway, this process's own adapters) did.
+ */
 export function installAuthentication(fastify: FastifyInstance, authenticator: Authenticator, limiter?: AddressLimiter): void {
   fastify.decorateRequest('decomPrincipal', undefined);
   const verify = async (request: FastifyRequest, reply: FastifyReply) => {
-    await limiter?.checkAddress(request, reply);
     try {
       request.decomPrincipal = await authenticator.authenticate(request);
     } catch (error) {
       const status = (error as { status?: number }).status;
+      if (status === 401 || status === 403) await limiter?.countRefusal(request, reply);
       if (status === 401) void reply.header('www-authenticate', 'Bearer realm="decom"');
-      if (status === 401 || status === 403) await limiter?.countRefusal(request);
       throw error;
     }
   };
