@@ -2,7 +2,8 @@
  * GraphQL transport and document limits (issue 9 item 7): abusive documents are refused before execution
  * with a 400 problem, transport mistakes answer 400/405 problem details instead of `200 {errors}`.
  */
-import { MAX_TOKENS } from '../../apps/api/src/graphql/graphql-limits.js';
+import { MAX_LIST_COST, MAX_TOKENS } from '../../apps/api/src/graphql/graphql-limits.js';
+import { AVAILABLE, statusReport } from '../support/status-reports.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 describe('GraphQL hardening', () => {
@@ -67,5 +68,51 @@ describe('GraphQL hardening', () => {
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     expect(((await get.json()) as any).status).toBe(405);
+  });
+
+  it('bounds every list: history pages like REST, aliases of full pages are refused by the list cost', async () => {
+    const api = `${fixture.engine.url}/api/hyperfleet/v1`;
+    const json = { 'content-type': 'application/json', 'x-hyperfleet-identity': 'gql-bounds@example.com' };
+    const created = (await (await fetch(`${api}/clusters`, { method: 'POST', headers: json, body: JSON.stringify({ kind: 'Cluster', name: 'gql-long-history', spec: {} }) })).json()) as any;
+    // A long history: 240 status reports, each one event.
+    for (let batch = 0; batch < 12; batch += 1) {
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const report = statusReport(`bounds-${batch}-${i}`, 1, AVAILABLE);
+          const answer = await fetch(`${api}/clusters/${created.id}/statuses`, { method: 'PUT', headers: json, body: JSON.stringify(report) });
+          expect(answer.status).toBe(201);
+        }),
+      );
+    }
+    const rest = (await (await fetch(`${api}/resources/${created.id}/events?size=1000`, { headers: json })).json()) as any;
+    expect(rest.total).toBeGreaterThan(240);
+    const entry = 'position type recorded_time caller data';
+    // Without `size` each alias answers one page of 100 (the whole history before).
+    const aliases = Array.from({ length: 15 }, (_, i) => `h${i}: history(id: "${created.id}") { ${entry} }`).join(' ');
+    const paged = await post(JSON.stringify({ query: `{ ${aliases} }` }));
+    expect(paged.status).toBe(200);
+    for (let i = 0; i < 15; i += 1) expect(paged.body.data[`h${i}`]).toHaveLength(100);
+    // Page 3 of 100 is REST's page 3 of 100, position for position.
+    const page3 = await post(JSON.stringify({ query: `{ history(id: "${created.id}", page: 3, size: 100) { position } }` }));
+    const restPage3 = (await (await fetch(`${api}/resources/${created.id}/events?page=3&size=100`, { headers: json })).json()) as any;
+    expect(page3.body.data.history.map((h: any) => h.position)).toEqual(restPage3.items.map((h: any) => h.position));
+    expect(restPage3.total).toBe(rest.total);
+    // Past the REST maximum: refused, not clamped.
+    const tooBig = await post(JSON.stringify({ query: `{ history(id: "${created.id}", size: 1001) { position } }` }));
+    expect(tooBig.body).toMatchObject({ errors: [{ message: expect.stringContaining('size must be an integer between 1 and 1000') }] });
+    // 15 aliases of a full page (15,000 events with their data) are refused before running.
+    const full = Array.from({ length: 15 }, (_, i) => `h${i}: history(id: "${created.id}", size: 1000) { ${entry} }`).join(' ');
+    const refused = await post(JSON.stringify({ query: `{ ${full} }` }));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', errors: [{ field: 'query', message: expect.stringContaining(`Query cost limit of ${MAX_LIST_COST} exceeded`) }] });
+    // A variable size counts as the maximum.
+    const variable = await post(JSON.stringify({ query: `query($n: Int) { ${full.replace(/size: 1000/g, 'size: $n')} }`, variables: { n: 1 } }));
+    expect(variable.status).toBe(400);
+    // Nested lists multiply too: 15 pages of 100 resources with their conditions.
+    const pages = Array.from({ length: 15 }, (_, i) => `r${i}: resources(kind: "Cluster", size: 100) { items { id spec conditions { type status reason message } } }`).join(' ');
+    expect((await post(JSON.stringify({ query: `{ ${pages} }` }))).status).toBe(400);
+    // finalizing is paged as well.
+    const finalizing = await post(JSON.stringify({ query: '{ finalizing(size: 1001) { id } }' }));
+    expect(finalizing.body).toMatchObject({ errors: [{ message: expect.stringContaining('size must be an integer between 1 and 1000') }] });
   });
 });

@@ -17,6 +17,8 @@ export interface TestServerConfig {
   readonly tenant?: Record<string, unknown>;
   /** `server.rate_limit`, as written. */
   readonly rateLimit?: Record<string, unknown>;
+  /** `server.trusted_proxies`. */
+  readonly trustedProxies?: readonly string[];
   readonly authorization?: {
     readonly admins?: readonly string[];
     readonly operators?: readonly string[];
@@ -42,6 +44,7 @@ export function serverConfigYaml(issuer: Pick<TestIssuer, 'issuer' | 'jwksUrl' |
       },
       ...(config.tenant && { tenant: config.tenant }),
       ...(config.rateLimit && { rate_limit: config.rateLimit }),
+      ...(config.trustedProxies && { trusted_proxies: config.trustedProxies }),
     },
     ...(config.authorization && { authorization: config.authorization }),
   };

@@ -73,6 +73,8 @@ export interface ApiAuth {
   readonly policy: AccessPolicy;
   /** Per-caller rate limit (off when absent or disabled). */
   readonly rateLimit?: RateLimitConfig;
+  /** `server.trusted_proxies`: addresses/CIDRs whose `X-Forwarded-For` names the client (Fastify `trustProxy`). */
+  readonly trustedProxies?: readonly string[];
 }
 
 /** JWT off, header identities, `DECOM_ADMINS` as the admins (today's behaviour). */

@@ -7,6 +7,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppModule, headerAuth, type ApiRuntime } from './app.module.js';
 import { installAuthentication } from './auth/request-authentication.js';
 import { installRateLimit } from './auth/rate-limit.js';
+import { installPublicRoutes } from './auth/public-routes.js';
 import { installGraphqlRequestCheck } from './graphql/graphql-transport-errors.js';
 import { ProblemDetailsFilter } from './problem-details/problem-details.filter.js';
 import { createValidationPipe } from './problem-details/validation-pipe.js';
@@ -35,6 +36,8 @@ class ProblemFastifyAdapter extends FastifyAdapter {
   ) {
     super(options as never);
     const adapter = this;
+    // First hook: every route is marked public or not before any other hook sees it (deny by default).
+    installPublicRoutes(this.getInstance() as never);
     this.getInstance().addHook('onRoute', (route) => allowed.add(route.method, route.url));
     this.getInstance().setErrorHandler(function (this: unknown, error: Error, request: FastifyRequest, reply: FastifyReply) {
       if (mapError(error)) return fastifyErrorHandler(error, request, reply);
@@ -94,8 +97,12 @@ export async function createApiApp(
   // `/:plural` also matches `/bogus`: only configured kinds (and `/resources`) make a path known.
   const isPlural = (segment: string | undefined) => segment === undefined || runtime.kinds.byPluralName(segment) !== undefined;
   const allowed = new AllowedMethods((params) => (params['plural'] === 'resources' || isPlural(params['plural'])) && isPlural(params['childPlural']));
+  const auth = runtime.auth ?? headerAuth(runtime.options.admins);
+  const trustedProxies = auth.trustedProxies ?? [];
   const adapter = new ProblemFastifyAdapter({
     genReqId: traceRequestId,
+    // The client address (rate limit, logs) comes from X-Forwarded-For only through a configured proxy.
+    ...(trustedProxies.length > 0 ? { trustProxy: [...trustedProxies] } : {}),
     bodyLimit: 1024 * 1024,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
@@ -112,8 +119,7 @@ export async function createApiApp(
     }
   });
   // Before Nest registers its routes and Mercurius: every route, REST and GraphQL, passes the same hooks.
-  const auth = runtime.auth ?? headerAuth(runtime.options.admins);
-  // The rate limit first: the authentication hook consults its per-address guard before verifying a token.
+  // The rate limit first: the authentication hook counts refused requests in its per-address bucket.
   const addressLimiter = auth.rateLimit?.enabled ? await installRateLimit(fastify, auth.rateLimit) : undefined;
   installAuthentication(fastify, auth.authenticator, addressLimiter);
   installMisroutedMethodCheck(fastify, allowed);

@@ -95,4 +95,14 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
       '/etc/decom/server.yaml:8:38 server.tenant.dimensions[2].key: must match ^[A-Za-z_][A-Za-z0-9_]{0,62}$, got "a.b"',
     ]);
   });
+
+  it('reads server.trusted_proxies (addresses and CIDR ranges), empty by default; refuses anything else', () => {
+    expect(parseServerConfig('server: {}\n', '/x.yaml').trusted_proxies).toEqual([]);
+    expect(parseServerConfig('server:\n  trusted_proxies: [10.0.0.0/8, 127.0.0.1, "fd00::/8"]\n', '/x.yaml').trusted_proxies).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8']);
+    expect(issues('server:\n  trusted_proxies: [10.0.0.0/33, gateway, 1.2.3.4/8/1]\n')).toEqual([
+      '/etc/decom/server.yaml:2:21 server.trusted_proxies[0]: must be an IP address or CIDR range (e.g. 10.0.0.0/8), got "10.0.0.0/33"',
+      '/etc/decom/server.yaml:2:34 server.trusted_proxies[1]: must be an IP address or CIDR range (e.g. 10.0.0.0/8), got "gateway"',
+      '/etc/decom/server.yaml:2:43 server.trusted_proxies[2]: must be an IP address or CIDR range (e.g. 10.0.0.0/8), got "1.2.3.4/8/1"',
+    ]);
+  });
 });

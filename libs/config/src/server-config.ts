@@ -4,6 +4,7 @@
  * reported at once as `file:line:column field: message`; nothing is half-applied.
  */
 import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node, type YAMLMap } from 'yaml';
 
@@ -68,6 +69,11 @@ export interface ServerConfig {
   readonly authorization: AuthorizationConfig;
   readonly rate_limit: RateLimitConfig;
   readonly tenant?: TenantConfig;
+  /**
+   * Proxies (IP addresses or CIDR ranges, e.g. `10.0.0.0/8`) whose `X-Forwarded-For` is believed: the client
+   * address (rate limit, logs) is the hop after the last trusted one. Empty (default): the socket's address.
+   */
+  readonly trusted_proxies: readonly string[];
 }
 
 /** No file: JWT off, no roles, no rate limit (today's open development behaviour). */
@@ -75,6 +81,7 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   jwt: { enabled: false, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30, configs: [] },
   authorization: { admins: [], adapters: {} },
   rate_limit: { enabled: false, max: 600, time_window_ms: 60_000 },
+  trusted_proxies: [],
 };
 
 export class ServerConfigError extends Error {
@@ -113,7 +120,8 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const reader = new MapReader(root as YAMLMap | null, '', at);
   reader.only(['server', 'authorization']);
   const server = reader.map('server');
-  server.only(['jwt', 'tenant', 'rate_limit']);
+  server.only(['jwt', 'tenant', 'rate_limit', 'trusted_proxies']);
+  const trusted_proxies = server.addresses('trusted_proxies');
 
   const jwtMap = server.map('jwt');
   jwtMap.only(['enabled', 'anonymous_reads', 'clock_skew_seconds', 'jwks_refetch_cooldown_seconds', 'configs']);
@@ -210,6 +218,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     authorization: { admins, ...(operators ? { operators } : {}), adapters },
     rate_limit,
     ...(tenant ? { tenant } : {}),
+    trusted_proxies,
   };
 }
 
@@ -347,6 +356,24 @@ class MapReader {
     return s.value;
   }
 
+  /** A list of IP addresses or CIDR ranges (`10.0.0.0/8`, `fd00::/8`, `127.0.0.1`). */
+  addresses(key: string): string[] {
+    const node = this.get(key);
+    if (node === undefined || (isScalar(node) && node.value === null)) return [];
+    if (!isSeq(node)) {
+      this.at(node, this.field(key), 'must be a list of IP addresses or CIDR ranges');
+      return [];
+    }
+    const out: string[] = [];
+    node.items.forEach((item, i) => {
+      const value = isScalar(item) && typeof item.value === 'string' ? item.value.trim() : undefined;
+      if (value === undefined || !isAddressOrRange(value)) {
+        this.at(item as Node, `${this.field(key)}[${i}]`, `must be an IP address or CIDR range (e.g. 10.0.0.0/8), got ${JSON.stringify(isScalar(item) ? item.value : '(not a scalar)')}`);
+      } else out.push(value);
+    });
+    return out;
+  }
+
   /** A list of identities: non-empty printable ASCII strings of at most 256 characters. */
   identities(key: string): string[] | undefined {
     const node = this.get(key);
@@ -369,4 +396,13 @@ class MapReader {
 /** Identities are 1..256 printable ASCII characters (no control characters, no mojibake). */
 export function isValidIdentity(value: string): boolean {
   return value.length > 0 && value.length <= IDENTITY_MAX && /^[\x20-\x7e]+$/.test(value);
+}
+
+/** `a.b.c.d`, an IPv6 address, or either with a `/prefix` in range (32 or 128). */
+function isAddressOrRange(value: string): boolean {
+  const [address, prefix, extra] = value.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }

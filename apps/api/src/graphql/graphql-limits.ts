@@ -7,6 +7,7 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import type { ValidationRule } from 'graphql';
+import { listCostRule } from './list-cost.js';
 
 /** Aliases per operation. */
 export const MAX_ALIASES = 15;
@@ -14,6 +15,11 @@ export const MAX_ALIASES = 15;
 export const MAX_DEPTH = 10;
 /** graphql-armor cost units (object 2, scalar 1, × 1.5 per level). */
 export const MAX_COST = 5_000;
+/**
+ * Values a document may answer, lists weighed by their size (list-cost.ts): one `history(id, size: 1000)`
+ * of the usual fields costs ~15,000, a `resources(size: 100)` page with conditions ~6,000.
+ */
+export const MAX_LIST_COST = 50_000;
 /**
  * Tokens per document, checked by graphql-js's lexer while parsing (mercurius `graphql.parseOptions`): the
  * validation rules above run on a parsed document, and a few thousand nested braces overflowed the
@@ -26,5 +32,6 @@ export function graphqlValidationRules(): ValidationRule[] {
     maxAliasesRule({ n: MAX_ALIASES, exposeLimits: true }),
     maxDepthRule({ n: MAX_DEPTH, exposeLimits: true }),
     costLimitRule({ maxCost: MAX_COST, exposeLimits: true }),
+    listCostRule(MAX_LIST_COST),
   ] as unknown as ValidationRule[];
 }

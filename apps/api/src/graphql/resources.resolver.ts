@@ -15,6 +15,8 @@ import { visibleAudit } from '../audit/visible-audit.js';
 import { ResourceActions } from '../resources/resource-actions.js';
 import { AUDIT_LOG, CLOCK, DEAD_LETTERS, type AuditLog, type Clock, type DeadLetterSource } from '../tokens.js';
 import { withProblems } from './graphql-errors.js';
+import { LIST_BOUNDS } from './list-cost.js';
+import { HISTORY_MAX_SIZE, scanHistory } from '../history/history-scan.js';
 
 interface GraphQLContext {
   readonly reply?: { readonly request?: { readonly headers: Record<string, string | string[] | undefined>; readonly id?: string } };
@@ -64,9 +66,19 @@ export class ResourcesResolver {
   }
 
   @Query('finalizing')
-  finalizing(@Args('olderThanSeconds') olderThanSeconds: number, @Context() ctx: GraphQLContext, @Args('kind') kind?: string, @Args('blocker') blocker?: string[] | null, @Args('search') search?: string | null) {
+  finalizing(
+    @Args('olderThanSeconds') olderThanSeconds: number,
+    @Args('page') page: number,
+    @Args('size') size: number,
+    @Context() ctx: GraphQLContext,
+    @Args('kind') kind?: string,
+    @Args('blocker') blocker?: string[] | null,
+    @Args('search') search?: string | null,
+  ) {
     return withProblems('finalizing', async () => {
       requireRange('olderThanSeconds', olderThanSeconds, 0, Number.MAX_SAFE_INTEGER);
+      requireRange('page', page, 1, 100_000);
+      requireRange('size', size, 1, LIST_BOUNDS['Query.finalizing']!.max);
       if (kind && !this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
       const unknown = (blocker ?? []).filter((b) => !(BLOCKER_TYPES as readonly string[]).includes(b));
       if (unknown.length > 0) {
@@ -79,7 +91,8 @@ export class ResourcesResolver {
         deadLetters: await this.deadLetters.list(),
         tenant: scope(ctx),
       };
-      return (await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined, filter)).map((f) => ({
+      const all = await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined, filter);
+      return all.slice((page - 1) * size, page * size).map((f) => ({
         ...f,
         reconciled_reason: f.reconciled.reason,
         reconciled_message: f.reconciled.message,
@@ -101,16 +114,15 @@ export class ResourcesResolver {
   }
 
   @Query('history')
-  history(@Args('id') id: string, @Context() ctx: GraphQLContext) {
+  history(@Args('id') id: string, @Args('page') page: number, @Args('size') size: number, @Context() ctx: GraphQLContext) {
     return withProblems('history', async () => {
+      requireRange('page', page, 1, 100_000);
+      requireRange('size', size, 1, HISTORY_MAX_SIZE);
       const located = await this.queries.locate(id);
       if (!located || !(await this.queries.visible(id, scope(ctx)))) throw new ResourceNotFound('Resource', id);
-      return (await this.store.readStream(located.stream))
-        .filter((e) => {
-          const d = e.data as { id?: string; subresources?: { id: string }[] };
-          return d.id === id || (d.subresources ?? []).some((s) => s.id === id);
-        })
-        .map((e) => ({ position: e.position, revision: e.revision, type: e.type, recorded_time: e.recorded_time, caller: e.metadata['caller'] ?? null, data: e.data }));
+      // Chunked reads, stopping once the page is full: a long history is never held whole (history-scan.ts).
+      const { items } = await scanHistory(this.store, located.stream, id, page, size, false);
+      return items.map((e) => ({ position: e.position, revision: e.revision, type: e.type, recorded_time: e.recorded_time, caller: e.metadata['caller'] ?? null, data: e.data }));
     });
   }
 

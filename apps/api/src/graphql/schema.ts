@@ -183,10 +183,10 @@ export const TYPE_DEFS = /* GraphQL */ `
     "Resources of a kind (PascalCase, e.g. Cluster), newest first; deleting filters on deleted_time."
     resources(kind: String!, page: Int = 1, size: Int = 20, deleting: Boolean): ResourcePage!
     adapterStatuses(id: ID!): [AdapterStatus!]!
-    "The stuck-deletion dashboard: resources in Finalizing for at least olderThanSeconds, oldest first; blocker keeps those with a blocker of one of these types."
-    finalizing(olderThanSeconds: Int = 0, kind: String, blocker: [String!], search: String): [FinalizingResource!]!
-    "Every recorded event about a resource, also after it was hard or force deleted."
-    history(id: ID!): [HistoryEntry!]!
+    "The stuck-deletion dashboard: resources in Finalizing for at least olderThanSeconds, oldest first; blocker keeps those with a blocker of one of these types; one page (page >= 1, size 1..1000)."
+    finalizing(olderThanSeconds: Int = 0, kind: String, blocker: [String!], search: String, page: Int = 1, size: Int = 100): [FinalizingResource!]!
+    "The recorded events about a resource, oldest first, also after it was hard or force deleted; one page (page >= 1, size 1..1000), as REST /resources/{id}/events."
+    history(id: ID!, page: Int = 1, size: Int = 100): [HistoryEntry!]!
     "Force deletes and force orphans fleet-wide, newest first (type: ForceDeleted, ForceOrphaned; limit 1..1000)."
     audit(type: [String!], limit: Int = 100): [AuditEntry!]!
   }

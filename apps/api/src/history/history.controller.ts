@@ -15,6 +15,7 @@ import { PageQueryDto } from '../resources/dto/page-query.dto.js';
 import { ListQueryDto } from '../resources/dto/list-query.dto.js';
 import { parseFields, selectFields } from '../resources/sparse-fields.js';
 import { parseRfc3339, resourceAsOf } from './resource-as-of.js';
+import { scanHistory } from './history-scan.js';
 
 const pageQuery = createQueryValidationPipe(PageQueryDto);
 const fieldsQuery = createQueryValidationPipe(ListQueryDto);
@@ -50,27 +51,28 @@ export class HistoryController {
     @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
   ) {}
 
-  /** One page of the resource's events, oldest first: `page` (default 1), `size` (default 100, max 1000). */
+  /**
+   * One page of the resource's events, oldest first: `page` (default 1), `size` (default 100, max 1000).
+   * The stream is read in chunks (history-scan.ts), so a long history is never held whole.
+   */
   @Get(':id/events')
   async events(@Param('id') id: string, @Query(pageQuery) query: Readonly<PageQueryDto>, @Req() req: FastifyRequest): Promise<HistoryPage> {
     const located = await this.locate(id, req);
     if (!located) throw new ResourceNotFound('Resource', id);
-    const items = (await this.store.readStream(located.stream))
-      .filter((e) => concerns(e.data, id))
-      .map((e) => ({
-        position: e.position,
-        revision: e.revision,
-        type: e.type,
-        recorded_time: e.recorded_time,
-        ...(typeof e.metadata['caller'] === 'string' ? { caller: e.metadata['caller'] } : {}),
-        ...(typeof e.metadata['trace_id'] === 'string' ? { trace_id: e.metadata['trace_id'] } : {}),
-        ...('caller_issuer' in e.metadata ? { caller_issuer: (e.metadata['caller_issuer'] as string | null) ?? null, caller_subject: (e.metadata['caller_subject'] as string | null) ?? null } : {}),
-        data: e.data,
-      }));
     const page = query.page ?? 1;
     const size = query.size ?? 100;
-    const slice = items.slice((page - 1) * size, page * size);
-    return { id, kind: located.kind, stream: located.stream, page, size: slice.length, total: items.length, items: slice };
+    const scan = await scanHistory(this.store, located.stream, id, page, size, true);
+    const slice = scan.items.map((e) => ({
+      position: e.position,
+      revision: e.revision,
+      type: e.type,
+      recorded_time: e.recorded_time,
+      ...(typeof e.metadata['caller'] === 'string' ? { caller: e.metadata['caller'] } : {}),
+      ...(typeof e.metadata['trace_id'] === 'string' ? { trace_id: e.metadata['trace_id'] } : {}),
+      ...('caller_issuer' in e.metadata ? { caller_issuer: (e.metadata['caller_issuer'] as string | null) ?? null, caller_subject: (e.metadata['caller_subject'] as string | null) ?? null } : {}),
+      data: e.data,
+    }));
+    return { id, kind: located.kind, stream: located.stream, page, size: slice.length, total: scan.total ?? 0, items: slice };
   }
 
   /**
@@ -106,10 +108,4 @@ export class HistoryController {
     if (!resource || resource.kind !== located.kind) throw new ResourceNotFound(located.kind, id);
     return resource;
   }
-}
-
-/** An event concerns a resource when it is about it, or (force delete) lists it among removed subresources. */
-function concerns(data: unknown, id: string): boolean {
-  const d = data as { id?: string; subresources?: { id: string }[] };
-  return d.id === id || (d.subresources ?? []).some((s) => s.id === id);
 }

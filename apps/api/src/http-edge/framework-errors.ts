@@ -78,8 +78,10 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: B
     code: 'HYPERFLEET-VAL-006',
     timestamp: new Date().toISOString(),
   });
+  // A HEAD request's answer has no content (RFC 9110 §9.3.2), even when the rest of it could not be parsed.
+  const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   if (socket.writable) {
-    socket.end(`HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(`HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${head ? '' : body}`);
   } else {
     socket.destroy();
   }

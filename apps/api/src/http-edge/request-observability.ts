@@ -12,7 +12,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { routeLabel, type DecomMetrics } from '@decom/metrics';
 import { runInTrace, traceContextFromHeaders, traceContextOf, type TraceContext } from '@decom/tracing';
-import { callerOf } from '../caller/caller.js';
 import type { SpanExporter } from '../observability/otlp-export.js';
 
 export interface RequestObservability {
@@ -65,7 +64,8 @@ export function installRequestObservability(fastify: FastifyInstance, options: R
         url: pathOf(request.url).slice(0, 512),
         status: reply.statusCode,
         duration_ms: Math.round(durationMs * 1000) / 1000,
-        caller: callerOf(request),
+        // Null when no caller was verified (public routes, refused requests).
+        caller: request.decomPrincipal?.identity ?? null,
         trace_id: String(request.id),
       },
       'request',

@@ -63,10 +63,10 @@ export async function buildEngineAuth(config: AppConfig, logger: Logger, options
       : isLoopback(config.host)
         ? `authentication is OFF: every caller may act as any identity; serving ${config.host} only (configure server.jwt in DECOM_SERVER_CONFIG: docs/security.md)`
         : `authentication is OFF on ${config.host} (DECOM_AUTH=disabled): every caller may act as any identity`,
-    `authorization: ${authorization.admins.length} admin(s), operators: ${authorization.operators ? authorization.operators.length : 'any authenticated caller'}, adapters bound: ${Object.keys(authorization.adapters).join(', ') || '(none)'}; tenants: ${tenant ? `on (${tenant.dimensions.map((d) => `${d.header}${d.required ? '' : '?'}`).join(', ')}; system header ${tenant.system_header})` : 'off'}; rate limit: ${server.rate_limit.enabled ? `${server.rate_limit.max} per ${server.rate_limit.time_window_ms} ms per caller` : 'off'}`,
+    `authorization: ${authorization.admins.length} admin(s), operators: ${authorization.operators ? authorization.operators.length : 'any authenticated caller'}, adapters bound: ${Object.keys(authorization.adapters).join(', ') || '(none)'}; tenants: ${tenant ? `on (${tenant.dimensions.map((d) => `${d.header}${d.required ? '' : '?'}`).join(', ')}; system header ${tenant.system_header})` : 'off'}; rate limit: ${server.rate_limit.enabled ? `${server.rate_limit.max} per ${server.rate_limit.time_window_ms} ms per caller` : 'off'}; trusted proxies: ${server.trusted_proxies.join(', ') || '(none)'}`,
   ];
   return {
-    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}) }), policy, rateLimit: server.rate_limit },
+    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}) }), policy, rateLimit: server.rate_limit, trustedProxies: server.trusted_proxies },
     ...(embedded ? { embedded } : {}),
     summary,
   };
