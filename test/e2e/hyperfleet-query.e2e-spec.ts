@@ -103,6 +103,23 @@ describe('HyperFleet query handling (embedded engine)', () => {
     expect((await api.call('POST', '/resources', { kind: 'NodePool', name: 'x', spec: {} })).status).toBe(422);
   });
 
+  it('filters GET /resources by ?kind=, with search and fields; an unknown kind is 400 HYPERFLEET-VAL-000', async () => {
+    const kinds = async (path: string) => [...new Set(((await api.get(path)).body.items as any[]).map((r) => r.kind))].sort();
+    expect(await kinds('/resources?size=100')).toEqual(['Cluster', 'NodePool']);
+    expect(await kinds('/resources?kind=NodePool&size=100')).toEqual(['NodePool']);
+    expect(await kinds('/resources?kind=Cluster&size=100')).toEqual(['Cluster']);
+    expect(await kinds('/resources?kind=&size=100')).toEqual(['Cluster', 'NodePool']);
+    // Combined with a search (AND) and a sparse fieldset.
+    expect((await api.get(`/resources?kind=Cluster&search=${q("name in ['q-prod', 'q-pool']")}&fields=name`)).body).toMatchObject({ total: 1, items: [{ id: prod.id, name: 'q-prod' }] });
+    expect((await api.get(`/resources?kind=NodePool&search=${q("name = 'q-prod'")}`)).body).toMatchObject({ total: 0, items: [] });
+    const unknown = await api.get('/resources?kind=Widget');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', detail: 'Unknown entity kind: Widget' });
+    expect(unknown.body.errors[0]).toMatchObject({ field: 'kind', value: 'Widget' });
+    // Only the kind-agnostic list takes it: a kind's own list ignores it as any other unknown parameter.
+    expect((await api.get('/clusters?kind=NodePool')).body.items.every((r: any) => r.kind === 'Cluster')).toBe(true);
+  });
+
   it('pages /resources/{id}/events', async () => {
     await api.call('PATCH', `/clusters/${dev.id}`, { labels: { env: 'dev', a: '1' } });
     await api.call('PATCH', `/clusters/${dev.id}`, { labels: { env: 'dev', a: '2' } });

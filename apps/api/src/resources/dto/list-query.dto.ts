@@ -7,7 +7,8 @@ const SPARSE_FIELDS = new RegExp(`^\\s*${FIELD}(\\s*,\\s*${FIELD})*\\s*$`);
 
 /**
  * List parameters (contract §1.6): `page` ≥ 1, `size` 1..100, `order` `field [asc|desc],...`, `search`
- * (TSL, checked by the read side), `fields` (sparse fieldsets), `ref_type` + `ref_target_id`. Read with
+ * (TSL, checked by the read side), `fields` (sparse fieldsets), `ref_type` + `ref_target_id`, `kind`
+ * (`GET /resources` only: one configured kind, e.g. `Cluster`; empty means every kind). Read with
  * `createLenientValidationPipe`: other query parameters are ignored, as HyperFleet does.
  */
 export class ListQueryDto {
@@ -44,4 +45,8 @@ export class ListQueryDto {
   @IsString()
   @MinLength(1)
   ref_target_id?: string;
+
+  @OptionalField()
+  @IsString()
+  kind?: string;
 }
