@@ -34,16 +34,16 @@ describe('HyperFleet query handling (embedded engine)', () => {
     expect(await names(`/clusters?search=${q('deleted_time IS NOT NULL')}`)).toEqual([]);
   });
 
-  it('answers 400 HYPERFLEET-VAL-007 for a parse error and HYPERFLEET-VAL-005 for an unknown field, also on status lists', async () => {
+  it('answers 400 HYPERFLEET-VAL-005 (HyperFleet\'s BadRequest) for a parse error and an unknown field, also on status lists', async () => {
     const parse = await api.get(`/clusters?search=${q("name = 'x' and")}`);
     expect(parse.status).toBe(400);
-    expect(parse.body).toMatchObject({ code: 'HYPERFLEET-VAL-007', title: 'Invalid Search Query', status: 400 });
+    expect(parse.body).toMatchObject({ code: 'HYPERFLEET-VAL-005', title: 'Bad Request', status: 400, type: 'https://api.hyperfleet.io/errors/bad-request' });
     expect(parse.body.detail).toContain('column');
     const field = await api.get(`/clusters?search=${q("colour = 'red'")}`);
     expect(field.status).toBe(400);
     expect(field.body).toMatchObject({ code: 'HYPERFLEET-VAL-005' });
     const tooLong = await api.get(`/clusters?search=${q(`name = '${'a'.repeat(4100)}'`)}`);
-    expect(tooLong.body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-007' });
+    expect(tooLong.body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-005' });
     const statuses = await api.get(`/clusters/${prod.id}/statuses?search=${q("labels.env = 'x'")}`);
     expect(statuses.body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-005' });
     expect((await api.get(`/clusters/${prod.id}/statuses?search=${q("adapter = 'none'")}`)).body).toMatchObject({ total: 0, items: [] });
@@ -75,6 +75,25 @@ describe('HyperFleet query handling (embedded engine)', () => {
     const half = await api.get('/clusters?ref_type=network');
     expect(half.status).toBe(400);
     expect(half.body.errors[0]).toMatchObject({ field: 'ref_target_id', constraint: 'required' });
+  });
+
+  it('answers HyperFleet\'s codes: bad order and PATCH {} VAL-005, an empty body VAL-006, other list parameters VAL-000', async () => {
+    const order = await api.get('/clusters?order=colour%20asc');
+    expect(order.body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-005', title: 'Bad Request' });
+    expect(order.body.errors[0]).toMatchObject({ field: 'order', constraint: 'pattern' });
+    expect((await api.get('/clusters?order=name%20sideways')).body.code).toBe('HYPERFLEET-VAL-005');
+    // page/size are checked first (VAL-000), whatever order says.
+    expect((await api.get('/clusters?order=colour&size=0')).body.code).toBe('HYPERFLEET-VAL-000');
+    expect((await api.call('PATCH', `/clusters/${dev.id}`, {})).body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-005', detail: 'at least one field must be provided' });
+    for (const [method, path] of [['POST', '/clusters'], ['POST', '/resources'], ['POST', `/clusters/${prod.id}/nodepools`], ['PATCH', `/clusters/${dev.id}`], ['PATCH', `/clusters/${prod.id}/nodepools/${pool.id}`]] as const) {
+      for (const headers of [{ 'content-type': 'application/json' }, {}] as Record<string, string>[]) {
+        const response = await fetch(`${fixture.engine.url}/api/hyperfleet/v1${path}`, { method, headers: { 'x-hyperfleet-identity': 'q@example.com', ...headers } });
+        const body = (await response.json()) as { code: string };
+        expect([method, path, headers, response.status, body.code]).toEqual([method, path, headers, 400, 'HYPERFLEET-VAL-006']);
+      }
+    }
+    // `{}` is a body: refused by validation, naming the missing fields.
+    expect((await api.call('POST', '/clusters', {})).body.code).toBe('HYPERFLEET-VAL-000');
   });
 
   it('create ignores read-only and unknown body fields; PATCH {} is a 400', async () => {

@@ -99,7 +99,7 @@ describe('authentication hook with a jwks_file issuer', () => {
     await new Promise((r) => setTimeout(r, 1_100));
     expect((await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${await issuer.token('a@example.com')}` } })).statusCode).toBe(200);
     const stale = await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${before}` } });
-    expect(stale.json()).toMatchObject({ status: 401, code: 'HYPERFLEET-AUT-003' });
+    expect(stale.json()).toMatchObject({ status: 401, code: 'HYPERFLEET-AUT-002' });
     await fastify.close();
   });
 

@@ -1,7 +1,7 @@
 /**
  * Turns a request into its verified `Principal` (contract §1.8):
  * - JWT on: `Authorization: Bearer <JWT>` is required (401 AUT-001 without, AUT-002 when not a bearer
- *   token, AUT-003 when it does not verify); the identity is the issuer's `identity_claim`, or its
+ *   token or when it does not verify, AUT-003 when it expired); the identity is the issuer's `identity_claim`, or its
  *   `identity_header` when that issuer configures one and the request carries it (only then).
  *   `anonymous_reads: true` lets GET/HEAD through without a token as `anonymous`.
  * - JWT off: the `X-HyperFleet-Identity` header, else `system@hyperfleet.local` (HyperFleet's value with

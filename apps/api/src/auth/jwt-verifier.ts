@@ -55,7 +55,7 @@ export class JwtVerifier {
   }
 
   /**
-   * @throws HttpProblem 401 AUT-003 (stable reasons: `malformed`, `unknown issuer`, `expired`, `invalid`,
+   * @throws HttpProblem 401 AUT-002, AUT-003 when expired (stable reasons: `malformed`, `unknown issuer`, `expired`, `invalid`,
    *   `no usable identity`), 503 SVC-001 when the issuer's keys cannot be fetched. Never accepts on doubt.
    */
   async verify(token: string): Promise<VerifiedToken> {

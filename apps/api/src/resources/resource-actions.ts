@@ -114,11 +114,11 @@ export class ResourceActions {
     throw Problems.nameTaken(error.message, { id: error.existingId, href });
   }
 
-  /** @throws ValidationFailed when the body sets no field (HyperFleet: "at least one field must be provided"). */
+  /** @throws HttpProblem 400 `HYPERFLEET-VAL-005` when the body sets no field (HyperFleet's BadRequest "at least one field must be provided"). */
   async patch(target: ResourceTarget, body: PatchResourceDto, context: CommandContext): Promise<ResourceJson> {
     this.authorize(context, 'patch');
     if (body.spec === undefined && body.labels === undefined && body.deletion_policy === undefined && body.references === undefined) {
-      throw new ValidationFailed('at least one field must be provided', []);
+      throw Problems.badRequest('at least one field must be provided');
     }
     const labels = body.labels === undefined ? undefined : validLabels(body.labels);
     const outcome = await this.execute(

@@ -1,4 +1,5 @@
 import { IsString, Matches, MinLength } from 'class-validator';
+import { BAD_REQUEST_CONTEXT } from '../../problem-details/validation-pipe.js';
 import { IntegerQueryParam } from './integer-query-param.js';
 import { OptionalField } from './optional-field.js';
 
@@ -21,9 +22,10 @@ export class ListQueryDto {
   size?: number;
 
   @OptionalField()
-  @IsString()
+  @IsString({ context: BAD_REQUEST_CONTEXT })
   @Matches(/^\s*(created_time|updated_time|name|generation|deleted_time|id)(\s+(asc|desc))?\s*(,\s*(created_time|updated_time|name|generation|deleted_time|id)(\s+(asc|desc))?\s*)*$/i, {
     message: 'order must be a comma list of "field [asc|desc]" with field in created_time, updated_time, name, generation, deleted_time, id',
+    context: BAD_REQUEST_CONTEXT,
   })
   order?: string;
 
