@@ -43,6 +43,7 @@ export class JwtVerifier {
             cooldownMs: options.remote?.cooldownMs ?? 30_000,
             cacheMaxAgeMs: options.remote?.cacheMaxAgeMs ?? 600_000,
             timeoutMs: options.remote?.timeoutMs ?? 5_000,
+            ...(config.jwk_cert_ca_file !== undefined && { caFile: config.jwk_cert_ca_file }),
           })
         : fileKeySet(config.jwks_file!);
       this.byIssuer.set(config.issuer_url, { config, keys });
@@ -52,6 +53,11 @@ export class JwtVerifier {
 
   get issuers(): readonly string[] {
     return [...this.byIssuer.keys()];
+  }
+
+  /** The request headers tokens arrive in (each issuer's `header`, lower-case; default `authorization`), in config order. */
+  get tokenHeaders(): readonly string[] {
+    return [...new Set([...this.byIssuer.values()].map((e) => e.config.header ?? 'authorization'))];
   }
 
   /**
