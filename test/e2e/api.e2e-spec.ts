@@ -138,6 +138,23 @@ describe('HyperFleet API contract (embedded engine)', () => {
       const statuses = await api.get(`/clusters/${c.id}/statuses`);
       expect(statuses.body).toMatchObject({ page: 1, total: 1, items: [{ adapter: 'validation' }] });
     });
+    it('a second Available=Unknown report of an adapter is discarded (204), identical or not; an identical True repeat is 201', async () => {
+      const c = await createCluster('beta-unknown');
+      const unknown = { Applied: 'True', Available: 'Unknown', Health: 'True' };
+      const first = report('validation', 1, unknown);
+      expect((await api.call('PUT', `/clusters/${c.id}/statuses`, first)).status).toBe(201);
+      // HyperFleet's status validation: Unknown with a stored row is discarded, even the very same report.
+      const same = await api.call('PUT', `/clusters/${c.id}/statuses`, first);
+      expect([same.status, same.body]).toEqual([204, undefined]);
+      expect((await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, unknown, 'Other'))).status).toBe(204);
+      // A True report is stored, and its identical repeat answers the stored status (nothing new recorded).
+      const available = report('validation', 1, AVAILABLE);
+      expect((await api.call('PUT', `/clusters/${c.id}/statuses`, available)).status).toBe(201);
+      const repeat = await api.call('PUT', `/clusters/${c.id}/statuses`, available);
+      expect(repeat.status).toBe(201);
+      expect(repeat.body).toMatchObject({ adapter: 'validation', observed_generation: 1 });
+      expect(await streamEvents(c.id)).toEqual(['ResourceCreated', 'AdapterStatusReported', 'AdapterStatusReported']);
+    });
   });
 
   describe('deletion (seed 000) and hard delete (bottom-up)', () => {

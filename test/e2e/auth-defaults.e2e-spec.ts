@@ -34,7 +34,7 @@ describe('safe defaults without authentication', () => {
     try {
       const error = await startTestEngine({ env: { DECOM_SERVER_CONFIG: file } }).catch((e: Error) => e);
       expect(String(error)).toContain(`${file}:3:14 server.jwt.enabled: must be true or false, got "yes-please"`);
-      expect(String(error)).toContain(`${file}:5:9 server.jwt.configs[0].jwk_cert_url: set exactly one of jwk_cert_url and jwks_file`);
+      expect(String(error)).toContain(`${file}:5:9 server.jwt.configs[0].jwk_cert_url: set exactly one of jwk_cert_url and jwk_cert_file (jwks_file)`);
       expect(String(error)).toContain(`${file}:8:3 authorization.admin: unknown field`);
     } finally {
       await rm(dir, { recursive: true, force: true });

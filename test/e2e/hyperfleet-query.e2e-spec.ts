@@ -34,16 +34,16 @@ describe('HyperFleet query handling (embedded engine)', () => {
     expect(await names(`/clusters?search=${q('deleted_time IS NOT NULL')}`)).toEqual([]);
   });
 
-  it('answers 400 HYPERFLEET-VAL-007 for a parse error and HYPERFLEET-VAL-005 for an unknown field, also on status lists', async () => {
+  it('answers 400 HYPERFLEET-VAL-005 (HyperFleet\'s BadRequest) for a parse error and an unknown field, also on status lists', async () => {
     const parse = await api.get(`/clusters?search=${q("name = 'x' and")}`);
     expect(parse.status).toBe(400);
-    expect(parse.body).toMatchObject({ code: 'HYPERFLEET-VAL-007', title: 'Invalid Search Query', status: 400 });
+    expect(parse.body).toMatchObject({ code: 'HYPERFLEET-VAL-005', title: 'Bad Request', status: 400, type: 'https://api.hyperfleet.io/errors/bad-request' });
     expect(parse.body.detail).toContain('column');
     const field = await api.get(`/clusters?search=${q("colour = 'red'")}`);
     expect(field.status).toBe(400);
     expect(field.body).toMatchObject({ code: 'HYPERFLEET-VAL-005' });
     const tooLong = await api.get(`/clusters?search=${q(`name = '${'a'.repeat(4100)}'`)}`);
-    expect(tooLong.body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-007' });
+    expect(tooLong.body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-005' });
     const statuses = await api.get(`/clusters/${prod.id}/statuses?search=${q("labels.env = 'x'")}`);
     expect(statuses.body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-005' });
     expect((await api.get(`/clusters/${prod.id}/statuses?search=${q("adapter = 'none'")}`)).body).toMatchObject({ total: 0, items: [] });
@@ -77,6 +77,25 @@ describe('HyperFleet query handling (embedded engine)', () => {
     expect(half.body.errors[0]).toMatchObject({ field: 'ref_target_id', constraint: 'required' });
   });
 
+  it('answers HyperFleet\'s codes: bad order and PATCH {} VAL-005, an empty body VAL-006, other list parameters VAL-000', async () => {
+    const order = await api.get('/clusters?order=colour%20asc');
+    expect(order.body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-005', title: 'Bad Request' });
+    expect(order.body.errors[0]).toMatchObject({ field: 'order', constraint: 'pattern' });
+    expect((await api.get('/clusters?order=name%20sideways')).body.code).toBe('HYPERFLEET-VAL-005');
+    // page/size are checked first (VAL-000), whatever order says.
+    expect((await api.get('/clusters?order=colour&size=0')).body.code).toBe('HYPERFLEET-VAL-000');
+    expect((await api.call('PATCH', `/clusters/${dev.id}`, {})).body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-005', detail: 'at least one field must be provided' });
+    for (const [method, path] of [['POST', '/clusters'], ['POST', '/resources'], ['POST', `/clusters/${prod.id}/nodepools`], ['PATCH', `/clusters/${dev.id}`], ['PATCH', `/clusters/${prod.id}/nodepools/${pool.id}`]] as const) {
+      for (const headers of [{ 'content-type': 'application/json' }, {}] as Record<string, string>[]) {
+        const response = await fetch(`${fixture.engine.url}/api/hyperfleet/v1${path}`, { method, headers: { 'x-hyperfleet-identity': 'q@example.com', ...headers } });
+        const body = (await response.json()) as { code: string };
+        expect([method, path, headers, response.status, body.code]).toEqual([method, path, headers, 400, 'HYPERFLEET-VAL-006']);
+      }
+    }
+    // `{}` is a body: refused by validation, naming the missing fields.
+    expect((await api.call('POST', '/clusters', {})).body.code).toBe('HYPERFLEET-VAL-000');
+  });
+
   it('create ignores read-only and unknown body fields; PATCH {} is a 400', async () => {
     const created = await api.call('POST', '/clusters', {
       kind: 'Cluster', name: 'q-readonly', spec: {}, id: 'chosen-by-client', href: '/x', generation: 7, created_time: '2020-01-01T00:00:00Z', status: {}, colour: 'red',
@@ -101,6 +120,23 @@ describe('HyperFleet query handling (embedded engine)', () => {
     expect(created.body.href).toBe(`/api/hyperfleet/v1/clusters/${created.body.id}`);
     expect((await api.call('POST', '/resources', { kind: 'Nope', name: 'x', spec: {} })).status).toBe(400);
     expect((await api.call('POST', '/resources', { kind: 'NodePool', name: 'x', spec: {} })).status).toBe(422);
+  });
+
+  it('filters GET /resources by ?kind=, with search and fields; an unknown kind is 400 HYPERFLEET-VAL-000', async () => {
+    const kinds = async (path: string) => [...new Set(((await api.get(path)).body.items as any[]).map((r) => r.kind))].sort();
+    expect(await kinds('/resources?size=100')).toEqual(['Cluster', 'NodePool']);
+    expect(await kinds('/resources?kind=NodePool&size=100')).toEqual(['NodePool']);
+    expect(await kinds('/resources?kind=Cluster&size=100')).toEqual(['Cluster']);
+    expect(await kinds('/resources?kind=&size=100')).toEqual(['Cluster', 'NodePool']);
+    // Combined with a search (AND) and a sparse fieldset.
+    expect((await api.get(`/resources?kind=Cluster&search=${q("name in ['q-prod', 'q-pool']")}&fields=name`)).body).toMatchObject({ total: 1, items: [{ id: prod.id, name: 'q-prod' }] });
+    expect((await api.get(`/resources?kind=NodePool&search=${q("name = 'q-prod'")}`)).body).toMatchObject({ total: 0, items: [] });
+    const unknown = await api.get('/resources?kind=Widget');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', detail: 'Unknown entity kind: Widget' });
+    expect(unknown.body.errors[0]).toMatchObject({ field: 'kind', value: 'Widget' });
+    // Only the kind-agnostic list takes it: a kind's own list ignores it as any other unknown parameter.
+    expect((await api.get('/clusters?kind=NodePool')).body.items.every((r: any) => r.kind === 'Cluster')).toBe(true);
   });
 
   it('pages /resources/{id}/events', async () => {

@@ -3,9 +3,13 @@
  * - `/metrics` (own port) after a full deletion and a force delete: every metric moved as it should
  *   (counters, a histogram observation, the Finalizing gauge up then down, the stuck gauge with a 0 s threshold);
  * - one request's trace id followed from the `X-Request-Id` response header to the access log, the events
- *   (also those the adapter and the hard delete recorded later) and the adapter's Kubernetes calls.
+ *   (also those the adapter and the hard delete recorded later) and the adapter's Kubernetes calls;
+ * - the request series' `path` label: ids replaced by `-`, plurals (shipped and custom kinds) and static
+ *   segments kept, as HyperFleet's dashboards filter on them.
  */
-import { resolve } from 'node:path';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import pino from 'pino';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { scrape, sampleValue, type Sample } from '../support/prometheus-text.js';
@@ -18,13 +22,25 @@ describe('observability: metrics, access and transition logs, trace ids (issue 1
   let fixture: EngineFixture;
   let api: DemoApi;
   const lines: Record<string, any>[] = [];
+  let entitiesDir: string;
 
   beforeAll(async () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), env: { DECOM_STUCK_THRESHOLD_SECONDS: '0' }, logger });
+    // The shipped kinds plus a custom one without adapters (its plural must label its series too).
+    entitiesDir = await mkdtemp(join(tmpdir(), 'decom-observability-'));
+    const entities = `${await readFile(resolve('config/entities.yaml'), 'utf8')}  - kind: Widget\n    plural: widgets\n`;
+    await writeFile(join(entitiesDir, 'entities.yaml'), entities);
+    fixture = await startTestEngine({
+      adaptersDir: resolve('config/adapters'),
+      env: { DECOM_STUCK_THRESHOLD_SECONDS: '0', DECOM_ENTITIES_FILE: join(entitiesDir, 'entities.yaml') },
+      logger,
+    });
     api = new DemoApi(fixture.engine.url);
   });
-  afterAll(async () => fixture?.stop());
+  afterAll(async () => {
+    await fixture?.stop();
+    if (entitiesDir) await rm(entitiesDir, { recursive: true, force: true });
+  });
 
   const metrics = () => scrape(fixture.engine.metricsUrl);
   const value = (samples: Sample[], name: string, labels: Record<string, string> = {}) => sampleValue(samples, name, labels) ?? 0;
@@ -43,7 +59,7 @@ describe('observability: metrics, access and transition logs, trace ids (issue 1
     expect(response.headers.get('content-type')).toContain('text/plain');
     expect((await fetch(fixture.engine.metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
     await api.get('/clusters?page=1&size=5');
-    const labels = { component: 'api', method: 'GET', path: '/api/hyperfleet/v1/:plural'.replace(':plural', '-'), code: '200' };
+    const labels = { component: 'api', method: 'GET', path: '/api/hyperfleet/v1/clusters', code: '200' };
     // Counted when the response has been sent (Fastify onResponse): the client may read it a moment earlier.
     const samples = await eventually('the GET counted', async () => {
       const s = await metrics();
@@ -82,7 +98,7 @@ describe('observability: metrics, access and transition logs, trace ids (issue 1
     await fixture.engine.settle();
 
     // The force delete's 204 is counted once sent (onResponse), possibly after settle() returned.
-    const forceDeleteLabels = { method: 'POST', path: '/api/hyperfleet/v1/-/-/force-delete', code: '204' };
+    const forceDeleteLabels = { method: 'POST', path: '/api/hyperfleet/v1/clusters/-/force-delete', code: '204' };
     const after = await eventually('the force delete counted', async () => {
       const s = await metrics();
       return value(s, 'hyperfleet_api_requests_total', forceDeleteLabels) - value(before, 'hyperfleet_api_requests_total', forceDeleteLabels) >= 1 ? s : undefined;
@@ -107,8 +123,8 @@ describe('observability: metrics, access and transition logs, trace ids (issue 1
       value(await metrics(), 'decom_adapter_deletions_in_progress', { adapter: 'validation' }) === 0 ? true : undefined,
     );
     expect(delta('decom_event_store_append_duration_seconds_count')).toBeGreaterThanOrEqual(6);
-    expect(delta('hyperfleet_api_requests_total', { method: 'DELETE', path: '/api/hyperfleet/v1/-/-', code: '202' })).toBe(2);
-    expect(delta('hyperfleet_api_requests_total', { method: 'POST', path: '/api/hyperfleet/v1/-/-/force-delete', code: '204' })).toBe(1);
+    expect(delta('hyperfleet_api_requests_total', { method: 'DELETE', path: '/api/hyperfleet/v1/clusters/-', code: '202' })).toBe(2);
+    expect(delta('hyperfleet_api_requests_total', { method: 'POST', path: '/api/hyperfleet/v1/clusters/-/force-delete', code: '204' })).toBe(1);
     expect(sampleValue(after, 'decom_queue_depth', { queue: 'adapter-run.validation' })).toBe(0);
     expect(sampleValue(after, 'decom_queue_dead_letters', { queue: 'hard-delete' })).toBe(0);
     expect(sampleValue(after, 'decom_subscription_lag_events', { subscriber: 'projections' })).toBe(0);
@@ -154,5 +170,54 @@ describe('observability: metrics, access and transition logs, trace ids (issue 1
       expect(header).toMatch(/^[0-9a-f]{32}$/);
       expect(((await answer.json()) as any).trace_id).toBe(header);
     }
+  });
+
+  it('labels each request series with its path: ids as -, plurals of shipped and custom kinds and static segments kept', async () => {
+    const cluster = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'labels-c', spec: {} });
+    expect(cluster.status).toBe(201);
+    const cid: string = cluster.body.id;
+    const nodepool = await api.call('POST', `/clusters/${cid}/nodepools`, { kind: 'NodePool', name: 'labels-np', spec: {} });
+    expect(nodepool.status).toBe(201);
+    const npid: string = nodepool.body.id;
+    const widget = await api.call('POST', '/widgets', { kind: 'Widget', name: 'labels-w', spec: {} });
+    expect(widget.status).toBe(201);
+    const wid: string = widget.body.id;
+    const report = { adapter: 'observer', observed_generation: 1, observed_time: new Date().toISOString(), conditions: [
+      { type: 'Applied', status: 'True', reason: 'Applied', message: 'applied' },
+      { type: 'Available', status: 'True', reason: 'Ready', message: 'ready' },
+      { type: 'Health', status: 'True', reason: 'Healthy', message: 'healthy' },
+    ] };
+    // Each request, the series it must count in (method, path, code).
+    const requests: [method: string, path: string, body: unknown, label: string, code: number][] = [
+      ['GET', `/clusters/${cid}`, undefined, '/api/hyperfleet/v1/clusters/-', 200],
+      ['GET', `/clusters/${cid}/statuses`, undefined, '/api/hyperfleet/v1/clusters/-/statuses', 200],
+      ['PUT', `/clusters/${cid}/statuses`, report, '/api/hyperfleet/v1/clusters/-/statuses', 201],
+      ['GET', `/clusters/${cid}/nodepools`, undefined, '/api/hyperfleet/v1/clusters/-/nodepools', 200],
+      ['GET', `/clusters/${cid}/nodepools/${npid}`, undefined, '/api/hyperfleet/v1/clusters/-/nodepools/-', 200],
+      ['GET', `/clusters/${cid}/nodepools/${npid}/statuses`, undefined, '/api/hyperfleet/v1/clusters/-/nodepools/-/statuses', 200],
+      ['GET', '/nodepools', undefined, '/api/hyperfleet/v1/nodepools', 200],
+      ['GET', `/nodepools/${npid}`, undefined, '/api/hyperfleet/v1/nodepools/-', 200],
+      ['GET', '/widgets', undefined, '/api/hyperfleet/v1/widgets', 200],
+      ['GET', `/widgets/${wid}`, undefined, '/api/hyperfleet/v1/widgets/-', 200],
+      ['PATCH', `/widgets/${wid}`, { labels: { a: 'b' } }, '/api/hyperfleet/v1/widgets/-', 200],
+      ['GET', `/widgets/${wid}/statuses`, undefined, '/api/hyperfleet/v1/widgets/-/statuses', 200],
+      ['GET', `/resources/${wid}`, undefined, '/api/hyperfleet/v1/resources/-', 200],
+      // An unknown plural is no name HyperFleet knows: `-`, so arbitrary paths cannot add series.
+      ['GET', `/bogus-${hex(8)}/${wid}`, undefined, '/api/hyperfleet/v1/-/-', 404],
+    ];
+    for (const [method, path, body, , code] of requests) expect([method, path, (await api.call(method, path, body)).status]).toEqual([method, path, code]);
+    const samples = await eventually('every request counted', async () => {
+      const s = await metrics();
+      const last = requests.at(-1)!;
+      return value(s, 'hyperfleet_api_requests_total', { method: last[0], path: last[3], code: String(last[4]) }) >= 1 ? s : undefined;
+    });
+    for (const [method, path, , label, code] of requests) {
+      const labels = { method, path: label, code: String(code) };
+      expect([method, path, value(samples, 'hyperfleet_api_requests_total', labels) >= 1]).toEqual([method, path, true]);
+      expect([method, path, value(samples, 'hyperfleet_api_request_duration_seconds_count', labels) >= 1]).toEqual([method, path, true]);
+    }
+    // No series merges kinds any more: nothing but the unknown plural is labelled with `-` in a plural's place.
+    const paths = new Set(samples.filter((s) => s.name === 'hyperfleet_api_requests_total').map((s) => s.labels['path']));
+    expect([...paths].filter((p) => p!.startsWith('/api/hyperfleet/v1/-'))).toEqual(['/api/hyperfleet/v1/-/-']);
   });
 });

@@ -108,7 +108,8 @@ export async function createApiApp(
     clientErrorHandler,
   }, allowed);
   const fastify = adapter.getInstance();
-  installRequestObservability(fastify as never, options.observability ?? {});
+  // The metrics `path` label keeps configured plurals (and `resources`) literal, as HyperFleet's names are.
+  installRequestObservability(fastify as never, options.observability ?? {}, (segment) => segment === 'resources' || runtime.kinds.byPluralName(segment) !== undefined);
   // JSON only: other media types get 415 (problem details) instead of being half-parsed.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'buffer' }, (_request, body, done) => {

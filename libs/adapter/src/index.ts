@@ -11,6 +11,7 @@ export { parseTaskConfig, loadTaskConfigFile, type TaskConfigOptions } from './c
 export { parseAdapterConfig, loadAdapterConfigFile, type AdapterConfigOptions } from './config/adapter-config.parser.js';
 export { unsetRequiredEnv } from './config/required-env.js';
 export { listAdapterFiles, HYPERFLEET_TASK_FILES, HYPERFLEET_DEPLOYMENT_FILES, type AdapterFiles } from './config/adapter-files.js';
+export { configKindOf, isDeploymentConfigFile, isDeploymentConfigName, type AdapterConfigKind, type ConfigKindEvidence } from './config/config-kind.js';
 export { loadAdapterDirectory, type LoadedAdapter } from './config/adapter-directory.loader.js';
 export { TaskConfigError, formatConfigIssue, type ConfigIssue } from './config/task-config-error.js';
 export { parseGoDuration } from './config/go-duration.js';

@@ -24,7 +24,7 @@ const MAX_UNKNOWN = 25;
  */
 export function unknownVariables(expression: string, known: Iterable<string>): CelReference[] {
   const env: Environment = lenient.clone(STRICT_OPTIONS);
-  for (const name of known) if (!env.hasVariable(name)) env.registerVariable(name, 'dyn');
+  for (const name of known) if (!env.hasVariable(name) && !isReservedWord(name)) env.registerVariable(name, 'dyn');
   const found: CelReference[] = [];
   let scope = env;
   for (let i = 0; i < MAX_UNKNOWN; i += 1) {
@@ -42,6 +42,30 @@ export function unknownVariables(expression: string, known: Iterable<string>): C
   }
   return found;
 }
+
+/**
+ * Whether `name` is one of CEL's reserved words (`namespace`, `package`, `var`, `function`, ... and
+ * cel-js's own `prototype`): cel-js refuses to declare a variable of that name, and no expression can
+ * read one (the parser refuses the bare word), so such a known name is simply not declared. HyperFleet
+ * declares it in cel-go, where it is equally unreadable; either way it stays usable in templates.
+ * Asked of cel-js itself (a declaration in a throw-away scope), so the set is always the library's.
+ */
+export function isReservedWord(name: string): boolean {
+  let reserved = reservedWords.get(name);
+  if (reserved === undefined) {
+    try {
+      lenient.clone(STRICT_OPTIONS).registerVariable(name, 'dyn');
+      reserved = false;
+    } catch (error) {
+      reserved = /reserved name/.test(error instanceof Error ? error.message : String(error));
+    }
+    if (reservedWords.size < MAX_CACHED_WORDS) reservedWords.set(name, reserved);
+  }
+  return reserved;
+}
+const reservedWords = new Map<string, boolean>();
+/** Names are checked once per config load: a bound keeps a long-lived process from growing the cache. */
+const MAX_CACHED_WORDS = 10_000;
 
 /**
  * Fields selected on the variable `root` (`resources.x`, `resources.?x`, `has(resources.x.y)`,

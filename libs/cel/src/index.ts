@@ -5,4 +5,4 @@
 export { compileCel, evaluateCel } from './compile-cel.js';
 export type { CelOptions, CompiledCel } from './compile-cel.js';
 export { CelCompileError, CelEvalError } from './cel-errors.js';
-export { unknownVariables, selectedFields, type CelReference } from './cel-references.js';
+export { unknownVariables, selectedFields, isReservedWord, type CelReference } from './cel-references.js';

@@ -49,6 +49,45 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     ]);
   });
 
+  it("accepts HyperFleet's jwk_cert_file, jwk_cert_ca_file and header with HyperFleet's meaning", () => {
+    const config = parseServerConfig(
+      [
+        'server:',
+        '  jwt:',
+        '    enabled: true',
+        '    configs:',
+        '      - issuer_url: https://kubernetes.default.svc',
+        '        jwk_cert_url: https://kubernetes.default.svc/openid/v1/jwks',
+        '        jwk_cert_ca_file: /var/run/secrets/kubernetes.io/serviceaccount/ca.crt',
+        '        audience: hyperfleet',
+        '        identity_claim: sub',
+        '      - issuer_url: https://gateway.example.com',
+        '        jwk_cert_file: keys/gateway.json',
+        '        header: X-Forwarded-Access-Token',
+        '        audience: hyperfleet',
+      ].join('\n'),
+      '/etc/decom/server.yaml',
+    );
+    expect(config.jwt.configs[0]).toMatchObject({ jwk_cert_ca_file: '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt', identity_claim: 'sub' });
+    expect(config.jwt.configs[0]!.header).toBeUndefined();
+    expect(config.jwt.configs[1]).toMatchObject({ jwks_file: '/etc/decom/keys/gateway.json', header: 'x-forwarded-access-token' });
+    const issuer = (...lines: string[]) => issues(['server:', '  jwt:', '    enabled: true', '    configs:', '      - issuer_url: https://i.example.com', '        audience: a', ...lines].join('\n'));
+    expect(issuer('        jwk_cert_file: /k.json', '        jwk_cert_ca_file: /ca.crt')).toEqual([
+      '/etc/decom/server.yaml:8:27 server.jwt.configs[0].jwk_cert_ca_file: jwk_cert_ca_file requires jwk_cert_url (it is the CA of that endpoint)',
+    ]);
+    expect(issuer('        jwk_cert_file: /k.json', '        jwks_file: /k.json')).toEqual([
+      '/etc/decom/server.yaml:7:24 server.jwt.configs[0].jwk_cert_file: jwk_cert_file and jwks_file are the same setting: set one',
+    ]);
+    expect(issuer('        jwk_cert_file: /k.json', '        header: Cookie')).toEqual(['/etc/decom/server.yaml:8:17 server.jwt.configs[0].header: "cookie" is not allowed as a token source']);
+    expect(issuer('        jwk_cert_file: /k.json', '        header: X-Token', '        identity_header: x-token')).toEqual([
+      '/etc/decom/server.yaml:9:26 server.jwt.configs[0].identity_header: must differ from header "x-token"',
+    ]);
+    expect(issuer('        jwk_cert_file: /k.json', '        identity_header: Authorization')).toEqual([
+      '/etc/decom/server.yaml:8:26 server.jwt.configs[0].identity_header: "Authorization" carries credentials: not allowed as identity_header',
+    ]);
+    expect(issuer()).toEqual(['/etc/decom/server.yaml:5:9 server.jwt.configs[0].jwk_cert_url: set exactly one of jwk_cert_url and jwk_cert_file (jwks_file)']);
+  });
+
   it('reads server.tenant (HyperFleet §8.1): headers lower-cased, off by default', () => {
     expect(parseServerConfig('', '/f.yaml').tenant).toBeUndefined();
     const config = parseServerConfig(

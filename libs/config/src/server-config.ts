@@ -14,8 +14,21 @@ export interface JwtIssuerConfig {
   readonly issuer_url: string;
   /** JWKS over HTTP(S); exactly one of `jwk_cert_url` and `jwks_file` is set. */
   readonly jwk_cert_url?: string;
-  /** Local JWKS file (absolute path) for air-gapped sites; re-read when it changes. */
+  /**
+   * Local JWKS file (absolute path) for air-gapped sites; re-read when it changes. Written `jwks_file` or,
+   * as HyperFleet names it, `jwk_cert_file`.
+   */
   readonly jwks_file?: string;
+  /**
+   * HyperFleet's `jwk_cert_ca_file`: a PEM CA bundle (absolute path) trusted, besides the system roots,
+   * when fetching `jwk_cert_url` (e.g. the Kubernetes service-account CA). Only with `jwk_cert_url`.
+   */
+  readonly jwk_cert_ca_file?: string;
+  /**
+   * HyperFleet's `header`: the request header carrying this issuer's token, lower-case; absent means
+   * `authorization`. In another header the value is the token, with or without a `Bearer ` prefix.
+   */
+  readonly header?: string;
   /** `aud` a token must contain. */
   readonly audience: string;
   /** Claim holding the caller identity (default `email`; `sub` for Kubernetes service-account tokens). */
@@ -92,6 +105,10 @@ export class ServerConfigError extends Error {
 }
 
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+/** Headers HyperFleet refuses as a token source (`header`): cookies are no bearer credential. */
+const FORBIDDEN_TOKEN_HEADERS: ReadonlySet<string> = new Set(['cookie', 'set-cookie']);
+/** Headers HyperFleet refuses as `identity_header`: they carry credentials, not a caller's name. */
+const FORBIDDEN_IDENTITY_HEADERS: ReadonlySet<string> = new Set(['authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-auth-token', 'x-forwarded-authorization', 'proxy-authorization']);
 const IDENTITY_MAX = 256;
 const TENANT_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
@@ -128,11 +145,19 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const enabled = jwtMap.bool('enabled', false);
   const configs: JwtIssuerConfig[] = [];
   jwtMap.list('configs').forEach((item, i) => {
-    item.only(['issuer_url', 'jwk_cert_url', 'jwks_file', 'audience', 'identity_claim', 'identity_claim_pattern', 'identity_header']);
+    item.only(['issuer_url', 'jwk_cert_url', 'jwks_file', 'jwk_cert_file', 'jwk_cert_ca_file', 'header', 'audience', 'identity_claim', 'identity_claim_pattern', 'identity_header']);
     const issuer_url = item.string('issuer_url', true);
     const jwk_cert_url = item.url('jwk_cert_url');
-    const jwksFile = item.string('jwks_file', false);
-    if (item.has('jwk_cert_url') === item.has('jwks_file')) item.problem('jwk_cert_url', 'set exactly one of jwk_cert_url and jwks_file');
+    // `jwk_cert_file` is HyperFleet's name of Decom's `jwks_file`: one key, two spellings.
+    if (item.has('jwks_file') && item.has('jwk_cert_file')) item.problem('jwk_cert_file', 'jwk_cert_file and jwks_file are the same setting: set one');
+    const jwksFile = item.string('jwks_file', false) ?? item.string('jwk_cert_file', false);
+    const hasFile = item.has('jwks_file') || item.has('jwk_cert_file');
+    if (item.has('jwk_cert_url') === hasFile) item.problem('jwk_cert_url', 'set exactly one of jwk_cert_url and jwk_cert_file (jwks_file)');
+    const caFile = item.string('jwk_cert_ca_file', false);
+    if (caFile !== undefined && !item.has('jwk_cert_url')) item.problem('jwk_cert_ca_file', 'jwk_cert_ca_file requires jwk_cert_url (it is the CA of that endpoint)');
+    const header = (item.string('header', false) ?? 'authorization').toLowerCase();
+    if (!HEADER_NAME.test(header)) item.problem('header', `not a valid header name: "${header}"`);
+    else if (FORBIDDEN_TOKEN_HEADERS.has(header)) item.problem('header', `"${header}" is not allowed as a token source`);
     const audience = item.string('audience', true);
     const identity_claim = item.string('identity_claim', false) ?? 'email';
     const pattern = item.string('identity_claim_pattern', false);
@@ -146,11 +171,16 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     }
     const identity_header = item.string('identity_header', false);
     if (identity_header !== undefined && !HEADER_NAME.test(identity_header)) item.problem('identity_header', `not a valid header name: "${identity_header}"`);
+    else if (identity_header !== undefined && FORBIDDEN_IDENTITY_HEADERS.has(identity_header.toLowerCase())) item.problem('identity_header', `"${identity_header}" carries credentials: not allowed as identity_header`);
+    else if (identity_header !== undefined && identity_header.toLowerCase() === header) item.problem('identity_header', `must differ from header "${header}"`);
+    const absolute = (path: string) => (isAbsolute(path) ? path : resolve(dirname(file), path));
     if (issuer_url && audience && (jwk_cert_url || jwksFile)) {
       configs.push({
         issuer_url,
         ...(jwk_cert_url ? { jwk_cert_url } : {}),
-        ...(jwksFile ? { jwks_file: isAbsolute(jwksFile) ? jwksFile : resolve(dirname(file), jwksFile) } : {}),
+        ...(jwksFile ? { jwks_file: absolute(jwksFile) } : {}),
+        ...(caFile && jwk_cert_url ? { jwk_cert_ca_file: absolute(caFile) } : {}),
+        ...(header !== 'authorization' ? { header } : {}),
         audience,
         identity_claim,
         ...(identity_claim_pattern ? { identity_claim_pattern } : {}),

@@ -10,6 +10,16 @@ describe('DecomMetrics', () => {
     expect(routeLabel(undefined)).toBe('unmatched');
   });
 
+  it('keeps the parameters `literal` accepts (a kind-agnostic route\'s plurals) and replaces the rest by -', () => {
+    const plurals = new Set(['clusters', 'nodepools']);
+    const literal = (param: string, value: string) => param.endsWith('lural') && plurals.has(value);
+    const route = '/api/hyperfleet/v1/:plural/:pid/:childPlural/:id/statuses';
+    expect(routeLabel(route, { plural: 'clusters', pid: 'c1', childPlural: 'nodepools', id: 'n1' }, literal)).toBe('/api/hyperfleet/v1/clusters/-/nodepools/-/statuses');
+    // An id that happens to equal a plural is still an id; an unknown plural is `-`.
+    expect(routeLabel('/api/hyperfleet/v1/:plural/:id', { plural: 'bogus', id: 'clusters' }, literal)).toBe('/api/hyperfleet/v1/-/-');
+    expect(routeLabel('/api/hyperfleet/v1/:plural/:id', { plural: 'clusters', id: 'x' })).toBe('/api/hyperfleet/v1/-/-');
+  });
+
   it('shows each adapter watch as up (1) or retrying (0) at scrape, and counts watch-triggered runs (issue #16)', async () => {
     const metrics = new DecomMetrics(new Registry(), info);
     metrics.watchKubeWatches(() => [

@@ -87,6 +87,28 @@ describe('authentication hook with a jwks_file issuer', () => {
     await fastify.close();
   });
 
+  it("reads a token from the issuer's configured header (HyperFleet's header), and only from it", async () => {
+    const configs: JwtIssuerConfig[] = [
+      { issuer_url: issuer.issuer, jwks_file: keysFile, audience: issuer.audience, identity_claim: 'email', header: 'x-forwarded-access-token' },
+    ];
+    const fastify = Fastify();
+    fastify.setErrorHandler(fastifyErrorHandler);
+    installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads: false }));
+    fastify.get('/api/me', async (request) => principalOf(request));
+    const base = await fastify.listen({ port: 0, host: '127.0.0.1' });
+    const get = async (headers: Record<string, string>) => {
+      const response = await fetch(`${base}/api/me`, { headers });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const token = await issuer.token('h@example.com');
+    expect(await get({ 'x-forwarded-access-token': token })).toMatchObject({ status: 200, body: { identity: 'h@example.com' } });
+    expect(await get({ 'x-forwarded-access-token': `Bearer ${token}` })).toMatchObject({ status: 200 });
+    // The same token in Authorization is not where this issuer's tokens come from.
+    expect(await get({ authorization: `Bearer ${token}` })).toMatchObject({ status: 401, body: { code: 'HYPERFLEET-AUT-002' } });
+    expect(await get({})).toMatchObject({ status: 401, body: { code: 'HYPERFLEET-AUT-001' } });
+    await fastify.close();
+  });
+
   it('re-reads the jwks_file after a rotation: new keys verify, old ones no longer do', async () => {
     const fastify = await served(false);
     const before = await issuer.token('a@example.com');
@@ -99,7 +121,7 @@ describe('authentication hook with a jwks_file issuer', () => {
     await new Promise((r) => setTimeout(r, 1_100));
     expect((await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${await issuer.token('a@example.com')}` } })).statusCode).toBe(200);
     const stale = await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${before}` } });
-    expect(stale.json()).toMatchObject({ status: 401, code: 'HYPERFLEET-AUT-003' });
+    expect(stale.json()).toMatchObject({ status: 401, code: 'HYPERFLEET-AUT-002' });
     await fastify.close();
   });
 

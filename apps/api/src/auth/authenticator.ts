@@ -1,7 +1,7 @@
 /**
  * Turns a request into its verified `Principal` (contract §1.8):
  * - JWT on: `Authorization: Bearer <JWT>` is required (401 AUT-001 without, AUT-002 when not a bearer
- *   token, AUT-003 when it does not verify); the identity is the issuer's `identity_claim`, or its
+ *   token or when it does not verify, AUT-003 when it expired); the identity is the issuer's `identity_claim`, or its
  *   `identity_header` when that issuer configures one and the request carries it (only then).
  *   `anonymous_reads: true` lets GET/HEAD through without a token as `anonymous`.
  * - JWT off: the `X-HyperFleet-Identity` header, else `system@hyperfleet.local` (HyperFleet's value with
@@ -61,16 +61,21 @@ export class Authenticator {
   }
 
   private async identify(request: FastifyRequest, verifier: JwtVerifier): Promise<Principal> {
-    const authorization = single(request.headers.authorization);
+    // HyperFleet's per-issuer `header`: the first configured token header the request carries.
+    const source = verifier.tokenHeaders.find((name) => (single(request.headers[name]) ?? '').trim() !== '') ?? 'authorization';
+    const authorization = single(request.headers[source]);
     if (authorization === undefined || authorization.trim() === '') {
       if (this.options.anonymousReads && (request.method === 'GET' || request.method === 'HEAD')) {
         return { identity: ANONYMOUS_READER, issuer: null, subject: null, tenant: null };
       }
       throw Problems.authenticationRequired();
     }
-    const match = /^Bearer +([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
-    if (!match) throw Problems.invalidCredentials('the Authorization header must be "Bearer <JWT>"');
+    // Authorization needs the Bearer scheme; another configured header may carry the bare token too.
+    const match = /^Bearer +([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization) ?? (source === 'authorization' ? null : /^\s*([A-Za-z0-9._~+/=-]+)\s*$/.exec(authorization));
+    if (!match) throw Problems.invalidCredentials(`the ${source === 'authorization' ? 'Authorization' : source} header must be "Bearer <JWT>"`);
     const token = await verifier.verify(match[1]!);
+    // A token is accepted only from the header its issuer names.
+    if ((token.issuer.header ?? 'authorization') !== source) throw Problems.invalidToken('invalid');
     const headerName = token.issuer.identity_header;
     const named = headerName ? headerIdentity(request, headerName) : undefined;
     return { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null };

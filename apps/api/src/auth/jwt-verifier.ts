@@ -43,6 +43,7 @@ export class JwtVerifier {
             cooldownMs: options.remote?.cooldownMs ?? 30_000,
             cacheMaxAgeMs: options.remote?.cacheMaxAgeMs ?? 600_000,
             timeoutMs: options.remote?.timeoutMs ?? 5_000,
+            ...(config.jwk_cert_ca_file !== undefined && { caFile: config.jwk_cert_ca_file }),
           })
         : fileKeySet(config.jwks_file!);
       this.byIssuer.set(config.issuer_url, { config, keys });
@@ -54,8 +55,13 @@ export class JwtVerifier {
     return [...this.byIssuer.keys()];
   }
 
+  /** The request headers tokens arrive in (each issuer's `header`, lower-case; default `authorization`), in config order. */
+  get tokenHeaders(): readonly string[] {
+    return [...new Set([...this.byIssuer.values()].map((e) => e.config.header ?? 'authorization'))];
+  }
+
   /**
-   * @throws HttpProblem 401 AUT-003 (stable reasons: `malformed`, `unknown issuer`, `expired`, `invalid`,
+   * @throws HttpProblem 401 AUT-002, AUT-003 when expired (stable reasons: `malformed`, `unknown issuer`, `expired`, `invalid`,
    *   `no usable identity`), 503 SVC-001 when the issuer's keys cannot be fetched. Never accepts on doubt.
    */
   async verify(token: string): Promise<VerifiedToken> {

@@ -8,7 +8,10 @@
  * size of the step: a token signed with a rotated key was refused (401) although the last fetch was more
  * than a cooldown ago. Key selection and import stay jose's (`createLocalJWKSet`).
  */
+import { readFile } from 'node:fs/promises';
+import { rootCertificates } from 'node:tls';
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 /** Largest JWKS body read, bytes: a key set is a few KB; a larger answer is refused, not buffered. */
 export const MAX_JWKS_BYTES = 1024 * 1024;
@@ -25,6 +28,11 @@ export interface RemoteKeySetOptions {
   readonly timeoutMs: number;
   /** Monotonic milliseconds (default `performance.now()`); tests pass a clock they advance themselves. */
   readonly monotonicNowMs?: () => number;
+  /**
+   * A PEM CA bundle trusted besides the system roots for this endpoint (HyperFleet's `jwk_cert_ca_file`),
+   * read at each fetch so a renewed bundle is picked up; unreadable, the fetch fails (503, never accepted).
+   */
+  readonly caFile?: string;
 }
 
 /**
@@ -47,7 +55,7 @@ export function remoteKeySet(url: URL, options: RemoteKeySetOptions): JWTVerifyG
     if (inFlight) return inFlight;
     const attempt: { atMs: number; error?: unknown } = { atMs: now() };
     lastAttempt = attempt;
-    return (inFlight = fetchKeySet(url, options.timeoutMs)
+    return (inFlight = fetchKeySet(url, options.timeoutMs, options.caFile)
       .then(
         (jwks) => {
           cached = { keys: createLocalJWKSet(jwks), fetchedAtMs: now() };
@@ -81,11 +89,25 @@ export function remoteKeySet(url: URL, options: RemoteKeySetOptions): JWTVerifyG
 }
 
 /** One GET of the key set, errors as jose's remote set raises them (see `remoteKeySet`). */
-async function fetchKeySet(url: URL, timeoutMs: number): Promise<JSONWebKeySet> {
+async function fetchKeySet(url: URL, timeoutMs: number, caFile?: string): Promise<JSONWebKeySet> {
   const signal = AbortSignal.timeout(timeoutMs);
+  const request = { method: 'GET', signal, redirect: 'manual', headers: { accept: 'application/json, application/jwk-set+json' } } as const;
   let response: Response;
   try {
-    response = await fetch(url, { method: 'GET', signal, redirect: 'manual', headers: { accept: 'application/json, application/jwk-set+json' } });
+    if (caFile === undefined) response = await fetch(url, request);
+    else {
+      // undici's own fetch with an agent trusting the system roots plus the bundle (global fetch takes no CA).
+      const agent = new Agent({ connect: { ca: [...rootCertificates, await readFile(caFile, 'utf8')] } });
+      try {
+        response = (await undiciFetch(url, { ...request, dispatcher: agent })) as unknown as Response;
+        const text = await boundedText(response, MAX_JWKS_BYTES).catch((cause: unknown) => {
+          throw cause instanceof errors.JOSEError ? cause : signal.aborted ? new errors.JWKSTimeout(undefined, { cause }) : cause;
+        });
+        response = new Response(text, { status: response.status, headers: response.headers });
+      } finally {
+        void agent.close();
+      }
+    }
   } catch (error) {
     throw (error as Error).name === 'TimeoutError' ? new errors.JWKSTimeout(undefined, { cause: error }) : error;
   }

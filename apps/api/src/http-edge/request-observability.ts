@@ -5,7 +5,8 @@
  *   as `trace_id`), returned in the `X-Request-Id` response header, and the current trace
  *   (AsyncLocalStorage) while the route runs, so commands record it in event metadata;
  * - one access-log line per request: method, route, status, duration_ms, caller, trace_id;
- * - HyperFleet's request counter and duration histogram (path = route with ids replaced by `-`).
+ * - HyperFleet's request counter and duration histogram (path = route with ids replaced by `-` and the
+ *   configured plurals of the kind-agnostic routes kept: `/api/hyperfleet/v1/clusters/-/statuses`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
@@ -22,6 +23,12 @@ export interface RequestObservability {
   readonly spans?: SpanExporter;
 }
 
+/**
+ * The route parameters that carry a kind's plural (`/:plural/:id/:childPlural`): a name, kept in the
+ * metrics `path` label when `isPlural` knows it (a configured plural or `resources`), `-` otherwise.
+ */
+const PLURAL_PARAMS: ReadonlySet<string> = new Set(['plural', 'childPlural']);
+
 const TRACE = Symbol('decom.trace');
 type TracedMessage = IncomingMessage & { [TRACE]?: TraceContext };
 
@@ -37,25 +44,33 @@ export function traceOf(request: FastifyRequest): TraceContext {
   return (request.raw as TracedMessage)[TRACE] ?? traceContextOf(String(request.id));
 }
 
-/** Installs the hooks; call before routes are registered. */
-export function installRequestObservability(fastify: FastifyInstance, options: RequestObservability): void {
+/**
+ * Installs the hooks; call before routes are registered. `isPlural(segment)`: whether a path segment is
+ * a configured plural (or `resources`), so the metrics label keeps it; a bounded set, so the label's
+ * cardinality stays bounded (an unknown plural is labelled `-`).
+ */
+export function installRequestObservability(fastify: FastifyInstance, options: RequestObservability, isPlural: (segment: string) => boolean = () => false): void {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     void reply.header('x-request-id', String(request.id));
     runInTrace(traceOf(request), done);
   });
   const { logger, metrics, spans } = options;
   if (!logger && !metrics && !spans) return;
-  // The metrics label of each route pattern, computed once (issue 16: two regex replaces per request otherwise).
+  // The metrics label per route pattern and kept plurals, computed once (two regex replaces per request
+  // otherwise). The cache key holds only kept plurals (unknown ones as `-`), so the cache stays bounded too.
   const labels = new Map<string | undefined, string>();
-  const labelOf = (route: string | undefined) => {
-    let label = labels.get(route);
-    if (label === undefined) labels.set(route, (label = routeLabel(route)));
+  const keep = (param: string, value: string) => PLURAL_PARAMS.has(param) && isPlural(value);
+  const kept = (value: string | undefined) => (value !== undefined && isPlural(value) ? value : '-');
+  const labelOf = (route: string | undefined, params: Readonly<Record<string, string | undefined>>) => {
+    const key = route?.includes(':plural') ? `${route} ${kept(params['plural'])} ${kept(params['childPlural'])}` : route;
+    let label = labels.get(key);
+    if (label === undefined) labels.set(key, (label = routeLabel(route, params, keep)));
     return label;
   };
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const route = request.routeOptions?.url;
     const durationMs = reply.elapsedTime;
-    metrics?.observeRequest(request.method, labelOf(route), reply.statusCode, durationMs / 1000);
+    metrics?.observeRequest(request.method, labelOf(route, (request.params ?? {}) as Record<string, string | undefined>), reply.statusCode, durationMs / 1000);
     spans?.exportRequest({ trace: traceOf(request), method: request.method, route: route ?? 'unmatched', status: reply.statusCode, startMs: Date.now() - durationMs, durationMs });
     logger?.info(
       {

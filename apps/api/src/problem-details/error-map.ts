@@ -81,10 +81,9 @@ export function mapError(error: unknown): MappedError | undefined {
       headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
     };
   }
-  if (error instanceof SearchSyntaxError) {
-    return { status: 400, code: 'HYPERFLEET-VAL-007', title: 'Invalid Search Query', typeSlug: 'bad-request', detail: error.message };
-  }
-  if (error instanceof SearchFieldError) {
+  // HyperFleet answers a search that does not parse with its BadRequest (VAL-005), as a bad field;
+  // VAL-007 "Invalid Search Query" is defined there but never raised by a list.
+  if (error instanceof SearchSyntaxError || error instanceof SearchFieldError) {
     return { status: 400, code: 'HYPERFLEET-VAL-005', title: 'Bad Request', typeSlug: 'bad-request', detail: error.message };
   }
   if (error instanceof InvalidParent) {

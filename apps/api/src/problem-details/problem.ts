@@ -46,13 +46,22 @@ export const Problems = {
   malformed: (detail: string) => new HttpProblem(400, 'HYPERFLEET-VAL-006', 'Malformed Request', 'malformed-request', detail),
   validation: (detail: string, errors: readonly FieldViolation[]) =>
     new HttpProblem(400, 'HYPERFLEET-VAL-000', 'Validation Failed', 'validation-error', detail, errors),
+  /** 400 VAL-005, HyperFleet's `BadRequest`: a search that does not parse or names a bad field, a bad `order`, an empty PATCH. */
+  badRequest: (detail: string, errors?: readonly FieldViolation[]) => new HttpProblem(400, 'HYPERFLEET-VAL-005', 'Bad Request', 'bad-request', detail, errors),
   /** 401 AUT-001: no credentials on a request that needs them. */
   authenticationRequired: () =>
     new HttpProblem(401, 'HYPERFLEET-AUT-001', 'Authentication Required', 'authentication-error', 'this request needs a bearer token (Authorization: Bearer <JWT>)'),
   /** 401 AUT-002: credentials present but not usable (not a bearer token, bad identity). */
   invalidCredentials: (detail: string) => new HttpProblem(401, 'HYPERFLEET-AUT-002', 'Invalid Credentials', 'authentication-error', detail),
-  /** 401 AUT-003: a bearer token that does not verify. `reason` is stable and never says which check failed beyond it. */
-  invalidToken: (reason: string) => new HttpProblem(401, 'HYPERFLEET-AUT-003', 'Invalid Token', 'authentication-error', `the bearer token was refused: ${reason}`),
+  /**
+   * 401 for a bearer token that does not verify, with HyperFleet's codes: AUT-003 "Token Expired" when
+   * `reason` is `expired`, else AUT-002 "Invalid Credentials" (malformed, wrong audience, bad signature,
+   * ...). `reason` is stable and never says which check failed beyond it.
+   */
+  invalidToken: (reason: string) =>
+    reason === 'expired'
+      ? new HttpProblem(401, 'HYPERFLEET-AUT-003', 'Token Expired', 'authentication-error', 'the bearer token was refused: expired')
+      : new HttpProblem(401, 'HYPERFLEET-AUT-002', 'Invalid Credentials', 'authentication-error', `the bearer token was refused: ${reason}`),
   /** 503 SVC-001: the issuer's keys cannot be fetched right now; nothing is accepted meanwhile. */
   authenticationUnavailable: () =>
     new HttpProblem(503, 'HYPERFLEET-SVC-001', 'Service Unavailable', 'service-unavailable', 'token keys are unavailable right now; retry later'),

@@ -70,12 +70,23 @@ export class QueryValidationPipe extends ValidationPipe {
   }
 }
 
+/**
+ * The `context` a DTO constraint sets to be answered as HyperFleet's `BadRequest` (400 VAL-005) rather
+ * than a validation failure (VAL-000), e.g. `order` (HyperFleet checks it in its list service).
+ */
+export const BAD_REQUEST_CONTEXT = { problem: 'bad-request' } as const;
+
 function exceptionFactory(errors: ValidationError[]) {
   const violations = flatten(errors);
-  if (violations.some((v) => v.message.includes('should not exist'))) {
-    return Problems.malformed(violations.map((v) => v.message).join('; '));
-  }
-  return Problems.validation(violations.map((v) => v.message).join('; '), violations);
+  const detail = violations.map((v) => v.message).join('; ');
+  if (violations.some((v) => v.message.includes('should not exist'))) return Problems.malformed(detail);
+  // Only when nothing else is wrong: HyperFleet validates page/size/ref_* before it reads `order`.
+  if (isBadRequestOnly(errors)) return Problems.badRequest(detail, violations);
+  return Problems.validation(detail, violations);
+}
+
+function isBadRequestOnly(errors: readonly ValidationError[]): boolean {
+  return errors.length > 0 && errors.every((e) => (e.children ?? []).length === 0 && Object.keys(e.constraints ?? {}).length > 0 && Object.keys(e.constraints ?? {}).every((name) => e.contexts?.[name]?.['problem'] === BAD_REQUEST_CONTEXT.problem));
 }
 
 function flatten(errors: readonly ValidationError[], prefix = ''): FieldViolation[] {

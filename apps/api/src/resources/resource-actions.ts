@@ -14,6 +14,7 @@ import {
   isPropagationPolicy,
   ValidationFailed,
   computeResourceConditions,
+  discardReason,
   isSameReport,
   labelViolations,
   nameViolations,
@@ -113,11 +114,11 @@ export class ResourceActions {
     throw Problems.nameTaken(error.message, { id: error.existingId, href });
   }
 
-  /** @throws ValidationFailed when the body sets no field (HyperFleet: "at least one field must be provided"). */
+  /** @throws HttpProblem 400 `HYPERFLEET-VAL-005` when the body sets no field (HyperFleet's BadRequest "at least one field must be provided"). */
   async patch(target: ResourceTarget, body: PatchResourceDto, context: CommandContext): Promise<ResourceJson> {
     this.authorize(context, 'patch');
     if (body.spec === undefined && body.labels === undefined && body.deletion_policy === undefined && body.references === undefined) {
-      throw new ValidationFailed('at least one field must be provided', []);
+      throw Problems.badRequest('at least one field must be provided');
     }
     const labels = body.labels === undefined ? undefined : validLabels(body.labels);
     const outcome = await this.execute(
@@ -245,9 +246,11 @@ export class ResourceActions {
     const outcome = await this.execute(new ReportAdapterStatusCommand(command, context));
     const reported = outcome.events.find((e) => e.type === 'AdapterStatusReported');
     if (reported && reported.type === 'AdapterStatusReported') return { stored: true, status: reported.data.status };
-    // An identical repeat records nothing new (transitions only) but is not a discard: answer the stored status.
-    const stored = outcome.state.resources.get(target.id)?.adapter_statuses[body.adapter];
-    if (stored && isSameReport(stored, command)) return { stored: true, status: stored };
+    // An identical repeat records nothing new (transitions only) but is not a discard: answer the stored
+    // status. Unless the report is one HyperFleet discards anyway (a repeated Available=Unknown): 204.
+    const resource = outcome.state.resources.get(target.id);
+    const stored = resource?.adapter_statuses[body.adapter];
+    if (stored && isSameReport(stored, command) && discardReason(resource!, command) === undefined) return { stored: true, status: stored };
     return { stored: false };
   }
 

@@ -16,6 +16,7 @@ import { ResourceNotFound, type KindRegistry } from '@decom/domain';
 import type { ListOptions, ResourceQueries } from '@decom/projections';
 import { scopeOf } from '../auth/request-authentication.js';
 import type { ProblemDetailsFilter } from '../problem-details/problem-details.filter.js';
+import { Problems } from '../problem-details/problem.js';
 import { createQueryValidationPipe } from '../problem-details/validation-pipe.js';
 import { ListQueryDto } from './dto/list-query.dto.js';
 import { listOptions, sparse } from './list-options.js';
@@ -43,7 +44,7 @@ export function registerResourceReadRoutes(fastify: FastifyInstance, deps: Resou
     try {
       const query = await validQuery(request);
       const { plural } = request.params;
-      const kind = plural === 'resources' ? undefined : targets.descriptor(plural, request.url).kind;
+      const kind = plural === 'resources' ? kindFilter(query.kind) : targets.descriptor(plural, request.url).kind;
       const options: ListOptions = { ...(kind !== undefined && { kind }), ...listOptions(query), tenant: scopeOf(request) };
       const paths = parseFields(query.fields);
       if (paths) return reply.send(sparse(await queries.list(options), paths));
@@ -63,13 +64,28 @@ export function registerResourceReadRoutes(fastify: FastifyInstance, deps: Resou
     const query = pipe.keptResult(request.query) as Readonly<ListQueryDto> | undefined;
     if (!query || query.fields !== undefined) return undefined;
     const { plural } = request.params;
-    const kind = plural === 'resources' ? undefined : kinds.byPluralName(plural)?.kind;
-    if (plural !== 'resources' && kind === undefined) return undefined;
+    const filter = plural === 'resources' ? query.kind || undefined : undefined;
+    const kind = filter !== undefined ? kinds.find(filter)?.kind : plural === 'resources' ? undefined : kinds.byPluralName(plural)?.kind;
+    if ((plural !== 'resources' || filter !== undefined) && kind === undefined) return undefined;
     try {
       return queries.keptListJson({ ...(kind !== undefined && { kind }), ...listOptions(query), tenant: scopeOf(request) });
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * `GET /resources?kind=X` (HyperFleet's root resource list): only kind X; absent or empty: every kind.
+   * @throws HttpProblem 400 `HYPERFLEET-VAL-000` naming the configured kinds when X is none of them.
+   */
+  function kindFilter(kind: string | undefined): string | undefined {
+    if (!kind) return undefined;
+    const descriptor = kinds.find(kind);
+    if (descriptor) return descriptor.kind;
+    const known = kinds.descriptors.map((k) => k.kind);
+    throw Problems.validation(`Unknown entity kind: ${kind.slice(0, 100)}`, [
+      { field: 'kind', value: kind.slice(0, 100), constraint: 'enum', message: `kind must be one of ${known.join(', ')}` },
+    ]);
   }
 
   async function get(request: GetRequest, reply: FastifyReply): Promise<FastifyReply> {

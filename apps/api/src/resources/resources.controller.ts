@@ -55,6 +55,7 @@ export class ResourcesController {
   async create(@Param('plural') plural: string, @Body() raw: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     // `/resources`: the body's kind picks the kind (an unknown one is refused after the body, with every violation).
     const routeKind = plural === 'resources' ? this.kinds.find(bodyField(raw, 'kind') ?? '') : this.targets.descriptor(plural, req.url);
+    requireBody(raw);
     if (routeKind?.parent_kind) {
       throw Problems.childKindCreate(routeKind.kind, this.kinds.get(routeKind.parent_kind).plural, routeKind.plural);
     }
@@ -72,6 +73,7 @@ export class ResourcesController {
   @Post(':plural/:id/:childPlural')
   async createChild(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Body() raw: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url, scopeOf(req));
+    requireBody(raw);
     const body = await validCreateBody(raw, descriptor);
     return created(reply, await this.actions.create(descriptor.kind, body, owner, context(req)));
   }
@@ -79,6 +81,7 @@ export class ResourcesController {
   // ── one resource, top-level or flat (`/nodepools/{id}`, `/resources/{id}`) ──
   @Patch(':plural/:id')
   async patch(@Param('plural') plural: string, @Param('id') id: string, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
+    requireBody(req.body);
     return this.actions.patch(await this.targets.single(plural, id, req.url, scopeOf(req)), body ?? {}, context(req));
   }
 
@@ -136,6 +139,7 @@ export class ResourcesController {
 
   @Patch(':plural/:pid/:childPlural/:id')
   async patchChild(@Param() p: NestedParams, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
+    requireBody(req.body);
     return this.actions.patch(await this.nested(p, req), body ?? {}, context(req));
   }
 
@@ -227,6 +231,15 @@ interface NestedParams {
   pid: string;
   childPlural: string;
   id: string;
+}
+
+/**
+ * The raw body of a create or PATCH (`req.body`, before the validation pipe makes an object of nothing)
+ * must be there: an empty one (no bytes) is unreadable JSON to HyperFleet, 400 `HYPERFLEET-VAL-006`
+ * (`{}` is a body, refused by validation instead).
+ */
+function requireBody(raw: unknown): void {
+  if (raw === undefined) throw Problems.malformed('the request body is empty: a JSON object is required');
 }
 
 /** A top-level string field of a body not yet validated (undefined otherwise). */

@@ -98,6 +98,33 @@ describe('decom adapter validate: deployment configs and adapters that never rep
   });
 });
 
+describe('decom adapter validate: deployment configs by content and --config', () => {
+  it('checks a deployment config under any name as one (by content, or --config), not as a task config', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'decom-validate-'));
+    const deploy = join(dir, 'deploy-settings.yaml');
+    writeFileSync(deploy, 'adapter:\n  name: my-adapter\nclients:\n  hyperfleet_api:\n    base_url: http://127.0.0.1:8000\n');
+    const wrapped = join(dir, 'old.yaml');
+    writeFileSync(wrapped, 'apiVersion: hyperfleet.redhat.com/v1alpha1\nkind: AdapterConfig\nspec:\n  adapter: {version: "0.1"}\n');
+    const byContent = await decom('validate', deploy, wrapped);
+    expect(byContent.out).toContain(`${deploy}: ok (deployment config)`);
+    expect(byContent.out).toContain(`${wrapped}:1:1 the apiVersion/kind/spec wrapper is not supported: use the flat deployment config format`);
+    expect(byContent.out).not.toContain('unknown field');
+    expect(byContent.code).toBe(1);
+
+    // --config: whatever the content says; a task config passed there is checked as a deployment config.
+    const named = join(dir, 'settings.conf.yaml');
+    writeFileSync(named, 'adapter:\n  name: my-adapter\n');
+    const explicit = await decom('validate', '--config', named, '--task-config', 'config/adapters/validation.yaml');
+    expect(explicit.out).toBe(`${named}: ok (deployment config)\nconfig/adapters/validation.yaml: ok\n`);
+    expect(explicit.code).toBe(0);
+    const misplaced = await decom('validate', '--config', 'config/adapters/validation.yaml');
+    expect(misplaced.out).toContain('config/adapters/validation.yaml:1:1 params: unknown field');
+    expect(misplaced.code).toBe(1);
+    const nothing = await decom('validate');
+    expect([nothing.err, nothing.code]).toEqual(['validate needs at least one file (or --config / --task-config)\n', 2]);
+  });
+});
+
 describe('decom adapter dry-run', () => {
   it('prints phases, CEL results, API and Kubernetes calls and the status payload (text)', async () => {
     const run = await decom('dry-run', ...fixture('validation-by-selector'));

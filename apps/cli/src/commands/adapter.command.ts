@@ -7,6 +7,7 @@ import {
   formatDeletionPlan,
   formatDryRun,
   HttpHyperfleetApiClient,
+  isDeploymentConfigFile,
   tokenFileSource,
   KubernetesTransport,
   loadAdapterConfigFile,
@@ -98,17 +99,30 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
 
   adapter
     .command('validate')
-    .argument('<files...>', 'adapter task configs and deployment configs (`*.adapter.yaml`, `adapter-config.yaml`) (YAML)')
+    .argument('[files...]', 'adapter task configs and deployment configs (YAML); a deployment config is known by its name (`*.adapter.yaml`, `adapter-config.yaml`) or its content')
     .description('check task and deployment configs; prints every error of every file as file:line:column field: message')
+    .option('--config <file>', 'a deployment config, whatever its name or content (HyperFleet\'s --config; repeatable)', collectFiles, [])
+    .option('--task-config <file>', 'a task config, whatever its name or content (HyperFleet\'s --task-config; repeatable)', collectFiles, [])
     .option('--strict', 'unknown CEL variables are errors (HyperFleet finds them only when evaluating: a warning by default)')
     .option('--env <NAME=VALUE>', 'environment of the adapter, over the process environment (repeatable)', collectEnv, {})
-    .action(async (files: string[], options: { strict?: boolean; env: Record<string, string> }) => {
+    .action(async (args: string[], options: { config: string[]; taskConfig: string[]; strict?: boolean; env: Record<string, string> }) => {
       const env = { ...adapterEnvironment(), ...options.env };
+      const inputs: { file: string; kind?: 'task' | 'deployment' }[] = [
+        ...options.config.map((file) => ({ file, kind: 'deployment' as const })),
+        ...options.taskConfig.map((file) => ({ file, kind: 'task' as const })),
+        ...args.map((file) => ({ file })),
+      ];
+      if (inputs.length === 0) {
+        io.err('validate needs at least one file (or --config / --task-config)\n');
+        io.setExitCode(2);
+        return;
+      }
+      const files = inputs.map((i) => i.file);
       let failed = 0;
       let unusable = 0;
-      for (const file of files) {
+      for (const { file, kind } of inputs) {
         try {
-          if (isDeploymentConfig(file)) {
+          if (kind === 'deployment' || (kind === undefined && (await isDeploymentConfigFile(file)))) {
             await loadAdapterConfigFile(file, env);
             io.out(`${file}: ok (deployment config)\n`);
             continue;
@@ -227,9 +241,9 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
     );
 }
 
-/** A deployment config by name (`<name>.adapter.yaml`), as the engine pairs them. */
-function isDeploymentConfig(file: string): boolean {
-  return /\.adapter\.ya?ml$/.test(file) || /(^|\/)adapter-config\.ya?ml$/.test(file);
+/** commander accumulator of a repeatable file option. */
+function collectFiles(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function reportsStatus(task: TaskConfig): boolean {

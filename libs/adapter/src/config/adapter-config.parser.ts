@@ -162,6 +162,12 @@ export function parseAdapterConfig(
   };
   const root = source.rootMap();
   if (!root) return throwIfIssues() as never;
+  if (root.has('apiVersion') || root.has('spec')) {
+    // The older Kubernetes-style wrapper (`kind: AdapterConfig`, camelCase keys under `spec:`): say so
+    // instead of one unknown field per key.
+    source.report(root.position, '', 'the apiVersion/kind/spec wrapper is not supported: use the flat deployment config format (adapter, clients, log, debug_config)');
+    throwIfIssues();
+  }
   const adapter = root.map('adapter', { required: true });
   const name = adapter?.string('name', { required: true });
   if (name !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name)) {

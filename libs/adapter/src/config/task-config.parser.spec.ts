@@ -289,6 +289,29 @@ describe('HyperFleet name and CEL-variable rules (contract §8.4)', () => {
   });
 });
 
+describe('parseTaskConfig: params named after CEL reserved words', () => {
+  // Every word cel-js reserves (CEL's reserved identifiers) that is also a valid param name.
+  const words = ['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while', 'prototype'];
+
+  it.each(words)('a param named %s, used only in templates, loads beside CEL expressions', (word) => {
+    const task = parseTaskConfig(
+      `params:\n  - name: ${word}\n    source: event.id\n  - name: other\n    source: event.id\npreconditions:\n  - name: c\n    api_call: {method: GET, url: "/x/{{ .${word} }}"}\n    capture:\n      - {name: g, expression: "generation + 1"}\n    expression: "g > 0 && other != ''"\nresources:\n  - name: ns\n    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: "{{ .${word} }}"}}\n    discovery: {by_name: "{{ .${word} }}"}\n    lifecycle:\n      delete:\n        when: {expression: "other != ''"}\n`,
+      't.yaml',
+      { strict: true },
+    );
+    expect(task.warnings).toBeUndefined();
+    expect(task.params.map((p) => p.name)).toEqual([word, 'other']);
+    // The expressions still evaluate with the param in the variables (it is just not visible to CEL).
+    expect(task.resources[0]!.lifecycle!.delete!.when.compiled.evaluate({ [word]: 'x', other: 'y' })).toBe(true);
+  });
+
+  it('the bare word in an expression is an error at file:line:column of that expression only', () => {
+    expect(errorsOf(`params:\n  - name: namespace\n    source: event.id\n  - name: ok\n    source: event.id\nresources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      delete:\n        when: {expression: "ok != '' && namespace != ''"}\n`)).toEqual([
+      't.yaml:12:41 resources[0].lifecycle.delete.when.expression: Reserved identifier: namespace',
+    ]);
+  });
+});
+
 describe('parseTaskConfig: unusable input (nothing could be validated) is marked for exit code 2', () => {
   const thrown = (text: string): TaskConfigError => {
     try {

@@ -14,7 +14,7 @@ import type { SearchSchema } from './search-fields.js';
 
 /**
  * Parses and compiles a `search` parameter; undefined for an absent or blank one.
- * @throws SearchSyntaxError (→ 400 HYPERFLEET-VAL-007), SearchFieldError (→ 400 HYPERFLEET-VAL-005)
+ * @throws SearchSyntaxError (→ 400 HYPERFLEET-VAL-005), SearchFieldError (→ 400 HYPERFLEET-VAL-005)
  */
 export function searchCondition(search: string | undefined, schema: SearchSchema, dialect: SqlDialect): SqlCondition | undefined {
   if (search === undefined || search.trim() === '') return undefined;

@@ -1,7 +1,8 @@
 /**
  * Errors of a list's `search` parameter (contract §1.6, §1.7). The API maps them to 400 problem details:
- * `SearchSyntaxError` → `HYPERFLEET-VAL-007` "Invalid Search Query"; `SearchFieldError` →
- * `HYPERFLEET-VAL-005` (an unknown field, or a field used with an operator or value it does not take).
+ * both are HyperFleet's `BadRequest`, `HYPERFLEET-VAL-005`: `SearchSyntaxError` for a search that does not
+ * parse (or is too long), `SearchFieldError` for an unknown field, or a field used with an operator or
+ * value it does not take.
  */
 export class SearchSyntaxError extends Error {
   /** @param column 1-based column in the search text, when known. */

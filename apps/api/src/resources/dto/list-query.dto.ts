@@ -1,4 +1,5 @@
 import { IsString, Matches, MinLength } from 'class-validator';
+import { BAD_REQUEST_CONTEXT } from '../../problem-details/validation-pipe.js';
 import { IntegerQueryParam } from './integer-query-param.js';
 import { OptionalField } from './optional-field.js';
 
@@ -7,7 +8,8 @@ const SPARSE_FIELDS = new RegExp(`^\\s*${FIELD}(\\s*,\\s*${FIELD})*\\s*$`);
 
 /**
  * List parameters (contract §1.6): `page` ≥ 1, `size` 1..100, `order` `field [asc|desc],...`, `search`
- * (TSL, checked by the read side), `fields` (sparse fieldsets), `ref_type` + `ref_target_id`. Read with
+ * (TSL, checked by the read side), `fields` (sparse fieldsets), `ref_type` + `ref_target_id`, `kind`
+ * (`GET /resources` only: one configured kind, e.g. `Cluster`; empty means every kind). Read with
  * `createLenientValidationPipe`: other query parameters are ignored, as HyperFleet does.
  */
 export class ListQueryDto {
@@ -20,9 +22,10 @@ export class ListQueryDto {
   size?: number;
 
   @OptionalField()
-  @IsString()
+  @IsString({ context: BAD_REQUEST_CONTEXT })
   @Matches(/^\s*(created_time|updated_time|name|generation|deleted_time|id)(\s+(asc|desc))?\s*(,\s*(created_time|updated_time|name|generation|deleted_time|id)(\s+(asc|desc))?\s*)*$/i, {
     message: 'order must be a comma list of "field [asc|desc]" with field in created_time, updated_time, name, generation, deleted_time, id',
+    context: BAD_REQUEST_CONTEXT,
   })
   order?: string;
 
@@ -44,4 +47,8 @@ export class ListQueryDto {
   @IsString()
   @MinLength(1)
   ref_target_id?: string;
+
+  @OptionalField()
+  @IsString()
+  kind?: string;
 }
