@@ -14,6 +14,7 @@ import { fastifyErrorHandler } from '../http-edge/framework-errors.js';
 import { Authenticator } from './authenticator.js';
 import { JwtVerifier } from './jwt-verifier.js';
 import { installAuthentication, principalOf } from './request-authentication.js';
+import { installPublicRoutes } from './public-routes.js';
 
 describe('authentication hook with a jwks_file issuer', () => {
   let issuer: TestIssuer;
@@ -56,6 +57,8 @@ describe('authentication hook with a jwks_file issuer', () => {
     const fastify = Fastify();
     fastify.setErrorHandler(fastifyErrorHandler);
     const limiter = rateLimit ? await installRateLimit(fastify, rateLimit) : undefined;
+    // The app declares /healthz public through the one list (public-routes.ts); this bare app does the same.
+    installPublicRoutes(fastify);
     installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads }), limiter);
     fastify.get('/api/me', async (request) => principalOf(request));
     fastify.post('/api/me', async (request) => principalOf(request));
