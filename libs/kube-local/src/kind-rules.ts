@@ -331,18 +331,19 @@ export function validateKind(def: KindDef, object: KubeObject): FieldError[] {
     case 'apps/v1/Deployment':
     case 'apps/v1/ReplicaSet': {
       // pkg/apis/apps/validation/validation.go ValidateDeploymentSpec / ValidateReplicaSetSpec.
-      if (!spec) {
-        out.push(required('spec.selector'), required('spec.template'));
-        break;
+      // A missing spec is validated as the empty struct Go decodes it into.
+      const workload = spec ?? {};
+      nonNegative(workload, 'replicas', 'spec', out);
+      if (workload.selector === undefined || workload.selector === null) {
+        out.push(required('spec.selector'));
+      } else if (isEmptySelector(workload.selector)) {
+        out.push(invalidValue('spec.selector', workload.selector, `empty selector is invalid for ${def.kind === 'Deployment' ? 'deployment' : 'replicaset'}`));
       }
-      nonNegative(spec, 'replicas', 'spec', out);
-      if (isEmptySelector(spec.selector)) {
-        out.push(invalidValue('spec.selector', spec.selector ?? {}, `empty selector is invalid for ${def.kind === 'Deployment' ? 'deployment' : 'replicaset'}`));
-      } else if (isObject(spec.template)) {
-        const labels = isObject(spec.template.metadata) ? spec.template.metadata.labels : undefined;
-        if (!labelsMatch(spec.selector, labels)) out.push(invalidValue('spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`'));
+      const labels = isObject(workload.template) && isObject(workload.template.metadata) ? workload.template.metadata.labels : undefined;
+      if (workload.selector === undefined || workload.selector === null || !labelsMatch(workload.selector, labels)) {
+        out.push(invalidValue('spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`'));
       }
-      validatePodSpec(templateSpec(spec), 'spec.template.spec', ['Always'], out);
+      validatePodSpec(templateSpec(workload), 'spec.template.spec', ['Always'], out);
       break;
     }
     case 'batch/v1/Job': {
