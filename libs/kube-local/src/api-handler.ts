@@ -7,9 +7,9 @@ import { parse as parseYaml } from 'yaml';
 import type { ApiContext } from './api-context.js';
 import { deleteObject, type DeleteRequest } from './deletion.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
-import type { ResourceOperations } from './resource-operations.js';
+import type { FieldValidation, ResourceOperations } from './resource-operations.js';
 import type { Route } from './router.js';
-import { badRequest, KubeStatusError, methodNotAllowed, routeNotFound } from './status-errors.js';
+import { badRequest, invalidOptions, KubeStatusError, methodNotAllowed, routeNotFound, type FieldError } from './status-errors.js';
 
 export interface ApiRequest {
   readonly method: string;
@@ -63,6 +63,36 @@ function parseBody(rawBody: string, contentType: string): unknown {
 
 function isDryRun(value: unknown): boolean {
   return value === 'All' || (Array.isArray(value) && value.includes('All'));
+}
+
+const OPTIONS_KIND: Readonly<Record<string, string>> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
+const FIELD_VALIDATIONS: readonly FieldValidation[] = ['Ignore', 'Warn', 'Strict'];
+
+/**
+ * `dryRun` may only be `All` and `fieldValidation` one of Ignore/Warn/Strict
+ * (staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go ValidateDryRun,
+ * ValidateFieldValidation, called by ValidateCreateOptions & co.).
+ * @throws KubeStatusError 422 Invalid with `details.kind` the options kind.
+ */
+function checkWriteOptions(verb: string, query: Readonly<Record<string, string>>, body?: unknown): void {
+  const kind = OPTIONS_KIND[verb];
+  if (!kind) return;
+  const errors: FieldError[] = [];
+  const bodyDryRun = kind === 'DeleteOptions' && typeof body === 'object' && body !== null ? (body as { dryRun?: unknown }).dryRun : undefined;
+  const dryRuns = bodyDryRun !== undefined ? (Array.isArray(bodyDryRun) ? bodyDryRun : [bodyDryRun]) : query.dryRun !== undefined && query.dryRun !== '' ? [query.dryRun] : [];
+  if (dryRuns.length > 0 && !(dryRuns.length === 1 && dryRuns[0] === 'All')) {
+    errors.push({ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: ${JSON.stringify(dryRuns.length === 1 ? dryRuns[0] : dryRuns)}: supported values: "All"` });
+  }
+  const fieldValidation = query.fieldValidation;
+  if (kind !== 'DeleteOptions' && fieldValidation !== undefined && fieldValidation !== '' && !FIELD_VALIDATIONS.includes(fieldValidation as FieldValidation)) {
+    errors.push({ reason: 'FieldValueNotSupported', field: 'fieldValidation', message: `Unsupported value: ${JSON.stringify(fieldValidation)}: supported values: "Ignore", "Warn", "Strict"` });
+  }
+  if (errors.length > 0) throw invalidOptions(kind, errors);
+}
+
+/** One `Warning` header value per text (RFC 7234 §5.5, code 299 as kube-apiserver sends them). */
+function warningHeader(warnings: readonly string[]): Record<string, string> {
+  return warnings.length === 0 ? {} : { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') };
 }
 
 /** DeleteOptions from the body when there is one, else from the query (kube-apiserver's delete handler). */
@@ -131,6 +161,10 @@ export class ApiHandler {
     const verb = verbOf(request.method, route, query);
     const dryRun = isDryRun(query.dryRun);
     const body = verb === 'patch' ? undefined : parseBody(request.rawBody, request.contentType);
+    if (verb !== undefined) checkWriteOptions(verb, query, body);
+    const warnings: string[] = [];
+    const fieldValidation = FIELD_VALIDATIONS.find((v) => v === query.fieldValidation);
+    const writeOptions = { dryRun, warnings, ...(fieldValidation ? { fieldValidation } : {}) };
     // A namespace's `finalize` subresource takes PUT only.
     if (subresource === 'finalize' && verb !== 'update') throw methodNotAllowed(request.method);
     switch (verb) {
@@ -151,18 +185,20 @@ export class ApiHandler {
         throw badRequest('watch requests are streamed, not answered');
       case 'create':
         if (name !== undefined || (def.namespaced && namespace === undefined)) throw methodNotAllowed(request.method);
-        return { code: 201, body: this.ops.create(def, namespace, body, { dryRun }) };
-      case 'update':
+        return { code: 201, body: this.ops.create(def, namespace, body, writeOptions), headers: warningHeader(warnings) };
+      case 'update': {
         if (name === undefined) throw methodNotAllowed(request.method);
-        return { code: 200, body: this.ops.update(def, namespace, name, body, { dryRun, ...(subresource ? { subresource } : {}) }) };
+        const updated = this.ops.update(def, namespace, name, body, { ...writeOptions, ...(subresource ? { subresource } : {}) });
+        return { code: 200, body: updated, headers: warningHeader(warnings) };
+      }
       case 'patch': {
         if (name === undefined) throw methodNotAllowed(request.method);
         const result = this.ops.patch(def, namespace, name, request.contentType, request.rawBody, {
-          dryRun,
+          ...writeOptions,
           ...(subresource ? { subresource } : {}),
           ...(query.fieldManager !== undefined ? { fieldManager: query.fieldManager } : {}),
         });
-        return { code: result.created ? 201 : 200, body: result.object };
+        return { code: result.created ? 201 : 200, body: result.object, headers: warningHeader(warnings) };
       }
       case 'delete': {
         if (subresource !== undefined) throw methodNotAllowed(request.method);

@@ -1,6 +1,6 @@
 import { CoreV1Api, KubernetesObjectApi } from '@kubernetes/client-node';
 import { startLocalKube, type LocalKube } from './index.js';
-import { obj } from './testing/test-object.js';
+import { obj, jobSpec } from './testing/test-object.js';
 
 /** The change-driven controllers: cases a pass that only looks at what changed could miss. */
 describe('garbage collector and namespace controller work from changes', () => {
@@ -68,7 +68,7 @@ describe('garbage collector and namespace controller work from changes', () => {
     for (let i = 0; i < 40; i++) {
       kube.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `ns-${i}` } });
       kube.seed(cm('a', {}, `ns-${i}`));
-      kube.seed({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: `ns-${i}` }, spec: {} });
+      kube.seed({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: `ns-${i}` }, spec: jobSpec() });
     }
     kube.seed(cm('kept'));
     for (let i = 0; i < 40; i += 2) await core.deleteNamespace({ name: `ns-${i}` });

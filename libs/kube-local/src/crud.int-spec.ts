@@ -1,7 +1,7 @@
 import { AppsV1Api, KubernetesObjectApi } from '@kubernetes/client-node';
 import { startLocalKube, type LocalKube } from './index.js';
 import { apiFailure } from './testing/api-failure.js';
-import { obj, type TestObject } from './testing/test-object.js';
+import { obj, type TestObject, workloadSpec } from './testing/test-object.js';
 
 const configMap = (name: string, extra: Record<string, unknown> = {}, namespace = 'default'): TestObject => obj({
   apiVersion: 'v1',
@@ -138,11 +138,12 @@ describe('create / get / replace through KubernetesObjectApi', () => {
   });
 
   it('keeps status out of main-resource writes for kinds with a status subresource', async () => {
-    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { replicas: 1 }, status: { replicas: 9 } };
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: workloadSpec('d'), status: { replicas: 9 } };
     const created = await api.create(obj(deployment));
     expect(created).not.toHaveProperty('status.replicas');
     kube.setStatus('apps/v1', 'Deployment', 'default', 'd', { replicas: 1, readyReplicas: 1 });
-    const replaced = await api.replace({ ...(await api.read(created)), spec: { replicas: 2 }, status: { replicas: 0 } });
+    const current = obj(await api.read(created));
+    const replaced = await api.replace({ ...current, spec: { ...(current.spec as object), replicas: 2 }, status: { replicas: 0 } });
     expect(replaced).toMatchObject({ spec: { replicas: 2 }, status: { replicas: 1, readyReplicas: 1 }, metadata: { generation: 2 } });
     const apps = kube.kubeConfig().makeApiClient(AppsV1Api);
     const viaStatus = await apps.replaceNamespacedDeploymentStatus({

@@ -1,7 +1,7 @@
 import { CoreV1Api, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { startLocalKube, type LocalKube } from './index.js';
 import { apiFailure } from './testing/api-failure.js';
-import { obj, type TestObject } from './testing/test-object.js';
+import { obj, type TestObject, podSpec, workloadSpec, jobSpec } from './testing/test-object.js';
 
 const cm = (name: string, metadata: Record<string, unknown> = {}, namespace = 'default'): TestObject => obj({
   apiVersion: 'v1',
@@ -70,7 +70,7 @@ describe('deletion semantics through KubernetesObjectApi', () => {
     it('an object without finalizers goes at once with a success Status (Pods answer with the object)', async () => {
       const created = await api.create(cm('plain'));
       expect(await api.delete(cm('plain'))).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'plain', kind: 'configmaps', uid: created.metadata?.uid } });
-      await api.create(obj({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [] } }));
+      await api.create(obj({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: podSpec() }));
       expect(await api.delete({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } })).toMatchObject({ kind: 'Pod' });
     });
 
@@ -166,8 +166,8 @@ describe('deletion semantics through KubernetesObjectApi', () => {
     });
 
     it('batch/v1 Jobs default to Orphan, as real clusters keep them', async () => {
-      const job = await api.create(obj({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'default' }, spec: {} }));
-      await api.create(obj({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'j-pod', namespace: 'default', ownerReferences: [ownedBy(job)] }, spec: {} }));
+      const job = await api.create(obj({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'default' }, spec: jobSpec() }));
+      await api.create(obj({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'j-pod', namespace: 'default', ownerReferences: [ownedBy(job)] }, spec: podSpec('Never') }));
       await api.delete({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'default' } });
       await kube.settle();
       expect(exists('Job', 'j', 'default', 'batch/v1')).toBe(false);
@@ -175,9 +175,9 @@ describe('deletion semantics through KubernetesObjectApi', () => {
     });
 
     it('cascades across kinds: Deployment → ReplicaSet → Pod', async () => {
-      const deployment = await api.create(obj({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: {} }));
-      const rs = await api.create(obj({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'd-1', namespace: 'default', ownerReferences: [ownedBy(deployment)] }, spec: {} }));
-      await api.create(obj({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'd-1-x', namespace: 'default', ownerReferences: [ownedBy(rs)] }, spec: {} }));
+      const deployment = await api.create(obj({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: workloadSpec('d') }));
+      const rs = await api.create(obj({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'd-1', namespace: 'default', ownerReferences: [ownedBy(deployment)] }, spec: workloadSpec('d') }));
+      await api.create(obj({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'd-1-x', namespace: 'default', ownerReferences: [ownedBy(rs)] }, spec: podSpec() }));
       await api.delete({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' } }, undefined, undefined, undefined, undefined, 'Foreground');
       await kube.settle();
       expect(kube.changes.filter((c) => c.type === 'DELETED').map((c) => c.kind)).toEqual(['Pod', 'ReplicaSet', 'Deployment']);

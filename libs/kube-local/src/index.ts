@@ -7,3 +7,4 @@ export type { StoreChange } from './object-store.js';
 export { KubeStatusError, type KubeStatus, type StatusReason, type StatusCause, type StatusDetails } from './status-errors.js';
 export { kubeConfigFor, kubeconfigYamlFor } from './kubeconfig.js';
 export { parseLabelSelector, matchesLabels, SelectorSyntaxError, type LabelRequirement } from './label-selector.js';
+export { manifestProblems } from './manifest-validation.js';

@@ -22,11 +22,14 @@ import {
   internalError,
   invalid,
   namespaceNotFound,
+  type FieldError,
   notFound,
   staleResourceVersion,
   unprocessable,
   unsupportedMediaType,
 } from './status-errors.js';
+import { applyDefaults, convertIncoming, validateKind, validateKindUpdate } from './kind-rules.js';
+import { checkStructure, pruneUnknownFields } from './object-schema.js';
 import { validateObjectMeta } from './validation.js';
 
 export type Subresource = 'status' | 'finalize';
@@ -47,9 +50,16 @@ export interface KubeList {
   items: Record<string, unknown>[];
 }
 
+/** `fieldValidation` query values (staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go). */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
 export interface WriteOptions {
   readonly dryRun?: boolean;
   readonly subresource?: Subresource;
+  /** What to do with fields the kind's schema does not define; default `Warn` (as kube-apiserver since 1.27). */
+  readonly fieldValidation?: FieldValidation;
+  /** Receives the `Warning` header texts of the write (unknown fields dropped under `Warn`). */
+  readonly warnings?: string[];
 }
 
 const GENERATE_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -142,7 +152,7 @@ export class ResourceOperations {
     }
     if (def.builtIn && def.kind === 'Pod') object.status = { phase: 'Pending' };
 
-    const errors = validateObjectMeta(def, object);
+    const errors = [...this.admitBody(def, object, options, true), ...validateObjectMeta(def, object)];
     if (errors.length > 0) throw invalid(def, name, errors);
     if (meta.resourceVersion) throw internalError('resourceVersion should not be set on objects to be created');
     if (this.ctx.store.read(def, scope, name)) throw alreadyExists(def, name);
@@ -212,7 +222,7 @@ export class ResourceOperations {
     }
     if (meta.resourceVersion && meta.resourceVersion !== existing.metadata.resourceVersion) throw staleResourceVersion(def, name);
 
-    const next = options.subresource ? this.subresourceUpdate(existing, incoming, options.subresource) : this.mainUpdate(def, existing, incoming);
+    const next = options.subresource ? this.subresourceUpdate(existing, incoming, options.subresource) : this.mainUpdate(def, existing, incoming, options);
     if (jsonEqual(next, existing)) return existing;
     if (options.dryRun) return next;
     const stored = this.ctx.store.write(def, next);
@@ -221,7 +231,7 @@ export class ResourceOperations {
     return stored;
   }
 
-  private mainUpdate(def: KindDef, existing: KubeObject, incoming: KubeObject): KubeObject {
+  private mainUpdate(def: KindDef, existing: KubeObject, incoming: KubeObject, options: WriteOptions): KubeObject {
     const old = existing.metadata;
     const next: KubeObject = structuredClone(incoming);
     next.metadata = {
@@ -247,7 +257,8 @@ export class ResourceOperations {
       const finalizers = (existing.spec as { finalizers?: string[] } | undefined)?.finalizers;
       next.spec = { ...(isObject(next.spec) ? next.spec : {}), finalizers };
     }
-    const errors = validateObjectMeta(def, next);
+    const errors = [...this.admitBody(def, next, options, false), ...validateObjectMeta(def, next)];
+    if (errors.length === 0) errors.push(...validateKindUpdate(def, existing, next));
     if (old.deletionTimestamp) {
       const added = (next.metadata.finalizers ?? []).filter((f) => !(old.finalizers ?? []).includes(f));
       if (added.length > 0) {
@@ -261,6 +272,31 @@ export class ResourceOperations {
     if (errors.length > 0) throw invalid(def, old.name, errors);
     if (!jsonEqual(specPart(next), specPart(existing))) next.metadata.generation = (old.generation ?? 0) + 1;
     return next;
+  }
+
+  /**
+   * What kube-apiserver does to a body between reading it and storing it: decoding (unknown fields
+   * pruned per `fieldValidation`; a type mismatch or bad base64 is a 400), conversion (Secret
+   * `stringData`), defaulting, then the kind's validation. Changes `object` in place.
+   * @returns the kind's validation errors (the caller adds metadata errors and answers 422).
+   * @throws KubeStatusError 400 BadRequest for a decode error or an unknown field under `Strict`.
+   */
+  private admitBody(def: KindDef, object: KubeObject, options: WriteOptions, creating: boolean): FieldError[] {
+    const unknown = pruneUnknownFields(def.apiVersion, def.kind, object);
+    if (unknown.length > 0) {
+      const texts = unknown.map((field) => `unknown field "${field}"`);
+      if (options.fieldValidation === 'Strict') throw badRequest(`strict decoding error: ${texts.join(', ')}`);
+      if (options.fieldValidation !== 'Ignore') options.warnings?.push(...texts);
+    }
+    const structure = checkStructure(def.apiVersion, def.kind, object);
+    if (structure.decodeError !== undefined) throw badRequest(structure.decodeError);
+    convertIncoming(def, object);
+    applyDefaults(def, object, creating);
+    // Go validation reports what is missing below a required field (a Job's empty template →
+    // its containers and restartPolicy), so a schema `required` it covers is not repeated.
+    const errors = validateKind(def, object);
+    const covered = (field: string) => errors.some((e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`));
+    return [...structure.errors.filter((e) => !covered(e.field)), ...errors];
   }
 
   /** `/status` takes only `status` from the body (CRD status strategy); `/finalize` only `spec.finalizers`. */

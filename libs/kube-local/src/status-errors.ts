@@ -165,6 +165,20 @@ export function invalid(def: KindDef, name: string, errors: readonly FieldError[
   });
 }
 
+/**
+ * 422 for bad request options (`CreateOptions`, `UpdateOptions`, `PatchOptions`, `DeleteOptions`
+ * in group `meta.k8s.io`), as the handlers answer a failed ValidateCreateOptions & co.
+ */
+export function invalidOptions(kind: string, errors: readonly FieldError[]): KubeStatusError {
+  const texts = errors.map((e) => `${e.field}: ${e.message}`);
+  const summary = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
+  return failure(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: ${summary}`, {
+    group: 'meta.k8s.io',
+    kind,
+    causes: errors.map((e) => ({ reason: e.reason, message: e.message, field: e.field })),
+  });
+}
+
 export function badRequest(message: string): KubeStatusError {
   return failure(400, 'BadRequest', message);
 }

@@ -1,6 +1,6 @@
 import { CoreV1Api, KubernetesObjectApi, makeInformer, Watch, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
 import { startLocalKube, type LocalKube, type LocalKubeOptions } from './index.js';
-import { obj } from './testing/test-object.js';
+import { obj, jobSpec } from './testing/test-object.js';
 
 const cm = (name: string, labels: Record<string, string> = {}, namespace = 'default') =>
   obj({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels } });
@@ -138,7 +138,7 @@ describe('watch through @kubernetes/client-node', () => {
     const jobs = await watch('/apis/batch/v1/namespaces/default/jobs');
     const widgets = await watch('/apis/example.com/v1/widgets');
     const namespaces = await watch('/api/v1/namespaces', { labelSelector: 'team' });
-    await api.create(obj({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'default' }, spec: {} }));
+    await api.create(obj({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'default' }, spec: jobSpec() }));
     await api.create(obj({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: {} }));
     await api.create(obj({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', labels: { team: 'x' } } }));
     await api.delete(obj({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' } }));

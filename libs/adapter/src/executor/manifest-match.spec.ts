@@ -1,4 +1,4 @@
-import { manifestDifferences } from './manifest-match.js';
+import { describeDrift, manifestDifferences } from './manifest-match.js';
 
 describe('manifestDifferences (seed 003 AdoptIfMatching: every field the manifest sets must match)', () => {
   const existing = {
@@ -32,5 +32,14 @@ describe('manifestDifferences (seed 003 AdoptIfMatching: every field the manifes
   it('ignores the selectable ownership label decom.io/managed-by like the annotation (issue #16), not other labels', () => {
     expect(manifestDifferences({ metadata: { labels: { app: 'a', 'decom.io/managed-by': 'validation' } } }, existing)).toEqual([]);
     expect(manifestDifferences({ metadata: { labels: { 'decom.io/other': 'x' } } }, existing)).toEqual(['metadata.labels.decom.io/other']);
+  });
+
+  it('compares a Secret stringData manifest with the base64 data a real API server stores (stringData is never returned)', () => {
+    const desired = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 'Opaque', stringData: { token: 'abc' } };
+    const stored = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', uid: 'u' }, type: 'Opaque', data: { token: Buffer.from('abc').toString('base64') } };
+    expect(manifestDifferences(desired, stored)).toEqual([]);
+    const other = { ...stored, data: { token: Buffer.from('xyz').toString('base64') } };
+    expect(manifestDifferences(desired, other)).toEqual(['data.token']);
+    expect(describeDrift(desired, other, ['data.token'])).toEqual([`data.token: manifest "${Buffer.from('abc').toString('base64')}", object "${Buffer.from('xyz').toString('base64')}"`]);
   });
 });

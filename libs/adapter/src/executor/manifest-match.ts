@@ -41,16 +41,30 @@ function collect(desired: unknown, existing: unknown, path: string, out: string[
 }
 
 /**
+ * A manifest as an API server stores it, for the fields that are written one way and read
+ * another: a core/v1 Secret's `stringData` is write-only, merged over `data` as base64
+ * (kubernetes pkg/apis/core/v1/conversion.go), so an existing Secret is compared on `data`.
+ */
+export function asStored(manifest: Record<string, unknown>): Record<string, unknown> {
+  if (manifest.apiVersion !== 'v1' || manifest.kind !== 'Secret' || !isRecord(manifest.stringData)) return manifest;
+  const { stringData, ...rest } = manifest;
+  const data = { ...(isRecord(rest.data) ? rest.data : {}) };
+  for (const [key, value] of Object.entries(stringData)) if (typeof value === 'string') data[key] = Buffer.from(value, 'utf8').toString('base64');
+  return { ...rest, data };
+}
+
+/**
  * The fields a manifest sets that the existing object does not match (deep subset compare:
  * maps key by key, lists item by item with equal length, scalars strictly), as paths such as
  * `data.mode` or `spec.containers[0].image`. Fields only the existing object has are ignored;
  * so are the `hyperfleet.io/generation` and `decom.io/owner` annotations and the `decom.io/managed-by` and
- * `decom.io/owner-id` labels. `[]` = matching
+ * `decom.io/owner-id` labels. The manifest is compared in its stored form (`asStored`: a Secret's
+ * `stringData` as the base64 `data.<key>` it becomes). `[]` = matching
  * (seed 003 `AdoptIfMatching`).
  */
 export function manifestDifferences(desired: Record<string, unknown>, existing: Record<string, unknown>): string[] {
   const out: string[] = [];
-  collect(desired, existing, '', out);
+  collect(asStored(desired), existing, '', out);
   return out;
 }
 
@@ -70,5 +84,6 @@ export function valueAt(object: unknown, path: string): unknown {
  */
 export function describeDrift(desired: Record<string, unknown>, existing: Record<string, unknown>, paths: readonly string[]): string[] {
   const show = (value: unknown) => (value === undefined ? 'absent' : JSON.stringify(value));
-  return paths.map((path) => `${path}: manifest ${show(valueAt(desired, path))}, object ${show(valueAt(existing, path))}`);
+  const stored = asStored(desired);
+  return paths.map((path) => `${path}: manifest ${show(valueAt(stored, path))}, object ${show(valueAt(existing, path))}`);
 }

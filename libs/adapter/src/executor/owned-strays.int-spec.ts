@@ -13,7 +13,12 @@ const NS = ID.toLowerCase();
 const GET = `GET /api/hyperfleet/v1/clusters/${ID}`;
 const PUT = `PUT /api/hyperfleet/v1/clusters/${ID}/statuses`;
 const event = { id: ID, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${ID}`, generation: 1 };
-const job = (name: string, namespace: string) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace }, spec: {} });
+const job = (name: string, namespace: string) => ({
+  apiVersion: 'batch/v1',
+  kind: 'Job',
+  metadata: { name, namespace },
+  spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36', command: ['true'] }] } } },
+});
 const cluster = (generation: number, deleting = false) => ({
   id: ID,
   kind: 'Cluster',

@@ -168,6 +168,24 @@ describe('adapter side of deletion and adoption policies, ownership, pause (seed
     expect(condition(lastReport(), 'Applied')).toMatchObject({ status: 'True' });
   });
 
+  it('AdoptIfMatching on a Secret written with stringData: compared on the base64 data the server stored, adopted', async () => {
+    // A real API server turns stringData into data and never returns it (the server here does the same).
+    h.kube.seed({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'pull', namespace: 'default' }, type: 'Opaque', stringData: { token: 's3cret' } });
+    expect(h.kube.peek('v1', 'Secret', 'default', 'pull')).toMatchObject({ data: { token: Buffer.from('s3cret').toString('base64') } });
+    expect(h.kube.peek('v1', 'Secret', 'default', 'pull')).not.toHaveProperty('stringData');
+    const secret = `  - name: pull
+    manifest: {apiVersion: v1, kind: Secret, metadata: {name: pull, namespace: default}, type: Opaque, stringData: {token: s3cret}}
+    discovery: {by_name: pull, namespace: default}
+    lifecycle:
+      create: {adoptionPolicy: AdoptIfMatching}
+      delete: {when: {expression: 'deleted_time != null'}}`;
+    const executor = await h.executor(config(secret, '!resources.?pull.hasValue()'), 'validation');
+    h.api.on(GET, { status: 200, body: clusterBody() });
+    const result = await executor.execute(event);
+    expect(result.policy.outcomes).toEqual([expect.objectContaining({ outcome: 'Adopted' })]);
+    expect(condition(lastReport(), 'Applied')).toMatchObject({ status: 'True' });
+  });
+
   it('FailIfExists: Applied=False/AlreadyExists and no write', async () => {
     h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', namespace: 'default' }, data: { mode: 'auto' } });
     const executor = await h.executor(config(configMap('shared', { create: '{adoptionPolicy: FailIfExists}' }), '!resources.?shared.hasValue()'), 'validation');

@@ -3,8 +3,9 @@ import type { ExecutionResult } from './execution-result.js';
 import { ExecutorHarness } from '../testing/executor-harness.js';
 
 /**
- * seeds/000 "Example Task Config with Deletion", run unchanged (config/adapters/validation.yaml)
- * against the local Kubernetes API server over HTTP. The HyperFleet API is a recorded-response
+ * seeds/000 "Example Task Config with Deletion" (config/adapters/validation.yaml: the seed's config
+ * with a pod template in its Job, which a real API server requires) against the local Kubernetes
+ * API server over HTTP. The HyperFleet API is a recorded-response
  * HTTP server (the real API is built separately).
  */
 const CLUSTER = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
@@ -17,7 +18,7 @@ type Condition = { type: string; status: string; reason: string; message: string
 const conditions = (report: unknown) =>
   Object.fromEntries(((report as { conditions: Condition[] }).conditions).map((c) => [c.type, `${c.status}/${c.reason}`]));
 
-describe('seed 000 example task config, unchanged', () => {
+describe('seed 000 example task config', () => {
   let h: ExecutorHarness;
   let executor: AdapterExecutor;
   const cluster = (generation: number, deleted: boolean) =>
@@ -55,7 +56,23 @@ describe('seed 000 example task config, unchanged', () => {
       observed_generation: 2,
       observed_time: '2026-03-25T10:00:00Z',
     });
-    expect(h.kube.peek('batch/v1', 'Job', CLUSTER, `validation-${CLUSTER}-gen2`)).toBeDefined();
+    // The bundled server validates like kube-apiserver: the Job it accepted runs a real pod template,
+    // and carries the server's defaults and generated selector.
+    expect(h.kube.peek('batch/v1', 'Job', CLUSTER, `validation-${CLUSTER}-gen2`)).toMatchObject({
+      spec: {
+        backoffLimit: 2,
+        completions: 1,
+        parallelism: 1,
+        selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': expect.any(String) } },
+        template: {
+          metadata: { labels: { 'batch.kubernetes.io/job-name': `validation-${CLUSTER}-gen2` } },
+          spec: {
+            restartPolicy: 'Never',
+            containers: [{ name: 'validate', image: 'busybox:1.36', env: [{ name: 'CLUSTER_ID', value: CLUSTER }, { name: 'GENERATION', value: '2' }] }],
+          },
+        },
+      },
+    });
 
     // Deleting. The generation is held at 2 here so the Job of the current generation exists,
     // which is the ordering the seed describes (see the next test for a real generation bump).
