@@ -70,10 +70,11 @@ export function describeJobQueueBehaviour(name: string, open: () => Promise<Queu
       await queue.idle();
       expect(tries.map((t) => t.attempt)).toEqual([1, 2, 3]);
       const [first, second] = [tries[1]!.at - tries[0]!.at, tries[2]!.at - tries[1]!.at];
-      // base 80 ms ±20 %, then 160 ms ±20 %: the second gap is always the longer one.
+      // base 80 ms ±20 %, then 160 ms ±20 %: each gap is at least its backoff's floor. Only floors are
+      // checked: a loaded box delays a due job by hundreds of ms (a 447 ms first gap was seen), so the
+      // order of the two gaps is not the queue's to guarantee.
       expect(first).toBeGreaterThanOrEqual(60);
       expect(second).toBeGreaterThanOrEqual(120);
-      expect(second).toBeGreaterThan(first);
       expect(await queue.failed('retry')).toEqual([]);
     });
 
