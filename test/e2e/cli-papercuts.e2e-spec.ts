@@ -157,7 +157,7 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
     afterAll(async () => redis?.stop());
 
     it('says the queue is unknown (exit 2), and does not create it', async () => {
-      const env = { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: `cli-test-${process.pid}-${Date.now()}` };
+      const env = { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: redis.prefix('cli') };
       const run = await runBuiltDecom(['jobs', 'retry', 'bogus-queue', 'nope', '--redis'], env);
       expect(run.code).toBe(2);
       expect(run.stderr).toBe('decom jobs: unknown queue bogus-queue; known queues: (none yet)\n');
@@ -239,7 +239,7 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
         const redis = await useRedis();
         const worker = spawn(process.execPath, [DECOM_BIN, 'worker'], {
           cwd: resolve('.'),
-          env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DECOM_DATA_DIR: data, REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: `cli-worker-${process.pid}`, DECOM_METRICS_PORT: '0' },
+          env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DECOM_DATA_DIR: data, REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: redis.prefix('cli-worker'), DECOM_METRICS_PORT: '0' },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let workerOutput = '';

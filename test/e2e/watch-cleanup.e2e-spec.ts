@@ -89,7 +89,7 @@ describe.each([
     if (bullmq) redis = await useRedis();
   });
   afterAll(async () => redis?.stop());
-  const env = (): Record<string, string> => (redis ? { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: `decom-watch-${Date.now()}-${Math.round(Math.random() * 1e6)}` } : {});
+  const env = (): Record<string, string> => (redis ? { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: redis.prefix('watch') } : {});
 
   it('a deletion finishes through watch changes without any backoff re-run; after a dropped watch, again', async () => {
     const rec = recorder();
