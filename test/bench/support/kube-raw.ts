@@ -26,7 +26,13 @@ function objectsOf(id: string): ClusterObjects {
   return {
     namespace: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } },
     configMap: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cluster-${id}-config`, namespace } },
-    job: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: `validation-${id}-gen1`, namespace } },
+    job: {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: `validation-${id}-gen1`, namespace },
+      // A Job the server accepts (pod template with a container and restartPolicy), as the shipped adapter creates.
+      spec: { backoffLimit: 2, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'validate', image: 'busybox:1.36', command: ['true'] }] } } },
+    },
     nodepoolConfigMaps: ['a', 'b'].map((np) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `nodepool-${id}-${np}`, namespace, labels } })),
   };
 }
