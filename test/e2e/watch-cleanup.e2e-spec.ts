@@ -1,5 +1,5 @@
 /**
- * Issue #16 item 1, "edge-triggered cleanup, level-triggered safety", end to end: the embedded engine
+ * "Edge-triggered cleanup, level-triggered safety", end to end: the embedded engine
  * with the shipped adapters (config/adapters: Job → ConfigMap → Namespace for a cluster, one ConfigMap per
  * nodepool) and the bundled local Kubernetes API server, over HTTP.
  * - With the re-run backoff set to 10 minutes, a deletion still finishes: every step after the first
@@ -54,8 +54,20 @@ async function provision(api: DemoApi, name: string): Promise<{ id: string; node
   return { id, nodepools };
 }
 
-async function deleteAndWait(api: DemoApi, id: string, timeoutMs = 30_000): Promise<void> {
-  expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
+/**
+ * DELETE, then hold the Kubernetes server's controllers until the first cleanup run after it has ended, so
+ * that run cannot see its Namespace gone however slowly the machine runs: the deletion needs a later run,
+ * and the test shows which trigger (watch change or backoff) brought it.
+ */
+async function deleteAndWait(api: DemoApi, id: string, held?: { kube: LocalKube; runs: () => number }, timeoutMs = 30_000): Promise<void> {
+  const before = held?.runs() ?? 0;
+  held?.kube.pauseControllers();
+  try {
+    expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
+    if (held) await eventually(`first cleanup run of ${id}`, async () => (held.runs() > before ? true : undefined), timeoutMs, 20);
+  } finally {
+    held?.kube.resumeControllers();
+  }
   await eventually(`cluster ${id} gone`, async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), timeoutMs, 20);
 }
 
@@ -83,7 +95,7 @@ function recorder(): Recorded & { options: { onAdapterRun: (run: any) => void; o
 describe.each([
   ['in-process queue', false],
   ['BullMQ', true],
-])('watch-driven cleanup (issue #16), %s', (_name, bullmq) => {
+])('watch-driven cleanup, %s', (_name, bullmq) => {
   let redis: RedisForTests | undefined;
   beforeAll(async () => {
     if (bullmq) redis = await useRedis();
@@ -99,7 +111,9 @@ describe.each([
       await watchesRunning(fixture.engine.url);
       const first = await provision(api, 'watch-1');
       const before = rec.runs.length;
-      await deleteAndWait(api, first.id);
+      const kube = fixture.engine.localKube!;
+      const validationRuns = () => rec.runs.filter((r) => r.adapter === 'validation').length;
+      await deleteAndWait(api, first.id, { kube, runs: validationRuns });
       const runs = rec.runs.slice(before).filter((r) => r.adapter === 'validation');
       // The first run comes from DeletionRequested; every later one from a watch change, none by backoff (`.r-N`).
       expect(runs.length).toBeGreaterThanOrEqual(2);
@@ -109,7 +123,6 @@ describe.each([
       expect(rec.runs.some((r) => /\.r-\d+$/.test(r.job))).toBe(false);
 
       // Drop every watch: the server stops listening (connections reset), then comes back.
-      const kube = fixture.engine.localKube!;
       await kube.stopListening();
       await eventually('a watch down', async () => ((await readyz(fixture.engine.url)).body.checks.kube_watches ?? []).some((w) => w.state === 'retrying') || undefined);
       expect((await readyz(fixture.engine.url)).status).toBe(200);
@@ -117,7 +130,7 @@ describe.each([
       await watchesRunning(fixture.engine.url);
       const second = await provision(api, 'watch-2');
       const mark = rec.runs.length;
-      await deleteAndWait(api, second.id);
+      await deleteAndWait(api, second.id, { kube, runs: validationRuns });
       const later = rec.runs.slice(mark).filter((r) => r.adapter === 'validation');
       expect(later.slice(1).every((r) => /\.w-\d+$/.test(r.job))).toBe(true);
       expect(rec.runs.some((r) => /\.r-\d+$/.test(r.job))).toBe(false);
