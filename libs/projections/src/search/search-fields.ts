@@ -44,6 +44,8 @@ export const RESOURCE_SEARCH: SearchSchema = {
     kind: { column: 'kind', type: 'text' },
     href: { column: 'href', type: 'text' },
     owner_id: { column: 'owner_id', type: 'text' },
+    owner_kind: { column: 'owner_kind', type: 'text' },
+    owner_href: { column: 'owner_href', type: 'text' },
     created_by: { column: 'created_by', type: 'text' },
     updated_by: { column: 'updated_by', type: 'text' },
     deleted_by: { column: 'deleted_by', type: 'text' },
@@ -74,7 +76,8 @@ export const STATUS_SEARCH: SearchSchema = {
 };
 
 const LABEL_KEY = /^[A-Za-z0-9]([A-Za-z0-9_.\-/]*[A-Za-z0-9])?$/;
-const PATH_SEGMENT = /^[A-Za-z0-9_]+$/;
+/** HyperFleet's key pattern for JSON document paths (`spec.<a>.<b>`): lower case, digits, underscore. */
+const PATH_SEGMENT = /^[a-z0-9_]+$/;
 const CONDITION_TYPE = /^[A-Z][A-Za-z0-9]*$/;
 
 /**
@@ -95,7 +98,7 @@ export function resolveField(schema: SearchSchema, name: string, search: string)
   for (const doc of schema.documents ?? []) {
     if (!name.startsWith(doc.prefix)) continue;
     const path = name.slice(doc.prefix.length).split('.');
-    if (!path.every((s) => PATH_SEGMENT.test(s))) fail(`has an invalid path (segments are [A-Za-z0-9_]+ separated by ".")`);
+    if (!path.every((s) => PATH_SEGMENT.test(s))) fail(`has an invalid path (segments are [a-z0-9_]+ separated by ".", as in HyperFleet)`);
     return { kind: 'document', name, column: doc.column, path };
   }
   if (schema.conditions && name.startsWith(schema.conditions.prefix)) {

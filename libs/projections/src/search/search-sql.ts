@@ -4,10 +4,11 @@
  * from the schema's table, and JSON keys/paths are bound too.
  *
  * Typing (contract §1.6): text columns take quoted strings; `generation`-like columns take integers;
- * `*_time` columns take RFC 3339 strings (normalised to the stored ISO form, so comparisons are by time).
+ * `*_time` columns take RFC 3339 strings or dates (`'2020-01-01'`, midnight UTC), normalised to the stored ISO
+ * form, so comparisons are by time.
  * In `spec.<path>` a quoted string matches only JSON strings, an unquoted number only JSON numbers
  * (compared numerically), `true`/`false` only JSON booleans. `status.conditions.<Type>` takes `=` with
- * True/False/Unknown; its subfields compare like columns. `not` over `labels.*` or `status.conditions.*` is
+ * True/False/Unknown, or `IS NULL` (no condition of that type); its subfields compare like columns. `not` over `labels.*` or `status.conditions.*` is
  * refused, as in HyperFleet. `like` is case-sensitive on both databases, `ilike` ASCII-case-insensitive.
  * @throws SearchFieldError (→ HYPERFLEET-VAL-005) for unknown fields, or an operator/value a field does not take.
  */
@@ -24,6 +25,8 @@ export interface SqlCondition {
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+/** A date alone (`'2020-01-01'`), as TSL's date literals: midnight UTC of that day. */
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const CONDITION_STATUSES = ['True', 'False', 'Unknown'];
 
 /** Compiles `expr` over `schema` for `dialect`. @throws SearchFieldError */
@@ -73,10 +76,19 @@ class Compiler {
 
   private predicate(p: TslPredicate): SqlCondition {
     const field = resolveField(this.schema, p.field, this.search);
+    // TSL reads `not in`, `is not null`, `not between`, `not like` as a `not` over the predicate.
+    if ((field.kind === 'label' || field.kind === 'condition') && 'negated' in p && p.negated) {
+      this.fail(p.field, '"not" cannot be used with labels.* or status conditions (as in HyperFleet)');
+    }
+    if (field.kind === 'condition' && !field.subfield && p.kind === 'null') {
+      // `status.conditions.<Type> IS NULL`: the resource has no condition of that type.
+      const exists = this.conditionExists(field, '1 = 1');
+      return { sql: `NOT ${exists.sql}`, params: exists.params };
+    }
     if (field.kind === 'condition' && !field.subfield) return this.conditionStatus(field, p);
     if (field.kind === 'condition') {
       // status.conditions.<Type>.<subfield> <op> ... : some condition of that type whose subfield matches.
-      if (p.kind === 'null') this.fail(p.field, 'does not take IS [NOT] NULL');
+      if (p.kind === 'null') this.fail(p.field, 'does not take IS NULL');
       const inner = this.onOperand(p, (literal) => this.conditionSubfield(field, literal));
       const exists = this.conditionExists(field, inner.sql);
       return { sql: exists.sql, params: [...exists.params, ...inner.params] };
@@ -142,8 +154,11 @@ class Compiler {
         if (literal.type !== 'string') this.fail(field, `needs a quoted string, not ${describe(literal)}`);
         return literal.value;
       case 'time': {
-        if (literal.type !== 'string' || !RFC3339.test(literal.value)) this.fail(field, `needs an RFC 3339 date-time in quotes (e.g. '2026-03-06T14:00:00Z'), not ${describe(literal)}`);
-        const millis = Date.parse(literal.value as string);
+        if (literal.type !== 'string' || !(RFC3339.test(literal.value) || DATE_ONLY.test(literal.value))) {
+          this.fail(field, `needs an RFC 3339 date-time or a date in quotes (e.g. '2026-03-06T14:00:00Z', '2026-03-06'), not ${describe(literal)}`);
+        }
+        const text = literal.value as string;
+        const millis = Date.parse(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
         if (Number.isNaN(millis)) this.fail(field, `needs a valid RFC 3339 date-time, not ${describe(literal)}`);
         return new Date(millis).toISOString();
       }

@@ -78,19 +78,15 @@ const FOUND: Array<[string, string[]]> = [
   ["labels.env != 'production'", ['c2']],
   ["labels.env in ['production', 'staging']", ['c1', 'c2']],
   ["labels.app.kubernetes.io/name = 'web'", ['c1']],
-  // Issue 16: label predicates read the resource_labels table; a missing label matches nothing, as before.
+  // Label predicates read the resource_labels table; a missing label matches nothing, as in the JSON column.
   ['labels.env IS NULL', ['c3', 'c4']],
-  ['labels.env is not null', ['c1', 'c2']],
-  ["labels.env not in ['production']", ['c2']],
   ["labels.env like 'prod%'", ['c1']],
   ["labels.env like 'PROD%'", []],
   ["labels.env ilike 'PROD%'", ['c1']],
-  ["labels.env not like 'prod%'", ['c2']],
   ["labels.env between 'a' and 'q'", ['c1']],
   ["labels.tier = 'gold' or name = 'Gamma_1'", ['c1', 'c3']],
   ["labels.env = 'staging' and deleted_time is not null", ['c2']],
   ['labels.tier IS NULL', ['c2', 'c3', 'c4']],
-  ['labels.tier IS NOT NULL', ['c1']],
   ['spec.release.version > 9', ['c1', 'c3']],
   ['spec.release.version = 9', ['c2']],
   ['spec.release.version >= 9.5', ['c1', 'c3']],
@@ -129,6 +125,15 @@ const FOUND: Array<[string, string[]]> = [
   ["not deleted_time is null", ['c2']],
   ['  generation=1  ', ['c1', 'c4']],
   ["name='alpha'and generation=1", ['c1']],
+  // The literal on the left reads as the same comparison from the field's side.
+  ["'True' = status.conditions.Reconciled", ['c1', 'c3']],
+  ["'alpha' = name", ['c1']],
+  ['2 < generation', ['c2']],
+  ['2 <= generation', ['c2', 'c3']],
+  ['status.conditions.Reconciled IS NULL', ['c4']],
+  ["created_time > '2026-03-03'", ['c3', 'c4']],
+  ["created_time < '2026-03-02'", ['c1']],
+  ['name = `alpha`', ['c1']],
 ];
 // `NAME` is not a field: remove the placeholder row above and check it among the errors instead.
 FOUND.splice(FOUND.findIndex(([s]) => s.startsWith('NAME')), 1);
@@ -142,7 +147,7 @@ const ERRORS: Array<[string, typeof SearchSyntaxError | typeof SearchFieldError,
   ["name = 'a' and", SearchSyntaxError, 'column'],
   ['name in []', SearchSyntaxError, 'column'],
   ["name ~ 'a'", SearchSyntaxError, 'column'],
-  ["'a' = name", SearchSyntaxError, 'column 1'],
+  ["'a' = 'b'", SearchSyntaxError, 'column'],
   ['x'.repeat(4097), SearchSyntaxError, 'at most 4096'],
   ["NAME = 'alpha'", SearchFieldError, 'unknown'],
   ["stream = 'x'", SearchFieldError, 'unknown'],
@@ -154,7 +159,13 @@ const ERRORS: Array<[string, typeof SearchSyntaxError | typeof SearchFieldError,
   ["status.conditions.Reconciled.reason = 'x'", SearchFieldError, 'subfield'],
   ["status.conditions.Reconciled != 'True'", SearchFieldError, 'only "="'],
   ["status.conditions.Reconciled = 'Yes'", SearchFieldError, "'True', 'False' or 'Unknown'"],
-  ["status.conditions.Reconciled IS NULL", SearchFieldError, 'only "="'],
+  ['status.conditions.Reconciled IS NOT NULL', SearchFieldError, '"not"'],
+  ['labels.env is not null', SearchFieldError, '"not"'],
+  ["labels.env not in ['production']", SearchFieldError, '"not"'],
+  ["labels.env not like 'prod%'", SearchFieldError, '"not"'],
+  ["labels.env not between 'a' and 'q'", SearchFieldError, '"not"'],
+  ["spec.Provider = 'aws'", SearchFieldError, 'path'],
+  ["created_time > '2026-3-1'", SearchFieldError, 'RFC 3339'],
   ["generation = '1'", SearchFieldError, 'integer'],
   ['generation = 1.5', SearchFieldError, 'integer'],
   ["created_time > 'yesterday'", SearchFieldError, 'RFC 3339'],
@@ -242,6 +253,12 @@ describe.each(backends)('TSL search on %s', (_, open) => {
     expect(found.items.map((r) => r.id)).toEqual(['np1']);
   });
 
+  it.each(["owner_kind = 'Cluster'", "owner_href = '/api/hyperfleet/v1/x/c1'", "owner_href like '%/c1'"])('searches the owner reference: %s', async (search) => {
+    const found = await queries.list({ kind: 'NodePool', page: 1, size: 10, search });
+    expect(found.items.map((r) => r.id)).toEqual(['np1']);
+    expect((await queries.list({ kind: 'NodePool', page: 1, size: 10, search: search.replace('Cluster', 'NodePool').replace('c1', 'c2') })).items).toEqual([]);
+  });
+
   it('accepts exactly 4096 characters', async () => {
     const search = `name = '${'a'.repeat(4096 - 9)}'`;
     expect(search).toHaveLength(4096);
@@ -285,9 +302,10 @@ async function insertResource(tx: { execute(sql: string, params?: readonly unkno
     ? [{ type: 'Reconciled', status: r.reconciled.status, observed_generation: r.reconciled.observed_generation, last_updated_time: r.reconciled.last_updated_time, last_transition_time: r.reconciled.last_updated_time, created_time: r.created_time, reason: '', message: '' }]
     : [];
   await tx.execute(
-    `INSERT INTO resources (id, kind, name, href, stream, owner_id, spec, labels, generation, created_time, updated_time, created_by, updated_by, deleted_time, conditions)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [r.id, r.kind ?? 'Cluster', r.name, `/api/hyperfleet/v1/x/${r.id}`, `s-${r.id}`, r.owner_id ?? null, JSON.stringify(r.spec ?? {}), JSON.stringify(r.labels ?? {}),
+    `INSERT INTO resources (id, kind, name, href, stream, owner_id, owner_kind, owner_href, spec, labels, generation, created_time, updated_time, created_by, updated_by, deleted_time, conditions)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [r.id, r.kind ?? 'Cluster', r.name, `/api/hyperfleet/v1/x/${r.id}`, `s-${r.id}`, r.owner_id ?? null, r.owner_id ? 'Cluster' : null, r.owner_id ? `/api/hyperfleet/v1/x/${r.owner_id}` : null,
+      JSON.stringify(r.spec ?? {}), JSON.stringify(r.labels ?? {}),
       r.generation, r.created_time, r.created_time, r.created_by, r.created_by, r.deleted_time ?? null, JSON.stringify(conditions)],
   );
   // As the projection mirrors them (resource-view.projection.ts indexLabels).

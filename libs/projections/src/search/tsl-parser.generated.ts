@@ -180,29 +180,31 @@ function peg$parse(input, options) {
   const peg$c11 = "''";
   const peg$c12 = "\"";
   const peg$c13 = "\"\"";
-  const peg$c14 = "-";
-  const peg$c15 = ".";
-  const peg$c16 = "and";
-  const peg$c17 = "or";
-  const peg$c18 = "not";
-  const peg$c19 = "is";
-  const peg$c20 = "null";
-  const peg$c21 = "in";
-  const peg$c22 = "between";
-  const peg$c23 = "like";
-  const peg$c24 = "ilike";
-  const peg$c25 = "true";
-  const peg$c26 = "false";
+  const peg$c14 = "`";
+  const peg$c15 = "-";
+  const peg$c16 = ".";
+  const peg$c17 = "and";
+  const peg$c18 = "or";
+  const peg$c19 = "not";
+  const peg$c20 = "is";
+  const peg$c21 = "null";
+  const peg$c22 = "in";
+  const peg$c23 = "between";
+  const peg$c24 = "like";
+  const peg$c25 = "ilike";
+  const peg$c26 = "true";
+  const peg$c27 = "false";
 
   const peg$r0 = /^[<->]/;
   const peg$r1 = /^[^']/;
   const peg$r2 = /^[^"]/;
-  const peg$r3 = /^[0-9]/;
-  const peg$r4 = /^[eE]/;
-  const peg$r5 = /^[+\-]/;
-  const peg$r6 = /^[a-zA-Z_]/;
-  const peg$r7 = /^[a-zA-Z0-9_.\-\/]/;
-  const peg$r8 = /^[ \t\r\n]/;
+  const peg$r3 = /^[^`]/;
+  const peg$r4 = /^[0-9]/;
+  const peg$r5 = /^[eE]/;
+  const peg$r6 = /^[+\-]/;
+  const peg$r7 = /^[a-zA-Z_]/;
+  const peg$r8 = /^[a-zA-Z0-9_.\-\/]/;
+  const peg$r9 = /^[ \t\r\n]/;
 
   const peg$e0 = peg$literalExpectation("(", false);
   const peg$e1 = peg$literalExpectation(")", false);
@@ -223,27 +225,29 @@ function peg$parse(input, options) {
   const peg$e16 = peg$literalExpectation("\"", false);
   const peg$e17 = peg$literalExpectation("\"\"", false);
   const peg$e18 = peg$classExpectation(["\""], true, false, false);
-  const peg$e19 = peg$otherExpectation("a number");
-  const peg$e20 = peg$literalExpectation("-", false);
-  const peg$e21 = peg$classExpectation([["0", "9"]], false, false, false);
-  const peg$e22 = peg$literalExpectation(".", false);
-  const peg$e23 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e24 = peg$classExpectation(["+", "-"], false, false, false);
-  const peg$e25 = peg$otherExpectation("a field name");
-  const peg$e26 = peg$classExpectation([["a", "z"], ["A", "Z"], "_"], false, false, false);
-  const peg$e27 = peg$classExpectation([["a", "z"], ["A", "Z"], ["0", "9"], "_", ".", "-", "/"], false, false, false);
-  const peg$e28 = peg$literalExpectation("and", true);
-  const peg$e29 = peg$literalExpectation("or", true);
-  const peg$e30 = peg$literalExpectation("not", true);
-  const peg$e31 = peg$literalExpectation("is", true);
-  const peg$e32 = peg$literalExpectation("null", true);
-  const peg$e33 = peg$literalExpectation("in", true);
-  const peg$e34 = peg$literalExpectation("between", true);
-  const peg$e35 = peg$literalExpectation("like", true);
-  const peg$e36 = peg$literalExpectation("ilike", true);
-  const peg$e37 = peg$literalExpectation("true", true);
-  const peg$e38 = peg$literalExpectation("false", true);
-  const peg$e39 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false);
+  const peg$e19 = peg$literalExpectation("`", false);
+  const peg$e20 = peg$classExpectation(["`"], true, false, false);
+  const peg$e21 = peg$otherExpectation("a number");
+  const peg$e22 = peg$literalExpectation("-", false);
+  const peg$e23 = peg$classExpectation([["0", "9"]], false, false, false);
+  const peg$e24 = peg$literalExpectation(".", false);
+  const peg$e25 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e26 = peg$classExpectation(["+", "-"], false, false, false);
+  const peg$e27 = peg$otherExpectation("a field name");
+  const peg$e28 = peg$classExpectation([["a", "z"], ["A", "Z"], "_"], false, false, false);
+  const peg$e29 = peg$classExpectation([["a", "z"], ["A", "Z"], ["0", "9"], "_", ".", "-", "/"], false, false, false);
+  const peg$e30 = peg$literalExpectation("and", true);
+  const peg$e31 = peg$literalExpectation("or", true);
+  const peg$e32 = peg$literalExpectation("not", true);
+  const peg$e33 = peg$literalExpectation("is", true);
+  const peg$e34 = peg$literalExpectation("null", true);
+  const peg$e35 = peg$literalExpectation("in", true);
+  const peg$e36 = peg$literalExpectation("between", true);
+  const peg$e37 = peg$literalExpectation("like", true);
+  const peg$e38 = peg$literalExpectation("ilike", true);
+  const peg$e39 = peg$literalExpectation("true", true);
+  const peg$e40 = peg$literalExpectation("false", true);
+  const peg$e41 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false);
 
   function peg$f0(e) {    return e;  }
   function peg$f1(head, tail) {    return tail.reduce((left, right) => ({ kind: 'or', left, right }), head);  }
@@ -255,28 +259,30 @@ function peg$parse(input, options) {
   function peg$f7(field, not, low, high) {    return { kind: 'between', field, low, high, negated: not !== null };  }
   function peg$f8(field, not, op, pattern) {    return { kind: 'like', field, pattern: pattern.value, caseInsensitive: op === 'ilike', negated: not !== null };  }
   function peg$f9(field, op, value) {    return { kind: 'compare', field, op, value };  }
-  function peg$f10() {    return '!=';  }
-  function peg$f11() {    return '=';  }
-  function peg$f12(head, tail) {    return [head, ...tail];  }
-  function peg$f13() {    return { type: 'boolean', value: true };  }
-  function peg$f14() {    return { type: 'boolean', value: false };  }
-  function peg$f15() {    return "'";  }
-  function peg$f16(chars) {    return { type: 'string', value: chars.join('') };  }
-  function peg$f17() {    return '"';  }
-  function peg$f18(chars) {    return { type: 'string', value: chars.join('') };  }
-  function peg$f19(text) {    return { type: 'number', value: Number(text), text };  }
-  function peg$f20(name) {    return name;  }
-  function peg$f21() {    return 'and';  }
-  function peg$f22() {    return 'or';  }
-  function peg$f23() {    return 'not';  }
-  function peg$f24() {    return 'is';  }
-  function peg$f25() {    return 'null';  }
-  function peg$f26() {    return 'in';  }
-  function peg$f27() {    return 'between';  }
-  function peg$f28() {    return 'like';  }
-  function peg$f29() {    return 'ilike';  }
-  function peg$f30() {    return 'true';  }
-  function peg$f31() {    return 'false';  }
+  function peg$f10(value, op, field) {    return { kind: 'compare', field, op: ({ '<': '>', '<=': '>=', '>': '<', '>=': '<=' })[op] ?? op, value };  }
+  function peg$f11() {    return '!=';  }
+  function peg$f12() {    return '=';  }
+  function peg$f13(head, tail) {    return [head, ...tail];  }
+  function peg$f14() {    return { type: 'boolean', value: true };  }
+  function peg$f15() {    return { type: 'boolean', value: false };  }
+  function peg$f16() {    return "'";  }
+  function peg$f17(chars) {    return { type: 'string', value: chars.join('') };  }
+  function peg$f18() {    return '"';  }
+  function peg$f19(chars) {    return { type: 'string', value: chars.join('') };  }
+  function peg$f20(chars) {    return { type: 'string', value: chars.join('') };  }
+  function peg$f21(text) {    return { type: 'number', value: Number(text), text };  }
+  function peg$f22(name) {    return name;  }
+  function peg$f23() {    return 'and';  }
+  function peg$f24() {    return 'or';  }
+  function peg$f25() {    return 'not';  }
+  function peg$f26() {    return 'is';  }
+  function peg$f27() {    return 'null';  }
+  function peg$f28() {    return 'in';  }
+  function peg$f29() {    return 'between';  }
+  function peg$f30() {    return 'like';  }
+  function peg$f31() {    return 'ilike';  }
+  function peg$f32() {    return 'true';  }
+  function peg$f33() {    return 'false';  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -831,6 +837,31 @@ function peg$parse(input, options) {
               peg$currPos = s0;
               s0 = peg$FAILED;
             }
+            if (s0 === peg$FAILED) {
+              s0 = peg$currPos;
+              s1 = peg$parseLiteral();
+              if (s1 !== peg$FAILED) {
+                s2 = peg$parse_();
+                s3 = peg$parseCompareOp();
+                if (s3 !== peg$FAILED) {
+                  s4 = peg$parse_();
+                  s5 = peg$parseField();
+                  if (s5 !== peg$FAILED) {
+                    peg$savedPos = s0;
+                    s0 = peg$f10(s1, s3, s5);
+                  } else {
+                    peg$currPos = s0;
+                    s0 = peg$FAILED;
+                  }
+                } else {
+                  peg$currPos = s0;
+                  s0 = peg$FAILED;
+                }
+              } else {
+                peg$currPos = s0;
+                s0 = peg$FAILED;
+              }
+            }
           }
         }
       }
@@ -876,7 +907,7 @@ function peg$parse(input, options) {
           }
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f10();
+            s1 = peg$f11();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -890,7 +921,7 @@ function peg$parse(input, options) {
             }
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f11();
+              s1 = peg$f12();
             }
             s0 = s1;
             if (s0 === peg$FAILED) {
@@ -1042,7 +1073,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f12(s1, s2);
+      s0 = peg$f13(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1063,7 +1094,7 @@ function peg$parse(input, options) {
         s1 = peg$parseTRUE();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f13();
+          s1 = peg$f14();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -1071,7 +1102,7 @@ function peg$parse(input, options) {
           s1 = peg$parseFALSE();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f14();
+            s1 = peg$f15();
           }
           s0 = s1;
         }
@@ -1110,7 +1141,7 @@ function peg$parse(input, options) {
       }
       if (s4 !== peg$FAILED) {
         peg$savedPos = s3;
-        s4 = peg$f15();
+        s4 = peg$f16();
       }
       s3 = s4;
       if (s3 === peg$FAILED) {
@@ -1134,7 +1165,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s3;
-          s4 = peg$f15();
+          s4 = peg$f16();
         }
         s3 = s4;
         if (s3 === peg$FAILED) {
@@ -1156,7 +1187,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f16(s2);
+        s0 = peg$f17(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1186,7 +1217,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s3;
-          s4 = peg$f17();
+          s4 = peg$f18();
         }
         s3 = s4;
         if (s3 === peg$FAILED) {
@@ -1210,7 +1241,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s3;
-            s4 = peg$f17();
+            s4 = peg$f18();
           }
           s3 = s4;
           if (s3 === peg$FAILED) {
@@ -1232,7 +1263,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f18(s2);
+          s0 = peg$f19(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1240,6 +1271,53 @@ function peg$parse(input, options) {
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
+      }
+      if (s0 === peg$FAILED) {
+        s0 = peg$currPos;
+        if (input.charCodeAt(peg$currPos) === 96) {
+          s1 = peg$c14;
+          peg$currPos++;
+        } else {
+          s1 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e19); }
+        }
+        if (s1 !== peg$FAILED) {
+          s2 = [];
+          s3 = input.charAt(peg$currPos);
+          if (peg$r3.test(s3)) {
+            peg$currPos++;
+          } else {
+            s3 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e20); }
+          }
+          while (s3 !== peg$FAILED) {
+            s2.push(s3);
+            s3 = input.charAt(peg$currPos);
+            if (peg$r3.test(s3)) {
+              peg$currPos++;
+            } else {
+              s3 = peg$FAILED;
+              if (peg$silentFails === 0) { peg$fail(peg$e20); }
+            }
+          }
+          if (input.charCodeAt(peg$currPos) === 96) {
+            s3 = peg$c14;
+            peg$currPos++;
+          } else {
+            s3 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e19); }
+          }
+          if (s3 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f20(s2);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       }
     }
     peg$silentFails--;
@@ -1259,32 +1337,32 @@ function peg$parse(input, options) {
     s1 = peg$currPos;
     s2 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 45) {
-      s3 = peg$c14;
+      s3 = peg$c15;
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e20); }
+      if (peg$silentFails === 0) { peg$fail(peg$e22); }
     }
     if (s3 === peg$FAILED) {
       s3 = null;
     }
     s4 = [];
     s5 = input.charAt(peg$currPos);
-    if (peg$r3.test(s5)) {
+    if (peg$r4.test(s5)) {
       peg$currPos++;
     } else {
       s5 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e21); }
+      if (peg$silentFails === 0) { peg$fail(peg$e23); }
     }
     if (s5 !== peg$FAILED) {
       while (s5 !== peg$FAILED) {
         s4.push(s5);
         s5 = input.charAt(peg$currPos);
-        if (peg$r3.test(s5)) {
+        if (peg$r4.test(s5)) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e21); }
+          if (peg$silentFails === 0) { peg$fail(peg$e23); }
         }
       }
     } else {
@@ -1293,30 +1371,30 @@ function peg$parse(input, options) {
     if (s4 !== peg$FAILED) {
       s5 = peg$currPos;
       if (input.charCodeAt(peg$currPos) === 46) {
-        s6 = peg$c15;
+        s6 = peg$c16;
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e22); }
+        if (peg$silentFails === 0) { peg$fail(peg$e24); }
       }
       if (s6 !== peg$FAILED) {
         s7 = [];
         s8 = input.charAt(peg$currPos);
-        if (peg$r3.test(s8)) {
+        if (peg$r4.test(s8)) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e21); }
+          if (peg$silentFails === 0) { peg$fail(peg$e23); }
         }
         if (s8 !== peg$FAILED) {
           while (s8 !== peg$FAILED) {
             s7.push(s8);
             s8 = input.charAt(peg$currPos);
-            if (peg$r3.test(s8)) {
+            if (peg$r4.test(s8)) {
               peg$currPos++;
             } else {
               s8 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e21); }
+              if (peg$silentFails === 0) { peg$fail(peg$e23); }
             }
           }
         } else {
@@ -1338,40 +1416,40 @@ function peg$parse(input, options) {
       }
       s6 = peg$currPos;
       s7 = input.charAt(peg$currPos);
-      if (peg$r4.test(s7)) {
+      if (peg$r5.test(s7)) {
         peg$currPos++;
       } else {
         s7 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e23); }
+        if (peg$silentFails === 0) { peg$fail(peg$e25); }
       }
       if (s7 !== peg$FAILED) {
         s8 = input.charAt(peg$currPos);
-        if (peg$r5.test(s8)) {
+        if (peg$r6.test(s8)) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+          if (peg$silentFails === 0) { peg$fail(peg$e26); }
         }
         if (s8 === peg$FAILED) {
           s8 = null;
         }
         s9 = [];
         s10 = input.charAt(peg$currPos);
-        if (peg$r3.test(s10)) {
+        if (peg$r4.test(s10)) {
           peg$currPos++;
         } else {
           s10 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e21); }
+          if (peg$silentFails === 0) { peg$fail(peg$e23); }
         }
         if (s10 !== peg$FAILED) {
           while (s10 !== peg$FAILED) {
             s9.push(s10);
             s10 = input.charAt(peg$currPos);
-            if (peg$r3.test(s10)) {
+            if (peg$r4.test(s10)) {
               peg$currPos++;
             } else {
               s10 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e21); }
+              if (peg$silentFails === 0) { peg$fail(peg$e23); }
             }
           }
         } else {
@@ -1415,7 +1493,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f19(s1);
+        s0 = peg$f21(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1427,7 +1505,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e19); }
+      if (peg$silentFails === 0) { peg$fail(peg$e21); }
     }
 
     return s0;
@@ -1475,11 +1553,11 @@ function peg$parse(input, options) {
       s2 = peg$currPos;
       s3 = peg$currPos;
       s4 = input.charAt(peg$currPos);
-      if (peg$r6.test(s4)) {
+      if (peg$r7.test(s4)) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e26); }
+        if (peg$silentFails === 0) { peg$fail(peg$e28); }
       }
       if (s4 !== peg$FAILED) {
         s5 = [];
@@ -1501,7 +1579,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f20(s2);
+        s0 = peg$f22(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1513,7 +1591,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e25); }
+      if (peg$silentFails === 0) { peg$fail(peg$e27); }
     }
 
     return s0;
@@ -1523,11 +1601,11 @@ function peg$parse(input, options) {
     let s0;
 
     s0 = input.charAt(peg$currPos);
-    if (peg$r7.test(s0)) {
+    if (peg$r8.test(s0)) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e27); }
+      if (peg$silentFails === 0) { peg$fail(peg$e29); }
     }
 
     return s0;
@@ -1576,81 +1654,7 @@ function peg$parse(input, options) {
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c16) {
-      peg$currPos += (3);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e28); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentChar();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f21();
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-
-    return s0;
-  }
-
-  function peg$parseOR() {
-    let s0, s1, s2, s3;
-
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 2);
     if (s1.toLowerCase() === peg$c17) {
-      peg$currPos += (2);
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e29); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      peg$silentFails++;
-      s3 = peg$parseIdentChar();
-      peg$silentFails--;
-      if (s3 === peg$FAILED) {
-        s2 = undefined;
-      } else {
-        peg$currPos = s2;
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f22();
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-
-    return s0;
-  }
-
-  function peg$parseNOT() {
-    let s0, s1, s2, s3;
-
-    s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 3);
-    if (s1.toLowerCase() === peg$c18) {
       peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
@@ -1682,12 +1686,12 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseIS() {
+  function peg$parseOR() {
     let s0, s1, s2, s3;
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c19) {
+    if (s1.toLowerCase() === peg$c18) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
@@ -1719,13 +1723,13 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseNULL() {
+  function peg$parseNOT() {
     let s0, s1, s2, s3;
 
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c20) {
-      peg$currPos += (4);
+    s1 = input.substr(peg$currPos, 3);
+    if (s1.toLowerCase() === peg$c19) {
+      peg$currPos += (3);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e32); }
@@ -1756,12 +1760,12 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseIN() {
+  function peg$parseIS() {
     let s0, s1, s2, s3;
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 2);
-    if (s1.toLowerCase() === peg$c21) {
+    if (s1.toLowerCase() === peg$c20) {
       peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
@@ -1793,13 +1797,13 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseBETWEEN() {
+  function peg$parseNULL() {
     let s0, s1, s2, s3;
 
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 7);
-    if (s1.toLowerCase() === peg$c22) {
-      peg$currPos += (7);
+    s1 = input.substr(peg$currPos, 4);
+    if (s1.toLowerCase() === peg$c21) {
+      peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e34); }
@@ -1830,13 +1834,13 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseLIKE() {
+  function peg$parseIN() {
     let s0, s1, s2, s3;
 
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c23) {
-      peg$currPos += (4);
+    s1 = input.substr(peg$currPos, 2);
+    if (s1.toLowerCase() === peg$c22) {
+      peg$currPos += (2);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e35); }
@@ -1867,13 +1871,13 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseILIKE() {
+  function peg$parseBETWEEN() {
     let s0, s1, s2, s3;
 
     s0 = peg$currPos;
-    s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c24) {
-      peg$currPos += (5);
+    s1 = input.substr(peg$currPos, 7);
+    if (s1.toLowerCase() === peg$c23) {
+      peg$currPos += (7);
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e36); }
@@ -1904,12 +1908,12 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseTRUE() {
+  function peg$parseLIKE() {
     let s0, s1, s2, s3;
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 4);
-    if (s1.toLowerCase() === peg$c25) {
+    if (s1.toLowerCase() === peg$c24) {
       peg$currPos += (4);
     } else {
       s1 = peg$FAILED;
@@ -1941,12 +1945,12 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseFALSE() {
+  function peg$parseILIKE() {
     let s0, s1, s2, s3;
 
     s0 = peg$currPos;
     s1 = input.substr(peg$currPos, 5);
-    if (s1.toLowerCase() === peg$c26) {
+    if (s1.toLowerCase() === peg$c25) {
       peg$currPos += (5);
     } else {
       s1 = peg$FAILED;
@@ -1978,26 +1982,100 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseTRUE() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 4);
+    if (s1.toLowerCase() === peg$c26) {
+      peg$currPos += (4);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e39); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentChar();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f32();
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseFALSE() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    s1 = input.substr(peg$currPos, 5);
+    if (s1.toLowerCase() === peg$c27) {
+      peg$currPos += (5);
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e40); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = peg$parseIdentChar();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f33();
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
   function peg$parse_() {
     let s0, s1;
 
     peg$silentFails++;
     s0 = [];
     s1 = input.charAt(peg$currPos);
-    if (peg$r8.test(s1)) {
+    if (peg$r9.test(s1)) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e39); }
+      if (peg$silentFails === 0) { peg$fail(peg$e41); }
     }
     while (s1 !== peg$FAILED) {
       s0.push(s1);
       s1 = input.charAt(peg$currPos);
-      if (peg$r8.test(s1)) {
+      if (peg$r9.test(s1)) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e39); }
+        if (peg$silentFails === 0) { peg$fail(peg$e41); }
       }
     }
     peg$silentFails--;

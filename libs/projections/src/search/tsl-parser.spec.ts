@@ -26,6 +26,10 @@ describe('TSL grammar (tsl.peggy)', () => {
         },
       },
     ],
+    ["'True' = status.conditions.Reconciled", { kind: 'compare', field: 'status.conditions.Reconciled', op: '=', value: { type: 'string', value: 'True' } }],
+    ['5 < generation', { kind: 'compare', field: 'generation', op: '>', value: { type: 'number', value: 5, text: '5' } }],
+    ['5 >= generation', { kind: 'compare', field: 'generation', op: '<=', value: { type: 'number', value: 5, text: '5' } }],
+    ['name = `a"b`', { kind: 'compare', field: 'name', op: '=', value: { type: 'string', value: 'a"b' } }],
     ['android = 1', { kind: 'compare', field: 'android', op: '=', value: { type: 'number', value: 1, text: '1' } }],
   ])('parses %s', (search, ast) => {
     expect(parseSearch(search)).toEqual(ast);
