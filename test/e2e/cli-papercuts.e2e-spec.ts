@@ -90,7 +90,7 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
     it('without a token the API refuses it (exit 1); --token-file or DECOM_TOKEN_FILE sends the bearer token', async () => {
       const api = ['--api', fixture.engine.url];
       const refused = await runBuiltDecom(['leaks', ...api]);
-      expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/^decom: 401 /)]);
+      expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/^decom: 401 .*pass --token-file FILE or set DECOM_TOKEN_FILE\n$/)]);
       const viaFlag = await runBuiltDecom(['leaks', ...api, '--token-file', viewerToken]);
       expect([viaFlag.code, viaFlag.stdout, viaFlag.stderr]).toEqual([0, '0 leaked object(s)\n', '']);
       const viaEnv = await runBuiltDecom(['leaks', ...api], { DECOM_TOKEN_FILE: viewerToken });
@@ -110,6 +110,25 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
       const run = await runBuiltDecom(['leaks'], { PORT: String(port) });
       expect(run.code).toBe(1);
       expect(run.stderr).toBe(`decom: cannot reach the engine at http://127.0.0.1:${port} (ECONNREFUSED): start one with \`decom start\`, or point elsewhere with --api URL or DECOM_API_URL\n`);
+    });
+  });
+
+  describe('usage errors exit 2 in every command (docs/adapter-tools.md: unusable input)', () => {
+    it.each([
+      ['a missing required option', ['adapter', 'dry-run', '--event', 'x.json'], /required option '--task-config <file>' not specified/],
+      ['an unknown option', ['leaks', '--bogus'], /unknown option '--bogus'/],
+      ['--delete without --reason', ['leaks', '--delete'], /^decom: --delete needs --reason/],
+      ['a bad option value', ['projections', 'rebuild', '--batch-size', 'abc'], /must be a positive integer/],
+      ['an unknown command', ['frobnicate'], /unknown command 'frobnicate'/],
+    ])('%s → 2', async (_, args, message) => {
+      const run = await runBuiltDecom(args);
+      expect([run.code, run.stderr]).toEqual([2, expect.stringMatching(message)]);
+      expect(run.stderr).not.toMatch(STACK_LINE);
+    });
+
+    it('--help and --version still exit 0', async () => {
+      expect((await runBuiltDecom(['--version'])).code).toBe(0);
+      expect((await runBuiltDecom(['leaks', '--help'])).code).toBe(0);
     });
   });
 

@@ -1,7 +1,7 @@
 /**
  * `decom` command line. `decom start` is what `npm start` runs.
  */
-import { Command } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildInfo } from './build-info.js';
 import { registerStartCommand } from './commands/start.command.js';
 import { registerDemoCommand } from './commands/demo.command.js';
@@ -24,7 +24,10 @@ const info = buildInfo();
 const program = new Command('decom')
   .description('Decom: event-sourced deletion workflow engine (HyperFleet-compatible)')
   .version(`decom ${info.version} (commit ${info.commit}, node ${process.version})`, '-V, --version', 'print the version and exit')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Usage errors (a missing or unknown option, a bad argument) exit 2, as the docs promise for unusable input;
+  // commander's own default is 1, which the commands use for a failure of the work itself.
+  .exitOverride();
 registerStartCommand(program);
 registerDemoCommand(program);
 await registerAdapterTools(program);
@@ -50,6 +53,15 @@ async function registerAdapterTools(program: Command): Promise<void> {
 }
 
 program.parseAsync(process.argv).catch((error: unknown) => {
+  // Thrown by an action (e.g. `leaks --delete` without `--reason`): not printed yet. (It is a CommanderError too.)
+  if (error instanceof InvalidArgumentError) {
+    process.stderr.write(`decom: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof CommanderError) {
+    // commander has already printed the message (and the help after it); only the exit code is ours.
+    process.exit(error.exitCode === 0 ? 0 : 2);
+  }
   process.stderr.write(`decom: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -31,11 +31,23 @@ export async function bearerHeaders(tokenFile: string | undefined): Promise<Reco
   return { authorization: `Bearer ${token}` };
 }
 
-/** `fetch(base + path)`; a connection failure throws `cannot reach the engine at <base> (<code>): …`. */
+/**
+ * `fetch(base + path)`; a connection failure throws `cannot reach the engine at <base> (<code>): …`, and a 401
+ * throws `401 <detail>` with how to pass a token, since that is the one fix for it.
+ */
 export async function fetchEngine(base: string, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${base}${path}`, init).catch((error: unknown) => {
+  const response = await fetch(`${base}${path}`, init).catch((error: unknown) => {
     throw new Error(unreachable(base, error));
   });
+  if (response.status === 401) {
+    const problem = (await response.json().catch(() => undefined)) as { detail?: string; title?: string } | undefined;
+    const sent = new Headers(init.headers).has('authorization');
+    throw new Error(
+      `401 ${problem?.detail ?? problem?.title ?? 'Unauthorized'}: ` +
+        (sent ? 'the engine refused the bearer token in the token file (expired, or not from a trusted issuer?)' : 'this engine needs a bearer token: pass --token-file FILE or set DECOM_TOKEN_FILE'),
+    );
+  }
+  return response;
 }
 
 /** `fetch failed` says nothing: name the URL tried, the cause, and how to point elsewhere. */
