@@ -196,6 +196,31 @@ describe('HTTP conventions (issue 17)', () => {
       expect((await createCluster('ab')).body['detail']).toContain('Cluster name must be 3..53 characters of a-z, 0-9 and "-" (starting and ending with a letter or digit), got 2 characters');
     });
 
+    it.each([
+      ['a missing kind is only required', '{"name":"abc","spec":{}}', [{ field: 'kind', constraint: 'required', message: 'kind is required' }]],
+      ['a kind of the wrong type says what was sent', '{"kind":7,"name":"abc","spec":{}}', [{ field: 'kind', value: 7, constraint: 'format', message: 'kind must be a string, got 7' }]],
+      ['a name of the wrong type is a format error, not "required"', '{"kind":"Cluster","name":123,"spec":{}}', [expect.objectContaining({ field: 'name', constraint: 'format', message: expect.stringMatching(/got a number$/) })]],
+    ])('create body: %s', async (_, body, errors) => {
+      const answer = await call('POST', '/clusters', { body });
+      expect([answer.status, answer.body['errors']]).toEqual([400, errors]);
+    });
+
+    it('a body that is not a JSON object is one problem', async () => {
+      const answer = await call('POST', '/clusters', { body: '[]' });
+      expect([answer.status, answer.body['detail']]).toEqual([400, 'body must be a JSON object, got an array']);
+    });
+
+    it('an unknown field on a strict route names the fields allowed', async () => {
+      const owner = await createCluster('strict-patch');
+      const answer = await call('PATCH', `/clusters/${owner.body['id']}`, { body: '{"bogus":1}' });
+      expect([answer.status, answer.body['detail']]).toEqual([400, "field 'bogus' is not allowed; allowed: deletion_policy, labels, references, spec"]);
+    });
+
+    it('audit ?limit=abc → one message', async () => {
+      const answer = await call('GET', `${fixture.engine.url}/api/decom/v1/audit?limit=abc`);
+      expect([answer.status, answer.body['detail'], answer.body['errors']]).toEqual([400, 'limit must be a whole number from 1 to 1000, got "abc"', [expect.objectContaining({ field: 'limit' })]]);
+    });
+
     it('unknown and read-only body fields are ignored as HyperFleet does; POST /resources checks the name of the body kind', async () => {
       const answer = await createCluster('extra-field', { colour: 'red', id: 'mine' });
       expect(answer.status).toBe(201);

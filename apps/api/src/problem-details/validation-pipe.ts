@@ -3,6 +3,7 @@
  * HyperFleet validation problems with `errors[{field, value, constraint, message}]`.
  */
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import type { FieldViolation } from '@decom/domain';
 import { Problems } from './problem.js';
 
@@ -18,7 +19,25 @@ const CONSTRAINTS: Record<string, FieldViolation['constraint']> = {
 };
 
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, exceptionFactory });
+  return new BodyValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, validationError: { target: true, value: true }, exceptionFactory });
+}
+
+/**
+ * A DTO body that is not a JSON object (`[]`, `"x"`, `3`) is one problem, "body must be a JSON object", not a
+ * list of every field the DTO declares.
+ */
+class BodyValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: Parameters<ValidationPipe['transform']>[1]): Promise<unknown> {
+    if (metadata.type === 'body' && isDtoClass(metadata.metatype) && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw Problems.malformed(`body must be a JSON object, got ${describe(value)}`);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+/** A DTO class, not a body typed `unknown`/`object`/built-in (which the pipe leaves alone, as Nest does). */
+function isDtoClass(metatype: unknown): boolean {
+  return typeof metatype === 'function' && ![Object, Array, String, Number, Boolean, Buffer, Date].includes(metatype as never);
 }
 
 /**
@@ -27,7 +46,7 @@ export function createValidationPipe(): ValidationPipe {
  * The parameter must be typed without a class (e.g. `Readonly<Dto>`) so the global strict pipe skips it.
  */
 export function createLenientValidationPipe(expectedType: new () => object): ValidationPipe {
-  return new ValidationPipe({ whitelist: true, forbidNonWhitelisted: false, transform: true, expectedType, exceptionFactory });
+  return new BodyValidationPipe({ whitelist: true, forbidNonWhitelisted: false, transform: true, expectedType, validationError: { target: true, value: true }, exceptionFactory });
 }
 
 /**
@@ -38,7 +57,7 @@ export function createLenientValidationPipe(expectedType: new () => object): Val
  * share of a GET's cost). Handlers treat the result as read-only, so sharing it is safe.
  */
 export function createQueryValidationPipe(expectedType: new () => object): QueryValidationPipe {
-  return new QueryValidationPipe({ whitelist: true, forbidNonWhitelisted: false, transform: true, expectedType, exceptionFactory });
+  return new QueryValidationPipe({ whitelist: true, forbidNonWhitelisted: false, transform: true, expectedType, validationError: { target: true, value: true }, exceptionFactory });
 }
 
 const MAX_KEPT_QUERIES = 256;
@@ -79,29 +98,79 @@ export const BAD_REQUEST_CONTEXT = { problem: 'bad-request' } as const;
 function exceptionFactory(errors: ValidationError[]) {
   const violations = flatten(errors);
   const detail = violations.map((v) => v.message).join('; ');
-  if (violations.some((v) => v.message.includes('should not exist'))) return Problems.malformed(detail);
+  if (hasUnknownField(errors)) return Problems.malformed(detail);
   // Only when nothing else is wrong: HyperFleet validates page/size/ref_* before it reads `order`.
   if (isBadRequestOnly(errors)) return Problems.badRequest(detail, violations);
   return Problems.validation(detail, violations);
+}
+
+function hasUnknownField(errors: readonly ValidationError[]): boolean {
+  return errors.some((e) => 'whitelistValidation' in (e.constraints ?? {}) || hasUnknownField(e.children ?? []));
 }
 
 function isBadRequestOnly(errors: readonly ValidationError[]): boolean {
   return errors.length > 0 && errors.every((e) => (e.children ?? []).length === 0 && Object.keys(e.constraints ?? {}).length > 0 && Object.keys(e.constraints ?? {}).every((name) => e.contexts?.[name]?.['problem'] === BAD_REQUEST_CONTEXT.problem));
 }
 
+/** class-validator's type checks, by constraint name: what the field must be. */
+const TYPE_CHECKS: Record<string, string> = {
+  isString: 'a string',
+  isInt: 'an integer',
+  isNumber: 'a number',
+  isBoolean: 'true or false',
+  isObject: 'a JSON object',
+  isArray: 'an array',
+  nestedValidation: 'a JSON object',
+};
+
+/**
+ * One violation per problem: class-validator reports every constraint of a field at once ("must not be
+ * greater than 1000; must not be less than 1; must be an integer number" for `abc`), which hides the one
+ * that matters. A missing field is only "required"; a value of the wrong type only says the type wanted
+ * and what was sent; the remaining constraints (range, pattern, enum) each say their own rule.
+ */
 function flatten(errors: readonly ValidationError[], prefix = ''): FieldViolation[] {
   const out: FieldViolation[] = [];
   for (const error of errors) {
     const field = prefix ? (/^\d+$/.test(error.property) ? `${prefix}[${error.property}]` : `${prefix}.${error.property}`) : error.property;
-    for (const [name, message] of Object.entries(error.constraints ?? {})) {
-      out.push({
-        field,
-        ...(error.value !== undefined && typeof error.value !== 'object' ? { value: error.value } : {}),
-        constraint: CONSTRAINTS[name] ?? 'format',
-        message: name === 'whitelistValidation' ? `field '${field}' should not exist` : message,
-      });
+    const constraints = Object.entries(error.constraints ?? {});
+    const shown = error.value !== undefined && typeof error.value !== 'object' ? { value: error.value } : {};
+    if (constraints.some(([name]) => name === 'whitelistValidation')) {
+      const allowed = allowedFields(error.target);
+      out.push({ field, constraint: 'format', message: `field '${field}' is not allowed${allowed.length > 0 ? `; allowed: ${allowed.join(', ')}` : ''}` });
+      continue;
     }
+    if (constraints.length > 0 && error.value === undefined) {
+      const own = constraints.find(([name]) => name === 'isDefined');
+      out.push({ field, constraint: 'required', message: own?.[1] ?? `${field} is required` });
+      continue;
+    }
+    const wrongType = constraints.find(([name]) => name in TYPE_CHECKS);
+    if (wrongType) {
+      const [name, message] = wrongType;
+      // A custom message (e.g. IntegerQueryParam's) already names the value; class-validator's default does not.
+      const custom = !/ must be an? (string|integer number|number conforming|boolean value|object|array)|either object or array/.test(message);
+      out.push({ field, ...shown, constraint: 'format', message: custom ? message : `${field} must be ${TYPE_CHECKS[name]}, got ${describe(error.value)}` });
+      continue;
+    }
+    for (const [name, message] of constraints) out.push({ field, ...shown, constraint: CONSTRAINTS[name] ?? 'format', message });
     out.push(...flatten(error.children ?? [], field));
   }
   return out;
+}
+
+/** The fields a DTO declares (its class-validator metadata), for "allowed: …" in an unknown-field message. */
+function allowedFields(target: object | undefined): string[] {
+  if (!target) return [];
+  const declared = getMetadataStorage().getTargetValidationMetadatas(target.constructor, '', true, false);
+  return [...new Set(declared.map((m) => m.propertyName))].sort();
+}
+
+/** What was sent, briefly: a quoted string (at most 32 characters), a number, null, an array or an object. */
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return JSON.stringify(value.length > 32 ? `${value.slice(0, 32)}…` : value);
+  return String(value);
 }

@@ -13,7 +13,7 @@ describe("a resource name follows its kind's own limits", () => {
 
   it.each([
     [undefined, 'required', 'got none'],
-    [7, 'required', 'got a number'],
+    [7, 'format', 'got a number'],
     ['ab', 'min_length', 'got 2 characters'],
     ['a'.repeat(54), 'max_length', 'got 54 characters'],
     ['Prod_1', 'pattern', 'got other characters'],

@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
+import { IntegerQueryParam } from '../../resources/dto/integer-query-param.js';
 import { OptionalField } from '../../resources/dto/optional-field.js';
 
 /** `GET /api/decom/v1/audit` parameters; unknown ones are refused with 400 (global pipe). */
@@ -12,9 +12,6 @@ export class AuditQueryDto {
 
   /** Newest entries first, at most this many (1..1000, default 100). */
   @OptionalField()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @IntegerQueryParam({ min: 1, max: 1000 })
   limit?: number;
 }

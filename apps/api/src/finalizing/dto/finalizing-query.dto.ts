@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
+import { IntegerQueryParam } from '../../resources/dto/integer-query-param.js';
 import { BLOCKER_TYPES } from '@decom/domain';
 import { OptionalField } from '../../resources/dto/optional-field.js';
 
@@ -13,10 +13,7 @@ const BLOCKER_LIST = new RegExp(`^(${BLOCKER_TYPES.join('|')})(,(${BLOCKER_TYPES
 export class FinalizingQueryDto {
   /** Only deletions pending at least this many seconds (default 0). */
   @OptionalField()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @IntegerQueryParam({ min: 0, max: Number.MAX_SAFE_INTEGER })
   older_than_seconds?: number;
 
   /** A registered kind, PascalCase (`Cluster`); unknown → 404 `Kind`. */
