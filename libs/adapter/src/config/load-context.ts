@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { isScalar } from 'yaml';
 import type { Node } from 'yaml';
 import { CelCompileError, compileCel } from '@decom/cel';
@@ -65,6 +67,22 @@ export class LoadContext {
     readonly source: YamlSource,
     readonly baseDir: string,
   ) {}
+
+  /**
+   * The file a `ref`/`build_ref` names: relative paths are relative to the config's directory. HyperFleet's
+   * chart mounts a folder's `adapter-task-resource-<key>.yaml` at `/etc/adapter/<key>.yaml`; read from that
+   * folder, such a reference reads the folder's file when it exists (with a warning saying so), so an
+   * engine hosting several adapters gives each its own file instead of one shared `/etc/adapter`.
+   */
+  refPath(ref: string, node: Node | undefined, path: string): string {
+    if (!isAbsolute(ref)) return resolve(this.baseDir, ref);
+    const mounted = /^\/etc\/adapter\/([^/]+)\.ya?ml$/.exec(ref);
+    if (!mounted) return ref;
+    const local = ['yaml', 'yml'].map((ext) => join(this.baseDir, `adapter-task-resource-${mounted[1]}.${ext}`)).find((f) => existsSync(f));
+    if (!local) return ref;
+    this.source.warn(node, path, `${JSON.stringify(ref)} is read from this folder's ${basename(local)} (HyperFleet's chart mounts it there)`);
+    return local;
+  }
 
   /** Records a declared name (checked for syntax, reserved words and clashes by `checkNames`). */
   declare(kind: DeclarationKind, name: string, node: Node | undefined, path: string): void {

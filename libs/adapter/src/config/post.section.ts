@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { readApiCall, readLog, readWhen } from './api-call.section.js';
 import { LoadContext } from './load-context.js';
 import { readRefFile } from './resources.section.js';
@@ -10,10 +10,9 @@ import { itemMap, type MapReader, YamlSource } from './yaml-reader.js';
 function readBuildRef(ctx: LoadContext, map: MapReader): TemplateTree | undefined {
   const ref = map.string('build_ref', { required: true });
   if (ref === undefined) return undefined;
-  const text = readRefFile(ctx, map.valueNode('build_ref'), `${map.path}.build_ref`, ref);
-  if (text === undefined) return undefined;
-  const file = isAbsolute(ref) ? ref : resolve(ctx.baseDir, ref);
-  const child = new LoadContext(new YamlSource(file, text), dirname(file));
+  const read = readRefFile(ctx, map.valueNode('build_ref'), `${map.path}.build_ref`, ref);
+  if (read === undefined) return undefined;
+  const child = new LoadContext(new YamlSource(read.file, read.text), dirname(read.file));
   const root = child.source.document.contents;
   const tree = root ? readTemplateTree(child, root, `${map.path}.build_ref`, true) : undefined;
   if (!root) child.source.report(undefined, `${map.path}.build_ref`, 'file is empty');

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import { isMap, isScalar } from 'yaml';
 import type { Node, Scalar, YAMLMap } from 'yaml';
 import { readWhen } from './api-call.section.js';
@@ -19,11 +18,11 @@ import { itemMap, joinPath, MapReader } from './yaml-reader.js';
 
 const POLICIES: readonly PropagationPolicy[] = ['Background', 'Foreground', 'Orphan'];
 
-/** Reads a file named by `ref`/`build_ref`, relative to the config's directory. */
-export function readRefFile(ctx: LoadContext, node: Node | undefined, path: string, ref: string): string | undefined {
-  const file = isAbsolute(ref) ? ref : resolve(ctx.baseDir, ref);
+/** Reads a file named by `ref`/`build_ref` (`LoadContext.refPath`): its path and text, or undefined with an issue. */
+export function readRefFile(ctx: LoadContext, node: Node | undefined, path: string, ref: string): { file: string; text: string } | undefined {
+  const file = ctx.refPath(ref, node, path);
   try {
-    return readFileSync(file, 'utf8');
+    return { file, text: readFileSync(file, 'utf8') };
   } catch (error) {
     ctx.source.report(node, path, `cannot read ${JSON.stringify(ref)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     return undefined;
@@ -47,9 +46,9 @@ function readManifest(ctx: LoadContext, map: MapReader): ManifestSpec | undefine
     const ref = refMap.string('ref', { required: true });
     refMap.finish();
     if (ref === undefined) return undefined;
-    const text = readRefFile(ctx, refMap.valueNode('ref'), `${path}.ref`, ref);
-    if (text === undefined) return undefined;
-    const template = ctx.templateInFile(resolve(ctx.baseDir, ref), text, `${path}.ref`);
+    const read = readRefFile(ctx, refMap.valueNode('ref'), `${path}.ref`, ref);
+    if (read === undefined) return undefined;
+    const template = ctx.templateInFile(read.file, read.text, `${path}.ref`);
     return template && { kind: 'document', template };
   }
   if (!isMap(node)) {

@@ -174,6 +174,35 @@ describe('parseTaskConfig: errors read like a compiler (file:line:column path: m
   });
 });
 
+describe("HyperFleet's chart mounts: /etc/adapter/<key>.yaml", () => {
+  const task = `resources:\n  - name: cm\n    manifest: {ref: /etc/adapter/configmap.yaml}\n    discovery: {by_name: x}\npost:\n  payloads:\n    - name: s\n      build_ref: /etc/adapter/status.yaml\n`;
+
+  it("reads the folder's adapter-task-resource-<key>.yaml, each adapter its own, with a warning naming it", async () => {
+    const loaded = [];
+    for (const value of ['one', 'two']) {
+      const dir = mkdtempSync(join(tmpdir(), 'decom-mount-'));
+      writeFileSync(join(dir, 'adapter-task-resource-configmap.yaml'), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${value}\n`);
+      writeFileSync(join(dir, 'adapter-task-resource-status.yml'), 'conditions: []\n');
+      writeFileSync(join(dir, 'adapter-task-config.yaml'), task);
+      loaded.push(await loadTaskConfigFile(join(dir, 'adapter-task-config.yaml')));
+    }
+    expect(loaded.map((t) => t.resources[0]?.manifest)).toEqual([
+      expect.objectContaining({ template: expect.objectContaining({ source: expect.stringContaining('name: one') }) }),
+      expect.objectContaining({ template: expect.objectContaining({ source: expect.stringContaining('name: two') }) }),
+    ]);
+    expect(loaded[0]?.warnings?.map((w) => [w.path, w.message])).toEqual([
+      ['resources[0].manifest.ref', '"/etc/adapter/configmap.yaml" is read from this folder\'s adapter-task-resource-configmap.yaml (HyperFleet\'s chart mounts it there)'],
+      ['post.payloads[0].build_ref', '"/etc/adapter/status.yaml" is read from this folder\'s adapter-task-resource-status.yml (HyperFleet\'s chart mounts it there)'],
+    ]);
+  });
+
+  it('without such a file in the folder, the absolute path is read (and its absence is an error naming it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'decom-mount-'));
+    writeFileSync(join(dir, 'adapter-task-config.yaml'), task);
+    await expect(loadTaskConfigFile(join(dir, 'adapter-task-config.yaml'))).rejects.toThrow('resources[0].manifest.ref: cannot read "/etc/adapter/configmap.yaml": ENOENT');
+  });
+});
+
 describe('parseTaskConfig: the typed config', () => {
   it('loads the seed 000 example unchanged (config/adapters/validation.yaml)', async () => {
     const task = await loadTaskConfigFile('config/adapters/validation.yaml');
