@@ -57,7 +57,7 @@ export { manifestDifferences } from './executor/manifest-match.js';
 export { DecomReason } from './executor/status-overrides.js';
 
 export { SimulatedCluster, type SimulatedCall, type SimulatedClusterOptions } from './simulation/simulated-cluster.js';
-export { RecordedResponsesApiClient, RecordedResponsesError, DRY_RUN_API_BASE, type RecordedResponsesFile } from './simulation/recorded-responses.api-client.js';
+export { RecordedResponsesApiClient, RecordedResponsesError, type RecordedResponsesFile } from './simulation/recorded-responses.api-client.js';
 export { ReadOnlyApiClient } from './simulation/read-only.api-client.js';
 export type { ApiExchange } from './simulation/api-exchange.js';
 export { runDryRun, type DryRunInputs, type DryRunReport } from './dry-run/dry-run.js';

@@ -132,8 +132,8 @@ describe('decom adapter dry-run', () => {
     expect(run.out).toContain('Phases\n  param_extraction  success\n  preconditions     success\n  resources         success\n  post_actions      success');
     expect(run.out).toContain('  resources[2].lifecycle.delete.when.expression\n      deleted_time != null\n      = true');
     expect(run.out).toMatch(/delete {3}batch\/v1 Job \S+\/validation-\S+-gen2 propagationPolicy=Background → deleted/);
-    expect(run.out).toContain('GET    /api/hyperfleet/v1/clusters/0190b2c3-d4e5-7f60-8a9b-1c2d3e4f5a6b → 200 (recorded)');
-    expect(run.out).toMatch(/Status payloads \(would be sent\)\n {2}PUT \/api\/hyperfleet\/v1\/clusters\/\S+\/statuses\n {4}\{\n {6}"adapter": "validation-by-selector"/);
+    expect(run.out).toContain('GET    /clusters/0190b2c3-d4e5-7f60-8a9b-1c2d3e4f5a6b → 200 (recorded)');
+    expect(run.out).toMatch(/Status payloads \(would be sent\)\n {2}PUT \/clusters\/\S+\/statuses\n {4}\{\n {6}"adapter": "validation-by-selector"/);
   });
 
   it('--output json is the whole report', async () => {

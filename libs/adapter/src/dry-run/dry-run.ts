@@ -65,7 +65,10 @@ export async function runDryRun(inputs: DryRunInputs): Promise<DryRunReport> {
   const responses = await loadJsonFile(inputs.apiResponsesFile, 'API responses');
   let api: RecordedResponsesApiClient;
   try {
-    api = new RecordedResponsesApiClient(responses ?? { responses: [] }, { version: deployment?.clients.hyperfleetApi.version ?? 'v1' });
+    api = new RecordedResponsesApiClient(responses ?? { responses: [] }, {
+      version: deployment?.clients.hyperfleetApi.version ?? 'v1',
+      ...(deployment?.clients.hyperfleetApi.baseUrl && { baseUrl: deployment.clients.hyperfleetApi.baseUrl }),
+    });
   } catch (error) {
     if (error instanceof RecordedResponsesError) throw new SimulationInputError(`${inputs.apiResponsesFile}: ${error.message}`);
     throw error;

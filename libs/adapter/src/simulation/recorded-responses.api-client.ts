@@ -20,9 +20,6 @@ export class RecordedResponsesError extends Error {
   override readonly name = 'RecordedResponsesError';
 }
 
-/** Base URL requests resolve against in a dry run (never contacted). */
-export const DRY_RUN_API_BASE = 'http://hyperfleet-api.dry-run';
-
 /**
  * A `HyperfleetApiClient` answering from a recorded-responses file, never from the network, as
  * HyperFleet's dry run does: first endpoint whose method and pattern match the resolved URL;
@@ -54,8 +51,14 @@ export class RecordedResponsesApiClient implements HyperfleetApiClient {
     });
   }
 
+  /**
+   * As HyperFleet's `buildHyperfleetAPICallURL`: with the deployment's `base_url`, the URL the real client
+   * would call; without one, the config's URL unchanged (a relative `/clusters/x` stays relative, so a
+   * recorded pattern must match what HyperFleet's dry run would see).
+   */
   resolveUrl(url: string): string {
-    return resolveApiUrl(this.options.baseUrl ?? DRY_RUN_API_BASE, this.options.version ?? 'v1', url);
+    if (!this.options.baseUrl) return url.trim();
+    return resolveApiUrl(this.options.baseUrl, this.options.version ?? 'v1', url);
   }
 
   async request(request: ApiRequest): Promise<ApiResponse> {

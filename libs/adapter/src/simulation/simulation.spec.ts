@@ -30,7 +30,17 @@ describe('RecordedResponsesApiClient (HyperFleet dry-run responses file)', () =>
       'GET 404 recorded',
       'PUT 400 recorded',
     ]);
-    expect(api.exchanges[3]).toMatchObject({ url: 'http://hyperfleet-api.dry-run/api/hyperfleet/v1/anything', requestBody: { a: 1 } });
+    expect(api.exchanges[3]).toMatchObject({ url: '/anything', requestBody: { a: 1 } });
+  });
+
+  it("without a base_url a relative URL is left unchanged, as HyperFleet's buildHyperfleetAPICallURL does: a full-path pattern does not match it", async () => {
+    const fullPath = { responses: [{ match: { method: 'GET', urlPattern: '^/api/hyperfleet/v1/clusters/c1$' }, responses: [{ statusCode: 200, body: { n: 1 } }] }] };
+    const bare = new RecordedResponsesApiClient(fullPath);
+    expect((await bare.request({ method: 'GET', url: '/clusters/c1' })).body).toEqual({});
+    expect(bare.exchanges[0]).toMatchObject({ url: '/clusters/c1', answeredBy: 'default' });
+    const based = new RecordedResponsesApiClient({ responses: [{ match: { method: 'GET', urlPattern: '/api/hyperfleet/v1/clusters/c1$' }, responses: [{ statusCode: 200, body: { n: 1 } }] }] }, { baseUrl: 'http://api.example:8000' });
+    expect((await based.request({ method: 'GET', url: '/clusters/c1' })).body).toEqual({ n: 1 });
+    expect(based.exchanges[0]).toMatchObject({ url: 'http://api.example:8000/api/hyperfleet/v1/clusters/c1', answeredBy: 'recorded' });
   });
 
   it.each([
