@@ -1,8 +1,7 @@
 /** Jest in native ESM mode (Nest 12 is ESM-only); ts-jest transpiles, `npm run typecheck` type-checks. */
-export default {
+const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  testMatch: ['**/?(*.)+(spec|int-spec|e2e-spec).ts'],
   // apps/ui is the browser app (its own tsconfig, built by Vite); its browser tests live in test/e2e.
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/apps/ui/'],
   moduleNameMapper: {
@@ -12,5 +11,13 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true, tsconfig: 'tsconfig.json' }],
   },
-  testTimeout: 60000,
+};
+
+export default {
+  projects: [
+    // Pure code: a unit test that needs more than 5 s is waiting on something it should not.
+    { ...shared, displayName: 'unit', testMatch: ['**/?(*.)+(spec).ts'], testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|e2e|chaos)-spec\\.ts$'], testTimeout: 5_000 },
+    // Real PostgreSQL, Redis, HTTP servers, browsers and child processes: start-up alone can take seconds.
+    { ...shared, displayName: 'integration', testMatch: ['**/?(*.)+(int-spec|e2e-spec).ts'], testTimeout: 60_000 },
+  ],
 };

@@ -1,6 +1,7 @@
 /**
- * Records the streams in test/fixtures/histories from real runs of the engine (skipped unless
- * DECOM_RECORD_HISTORIES=1; recorded streams are history: re-record only to add new ones, see the README).
+ * A tool, not a test: `npm run record:histories` records the streams in test/fixtures/histories from real
+ * runs of the engine (recorded streams are history: re-record only to add new ones, see that folder's README).
+ * It runs under Jest for the same TypeScript transform and module aliases as the suites it feeds.
  * - the demo (shipped adapters, bundled Kubernetes): DELETE → ordered cleanup → bottom-up hard delete, and
  *   a stuck cluster force-deleted with its audit;
  * - status discards, through HTTP with the test playing the adapter: a future generation (204), a report
@@ -14,20 +15,17 @@ import { execFileSync } from 'node:child_process';
 import { loadEntitiesConfig } from '@decom/config';
 import { KindRegistry, RESOURCE_EVENT_SCHEMA_VERSION } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
-import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
-import { runDemoScenario } from '../../apps/cli/src/demo/demo-scenario.js';
-import { startTestEngine } from '../e2e/engine-fixture.js';
-import { replayHistory, type HistoryFixture } from './history-fixture.js';
-import { statusReport } from '../support/status-reports.js';
+import { DemoApi } from '../apps/cli/src/demo/api-client.js';
+import { runDemoScenario } from '../apps/cli/src/demo/demo-scenario.js';
+import { startTestEngine } from '../test/e2e/engine-fixture.js';
+import { replayHistory, type HistoryFixture } from '../test/replay/history-fixture.js';
+import { statusReport } from '../test/support/status-reports.js';
 
-// Test tooling switch, not app config.
-const isRecording = process.env['DECOM_RECORD_HISTORIES'] === '1';
 const folder = resolve('test/fixtures/histories');
 
 const report = statusReport;
 
-if (!isRecording) console.log('record histories skipped: a tool, not a test; run with DECOM_RECORD_HISTORIES=1 to re-record test/fixtures/histories');
-(isRecording ? describe : describe.skip)('record histories', () => {
+describe('record histories', () => {
   it('records the demo streams, status discards and a schema-1 stream', async () => {
     const entities = await loadEntitiesConfig(resolve('config/entities.yaml'));
     const kinds = new KindRegistry(entities);
