@@ -5,7 +5,7 @@
  * server answers once etcd compacted that revision (issue 16, item 1).
  */
 import type { KindDef } from './kinds.js';
-import type { KubeObject } from './object-store.js';
+import type { KubeObject } from './kube-object.js';
 
 /** One retained change. Objects are the store's own snapshots: read them, never write them. */
 export interface WindowedChange {

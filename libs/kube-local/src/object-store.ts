@@ -10,45 +10,12 @@
  * find an object's dependents or a namespace's content without scanning the store (issue 16, item 3).
  */
 import { appendBounded } from './bounded-history.js';
+import type { KubeObject } from './kube-object.js';
 import { ChangeWindow, type WindowedChange } from './change-window.js';
 import type { KindDef } from './kinds.js';
 import { matchesLabels, type LabelRequirement } from './label-selector.js';
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ObjectMeta {
-  name: string;
-  namespace?: string;
-  generateName?: string;
-  uid: string;
-  /** Decimal string of the global counter at the object's last write. */
-  resourceVersion: string;
-  generation: number;
-  /** RFC 3339 UTC, whole seconds. */
-  creationTimestamp: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  [field: string]: unknown;
-}
-
-/** A stored object: plain JSON, as clients send and receive it. */
-export interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata: ObjectMeta;
-  [field: string]: unknown;
-}
+export type { KubeObject, ObjectMeta, OwnerReference } from './kube-object.js';
 
 /** One change, as a watch event would report it; `resourceVersion` orders changes globally. */
 export interface StoreChange {

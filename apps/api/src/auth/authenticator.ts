@@ -10,7 +10,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { isValidIdentity } from '@decom/config';
-import { ANONYMOUS_CALLER, IDENTITY_HEADER } from '../caller/caller.js';
+import { ANONYMOUS_CALLER, IDENTITY_HEADER } from './identity-header.js';
 import { Problems } from '../problem-details/problem.js';
 import type { Principal } from './access-policy.js';
 import type { JwtVerifier } from './jwt-verifier.js';

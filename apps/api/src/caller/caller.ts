@@ -7,8 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CommandContext } from '@decom/application';
 import { principalOf } from '../auth/request-authentication.js';
 
-export const IDENTITY_HEADER = 'x-hyperfleet-identity';
-export const ANONYMOUS_CALLER = 'system@hyperfleet.local';
+export { ANONYMOUS_CALLER, IDENTITY_HEADER } from '../auth/identity-header.js';
 
 export function callerOf(request: FastifyRequest): string {
   return principalOf(request).identity;
