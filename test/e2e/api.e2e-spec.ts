@@ -128,6 +128,9 @@ describe('HyperFleet API contract (embedded engine)', () => {
       expect(stored.body).toMatchObject({ adapter: 'validation', observed_generation: 1 });
       const future = await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 7, AVAILABLE));
       expect(future.status).toBe(204);
+      // Still 204 as in HyperFleet, but the adapter can read why (a Kubernetes-style API warning).
+      const told = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/${c.id}/statuses`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(report('validation', 99, AVAILABLE)) });
+      expect([told.status, told.headers.get('warning')]).toEqual([204, `299 decom "FutureGeneration: observed_generation 99 is ahead of the resource's generation 1"`]);
       const missing = await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, { Applied: 'True', Health: 'True' }));
       expect(missing.status).toBe(400);
       expect(missing.body.detail).toContain("missing mandatory condition 'Available'");

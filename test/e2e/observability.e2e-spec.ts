@@ -10,6 +10,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { request as httpRequest } from 'node:http';
 import pino from 'pino';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { scrape, sampleValue, type Sample } from '../support/prometheus-text.js';
@@ -43,6 +44,25 @@ describe('observability: metrics, access and transition logs, trace ids (issue 1
   });
 
   const metrics = () => scrape(fixture.engine.metricsUrl);
+
+  it('answers refused before routing or parsing carry X-Request-Id and write their access-log line', async () => {
+    const base = `${fixture.engine.url}/api/hyperfleet/v1`;
+    const longSegment = await fetch(`${base}/clusters/${'a'.repeat(300)}`);
+    const badEncoding = await fetch(`${base}/cl%zzusters`);
+    const longUrl = await rawRequest(fixture.engine.url, `/api/hyperfleet/v1/clusters?search=${'x'.repeat(100_000)}`);
+    const answers = [
+      [longSegment.status, longSegment.headers.get('x-request-id')],
+      [badEncoding.status, badEncoding.headers.get('x-request-id')],
+      [longUrl.status, longUrl.headers['x-request-id']],
+    ] as const;
+    expect(answers.map(([status]) => status)).toEqual([414, 400, 414]);
+    expect(JSON.parse(longUrl.text).trace_id).toBe(answers[2][1]);
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const [status, traceId] of answers) {
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(lines.find((l) => l.msg === 'request' && l.trace_id === traceId)).toMatchObject({ status });
+    }
+  });
   const value = (samples: Sample[], name: string, labels: Record<string, string> = {}) => sampleValue(samples, name, labels) ?? 0;
   const reconciledCluster = async (name: string, headers: Record<string, string> = {}) => {
     const created = await api.call('POST', '/clusters', { kind: 'Cluster', name, spec: {} }, headers);
@@ -221,3 +241,18 @@ describe('observability: metrics, access and transition logs, trace ids (issue 1
     expect([...paths].filter((p) => p!.startsWith('/api/hyperfleet/v1/-'))).toEqual(['/api/hyperfleet/v1/-/-']);
   });
 });
+
+/** A GET over a raw socket-level client: fetch refuses URLs this long before sending them. */
+function rawRequest(base: string, path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'GET', maxHeaderSize: 1_000_000 }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

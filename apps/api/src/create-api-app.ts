@@ -12,10 +12,11 @@ import { installGraphqlRequestCheck } from './graphql/graphql-transport-errors.j
 import { ProblemDetailsFilter } from './problem-details/problem-details.filter.js';
 import { createValidationPipe } from './problem-details/validation-pipe.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 import { clientErrorHandler, fastifyErrorHandler, frameworkErrorHandler } from './http-edge/framework-errors.js';
 import { mapError } from './problem-details/error-map.js';
 import { JSON_CONTENT_TYPE, parseJsonBody } from './http-edge/json-body-parser.js';
-import { installRequestObservability, traceRequestId, type RequestObservability } from './http-edge/request-observability.js';
+import { installRequestObservability, logUnparsedAnswer, observeUnroutedAnswer, traceRequestId, type RequestObservability } from './http-edge/request-observability.js';
 import { AllowedMethods } from './http-edge/allowed-methods.js';
 import { Problems } from './problem-details/problem.js';
 import { registerUiRoutes } from './ui/ui-static.js';
@@ -104,8 +105,11 @@ export async function createApiApp(
     // The client address (rate limit, logs) comes from X-Forwarded-For only through a configured proxy.
     ...(trustedProxies.length > 0 ? { trustProxy: [...trustedProxies] } : {}),
     bodyLimit: 1024 * 1024,
-    frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      observeUnroutedAnswer(options.observability ?? {}, request, reply);
+      frameworkErrorHandler(error, request, reply);
+    },
+    clientErrorHandler: (error: Error, socket: Socket) => clientErrorHandler(error, socket, (status, traceId) => logUnparsedAnswer(options.observability ?? {}, status, traceId)),
   }, allowed);
   const fastify = adapter.getInstance();
   // The metrics `path` label keeps configured plurals (and `resources`) literal, as HyperFleet's names are.

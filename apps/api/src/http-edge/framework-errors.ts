@@ -3,6 +3,7 @@
  * media type) rendered as HyperFleet problem details too, so a client never gets another error format.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { mapError } from '../problem-details/error-map.js';
 import { PROBLEM_TYPE_BASE } from '../problem-details/problem.js';
@@ -66,8 +67,10 @@ function frameworkDetail(error: Error & { code?: string }, internal: boolean): s
  * line end in the bytes received, or a line longer than `MAX_REQUEST_LINE_CHARS`) the answer is 414 URI Too
  * Long (RFC 9110 §15.5.15) instead. Nothing of the request is echoed.
  */
-export function clientErrorHandler(error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void {
+export function clientErrorHandler(error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket, onAnswer?: (status: number, traceId: string) => void): void {
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? (requestLineOverflowed(error.rawPacket) ? 414 : 431) : 400;
+  // No request object exists, so no request id was generated: a fresh trace id finds this answer in the log.
+  const traceId = randomBytes(16).toString('hex');
   const title = status === 414 ? 'URI Too Long' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
   const detail = status === 414 ? 'the request URL is too long' : status === 431 ? 'the request headers are too large' : 'the request could not be parsed';
   const body = JSON.stringify({
@@ -77,11 +80,13 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: B
     detail,
     code: 'HYPERFLEET-VAL-006',
     timestamp: new Date().toISOString(),
+    trace_id: traceId,
   });
+  onAnswer?.(status, traceId);
   // A HEAD request's answer has no content (RFC 9110 §9.3.2), even when the rest of it could not be parsed.
   const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   if (socket.writable) {
-    socket.end(`HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${head ? '' : body}`);
+    socket.end(`HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${traceId}\r\nconnection: close\r\n\r\n${head ? '' : body}`);
   } else {
     socket.destroy();
   }

@@ -72,21 +72,44 @@ export function installRequestObservability(fastify: FastifyInstance, options: R
     const durationMs = reply.elapsedTime;
     metrics?.observeRequest(request.method, labelOf(route, (request.params ?? {}) as Record<string, string | undefined>), reply.statusCode, durationMs / 1000);
     spans?.exportRequest({ trace: traceOf(request), method: request.method, route: route ?? 'unmatched', status: reply.statusCode, startMs: Date.now() - durationMs, durationMs });
-    logger?.info(
-      {
-        method: request.method,
-        route: route ?? 'unmatched',
-        url: pathOf(request.url).slice(0, 512),
-        status: reply.statusCode,
-        duration_ms: Math.round(durationMs * 1000) / 1000,
-        // Null when no caller was verified (public routes, refused requests).
-        caller: request.decomPrincipal?.identity ?? null,
-        trace_id: String(request.id),
-      },
-      'request',
-    );
+    logger?.info(accessLine(request, reply, route, durationMs), 'request');
     done();
   });
+}
+
+/** The access-log line of one answer (also of answers given before routing: `route` is then `unmatched`). */
+function accessLine(request: FastifyRequest, reply: FastifyReply, route: string | undefined, durationMs: number): Record<string, unknown> {
+  return {
+    method: request.method,
+    route: route ?? 'unmatched',
+    url: pathOf(request.url ?? '').slice(0, 512),
+    status: reply.statusCode,
+    duration_ms: Math.round(durationMs * 1000) / 1000,
+    // Null when no caller was verified (public routes, refused requests).
+    caller: request.decomPrincipal?.identity ?? null,
+    trace_id: String(request.id),
+    // A discarded adapter report (and any other answer that carries a Warning) says why in its line.
+    ...(reply.hasHeader('warning') && { warning: String(reply.getHeader('warning')) }),
+  };
+}
+
+/**
+ * For answers the router gives before any hook runs (a bad percent-encoding, a path segment too long):
+ * the `X-Request-Id` header now, and the access-log line once the answer is sent, as for every other request.
+ */
+export function observeUnroutedAnswer(options: RequestObservability, request: FastifyRequest, reply: FastifyReply): void {
+  void reply.header('x-request-id', String(request.id));
+  const logger = options.logger;
+  if (!logger) return;
+  reply.raw.once('finish', () => logger.info(accessLine(request, reply, undefined, reply.elapsedTime), 'request'));
+}
+
+/**
+ * For answers Node's HTTP parser gives before any request exists (a request line or headers too large):
+ * the access-log line, with the trace id the answer carries.
+ */
+export function logUnparsedAnswer(options: RequestObservability, status: number, traceId: string): void {
+  options.logger?.info({ method: null, route: 'unparsed', url: null, status, duration_ms: 0, caller: null, trace_id: traceId }, 'request');
 }
 
 /** `url` without its query string. */

@@ -14,6 +14,7 @@ import {
   isPropagationPolicy,
   ValidationFailed,
   computeResourceConditions,
+  discardMessage,
   discardReason,
   isSameReport,
   labelViolations,
@@ -49,7 +50,10 @@ import type { CreateResourceDto } from './dto/create-resource.dto.js';
 import type { PatchResourceDto } from './dto/patch-resource.dto.js';
 import type { ResourceTarget } from './resource-target.js';
 
-export type StatusReportOutcome = { readonly stored: true; readonly status: AdapterStatus } | { readonly stored: false };
+/** A report stored, or discarded (204) with the rule that discarded it, when one did (`undefined`: nothing to say). */
+export type StatusReportOutcome =
+  | { readonly stored: true; readonly status: AdapterStatus }
+  | { readonly stored: false; readonly discarded?: { readonly reason: string; readonly message: string } };
 
 @Injectable()
 export class ResourceActions {
@@ -251,7 +255,10 @@ export class ResourceActions {
     const resource = outcome.state.resources.get(target.id);
     const stored = resource?.adapter_statuses[body.adapter];
     if (stored && isSameReport(stored, command) && discardReason(resource!, command) === undefined) return { stored: true, status: stored };
-    return { stored: false };
+    const recorded = outcome.events.find((e) => e.type === 'AdapterStatusDiscarded');
+    if (recorded && recorded.type === 'AdapterStatusDiscarded') return { stored: false, discarded: { reason: recorded.data.reason, message: recorded.data.message } };
+    const reason = resource && discardReason(resource, command);
+    return reason ? { stored: false, discarded: { reason, message: discardMessage(reason, resource, command) } } : { stored: false };
   }
 
   private metadata(context: CommandContext) {

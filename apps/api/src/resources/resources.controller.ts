@@ -214,10 +214,16 @@ export class ResourcesController {
     return sparse(await this.queries.statuses(target.id, query.page ?? 1, query.size ?? 100, query.search), parseFields(query.fields));
   }
 
-  /** 201 with the stored status, or 204 when the report was discarded (contract §1.3). */
+  /**
+   * 201 with the stored status, or 204 when the report was discarded (contract §1.3). A discard carries a
+   * Kubernetes-style `Warning: 299 decom "<Reason>: <message>"` header (HyperFleet's answer stays 204, so
+   * its adapters are unaffected; one that reads warnings learns why, e.g. a generation from the future),
+   * and the request's access-log line carries it as `warning`.
+   */
   private async ingest(target: ResourceTarget, body: AdapterStatusDto, req: FastifyRequest, reply: FastifyReply): Promise<AdapterStatus | undefined> {
     const outcome = await this.actions.reportStatus(target, body, context(req), reportFence(req));
     if (!outcome.stored) {
+      if (outcome.discarded) void reply.header('warning', `299 decom ${JSON.stringify(`${outcome.discarded.reason}: ${outcome.discarded.message}`)}`);
       void reply.status(204);
       return undefined;
     }

@@ -83,6 +83,24 @@ export function discardReason(resource: ResourceState, command: ReportAdapterSta
   return undefined;
 }
 
+/**
+ * What a discard tells the adapter (the API's `Warning` header on the 204): the rule and the values it compared,
+ * e.g. `observed_generation 99 is ahead of the resource's generation 2`.
+ */
+export function discardMessage(reason: DiscardReason, resource: ResourceState, command: ReportAdapterStatus): string {
+  const stored = resource.adapter_statuses[command.adapter];
+  switch (reason) {
+    case 'FutureGeneration':
+      return `observed_generation ${command.observed_generation} is ahead of the resource's generation ${resource.generation}`;
+    case 'StaleGeneration':
+      return `observed_generation ${command.observed_generation} is older than the stored report's ${stored?.observed_generation}`;
+    case 'StaleObservedTime':
+      return `observed_time ${command.observed_time} is older than the stored report's ${stored?.last_report_time}`;
+    case 'AvailableUnknown':
+      return 'Available=Unknown does not replace a stored report';
+  }
+}
+
 /** The stored form: `last_transition_time` kept from the stored report while a condition's status is unchanged. */
 export function toAdapterStatus(command: ReportAdapterStatus, stored: AdapterStatus | undefined): AdapterStatus {
   const now = command.metadata.now;
