@@ -132,6 +132,17 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
     });
   });
 
+  describe('decom start checks every file against every other before listening', () => {
+    it('a Sentinel file naming a kind the kinds file lacks → exit 2, nothing listened', async () => {
+      const kinds = join(dir, 'widgets-only.yaml');
+      writeFileSync(kinds, 'entities:\n  - kind: Widget\n    plural: widgets\n');
+      const env = { PORT: String(await freePort()), DECOM_METRICS_PORT: String(await freePort()), DECOM_DATA_DIR: join(dir, 'data-sentinel'), DECOM_ENTITIES_FILE: kinds };
+      const run = await runBuiltDecom(['start'], env, { timeoutMs: 60_000 });
+      expect([run.code, run.stderr]).toEqual([2, expect.stringMatching(/^decom: invalid configuration: .*sentinel\.yaml:\d+:\d+ sentinels\[0\]\.resource_type: unknown resource type "clusters"/)]);
+      expect(run.stdout).not.toContain('API listening');
+    }, 70_000);
+  });
+
   describe('decom adapter validate exit codes (docs/adapter-tools.md)', () => {
     it('a missing file → 2, naming it', async () => {
       const run = await runBuiltDecom(['adapter', 'validate', join(dir, 'nope.yaml')]);

@@ -41,8 +41,13 @@ export async function runEngineCommand(role: EngineRole): Promise<void> {
       logger.fatal({ port: error.port, host: error.host, code: 'EADDRINUSE' }, `cannot start: ${error.message}`);
       process.exit(1);
     }
-    const message = error instanceof EntitiesConfigError || (error as { issues?: unknown }).issues ? (error as Error).message : error instanceof Error ? error.message : String(error);
-    process.stderr.write(`decom: cannot start: ${message}\n`);
+    if (error instanceof EntitiesConfigError || (error as { issues?: unknown }).issues) {
+      // A file that is wrong (kinds, adapters, Sentinel) will be as wrong on the next start: exit 2, as for
+      // every configuration error, so a supervisor does not restart it in a loop expecting recovery.
+      process.stderr.write(`decom: invalid configuration: ${(error as Error).message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`decom: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
   logger.info(`Decom is running${role === 'api' ? ' (API role: adapters run in `decom worker` processes)' : ''}: ${engine.url}/api/hyperfleet/v1 (Ctrl-C to stop)`);

@@ -152,6 +152,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     // Everything a user can get wrong in files is checked before a port opens or a store is touched.
     const kubeConfig = role === 'all' ? loadKubeConfig(config.kubeconfig) : undefined;
     if (role === 'all') await checkAdapterConfigs(config.adaptersDir, undefined, config.adapterEnv, config.apiBaseUrl);
+    // The Sentinel file is checked against the kinds file now, not when the sweeper starts after listening.
+    const rules = await sweepRules(config, kinds, options.sweep?.debounceMs);
     // The metrics port opens first: a clash is named before any store is touched.
     const processMetrics = await startProcessMetrics(config, 'api');
     closers.push(() => processMetrics.close());
@@ -358,7 +360,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       queue,
       // The same JSON Sentinel reads from the API's list endpoints.
       queries,
-      await sweepRules(config, kinds, options.sweep?.debounceMs),
+      rules,
       { intervalMs: options.sweep?.intervalMs ?? config.sweepIntervalMs },
       Date.now,
       // A sweep fails on every tick while a dependency is down: one line when lost, one when back.
