@@ -5,7 +5,7 @@
  * meaning of the events changes (ids, phases, generations, conditions' verdicts, hard-delete causes).
  */
 import Database from 'better-sqlite3';
-import { KindRegistry, fold, isResourceEvent, phaseOf, upcastResourceEvent, type KindDescriptor } from '@decom/domain';
+import { type KindRegistry, fold, isResourceEvent, phaseOf, upcastResourceEvent, type KindDescriptor } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
 import { ResourceViewProjection, SqliteReadModelStore } from '@decom/projections';
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadAppConfig, parseEntitiesConfig, EntitiesConfigError } from '@decom/config';
+import { ConfigError, loadAppConfig, parseEntitiesConfig, type EntitiesConfigError } from '@decom/config';
 
 describe('loadAppConfig', () => {
   it('applies the embedded defaults', () => {

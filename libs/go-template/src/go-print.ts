@@ -8,7 +8,7 @@
 import { formatFloat } from './go-float.js';
 import { canBackquote, goQuote, goQuoteRune } from './go-strings.js';
 import { formatGoTime } from './go-time-layout.js';
-import { type GoMap, GoTime, goTypeName, kindOf, numberValue, sortedKeys, timeValue } from './values.js';
+import { type GoMap, type GoTime, goTypeName, kindOf, numberValue, sortedKeys, timeValue } from './values.js';
 
 export interface Flags {
   plus: boolean;

@@ -356,7 +356,6 @@ describe('fidelity table against the bundled server', () => {
 
 const realCluster = process.env.DECOM_FIDELITY_KUBECONFIG;
 if (!realCluster) {
-  // eslint-disable-next-line no-console
   console.log('fidelity table against a real cluster: skipped (set DECOM_FIDELITY_KUBECONFIG to a kubeconfig of a kind/minikube cluster to run it)');
 }
 

@@ -10,7 +10,7 @@
  * Neither includes Decom's own steps (events, projections, dispatch, status reports): the floor a
  * Kubernetes-backed deletion cannot go below on this server.
  */
-import { KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import { type KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { pool, sleep } from './util.js';
 
 interface ClusterObjects {

@@ -62,7 +62,7 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
       ))}
       <dialog ref={dialog} aria-labelledby="action-title" onClose={() => setPending(undefined)}>
         {pending ? (
-          <form onSubmit={submit}>
+          <form onSubmit={(event) => void submit(event)}>
             <h3 id="action-title">{pending.label} {resource.kind} {resource.name}</h3>
             {pending.danger ? (
               <p className="warning">

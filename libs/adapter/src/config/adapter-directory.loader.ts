@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadAdapterConfigFile } from './adapter-config.parser.js';
 import type { AdapterDeploymentConfig } from './adapter-config.types.js';
-import { ConfigIssue, TaskConfigError } from './task-config-error.js';
+import { type ConfigIssue, TaskConfigError } from './task-config-error.js';
 import { loadTaskConfigFile } from './task-config.parser.js';
 import type { TaskConfig } from './task-config.types.js';
 

@@ -1,6 +1,6 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar } from 'yaml';
 import type { Document, Node, YAMLMap, YAMLSeq } from 'yaml';
-import { ConfigIssue, TaskConfigError } from './task-config-error.js';
+import { type ConfigIssue, TaskConfigError } from './task-config-error.js';
 
 /** 1-based position in the config file. */
 export interface FilePosition {

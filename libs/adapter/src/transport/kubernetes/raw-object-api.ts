@@ -46,7 +46,6 @@ export class RawKubernetesObjectApi extends KubernetesObjectApi {
     return this.resource(apiVersion, kind);
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   protected override async processResponse(response: ResponseContext): Promise<any> {
     const text = await response.body.text();
     if (response.httpStatusCode >= 200 && response.httpStatusCode <= 299) {
