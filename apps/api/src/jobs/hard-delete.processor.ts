@@ -14,17 +14,17 @@ export function registerHardDeleteProcessor(queue: JobQueue, commandBus: Command
     async (job) =>
       // The check runs in the trace of the fact that caused it: its events record that trace_id.
       runInTrace(traceContextOf(job.data.trace_id ?? newTraceId()), async () => {
-      try {
-        await commandBus.execute<HardDeleteCommand, DecisionOutcome>(
-          new HardDeleteCommand(
-            { type: 'HardDelete', id: job.data.id, kind: job.data.kind, metadata: { now: now().toISOString(), caller: 'decom-hard-delete' } },
-            { caller: 'decom-hard-delete' },
-          ),
-        );
-      } catch (error) {
-        // Already gone (force-deleted, or removed with its child in one decision): nothing left to do.
-        if (!(error instanceof ResourceNotFound)) throw error;
-      }
+        try {
+          await commandBus.execute<HardDeleteCommand, DecisionOutcome>(
+            new HardDeleteCommand(
+              { type: 'HardDelete', id: job.data.id, kind: job.data.kind, metadata: { now: now().toISOString(), caller: 'decom-hard-delete' } },
+              { caller: 'decom-hard-delete' },
+            ),
+          );
+        } catch (error) {
+          // Already gone (force-deleted, or removed with its child in one decision): nothing left to do.
+          if (!(error instanceof ResourceNotFound)) throw error;
+        }
       }),
     { concurrency: 2 },
   );
