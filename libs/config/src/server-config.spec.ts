@@ -30,7 +30,7 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
       ].join('\n'),
       '/etc/decom/server.yaml',
     );
-    expect(config.jwt).toMatchObject({ enabled: true, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30 });
+    expect(config.jwt).toMatchObject({ enabled: true, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30, max_token_lifetime_seconds: 86_400 });
     expect(config.jwt.configs[0]).toMatchObject({ issuer_url: 'https://idp.example.com', jwks_file: '/etc/decom/keys/jwks.json', identity_claim: 'email', identity_header: 'x-hyperfleet-identity' });
     expect(config.jwt.configs[0]!.identity_claim_pattern!.test('a@example.com')).toBe(true);
     expect(config.authorization).toEqual({ admins: ['root@example.com'], adapters: { validation: ['system:serviceaccount:hf:validation'] } });

@@ -47,6 +47,11 @@ export interface JwtConfig {
   readonly clock_skew_seconds: number;
   /** An unknown `kid` refetches the issuer's JWKS at most once per this many seconds (default 30). */
   readonly jwks_refetch_cooldown_seconds: number;
+  /**
+   * Longest lifetime a token may claim, seconds (default 86400 = 24 h): `exp - iat`, or `exp - now` for a
+   * token without `iat`, above it is refused, so a stolen token with `exp: 1e308` is not valid forever.
+   */
+  readonly max_token_lifetime_seconds: number;
   readonly configs: readonly JwtIssuerConfig[];
 }
 
@@ -91,7 +96,7 @@ export interface ServerConfig {
 
 /** No file: JWT off, no roles, no rate limit (today's open development behaviour). */
 export const DEFAULT_SERVER_CONFIG: ServerConfig = {
-  jwt: { enabled: false, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30, configs: [] },
+  jwt: { enabled: false, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30, max_token_lifetime_seconds: 86_400, configs: [] },
   authorization: { admins: [], adapters: {} },
   rate_limit: { enabled: false, max: 600, time_window_ms: 60_000 },
   trusted_proxies: [],
@@ -141,7 +146,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const trusted_proxies = server.addresses('trusted_proxies');
 
   const jwtMap = server.map('jwt');
-  jwtMap.only(['enabled', 'anonymous_reads', 'clock_skew_seconds', 'jwks_refetch_cooldown_seconds', 'configs']);
+  jwtMap.only(['enabled', 'anonymous_reads', 'clock_skew_seconds', 'jwks_refetch_cooldown_seconds', 'max_token_lifetime_seconds', 'configs']);
   const enabled = jwtMap.bool('enabled', false);
   const configs: JwtIssuerConfig[] = [];
   jwtMap.list('configs').forEach((item, i) => {
@@ -197,6 +202,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   if (enabled && configs.length === 0 && issues.length === 0) jwtMap.problem('configs', 'jwt is enabled but no issuer is configured');
   const clockSkew = jwtMap.integer('clock_skew_seconds', 30, 0, 600);
   const cooldown = jwtMap.integer('jwks_refetch_cooldown_seconds', 30, 1, 3600);
+  const maxLifetime = jwtMap.integer('max_token_lifetime_seconds', 86_400, 60, 31_536_000);
 
   const rl = server.map('rate_limit');
   rl.only(['enabled', 'max', 'time_window_ms']);
@@ -244,7 +250,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   if (issues.length > 0) throw new ServerConfigError(issues);
   return {
     file,
-    jwt: { enabled, anonymous_reads: jwtMap.bool('anonymous_reads', false), clock_skew_seconds: clockSkew, jwks_refetch_cooldown_seconds: cooldown, configs },
+    jwt: { enabled, anonymous_reads: jwtMap.bool('anonymous_reads', false), clock_skew_seconds: clockSkew, jwks_refetch_cooldown_seconds: cooldown, max_token_lifetime_seconds: maxLifetime, configs },
     authorization: { admins, ...(operators ? { operators } : {}), adapters },
     rate_limit,
     ...(tenant ? { tenant } : {}),

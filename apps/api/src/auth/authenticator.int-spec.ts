@@ -36,8 +36,8 @@ describe('authentication hook with a jwks_file issuer', () => {
   });
 
   /** Real HTTP on 127.0.0.1:0 (Fastify's inject pulls an ESM-only dependency jest cannot load here). */
-  const served = async (anonymousReads: boolean, rateLimit?: RateLimitConfig) => {
-    const fastify = await app(anonymousReads, rateLimit);
+  const served = async (anonymousReads: boolean, rateLimit?: RateLimitConfig, maxTokenLifetimeSeconds?: number) => {
+    const fastify = await app(anonymousReads, rateLimit, maxTokenLifetimeSeconds);
     const base = await fastify.listen({ port: 0, host: '127.0.0.1' });
     return {
       inject: async (o: { url: string; method?: string; headers?: Record<string, string> }) => {
@@ -49,7 +49,7 @@ describe('authentication hook with a jwks_file issuer', () => {
     };
   };
 
-  const app = async (anonymousReads: boolean, rateLimit?: RateLimitConfig): Promise<FastifyInstance> => {
+  const app = async (anonymousReads: boolean, rateLimit?: RateLimitConfig, maxTokenLifetimeSeconds?: number): Promise<FastifyInstance> => {
     const configs: JwtIssuerConfig[] = [
       { issuer_url: issuer.issuer, jwks_file: keysFile, audience: issuer.audience, identity_claim: 'email', identity_header: 'x-hyperfleet-identity' },
       { issuer_url: other.issuer, jwk_cert_url: other.jwksUrl, audience: other.audience, identity_claim: 'sub', identity_claim_pattern: /^sub-/ },
@@ -59,7 +59,8 @@ describe('authentication hook with a jwks_file issuer', () => {
     const limiter = rateLimit ? await installRateLimit(fastify, rateLimit) : undefined;
     // The app declares /healthz public through the one list (public-routes.ts); this bare app does the same.
     installPublicRoutes(fastify);
-    installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads }), limiter);
+    const verifier = new JwtVerifier({ configs, clockSkewSeconds: 30, ...(maxTokenLifetimeSeconds !== undefined && { maxTokenLifetimeSeconds }) });
+    installAuthentication(fastify, new Authenticator({ verifier, anonymousReads }), limiter);
     fastify.get('/api/me', async (request) => principalOf(request));
     fastify.post('/api/me', async (request) => principalOf(request));
     fastify.get('/healthz', async () => ({ status: 'ok' }));
@@ -138,5 +139,28 @@ describe('authentication hook with a jwks_file issuer', () => {
     expect(limited.json()).toMatchObject({ code: 'HYPERFLEET-LMT-001', status: 429 });
     expect((await get('calm@example.com')).statusCode).toBe(200);
     await fastify.close();
+  });
+
+  it('refuses a token whose lifetime exceeds max_token_lifetime_seconds (exp - iat, or exp - now without iat)', async () => {
+    const get = async (fastify: Awaited<ReturnType<typeof served>>, token: string) => fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+    // Default 24 h, on the issuer served over HTTP.
+    const byDefault = await served(false);
+    try {
+      expect((await get(byDefault, await other.token('long', { expiresIn: 86_000 }))).statusCode).toBe(200);
+      const forever = await get(byDefault, await other.token('forever', { expiresIn: 1e12 }));
+      expect(forever.statusCode).toBe(401);
+      expect(forever.json()).toMatchObject({ code: 'HYPERFLEET-AUT-002', detail: 'the bearer token was refused: lifetime over 86400 s (max_token_lifetime_seconds)' });
+    } finally {
+      await byDefault.close();
+    }
+    const short = await served(false, undefined, 3_600);
+    try {
+      expect((await get(short, await other.token('hour', { expiresIn: 3_500 }))).statusCode).toBe(200);
+      expect((await get(short, await other.token('day', { expiresIn: 7_200 }))).json()).toMatchObject({ status: 401, detail: expect.stringContaining('max_token_lifetime_seconds') });
+      expect((await get(short, await other.token('no-iat', { expiresIn: 3_500, noIssuedAt: true }))).statusCode).toBe(200);
+      expect((await get(short, await other.token('no-iat-long', { expiresIn: 7_200, noIssuedAt: true }))).statusCode).toBe(401);
+    } finally {
+      await short.close();
+    }
   });
 });

@@ -43,6 +43,7 @@ export async function buildEngineAuth(config: AppConfig, logger: Logger, options
     ? new JwtVerifier({
         configs: server.jwt.configs,
         clockSkewSeconds: server.jwt.clock_skew_seconds,
+        maxTokenLifetimeSeconds: server.jwt.max_token_lifetime_seconds,
         remote: { cooldownMs: server.jwt.jwks_refetch_cooldown_seconds * 1000 },
         ...(embedded ? { localIssuers: [{ config: embedded.config, keys: embedded.keys }] } : {}),
         onKeyFetchError: (issuer, error) => logger.warn({ issuer, err: { message: error.message } }, `cannot fetch the signing keys of issuer ${issuer}: tokens of it are refused meanwhile`),
