@@ -144,4 +144,10 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
       '/etc/decom/server.yaml:2:43 server.trusted_proxies[2]: must be an IP address or CIDR range (e.g. 10.0.0.0/8), got "1.2.3.4/8/1"',
     ]);
   });
+
+  it('refuses role identities not in canonical form (an e-mail not in lower case): they would never match a caller', () => {
+    expect(issues('authorization:\n  admins: [Root@Example.com, ok@example.com]\n')).toEqual([
+      '/etc/decom/server.yaml:2:12 authorization.admins[0]: must be in canonical form: e-mail identity is not lower-case (callers with it are refused)',
+    ]);
+  });
 });

@@ -423,6 +423,8 @@ class MapReader {
       const value = isScalar(item) ? item.value : undefined;
       if (typeof value !== 'string' || !isValidIdentity(value.trim())) {
         this.at(item as Node, `${this.field(key)}[${i}]`, `must be an identity: 1..${IDENTITY_MAX} printable ASCII characters`);
+      } else if (nonCanonicalIdentity(value.trim()) !== undefined) {
+        this.at(item as Node, `${this.field(key)}[${i}]`, `must be in canonical form: ${nonCanonicalIdentity(value.trim())} (callers with it are refused)`);
       } else out.push(value.trim());
     });
     return out;
@@ -432,6 +434,18 @@ class MapReader {
 /** Identities are 1..256 printable ASCII characters (no control characters, no mojibake). */
 export function isValidIdentity(value: string): boolean {
   return value.length > 0 && value.length <= IDENTITY_MAX && /^[\x20-\x7e]+$/.test(value);
+}
+
+/**
+ * Why `value` is not in canonical form, or undefined when it is: no leading or trailing whitespace, and an
+ * e-mail-like identity (one with `@`) in lower case. Look-alikes (`" admin@x.test"`, `ADMIN@x.test`) are
+ * refused rather than folded: folding would let them match a role, keeping them would put a second
+ * spelling of one person in the audit trail.
+ */
+export function nonCanonicalIdentity(value: string): string | undefined {
+  if (value !== value.trim()) return 'identity has leading or trailing whitespace';
+  if (value.includes('@') && value !== value.toLowerCase()) return 'e-mail identity is not lower-case';
+  return undefined;
 }
 
 /** `a.b.c.d`, an IPv6 address, or either with a `/prefix` in range (32 or 128). */

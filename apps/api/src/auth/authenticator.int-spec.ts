@@ -163,4 +163,26 @@ describe('authentication hook with a jwks_file issuer', () => {
       await short.close();
     }
   });
+
+  it('refuses identities not in canonical form (whitespace around, an e-mail not lower-case) with 401 naming the rule', async () => {
+    const fastify = await served(false);
+    try {
+      const me = async (token: string, headers: Record<string, string> = {}) => fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}`, ...headers } });
+      for (const [identity, rule] of [
+        [' admin@x.test', 'leading or trailing whitespace'],
+        ['admin@x.test ', 'leading or trailing whitespace'],
+        ['ADMIN@x.test', 'not lower-case'],
+      ] as const) {
+        const answer = await me(await issuer.token(identity));
+        expect(answer.statusCode).toBe(401);
+        expect(answer.json()).toMatchObject({ code: 'HYPERFLEET-AUT-002', detail: expect.stringContaining(rule) });
+      }
+      expect((await me(await issuer.token('admin@x.test'))).json()).toMatchObject({ identity: 'admin@x.test' });
+      const viaHeader = await me(await issuer.token('gateway@x.test'), { 'x-hyperfleet-identity': 'Admin@X.test' });
+      expect(viaHeader.statusCode).toBe(401);
+      expect(viaHeader.json()).toMatchObject({ detail: expect.stringContaining('x-hyperfleet-identity is not in canonical form') });
+    } finally {
+      await fastify.close();
+    }
+  });
 });

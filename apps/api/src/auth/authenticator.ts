@@ -6,10 +6,12 @@
  *   `anonymous_reads: true` lets GET/HEAD through without a token as `anonymous`.
  * - JWT off: the `X-HyperFleet-Identity` header, else `system@hyperfleet.local` (HyperFleet's value with
  *   authentication disabled). A bearer token is then ignored, so browsers may send it unchanged.
- * Identities are 1..256 printable ASCII characters; anything else is refused, never stored altered.
+ * Identities are 1..256 printable ASCII characters; anything else is refused, never stored altered. With
+ * JWT on, a verified identity (claim or `identity_header`) not in canonical form (whitespace around it, an
+ * e-mail not in lower case) is 401 naming the rule.
  */
 import type { FastifyRequest } from 'fastify';
-import { isValidIdentity } from '@decom/config';
+import { isValidIdentity, nonCanonicalIdentity } from '@decom/config';
 import { ANONYMOUS_CALLER, IDENTITY_HEADER } from '../caller/caller.js';
 import { Problems } from '../problem-details/problem.js';
 import type { Principal } from './access-policy.js';
@@ -78,6 +80,8 @@ export class Authenticator {
     if ((token.issuer.header ?? 'authorization') !== source) throw Problems.invalidToken('invalid');
     const headerName = token.issuer.identity_header;
     const named = headerName ? headerIdentity(request, headerName) : undefined;
+    const notCanonical = named === undefined ? undefined : nonCanonicalIdentity(named);
+    if (notCanonical !== undefined) throw Problems.invalidCredentials(`${headerName} is not in canonical form (${notCanonical})`);
     return { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null };
   }
 }

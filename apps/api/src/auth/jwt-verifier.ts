@@ -9,7 +9,7 @@
  */
 import { stat, readFile } from 'node:fs/promises';
 import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { isValidIdentity, type JwtIssuerConfig } from '@decom/config';
+import { isValidIdentity, nonCanonicalIdentity, type JwtIssuerConfig } from '@decom/config';
 import { Problems } from '../problem-details/problem.js';
 import { remoteKeySet } from './remote-key-set.js';
 
@@ -97,6 +97,8 @@ export class JwtVerifier {
     if (typeof claim !== 'string' || !isValidIdentity(claim) || (entry.config.identity_claim_pattern && !entry.config.identity_claim_pattern.test(claim))) {
       throw Problems.invalidToken('no usable identity');
     }
+    const notCanonical = nonCanonicalIdentity(claim);
+    if (notCanonical !== undefined) throw Problems.invalidToken(`identity not in canonical form (${notCanonical})`);
     return { issuer: entry.config, identity: claim, subject: typeof payload.sub === 'string' ? payload.sub.slice(0, 256) : null, payload };
   }
 
