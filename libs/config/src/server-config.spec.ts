@@ -150,4 +150,11 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
       '/etc/decom/server.yaml:2:12 authorization.admins[0]: must be in canonical form: e-mail identity is not lower-case (callers with it are refused)',
     ]);
   });
+
+  it('reads system_identities per issuer (default off), only together with identity_header', () => {
+    const issuer = (extra: string) => `server:\n  jwt:\n    enabled: true\n    configs:\n      - issuer_url: https://gw\n        jwks_file: k.json\n        audience: decom\n${extra}`;
+    expect(parseServerConfig(issuer('        identity_header: X-Id\n'), '/etc/s.yaml').jwt.configs[0]!.system_identities).toBeUndefined();
+    expect(parseServerConfig(issuer('        identity_header: X-Id\n        system_identities: true\n'), '/etc/s.yaml').jwt.configs[0]!.system_identities).toBe(true);
+    expect(issues(issuer('        system_identities: true\n'))).toEqual([expect.stringContaining('system_identities: system_identities applies to identity_header')]);
+  });
 });

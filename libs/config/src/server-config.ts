@@ -37,6 +37,11 @@ export interface JwtIssuerConfig {
   readonly identity_claim_pattern?: RegExp;
   /** When set, a request with a valid token from this issuer may name its identity in this header. */
   readonly identity_header?: string;
+  /**
+   * May `identity_header` name a system identity (`system:...`, or one bound in `authorization.adapters`)?
+   * Default false: a gateway's token then names users only, so it cannot report statuses as an adapter.
+   */
+  readonly system_identities?: boolean;
 }
 
 export interface JwtConfig {
@@ -150,7 +155,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const enabled = jwtMap.bool('enabled', false);
   const configs: JwtIssuerConfig[] = [];
   jwtMap.list('configs').forEach((item, i) => {
-    item.only(['issuer_url', 'jwk_cert_url', 'jwks_file', 'jwk_cert_file', 'jwk_cert_ca_file', 'header', 'audience', 'identity_claim', 'identity_claim_pattern', 'identity_header']);
+    item.only(['issuer_url', 'jwk_cert_url', 'jwks_file', 'jwk_cert_file', 'jwk_cert_ca_file', 'header', 'audience', 'identity_claim', 'identity_claim_pattern', 'identity_header', 'system_identities']);
     const issuer_url = item.string('issuer_url', true);
     const jwk_cert_url = item.url('jwk_cert_url');
     // `jwk_cert_file` is HyperFleet's name of Decom's `jwks_file`: one key, two spellings.
@@ -178,6 +183,8 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     if (identity_header !== undefined && !HEADER_NAME.test(identity_header)) item.problem('identity_header', `not a valid header name: "${identity_header}"`);
     else if (identity_header !== undefined && FORBIDDEN_IDENTITY_HEADERS.has(identity_header.toLowerCase())) item.problem('identity_header', `"${identity_header}" carries credentials: not allowed as identity_header`);
     else if (identity_header !== undefined && identity_header.toLowerCase() === header) item.problem('identity_header', `must differ from header "${header}"`);
+    const systemIdentities = item.bool('system_identities', false);
+    if (systemIdentities && identity_header === undefined) item.problem('system_identities', 'system_identities applies to identity_header: set identity_header too');
     const absolute = (path: string) => (isAbsolute(path) ? path : resolve(dirname(file), path));
     if (issuer_url && audience && (jwk_cert_url || jwksFile)) {
       configs.push({
@@ -190,6 +197,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
         identity_claim,
         ...(identity_claim_pattern ? { identity_claim_pattern } : {}),
         ...(identity_header ? { identity_header: identity_header.toLowerCase() } : {}),
+        ...(systemIdentities ? { system_identities: true } : {}),
       });
     }
     void i;

@@ -185,4 +185,33 @@ describe('authentication hook with a jwks_file issuer', () => {
       await fastify.close();
     }
   });
+
+  it('lets identity_header name a system identity only for an issuer configured with system_identities', async () => {
+    const configs: JwtIssuerConfig[] = [
+      { issuer_url: issuer.issuer, jwks_file: keysFile, audience: issuer.audience, identity_claim: 'email', identity_header: 'x-hyperfleet-identity' },
+      { issuer_url: other.issuer, jwk_cert_url: other.jwksUrl, audience: other.audience, identity_claim: 'sub', identity_header: 'x-hyperfleet-identity', system_identities: true },
+    ];
+    const fastify = Fastify();
+    fastify.setErrorHandler(fastifyErrorHandler);
+    const bound = new Set(['adapter-np']);
+    const isSystemIdentity = (identity: string) => identity.startsWith('system:') || bound.has(identity);
+    installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads: false, isSystemIdentity }));
+    fastify.get('/api/me', async (request) => principalOf(request));
+    const base = await fastify.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const get = async (token: string, identity: string) => {
+        const response = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}`, 'x-hyperfleet-identity': identity } });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      const gateway = await issuer.token('gateway@x.test');
+      for (const system of ['system:serviceaccount:hf:validation', 'adapter-np']) {
+        expect(await get(gateway, system)).toMatchObject({ status: 403, body: { code: 'HYPERFLEET-AUZ-001', detail: expect.stringContaining('not configured with system_identities') } });
+      }
+      expect(await get(gateway, 'alice@x.test')).toMatchObject({ status: 200, body: { identity: 'alice@x.test' } });
+      // The issuer served over HTTP is configured for them.
+      expect(await get(await other.token('k8s'), 'system:serviceaccount:hf:validation')).toMatchObject({ status: 200, body: { identity: 'system:serviceaccount:hf:validation', issuer: other.issuer } });
+    } finally {
+      await fastify.close();
+    }
+  });
 });

@@ -8,7 +8,8 @@
  *   authentication disabled). A bearer token is then ignored, so browsers may send it unchanged.
  * Identities are 1..256 printable ASCII characters; anything else is refused, never stored altered. With
  * JWT on, a verified identity (claim or `identity_header`) not in canonical form (whitespace around it, an
- * e-mail not in lower case) is 401 naming the rule.
+ * e-mail not in lower case) is 401 naming the rule; an `identity_header` naming a system identity is 403
+ * unless its issuer sets `system_identities: true`.
  */
 import type { FastifyRequest } from 'fastify';
 import { isValidIdentity, nonCanonicalIdentity } from '@decom/config';
@@ -26,6 +27,11 @@ export interface AuthenticatorOptions {
   readonly anonymousReads?: boolean;
   /** Tenants on (`server.tenant.enabled`): the caller's tenancy is resolved after its identity. */
   readonly tenants?: TenantResolver;
+  /**
+   * Is `identity` a system identity (an adapter's)? An issuer's `identity_header` may name one only when
+   * that issuer sets `system_identities: true`. Default: the `system:` prefix (Kubernetes service accounts).
+   */
+  readonly isSystemIdentity?: (identity: string) => boolean;
 }
 
 export class Authenticator {
@@ -82,6 +88,10 @@ export class Authenticator {
     const named = headerName ? headerIdentity(request, headerName) : undefined;
     const notCanonical = named === undefined ? undefined : nonCanonicalIdentity(named);
     if (notCanonical !== undefined) throw Problems.invalidCredentials(`${headerName} is not in canonical form (${notCanonical})`);
+    const isSystem = this.options.isSystemIdentity ?? ((identity: string) => identity.startsWith('system:'));
+    if (named !== undefined && !token.issuer.system_identities && (isSystem(named) || named.startsWith('system:'))) {
+      throw Problems.forbidden(`${headerName} may not name a system identity: issuer ${token.issuer.issuer_url} is not configured with system_identities`);
+    }
     return { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null };
   }
 }
