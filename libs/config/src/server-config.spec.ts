@@ -157,4 +157,15 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     expect(parseServerConfig(issuer('        identity_header: X-Id\n        system_identities: true\n'), '/etc/s.yaml').jwt.configs[0]!.system_identities).toBe(true);
     expect(issues(issuer('        system_identities: true\n'))).toEqual([expect.stringContaining('system_identities: system_identities applies to identity_header')]);
   });
+
+  it('reads an optional claim per tenant dimension', () => {
+    const config = parseServerConfig(
+      'server:\n  tenant:\n    enabled: true\n    system_header: X-Sys\n    dimensions:\n      - { header: X-Tenant-Org, key: org, required: true, claim: org }\n      - { header: X-Tenant-Project, key: project }\n',
+      '/etc/s.yaml',
+    );
+    expect(config.tenant!.dimensions).toEqual([
+      { header: 'x-tenant-org', key: 'org', required: true, claim: 'org' },
+      { header: 'x-tenant-project', key: 'project', required: false },
+    ]);
+  });
 });

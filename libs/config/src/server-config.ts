@@ -82,8 +82,12 @@ export interface TenantConfig {
   readonly enabled: boolean;
   /** A request with this header equal to `true` is a system caller (honoured for system identities only). */
   readonly system_header: string;
-  /** Each dimension: the header carrying it, its key in a resource's tenancy, whether a caller must send it. */
-  readonly dimensions: readonly { readonly header: string; readonly key: string; readonly required: boolean }[];
+  /**
+   * Each dimension: the header carrying it, its key in a resource's tenancy, whether a caller must send it,
+   * and optionally the verified token's claim that binds it (a header disagreeing with the claim is refused;
+   * no header = the claim's value).
+   */
+  readonly dimensions: readonly { readonly header: string; readonly key: string; readonly required: boolean; readonly claim?: string }[];
 }
 
 export interface ServerConfig {
@@ -230,7 +234,8 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     const headers = new Set<string>([system_header.toLowerCase()]);
     const keys = new Set<string>();
     const dimensions = tenantMap.list('dimensions').map((d) => {
-      d.only(['header', 'key', 'required']);
+      d.only(['header', 'key', 'required', 'claim']);
+      const claim = d.string('claim', false);
       const header = d.string('header', true) ?? '';
       const key = d.string('key', true) ?? '';
       if (header && !HEADER_NAME.test(header)) d.problem('header', `not a valid header name: "${header}"`);
@@ -240,7 +245,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
       else if (key && keys.has(key)) d.problem('key', `duplicate key "${key}"`);
       headers.add(header.toLowerCase());
       keys.add(key);
-      return { header: header.toLowerCase(), key, required: d.bool('required', false) };
+      return { header: header.toLowerCase(), key, required: d.bool('required', false), ...(claim ? { claim } : {}) };
     });
     if (tenantEnabled && dimensions.length === 0) tenantMap.problem('dimensions', 'tenants are enabled but no dimension is configured');
     else if (tenantEnabled && !dimensions.some((d) => d.required)) tenantMap.problem('dimensions', 'at least one dimension must be required: true');

@@ -15,6 +15,7 @@ import { Authenticator } from './authenticator.js';
 import { JwtVerifier } from './jwt-verifier.js';
 import { installAuthentication, principalOf } from './request-authentication.js';
 import { installPublicRoutes } from './public-routes.js';
+import { TenantResolver } from './tenant-resolver.js';
 
 describe('authentication hook with a jwks_file issuer', () => {
   let issuer: TestIssuer;
@@ -210,6 +211,34 @@ describe('authentication hook with a jwks_file issuer', () => {
       expect(await get(gateway, 'alice@x.test')).toMatchObject({ status: 200, body: { identity: 'alice@x.test' } });
       // The issuer served over HTTP is configured for them.
       expect(await get(await other.token('k8s'), 'system:serviceaccount:hf:validation')).toMatchObject({ status: 200, body: { identity: 'system:serviceaccount:hf:validation', issuer: other.issuer } });
+    } finally {
+      await fastify.close();
+    }
+  });
+
+  it("binds a tenant dimension to the token's claim: a disagreeing header is 403, no header takes the claim", async () => {
+    const configs: JwtIssuerConfig[] = [{ issuer_url: other.issuer, jwk_cert_url: other.jwksUrl, audience: other.audience, identity_claim: 'email' }];
+    const tenants = new TenantResolver(
+      { enabled: true, system_header: 'x-hyperfleet-system', dimensions: [{ header: 'x-tenant-org', key: 'org', required: true, claim: 'org' }, { header: 'x-tenant-project', key: 'project', required: false }] },
+      () => false,
+    );
+    const fastify = Fastify();
+    fastify.setErrorHandler(fastifyErrorHandler);
+    installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads: false, tenants }));
+    fastify.get('/api/me', async (request) => principalOf(request));
+    const base = await fastify.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const get = async (token: string, headers: Record<string, string>) => {
+        const response = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      const op = await other.token('op@x.test', { claims: { org: 'acme' } });
+      expect(await get(op, { 'x-tenant-org': 'globex' })).toMatchObject({ status: 403, body: { code: 'HYPERFLEET-AUZ-001', detail: "tenant header x-tenant-org disagrees with the token's claim org" } });
+      expect(await get(op, {})).toMatchObject({ status: 200, body: { tenant: { org: 'acme' } } });
+      expect(await get(op, { 'x-tenant-org': 'acme', 'x-tenant-project': 'web' })).toMatchObject({ status: 200, body: { tenant: { org: 'acme', project: 'web' } } });
+      // A token without the claim leaves the header in charge, as without a claim configured.
+      expect(await get(await other.token('plain@x.test'), { 'x-tenant-org': 'globex' })).toMatchObject({ status: 200, body: { tenant: { org: 'globex' } } });
+      expect(await get(await other.token('bad@x.test', { claims: { org: 'acme corp' } }), {})).toMatchObject({ status: 403, body: { detail: expect.stringContaining('tenant claim org must be') } });
     } finally {
       await fastify.close();
     }

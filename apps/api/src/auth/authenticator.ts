@@ -46,7 +46,9 @@ export class Authenticator {
    *   tenants on, 403 AUZ-001 (tenant-resolver.ts).
    */
   async authenticate(request: FastifyRequest): Promise<Principal> {
-    return this.options.verifier ? this.withTenant(request, await this.identify(request, this.options.verifier)) : this.authenticateNow(request);
+    if (!this.options.verifier) return this.authenticateNow(request);
+    const { principal, claims } = await this.identify(request, this.options.verifier);
+    return this.withTenant(request, principal, claims);
   }
 
   /** True when `authenticateNow` may be used: JWT off, nothing to verify asynchronously. */
@@ -63,18 +65,19 @@ export class Authenticator {
     return this.withTenant(request, { identity: headerIdentity(request, IDENTITY_HEADER) ?? ANONYMOUS_CALLER, issuer: null, subject: null, tenant: null });
   }
 
-  private withTenant(request: FastifyRequest, principal: Principal): Principal {
+  /** `claims`: the verified token's payload (tenant dimensions bound to a claim). */
+  private withTenant(request: FastifyRequest, principal: Principal, claims: Readonly<Record<string, unknown>> = {}): Principal {
     const tenants = this.options.tenants;
-    return tenants ? { ...principal, tenant: tenants.resolve(request, principal) } : principal;
+    return tenants ? { ...principal, tenant: tenants.resolve(request, principal, claims) } : principal;
   }
 
-  private async identify(request: FastifyRequest, verifier: JwtVerifier): Promise<Principal> {
+  private async identify(request: FastifyRequest, verifier: JwtVerifier): Promise<{ principal: Principal; claims: Readonly<Record<string, unknown>> }> {
     // HyperFleet's per-issuer `header`: the first configured token header the request carries.
     const source = verifier.tokenHeaders.find((name) => (single(request.headers[name]) ?? '').trim() !== '') ?? 'authorization';
     const authorization = single(request.headers[source]);
     if (authorization === undefined || authorization.trim() === '') {
       if (this.options.anonymousReads && (request.method === 'GET' || request.method === 'HEAD')) {
-        return { identity: ANONYMOUS_READER, issuer: null, subject: null, tenant: null };
+        return { principal: { identity: ANONYMOUS_READER, issuer: null, subject: null, tenant: null }, claims: {} };
       }
       throw Problems.authenticationRequired();
     }
@@ -92,7 +95,7 @@ export class Authenticator {
     if (named !== undefined && !token.issuer.system_identities && (isSystem(named) || named.startsWith('system:'))) {
       throw Problems.forbidden(`${headerName} may not name a system identity: issuer ${token.issuer.issuer_url} is not configured with system_identities`);
     }
-    return { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null };
+    return { principal: { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null }, claims: token.payload };
   }
 }
 
