@@ -246,6 +246,15 @@ describe('HTTP conventions (issue 17)', () => {
       expect((list.body['items'] as { name: string }[]).map((c) => c.name)).not.toContain('proto-poison');
     });
 
+    it('refuses duplicate JSON keys with 400 naming the key; nothing is created', async () => {
+      const answer = await call('POST', '/clusters', { body: '{"kind":"Cluster","name":"dup-a","spec":{},"name":"dup-b"}' });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', detail: expect.stringContaining('body field name appears more than once') });
+      expect(answer.body['errors']).toEqual([expect.objectContaining({ field: 'name' })]);
+      const list = await call('GET', '/clusters?size=100');
+      expect((list.body['items'] as { name: string }[]).map((c) => c.name)).not.toContain('dup-b');
+    });
+
     it('refuses a body that is not valid UTF-8 instead of storing U+FFFD', async () => {
       const bytes = Buffer.concat([Buffer.from('{"kind":"Cluster","name":"bad-bytes","spec":{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
       const answer = await call('POST', '/clusters', { body: bytes });

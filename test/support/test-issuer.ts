@@ -29,6 +29,8 @@ export interface TokenOptions {
   readonly expiresIn?: number;
   readonly notBefore?: number;
   readonly claims?: Record<string, unknown>;
+  /** Leave `iat` out (its lifetime is then measured from now). */
+  readonly noIssuedAt?: boolean;
   /** Sign with a key the JWKS does not serve (an attacker's key), under a served `kid`. */
   readonly forgeWithKid?: boolean;
 }
@@ -103,8 +105,8 @@ export class TestIssuer {
       .setIssuer(options.issuer ?? this.issuer)
       .setAudience(options.audience ?? this.audience)
       .setSubject(`sub-${identity}`)
-      .setIssuedAt()
       .setExpirationTime(now + (options.expiresIn ?? 300));
+    if (!options.noIssuedAt) jwt.setIssuedAt();
     if (options.notBefore !== undefined) jwt.setNotBefore(now + options.notBefore);
     return jwt.sign(key.privateKey);
   }

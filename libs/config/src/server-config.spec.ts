@@ -30,7 +30,7 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
       ].join('\n'),
       '/etc/decom/server.yaml',
     );
-    expect(config.jwt).toMatchObject({ enabled: true, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30 });
+    expect(config.jwt).toMatchObject({ enabled: true, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30, max_token_lifetime_seconds: 86_400 });
     expect(config.jwt.configs[0]).toMatchObject({ issuer_url: 'https://idp.example.com', jwks_file: '/etc/decom/keys/jwks.json', identity_claim: 'email', identity_header: 'x-hyperfleet-identity' });
     expect(config.jwt.configs[0]!.identity_claim_pattern!.test('a@example.com')).toBe(true);
     expect(config.authorization).toEqual({ admins: ['root@example.com'], adapters: { validation: ['system:serviceaccount:hf:validation'] } });
@@ -142,6 +142,30 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
       '/etc/decom/server.yaml:2:21 server.trusted_proxies[0]: must be an IP address or CIDR range (e.g. 10.0.0.0/8), got "10.0.0.0/33"',
       '/etc/decom/server.yaml:2:34 server.trusted_proxies[1]: must be an IP address or CIDR range (e.g. 10.0.0.0/8), got "gateway"',
       '/etc/decom/server.yaml:2:43 server.trusted_proxies[2]: must be an IP address or CIDR range (e.g. 10.0.0.0/8), got "1.2.3.4/8/1"',
+    ]);
+  });
+
+  it('refuses role identities not in canonical form (an e-mail not in lower case): they would never match a caller', () => {
+    expect(issues('authorization:\n  admins: [Root@Example.com, ok@example.com]\n')).toEqual([
+      '/etc/decom/server.yaml:2:12 authorization.admins[0]: must be in canonical form: e-mail identity is not lower-case (callers with it are refused)',
+    ]);
+  });
+
+  it('reads system_identities per issuer (default off), only together with identity_header', () => {
+    const issuer = (extra: string) => `server:\n  jwt:\n    enabled: true\n    configs:\n      - issuer_url: https://gw\n        jwks_file: k.json\n        audience: decom\n${extra}`;
+    expect(parseServerConfig(issuer('        identity_header: X-Id\n'), '/etc/s.yaml').jwt.configs[0]!.system_identities).toBeUndefined();
+    expect(parseServerConfig(issuer('        identity_header: X-Id\n        system_identities: true\n'), '/etc/s.yaml').jwt.configs[0]!.system_identities).toBe(true);
+    expect(issues(issuer('        system_identities: true\n'))).toEqual([expect.stringContaining('system_identities: system_identities applies to identity_header')]);
+  });
+
+  it('reads an optional claim per tenant dimension', () => {
+    const config = parseServerConfig(
+      'server:\n  tenant:\n    enabled: true\n    system_header: X-Sys\n    dimensions:\n      - { header: X-Tenant-Org, key: org, required: true, claim: org }\n      - { header: X-Tenant-Project, key: project }\n',
+      '/etc/s.yaml',
+    );
+    expect(config.tenant!.dimensions).toEqual([
+      { header: 'x-tenant-org', key: 'org', required: true, claim: 'org' },
+      { header: 'x-tenant-project', key: 'project', required: false },
     ]);
   });
 });

@@ -37,6 +37,11 @@ export interface JwtIssuerConfig {
   readonly identity_claim_pattern?: RegExp;
   /** When set, a request with a valid token from this issuer may name its identity in this header. */
   readonly identity_header?: string;
+  /**
+   * May `identity_header` name a system identity (`system:...`, or one bound in `authorization.adapters`)?
+   * Default false: a gateway's token then names users only, so it cannot report statuses as an adapter.
+   */
+  readonly system_identities?: boolean;
 }
 
 export interface JwtConfig {
@@ -47,6 +52,11 @@ export interface JwtConfig {
   readonly clock_skew_seconds: number;
   /** An unknown `kid` refetches the issuer's JWKS at most once per this many seconds (default 30). */
   readonly jwks_refetch_cooldown_seconds: number;
+  /**
+   * Longest lifetime a token may claim, seconds (default 86400 = 24 h): `exp - iat`, or `exp - now` for a
+   * token without `iat`, above it is refused, so a stolen token with `exp: 1e308` is not valid forever.
+   */
+  readonly max_token_lifetime_seconds: number;
   readonly configs: readonly JwtIssuerConfig[];
 }
 
@@ -72,8 +82,12 @@ export interface TenantConfig {
   readonly enabled: boolean;
   /** A request with this header equal to `true` is a system caller (honoured for system identities only). */
   readonly system_header: string;
-  /** Each dimension: the header carrying it, its key in a resource's tenancy, whether a caller must send it. */
-  readonly dimensions: readonly { readonly header: string; readonly key: string; readonly required: boolean }[];
+  /**
+   * Each dimension: the header carrying it, its key in a resource's tenancy, whether a caller must send it,
+   * and optionally the verified token's claim that binds it (a header disagreeing with the claim is refused;
+   * no header = the claim's value).
+   */
+  readonly dimensions: readonly { readonly header: string; readonly key: string; readonly required: boolean; readonly claim?: string }[];
 }
 
 export interface ServerConfig {
@@ -91,7 +105,7 @@ export interface ServerConfig {
 
 /** No file: JWT off, no roles, no rate limit (today's open development behaviour). */
 export const DEFAULT_SERVER_CONFIG: ServerConfig = {
-  jwt: { enabled: false, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30, configs: [] },
+  jwt: { enabled: false, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30, max_token_lifetime_seconds: 86_400, configs: [] },
   authorization: { admins: [], adapters: {} },
   rate_limit: { enabled: false, max: 600, time_window_ms: 60_000 },
   trusted_proxies: [],
@@ -141,11 +155,11 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const trusted_proxies = server.addresses('trusted_proxies');
 
   const jwtMap = server.map('jwt');
-  jwtMap.only(['enabled', 'anonymous_reads', 'clock_skew_seconds', 'jwks_refetch_cooldown_seconds', 'configs']);
+  jwtMap.only(['enabled', 'anonymous_reads', 'clock_skew_seconds', 'jwks_refetch_cooldown_seconds', 'max_token_lifetime_seconds', 'configs']);
   const enabled = jwtMap.bool('enabled', false);
   const configs: JwtIssuerConfig[] = [];
   jwtMap.list('configs').forEach((item, i) => {
-    item.only(['issuer_url', 'jwk_cert_url', 'jwks_file', 'jwk_cert_file', 'jwk_cert_ca_file', 'header', 'audience', 'identity_claim', 'identity_claim_pattern', 'identity_header']);
+    item.only(['issuer_url', 'jwk_cert_url', 'jwks_file', 'jwk_cert_file', 'jwk_cert_ca_file', 'header', 'audience', 'identity_claim', 'identity_claim_pattern', 'identity_header', 'system_identities']);
     const issuer_url = item.string('issuer_url', true);
     const jwk_cert_url = item.url('jwk_cert_url');
     // `jwk_cert_file` is HyperFleet's name of Decom's `jwks_file`: one key, two spellings.
@@ -173,6 +187,8 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     if (identity_header !== undefined && !HEADER_NAME.test(identity_header)) item.problem('identity_header', `not a valid header name: "${identity_header}"`);
     else if (identity_header !== undefined && FORBIDDEN_IDENTITY_HEADERS.has(identity_header.toLowerCase())) item.problem('identity_header', `"${identity_header}" carries credentials: not allowed as identity_header`);
     else if (identity_header !== undefined && identity_header.toLowerCase() === header) item.problem('identity_header', `must differ from header "${header}"`);
+    const systemIdentities = item.bool('system_identities', false);
+    if (systemIdentities && identity_header === undefined) item.problem('system_identities', 'system_identities applies to identity_header: set identity_header too');
     const absolute = (path: string) => (isAbsolute(path) ? path : resolve(dirname(file), path));
     if (issuer_url && audience && (jwk_cert_url || jwksFile)) {
       configs.push({
@@ -185,6 +201,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
         identity_claim,
         ...(identity_claim_pattern ? { identity_claim_pattern } : {}),
         ...(identity_header ? { identity_header: identity_header.toLowerCase() } : {}),
+        ...(systemIdentities ? { system_identities: true } : {}),
       });
     }
     void i;
@@ -197,6 +214,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   if (enabled && configs.length === 0 && issues.length === 0) jwtMap.problem('configs', 'jwt is enabled but no issuer is configured');
   const clockSkew = jwtMap.integer('clock_skew_seconds', 30, 0, 600);
   const cooldown = jwtMap.integer('jwks_refetch_cooldown_seconds', 30, 1, 3600);
+  const maxLifetime = jwtMap.integer('max_token_lifetime_seconds', 86_400, 60, 31_536_000);
 
   const rl = server.map('rate_limit');
   rl.only(['enabled', 'max', 'time_window_ms']);
@@ -216,7 +234,8 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     const headers = new Set<string>([system_header.toLowerCase()]);
     const keys = new Set<string>();
     const dimensions = tenantMap.list('dimensions').map((d) => {
-      d.only(['header', 'key', 'required']);
+      d.only(['header', 'key', 'required', 'claim']);
+      const claim = d.string('claim', false);
       const header = d.string('header', true) ?? '';
       const key = d.string('key', true) ?? '';
       if (header && !HEADER_NAME.test(header)) d.problem('header', `not a valid header name: "${header}"`);
@@ -226,7 +245,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
       else if (key && keys.has(key)) d.problem('key', `duplicate key "${key}"`);
       headers.add(header.toLowerCase());
       keys.add(key);
-      return { header: header.toLowerCase(), key, required: d.bool('required', false) };
+      return { header: header.toLowerCase(), key, required: d.bool('required', false), ...(claim ? { claim } : {}) };
     });
     if (tenantEnabled && dimensions.length === 0) tenantMap.problem('dimensions', 'tenants are enabled but no dimension is configured');
     else if (tenantEnabled && !dimensions.some((d) => d.required)) tenantMap.problem('dimensions', 'at least one dimension must be required: true');
@@ -244,7 +263,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   if (issues.length > 0) throw new ServerConfigError(issues);
   return {
     file,
-    jwt: { enabled, anonymous_reads: jwtMap.bool('anonymous_reads', false), clock_skew_seconds: clockSkew, jwks_refetch_cooldown_seconds: cooldown, configs },
+    jwt: { enabled, anonymous_reads: jwtMap.bool('anonymous_reads', false), clock_skew_seconds: clockSkew, jwks_refetch_cooldown_seconds: cooldown, max_token_lifetime_seconds: maxLifetime, configs },
     authorization: { admins, ...(operators ? { operators } : {}), adapters },
     rate_limit,
     ...(tenant ? { tenant } : {}),
@@ -417,6 +436,8 @@ class MapReader {
       const value = isScalar(item) ? item.value : undefined;
       if (typeof value !== 'string' || !isValidIdentity(value.trim())) {
         this.at(item as Node, `${this.field(key)}[${i}]`, `must be an identity: 1..${IDENTITY_MAX} printable ASCII characters`);
+      } else if (nonCanonicalIdentity(value.trim()) !== undefined) {
+        this.at(item as Node, `${this.field(key)}[${i}]`, `must be in canonical form: ${nonCanonicalIdentity(value.trim())} (callers with it are refused)`);
       } else out.push(value.trim());
     });
     return out;
@@ -426,6 +447,18 @@ class MapReader {
 /** Identities are 1..256 printable ASCII characters (no control characters, no mojibake). */
 export function isValidIdentity(value: string): boolean {
   return value.length > 0 && value.length <= IDENTITY_MAX && /^[\x20-\x7e]+$/.test(value);
+}
+
+/**
+ * Why `value` is not in canonical form, or undefined when it is: no leading or trailing whitespace, and an
+ * e-mail-like identity (one with `@`) in lower case. Look-alikes (`" admin@x.test"`, `ADMIN@x.test`) are
+ * refused rather than folded: folding would let them match a role, keeping them would put a second
+ * spelling of one person in the audit trail.
+ */
+export function nonCanonicalIdentity(value: string): string | undefined {
+  if (value !== value.trim()) return 'identity has leading or trailing whitespace';
+  if (value.includes('@') && value !== value.toLowerCase()) return 'e-mail identity is not lower-case';
+  return undefined;
 }
 
 /** `a.b.c.d`, an IPv6 address, or either with a `/prefix` in range (32 or 128). */

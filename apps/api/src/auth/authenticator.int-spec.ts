@@ -15,6 +15,7 @@ import { Authenticator } from './authenticator.js';
 import { JwtVerifier } from './jwt-verifier.js';
 import { installAuthentication, principalOf } from './request-authentication.js';
 import { installPublicRoutes } from './public-routes.js';
+import { TenantResolver } from './tenant-resolver.js';
 
 describe('authentication hook with a jwks_file issuer', () => {
   let issuer: TestIssuer;
@@ -36,8 +37,8 @@ describe('authentication hook with a jwks_file issuer', () => {
   });
 
   /** Real HTTP on 127.0.0.1:0 (Fastify's inject pulls an ESM-only dependency jest cannot load here). */
-  const served = async (anonymousReads: boolean, rateLimit?: RateLimitConfig) => {
-    const fastify = await app(anonymousReads, rateLimit);
+  const served = async (anonymousReads: boolean, rateLimit?: RateLimitConfig, maxTokenLifetimeSeconds?: number) => {
+    const fastify = await app(anonymousReads, rateLimit, maxTokenLifetimeSeconds);
     const base = await fastify.listen({ port: 0, host: '127.0.0.1' });
     return {
       inject: async (o: { url: string; method?: string; headers?: Record<string, string> }) => {
@@ -49,7 +50,7 @@ describe('authentication hook with a jwks_file issuer', () => {
     };
   };
 
-  const app = async (anonymousReads: boolean, rateLimit?: RateLimitConfig): Promise<FastifyInstance> => {
+  const app = async (anonymousReads: boolean, rateLimit?: RateLimitConfig, maxTokenLifetimeSeconds?: number): Promise<FastifyInstance> => {
     const configs: JwtIssuerConfig[] = [
       { issuer_url: issuer.issuer, jwks_file: keysFile, audience: issuer.audience, identity_claim: 'email', identity_header: 'x-hyperfleet-identity' },
       { issuer_url: other.issuer, jwk_cert_url: other.jwksUrl, audience: other.audience, identity_claim: 'sub', identity_claim_pattern: /^sub-/ },
@@ -59,7 +60,8 @@ describe('authentication hook with a jwks_file issuer', () => {
     const limiter = rateLimit ? await installRateLimit(fastify, rateLimit) : undefined;
     // The app declares /healthz public through the one list (public-routes.ts); this bare app does the same.
     installPublicRoutes(fastify);
-    installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads }), limiter);
+    const verifier = new JwtVerifier({ configs, clockSkewSeconds: 30, ...(maxTokenLifetimeSeconds !== undefined && { maxTokenLifetimeSeconds }) });
+    installAuthentication(fastify, new Authenticator({ verifier, anonymousReads }), limiter);
     fastify.get('/api/me', async (request) => principalOf(request));
     fastify.post('/api/me', async (request) => principalOf(request));
     fastify.get('/healthz', async () => ({ status: 'ok' }));
@@ -138,5 +140,107 @@ describe('authentication hook with a jwks_file issuer', () => {
     expect(limited.json()).toMatchObject({ code: 'HYPERFLEET-LMT-001', status: 429 });
     expect((await get('calm@example.com')).statusCode).toBe(200);
     await fastify.close();
+  });
+
+  it('refuses a token whose lifetime exceeds max_token_lifetime_seconds (exp - iat, or exp - now without iat)', async () => {
+    const get = async (fastify: Awaited<ReturnType<typeof served>>, token: string) => fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+    // Default 24 h, on the issuer served over HTTP.
+    const byDefault = await served(false);
+    try {
+      expect((await get(byDefault, await other.token('long', { expiresIn: 86_000 }))).statusCode).toBe(200);
+      const forever = await get(byDefault, await other.token('forever', { expiresIn: 1e12 }));
+      expect(forever.statusCode).toBe(401);
+      expect(forever.json()).toMatchObject({ code: 'HYPERFLEET-AUT-002', detail: 'the bearer token was refused: lifetime over 86400 s (max_token_lifetime_seconds)' });
+    } finally {
+      await byDefault.close();
+    }
+    const short = await served(false, undefined, 3_600);
+    try {
+      expect((await get(short, await other.token('hour', { expiresIn: 3_500 }))).statusCode).toBe(200);
+      expect((await get(short, await other.token('day', { expiresIn: 7_200 }))).json()).toMatchObject({ status: 401, detail: expect.stringContaining('max_token_lifetime_seconds') });
+      expect((await get(short, await other.token('no-iat', { expiresIn: 3_500, noIssuedAt: true }))).statusCode).toBe(200);
+      expect((await get(short, await other.token('no-iat-long', { expiresIn: 7_200, noIssuedAt: true }))).statusCode).toBe(401);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('refuses identities not in canonical form (whitespace around, an e-mail not lower-case) with 401 naming the rule', async () => {
+    const fastify = await served(false);
+    try {
+      const me = async (token: string, headers: Record<string, string> = {}) => fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${token}`, ...headers } });
+      for (const [identity, rule] of [
+        [' admin@x.test', 'leading or trailing whitespace'],
+        ['admin@x.test ', 'leading or trailing whitespace'],
+        ['ADMIN@x.test', 'not lower-case'],
+      ] as const) {
+        const answer = await me(await issuer.token(identity));
+        expect(answer.statusCode).toBe(401);
+        expect(answer.json()).toMatchObject({ code: 'HYPERFLEET-AUT-002', detail: expect.stringContaining(rule) });
+      }
+      expect((await me(await issuer.token('admin@x.test'))).json()).toMatchObject({ identity: 'admin@x.test' });
+      const viaHeader = await me(await issuer.token('gateway@x.test'), { 'x-hyperfleet-identity': 'Admin@X.test' });
+      expect(viaHeader.statusCode).toBe(401);
+      expect(viaHeader.json()).toMatchObject({ detail: expect.stringContaining('x-hyperfleet-identity is not in canonical form') });
+    } finally {
+      await fastify.close();
+    }
+  });
+
+  it('lets identity_header name a system identity only for an issuer configured with system_identities', async () => {
+    const configs: JwtIssuerConfig[] = [
+      { issuer_url: issuer.issuer, jwks_file: keysFile, audience: issuer.audience, identity_claim: 'email', identity_header: 'x-hyperfleet-identity' },
+      { issuer_url: other.issuer, jwk_cert_url: other.jwksUrl, audience: other.audience, identity_claim: 'sub', identity_header: 'x-hyperfleet-identity', system_identities: true },
+    ];
+    const fastify = Fastify();
+    fastify.setErrorHandler(fastifyErrorHandler);
+    const bound = new Set(['adapter-np']);
+    const isSystemIdentity = (identity: string) => identity.startsWith('system:') || bound.has(identity);
+    installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads: false, isSystemIdentity }));
+    fastify.get('/api/me', async (request) => principalOf(request));
+    const base = await fastify.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const get = async (token: string, identity: string) => {
+        const response = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}`, 'x-hyperfleet-identity': identity } });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      const gateway = await issuer.token('gateway@x.test');
+      for (const system of ['system:serviceaccount:hf:validation', 'adapter-np']) {
+        expect(await get(gateway, system)).toMatchObject({ status: 403, body: { code: 'HYPERFLEET-AUZ-001', detail: expect.stringContaining('not configured with system_identities') } });
+      }
+      expect(await get(gateway, 'alice@x.test')).toMatchObject({ status: 200, body: { identity: 'alice@x.test' } });
+      // The issuer served over HTTP is configured for them.
+      expect(await get(await other.token('k8s'), 'system:serviceaccount:hf:validation')).toMatchObject({ status: 200, body: { identity: 'system:serviceaccount:hf:validation', issuer: other.issuer } });
+    } finally {
+      await fastify.close();
+    }
+  });
+
+  it("binds a tenant dimension to the token's claim: a disagreeing header is 403, no header takes the claim", async () => {
+    const configs: JwtIssuerConfig[] = [{ issuer_url: other.issuer, jwk_cert_url: other.jwksUrl, audience: other.audience, identity_claim: 'email' }];
+    const tenants = new TenantResolver(
+      { enabled: true, system_header: 'x-hyperfleet-system', dimensions: [{ header: 'x-tenant-org', key: 'org', required: true, claim: 'org' }, { header: 'x-tenant-project', key: 'project', required: false }] },
+      () => false,
+    );
+    const fastify = Fastify();
+    fastify.setErrorHandler(fastifyErrorHandler);
+    installAuthentication(fastify, new Authenticator({ verifier: new JwtVerifier({ configs, clockSkewSeconds: 30 }), anonymousReads: false, tenants }));
+    fastify.get('/api/me', async (request) => principalOf(request));
+    const base = await fastify.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const get = async (token: string, headers: Record<string, string>) => {
+        const response = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      const op = await other.token('op@x.test', { claims: { org: 'acme' } });
+      expect(await get(op, { 'x-tenant-org': 'globex' })).toMatchObject({ status: 403, body: { code: 'HYPERFLEET-AUZ-001', detail: "tenant header x-tenant-org disagrees with the token's claim org" } });
+      expect(await get(op, {})).toMatchObject({ status: 200, body: { tenant: { org: 'acme' } } });
+      expect(await get(op, { 'x-tenant-org': 'acme', 'x-tenant-project': 'web' })).toMatchObject({ status: 200, body: { tenant: { org: 'acme', project: 'web' } } });
+      // A token without the claim leaves the header in charge, as without a claim configured.
+      expect(await get(await other.token('plain@x.test'), { 'x-tenant-org': 'globex' })).toMatchObject({ status: 200, body: { tenant: { org: 'globex' } } });
+      expect(await get(await other.token('bad@x.test', { claims: { org: 'acme corp' } }), {})).toMatchObject({ status: 403, body: { detail: expect.stringContaining('tenant claim org must be') } });
+    } finally {
+      await fastify.close();
+    }
   });
 });

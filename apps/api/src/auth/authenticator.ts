@@ -6,10 +6,13 @@
  *   `anonymous_reads: true` lets GET/HEAD through without a token as `anonymous`.
  * - JWT off: the `X-HyperFleet-Identity` header, else `system@hyperfleet.local` (HyperFleet's value with
  *   authentication disabled). A bearer token is then ignored, so browsers may send it unchanged.
- * Identities are 1..256 printable ASCII characters; anything else is refused, never stored altered.
+ * Identities are 1..256 printable ASCII characters; anything else is refused, never stored altered. With
+ * JWT on, a verified identity (claim or `identity_header`) not in canonical form (whitespace around it, an
+ * e-mail not in lower case) is 401 naming the rule; an `identity_header` naming a system identity is 403
+ * unless its issuer sets `system_identities: true`.
  */
 import type { FastifyRequest } from 'fastify';
-import { isValidIdentity } from '@decom/config';
+import { isValidIdentity, nonCanonicalIdentity } from '@decom/config';
 import { ANONYMOUS_CALLER, IDENTITY_HEADER } from './identity-header.js';
 import { Problems } from '../problem-details/problem.js';
 import type { Principal } from './access-policy.js';
@@ -24,6 +27,11 @@ export interface AuthenticatorOptions {
   readonly anonymousReads?: boolean;
   /** Tenants on (`server.tenant.enabled`): the caller's tenancy is resolved after its identity. */
   readonly tenants?: TenantResolver;
+  /**
+   * Is `identity` a system identity (an adapter's)? An issuer's `identity_header` may name one only when
+   * that issuer sets `system_identities: true`. Default: the `system:` prefix (Kubernetes service accounts).
+   */
+  readonly isSystemIdentity?: (identity: string) => boolean;
 }
 
 export class Authenticator {
@@ -38,7 +46,9 @@ export class Authenticator {
    *   tenants on, 403 AUZ-001 (tenant-resolver.ts).
    */
   async authenticate(request: FastifyRequest): Promise<Principal> {
-    return this.options.verifier ? this.withTenant(request, await this.identify(request, this.options.verifier)) : this.authenticateNow(request);
+    if (!this.options.verifier) return this.authenticateNow(request);
+    const { principal, claims } = await this.identify(request, this.options.verifier);
+    return this.withTenant(request, principal, claims);
   }
 
   /** True when `authenticateNow` may be used: JWT off, nothing to verify asynchronously. */
@@ -55,18 +65,19 @@ export class Authenticator {
     return this.withTenant(request, { identity: headerIdentity(request, IDENTITY_HEADER) ?? ANONYMOUS_CALLER, issuer: null, subject: null, tenant: null });
   }
 
-  private withTenant(request: FastifyRequest, principal: Principal): Principal {
+  /** `claims`: the verified token's payload (tenant dimensions bound to a claim). */
+  private withTenant(request: FastifyRequest, principal: Principal, claims: Readonly<Record<string, unknown>> = {}): Principal {
     const tenants = this.options.tenants;
-    return tenants ? { ...principal, tenant: tenants.resolve(request, principal) } : principal;
+    return tenants ? { ...principal, tenant: tenants.resolve(request, principal, claims) } : principal;
   }
 
-  private async identify(request: FastifyRequest, verifier: JwtVerifier): Promise<Principal> {
+  private async identify(request: FastifyRequest, verifier: JwtVerifier): Promise<{ principal: Principal; claims: Readonly<Record<string, unknown>> }> {
     // HyperFleet's per-issuer `header`: the first configured token header the request carries.
     const source = verifier.tokenHeaders.find((name) => (single(request.headers[name]) ?? '').trim() !== '') ?? 'authorization';
     const authorization = single(request.headers[source]);
     if (authorization === undefined || authorization.trim() === '') {
       if (this.options.anonymousReads && (request.method === 'GET' || request.method === 'HEAD')) {
-        return { identity: ANONYMOUS_READER, issuer: null, subject: null, tenant: null };
+        return { principal: { identity: ANONYMOUS_READER, issuer: null, subject: null, tenant: null }, claims: {} };
       }
       throw Problems.authenticationRequired();
     }
@@ -78,7 +89,13 @@ export class Authenticator {
     if ((token.issuer.header ?? 'authorization') !== source) throw Problems.invalidToken('invalid');
     const headerName = token.issuer.identity_header;
     const named = headerName ? headerIdentity(request, headerName) : undefined;
-    return { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null };
+    const notCanonical = named === undefined ? undefined : nonCanonicalIdentity(named);
+    if (notCanonical !== undefined) throw Problems.invalidCredentials(`${headerName} is not in canonical form (${notCanonical})`);
+    const isSystem = this.options.isSystemIdentity ?? ((identity: string) => identity.startsWith('system:'));
+    if (named !== undefined && !token.issuer.system_identities && (isSystem(named) || named.startsWith('system:'))) {
+      throw Problems.forbidden(`${headerName} may not name a system identity: issuer ${token.issuer.issuer_url} is not configured with system_identities`);
+    }
+    return { principal: { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null }, claims: token.payload };
   }
 }
 

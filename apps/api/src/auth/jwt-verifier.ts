@@ -1,14 +1,15 @@
 /**
  * Bearer-token verification with `jose` (no hand-written crypto), HyperFleet `server.jwt` semantics
  * (contract §1.8, §8.1): RS256 or ES256 only, `iss` equal to a configured `issuer_url`, `aud` containing its
- * `audience`, `exp`/`nbf` with `clock_skew_seconds` of tolerance, identity from `identity_claim`.
+ * `audience`, `exp`/`nbf` with `clock_skew_seconds` of tolerance, a lifetime (`exp - iat`, or `exp - now`
+ * without `iat`) of at most `max_token_lifetime_seconds`, identity from `identity_claim`.
  * JWKS over HTTP is cached (remote-key-set.ts, jose's semantics on a monotonic clock): an unknown `kid`
  * refetches at most once per cooldown (30 s), keys are refreshed after 10 minutes. A `jwks_file` is re-read
  * when its mtime changes.
  */
 import { stat, readFile } from 'node:fs/promises';
 import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { isValidIdentity, type JwtIssuerConfig } from '@decom/config';
+import { isValidIdentity, nonCanonicalIdentity, type JwtIssuerConfig } from '@decom/config';
 import { Problems } from '../problem-details/problem.js';
 import { remoteKeySet } from './remote-key-set.js';
 
@@ -25,6 +26,8 @@ export interface VerifiedToken {
 export interface JwtVerifierOptions {
   readonly configs: readonly JwtIssuerConfig[];
   readonly clockSkewSeconds: number;
+  /** Longest lifetime a token may claim, seconds (`server.jwt.max_token_lifetime_seconds`; default 86400). */
+  readonly maxTokenLifetimeSeconds?: number;
   /** Issuers whose keys Decom holds in memory (the embedded adapters' minting key). */
   readonly localIssuers?: readonly { readonly config: JwtIssuerConfig; readonly keys: JWTVerifyGetKey }[];
   /** One line per key-fetch failure (never per request flood: the cooldown bounds the refetches). */
@@ -62,7 +65,7 @@ export class JwtVerifier {
 
   /**
    * @throws HttpProblem 401 AUT-002, AUT-003 when expired (stable reasons: `malformed`, `unknown issuer`, `expired`, `invalid`,
-   *   `no usable identity`), 503 SVC-001 when the issuer's keys cannot be fetched. Never accepts on doubt.
+   *   `no usable identity`, `lifetime over N s (max_token_lifetime_seconds)`), 503 SVC-001 when the issuer's keys cannot be fetched. Never accepts on doubt.
    */
   async verify(token: string): Promise<VerifiedToken> {
     let claimedIssuer: unknown;
@@ -85,10 +88,17 @@ export class JwtVerifier {
     } catch (error) {
       throw this.refusal(entry.config, error);
     }
+    // jose's `maxTokenAge` bounds `now - iat` (how old a token is), not how long it claims to live, and needs
+    // `iat`: the lifetime is checked here, on the verified payload.
+    const maxLifetime = this.options.maxTokenLifetimeSeconds ?? 86_400;
+    const from = typeof payload.iat === 'number' ? payload.iat : Date.now() / 1000 + this.options.clockSkewSeconds;
+    if (typeof payload.exp !== 'number' || payload.exp - from > maxLifetime) throw Problems.invalidToken(`lifetime over ${maxLifetime} s (max_token_lifetime_seconds)`);
     const claim = payload[entry.config.identity_claim];
     if (typeof claim !== 'string' || !isValidIdentity(claim) || (entry.config.identity_claim_pattern && !entry.config.identity_claim_pattern.test(claim))) {
       throw Problems.invalidToken('no usable identity');
     }
+    const notCanonical = nonCanonicalIdentity(claim);
+    if (notCanonical !== undefined) throw Problems.invalidToken(`identity not in canonical form (${notCanonical})`);
     return { issuer: entry.config, identity: claim, subject: typeof payload.sub === 'string' ? payload.sub.slice(0, 256) : null, payload };
   }
 

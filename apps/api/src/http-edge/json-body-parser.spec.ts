@@ -1,4 +1,4 @@
-import { MAX_BODY_DEPTH, parseJsonBody } from './json-body-parser.js';
+import { duplicateKey, MAX_BODY_DEPTH, parseJsonBody } from './json-body-parser.js';
 
 describe('parseJsonBody', () => {
   it('refuses prototype-poisoning keys, naming the field, instead of dropping them', () => {
@@ -24,5 +24,14 @@ describe('parseJsonBody', () => {
     const ok = '['.repeat(MAX_BODY_DEPTH) + ']'.repeat(MAX_BODY_DEPTH);
     expect(parseJsonBody(ok)).toBeDefined();
     expect(() => parseJsonBody('['.repeat(100000) + ']'.repeat(100000))).toThrow(/deeper/);
+  });
+
+  it('refuses a key that appears twice in one object, naming it, instead of keeping the last value', () => {
+    expect(() => parseJsonBody('{"name":"a","name":"b"}')).toThrow('body field name appears more than once');
+    expect(() => parseJsonBody('{"spec":{"labels":{"a":1,"\\u0061":2}}}')).toThrow('body field spec.labels.a appears more than once');
+    expect(duplicateKey('{"items":[{"id":1},{"id":2,"x":{},"id":3}]}')).toBe('items[1].id');
+    expect(duplicateKey('[[],{"a":[1,{"a":2}],"b":"a,\\"a"}]')).toBeUndefined();
+    // The same key in sibling or nested objects is no duplicate.
+    expect(parseJsonBody('{"a":{"a":1},"b":{"a":2},"list":[{"a":1},{"a":2}]}')).toEqual({ a: { a: 1 }, b: { a: 2 }, list: [{ a: 1 }, { a: 2 }] });
   });
 });

@@ -1,8 +1,10 @@
 /**
  * The only request-body parser: JSON (`application/json` and `application/*+json`), decoded as strict
  * UTF-8 (invalid bytes are refused, never turned into U+FFFD), with prototype-poisoning keys refused
- * (secure-json-parse detects them; the 400 names the field) and a nesting limit, so a hostile body gets a
- * 400 problem instead of a stack overflow deeper in validation. Nothing in a body is silently altered.
+ * (secure-json-parse detects them; the 400 names the field), duplicate keys refused (the 400 names the key:
+ * `{"name":"a","name":"b"}` would otherwise create `b` while a reviewer reads `a`) and a nesting limit, so a
+ * hostile body gets a 400 problem instead of a stack overflow deeper in validation. Nothing in a body is
+ * silently altered.
  * Every other content type is answered 415.
  */
 import sjson from 'secure-json-parse';
@@ -13,7 +15,10 @@ export const MAX_BODY_DEPTH = 64;
 
 export const JSON_CONTENT_TYPE = /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i;
 
-/** @throws HttpProblem 400 (not UTF-8, malformed JSON, a `__proto__` / `constructor.prototype` key, too deep). */
+/**
+ * @throws HttpProblem 400 (not UTF-8, malformed JSON, a `__proto__` / `constructor.prototype` key, too deep,
+ *   a key twice in one object).
+ */
 export function parseJsonBody(body: Buffer | string): unknown {
   const text = typeof body === 'string' ? body : decodeUtf8(body);
   if (text.trim() === '') return undefined;
@@ -31,6 +36,12 @@ export function parseJsonBody(body: Buffer | string): unknown {
   }
   if (depthExceeds(value, MAX_BODY_DEPTH)) {
     throw Problems.malformed(`body nests deeper than ${MAX_BODY_DEPTH} levels`);
+  }
+  const duplicate = duplicateKey(text);
+  if (duplicate !== undefined) {
+    throw Problems.validation(`body field ${duplicate} appears more than once: duplicate JSON keys are refused`, [
+      { field: duplicate, constraint: 'format', message: `${duplicate} appears more than once` },
+    ]);
   }
   return value;
 }
@@ -78,4 +89,58 @@ function depthExceeds(root: unknown, limit: number): boolean {
     for (const child of Object.values(value as object)) stack.push([child, depth + 1]);
   }
   return false;
+}
+
+/**
+ * Path of the first key that appears twice in one object (`name`, `spec.labels.a`, `items[2].id`), or
+ * undefined. `JSON.parse` keeps the last value without a word and secure-json-parse does not look (a
+ * reviver sees only the surviving value), and no duplicate-detecting parser is among the dependencies, so
+ * this scans the text, already known to be valid JSON, once: linear, iterative (no stack to overflow), keys
+ * compared after unescaping (`"a"` and `"\u0061"` are one key).
+ */
+export function duplicateKey(text: string): string | undefined {
+  /** An open object (`keys` set; `field` = path of its current key) or array (`keys` null; `index`). */
+  interface Frame {
+    readonly keys: Set<string> | null;
+    readonly path: string;
+    expectKey: boolean;
+    field: string;
+    index: number;
+  }
+  const stack: Frame[] = [];
+  const open = (keys: Set<string> | null) => {
+    const top = stack[stack.length - 1];
+    const path = top === undefined ? '' : top.keys ? top.field : `${top.path}[${top.index}]`;
+    stack.push({ keys, path, expectKey: keys !== null, field: path, index: 0 });
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i;
+      let escaped = false;
+      for (i++; text[i] !== '"'; i++) {
+        if (text[i] === '\\') {
+          escaped = true;
+          i++;
+        }
+      }
+      const top = stack[stack.length - 1];
+      if (top?.keys && top.expectKey) {
+        const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+        const field = top.path ? `${top.path}.${key}` : key;
+        if (top.keys.has(key)) return field;
+        top.keys.add(key);
+        top.expectKey = false;
+        top.field = field;
+      }
+    } else if (c === '{') open(new Set());
+    else if (c === '[') open(null);
+    else if (c === '}' || c === ']') stack.pop();
+    else if (c === ',') {
+      const top = stack[stack.length - 1]!;
+      if (top.keys) top.expectKey = true;
+      else top.index += 1;
+    }
+  }
+  return undefined;
 }
