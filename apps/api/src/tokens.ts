@@ -63,6 +63,8 @@ export interface DeadLetterSource {
   retry?(queue: string, id: string): Promise<boolean>;
   /** The queues the store knows, sorted. */
   queues?(): Promise<string[]>;
+  /** Whether the queue answers now (absent = always: the in-process queue). The calls above throw `QueueUnavailable` meanwhile. */
+  availability?(): import('@decom/jobs').QueueAvailability;
 }
 
 export const OPERATOR_LOG = Symbol('OperatorLog');

@@ -13,3 +13,4 @@ export * from './sentinel/sentinel-config.loader.js';
 export * from './job-dispatch.js';
 export * from './retry-backoff.js';
 export * from './dead-letter-pruner.js';
+export * from './queue-reachability.js';

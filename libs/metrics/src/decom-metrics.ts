@@ -84,6 +84,8 @@ export class DecomMetrics {
   readonly deadLettersPruned: Counter<'queue' | 'reason'>;
   readonly appendDuration: Histogram<string>;
   readonly watchTriggeredRuns: Counter<'adapter'>;
+  /** Scrapes in which a collector could not read its source (it served its last value), by collector (metric name). */
+  readonly collectorErrors: Counter<'collector'>;
 
   /**
    * @param registry where every metric registers (a fresh `new Registry()` per engine).
@@ -98,6 +100,12 @@ export class DecomMetrics {
   ) {
     this.base = { component: info.component, version: info.version };
     const registers = [registry];
+    this.collectorErrors = new Counter({
+      name: 'decom_scrape_collector_errors_total',
+      help: 'Scrapes in which a collector could not read its source (a dependency down) and served its last value, by collector (metric name).',
+      labelNames: ['collector'],
+      registers,
+    });
     const build = new Gauge({
       name: 'hyperfleet_api_build_info',
       help: 'Build information; always 1 (go_version carries the Node.js version: Decom runs on Node.js).',
@@ -210,9 +218,18 @@ export class DecomMetrics {
         labelNames: ['queue'],
         registers,
         async collect() {
+          if (!self.queueSource) return this.reset();
+          // The queue may be unreachable (Redis down): the scrape still answers, this gauge keeps its last
+          // values and the failure is counted, instead of failing every metric with it.
+          let depths: readonly QueueDepth[];
+          try {
+            depths = await self.queueSource();
+          } catch {
+            self.collectorErrors.inc({ collector: name });
+            return;
+          }
           this.reset();
-          if (!self.queueSource) return;
-          for (const depth of await self.queueSource()) this.set({ queue: depth.queue }, pick(depth));
+          for (const depth of depths) this.set({ queue: depth.queue }, pick(depth));
         },
       });
     queueGauge('decom_queue_depth', 'Jobs waiting or delayed, by queue (computed at scrape).', (d) => d.waiting + d.delayed);

@@ -10,7 +10,9 @@ import { KIND_REGISTRY, RESOURCE_QUERIES } from '@decom/application';
 import { ResourceNotFound, type BlockerType, type KindRegistry } from '@decom/domain';
 import type { FinalizingJson, ResourceQueries } from '@decom/projections';
 import { CLOCK, DEAD_LETTERS, type Clock, type DeadLetterSource } from '../tokens.js';
+import type { QueueAvailability } from '@decom/jobs';
 import { FinalizingQueryDto } from './dto/finalizing-query.dto.js';
+import { readDeadLetters } from './dead-letter-read.js';
 
 @Controller('api/decom/v1/finalizing')
 export class FinalizingController {
@@ -23,17 +25,20 @@ export class FinalizingController {
 
   /**
    * `older_than_seconds` (default 0), `kind`, `blocker` (comma list of blocker types) and `search` (TSL) filter the list.
+   * `dead_letters`: `{status: 'available'}`, or `{status: 'unavailable', reason, since}` while the job queue
+   * cannot be read (the list is then the read model's, without `DeadLettered` blockers, which are unknown).
    * @throws ValidationFailed (400) for a bad value or an unknown parameter; ResourceNotFound (404) for an unknown kind.
    */
   @Get()
-  async list(@Query() query: FinalizingQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: FinalizingJson[] }> {
+  async list(@Query() query: FinalizingQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: FinalizingJson[]; dead_letters: QueueAvailability }> {
     if (query.kind !== undefined && !this.kinds.find(query.kind)) throw new ResourceNotFound('Kind', query.kind);
+    const { deadLetters, availability } = await readDeadLetters(this.deadLetters);
     const items = await this.queries.finalizing(this.clock.now(), query.older_than_seconds ?? 0, query.kind, {
       ...(query.blocker ? { blockerTypes: query.blocker.split(',') as BlockerType[] } : {}),
       ...(query.search !== undefined ? { search: query.search } : {}),
-      deadLetters: await this.deadLetters.list(),
+      deadLetters,
       tenant: scopeOf(req),
     });
-    return { total: items.length, items };
+    return { total: items.length, items, dead_letters: availability };
   }
 }

@@ -13,6 +13,7 @@ import { commandContextOf } from '../caller/caller.js';
 import { scopeOf } from '../auth/request-authentication.js';
 import { visibleAudit } from '../audit/visible-audit.js';
 import { ResourceActions } from '../resources/resource-actions.js';
+import { readDeadLetters } from '../finalizing/dead-letter-read.js';
 import { AUDIT_LOG, CLOCK, DEAD_LETTERS, type AuditLog, type Clock, type DeadLetterSource } from '../tokens.js';
 import { withProblems } from './graphql-errors.js';
 import { LIST_BOUNDS } from './list-cost.js';
@@ -65,6 +66,12 @@ export class ResourcesResolver {
     return withProblems('adapterStatuses', async () => ((await this.queries.visible(id, scope(ctx))) ? (await this.queries.statuses(id)).items : []));
   }
 
+  /** Whether `finalizing`'s `DeadLettered` blockers are known: the job queue answers (REST `/finalizing`'s `dead_letters`). */
+  @Query('finalizingDeadLetters')
+  finalizingDeadLetters() {
+    return withProblems('finalizingDeadLetters', async () => (await readDeadLetters(this.deadLetters)).availability);
+  }
+
   @Query('finalizing')
   finalizing(
     @Args('olderThanSeconds') olderThanSeconds: number,
@@ -85,10 +92,11 @@ export class ResourcesResolver {
         const message = `blocker must be among ${BLOCKER_TYPES.join(', ')}`;
         throw new ValidationFailed(message, unknown.map((value) => ({ field: 'blocker', value, constraint: 'enum' as const, message })));
       }
+      const { deadLetters } = await readDeadLetters(this.deadLetters);
       const filter = {
         ...(blocker?.length ? { blockerTypes: blocker as BlockerType[] } : {}),
         ...(typeof search === 'string' ? { search } : {}),
-        deadLetters: await this.deadLetters.list(),
+        deadLetters,
         tenant: scope(ctx),
       };
       const all = await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined, filter);

@@ -177,6 +177,13 @@ export const TYPE_DEFS = /* GraphQL */ `
     adapter_statuses: JSONObject!
   }
 
+  "Whether the job queue's dead letters could be read (status: available | unavailable)."
+  type DeadLetterAvailability {
+    status: String!
+    reason: String
+    since: String
+  }
+
   type Query {
     "A stored resource of any kind, or null."
     resource(id: ID!): Resource
@@ -185,6 +192,8 @@ export const TYPE_DEFS = /* GraphQL */ `
     adapterStatuses(id: ID!): [AdapterStatus!]!
     "The stuck-deletion dashboard: resources in Finalizing for at least olderThanSeconds, oldest first; blocker keeps those with a blocker of one of these types; one page (page >= 1, size 1..1000)."
     finalizing(olderThanSeconds: Int = 0, kind: String, blocker: [String!], search: String, page: Int = 1, size: Int = 100): [FinalizingResource!]!
+    "Whether finalizing's DeadLettered blockers are known: status available, or unavailable (with reason and since, RFC 3339) while the job queue cannot be read; REST /finalizing's dead_letters."
+    finalizingDeadLetters: DeadLetterAvailability!
     "The recorded events about a resource, oldest first, also after it was hard or force deleted; one page (page >= 1, size 1..1000), as REST /resources/{id}/events."
     history(id: ID!, page: Int = 1, size: Int = 100): [HistoryEntry!]!
     "Force deletes and force orphans fleet-wide, newest first (type: ForceDeleted, ForceOrphaned; limit 1..1000)."

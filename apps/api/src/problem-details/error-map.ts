@@ -16,6 +16,7 @@ import {
 } from '@decom/domain';
 import { ConcurrencyConflict, isTransientError } from '@decom/event-store';
 import { SearchFieldError, SearchSyntaxError } from '@decom/projections';
+import { QueueUnavailable } from '@decom/jobs';
 import { HttpProblem, RETRY_AFTER_SECONDS } from './problem.js';
 
 export interface MappedError {
@@ -77,7 +78,7 @@ export function mapError(error: unknown): MappedError | undefined {
       code: 'HYPERFLEET-SVC-001',
       title: 'Service Unavailable',
       typeSlug: 'service-unavailable',
-      detail: `a dependency (event store, read models or job queue) is unavailable; retry after ${RETRY_AFTER_SECONDS} s`,
+      detail: error instanceof QueueUnavailable ? `${error.message}; retry after ${RETRY_AFTER_SECONDS} s` : `a dependency (event store, read models or job queue) is unavailable; retry after ${RETRY_AFTER_SECONDS} s`,
       headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
     };
   }

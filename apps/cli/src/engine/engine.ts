@@ -210,7 +210,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         return `, re-dispatched ${recovered} job(s) for resources with pending work`;
       },
     };
-    const { queue: rawQueue, localOnly, description: queueDescription } = await openJobQueue(config, logger, options.queueTuning, metrics, redisWatch);
+    const { queue: rawQueue, localOnly, description: queueDescription, reachability } = await openJobQueue(config, logger, options.queueTuning, metrics, redisWatch);
     const queue = countRetries(rawQueue, metrics);
     closers.push(() => queue.close());
     logger.info(`jobs: ${queueDescription}`);
@@ -255,7 +255,15 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         options: { admins: config.admins, corsOrigins: config.corsOrigins, version: buildInfo().version },
         onAppended: domainTransitionObserver(logger, metrics),
         auth,
-        deadLetters: { list: (name) => queue.failed(name), retry: (name, id) => queue.retry(name, id), queues: () => queue.queueNames() },
+        deadLetters: reachability
+          ? {
+              // Bounded: with Redis down these would wait for a reconnect; they answer 503 / `unavailable` instead.
+              list: (name) => reachability.bounded(() => queue.failed(name)),
+              retry: (name, id) => reachability.bounded(() => queue.retry(name, id)),
+              queues: () => reachability.bounded(() => queue.queueNames()),
+              availability: () => reachability.availability(),
+            }
+          : { list: (name) => queue.failed(name), retry: (name, id) => queue.retry(name, id), queues: () => queue.queueNames() },
         audit: { list: (options) => auditEntries(readModels, options) },
         operatorLog: logger,
       },
@@ -392,7 +400,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       })),
     );
     metrics.watchFinalizing(() => queries.finalizing(new Date()));
-    metrics.watchQueues(async () => (queue.depths ? queue.depths() : []));
+    metrics.watchQueues(async () => (queue.depths ? (reachability ? reachability.bounded(() => queue.depths!()) : queue.depths()) : []));
     metrics.watchLag('projections', async () => (await store.headPosition()) - (await projections.checkpoint()));
     metrics.watchLag('dispatch', async () => (await store.headPosition()) - dispatch.checkpoint());
     metrics.watchKubeWatches(() => watchStatuses?.() ?? []);

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
 import { describeError, isTransientError } from '@decom/event-store';
-import { BullMqJobQueue, InProcessJobQueue, type JobQueue } from '@decom/jobs';
+import { BullMqJobQueue, InProcessJobQueue, QueueReachability, type JobQueue } from '@decom/jobs';
 import type { DecomMetrics } from '@decom/metrics';
 import { deadLetterReporter } from './observability.js';
 import { OutageLog } from './outage-log.js';
@@ -15,6 +15,8 @@ export interface QueueChoice {
   /** True when only adapters hosted in this process can receive jobs (in-process queue). */
   readonly localOnly: boolean;
   readonly description: string;
+  /** Whether Redis answers, and bounded calls to it (BullMQ only: the in-process queue is always there). */
+  readonly reachability?: QueueReachability;
 }
 
 /** Test and benchmark knobs on top of the configuration. */
@@ -37,6 +39,7 @@ export async function openJobQueue(config: AppConfig, logger: Logger, tuning: Qu
     return { queue: new InProcessJobQueue(Date.now, Math.random, onDeadLetter), localOnly: true, description: 'in-process' };
   }
   const outage = new OutageLog(`Redis at ${redact(config.redisUrl)}`, logger);
+  const reachability = new QueueReachability();
   const queue = new BullMqJobQueue({
     url: config.redisUrl,
     prefix: config.queuePrefix,
@@ -50,7 +53,11 @@ export async function openJobQueue(config: AppConfig, logger: Logger, tuning: Qu
       logger.warn(`job queue: ${describeError(error)}`);
     },
     onConnectionChange: (state, error) => {
-      if (state === 'lost') return outage.lost(error);
+      if (state === 'lost') {
+        reachability.lost(error ?? 'connection lost');
+        return outage.lost(error);
+      }
+      reachability.back();
       void (watch.onBack?.() ?? Promise.resolve(''))
         .catch((sweepError: unknown) => `, recovery sweep failed: ${describeError(sweepError)}`)
         .then((then) => outage.back(then));
@@ -62,7 +69,7 @@ export async function openJobQueue(config: AppConfig, logger: Logger, tuning: Qu
     await queue.close().catch(() => undefined);
     throw new Error(`cannot reach Redis at ${redact(config.redisUrl!)}: ${error instanceof Error ? error.message : String(error)}`);
   });
-  return { queue, localOnly: false, description: `BullMQ on Redis ${redact(config.redisUrl)} (prefix ${config.queuePrefix})` };
+  return { queue, localOnly: false, reachability, description: `BullMQ on Redis ${redact(config.redisUrl)} (prefix ${config.queuePrefix})` };
 }
 
 function redact(url: string): string {
