@@ -206,8 +206,12 @@ export class BullMqJobQueue implements JobQueue {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // With Redis unreachable, a worker's graceful close waits for its blocking connection forever, and its lock
+    // extender timer keeps re-arming (the process never exits): close without waiting for running jobs, whose
+    // locks expire on the server and whose runs are fenced.
+    const force = this.redis.status !== 'ready';
     const graceful = async () => {
-      await Promise.all(this.workers.map((w) => w.close()));
+      await Promise.all(this.workers.map((w) => w.close(force)));
       await Promise.all([...this.queues.values()].map((q) => q.close()));
       if (this.redis.status === 'ready') await this.redis.quit();
     };
