@@ -241,6 +241,9 @@ describe('the adapter set is frozen at DeletionRequested (issue #12), across a c
       const view = (await api.get(`/clusters/${id}`)).body;
       expect(view.deletion_required_adapters).toEqual(['validation']);
       expect(cond(view, 'Reconciled').message).not.toContain('monitoring');
+      // /finalizing names the adapters of the frozen set, not today's configuration.
+      const finalizing = (((await (await fetch(`${engine.engine.url}/api/decom/v1/finalizing`)).json()) as { items: any[] }).items).find((f) => f.id === id);
+      expect((finalizing.blockers as any[]).filter((b) => b.type === 'AdapterNotFinalized').map((b) => b.adapter)).toEqual(['validation']);
       const discarded = await api.call('PUT', `/clusters/${id}/statuses`, {
         adapter: 'monitoring',
         observed_generation: view.generation,
