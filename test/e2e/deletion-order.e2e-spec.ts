@@ -158,6 +158,19 @@ describe('deletion order end to end (issue #12)', () => {
     await gone(`/clusters/${c1}`);
   }, 40_000);
 
+  it('Background: an owner that uses its own child is refused 409 naming the cycle, as under Foreground', async () => {
+    const c = await reconciledCluster('owner-uses-child');
+    const np = await nodepool(c, 'used-child');
+    expect((await api.call('PATCH', `/clusters/${c}`, { references: { uses: [{ id: np, kind: 'NodePool' }] } })).status).toBe(200);
+    const refused = await api.call('DELETE', `/clusters/${c}?propagationPolicy=Background`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain(`dependency cycle Cluster 'owner-uses-child' (${c}) → NodePool 'used-child' (${np}) → Cluster 'owner-uses-child' (${c})`);
+    expect((await api.get(`/clusters/${c}`)).body.deleted_time).toBeUndefined();
+    expect((await api.call('PATCH', `/clusters/${c}`, { references: {} })).status).toBe(200);
+    expect((await api.call('DELETE', `/clusters/${c}?propagationPolicy=Background`)).status).toBe(202);
+    await gone(`/clusters/${c}`);
+  }, 40_000);
+
   it('the effective deletion policy and its source are visible before and during deletion, and recorded', async () => {
     const c = await reconciledCluster('orphan-parent', { deletion_policy: 'Orphan' });
     const np = await nodepool(c, 'np-inherits');
@@ -241,6 +254,9 @@ describe('the adapter set is frozen at DeletionRequested (issue #12), across a c
       const view = (await api.get(`/clusters/${id}`)).body;
       expect(view.deletion_required_adapters).toEqual(['validation']);
       expect(cond(view, 'Reconciled').message).not.toContain('monitoring');
+      // /finalizing names the adapters of the frozen set, not today's configuration.
+      const finalizing = (((await (await fetch(`${engine.engine.url}/api/decom/v1/finalizing`)).json()) as { items: any[] }).items).find((f) => f.id === id);
+      expect((finalizing.blockers as any[]).filter((b) => b.type === 'AdapterNotFinalized').map((b) => b.adapter)).toEqual(['validation']);
       const discarded = await api.call('PUT', `/clusters/${id}/statuses`, {
         adapter: 'monitoring',
         observed_generation: view.generation,

@@ -495,7 +495,8 @@ export class ResourceQueries {
       generation: Number(resource.generation),
       deleted_time: row.deleted_time,
       now: now.toISOString(),
-      required_adapters: this.kinds?.find(row.kind)?.required_adapters ?? (JSON.parse(row.waiting_on) as string[]),
+      // The set frozen at DeletionRequested (today's configuration only for histories recorded before it was frozen).
+      required_adapters: frozenAdapters(resource) ?? this.kinds?.find(row.kind)?.required_adapters ?? (JSON.parse(row.waiting_on) as string[]),
       adapter_statuses: Object.fromEntries(statuses.map((s) => [s.adapter, toAdapterStatus(s)])),
       child_record_count: children.length,
       child_ids: children.map((c) => c.id),
@@ -594,4 +595,8 @@ function deletionBlocked(conditions: string | null): { deletion_blocked?: { reas
     (c) => c.type === ConditionType.DeletionBlocked && c.status === 'True',
   );
   return blocked ? { deletion_blocked: { reason: blocked.reason ?? '', message: blocked.message ?? '' } } : {};
+}
+
+function frozenAdapters(row: ResourceRow): readonly string[] | undefined {
+  return row.deletion_info ? (JSON.parse(row.deletion_info) as { deletion_required_adapters?: readonly string[] }).deletion_required_adapters : undefined;
 }

@@ -255,26 +255,28 @@ export class ResourceViewProjection implements Projection {
 
   /** The wait cycle through `id`, in order (`[id, ..., id]`), or `[]`. Loads at most 200 resources of the wait graph. */
   private async cycleOf(tx: ReadModelTx, id: string): Promise<string[]> {
-    // Something must wait for `id` for a cycle to pass through it: a resource it references, or a Foreground
+    // Something must wait for `id` for a cycle to pass through it: a resource it references, or a
     // deleting ancestor. Without either (a top-level cluster with no references) there is nothing to walk.
-    if ((await this.referencedBy(tx, id)).length === 0 && !(await this.hasForegroundDeletingAncestor(tx, id))) return [];
+    if ((await this.referencedBy(tx, id)).length === 0 && !(await this.hasDeletingAncestor(tx, id))) return [];
     const graph = new Map<string, string[]>();
     const queue = [id];
     for (let i = 0; i < queue.length && graph.size < 200; i++) {
       const row = await this.row(tx, queue[i]!);
       if (!row) continue;
       const waits = await this.waitsFor(tx, row);
-      const next = [...(waits.propagation === 'Foreground' ? waits.dependents : []), ...waits.referrers];
+      // A deleting record waits for its children's hard delete whatever the propagation (bottom-up).
+      const children = row.deleted_time ? (await tx.query<{ id: string }>(`SELECT id FROM resources WHERE owner_id = ? ORDER BY id`, [row.id])).map((c) => c.id) : [];
+      const next = [...new Set([...(waits.propagation === 'Foreground' ? waits.dependents : children), ...waits.referrers])];
       graph.set(row.id, next);
       for (const n of next) if (!graph.has(n) && !queue.includes(n)) queue.push(n);
     }
     return findWaitCycle(id, (x) => graph.get(x) ?? []) ?? [];
   }
 
-  private async hasForegroundDeletingAncestor(tx: ReadModelTx, id: string): Promise<boolean> {
+  private async hasDeletingAncestor(tx: ReadModelTx, id: string): Promise<boolean> {
     for (const ancestor of await this.ancestors(tx, id)) {
       const row = await this.row(tx, ancestor);
-      if (row?.deleted_time && parseInfo(row).deletion_propagation === 'Foreground') return true;
+      if (row?.deleted_time) return true;
     }
     return false;
   }

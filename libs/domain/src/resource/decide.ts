@@ -166,7 +166,8 @@ export function decidePatch(command: PatchResource, state: TreeState): ResourceE
  * @throws LiveReferrers (a live resource outside the cascade references the resource itself, seed 004 guard);
  *   CascadeThroughLiveReference (it references a descendant, issue #12); both 409 unless `delete_for_move`
  *   and every such referrer is paused.
- * @throws DependencyCycle when the deletion's waits (InUse referrers, Foreground dependents) form a cycle (issue #12).
+ * @throws DependencyCycle when the deletion's waits (InUse referrers, Foreground dependents, a record's wait for
+ *   its children's hard delete) form a cycle.
  * @see seeds/000 "API Deletion Handling › Step 1: Mark for Deletion"; contract §1.5; seed 004 "The order".
  */
 export function decideDeletion(command: RequestDeletion, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
@@ -276,7 +277,9 @@ function refuseCycles(
     const own = state.resources.get(id);
     const foreground =
       own && memberIds.has(id) && propagationOf(own) === 'Foreground' ? descendantsBottomUp(state, id).map((d) => d.id) : [];
-    return [...foreground, ...(referrersOf.get(id) ?? [])];
+    // A deleting record is hard-deleted only after its children (bottom-up), whatever the propagation.
+    const records = own && (memberIds.has(id) || isFinalizing(own)) ? childrenOf(state, id).map((c) => c.id) : [];
+    return [...new Set([...foreground, ...records, ...(referrersOf.get(id) ?? [])])];
   };
   for (const member of members) {
     const cycle = findWaitCycle(member.id, waitsFor);

@@ -162,6 +162,21 @@ describe('issue #12 › cycles are diagnosed', () => {
       .thenThrows(DependencyCycle, /dependency cycle NodePool 'a1' \(a1\) → NodePool 'b1' \(b1\) → NodePool 'a1' \(a1\)/);
   });
 
+  it('Background: an owner that uses its own child is refused, the bottom-up record wait named as an edge of the cycle', () => {
+    spec
+      .given([cluster(C, { references: { uses: [{ id: 'np1', kind: 'NodePool' }] } }), nodepool('np1')])
+      .when({ type: 'RequestDeletion', id: C, kind: 'Cluster', propagation_policy: 'Background', metadata: meta() })
+      .thenThrows(DependencyCycle, /dependency cycle Cluster 'cluster-c1' \(c1\) → NodePool 'np1' \(np1\) → Cluster 'cluster-c1' \(c1\)/);
+  });
+
+  it('a child using its parent is no cycle under Background', () => {
+    const events = spec
+      .given([cluster(C), nodepool('np1', C, { references: { uses: [{ id: C, kind: 'Cluster' }] } })])
+      .when({ type: 'RequestDeletion', id: C, kind: 'Cluster', propagation_policy: 'Background', metadata: meta() })
+      .thenEvents();
+    expect(events).toHaveLength(2);
+  });
+
   it('a self-reference is no cycle (a resource never waits for itself)', () => {
     const events = spec.given([cluster(C), nodepool('self1', C, dependsOn('self1'))]).when({ type: 'RequestDeletion', id: C, kind: 'Cluster', metadata: meta() }).thenEvents();
     expect(events).toHaveLength(2);

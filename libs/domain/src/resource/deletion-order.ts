@@ -61,7 +61,7 @@ export function deletionBlockers(input: DeletionOrderInput): DeletionBlocker[] {
 export function describeBlocker(blocker: DeletionBlocker): string {
   switch (blocker.reason) {
     case 'DependencyCycle':
-      return `dependency cycle through ${blocker.ids.length - 1} resource(s); no member can be deleted before another (remove a reference, or force-delete one member; a DELETE's 409 names the members you may see)`;
+      return `dependency cycle through ${blocker.ids.length - 1} resource(s); no member can be deleted before another (force-delete one member to break it: a deleting resource's references cannot be changed; a DELETE's 409 names the members you may see)`;
     case 'DependentsExist':
       return `${blocker.ids.length} dependent resource(s) must be hard-deleted first (propagationPolicy Foreground): [${blocker.ids.join(', ')}]`;
     case 'InUse':

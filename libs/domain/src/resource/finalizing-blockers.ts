@@ -130,7 +130,7 @@ export function finalizingBlockers(input: BlockerInput): FinalizingBlocker[] {
   }
   for (const adapter of [...input.required_adapters].sort()) {
     if (isAdapterMet(input, adapter)) continue;
-    out.push(adapterBlocker(adapter, input.adapter_statuses[adapter], input.generation, pause !== undefined));
+    out.push(adapterNotFinalizedBlocker(adapter, input.adapter_statuses[adapter], input.generation, pause !== undefined));
   }
   const blocked = input.conditions.filter((c) => c.type === ConditionType.DeletionBlocked && c.status === 'True');
   const inUse = blocked.find((c) => c.reason === 'InUse');
@@ -162,13 +162,15 @@ export function finalizingBlockers(input: BlockerInput): FinalizingBlocker[] {
   return out;
 }
 
-function pauseMessage(pause: PauseMark): string {
+/** `paused by <caller>: <reason>` (with where the pause comes from when it is not the resource's own). */
+export function pauseMessage(pause: PauseMark): string {
   const base = `paused by ${pause.paused_by}: ${pause.reason}`;
   if (pause.source === 'self') return base;
   return `${base} (via ${pause.source} ${pause.resource.kind} '${pause.resource.id}')`;
 }
 
-function adapterBlocker(adapter: string, status: AdapterStatus | undefined, generation: number, heldByPause: boolean): FinalizingBlocker {
+/** The `AdapterNotFinalized` blocker of one adapter, from its last report (or none). */
+export function adapterNotFinalizedBlocker(adapter: string, status: AdapterStatus | undefined, generation: number, heldByPause: boolean): Extract<FinalizingBlocker, { type: 'AdapterNotFinalized' }> {
   if (!status) {
     return { type: 'AdapterNotFinalized', adapter, reported: false, generation, held_by_pause: heldByPause, message: `${adapter}: no report yet` };
   }
