@@ -22,3 +22,4 @@ export * from './resource/labels.js';
 export * from './resource/leaks.js';
 export * from './resource/finalizing-blockers.js';
 export * from './resource/condition-mapping-rule.js';
+export * from './resource/deletion-preview.js';
