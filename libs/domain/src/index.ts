@@ -23,3 +23,4 @@ export * from './resource/leaks.js';
 export * from './resource/finalizing-blockers.js';
 export * from './resource/condition-mapping-rule.js';
 export * from './resource/deletion-status.js';
+export * from './resource/deletion-preview.js';
