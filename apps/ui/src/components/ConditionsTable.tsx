@@ -1,6 +1,8 @@
 import type { Condition } from '../api';
+import { conditionTone } from '../condition-polarity';
 import { formatTime } from '../format';
 
+/** Conditions as a table; the status is coloured by what it means for its type (`condition-polarity.ts`), not by True/False. */
 export function ConditionsTable({ conditions, caption }: { conditions: Condition[]; caption: string }) {
   return (
     <table className="conditions">
@@ -12,7 +14,7 @@ export function ConditionsTable({ conditions, caption }: { conditions: Condition
         {conditions.map((c) => (
           <tr key={c.type}>
             <td>{c.type}</td>
-            <td className={`status status-${c.status}`}>{c.status}</td>
+            <td className={`status tone-${conditionTone(c.type, c.status)}`} data-tone={conditionTone(c.type, c.status)}>{c.status}</td>
             <td>{c.reason ?? ''}</td>
             <td>{c.message ?? ''}</td>
             <td>{formatTime(c.last_transition_time)}</td>
