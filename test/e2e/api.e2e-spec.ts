@@ -120,6 +120,20 @@ describe('HyperFleet API contract (embedded engine)', () => {
     });
   });
 
+  describe('DELETE ?dryRun (Kubernetes\' flag) never deletes', () => {
+    it.each(['All', 'Bogus', ''])('?dryRun=%s → 400, nothing recorded, the resource stays', async (value) => {
+      const c = await createCluster(`dry-run-${value.toLowerCase() || 'empty'}`);
+      const np = (await api.call('POST', `/clusters/${c.id}/nodepools`, { kind: 'NodePool', name: 'dry-np', spec: {} })).body;
+      const before = await streamEvents(c.id);
+      for (const path of [`/clusters/${c.id}`, `/clusters/${c.id}/nodepools/${np.id}`, `/resources/${c.id}`]) {
+        const refused = await api.call('DELETE', `${path}?dryRun=${value}`);
+        expect([refused.status, refused.body.errors?.[0]?.field]).toEqual([400, 'dryRun']);
+      }
+      expect(await streamEvents(c.id)).toEqual(before);
+      expect((await api.get(`/clusters/${c.id}`)).body.deleted_time).toBeUndefined();
+    });
+  });
+
   describe('status ingestion (contract §1.3)', () => {
     it('stores a report (201), discards a future generation (204), 400s a missing mandatory condition', async () => {
       const c = await createCluster('beta-1');

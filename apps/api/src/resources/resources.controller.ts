@@ -92,8 +92,10 @@ export class ResourcesController {
     @Param('id') id: string,
     @Query('delete_for_move') move: string | undefined,
     @Query('propagationPolicy') propagationPolicy: string | undefined,
+    @Query('dryRun') dryRun: unknown,
     @Req() req: FastifyRequest,
   ): Promise<ResourceJson> {
+    refuseDryRun(dryRun);
     return this.actions.delete(await this.targets.single(plural, id, req.url, scopeOf(req)), context(req), move === 'true', propagationPolicy);
   }
 
@@ -149,8 +151,10 @@ export class ResourcesController {
     @Param() p: NestedParams,
     @Query('delete_for_move') move: string | undefined,
     @Query('propagationPolicy') propagationPolicy: string | undefined,
+    @Query('dryRun') dryRun: unknown,
     @Req() req: FastifyRequest,
   ): Promise<ResourceJson> {
+    refuseDryRun(dryRun);
     return this.actions.delete(await this.nested(p, req), context(req), move === 'true', propagationPolicy);
   }
 
@@ -264,3 +268,14 @@ function context(req: FastifyRequest): CommandContext {
   return commandContextOf(req);
 }
 
+/**
+ * `?dryRun=…` on a DELETE: Kubernetes' flag for "decide, record nothing". HyperFleet ignores unknown parameters,
+ * so a person typing it would really delete; until the preview is served here the DELETE is refused (400,
+ * nothing recorded) rather than carried out.
+ * @throws ValidationFailed (400) whenever the parameter is present.
+ */
+function refuseDryRun(dryRun: unknown): void {
+  if (dryRun === undefined) return;
+  const message = 'dryRun is not supported on DELETE yet: nothing was deleted (repeat without dryRun to delete)';
+  throw new ValidationFailed(message, [{ field: 'dryRun', ...(typeof dryRun === 'string' && { value: dryRun.slice(0, 64) }), constraint: 'enum', message }]);
+}
