@@ -126,8 +126,10 @@ describe('HyperFleet API contract (embedded engine)', () => {
       const np = (await api.call('POST', `/clusters/${c.id}/nodepools`, { kind: 'NodePool', name: 'dry-np', spec: {} })).body;
       const before = await streamEvents(c.id);
       for (const path of [`/clusters/${c.id}`, `/clusters/${c.id}/nodepools/${np.id}`, `/resources/${c.id}`]) {
-        const refused = await api.call('DELETE', `${path}?dryRun=${value}`);
-        expect([refused.status, refused.body.errors?.[0]?.field]).toEqual([400, 'dryRun']);
+        for (const name of ['dryRun', 'dryrun', 'DryRun', 'dryRun[]']) {
+          const refused = await api.call('DELETE', `${path}?${name}=${value}`);
+          expect([name, refused.status, refused.body.errors?.[0]?.field]).toEqual([name, 400, 'dryRun']);
+        }
       }
       expect(await streamEvents(c.id)).toEqual(before);
       expect((await api.get(`/clusters/${c.id}`)).body.deleted_time).toBeUndefined();

@@ -92,10 +92,9 @@ export class ResourcesController {
     @Param('id') id: string,
     @Query('delete_for_move') move: string | undefined,
     @Query('propagationPolicy') propagationPolicy: string | undefined,
-    @Query('dryRun') dryRun: unknown,
     @Req() req: FastifyRequest,
   ): Promise<ResourceJson> {
-    refuseDryRun(dryRun);
+    refuseDryRun(req.query);
     return this.actions.delete(await this.targets.single(plural, id, req.url, scopeOf(req)), context(req), move === 'true', propagationPolicy);
   }
 
@@ -151,10 +150,9 @@ export class ResourcesController {
     @Param() p: NestedParams,
     @Query('delete_for_move') move: string | undefined,
     @Query('propagationPolicy') propagationPolicy: string | undefined,
-    @Query('dryRun') dryRun: unknown,
     @Req() req: FastifyRequest,
   ): Promise<ResourceJson> {
-    refuseDryRun(dryRun);
+    refuseDryRun(req.query);
     return this.actions.delete(await this.nested(p, req), context(req), move === 'true', propagationPolicy);
   }
 
@@ -271,11 +269,15 @@ function context(req: FastifyRequest): CommandContext {
 /**
  * `?dryRun=…` on a DELETE: Kubernetes' flag for "decide, record nothing". HyperFleet ignores unknown parameters,
  * so a person typing it would really delete; until the preview is served here the DELETE is refused (400,
- * nothing recorded) rather than carried out.
- * @throws ValidationFailed (400) whenever the parameter is present.
+ * nothing recorded) rather than carried out. Any spelling counts (`dryrun`, `DryRun`, `dryRun[]`): a near miss
+ * must not delete either.
+ * @throws ValidationFailed (400) whenever such a parameter is present.
  */
-function refuseDryRun(dryRun: unknown): void {
-  if (dryRun === undefined) return;
+function refuseDryRun(query: unknown): void {
+  const names = query !== null && typeof query === 'object' ? Object.keys(query) : [];
+  const given = names.find((name) => name.replace(/\[\]$/, '').toLowerCase() === 'dryrun');
+  if (given === undefined) return;
   const message = 'dryRun is not supported on DELETE yet: nothing was deleted (repeat without dryRun to delete)';
-  throw new ValidationFailed(message, [{ field: 'dryRun', ...(typeof dryRun === 'string' && { value: dryRun.slice(0, 64) }), constraint: 'enum', message }]);
+  const value = (query as Record<string, unknown>)[given];
+  throw new ValidationFailed(message, [{ field: 'dryRun', ...(typeof value === 'string' && { value: value.slice(0, 64) }), constraint: 'enum', message }]);
 }
