@@ -5,14 +5,10 @@
  * Reports without a fence (any HyperFleet adapter) follow the ingestion rules alone.
  */
 import type { ResourceState } from './resource.state.js';
+import type { ReportFence } from './report-fence.js';
 
-/** A run's fence as the report carries it. */
-export interface ReportFence {
-  /** The generation the run was started for. */
-  readonly generation: number;
-  /** Grows with every run of this resource and adapter (job-queue `JobFence.sequence`). */
-  readonly sequence: number;
-}
+export type { ReportFence } from './report-fence.js';
+
 
 /**
  * Why a fenced report is stale, or undefined when it may be ingested:

@@ -11,20 +11,9 @@ import { ResourceNotFound, ValidationFailed } from './errors.js';
 import type { CommandMetadata } from './resource.commands.js';
 import type { ResourceEvent } from './resource.events.js';
 import type { TreeState } from './resource.state.js';
+import type { LeakedObject, LeakTrigger } from './leaked-object.js';
 
-/** One Kubernetes object, as the inventory names it. */
-export interface LeakedObject {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly namespace?: string;
-  readonly name: string;
-  readonly uid?: string;
-  /** The adapter whose marker it carries. */
-  readonly adapter: string;
-}
-
-/** What removed a resource without confirmed cleanup. */
-export type LeakTrigger = 'ForceDeleted' | 'ForceOrphaned';
+export type { LeakedObject, LeakTrigger, RemovedResource } from './leaked-object.js';
 
 export interface RecordLeakInventory {
   readonly type: 'RecordLeakInventory';
@@ -45,13 +34,6 @@ export interface RecordLeakCleanup {
   readonly metadata: CommandMetadata;
 }
 
-/** A resource no longer in the tree: why, and whether a force orphan had been recorded. */
-export interface RemovedResource {
-  readonly id: string;
-  readonly kind: string;
-  readonly cause: 'Reconciled' | 'ForceDeleted';
-  readonly force_orphaned: boolean;
-}
 
 /** The idempotency key of an inventory: one per resource, adapter and trigger. */
 export function inventoryKey(id: string, adapter: string, trigger: LeakTrigger): string {

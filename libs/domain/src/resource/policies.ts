@@ -7,25 +7,16 @@
  * - References: a live (not deleting) resource that references another blocks its DELETE (seed 004 guard).
  */
 import type { ResourceState, TreeState } from './resource.state.js';
+import type { DeletionPolicy, DeletionPolicySource, EffectiveDeletionPolicy } from './deletion-policy.js';
 
-export type DeletionPolicy = 'Delete' | 'Orphan';
+export type { DeletionPolicy, DeletionPolicySource, EffectiveDeletionPolicy } from './deletion-policy.js';
+export type { ObjectReference, References } from './references.js';
+export type { OperatorMark } from './operator-mark.js';
+
 export const DELETION_POLICIES: readonly DeletionPolicy[] = ['Delete', 'Orphan'];
 export const DEFAULT_DELETION_POLICY: DeletionPolicy = 'Delete';
 
-/** A non-ownership reference (HyperFleet `references`: ref_type → targets). */
-export interface ObjectReference {
-  readonly id: string;
-  readonly kind: string;
-}
-export type References = Readonly<Record<string, readonly ObjectReference[]>>;
 
-/** A recorded operator action: who, why, when. */
-export interface OperatorMark {
-  readonly caller: string;
-  readonly reason: string;
-  /** RFC 3339. */
-  readonly time: string;
-}
 
 /** The ancestors of `resource` in the tree, nearest first. */
 export function ancestorsOf(tree: TreeState, resource: ResourceState): ResourceState[] {
@@ -52,17 +43,6 @@ export function effectiveDeletionPolicy(tree: TreeState, resource: ResourceState
   return effectiveDeletionPolicyWithSource(tree, resource).policy;
 }
 
-/**
- * Where an effective deletion policy comes from (issue #12): `own` (declared on the resource),
- * `inherited from <Kind>/<id>`, `force-orphan on <Kind>/<id>` (the break-glass), or `default` (nothing declared).
- * Per adapter object a task config's `lifecycle.delete.policy: Orphan` may still orphan it (docs/policies.md).
- */
-export type DeletionPolicySource = 'own' | 'default' | `inherited from ${string}` | `force-orphan on ${string}`;
-
-export interface EffectiveDeletionPolicy {
-  readonly policy: DeletionPolicy;
-  readonly source: DeletionPolicySource;
-}
 
 /** `effectiveDeletionPolicy` with its source (same precedence; see docs/policies.md). */
 export function effectiveDeletionPolicyWithSource(tree: TreeState, resource: ResourceState): EffectiveDeletionPolicy {

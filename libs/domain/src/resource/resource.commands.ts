@@ -1,7 +1,8 @@
 import type { Tenancy } from './tenancy.js';
 import type { PropagationPolicy } from './deletion-order.js';
-import type { ReportFence } from './fencing.js';
-import type { DeletionPolicy, References } from './policies.js';
+import type { ReportFence } from './report-fence.js';
+import type { DeletionPolicy } from './deletion-policy.js';
+import type { References } from './references.js';
 
 /**
  * Task-based commands. Time and the actor arrive on the command (`metadata`), never from a clock

@@ -7,9 +7,10 @@
 import type { Tenancy } from './tenancy.js';
 import type { AdapterCondition } from './conditions.js';
 import type { PropagationPolicy } from './deletion-order.js';
-import type { ReportFence } from './fencing.js';
-import type { LeakedObject, LeakTrigger } from './leaks.js';
-import type { DeletionPolicy, DeletionPolicySource, References } from './policies.js';
+import type { ReportFence } from './report-fence.js';
+import type { LeakedObject, LeakTrigger } from './leaked-object.js';
+import type { DeletionPolicy, DeletionPolicySource } from './deletion-policy.js';
+import type { References } from './references.js';
 
 export interface OwnerReference {
   readonly id: string;

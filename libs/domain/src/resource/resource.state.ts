@@ -5,8 +5,10 @@
 import type { Tenancy } from './tenancy.js';
 import type { AdapterStatus, OwnerReference } from './resource.events.js';
 import type { PropagationPolicy } from './deletion-order.js';
-import type { DeletionPolicy, OperatorMark, References } from './policies.js';
-import type { RemovedResource } from './leaks.js';
+import type { DeletionPolicy } from './deletion-policy.js';
+import type { OperatorMark } from './operator-mark.js';
+import type { References } from './references.js';
+import type { RemovedResource } from './leaked-object.js';
 
 /** Customer-facing phase, derived from `deleted_time` (seed 000 "Customer-Visible Deletion State"). */
 export type ResourcePhase = 'Active' | 'Finalizing';

@@ -1,0 +1,26 @@
+/**
+ * The leak inventory's vocabulary (what Decom knows it left behind): types only, shared by events and state
+ * without depending on the inventory's decisions in `leaks.ts`.
+ */
+
+/** One Kubernetes object, as the inventory names it. */
+export interface LeakedObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+  readonly uid?: string;
+  /** The adapter whose marker it carries. */
+  readonly adapter: string;
+}
+
+/** What removed a resource without confirmed cleanup. */
+export type LeakTrigger = 'ForceDeleted' | 'ForceOrphaned';
+
+/** A resource no longer in the tree: why, and whether a force orphan had been recorded. */
+export interface RemovedResource {
+  readonly id: string;
+  readonly kind: string;
+  readonly cause: 'Reconciled' | 'ForceDeleted';
+  readonly force_orphaned: boolean;
+}
