@@ -18,7 +18,7 @@ import {
   tenancyKey,
 } from '@decom/domain';
 import { presentResource, type ResourceJson } from './resource-presenter.js';
-import { toAdapterStatus } from './resource-view.projection.js';
+import { toAdapterStatus } from './adapter-status-row.js';
 import type {
   AdapterStatusRow,
   FinalizingRow,

@@ -13,7 +13,7 @@
  */
 import { isAdapterMet } from './reconciled.js';
 import { adapterNotFinalizedBlocker, pauseMessage, type FinalizingBlocker, type PauseMark, type ResourceRef } from './finalizing-blockers.js';
-import { DEFAULT_PROPAGATION_POLICY, findWaitCycle, type PropagationPolicy } from './deletion-order.js';
+import { DEFAULT_PROPAGATION_POLICY, findWaitCycle, type DeletionBlocker, type PropagationPolicy } from './deletion-order.js';
 import { resolveDeletionPolicy, type DeletionPolicy, type EffectiveDeletionPolicy, type OperatorMark } from './policies.js';
 import type { AdapterStatus } from './resource.events.js';
 
@@ -268,5 +268,19 @@ export function deletionStatuses(graph: DeletionGraph): Map<string, DeletionStat
     const status = deletionStatus(graph, id, 1, index);
     if (status) out.set(id, status);
   }
+  return out;
+}
+
+/**
+ * What holds a deleting resource's adapters, as the `DeletionBlocked` condition names it (`describeBlocker`):
+ * the same order as `dispatch` decides (a cycle, Foreground dependents, referrers), each with its ids
+ * (cycle members in order, first repeated last; dependents and referrers sorted). Empty: nothing holds
+ * the adapters (Background dependents hold only the record).
+ */
+export function conditionBlockersOf(status: DeletionStatus): DeletionBlocker[] {
+  const out: DeletionBlocker[] = [];
+  for (const b of status.blockers) if (b.type === 'DependencyCycle') out.push({ reason: 'DependencyCycle', ids: b.members.map((m) => m.id) });
+  for (const b of status.blockers) if (b.type === 'DependentsRemaining' && b.holds_adapters) out.push({ reason: 'DependentsExist', ids: [...b.ids].sort() });
+  for (const b of status.blockers) if (b.type === 'InUse') out.push({ reason: 'InUse', ids: b.referrers.map((r) => r.id).sort() });
   return out;
 }
