@@ -2,7 +2,7 @@
  * The one deletion truth: table-driven cases per seed section, and a property over random forests.
  */
 import fc from 'fast-check';
-import { conditionBlockersOf, deletionStatus, deletionStatuses, type DeletionGraph, type DeletionNode } from '@decom/domain';
+import { conditionBlockersOf, dispatchOf, deletionStatus, deletionStatuses, type DeletionGraph, type DeletionNode } from '@decom/domain';
 
 const T = '2026-12-01T10:00:00.000Z';
 const finalized = (adapter: string, generation: number) => ({
@@ -97,6 +97,13 @@ describe('deletionStatus', () => {
     const bg = deletionStatus(graph(deleting('c1', { references: ['np1'] }), deleting('np1', { owner_id: 'c1' })), 'c1')!;
     expect(conditionBlockersOf(bg)).toEqual([{ reason: 'DependencyCycle', ids: ['c1', 'np1', 'c1'] }]);
     expect(conditionBlockersOf(deletionStatus(graph(deleting('c1'), deleting('np1', { owner_id: 'c1' })), 'c1')!)).toEqual([]);
+  });
+
+  it('dispatchOf reads the stored decision of a deleting resource; a live one has none', () => {
+    const hold = { action: 'hold' as const, reason: 'InUse' as const };
+    expect(dispatchOf({ deleted_time: T, deletion_dispatch: hold })).toEqual(hold);
+    expect(dispatchOf({ deletion_dispatch: hold })).toBeUndefined();
+    expect(dispatchOf({ deleted_time: T })).toBeUndefined();
   });
 
   it('a live resource has no deletion status; older histories fall back to the kind set', () => {
