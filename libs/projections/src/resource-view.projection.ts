@@ -1,7 +1,9 @@
 /**
  * Projects resource-tree events into the resource view (resources, adapter statuses, index) and the
  * Finalizing dashboard. Conditions are recomputed with the domain's pure functions after every change
- * to a resource, its adapter statuses or its children (seed 000 §Reconciled; contract §1.4).
+ * to a resource, its adapter statuses or its children (seed 000 §Reconciled; contract §1.4). A deleting
+ * resource's `deletionStatus` (libs/domain) is stored in `deletion_info.deletion_status`; its conditions,
+ * `/finalizing` and dispatch read it.
  */
 import {
   ConditionType,
