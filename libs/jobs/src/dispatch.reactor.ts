@@ -7,13 +7,13 @@
  * required adapter; `DeletionRequested`, `AdapterFinalized` and a child's `HardDeleted` → a hard-delete check.
  * Re-runs while work is in progress are requested by the adapter-run processor itself.
  *
- * Deletion order (issue #12): a deleting resource whose view shows a holding `DeletionBlocked` (Foreground
- * dependents, InUse, DependencyCycle; see `isDispatchHeld`) gets no adapter run. A `HardDeleted` releases the
+ * Deletion order: a deleting resource whose stored dispatch decision holds it (Foreground dependents, InUse,
+ * DependencyCycle; the domain's `deletionStatus`, read through `dispatchOf`) gets no adapter run. A `HardDeleted` releases the
  * removed resource's ancestors and the resources it referenced: each that is no longer held gets its adapters
  * (the deletion's frozen set) dispatched with the same deterministic id, so one already dispatched is not run twice.
  * The sweeper applies the same rule, so a release lost here is recovered by the next sweep.
  */
-import { isDispatchHeld, isResourceEvent, upcastResourceEvent, type KindRegistry } from '@decom/domain';
+import { dispatchOf, isResourceEvent, upcastResourceEvent, type KindRegistry } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
 import type { ReconcileEventData } from './job-names.js';
 import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
@@ -53,8 +53,8 @@ export class DispatchReactor implements Reactor {
       case 'DeletionRequested': {
         await this.readSideCaughtUp(recorded.position);
         const view = await this.addresses.view(event.data.id);
-        // Issue #12: held (Foreground dependents, InUse, cycle): released by a HardDeleted or the sweeper.
-        if (!view || !isDispatchHeld(view)) {
+        // Held (Foreground dependents, InUse, cycle): released by a HardDeleted or the sweeper.
+        if (!view || dispatchOf(view)?.action !== 'hold') {
           await this.dispatchAdapters(event.data.kind, event.data.id, event.data.generation, recorded, event.data.required_adapters);
         }
         return this.checkHardDelete(event.data.kind, event.data.id, `deletion-${recorded.position}`);
@@ -104,7 +104,7 @@ export class DispatchReactor implements Reactor {
   /** Dispatches a deleting resource's adapters (its frozen set, the DeletionRequested job ids) once nothing holds it. */
   private async releaseIfUnblocked(id: string): Promise<void> {
     const view = await this.addresses.view(id);
-    if (!view?.deleted_time || isDispatchHeld(view)) return;
+    if (!view?.deleted_time || dispatchOf(view)?.action === 'hold') return;
     const data: ReconcileEventData = { ...(await this.addresses.address(view.kind, view.id)), generation: view.generation };
     for (const adapter of view.deletion_required_adapters ?? this.kinds.find(view.kind)?.required_adapters ?? []) {
       if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString());
@@ -116,8 +116,8 @@ export class DispatchReactor implements Reactor {
     for (const member of await this.addresses.subtree(kind, id)) {
       const data: ReconcileEventData = { ...(await this.addresses.address(member.kind, member.id)), generation: member.generation };
       const view = await this.addresses.view(member.id);
-      // Issue #12: a held deleting member stays held; others run their deletion's frozen set.
-      const adapters = view && isDispatchHeld(view) ? [] : (view?.deletion_required_adapters ?? this.kinds.find(member.kind)?.required_adapters ?? []);
+      // A held deleting member stays held; others run their deletion's frozen set.
+      const adapters = view && dispatchOf(view)?.action === 'hold' ? [] : (view?.deletion_required_adapters ?? this.kinds.find(member.kind)?.required_adapters ?? []);
       for (const adapter of adapters) {
         if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString(), trigger);
       }

@@ -114,13 +114,17 @@ describe('Sweeper (Sentinel default rule)', () => {
     expect(ids.filter((id) => id.includes('nodepool-'))).toHaveLength(3);
   });
 
-  it('issue #12: a held deletion gets no adapter run (only its hard-delete check); a deletion runs its frozen adapter set', async () => {
+  it('a held deletion (its stored dispatch decision) gets no adapter run (only its hard-delete check); a deletion runs its frozen adapter set', async () => {
     const held: SweptResource = {
       ...resource('held', 'Cluster', 2, 'False', 30, true),
       deletion_propagation: 'Foreground',
-      status: { conditions: [...resource('held', 'Cluster', 2, 'False', 30).status.conditions, { type: 'DeletionBlocked', status: 'True', reason: 'DependentsExist' } as never] },
+      deletion_dispatch: { action: 'hold', reason: 'DependentsExist' },
     };
-    const frozen: SweptResource = { ...resource('frozen', 'Cluster', 2, 'False', 30, true), deletion_required_adapters: ['validation'] };
+    const frozen: SweptResource = {
+      ...resource('frozen', 'Cluster', 2, 'False', 30, true),
+      deletion_required_adapters: ['validation'],
+      deletion_dispatch: { action: 'run', adapters: ['validation'] },
+    };
     const { ids, queue } = recorder(inner);
     const s = new Sweeper(kinds, queue, source([held, frozen]), sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision())), { intervalMs: 30_000 }, () => NOW);
     await s.sweepOnce('rule');

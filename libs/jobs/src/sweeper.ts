@@ -17,7 +17,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setImmediate } from 'node:timers/promises';
-import { isDispatchHeld, type KindRegistry, type PropagationPolicy } from '@decom/domain';
+import { dispatchOf, type DispatchDecision, type KindRegistry, type PropagationPolicy } from '@decom/domain';
 import type { ReconcileEventData } from './job-names.js';
 import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
 import type { JobQueue } from './job-queue.port.js';
@@ -37,6 +37,8 @@ export interface SweptResource extends DecisionResource {
   readonly deletion_propagation?: PropagationPolicy;
   /** Issue #12, once deleting: the adapters frozen at DeletionRequested. */
   readonly deletion_required_adapters?: readonly string[];
+  /** Once deleting: the stored dispatch decision (read through `dispatchOf`). */
+  readonly deletion_dispatch?: DispatchDecision;
 }
 
 /**
@@ -114,9 +116,9 @@ export class Sweeper {
           this.onError(error);
           continue;
         }
-        // Issue #12: a held deletion (Foreground dependents, InUse, cycle) gets no adapter run; a deletion runs its frozen set.
+        // A held deletion (Foreground dependents, InUse, cycle) gets no adapter run; a deletion runs its frozen set.
         const own = resource.deleted_time && resource.deletion_required_adapters ? resource.deletion_required_adapters.filter((a) => this.isDispatchable(a)) : adapters;
-        if (dispatch && !isDispatchHeld(resource)) enqueued += await this.dispatchAdapters(resource, own, bucket, now, options.messageData);
+        if (dispatch && dispatchOf(resource)?.action !== 'hold') enqueued += await this.dispatchAdapters(resource, own, bucket, now, options.messageData);
         if (resource.deleted_time && (dispatch || isReconciled(resource))) enqueued += await this.checkHardDelete(resource, bucket);
       }
     }

@@ -2,7 +2,7 @@
  * Turns read-model rows into HyperFleet's JSON (contract §1.1/§1.2): `labels` omitted when empty,
  * `deleted_time`/`deleted_by` omitted unless pending deletion, `owner_references` on children only.
  */
-import type { AdapterStatus, ResourceCondition } from '@decom/domain';
+import type { AdapterStatus, DispatchDecision, ResourceCondition } from '@decom/domain';
 import type { DeletionInfo, ResourceRow } from './resource-view.schema.js';
 
 export interface ResourceJson {
@@ -34,6 +34,11 @@ export interface ResourceJson {
   readonly deletion_propagation?: 'Foreground' | 'Background';
   /** Issue #12, once deleting: the required adapters frozen when the deletion was requested. */
   readonly deletion_required_adapters?: readonly string[];
+  /**
+   * Once deleting: what dispatch may do, as the stored deletion status decided (`run` with the adapters
+   * still to finalize, or `hold` with its reason). Read through the domain's `dispatchOf`.
+   */
+  readonly deletion_dispatch?: DispatchDecision;
 }
 
 export function presentResource(row: ResourceRow): ResourceJson {
@@ -64,6 +69,7 @@ export function presentResource(row: ResourceRow): ResourceJson {
     },
     ...(row.deleted_time ? { deletion_propagation: info.deletion_propagation ?? 'Background' } : {}),
     ...(row.deleted_time && info.deletion_required_adapters ? { deletion_required_adapters: info.deletion_required_adapters } : {}),
+    ...(row.deleted_time && info.deletion_status ? { deletion_dispatch: info.deletion_status.dispatch } : {}),
   };
 }
 

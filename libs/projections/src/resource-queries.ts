@@ -18,9 +18,10 @@ import {
   tenancyKey,
 } from '@decom/domain';
 import { presentResource, type ResourceJson } from './resource-presenter.js';
-import { toAdapterStatus } from './resource-view.projection.js';
+import { toAdapterStatus } from './adapter-status-row.js';
 import type {
   AdapterStatusRow,
+  DeletionInfo,
   FinalizingRow,
   ResourceIndexRow,
   ResourceRow,
@@ -94,7 +95,7 @@ export interface FinalizingJson {
   readonly reconciled: { readonly reason: string; readonly message: string };
   /** Issue #12: the resource's `DeletionBlocked` condition while True (DependentsExist, InUse, DependencyCycle). */
   readonly deletion_blocked?: { readonly reason: string; readonly message: string };
-  /** Why it is still pending, root causes first (issue #14; `finalizingBlockers` in the domain). Empty = hard delete due. */
+  /** Why it is still pending, root causes first (the stored `deletionStatus` and `finalizingBlockers` in the domain). Empty = hard delete due. */
   readonly blockers: readonly FinalizingBlocker[];
   /** The kind's `deletion_timeout_seconds`, when it has one. */
   readonly deletion_timeout_seconds?: number;
@@ -464,7 +465,7 @@ export class ResourceQueries {
       if (finalizing_seconds < olderThanSeconds) continue;
       const timeout = this.kinds?.find(row.kind)?.deletion_timeout_seconds;
       const resource = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [row.id]))[0];
-      const blockers = resource ? await this.blockersOf(row, resource, now, timeout, filter.deadLetters ?? []) : [];
+      const blockers = resource ? this.blockersOf(row, resource, now, timeout, filter.deadLetters ?? []) : [];
       if (filter.blockerTypes?.length && !blockers.some((b) => filter.blockerTypes!.includes(b.type))) continue;
       out.push({
         id: row.id,
@@ -487,54 +488,21 @@ export class ResourceQueries {
     return out;
   }
 
-  private async blockersOf(row: FinalizingRow, resource: ResourceRow, now: Date, timeout: number | undefined, deadLetters: readonly DeadLetter[]): Promise<FinalizingBlocker[]> {
-    const statuses = await this.db.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id = ?`, [row.id]);
-    const children = await this.db.query<{ id: string }>(`SELECT id FROM resources WHERE owner_id = ? ORDER BY id`, [row.id]);
-    const pause = await this.pauseOf(resource);
+  /**
+   * The stored deletion status's blockers (the frozen adapters, InUse referrers with their own blockers,
+   * cycle members and edges) plus what depends on this read: `now` (TimedOut) and the job queue (DeadLettered).
+   */
+  private blockersOf(row: FinalizingRow, resource: ResourceRow, now: Date, timeout: number | undefined, deadLetters: readonly DeadLetter[]): FinalizingBlocker[] {
+    const info = resource.deletion_info ? (JSON.parse(resource.deletion_info) as Partial<DeletionInfo>) : {};
     return finalizingBlockers({
-      generation: Number(resource.generation),
       deleted_time: row.deleted_time,
       now: now.toISOString(),
-      // The set frozen at DeletionRequested (today's configuration only for histories recorded before it was frozen).
-      required_adapters: frozenAdapters(resource) ?? this.kinds?.find(row.kind)?.required_adapters ?? (JSON.parse(row.waiting_on) as string[]),
-      adapter_statuses: Object.fromEntries(statuses.map((s) => [s.adapter, toAdapterStatus(s)])),
-      child_record_count: children.length,
-      child_ids: children.map((c) => c.id),
+      status_blockers: info.deletion_status?.blockers ?? [],
       conditions: JSON.parse(resource.conditions) as ResourceCondition[],
-      live_referrers: (await this.liveReferrers(row.id)).map(({ id, kind, name }) => ({ id, kind, name })),
-      ...(pause ? { pause } : {}),
       ...(timeout !== undefined ? { deletion_timeout_seconds: timeout } : {}),
       // Job ids embed `<kind>-<id>` (STYLE §2), so a resource's dead letters are found by its id.
       dead_letters: deadLetters.filter((d) => d.id.includes(row.id)),
     });
-  }
-
-  /**
-   * Who pauses `row`'s deletion, the same walk as the projection's Paused condition: itself, then its
-   * ancestors, then (deleting) a paused descendant.
-   */
-  private async pauseOf(row: ResourceRow): Promise<PauseMark | undefined> {
-    const mark = (r: ResourceRow, source: PauseMark['source']): PauseMark => {
-      const p = JSON.parse(r.paused!) as { caller: string; reason: string; time: string };
-      return { source, resource: { id: r.id, kind: r.kind }, paused_by: p.caller, reason: p.reason, paused_time: p.time };
-    };
-    if (row.paused) return mark(row, 'self');
-    let owner = row.owner_id;
-    while (owner) {
-      const parent: ResourceRow | undefined = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [owner]))[0];
-      if (!parent) break;
-      if (parent.paused) return mark(parent, 'parent');
-      owner = parent.owner_id;
-    }
-    const queue = [row.id];
-    while (queue.length > 0) {
-      const children = await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE owner_id = ? ORDER BY id`, [queue.shift()]);
-      for (const child of children) {
-        if (child.paused) return mark(child, 'dependent');
-        queue.push(child.id);
-      }
-    }
-    return undefined;
   }
 }
 
@@ -595,8 +563,4 @@ function deletionBlocked(conditions: string | null): { deletion_blocked?: { reas
     (c) => c.type === ConditionType.DeletionBlocked && c.status === 'True',
   );
   return blocked ? { deletion_blocked: { reason: blocked.reason ?? '', message: blocked.message ?? '' } } : {};
-}
-
-function frozenAdapters(row: ResourceRow): readonly string[] | undefined {
-  return row.deletion_info ? (JSON.parse(row.deletion_info) as { deletion_required_adapters?: readonly string[] }).deletion_required_adapters : undefined;
 }

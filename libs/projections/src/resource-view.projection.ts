@@ -1,30 +1,34 @@
 /**
  * Projects resource-tree events into the resource view (resources, adapter statuses, index) and the
  * Finalizing dashboard. Conditions are recomputed with the domain's pure functions after every change
- * to a resource, its adapter statuses or its children (seed 000 §Reconciled; contract §1.4).
+ * to a resource, its adapter statuses or its children (seed 000 §Reconciled; contract §1.4). A deleting
+ * resource's `deletionStatus` (libs/domain) is stored in `deletion_info.deletion_status`; its conditions,
+ * `/finalizing` and dispatch read it.
  */
 import {
   ConditionType,
   DEFAULT_PROPAGATION_POLICY,
   computeReconciled,
-  deletionBlockers,
-  findWaitCycle,
-  resolveDeletionPolicy,
-  type DeletionPolicy,
-  type DeletionBlocker,
-  type PropagationPolicy,
   computeResourceConditions,
+  conditionBlockersOf,
+  deletionStatus,
+  effectivePolicyOf,
   initialResourceConditions,
   isResourceEvent,
+  pauseOf,
   upcastResourceEvent,
-  type AdapterStatus,
+  type DeletionStatus,
   type KindRegistry,
+  type PauseMark,
   type ResourceCondition,
-  type ResourceEvent,
+  type ResourceConditionsInput,
 } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
 import { Logger } from '@nestjs/common';
+import { toAdapterStatus } from './adapter-status-row.js';
+export { toAdapterStatus } from './adapter-status-row.js';
 import { mapConditions } from './condition-mapping.js';
+import { loadDeletionGraph } from './deletion-graph.loader.js';
 import { presentResource } from './resource-presenter.js';
 import { resourceHref } from './resource-href.js';
 import {
@@ -69,14 +73,16 @@ export class ResourceViewProjection implements Projection {
         );
         await this.indexReferences(tx, d.id, d.references);
         await this.indexLabels(tx, d.id, d.labels);
-        // Issue #12: the effective deletion policy and its source, visible from the start.
-        const created = await this.row(tx, d.id);
-        if (created) await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify({ effective_deletion_policy: await this.effectivePolicy(tx, created) }), d.id]);
+        // The effective deletion policy and its source, visible from the start.
+        const graph = await loadDeletionGraph(tx, this.kinds, d.id);
+        await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify({ effective_deletion_policy: effectivePolicyOf(graph, d.id) }), d.id]);
         await tx.execute(
           `INSERT INTO resource_index (id, kind, name, stream, owner_id, created_time, tenant) VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO NOTHING`,
           [d.id, d.kind, d.name, recorded.stream, d.owner_references?.id ?? null, d.created_time, d.tenant ? JSON.stringify(d.tenant) : null],
         );
+        // A deleting resource it references now waits for it (InUse).
+        for (const target of await this.referencedBy(tx, d.id)) await this.refresh(tx, target);
         return;
       }
       case 'SpecChanged': {
@@ -91,9 +97,10 @@ export class ResourceViewProjection implements Projection {
         const oldTargets = await this.referencedBy(tx, d.id);
         await this.indexReferences(tx, d.id, d.references);
         await this.indexLabels(tx, d.id, d.labels);
-        // Children inherit the effective deletion policy; targets no longer referenced may stop being InUse.
+        // Children inherit the effective deletion policy; targets no longer referenced may stop being InUse,
+        // newly referenced ones start.
         await this.refreshSubtree(tx, d.id);
-        for (const target of oldTargets) await this.refresh(tx, target);
+        for (const target of new Set([...oldTargets, ...(await this.referencedBy(tx, d.id))])) await this.refresh(tx, target);
         return;
       }
       case 'DeletionRequested': {
@@ -109,8 +116,8 @@ export class ResourceViewProjection implements Projection {
         };
         await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify(info), d.id]);
         await this.refreshWithOwner(tx, d.id);
-        // A new deleting resource may close a wait cycle: every member shows it (issue #12).
-        for (const member of await this.cycleOf(tx, d.id)) if (member !== d.id) await this.refresh(tx, member);
+        // A new deleting resource may close a wait cycle: every member shows it.
+        for (const member of cycleMembers(await this.storedStatus(tx, d.id))) if (member !== d.id) await this.refresh(tx, member);
         return;
       }
       case 'AdapterStatusReported': {
@@ -135,6 +142,8 @@ export class ResourceViewProjection implements Projection {
         const d = event.data;
         const targets = await this.referencedBy(tx, d.id);
         const ancestors = await this.ancestors(tx, d.id);
+        // A cycle it was part of is broken: its other members stop showing it.
+        const members = cycleMembers(await this.storedStatus(tx, d.id));
         await tx.execute(`DELETE FROM adapter_statuses WHERE resource_id = ?`, [d.id]);
         await tx.execute(`DELETE FROM resources WHERE id = ?`, [d.id]);
         await tx.execute(`DELETE FROM finalizing WHERE id = ?`, [d.id]);
@@ -143,10 +152,10 @@ export class ResourceViewProjection implements Projection {
         await tx.execute(`UPDATE resource_index SET hard_deleted_time = ?, hard_delete_cause = ? WHERE id = ?`, [
           d.hard_deleted_time, d.cause, d.id,
         ]);
-        // The owner's Reconciled depends on its remaining child records (P3); every ancestor's dependents and
-        // every target's referrers shrank (issue #12).
+        // The owner's Reconciled depends on its remaining child records; every ancestor's dependents and
+        // every target's referrers shrank.
         if (d.owner_references && !ancestors.includes(d.owner_references.id)) ancestors.unshift(d.owner_references.id);
-        for (const id of new Set([...ancestors, ...targets])) await this.refresh(tx, id);
+        for (const id of new Set([...ancestors, ...targets, ...members])) if (id !== d.id) await this.refresh(tx, id);
         return;
       }
       case 'DeletionStarted':
@@ -218,87 +227,10 @@ export class ResourceViewProjection implements Projection {
     return rows.map((r) => r.target_id);
   }
 
-  /** Ids of the stored resources whose references name `id` (live or deleting). */
-  private async referrersOf(tx: ReadModelTx, id: string): Promise<string[]> {
-    const rows = await tx.query<{ id: string }>(
-      `SELECT DISTINCT x.referrer_id AS id FROM resource_references x JOIN resources r ON r.id = x.referrer_id WHERE x.target_id = ? AND x.referrer_id <> x.target_id ORDER BY x.referrer_id`,
-      [id],
-    );
-    return rows.map((r) => r.id);
-  }
-
-  /**
-   * What a stored resource waits on before its adapters may run (issue #12): nothing while live; once deleting,
-   * its referrers and, under Foreground, its descendants.
-   */
-  private async waitsFor(tx: ReadModelTx, row: ResourceRow): Promise<{ dependents: string[]; referrers: string[]; propagation: PropagationPolicy }> {
-    const propagation = (parseInfo(row).deletion_propagation ?? DEFAULT_PROPAGATION_POLICY) as PropagationPolicy;
-    if (!row.deleted_time) return { dependents: [], referrers: [], propagation };
-    return { dependents: await this.descendants(tx, row), referrers: await this.referrersOf(tx, row.id), propagation };
-  }
-
-  /** Stored descendants of `row`, one query per level of a kind that has child kinds (a leaf kind costs none). */
-  private async descendants(tx: ReadModelTx, row: ResourceRow): Promise<string[]> {
-    const out: string[] = [];
-    let level: { id: string; kind: string }[] = [{ id: row.id, kind: row.kind }];
-    while (level.length > 0) {
-      const next: { id: string; kind: string }[] = [];
-      for (const member of level) {
-        if (this.kinds.childKindsOf(member.kind).length === 0) continue;
-        next.push(...(await tx.query<{ id: string; kind: string }>(`SELECT id, kind FROM resources WHERE owner_id = ? ORDER BY id`, [member.id])));
-      }
-      out.push(...next.map((n) => n.id));
-      level = next;
-    }
-    return out;
-  }
-
-  /** The wait cycle through `id`, in order (`[id, ..., id]`), or `[]`. Loads at most 200 resources of the wait graph. */
-  private async cycleOf(tx: ReadModelTx, id: string): Promise<string[]> {
-    // Something must wait for `id` for a cycle to pass through it: a resource it references, or a
-    // deleting ancestor. Without either (a top-level cluster with no references) there is nothing to walk.
-    if ((await this.referencedBy(tx, id)).length === 0 && !(await this.hasDeletingAncestor(tx, id))) return [];
-    const graph = new Map<string, string[]>();
-    const queue = [id];
-    for (let i = 0; i < queue.length && graph.size < 200; i++) {
-      const row = await this.row(tx, queue[i]!);
-      if (!row) continue;
-      const waits = await this.waitsFor(tx, row);
-      // A deleting record waits for its children's hard delete whatever the propagation (bottom-up).
-      const children = row.deleted_time ? (await tx.query<{ id: string }>(`SELECT id FROM resources WHERE owner_id = ? ORDER BY id`, [row.id])).map((c) => c.id) : [];
-      const next = [...new Set([...(waits.propagation === 'Foreground' ? waits.dependents : children), ...waits.referrers])];
-      graph.set(row.id, next);
-      for (const n of next) if (!graph.has(n) && !queue.includes(n)) queue.push(n);
-    }
-    return findWaitCycle(id, (x) => graph.get(x) ?? []) ?? [];
-  }
-
-  private async hasDeletingAncestor(tx: ReadModelTx, id: string): Promise<boolean> {
-    for (const ancestor of await this.ancestors(tx, id)) {
-      const row = await this.row(tx, ancestor);
-      if (row?.deleted_time) return true;
-    }
-    return false;
-  }
-
-  /** Issue #12: effective deletion policy and source (recomputed from the lineage; once deleting, as recorded). */
-  private async effectivePolicy(tx: ReadModelTx, row: ResourceRow): Promise<{ policy: DeletionPolicy; source: string }> {
-    const lineage: { id: string; kind: string; deletion_policy?: DeletionPolicy; force_orphan?: unknown }[] = [];
-    let current: ResourceRow | undefined = row;
-    while (current) {
-      lineage.push({
-        id: current.id,
-        kind: current.kind,
-        ...(current.deletion_policy ? { deletion_policy: current.deletion_policy as DeletionPolicy } : {}),
-        ...(current.force_orphan ? { force_orphan: true } : {}),
-      });
-      current = current.owner_id ? await this.row(tx, current.owner_id) : undefined;
-    }
-    const resolved = resolveDeletionPolicy(lineage);
-    if (!row.deleted_time || resolved.source.startsWith('force-orphan')) return resolved;
-    // Once deleting, the policy recorded on DeletionRequested holds (a later PATCH of an ancestor cannot change it).
-    const recorded = parseInfo(row).recorded_source;
-    return { policy: (row.effective_policy ?? 'Delete') as DeletionPolicy, source: recorded ?? 'recorded at DeletionRequested' };
+  /** The deletion status stored on the row by its last refresh (deleting resources only). */
+  private async storedStatus(tx: ReadModelTx, id: string): Promise<DeletionStatus | undefined> {
+    const row = await this.row(tx, id);
+    return row ? parseInfo(row).deletion_status : undefined;
   }
 
   /** `id` and all its stored descendants, parents before children. */
@@ -313,34 +245,6 @@ export class ResourceViewProjection implements Projection {
 
   private async refreshSubtree(tx: ReadModelTx, id: string): Promise<void> {
     for (const member of await this.subtree(tx, id)) await this.refresh(tx, member);
-  }
-
-  /** The nearest paused resource among `row` and its ancestors. */
-  /**
-   * The nearest paused resource among `row` and its ancestors; for a deleting resource also a paused
-   * descendant (its objects may live inside this one's, e.g. a nodepool ConfigMap in the cluster Namespace).
-   */
-  private async pausedBy(
-    tx: ReadModelTx,
-    row: ResourceRow,
-  ): Promise<{ id: string; kind: string; reason: string; self: boolean; dependent?: boolean } | undefined> {
-    let current: ResourceRow | undefined = row;
-    while (current) {
-      if (current.paused) {
-        const mark = JSON.parse(current.paused) as { reason: string };
-        return { id: current.id, kind: current.kind, reason: mark.reason, self: current.id === row.id };
-      }
-      current = current.owner_id ? await this.row(tx, current.owner_id) : undefined;
-    }
-    if (!row.deleted_time) return undefined;
-    for (const id of (await this.subtree(tx, row.id)).slice(1)) {
-      const member = await this.row(tx, id);
-      if (member?.paused) {
-        const mark = JSON.parse(member.paused) as { reason: string };
-        return { id: member.id, kind: member.kind, reason: mark.reason, self: false, dependent: true };
-      }
-    }
-    return undefined;
   }
 
   /** `id`'s stored ancestors, nearest first. */
@@ -359,38 +263,57 @@ export class ResourceViewProjection implements Projection {
     if (row?.owner_id) await this.refresh(tx, row.owner_id);
   }
 
-  /** Recomputes `status.conditions` and the Finalizing row of one resource from its stored rows. */
+  /**
+   * Recomputes one resource's deletion status, `status.conditions` and Finalizing row from its stored rows;
+   * then, while stored statuses change, those of the resources they reference: a target's `InUse` blocker
+   * shows each referrer's own blockers. Bounded by `MAX_PROPAGATED_REFRESHES`.
+   */
   private async refresh(tx: ReadModelTx, id: string, statusReport = false): Promise<ResourceRow | undefined> {
+    const first = await this.refreshOne(tx, id, statusReport);
+    const queue = first?.changed ? await this.referencedBy(tx, id) : [];
+    for (let i = 0; i < queue.length && i < MAX_PROPAGATED_REFRESHES; i++) {
+      const target = queue[i]!;
+      const refreshed = await this.refreshOne(tx, target, false);
+      if (!refreshed?.changed) continue;
+      for (const next of await this.referencedBy(tx, target)) if (next !== id && !queue.slice(i + 1).includes(next)) queue.push(next);
+    }
+    return first?.row;
+  }
+
+  /** One resource's refresh; `changed` when its stored deletion status differs from before. */
+  private async refreshOne(tx: ReadModelTx, id: string, statusReport: boolean): Promise<{ row: ResourceRow; changed: boolean } | undefined> {
     const row = await this.row(tx, id);
     if (!row) return undefined;
     const statuses = await tx.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id = ?`, [id]);
     const children = await tx.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM resources WHERE owner_id = ?`, [id]);
     const info = parseInfo(row);
+    const graph = await loadDeletionGraph(tx, this.kinds, id);
+    // The one deletion truth (libs/domain deletion-status.ts): stored as is, and every input below comes from it.
+    const status = deletionStatus(graph, id);
+    const pause = status ? pauseBlockerOf(status) : pauseOf(graph, id);
+    const { deletion_status: before, ...kept } = info;
+    const stored: Partial<DeletionInfo> = {
+      ...kept,
+      effective_deletion_policy: status?.effective_policy ?? effectivePolicyOf(graph, id),
+      ...(status ? { deletion_status: status } : {}),
+    };
+    await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify(stored), id]);
     const input = {
       generation: Number(row.generation),
       ...(row.deleted_time ? { deleted_time: row.deleted_time } : {}),
-      // Issue #12: during a deletion, the adapter set frozen at DeletionRequested.
-      required_adapters: (row.deleted_time ? info.deletion_required_adapters : undefined) ?? this.kinds.find(row.kind)?.required_adapters ?? [],
+      // During a deletion, the adapter set frozen at DeletionRequested.
+      required_adapters: status?.required_adapters ?? this.kinds.find(row.kind)?.required_adapters ?? [],
       adapter_statuses: Object.fromEntries(statuses.map((s) => [s.adapter, toAdapterStatus(s)])),
       child_record_count: Number(children[0]?.n ?? 0),
     };
-    const pausedBy = await this.pausedBy(tx, row);
-    let blockers: DeletionBlocker[] = [];
-    if (row.deleted_time) {
-      const waits = await this.waitsFor(tx, row);
-      const cycle = await this.cycleOf(tx, row.id);
-      blockers = deletionBlockers({ deletion_propagation: waits.propagation, dependents: waits.dependents, referrers: waits.referrers, ...(cycle.length > 0 ? { cycle } : {}) });
-    }
-    const effective = await this.effectivePolicy(tx, row);
-    await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify({ ...info, effective_deletion_policy: effective }), id]);
     const previous = JSON.parse(row.conditions) as ResourceCondition[];
     const base = computeResourceConditions({
-      blockers,
+      blockers: status ? conditionBlockersOf(status) : [],
       ...input,
       created_time: row.created_time,
       updated_time: row.updated_time,
       previous,
-      ...(pausedBy ? { paused_by: pausedBy } : {}),
+      ...(pause ? { paused_by: pausedByOf(pause) } : {}),
       ever_paused: Number(row.ever_paused) === 1,
       deletion_started: Number(row.deletion_started) === 1,
       ...(row.effective_policy ? { deletion_policy: row.effective_policy } : {}),
@@ -418,7 +341,7 @@ export class ResourceViewProjection implements Projection {
         ],
       );
     }
-    return row;
+    return { row, changed: JSON.stringify(before) !== JSON.stringify(status) };
   }
 
   /**
@@ -458,16 +381,26 @@ function parseInfo(row: ResourceRow): Partial<DeletionInfo> {
   return row.deletion_info ? (JSON.parse(row.deletion_info) as Partial<DeletionInfo>) : {};
 }
 
-export function toAdapterStatus(row: AdapterStatusRow): AdapterStatus {
-  return {
-    adapter: row.adapter,
-    observed_generation: Number(row.observed_generation),
-    conditions: JSON.parse(row.conditions),
-    ...(row.metadata !== null ? { metadata: JSON.parse(row.metadata) } : {}),
-    ...(row.data !== null ? { data: JSON.parse(row.data) } : {}),
-    created_time: row.created_time,
-    last_report_time: row.last_report_time,
-  };
+/** Refreshes set off by one change, beyond the changed resource itself (a long reference chain is cut there). */
+const MAX_PROPAGATED_REFRESHES = 200;
+
+/** The members of the stored status's `DependencyCycle`, first repeated last; none without one. */
+function cycleMembers(status: DeletionStatus | undefined): string[] {
+  const cycle = status?.blockers.find((b) => b.type === 'DependencyCycle');
+  return cycle?.type === 'DependencyCycle' ? cycle.members.map((m) => m.id) : [];
+}
+
+/** The stored status's `Paused` blocker, as the pause mark it carries. */
+function pauseBlockerOf(status: DeletionStatus): PauseMark | undefined {
+  const paused = status.blockers.find((b) => b.type === 'Paused');
+  if (paused?.type !== 'Paused') return undefined;
+  const { type: _type, message: _message, ...mark } = paused;
+  return mark;
+}
+
+/** A pause mark as the conditions' `paused_by` input. */
+function pausedByOf(pause: PauseMark): NonNullable<ResourceConditionsInput['paused_by']> {
+  return { id: pause.resource.id, kind: pause.resource.kind, reason: pause.reason, self: pause.source === 'self', ...(pause.source === 'dependent' ? { dependent: true } : {}) };
 }
 
 function recordedTime(event: RecordedEvent | undefined): string {

@@ -7,6 +7,8 @@
  *   for history after hard delete.
  * - `finalizing`: the stuck-deletion dashboard: resources with `deleted_time`, what they wait on.
  */
+import type { DeletionStatus } from '@decom/domain';
+
 export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS resources (
     id TEXT PRIMARY KEY,
@@ -34,6 +36,7 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     ever_paused INTEGER NOT NULL DEFAULT 0,
     deletion_started INTEGER NOT NULL DEFAULT 0,
     force_orphan TEXT,
+    -- deletion_info: JSON DeletionInfo; once deleting it holds the domain's deletion_status (a changed shape replays the log)
     deletion_info TEXT,
     tenant TEXT
   )`,
@@ -141,13 +144,13 @@ export interface ResourceRow {
   readonly ever_paused: number;
   readonly deletion_started: number;
   readonly force_orphan: string | null;
-  /** Issue #12: JSON `DeletionInfo` (effective policy and source; once deleting, propagation and frozen adapters). */
+  /** JSON `DeletionInfo` (effective policy and source; once deleting, propagation, frozen adapters and the deletion status). */
   readonly deletion_info: string | null;
   /** JSON tenancy (HyperFleet §8.1 dimension key → value); null = untenanted. */
   readonly tenant: string | null;
 }
 
-/** The `deletion_info` column (issue #12). */
+/** The `deletion_info` column. */
 export interface DeletionInfo {
   readonly effective_deletion_policy: { readonly policy: 'Delete' | 'Orphan'; readonly source: string };
   /** Once deleting. */
@@ -156,6 +159,11 @@ export interface DeletionInfo {
   readonly deletion_required_adapters?: readonly string[];
   /** Once deleting: the source recorded on DeletionRequested. */
   readonly recorded_source?: string;
+  /**
+   * Once deleting: the domain's `deletionStatus` at the last refresh (phase, blockers root causes first,
+   * effective policy, frozen adapters, dispatch). `/finalizing`, dispatch and the conditions read it.
+   */
+  readonly deletion_status?: DeletionStatus;
 }
 
 export interface AdapterStatusRow {

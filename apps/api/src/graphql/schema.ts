@@ -45,6 +45,14 @@ export const TYPE_DEFS = /* GraphQL */ `
     deletion_propagation: String
     "Issue #12, once deleting: the required adapters frozen when the deletion was requested."
     deletion_required_adapters: [String!]
+    "Once deleting: what dispatch may do, from the stored deletion status (action run with adapters, or hold with reason)."
+    deletion_dispatch: DeletionDispatch
+  }
+
+  type DeletionDispatch {
+    action: String!
+    adapters: [String!]
+    reason: String
   }
 
   type EffectiveDeletionPolicy {
@@ -93,6 +101,26 @@ export const TYPE_DEFS = /* GraphQL */ `
     name: String
   }
 
+  "A resource holding an InUse blocker: deleting or live, with the types and messages of its own blockers."
+  type BlockerReferrer {
+    id: ID!
+    kind: String!
+    name: String
+    deleting: Boolean
+    blockers: [ReferrerBlocker!]
+  }
+
+  type ReferrerBlocker {
+    type: String!
+    message: String!
+  }
+
+  type WaitEdge {
+    from: ID!
+    to: ID!
+    kind: String!
+  }
+
   "One reason a deletion is pending; type is one of BLOCKER_TYPES (libs/domain finalizing-blockers.ts), the other fields depend on it."
   type FinalizingBlocker {
     type: String!
@@ -119,8 +147,14 @@ export const TYPE_DEFS = /* GraphQL */ `
     "DependentsRemaining"
     count: Int
     ids: [String!]
-    "InUse"
-    referrers: [BlockerResource!]
+    "DependentsRemaining: Foreground, the dependents hold the adapters too, not only the record"
+    holds_adapters: Boolean
+    "InUse: each referrer, whether it is deleting, and (one level) its own blockers"
+    referrers: [BlockerReferrer!]
+    "DependencyCycle: the members in order, the first repeated last"
+    members: [BlockerResource!]
+    "DependencyCycle: from's hard delete waits for to's (InUse: to references from; RecordWait: to is from's child record)"
+    edges: [WaitEdge!]
     "DeadLettered"
     queue: String
     job_id: String

@@ -65,6 +65,16 @@ const SCHEMAS: Record<string, Json> = {
       effective_deletion_policy: { type: 'object', required: ['policy', 'source'], properties: { policy: { type: 'string', enum: ['Delete', 'Orphan'] }, source: { type: 'string' } } },
       deletion_propagation: { type: 'string', enum: ['Foreground', 'Background'] },
       deletion_required_adapters: { type: 'array', items: { type: 'string' } },
+      deletion_dispatch: {
+        type: 'object',
+        description: 'Once deleting: what dispatch may do, from the stored deletion status (run the adapters still to finalize, or hold with a reason)',
+        required: ['action'],
+        properties: {
+          action: { type: 'string', enum: ['run', 'hold'] },
+          adapters: { type: 'array', items: { type: 'string' } },
+          reason: { type: 'string', enum: ['DependencyCycle', 'InUse', 'DependentsExist'] },
+        },
+      },
       references: { type: 'object', additionalProperties: { type: 'array', items: ref('ObjectReference') } },
     },
   },
@@ -160,7 +170,8 @@ const SCHEMAS: Record<string, Json> = {
             unhealthy_adapters: { type: 'array', items: { type: 'object' } },
             finalizing_seconds: { type: 'integer' },
             deletion_timeout_seconds: { type: 'integer' },
-            // Issue #14: why the deletion is pending, root causes first (libs/domain finalizing-blockers.ts).
+            // Why the deletion is pending, root causes first: the stored deletion status (libs/domain
+            // deletion-status.ts) plus DeadLettered and TimedOut (finalizing-blockers.ts). Fields depend on `type`.
             blockers: {
               type: 'array',
               items: {
@@ -169,6 +180,38 @@ const SCHEMAS: Record<string, Json> = {
                 properties: {
                   type: { type: 'string', enum: ['Paused', 'DeadLettered', 'AdapterNotFinalized', 'InUse', 'DependencyCycle', 'DeletionBlocked', 'DependentsRemaining', 'TimedOut'] },
                   message: { type: 'string' },
+                  referrers: {
+                    type: 'array',
+                    description: 'InUse: each resource that references this one, whether it is deleting, and (one level) its own blockers',
+                    items: {
+                      type: 'object',
+                      required: ['id', 'kind', 'name'],
+                      properties: {
+                        id: { type: 'string' },
+                        kind: { type: 'string' },
+                        name: { type: 'string' },
+                        deleting: { type: 'boolean' },
+                        blockers: { type: 'array', items: { type: 'object', required: ['type', 'message'], properties: { type: { type: 'string' }, message: { type: 'string' } } } },
+                      },
+                    },
+                  },
+                  members: {
+                    type: 'array',
+                    description: 'DependencyCycle: the members in order, the first repeated last',
+                    items: { type: 'object', required: ['id', 'kind', 'name'], properties: { id: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } } },
+                  },
+                  edges: {
+                    type: 'array',
+                    description: "DependencyCycle: `from`'s hard delete waits for `to`'s (InUse: `to` references `from`; RecordWait: `to` is `from`'s child record)",
+                    items: {
+                      type: 'object',
+                      required: ['from', 'to', 'kind'],
+                      properties: { from: { type: 'string' }, to: { type: 'string' }, kind: { type: 'string', enum: ['InUse', 'RecordWait'] } },
+                    },
+                  },
+                  count: { type: 'integer', description: 'DependentsRemaining' },
+                  ids: { type: 'array', items: { type: 'string' }, description: 'DependentsRemaining' },
+                  holds_adapters: { type: 'boolean', description: 'DependentsRemaining: Foreground, the dependents hold the adapters too, not only the record' },
                 },
               },
             },

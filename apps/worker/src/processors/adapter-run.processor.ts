@@ -18,7 +18,7 @@
  * `backoff_attempts`).
  */
 import { RunReadCache, type ExecutionFence, type ExecutionResult, type FenceVerdict } from '@decom/adapter';
-import { isDispatchHeld, type AdapterStatus, type DispatchView } from '@decom/domain';
+import { dispatchOf, type AdapterStatus, type DispatchView } from '@decom/domain';
 import {
   ADAPTER_RUN_RETRY,
   RetryableError,
@@ -139,7 +139,7 @@ export class AdapterRunProcessor {
       // InUse, cycle) runs nothing; the dispatcher (or the sweeper) dispatches it once released.
       current = await this.getOrUndefined<DispatchView & { generation: number; deleted_time?: string }>(event.data.href, api);
       if (!current) return other;
-      if (current.generation > event.data.generation || isDispatchHeld(current)) {
+      if (current.generation > event.data.generation || dispatchOf(current)?.action === 'hold') {
         observe({ adapter: this.adapter.name, job: job.data, progress: { kind: 'done', reason: current.generation > event.data.generation ? `superseded by generation ${current.generation}` : 'deletion held (DeletionBlocked)' } });
         return other;
       }

@@ -28,30 +28,6 @@ export interface DeletionBlocker {
   readonly ids: readonly string[];
 }
 
-export interface DeletionOrderInput {
-  readonly deletion_propagation: PropagationPolicy;
-  /** Stored descendants (active or Finalizing). */
-  readonly dependents: readonly string[];
-  /** Stored resources whose `references` name this one (live or deleting). */
-  readonly referrers: readonly string[];
-  /** The wait cycle this resource is part of, if any (see `findWaitCycle`). */
-  readonly cycle?: readonly string[];
-}
-
-/**
- * What holds a deleting resource's adapters, most fundamental first (a cycle never resolves by itself).
- * Empty: dispatch. Under `Background` dependents hold nothing (they only hold the hard delete).
- */
-export function deletionBlockers(input: DeletionOrderInput): DeletionBlocker[] {
-  const out: DeletionBlocker[] = [];
-  if (input.cycle && input.cycle.length > 1) out.push({ reason: 'DependencyCycle', ids: input.cycle });
-  if (input.deletion_propagation === 'Foreground' && input.dependents.length > 0) {
-    out.push({ reason: 'DependentsExist', ids: [...input.dependents].sort() });
-  }
-  if (input.referrers.length > 0) out.push({ reason: 'InUse', ids: [...input.referrers].sort() });
-  return out;
-}
-
 /**
  * One line per blocker: `2 dependent resource(s) must be deleted first (Foreground): [a, b]`. Dependents
  * are in the resource's own tree (its tenancy), so they are named; referrers and cycle members may live in
@@ -91,27 +67,4 @@ export function findWaitCycle(start: string, waitsFor: (id: string) => readonly 
     return undefined;
   };
   return walk(start);
-}
-
-/**
- * A resource view as the API lists it: what the dispatcher and the sweeper read to decide whether a
- * deleting resource's adapters may run.
- */
-export interface DispatchView {
-  readonly deleted_time?: string;
-  readonly deletion_propagation?: PropagationPolicy;
-  readonly status: { readonly conditions: readonly { readonly type: string; readonly status?: unknown; readonly reason?: unknown }[] };
-}
-
-/**
- * True while a deleting resource's adapters must not be dispatched: `DeletionBlocked=True` with reason
- * `DependencyCycle` or `InUse`, or `DependentsExist` under `Foreground`. (Under `Background` dependents show
- * `DeletionBlocked=True/DependentsExist` as well, since the hard delete waits for them, but hold no adapter.)
- */
-export function isDispatchHeld(view: DispatchView): boolean {
-  if (!view.deleted_time) return false;
-  const blocked = view.status.conditions.find((c) => c.type === 'DeletionBlocked' && c.status === 'True');
-  if (!blocked) return false;
-  if (blocked.reason === 'DependencyCycle' || blocked.reason === 'InUse') return true;
-  return blocked.reason === 'DependentsExist' && view.deletion_propagation === 'Foreground';
 }

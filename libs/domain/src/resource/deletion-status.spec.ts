@@ -2,7 +2,7 @@
  * The one deletion truth: table-driven cases per seed section, and a property over random forests.
  */
 import fc from 'fast-check';
-import { deletionStatus, deletionStatuses, type DeletionGraph, type DeletionNode } from '@decom/domain';
+import { conditionBlockersOf, dispatchOf, deletionStatus, deletionStatuses, type DeletionGraph, type DeletionNode } from '@decom/domain';
 
 const T = '2026-12-01T10:00:00.000Z';
 const finalized = (adapter: string, generation: number) => ({
@@ -86,6 +86,24 @@ describe('deletionStatus', () => {
     const recorded = { policy: 'Delete' as const, source: 'own' as const };
     expect(deletionStatus(graph(deleting('c1', { recorded_policy: recorded, deletion_policy: 'Orphan' })), 'c1')!.effective_policy).toEqual(recorded);
     expect(deletionStatus(graph(deleting('c1', { recorded_policy: recorded, force_orphan: true })), 'c1')!.effective_policy).toEqual({ policy: 'Orphan', source: 'force-orphan on Cluster/c1' });
+  });
+
+  it('the DeletionBlocked condition holds what dispatch holds, in its order: cycle, Foreground dependents, referrers', () => {
+    const fg = deletionStatus(graph(deleting('c1', { deletion_propagation: 'Foreground' }), deleting('np2', { owner_id: 'c1' }), deleting('np1', { owner_id: 'c1' }), node('u1', { references: ['c1'] })), 'c1')!;
+    expect(conditionBlockersOf(fg)).toEqual([
+      { reason: 'DependentsExist', ids: ['np1', 'np2'] },
+      { reason: 'InUse', ids: ['u1'] },
+    ]);
+    const bg = deletionStatus(graph(deleting('c1', { references: ['np1'] }), deleting('np1', { owner_id: 'c1' })), 'c1')!;
+    expect(conditionBlockersOf(bg)).toEqual([{ reason: 'DependencyCycle', ids: ['c1', 'np1', 'c1'] }]);
+    expect(conditionBlockersOf(deletionStatus(graph(deleting('c1'), deleting('np1', { owner_id: 'c1' })), 'c1')!)).toEqual([]);
+  });
+
+  it('dispatchOf reads the stored decision of a deleting resource; a live one has none', () => {
+    const hold = { action: 'hold' as const, reason: 'InUse' as const };
+    expect(dispatchOf({ deleted_time: T, deletion_dispatch: hold })).toEqual(hold);
+    expect(dispatchOf({ deletion_dispatch: hold })).toBeUndefined();
+    expect(dispatchOf({ deleted_time: T })).toBeUndefined();
   });
 
   it('a live resource has no deletion status; older histories fall back to the kind set', () => {

@@ -12,8 +12,8 @@
  * Readers (projection, `/finalizing`, dispatch) store or show this output; they do not re-derive it.
  */
 import { isAdapterMet } from './reconciled.js';
-import { adapterNotFinalizedBlocker, pauseMessage, type FinalizingBlocker, type PauseMark, type ResourceRef } from './finalizing-blockers.js';
-import { DEFAULT_PROPAGATION_POLICY, findWaitCycle, type PropagationPolicy } from './deletion-order.js';
+import { adapterNotFinalizedBlocker, pauseMessage, type AdapterNotFinalizedBlocker, type PausedBlocker, type PauseMark, type ResourceRef } from './finalizing-blockers.js';
+import { DEFAULT_PROPAGATION_POLICY, findWaitCycle, type DeletionBlocker, type PropagationPolicy } from './deletion-order.js';
 import { resolveDeletionPolicy, type DeletionPolicy, type EffectiveDeletionPolicy, type OperatorMark } from './policies.js';
 import type { AdapterStatus } from './resource.events.js';
 
@@ -66,7 +66,8 @@ export interface InUseReferrer extends NamedRef {
 }
 
 export type DeletionStatusBlocker =
-  | Extract<FinalizingBlocker, { type: 'Paused' | 'AdapterNotFinalized' }>
+  | PausedBlocker
+  | AdapterNotFinalizedBlocker
   | { readonly type: 'InUse'; readonly message: string; readonly referrers: readonly InUseReferrer[] }
   | { readonly type: 'DependencyCycle'; readonly message: string; readonly members: readonly NamedRef[]; readonly edges: readonly WaitEdge[] }
   | {
@@ -269,4 +270,34 @@ export function deletionStatuses(graph: DeletionGraph): Map<string, DeletionStat
     if (status) out.set(id, status);
   }
   return out;
+}
+
+/**
+ * What holds a deleting resource's adapters, as the `DeletionBlocked` condition names it (`describeBlocker`):
+ * the same order as `dispatch` decides (a cycle, Foreground dependents, referrers), each with its ids
+ * (cycle members in order, first repeated last; dependents and referrers sorted). Empty: nothing holds
+ * the adapters (Background dependents hold only the record).
+ */
+export function conditionBlockersOf(status: DeletionStatus): DeletionBlocker[] {
+  const out: DeletionBlocker[] = [];
+  for (const b of status.blockers) if (b.type === 'DependencyCycle') out.push({ reason: 'DependencyCycle', ids: b.members.map((m) => m.id) });
+  for (const b of status.blockers) if (b.type === 'DependentsRemaining' && b.holds_adapters) out.push({ reason: 'DependentsExist', ids: [...b.ids].sort() });
+  for (const b of status.blockers) if (b.type === 'InUse') out.push({ reason: 'InUse', ids: b.referrers.map((r) => r.id).sort() });
+  return out;
+}
+
+/** A resource as the API shows it, as much as dispatch reads: the stored decision once deleting. */
+export interface DispatchView {
+  readonly deleted_time?: string;
+  /** The stored status's `dispatch` (resource JSON `deletion_dispatch`), once deleting. */
+  readonly deletion_dispatch?: DispatchDecision;
+}
+
+/**
+ * What dispatch may do for a deleting resource, as the projection stored it from `deletionStatus`.
+ * Undefined while the resource is live (the create/update path dispatches as configured) or when no
+ * decision is shown (an API without the field): then nothing is known to hold it.
+ */
+export function dispatchOf(view: DispatchView): DispatchDecision | undefined {
+  return view.deleted_time ? view.deletion_dispatch : undefined;
 }

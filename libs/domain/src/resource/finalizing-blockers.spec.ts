@@ -1,4 +1,5 @@
-import { finalizingBlockers, type BlockerInput } from './finalizing-blockers.js';
+import { adapterNotFinalizedBlocker, finalizingBlockers, type BlockerInput } from './finalizing-blockers.js';
+import type { DeletionStatusBlocker } from './deletion-status.js';
 import type { AdapterStatus } from './resource.events.js';
 
 const T = '2026-12-01T10:00:00.000Z';
@@ -16,30 +17,42 @@ const report = (adapter: string, generation: number, conditions: Record<string, 
   last_report_time: '2026-12-01T10:00:05.000Z',
 });
 const base = (over: Partial<BlockerInput> = {}): BlockerInput => ({
-  generation: 2,
   deleted_time: T,
   now: '2026-12-01T10:01:00.000Z',
-  required_adapters: ['validation'],
-  adapter_statuses: {},
-  child_record_count: 0,
+  status_blockers: [],
   conditions: [],
-  child_ids: [],
-  live_referrers: [],
   dead_letters: [],
   ...over,
 });
+const paused: DeletionStatusBlocker = {
+  type: 'Paused',
+  message: "paused by alice: INC-9 (via parent Cluster 'c1')",
+  source: 'parent',
+  resource: { id: 'c1', kind: 'Cluster' },
+  paused_by: 'alice',
+  reason: 'INC-9',
+  paused_time: T,
+};
+const cycle: DeletionStatusBlocker = {
+  type: 'DependencyCycle',
+  message: 'dependency cycle',
+  members: [{ id: 'a', kind: 'NodePool', name: 'a' }, { id: 'b', kind: 'NodePool', name: 'b' }, { id: 'a', kind: 'NodePool', name: 'a' }],
+  edges: [{ from: 'a', to: 'b', kind: 'InUse' }, { from: 'b', to: 'a', kind: 'InUse' }],
+};
+const inUse: DeletionStatusBlocker = { type: 'InUse', message: "in use by Cluster 'consumer' (live)", referrers: [{ id: 'r1', kind: 'Cluster', name: 'consumer', deleting: false, blockers: [] }] };
+const dependents: DeletionStatusBlocker = { type: 'DependentsRemaining', message: '2 child record(s)', count: 2, ids: ['n1', 'n2'], holds_adapters: false };
+const dead = { queue: 'adapter-run.validation', id: 'validation.cluster-x.gen-2', attempts: 1, error: 'Forbidden', failed_time: T };
 
-describe('deletion blockers (issue #14; seed 000 #5, seed 001 stuck detection, seed 004)', () => {
-  it('an adapter that never reported: AdapterNotFinalized, reported=false', () => {
-    expect(finalizingBlockers(base())).toEqual([
-      { type: 'AdapterNotFinalized', adapter: 'validation', reported: false, generation: 2, held_by_pause: false, message: 'validation: no report yet' },
-    ]);
+describe('AdapterNotFinalized: what the last report says (seed 000 #5)', () => {
+  it('an adapter that never reported: reported=false', () => {
+    expect(adapterNotFinalizedBlocker('validation', undefined, 2, false)).toEqual({
+      type: 'AdapterNotFinalized', adapter: 'validation', reported: false, generation: 2, held_by_pause: false, message: 'validation: no report yet',
+    });
   });
 
   it("an unhealthy adapter: its Health reason and message, Finalized and the last report time", () => {
-    const statuses = { validation: report('validation', 2, { Finalized: ['False', 'CleanupFailed', 'not done'], Health: ['False', 'DeletionError', '403 Forbidden'] }) };
-    const [blocker] = finalizingBlockers(base({ adapter_statuses: statuses }));
-    expect(blocker).toMatchObject({
+    const status = report('validation', 2, { Finalized: ['False', 'CleanupFailed', 'not done'], Health: ['False', 'DeletionError', '403 Forbidden'] });
+    expect(adapterNotFinalizedBlocker('validation', status, 2, false)).toMatchObject({
       type: 'AdapterNotFinalized',
       reported: true,
       observed_generation: 2,
@@ -50,59 +63,35 @@ describe('deletion blockers (issue #14; seed 000 #5, seed 001 stuck detection, s
     });
   });
 
-  it('a report at an older generation says so; a finalized adapter is no blocker', () => {
-    const old = { validation: report('validation', 1, { Finalized: ['True'] }) };
-    expect(finalizingBlockers(base({ adapter_statuses: old }))[0]!.message).toBe('validation: last report at generation 1, deletion is generation 2');
-    const done = { validation: report('validation', 2, { Finalized: ['True'], Health: ['True'] }) };
-    expect(finalizingBlockers(base({ adapter_statuses: done }))).toEqual([]);
+  it('a report at an older generation says so', () => {
+    expect(adapterNotFinalizedBlocker('validation', report('validation', 1, { Finalized: ['True'] }), 2, true)).toMatchObject({
+      message: 'validation: last report at generation 1, deletion is generation 2',
+      held_by_pause: true,
+    });
+  });
+});
+
+describe('finalizing blockers: the stored status plus what depends on the read (seed 001 stuck detection, seed 004)', () => {
+  it('keeps the stored blockers as they are, root causes first; a dead letter follows the root causes', () => {
+    const blockers = finalizingBlockers(base({ status_blockers: [cycle, paused, inUse, dependents], dead_letters: [dead] }));
+    expect(blockers.map((b) => b.type)).toEqual(['DependencyCycle', 'Paused', 'DeadLettered', 'InUse', 'DependentsRemaining']);
+    expect(blockers[0]).toEqual(cycle);
+    expect(blockers[2]).toMatchObject({ queue: 'adapter-run.validation', job_id: 'validation.cluster-x.gen-2', message: 'job validation.cluster-x.gen-2 dead-lettered after 1 attempt(s): Forbidden' });
+    expect(blockers[3]).toEqual(inUse);
   });
 
-  it('a pause comes first, names who and why, and marks the adapters as held by it', () => {
-    const pause = { source: 'parent' as const, resource: { id: 'c1', kind: 'Cluster' }, paused_by: 'alice', reason: 'INC-9', paused_time: T };
-    const blockers = finalizingBlockers(base({ pause }));
-    expect(blockers.map((b) => b.type)).toEqual(['Paused', 'AdapterNotFinalized']);
-    expect(blockers[0]).toMatchObject({ paused_by: 'alice', reason: 'INC-9', source: 'parent', message: "paused by alice: INC-9 (via parent Cluster 'c1')" });
-    expect(blockers[1]).toMatchObject({ held_by_pause: true });
+  it('TimedOut once now passed deleted_time + deletion_timeout_seconds, and not before', () => {
+    expect(finalizingBlockers(base({ deletion_timeout_seconds: 30 }))).toEqual([
+      { type: 'TimedOut', message: 'deletion timed out at 2026-12-01T10:00:30.000Z (deletion_timeout_seconds 30)', since: '2026-12-01T10:00:30.000Z', timeout_seconds: 30 },
+    ]);
+    expect(finalizingBlockers(base({ deletion_timeout_seconds: 600 }))).toEqual([]);
   });
 
-  it('dependents (count and ids), referrers, dead letters and a timeout', () => {
-    const blockers = finalizingBlockers(
-      base({
-        required_adapters: [],
-        child_record_count: 2,
-        child_ids: ['n1', 'n2'],
-        live_referrers: [{ id: 'r1', kind: 'Cluster', name: 'consumer' }],
-        deletion_timeout_seconds: 30,
-        dead_letters: [{ queue: 'adapter-run.validation', id: 'validation.cluster-x.gen-2', attempts: 1, error: 'Forbidden', failed_time: T }],
-      }),
-    );
-    expect(blockers.map((b) => b.type)).toEqual(['DeadLettered', 'InUse', 'DependentsRemaining', 'TimedOut']);
-    expect(blockers[1]).toMatchObject({ message: "in use by Cluster 'consumer'", referrers: [{ id: 'r1' }] });
-    expect(blockers[2]).toMatchObject({ count: 2, ids: ['n1', 'n2'] });
-    expect(blockers[3]).toMatchObject({ since: '2026-12-01T10:00:30.000Z', timeout_seconds: 30 });
-  });
-
-  it('before the timeout there is no TimedOut blocker', () => {
-    expect(finalizingBlockers(base({ required_adapters: [], deletion_timeout_seconds: 600 }))).toEqual([]);
-  });
-
-  it('reads DeletionBlocked reasons from conditions generically (InUse, DependencyCycle, any newer one)', () => {
+  it('a DeletionBlocked reason the status does not carry is shown as the condition says; its own reasons are not repeated', () => {
     const cond = (reason: string, message: string) => ({
       type: 'DeletionBlocked', status: 'True' as const, reason, message, observed_generation: 2, created_time: T, last_updated_time: T, last_transition_time: T,
     });
-    const blockers = finalizingBlockers(
-      base({
-        required_adapters: [],
-        child_record_count: 1,
-        child_ids: ['n1'],
-        conditions: [cond('DependentsExist', '1 dependent'), cond('InUse', 'referenced by a'), cond('DependencyCycle', 'a → b → a'), cond('QuotaHold', 'held')],
-      }),
-    );
-    expect(blockers).toEqual([
-      { type: 'InUse', message: 'referenced by a', referrers: [] },
-      { type: 'DependencyCycle', message: 'a → b → a' },
-      { type: 'DeletionBlocked', reason: 'QuotaHold', message: 'held' },
-      { type: 'DependentsRemaining', message: '1 dependent resource(s) still exist', count: 1, ids: ['n1'] },
-    ]);
+    const blockers = finalizingBlockers(base({ status_blockers: [inUse], conditions: [cond('InUse', 'in use by 1'), cond('QuotaHold', 'held')] }));
+    expect(blockers).toEqual([inUse, { type: 'DeletionBlocked', reason: 'QuotaHold', message: 'held' }]);
   });
 });

@@ -1,13 +1,13 @@
 /**
- * Why a deletion is still pending, as a list of structured blockers (issue #14; seed 000 edge case #5,
- * seed 001 "Timeout and Stuck Detection", seed 004 pause / dependents / delete guard). Pure: the read side
- * gathers the inputs (rows, failed jobs, `now`) and this decides what to say about them.
+ * Why a deletion is still pending, as a list of structured blockers (seed 000 edge case #5, seed 001
+ * "Timeout and Stuck Detection", seed 004 pause / dependents / delete guard). Pure: the deletion's own
+ * blockers come from its stored `deletionStatus`; this adds what depends on the read (`now`, failed jobs).
  *
  * Every blocker has a `type` (one of `BLOCKER_TYPES`) and a one-line `message` an operator can read as is;
  * the other fields are the structured facts behind the message.
  */
 import { ConditionType, Reason, type ResourceCondition } from './conditions.js';
-import { isAdapterMet, type ReconcileInput } from './reconciled.js';
+import type { DeletionStatusBlocker } from './deletion-status.js';
 import type { AdapterStatus } from './resource.events.js';
 
 export const BLOCKER_TYPES = [
@@ -57,8 +57,31 @@ export interface DeadLetter {
   readonly failed_time: string;
 }
 
+export type PausedBlocker = { readonly type: 'Paused'; readonly message: string } & PauseMark;
+
+export interface AdapterNotFinalizedBlocker {
+  readonly type: 'AdapterNotFinalized';
+  readonly message: string;
+  readonly adapter: string;
+  /** False when the adapter never reported on this resource. */
+  readonly reported: boolean;
+  readonly observed_generation?: number;
+  readonly generation: number;
+  readonly finalized?: BlockerCondition;
+  readonly health?: BlockerCondition;
+  /** RFC 3339 time of the adapter's last report. */
+  readonly last_report_time?: string;
+  /** A pause holds the deletion: the adapter is waiting for it, not failing. */
+  readonly held_by_pause: boolean;
+}
+
+/**
+ * A blocker of `/finalizing`: the stored deletion status's (`DeletionStatusBlocker`: DependencyCycle with
+ * members and edges, Paused, InUse with referrers and their own blockers, DependentsRemaining,
+ * AdapterNotFinalized of the frozen set) and those that depend on the read's time or the job queue.
+ */
 export type FinalizingBlocker =
-  | ({ readonly type: 'Paused'; readonly message: string } & PauseMark)
+  | DeletionStatusBlocker
   | {
       readonly type: 'DeadLettered';
       readonly message: string;
@@ -68,55 +91,40 @@ export type FinalizingBlocker =
       readonly error: string;
       readonly failed_time: string;
     }
-  | {
-      readonly type: 'AdapterNotFinalized';
-      readonly message: string;
-      readonly adapter: string;
-      /** False when the adapter never reported on this resource. */
-      readonly reported: boolean;
-      readonly observed_generation?: number;
-      readonly generation: number;
-      readonly finalized?: BlockerCondition;
-      readonly health?: BlockerCondition;
-      /** RFC 3339 time of the adapter's last report. */
-      readonly last_report_time?: string;
-      /** A pause holds the deletion: the adapter is waiting for it, not failing. */
-      readonly held_by_pause: boolean;
-    }
-  | { readonly type: 'InUse'; readonly message: string; readonly referrers: readonly (ResourceRef & { readonly name: string })[] }
-  | { readonly type: 'DependencyCycle'; readonly message: string }
   /** Any other `DeletionBlocked=True` reason a newer engine sets; shown as the condition says. */
   | { readonly type: 'DeletionBlocked'; readonly message: string; readonly reason: string }
-  | { readonly type: 'DependentsRemaining'; readonly message: string; readonly count: number; readonly ids: readonly string[] }
   | { readonly type: 'TimedOut'; readonly message: string; readonly since: string; readonly timeout_seconds: number };
 
-export interface BlockerInput extends ReconcileInput {
+export interface BlockerInput {
+  /** RFC 3339. */
   readonly deleted_time: string;
   /** RFC 3339 "now" (timeouts are evaluated at read time). */
   readonly now: string;
+  /** The blockers of the resource's stored deletion status (`deletionStatus`, stored by the projection). */
+  readonly status_blockers: readonly DeletionStatusBlocker[];
   /** The resource's `status.conditions` (generic `DeletionBlocked` reasons are read from here). */
   readonly conditions: readonly ResourceCondition[];
-  readonly pause?: PauseMark;
-  /** Child records still stored, by id (their count is `child_record_count`). */
-  readonly child_ids: readonly string[];
-  /** Live resources whose `references` still name this one (seed 004 delete guard). */
-  readonly live_referrers: readonly (ResourceRef & { readonly name: string })[];
   /** The kind's `deletion_timeout_seconds`, when it has one. */
   readonly deletion_timeout_seconds?: number;
   readonly dead_letters: readonly DeadLetter[];
 }
 
-/** Reasons of `DeletionBlocked=True` that have a blocker type of their own. */
+/** Reasons of `DeletionBlocked=True` that the deletion status already carries as blockers of their own. */
 const DEDICATED_REASONS: ReadonlySet<string> = new Set([Reason.DependentsExist, 'InUse', 'DependencyCycle']);
 
+/** Root causes: nothing else explains them (a dead letter is listed with them, before what it explains). */
+const ROOT_CAUSES: ReadonlySet<BlockerType> = new Set(['DependencyCycle', 'Paused']);
+
 /**
- * The blockers of one pending deletion, in `BLOCKER_TYPES` order (root causes first: a pause or a dead
- * letter explains why adapters have not finalized). Empty when nothing blocks (the hard delete is due).
+ * The blockers of one pending deletion, root causes first: the stored status's as they are (no rule is
+ * re-derived here), with the job queue's dead letters after the root causes, then any other
+ * `DeletionBlocked` reason, then `TimedOut` once `now` passed `deleted_time + deletion_timeout_seconds`.
+ * Empty when nothing blocks (the hard delete is due).
  */
 export function finalizingBlockers(input: BlockerInput): FinalizingBlocker[] {
-  const out: FinalizingBlocker[] = [];
-  const pause = input.pause;
-  if (pause) out.push({ type: 'Paused', message: pauseMessage(pause), ...pause });
+  const roots = input.status_blockers.filter((b) => ROOT_CAUSES.has(b.type));
+  const rest = input.status_blockers.filter((b) => !ROOT_CAUSES.has(b.type));
+  const out: FinalizingBlocker[] = [...roots];
   for (const dead of input.dead_letters) {
     out.push({
       type: 'DeadLettered',
@@ -128,28 +136,10 @@ export function finalizingBlockers(input: BlockerInput): FinalizingBlocker[] {
       failed_time: dead.failed_time,
     });
   }
-  for (const adapter of [...input.required_adapters].sort()) {
-    if (isAdapterMet(input, adapter)) continue;
-    out.push(adapterNotFinalizedBlocker(adapter, input.adapter_statuses[adapter], input.generation, pause !== undefined));
-  }
+  out.push(...rest);
   const blocked = input.conditions.filter((c) => c.type === ConditionType.DeletionBlocked && c.status === 'True');
-  const inUse = blocked.find((c) => c.reason === 'InUse');
-  if (inUse || input.live_referrers.length > 0) {
-    const names = input.live_referrers.map((r) => `${r.kind} '${r.name}'`).join(', ');
-    out.push({ type: 'InUse', message: inUse?.message ?? `in use by ${names}`, referrers: input.live_referrers });
-  }
-  const cycle = blocked.find((c) => c.reason === 'DependencyCycle');
-  if (cycle) out.push({ type: 'DependencyCycle', message: cycle.message ?? 'dependency cycle' });
   for (const other of blocked.filter((c) => !DEDICATED_REASONS.has(c.reason ?? ''))) {
     out.push({ type: 'DeletionBlocked', reason: other.reason ?? '', message: other.message ?? other.reason ?? 'deletion blocked' });
-  }
-  if (input.child_record_count > 0) {
-    out.push({
-      type: 'DependentsRemaining',
-      message: `${input.child_record_count} dependent resource(s) still exist`,
-      count: input.child_record_count,
-      ids: input.child_ids,
-    });
   }
   const timeout = input.deletion_timeout_seconds;
   if (timeout !== undefined) {
@@ -170,7 +160,7 @@ export function pauseMessage(pause: PauseMark): string {
 }
 
 /** The `AdapterNotFinalized` blocker of one adapter, from its last report (or none). */
-export function adapterNotFinalizedBlocker(adapter: string, status: AdapterStatus | undefined, generation: number, heldByPause: boolean): Extract<FinalizingBlocker, { type: 'AdapterNotFinalized' }> {
+export function adapterNotFinalizedBlocker(adapter: string, status: AdapterStatus | undefined, generation: number, heldByPause: boolean): AdapterNotFinalizedBlocker {
   if (!status) {
     return { type: 'AdapterNotFinalized', adapter, reported: false, generation, held_by_pause: heldByPause, message: `${adapter}: no report yet` };
   }
