@@ -137,6 +137,11 @@ describe('JWKS unreachable before the first key fetch: not ready, naming jwks', 
     const jwks = failing(notReady).find((f) => f.dependency === 'jwks')!;
     expect(jwks.reason).toContain(`keys of issuer ${issuer.issuer} cannot be fetched and none are cached`);
     expect((await timed(fixture.engine.metricsUrl)).text).toMatch(/^decom_dependency_up\{dependency="jwks"\} 0$/m);
+    // What a caller sees meanwhile (docs/operations.md): a token cannot be checked (503), no token is refused (401).
+    const signed = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${await issuer.token('reader@example.com')}` } });
+    expect(signed.status).toBe(503);
+    expect((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`)).status).toBe(401);
+    expect((await fetch(`${fixture.engine.url}/healthz`)).status).toBe(200);
   });
 });
 
@@ -206,9 +211,39 @@ describe('PostgreSQL stopped: /metrics keeps the stuck-deletion gauges and answe
     const next = await timed(fixture.engine.metricsUrl);
     expect(next.status).toBe(200);
     expect(next.text).toMatch(/^decom_scrape_collector_errors_total\{collector="decom_resources_finalizing"\} [1-9]/m);
+    // What the other endpoints answer meanwhile (docs/operations.md "During an outage").
+    const statuses = await Promise.all(
+      ['/healthz', '/api/hyperfleet/v1/clusters', '/api/decom/v1/finalizing'].map(async (path) => [path, (await fetch(`${fixture.engine.url}${path}`, { signal: AbortSignal.timeout(8_000) })).status]),
+    );
+    expect(statuses).toEqual([
+      ['/healthz', 200],
+      ['/api/hyperfleet/v1/clusters', 503],
+      ['/api/decom/v1/finalizing', 503],
+    ]);
 
     await postgres!.startServer();
     await readyAgain(fixture.engine.url);
     await eventually('decom_dependency_up postgres 1', async () => ((await timed(fixture.engine.metricsUrl)).text.match(/^decom_dependency_up\{dependency="postgres"\} 1$/m) ? true : undefined), 10_000, 100);
   }, 60_000);
+});
+
+describe('Kubernetes API server stopped: information only, /readyz stays 200, decom_dependency_up kubernetes 0', () => {
+  let fixture: EngineFixture;
+  beforeAll(async () => {
+    fixture = await startTestEngine();
+  }, 30_000);
+  afterAll(async () => {
+    await fixture?.stop();
+  });
+
+  it('kubernetes 1 while the bundled server runs, 0 once it stopped; readiness and reads unaffected', async () => {
+    await eventually('kubernetes up', async () => (/^decom_dependency_up\{dependency="kubernetes"\} 1$/m.test((await timed(fixture.engine.metricsUrl)).text) ? true : undefined), 10_000, 100);
+    await fixture.engine.localKube!.close();
+    await eventually('kubernetes down', async () => (/^decom_dependency_up\{dependency="kubernetes"\} 0$/m.test((await timed(fixture.engine.metricsUrl)).text) ? true : undefined), 10_000, 100);
+    const ready = await timed(`${fixture.engine.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.text).checks.dependencies).toContainEqual(expect.objectContaining({ dependency: 'kubernetes', status: 'down', affects_readiness: false }));
+    expect((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`)).status).toBe(200);
+    expect((await new DemoApi(fixture.engine.url).call('POST', '/clusters', { kind: 'Cluster', name: 'created-without-kubernetes', spec: {} })).status).toBe(201);
+  }, 30_000);
 });
