@@ -30,6 +30,8 @@ export function redisProbe(url: string, onUnknownPolicy?: (reason: string) => vo
     connectTimeout: 1_000,
     retryStrategy: (times) => Math.min(times * 200, 1_000),
     lazyConnect: true,
+    // ioredis's ready check sends INFO, which a managed Redis may refuse: PING below says whether it answers.
+    enableReadyCheck: false,
   });
   let lastError = 'connection lost';
   client.on('error', (error: Error) => (lastError = error.message.split('\n')[0] || lastError));
@@ -59,7 +61,9 @@ export function redisProbe(url: string, onUnknownPolicy?: (reason: string) => vo
       return { status: 'up', detail: { maxmemory_policy: policy.value } };
     },
     async close() {
-      await client.quit().catch(() => client.disconnect());
+      // QUIT needs an open connection; otherwise stop the reconnect attempts at once.
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+      else client.disconnect();
     },
   };
 }
