@@ -92,9 +92,13 @@ describe('distributed profile survives its database (issue 10)', () => {
     expect(during.status).toBe(503);
     expect(during.headers.get('retry-after')).toBe('2');
     expect(await during.json()).toMatchObject({ code: 'HYPERFLEET-SVC-001', status: 503 });
-    const notReady = await fetch(`${fixture.engine.url}/readyz`);
-    expect(notReady.status).toBe(503);
-    expect(await notReady.json()).toMatchObject({ status: 'not_ready', checks: { event_store: { status: 'down' } } });
+    // /readyz answers from probes cached in the background (every second): the store shows down within about two seconds.
+    const notReady = await eventually('/readyz 503', async () => {
+      const answer = await fetch(`${fixture.engine.url}/readyz`);
+      const body = (await answer.json()) as { checks: { event_store: { status: string } } };
+      return answer.status === 503 && body.checks.event_store.status === 'down' ? body : undefined;
+    }, 5_000, 100);
+    expect(notReady).toMatchObject({ status: 'not_ready', checks: { event_store: { status: 'down' } } });
     expect((await fetch(`${fixture.engine.url}/healthz`)).status).toBe(200);
 
     await postgres.startServer();

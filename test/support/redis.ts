@@ -45,13 +45,14 @@ export async function useRedis(): Promise<RedisForTests> {
 
 /**
  * Always starts a private `redis-server` (never `REDIS_URL`): for tests that FLUSHALL, stop or restart
- * Redis, which must never touch a server someone else uses.
+ * Redis, which must never touch a server someone else uses. `extraArgs` go to its command line
+ * (e.g. `['--maxmemory-policy', 'allkeys-lru']`).
  * @throws Error saying to `apt-get install redis-server` when the binary is missing.
  */
-export async function useThrowAwayRedis(): Promise<RedisForTests> {
+export async function useThrowAwayRedis(extraArgs: readonly string[] = []): Promise<RedisForTests> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startServer(await freePort());
+      return await startServer(await freePort(), extraArgs);
     } catch (error) {
       // A lost port race is worth a retry; a missing binary is not.
       if (attempt === 3 || (error as NodeJS.ErrnoException).code === 'ENOENT') throw explain(error);
@@ -92,9 +93,9 @@ export async function useRestartableRedis(): Promise<RestartableRedis> {
 /** A private server is removed whole by `stop()`, so its prefixes need no bookkeeping. */
 const freshPrefix = (label = 'test') => `decom-${label}-${randomUUID()}`;
 
-async function startServer(port: number): Promise<RedisForTests> {
+async function startServer(port: number, extraArgs: readonly string[] = []): Promise<RedisForTests> {
   const folder = mkdtempSync(join(tmpdir(), 'decom-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder, ...extraArgs];
   const server = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const onExit = () => server.kill('SIGKILL');
   process.once('exit', onExit);

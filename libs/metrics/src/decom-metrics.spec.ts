@@ -75,6 +75,60 @@ describe('DecomMetrics', () => {
     expect(text).toContain('decom_adapter_deletions_in_progress{adapter="b"} 0');
   });
 
+  it('a source that fails or hangs keeps its gauge at its last values, is counted, and the scrape still answers in time', async () => {
+    const metrics = new DecomMetrics(new Registry(), info, 600, Date.now, 50);
+    let mode: 'ok' | 'fail' | 'hang' = 'ok';
+    let reads = 0;
+    const read = <T>(value: T) => async (): Promise<T> => {
+      reads += 1;
+      if (mode === 'fail') throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      if (mode === 'hang') return new Promise<T>(() => undefined);
+      return value;
+    };
+    metrics.watchFinalizing(read([{ kind: 'Cluster' }, { kind: 'Cluster' }]));
+    metrics.watchQueues(read([{ queue: 'adapter-run', waiting: 3, delayed: 1, active: 2, failed: 0 }]));
+    metrics.watchLag('projections', read(7));
+    metrics.deletionsRequested.inc({ kind: 'Cluster' });
+    const healthy = await metrics.registry.metrics();
+    expect(healthy).toMatch(/^decom_resources_finalizing\{kind="Cluster"\} 2$/m);
+    // Like the counters, the staleness gauge is read before the gauges collect: it shows in the next scrape.
+    expect(await metrics.registry.metrics()).toMatch(/^decom_scrape_collector_last_success_timestamp_seconds\{collector="decom_resources_finalizing"\} \d+$/m);
+
+    for (const next of ['fail', 'hang'] as const) {
+      mode = next;
+      const started = Date.now();
+      await metrics.registry.metrics();
+      const text = await metrics.registry.metrics();
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(text).toMatch(/^decom_resources_finalizing\{kind="Cluster"\} 2$/m);
+      expect(text).toMatch(/^decom_queue_depth\{queue="adapter-run"\} 4$/m);
+      expect(text).toMatch(/^decom_subscription_lag_events\{subscriber="projections"\} 7$/m);
+      expect(text).toContain('decom_deletions_requested_total{kind="Cluster"} 1');
+    }
+    const text = await metrics.registry.metrics();
+    // 2 failed + 2 timed-out scrapes before this one (counters are read while the gauges collect).
+    expect(text).toMatch(/^decom_scrape_collector_errors_total\{collector="decom_resources_finalizing"\} 4$/m);
+    expect(text).toMatch(/^decom_scrape_collector_errors_total\{collector="decom_subscription_lag_events"\} 4$/m);
+    const readsWhileHanging = reads;
+    await metrics.registry.metrics();
+    // A hanging read is awaited again, not started again.
+    expect(reads).toBe(readsWhileHanging);
+  });
+
+  it('exports decom_dependency_up from the probe results it is given (1 up, 0 down or unknown)', async () => {
+    const metrics = new DecomMetrics(new Registry(), info);
+    expect(await metrics.registry.metrics()).not.toMatch(/^decom_dependency_up\{/m);
+    metrics.watchDependencies(() => [
+      { dependency: 'sqlite', status: 'up' },
+      { dependency: 'redis', status: 'down' },
+      { dependency: 'jwks', status: 'unknown' },
+    ]);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('decom_dependency_up{dependency="sqlite"} 1');
+    expect(text).toContain('decom_dependency_up{dependency="redis"} 0');
+    expect(text).toContain('decom_dependency_up{dependency="jwks"} 0');
+  });
+
   it('keeps every engine on its own registry (no default-registry singleton)', async () => {
     const one = new DecomMetrics(new Registry(), info);
     const two = new DecomMetrics(new Registry(), info);

@@ -10,6 +10,10 @@
  *
  * Scrape-time gauges (pending reconciliation, Finalizing, queue depth, lag) read their sources in
  * `collect()`; sources are attached with `watch*` once the engine built them. Units: seconds, counts.
+ * A source that needs a dependency (PostgreSQL, SQLite, Redis) is read under a bound (`collectorTimeoutMs`)
+ * and at most once at a time: when it fails or does not answer, its gauge keeps its last values, the scrape
+ * still answers with every other metric, and `decom_scrape_collector_errors_total{collector}` counts it.
+ * `decom_dependency_up` is fed from the same cached probe results as `/readyz` (`watchDependencies`).
  * docs/operations.md lists every metric with PromQL examples.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
@@ -50,6 +54,15 @@ export interface QueueDepth {
 export type AdapterOperation = 'apply' | 'delete' | 'orphan';
 export type AdapterOutcome = 'success' | 'in_progress' | 'transient_error' | 'terminal_error' | 'gone';
 
+/** Default bound of one collector's read at scrape time, ms: the whole scrape stays well under 1 s. */
+export const COLLECTOR_TIMEOUT_MS = 500;
+
+/** A dependency's last probed state, for `decom_dependency_up` (a `DependencyProbes` result fits). */
+export interface DependencyState {
+  readonly dependency: string;
+  readonly status: 'up' | 'down' | 'unknown';
+}
+
 /** How many hard-deleted resource ids the deletions-in-progress gauge remembers (see `resourceGone`). */
 const GONE_REMEMBERED = 10_000;
 /** Distinct HTTP request series whose labels objects are kept (observeRequest). */
@@ -64,6 +77,9 @@ export class DecomMetrics {
   private queueSource?: () => Promise<readonly QueueDepth[]>;
   private lagSources: { name: string; lag: () => Promise<number> }[] = [];
   private kubeWatchSource?: () => readonly { name: string; state: string }[];
+  private dependencySource?: () => readonly DependencyState[];
+  /** Reads still running, by collector (and source): a source that hangs is not asked again meanwhile. */
+  private readonly reading = new Map<string, Promise<unknown>>();
   private readonly deletionsInProgress = new Map<string, Set<string>>();
   /** Recently hard-deleted resources (insertion order, at most GONE_REMEMBERED): a late run's report must not count them again. */
   private readonly gone = new Set<string>();
@@ -86,25 +102,46 @@ export class DecomMetrics {
   readonly watchTriggeredRuns: Counter<'adapter'>;
   /** Scrapes in which a collector could not read its source (it served its last value), by collector (metric name). */
   readonly collectorErrors: Counter<'collector'>;
+  /** When a collector last read its source successfully, epoch seconds, by collector. */
+  readonly collectorLastSuccess: Gauge<'collector'>;
 
   /**
    * @param registry where every metric registers (a fresh `new Registry()` per engine).
    * @param stuckThresholdSeconds pending longer than this counts as stuck (default 600, contract §8.2).
    * @param now epoch ms clock (tests).
+   * @param collectorTimeoutMs bound of one source read at scrape time (default `COLLECTOR_TIMEOUT_MS`).
    */
   constructor(
     readonly registry: Registry,
     info: BuildInfo,
     private readonly stuckThresholdSeconds = 600,
     private readonly now: () => number = Date.now,
+    private readonly collectorTimeoutMs = COLLECTOR_TIMEOUT_MS,
   ) {
     this.base = { component: info.component, version: info.version };
     const registers = [registry];
+    const self = this;
     this.collectorErrors = new Counter({
       name: 'decom_scrape_collector_errors_total',
       help: 'Scrapes in which a collector could not read its source (a dependency down) and served its last value, by collector (metric name).',
       labelNames: ['collector'],
       registers,
+    });
+    this.collectorLastSuccess = new Gauge({
+      name: 'decom_scrape_collector_last_success_timestamp_seconds',
+      help: 'When a scrape-time collector last read its source successfully (epoch seconds), by collector (metric name): its values are as old as this.',
+      labelNames: ['collector'],
+      registers,
+    });
+    new Gauge({
+      name: 'decom_dependency_up',
+      help: 'Whether a dependency of this process answered its last background probe (1) or not (0), by dependency (postgres, sqlite, eventstoredb, redis, kubernetes, jwks): the same results /readyz serves.',
+      labelNames: ['dependency'],
+      registers,
+      collect() {
+        this.reset();
+        for (const state of self.dependencySource?.() ?? []) this.set({ dependency: state.dependency }, state.status === 'up' ? 1 : 0);
+      },
     });
     const build = new Gauge({
       name: 'hyperfleet_api_build_info',
@@ -129,16 +166,17 @@ export class DecomMetrics {
       labelNames: reconcileLabels,
       registers,
     });
-    const self = this;
     new Gauge({
       name: 'hyperfleet_api_resource_pending_reconciliation',
       help: 'Resources with Reconciled=False (or deleting), computed at scrape; series absent at zero.',
       labelNames: reconcileLabels,
       registers,
       async collect() {
-        this.reset();
         // Registered first, so its collect starts first in a scrape: it reads afresh, the two stuck gauges reuse it.
-        for (const [labels, group] of await self.pendingGroups(true)) this.set(labels, group.length);
+        const groups = await self.guarded('hyperfleet_api_resource_pending_reconciliation', () => self.pendingGroups(true));
+        if (!groups) return;
+        this.reset();
+        for (const [labels, group] of groups) this.set(labels, group.length);
       },
     });
     new Gauge({
@@ -147,8 +185,10 @@ export class DecomMetrics {
       labelNames: reconcileLabels,
       registers,
       async collect() {
+        const groups = await self.guarded('hyperfleet_api_resource_pending_reconciliation_stuck', () => self.pendingGroups());
+        if (!groups) return;
         this.reset();
-        for (const [labels, group] of await self.pendingGroups()) {
+        for (const [labels, group] of groups) {
           const stuck = group.filter((age) => age > self.stuckThresholdSeconds).length;
           if (stuck > 0) this.set(labels, stuck);
         }
@@ -160,8 +200,10 @@ export class DecomMetrics {
       labelNames: reconcileLabels,
       registers,
       async collect() {
+        const groups = await self.guarded('hyperfleet_api_resource_pending_reconciliation_stuck_duration_seconds', () => self.pendingGroups());
+        if (!groups) return;
         this.reset();
-        for (const [labels, group] of await self.pendingGroups()) {
+        for (const [labels, group] of groups) {
           const stuck = group.filter((age) => age > self.stuckThresholdSeconds);
           if (stuck.length > 0) this.set(labels, Math.max(...stuck));
         }
@@ -185,10 +227,13 @@ export class DecomMetrics {
       labelNames: ['kind'],
       registers,
       async collect() {
+        const source = self.finalizingSource;
+        if (!source) return this.reset();
+        const rows = await self.guarded('decom_resources_finalizing', source);
+        if (!rows) return;
         this.reset();
-        if (!self.finalizingSource) return;
         const counts = new Map<string, number>();
-        for (const row of await self.finalizingSource()) counts.set(row.kind, (counts.get(row.kind) ?? 0) + 1);
+        for (const row of rows) counts.set(row.kind, (counts.get(row.kind) ?? 0) + 1);
         for (const [kind, count] of counts) this.set({ kind }, count);
       },
     });
@@ -218,16 +263,11 @@ export class DecomMetrics {
         labelNames: ['queue'],
         registers,
         async collect() {
-          if (!self.queueSource) return this.reset();
-          // The queue may be unreachable (Redis down): the scrape still answers, this gauge keeps its last
-          // values and the failure is counted, instead of failing every metric with it.
-          let depths: readonly QueueDepth[];
-          try {
-            depths = await self.queueSource();
-          } catch {
-            self.collectorErrors.inc({ collector: name });
-            return;
-          }
+          const source = self.queueSource;
+          if (!source) return this.reset();
+          // The queue may be unreachable (Redis down): this gauge keeps its last values (see `guarded`).
+          const depths = await self.guarded(name, source);
+          if (!depths) return;
           this.reset();
           for (const depth of depths) this.set({ queue: depth.queue }, pick(depth));
         },
@@ -249,8 +289,13 @@ export class DecomMetrics {
       labelNames: ['subscriber'],
       registers,
       async collect() {
-        this.reset();
-        for (const source of self.lagSources) this.set({ subscriber: source.name }, Math.max(0, await source.lag()));
+        // Not reset: a subscriber whose lag cannot be read now keeps its last value.
+        await Promise.all(
+          self.lagSources.map(async (source) => {
+            const lag = await self.guarded('decom_subscription_lag_events', source.lag, source.name);
+            if (lag !== undefined) this.set({ subscriber: source.name }, Math.max(0, lag));
+          }),
+        );
       },
     });
     this.appendDuration = new Histogram({ name: 'decom_event_store_append_duration_seconds', help: 'Latency of one event-store append, in seconds.', buckets: APPEND_BUCKETS, registers });
@@ -329,6 +374,39 @@ export class DecomMetrics {
   /** The adapters' Kubernetes watches (`decom_kube_watch_up`). */
   watchKubeWatches(source: () => readonly { name: string; state: string }[]): void {
     this.kubeWatchSource = source;
+  }
+
+  /** The dependencies' last probe results (`decom_dependency_up`); read at scrape, never waits. */
+  watchDependencies(source: () => readonly DependencyState[]): void {
+    this.dependencySource = source;
+  }
+
+  /**
+   * Reads a collector's source within `collectorTimeoutMs`; a read still running from an earlier scrape is
+   * awaited again rather than started twice. Undefined when it fails or times out: the caller keeps its
+   * last values, and the failure is counted under `collector`. `key` tells apart sources of one collector.
+   */
+  private async guarded<T>(collector: string, read: () => Promise<T>, key = collector): Promise<T | undefined> {
+    let call = this.reading.get(key) as Promise<T> | undefined;
+    if (!call) {
+      call = Promise.resolve().then(read);
+      this.reading.set(key, call);
+      const done = () => void this.reading.delete(key);
+      call.then(done, done);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = Symbol('timedOut');
+    try {
+      const value = await Promise.race([call, new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => resolve(timedOut), this.collectorTimeoutMs)))]);
+      if (value === timedOut) throw new Error(`no answer within ${this.collectorTimeoutMs} ms`);
+      this.collectorLastSuccess.set({ collector }, Math.floor(this.now() / 1000));
+      return value;
+    } catch {
+      this.collectorErrors.inc({ collector });
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** `lag` resolves to head position minus the subscriber's checkpoint. */

@@ -16,7 +16,8 @@ export interface MetricsServer {
 
 /**
  * Listens on `port` (0 = any free port) and answers `GET /metrics` with the registry's text format;
- * other paths 404. A failing collector answers 500 with its message (never a stack).
+ * other paths 404. Always 200: a metric whose collector throws is left out of that scrape (named in a
+ * `#` comment), every other metric is served (DecomMetrics' own collectors already keep their last values).
  * @throws the listen error (e.g. EADDRINUSE) so a start-up names the port at fault.
  */
 export async function startMetricsServer(registry: Registry, port: number, host = '0.0.0.0'): Promise<MetricsServer> {
@@ -26,10 +27,7 @@ export async function startMetricsServer(registry: Registry, port: number, host 
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: metrics are served at /metrics\n');
       return;
     }
-    registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(req.method === 'HEAD' ? undefined : text),
-      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics collection failed: ${error instanceof Error ? error.message : String(error)}\n`),
-    );
+    void scrape(registry).then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(req.method === 'HEAD' ? undefined : text));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -47,4 +45,21 @@ export async function startMetricsServer(registry: Registry, port: number, host 
       server.close(() => resolve());
     }),
   };
+}
+
+/**
+ * The registry's text; when a collector throws, each metric is rendered alone and the failing ones are
+ * replaced by a comment naming them, so one broken source never hides the others.
+ */
+async function scrape(registry: Registry): Promise<string> {
+  try {
+    return await registry.metrics();
+  } catch {
+    const parts = await Promise.all(
+      registry.getMetricsAsArray().map((metric) =>
+        registry.getSingleMetricAsString(metric.name).catch((error: unknown) => `# ${metric.name}: collection failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`),
+      ),
+    );
+    return `${parts.join('\n')}\n`;
+  }
 }

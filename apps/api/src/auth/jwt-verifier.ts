@@ -11,7 +11,7 @@ import { stat, readFile } from 'node:fs/promises';
 import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { isValidIdentity, nonCanonicalIdentity, type JwtIssuerConfig } from '@decom/config';
 import { Problems } from '../problem-details/problem.js';
-import { remoteKeySet } from './remote-key-set.js';
+import { remoteKeySet, type KeySetHealth } from './remote-key-set.js';
 
 export const TOKEN_ALGORITHMS = ['RS256', 'ES256'];
 
@@ -38,17 +38,20 @@ export interface JwtVerifierOptions {
 
 export class JwtVerifier {
   private readonly byIssuer = new Map<string, { config: JwtIssuerConfig; keys: JWTVerifyGetKey }>();
+  private readonly remoteProbes: { issuer: string; probe(): Promise<KeySetHealth> }[] = [];
 
   constructor(private readonly options: JwtVerifierOptions) {
     for (const config of options.configs) {
-      const keys = config.jwk_cert_url
+      const remote = config.jwk_cert_url
         ? remoteKeySet(new URL(config.jwk_cert_url), {
             cooldownMs: options.remote?.cooldownMs ?? 30_000,
             cacheMaxAgeMs: options.remote?.cacheMaxAgeMs ?? 600_000,
             timeoutMs: options.remote?.timeoutMs ?? 5_000,
             ...(config.jwk_cert_ca_file !== undefined && { caFile: config.jwk_cert_ca_file }),
           })
-        : fileKeySet(config.jwks_file!);
+        : undefined;
+      if (remote) this.remoteProbes.push({ issuer: config.issuer_url, probe: remote.probe });
+      const keys = remote ?? fileKeySet(config.jwks_file!);
       this.byIssuer.set(config.issuer_url, { config, keys });
     }
     for (const local of options.localIssuers ?? []) this.byIssuer.set(local.config.issuer_url, local);
@@ -56,6 +59,15 @@ export class JwtVerifier {
 
   get issuers(): readonly string[] {
     return [...this.byIssuer.keys()];
+  }
+
+  /**
+   * One readiness probe per issuer whose keys are fetched over HTTP (`jwk_cert_url`), on the same cache the
+   * verification uses: it resolves while tokens of the issuer can be verified (see `RemoteKeySet.probe`).
+   * Issuers with a `jwks_file` or held in memory have none.
+   */
+  get keySetProbes(): readonly { readonly issuer: string; probe(): Promise<KeySetHealth> }[] {
+    return this.remoteProbes;
   }
 
   /** The request headers tokens arrive in (each issuer's `header`, lower-case; default `authorization`), in config order. */

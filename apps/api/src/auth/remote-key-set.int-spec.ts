@@ -49,6 +49,29 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
   const verify = (token: string, keys: JWTVerifyGetKey) => jwtVerify(token, keys, { issuer: issuer.issuer, audience: issuer.audience });
   const url = () => new URL(issuer.jwksUrl);
 
+  it('probe: fetches when nothing is cached, answers from fresh cached keys without a fetch, and never fetches a failing endpoint within the cooldown', async () => {
+    const clock = manualClock();
+    const keys = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 10_000, timeoutMs: 5_000, monotonicNowMs: clock.now });
+    expect(await keys.probe()).toEqual({ isCached: false, ageMs: 0 });
+    expect(issuer.fetches).toBe(1);
+    clock.advance(5_000);
+    expect(await keys.probe()).toEqual({ isCached: true, ageMs: 5_000 });
+    expect(issuer.fetches).toBe(1);
+    // The cache aged out and the endpoint fails: down, then the same error without asking again until the cooldown passed.
+    issuer.failing = true;
+    clock.advance(5_000);
+    await expect(keys.probe()).rejects.toThrow('Expected 200 OK from the JSON Web Key Set HTTP response');
+    await expect(keys.probe()).rejects.toThrow('Expected 200 OK');
+    expect(issuer.fetches).toBe(2);
+    issuer.failing = false;
+    clock.advance(1_000);
+    expect(await keys.probe()).toEqual({ isCached: false, ageMs: 0 });
+    expect(issuer.fetches).toBe(3);
+    // The resolver uses what the probe fetched.
+    await verify(await issuer.token('a@example.com'), keys);
+    expect(issuer.fetches).toBe(3);
+  });
+
   it('a wall-clock step back does not stretch the cooldown: a rotated kid is fetched once a cooldown has really passed', async () => {
     // jose's createRemoteJWKSet compares Date.now() with the last fetch: after the clock stepped back by more
     // than the real time since that fetch it still saw itself cooling down and refused the new kid (401).

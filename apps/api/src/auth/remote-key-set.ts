@@ -35,6 +35,25 @@ export interface RemoteKeySetOptions {
   readonly caFile?: string;
 }
 
+/** What `RemoteKeySet.probe` found: usable keys, and whether they came from the cache. */
+export interface KeySetHealth {
+  /** True when fresh cached keys answered without a fetch. */
+  readonly isCached: boolean;
+  /** Age of the cached set, ms (monotonic). */
+  readonly ageMs: number;
+}
+
+/** The key resolver plus a readiness probe of the same cache (`/readyz`, `decom_dependency_up{dependency="jwks"}`). */
+export type RemoteKeySet = JWTVerifyGetKey & {
+  /**
+   * Resolves when tokens of this issuer can be verified now: fresh cached keys (no fetch), or a fetch that
+   * succeeded (it fills the cache requests use). Within the cooldown after a failed fetch, rejects with that
+   * fetch's error without fetching again (the probe never floods a failing endpoint).
+   * @throws the same errors as the resolver's fetch (see `remoteKeySet`).
+   */
+  probe(): Promise<KeySetHealth>;
+};
+
 /**
  * The key resolver `jwtVerify` calls for tokens of one issuer.
  * The resolver rejects with: `JWKSNoMatchingKey` (kid unknown even after a refetch, or within the cooldown),
@@ -45,7 +64,7 @@ export interface RemoteKeySetOptions {
  * `JwtVerifier` maps them unchanged (401 for a verdict, 503 for an unavailable key source).
  * @see docs/security.md "Authentication" (rotation without restart, bounded refetches).
  */
-export function remoteKeySet(url: URL, options: RemoteKeySetOptions): JWTVerifyGetKey {
+export function remoteKeySet(url: URL, options: RemoteKeySetOptions): RemoteKeySet {
   const now = options.monotonicNowMs ?? (() => performance.now());
   let cached: { keys: ReturnType<typeof createLocalJWKSet>; fetchedAtMs: number } | undefined;
   let inFlight: Promise<void> | undefined;
@@ -69,7 +88,14 @@ export function remoteKeySet(url: URL, options: RemoteKeySetOptions): JWTVerifyG
         inFlight = undefined;
       }));
   };
-  return async (header, token) => {
+  const isFresh = () => cached !== undefined && now() - cached.fetchedAtMs < options.cacheMaxAgeMs;
+  const probe = async (): Promise<KeySetHealth> => {
+    if (isFresh()) return { isCached: true, ageMs: now() - cached!.fetchedAtMs };
+    if (!inFlight && coolingDown() && lastAttempt?.error !== undefined) throw lastAttempt.error;
+    await refetch();
+    return { isCached: false, ageMs: now() - cached!.fetchedAtMs };
+  };
+  const resolve: JWTVerifyGetKey = async (header, token) => {
     if (!cached || now() - cached.fetchedAtMs >= options.cacheMaxAgeMs) {
       // Keys needed and none usable: a fetch that failed within the cooldown answers for the endpoint.
       if (!inFlight && coolingDown() && lastAttempt?.error !== undefined) throw lastAttempt.error;
@@ -86,6 +112,7 @@ export function remoteKeySet(url: URL, options: RemoteKeySetOptions): JWTVerifyG
       throw error;
     }
   };
+  return Object.assign(resolve, { probe });
 }
 
 /** One GET of the key set, errors as jose's remote set raises them (see `remoteKeySet`). */

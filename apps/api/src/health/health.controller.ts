@@ -4,9 +4,11 @@ import { READINESS, type Readiness, type ReadinessReport } from '../tokens.js';
 
 /**
  * `/healthz`: liveness (the process answers HTTP; load balancers, the CLI's start wait).
- * `/readyz`: readiness (README "Readiness"): 200 with `status: ready` when the event store answers, every
- * projection and reactor runs within its lag bound and Redis answers (when configured); 503 with the
- * same JSON shape, naming what is not ready, otherwise. Without a readiness source it is `/healthz`.
+ * `/readyz`: readiness (README "Readiness"): 200 with `status: ready` when every dependency answered its
+ * last background probe (event store and read models, Redis with `noeviction`, the JWKS), every projection
+ * and reactor runs within its lag bound and writes are accepted; 503 with the same JSON shape, whose
+ * `failing[]` names each dependency with reason and since, otherwise. The source answers from cached probe
+ * results (dependency-probes.ts), so this never waits on a network call. Without a source it is `/healthz`.
  */
 @Controller()
 export class HealthController {

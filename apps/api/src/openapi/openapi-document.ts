@@ -220,7 +220,20 @@ const SCHEMAS: Record<string, Json> = {
       },
     },
   },
-  Readiness: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ready', 'not_ready'] }, checks: { type: 'object' }, writes: {} } },
+  Readiness: {
+    type: 'object',
+    required: ['status'],
+    properties: {
+      status: { type: 'string', enum: ['ready', 'not_ready'] },
+      // Each dependency that makes the process unready, from the cached background probes.
+      failing: {
+        type: 'array',
+        items: { type: 'object', required: ['dependency', 'status', 'reason', 'since'], properties: { dependency: { type: 'string' }, status: { type: 'string', enum: ['down', 'unknown'] }, reason: { type: 'string' }, since: { type: 'string', format: 'date-time' } } },
+      },
+      checks: { type: 'object' },
+      writes: {},
+    },
+  },
   ItemList: {
     type: 'object',
     required: ['total', 'items'],
@@ -446,7 +459,7 @@ function decomPaths(): Record<string, Json> {
       servers: root,
       get: {
         tags: ['Health'],
-        summary: 'Readiness: event store, loops within their lag bound, job queue, writes accepted',
+        summary: 'Readiness from cached probes: event store and read models, Redis (noeviction), JWKS, loops within their lag bound, writes accepted',
         responses: {
           200: answer('ready', ref('Readiness')),
           503: answer('not ready (same shape, naming what is not ready)', ref('Readiness')),

@@ -16,6 +16,8 @@ export interface EngineAuth {
   readonly auth: ApiAuth;
   /** Mints the hosted adapters' tokens when JWT is on (embedded profile). */
   readonly embedded?: EmbeddedIssuer;
+  /** The JWT verifier when JWT is on (its `keySetProbes` feed the JWKS readiness probe). */
+  readonly verifier?: JwtVerifier;
   readonly summary: readonly string[];
 }
 
@@ -69,6 +71,7 @@ export async function buildEngineAuth(config: AppConfig, logger: Logger, options
   return {
     auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}), isSystemIdentity: (identity) => identity.startsWith('system:') || policy.isSystem({ identity, issuer: null, subject: null, tenant: null }) }), policy, rateLimit: server.rate_limit, trustedProxies: server.trusted_proxies },
     ...(embedded ? { embedded } : {}),
+    ...(verifier ? { verifier } : {}),
     summary,
   };
 }

@@ -53,7 +53,8 @@ import { NestPinoLogger } from './nest-pino-logger.js';
 import { bundledKubeconfigPath } from './bundled-kubeconfig.js';
 import { openStorage } from './storage.js';
 import { OutageLog } from './outage-log.js';
-import { checkReadiness } from './readiness.js';
+import { readinessReport } from './readiness.js';
+import { engineProbes } from './engine-probes.js';
 import { checkAdapterConfigs } from '../../../worker/src/adapter-host.js';
 
 /** @throws ConfigError naming KUBECONFIG when the file cannot be read as a kubeconfig. Undefined path → empty config. */
@@ -148,7 +149,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   };
   try {
     const kinds = new KindRegistry(await loadEntitiesConfig(config.entitiesFile));
-    const { auth, embedded, summary: authSummary } = await buildEngineAuth(config, logger, { hostsAdapters: role === 'all' });
+    const { auth, embedded, verifier, summary: authSummary } = await buildEngineAuth(config, logger, { hostsAdapters: role === 'all' });
     // Everything a user can get wrong in files is checked before a port opens or a store is touched.
     const kubeConfig = role === 'all' ? loadKubeConfig(config.kubeconfig) : undefined;
     if (role === 'all') await checkAdapterConfigs(config.adaptersDir, undefined, config.adapterEnv, config.apiBaseUrl);
@@ -215,6 +216,14 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     closers.push(() => queue.close());
     logger.info(`jobs: ${queueDescription}`);
 
+    // /readyz and decom_dependency_up answer from these cached probes, never from a call made while asked.
+    const probeKube = kubeConfig ?? (config.kubeconfig ? loadKubeConfig(config.kubeconfig) : undefined);
+    const dependencies = engineProbes({ config, store, readModels, ...(verifier ? { verifier } : {}), ...(probeKube ? { kubeConfig: probeKube } : {}), logger });
+    closers.push(() => dependencies.close());
+    await dependencies.probes.probeOnce();
+    dependencies.probes.start();
+    metrics.watchDependencies(() => dependencies.probes.results());
+
     const leaks = new LeakScannerSlot();
     // The adapters' Kubernetes watches (issue #16), once they started: information in /readyz, never a condition.
     let watchStatuses: (() => WatchStatus[]) | undefined;
@@ -234,10 +243,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         queries,
         readSide: { waitFor: (position) => projections.waitFor(position), writeRefusal, catchUp: async () => projections.waitFor(await store.headPosition()) },
         readiness: {
-          check: () =>
-            checkReadiness({
-              store,
-              ...(localOnly ? {} : { queue }),
+          check: async () =>
+            readinessReport({
+              dependencies: () => dependencies.probes.results(),
+              eventStore: dependencies.eventStore,
               loops: [
                 { status: () => projectionsSupervisor!.status(), position: () => projections.appliedPosition() },
                 {

@@ -1,0 +1,42 @@
+/**
+ * The JWKS probe of `DependencyProbes`: every issuer whose keys are fetched over HTTP must have usable keys
+ * (fresh in the cache, or fetched now). An issuer without them answers every authenticated request with
+ * 503, so the process is not ready; the reason names the issuer and the fetch's error.
+ */
+import type { KeySetHealth } from '../auth/remote-key-set.js';
+import type { DependencyProbe, ProbeVerdict } from './dependency-probes.js';
+
+/** `sources`: `JwtVerifier.keySetProbes`. */
+export function jwksProbe(sources: readonly { readonly issuer: string; probe(): Promise<KeySetHealth> }[]): DependencyProbe {
+  return {
+    dependency: 'jwks',
+    affectsReadiness: true,
+    async check(): Promise<ProbeVerdict> {
+      const outcomes = await Promise.all(
+        sources.map(async (source) => {
+          try {
+            const health = await source.probe();
+            return { issuer: source.issuer, cached: health.isCached, age_seconds: Math.round(health.ageMs / 1000) };
+          } catch (error) {
+            return { issuer: source.issuer, error: describe(error) };
+          }
+        }),
+      );
+      const failed = outcomes.filter((outcome) => 'error' in outcome);
+      if (failed.length === 0) return { status: 'up', detail: { issuers: outcomes } };
+      return {
+        status: 'down',
+        reason: failed.map((outcome) => `keys of issuer ${outcome.issuer} cannot be fetched and none are cached: ${outcome.error}`).join('; '),
+        detail: { issuers: outcomes },
+      };
+    },
+  };
+}
+
+/** fetch says only "fetch failed"; its cause says why (ECONNREFUSED, DNS). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const why = cause instanceof Error ? `${error.message} (${(cause as NodeJS.ErrnoException).code ?? cause.message})` : error.message;
+  return why.split('\n')[0]!;
+}

@@ -1,0 +1,96 @@
+/**
+ * The dependency probes of one engine process, by profile: the event store and read-model database
+ * (`sqlite`, or `postgres`, or `eventstoredb` + `postgres`), Redis when `REDIS_URL` is set (with its
+ * eviction policy), the JWKS when JWT issuers fetch keys over HTTP, Kubernetes where this process reaches it
+ * (information only). `/readyz` and `decom_dependency_up` read the same cached results.
+ */
+import { VersionApi, type KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { AppConfig } from '@decom/config';
+import type { EventStore } from '@decom/event-store';
+import type { ReadModelStore } from '@decom/projections';
+import { DependencyProbes, type DependencyName, type DependencyProbe, type ProbeResult } from '../../../api/src/health/dependency-probes.js';
+import { jwksProbe } from '../../../api/src/health/jwks-probe.js';
+import { redisProbe } from '../../../api/src/health/redis-probe.js';
+import type { JwtVerifier } from '../../../api/src/auth/jwt-verifier.js';
+
+export interface EngineProbeSources {
+  readonly config: Pick<AppConfig, 'eventStore' | 'redisUrl'>;
+  readonly store: EventStore;
+  readonly readModels: ReadModelStore;
+  readonly verifier?: JwtVerifier;
+  /** Where this process reaches Kubernetes (read at each probe: the bundled server fills it in later). */
+  readonly kubeConfig?: KubeConfig;
+  readonly logger: Logger;
+  /** Test knobs: probe period and bound, ms. */
+  readonly intervalMs?: number;
+  readonly timeoutMs?: number;
+}
+
+export interface EngineProbes {
+  readonly probes: DependencyProbes;
+  /** The dependency whose probe reads the event store's head (its detail carries `head_position`). */
+  readonly eventStore: DependencyName;
+  close(): Promise<void>;
+}
+
+/** Builds the probes (not started: call `probes.start()`). */
+export function engineProbes(sources: EngineProbeSources): EngineProbes {
+  const { config, store, readModels, logger } = sources;
+  const list: DependencyProbe[] = [];
+  const eventStore: DependencyName = config.eventStore === 'esdb' ? 'eventstoredb' : config.eventStore;
+  const head = async () => ({ status: 'up' as const, detail: { head_position: await store.headPosition() } });
+  const readModel = async () => void (await readModels.query('SELECT 1'));
+  if (config.eventStore === 'esdb') {
+    list.push({ dependency: 'eventstoredb', affectsReadiness: true, check: head });
+    list.push({ dependency: 'postgres', affectsReadiness: true, check: readModel });
+  } else {
+    // One database holds the events and the read models: both are read, either failing is this one down.
+    list.push({ dependency: eventStore, affectsReadiness: true, check: async () => (await readModel(), head()) });
+  }
+  const closers: (() => Promise<void>)[] = [];
+  if (config.redisUrl) {
+    const redis = redisProbe(config.redisUrl, (reason) => logger.warn(`Redis eviction policy unknown (${reason}): cannot check that it is noeviction, which BullMQ needs`));
+    list.push(redis);
+    closers.push(() => redis.close());
+  }
+  const keySets = sources.verifier?.keySetProbes ?? [];
+  if (keySets.length > 0) list.push(jwksProbe(keySets));
+  const kube = sources.kubeConfig;
+  if (kube) {
+    let version: VersionApi | undefined;
+    list.push({
+      dependency: 'kubernetes',
+      affectsReadiness: false,
+      async check() {
+        // The bundled server's address is loaded into this config once it listens (after the API).
+        if (!kube.getCurrentCluster()) return { status: 'unknown', reason: 'the Kubernetes API server is not started yet' };
+        version ??= kube.makeApiClient(VersionApi);
+        await version.getCode();
+      },
+    });
+  }
+  const probes = new DependencyProbes(list, {
+    ...(sources.intervalMs !== undefined && { intervalMs: sources.intervalMs }),
+    ...(sources.timeoutMs !== undefined && { timeoutMs: sources.timeoutMs }),
+    onChange: (current, previous) => logChange(logger, current, previous),
+  });
+  return {
+    probes,
+    eventStore,
+    async close() {
+      probes.stop();
+      for (const close of closers) await close();
+    },
+  };
+}
+
+/** One line per change: down (or a new reason), and back up after being down; the first `up` at start is quiet. */
+function logChange(logger: Logger, current: ProbeResult, previous: ProbeResult): void {
+  const fields = { dependency: current.dependency, status: current.status, since: current.since };
+  if (current.status === 'up') {
+    if (previous.status !== 'unknown' || previous.reason !== 'not probed yet') logger.info(fields, `dependency ${current.dependency} up again (was ${previous.status} since ${previous.since}: ${previous.reason ?? ''})`);
+    return;
+  }
+  logger.warn({ ...fields, reason: current.reason }, `dependency ${current.dependency} ${current.status}: ${current.reason}${current.affects_readiness ? '' : ' (information only: readiness unaffected)'}`);
+}
