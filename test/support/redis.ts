@@ -60,6 +60,18 @@ export async function useThrowAwayRedis(extraArgs: readonly string[] = []): Prom
   }
 }
 
+/**
+ * A private `redis-server` on `port` (never `REDIS_URL`): for tests that start a process against a port
+ * where Redis is not running yet, then start Redis there.
+ */
+export async function useThrowAwayRedisOn(port: number): Promise<RedisForTests> {
+  try {
+    return await startServer(port);
+  } catch (error) {
+    throw explain(error);
+  }
+}
+
 /** A private Redis a test may restart (never `REDIS_URL`). */
 export interface RestartableRedis extends RedisForTests {
   /** SIGKILL, then a new server on the same port, without data (like a restart without persistence). */

@@ -27,11 +27,17 @@ export async function runEngineCommand(role: EngineRole): Promise<void> {
   const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
   // The engine (every lib, Nest, the stores) loads only for the commands that run it: `decom --help` and
   // the HTTP client commands stay cheap to start.
-  const { PortInUse, startEngine } = await import('../engine/engine.js');
+  const [{ PortInUse, startEngine }, { StartAborted }] = await Promise.all([import('../engine/engine.js'), import('../engine/dependency-wait.js')]);
+  // A start may wait for PostgreSQL or Redis for as long as they are down: a signal meanwhile stops it.
+  const starting = abortOnSignals(logger);
   let engine;
   try {
-    engine = await startEngine({ config, logger, role, localKube: { historyLimit: START_KUBE_HISTORY } });
+    engine = await startEngine({ config, logger, role, localKube: { historyLimit: START_KUBE_HISTORY }, abort: starting.signal });
   } catch (error) {
+    if (error instanceof StartAborted) {
+      logger.info(`${error.message}: stopped`);
+      process.exit(0);
+    }
     if (error instanceof ConfigError) {
       process.stderr.write(`decom: invalid configuration: ${error.message}\n`);
       process.exit(2);
@@ -50,8 +56,35 @@ export async function runEngineCommand(role: EngineRole): Promise<void> {
     process.stderr.write(`decom: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
+  starting.dispose();
+  if (starting.signal.aborted) {
+    // The signal came after the last wait: stop what started.
+    await engine.close();
+    process.exit(0);
+  }
   logger.info(`Decom is running${role === 'api' ? ' (API role: adapters run in `decom worker` processes)' : ''}: ${engine.url}/api/hyperfleet/v1 (Ctrl-C to stop)`);
   stopOnSignals(logger, () => engine.close());
+}
+
+/**
+ * SIGINT/SIGTERM while a process starts (it may wait for a dependency): abort `signal`. `dispose()` removes
+ * the handlers once started, before `stopOnSignals` installs the ones that stop a running process.
+ */
+export function abortOnSignals(logger: pino.Logger): { readonly signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger.info(`${signal}: stopping the start`);
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    },
+  };
 }
 
 /** Loads and checks the configuration, including the paths it names; exits 2 with one line naming the variable. */

@@ -5,7 +5,7 @@ import { configVariablesHelp } from '@decom/config';
 import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
 import type { ProcessMetrics } from '../engine/observability.js';
 import { applyHeapGrowth, heapGrowingPercentFor } from '../engine/heap-growth.js';
-import { loadConfigOrExit, stopOnSignals } from './start.command.js';
+import { abortOnSignals, loadConfigOrExit, stopOnSignals } from './start.command.js';
 
 /**
  * `decom worker --adapters a,b --concurrency N`: adapter runs only, from BullMQ (REDIS_URL). Adapters talk
@@ -23,11 +23,12 @@ export function registerWorkerCommand(program: Command): void {
     .action(async (options: { adapters?: string[]; concurrency?: number }) => {
       const config = loadConfigOrExit();
       // Loaded when the worker runs, not for `decom --help` (see runEngineCommand).
-      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }] = await Promise.all([
+      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }] = await Promise.all([
         import('@kubernetes/client-node'),
         import('../../../worker/src/worker-runtime.js'),
         import('../engine/job-queue-factory.js'),
         import('../engine/observability.js'),
+        import('../engine/dependency-wait.js'),
       ]);
       applyHeapGrowth(heapGrowingPercentFor('worker', config.heapGrowingPercent));
       const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
@@ -46,16 +47,30 @@ export function registerWorkerCommand(program: Command): void {
       kubeConfig.loadFromFile(kubeconfigFile);
       logger.info({ kubeconfig: kubeconfigFile }, `Kubernetes: ${config.kubeconfig ? 'KUBECONFIG' : 'the bundled server of the running engine,'} ${kubeconfigFile}`);
       let queue;
-      let processMetrics: ProcessMetrics;
+      let processMetrics: ProcessMetrics | undefined;
+      // Redis down at start is waited for (ioredis reconnects; one log line when lost, one when back): an
+      // exit would become a crash loop under a supervisor. A signal meanwhile stops the wait (exit 0).
+      const starting = abortOnSignals(logger);
       try {
         processMetrics = await startProcessMetrics(config, 'worker');
-        ({ queue } = await openJobQueue(config, logger, {}, processMetrics.metrics));
+        ({ queue } = await openJobQueue(config, logger, {}, processMetrics.metrics, {}, { logger, signal: starting.signal }));
         queue = countRetries(queue, processMetrics.metrics);
         const counted = queue;
         processMetrics.metrics.watchQueues(async () => (counted.depths ? counted.depths() : []));
       } catch (error) {
+        if (error instanceof StartAborted) {
+          logger.info(`${error.message}: stopped`);
+          await processMetrics?.close();
+          process.exit(0);
+        }
         process.stderr.write(`decom worker: cannot start: ${(error as Error).message}\n`);
         process.exit(1);
+      }
+      starting.dispose();
+      if (starting.signal.aborted) {
+        await queue.close();
+        await processMetrics.close();
+        process.exit(0);
       }
       const concurrency = options.concurrency ?? config.workerConcurrency;
       let stopWatches: () => Promise<void> = async () => undefined;

@@ -51,7 +51,10 @@ import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { ReadModelCheckpoints } from './read-model-checkpoints.js';
 import { NestPinoLogger } from './nest-pino-logger.js';
 import { bundledKubeconfigPath } from './bundled-kubeconfig.js';
-import { openStorage } from './storage.js';
+import { openStorage, StorageUnavailable } from './storage.js';
+import { retryUntilAvailable, type StartWait } from './dependency-wait.js';
+import { StartupState } from '../../../api/src/health/startup-state.js';
+import { openStartupGate, type StartupGate } from '../../../api/src/http-edge/startup-gate.js';
 import { OutageLog } from './outage-log.js';
 import { readinessReport } from './readiness.js';
 import { engineProbes } from './engine-probes.js';
@@ -109,6 +112,11 @@ export interface EngineOptions {
   readonly onWatchTrigger?: WatchTriggerObserver;
   /** Access log and request metrics on the API (default true; the benchmark measures their cost with false). */
   readonly requestObservability?: boolean;
+  /**
+   * Stops a start that waits for PostgreSQL, EventStoreDB or Redis (SIGINT/SIGTERM): `startEngine` then
+   * rejects with `StartAborted` after closing what it opened.
+   */
+  readonly abort?: AbortSignal;
 }
 
 export interface Engine {
@@ -159,7 +167,27 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const processMetrics = await startProcessMetrics(config, 'api');
     closers.push(() => processMetrics.close());
     const { metrics } = processMetrics;
-    const storage = await openStorage(config);
+    // A store or Redis down at start is waited for, not a reason to exit (a supervisor would restart the
+    // process in a loop): the API port answers meanwhile through the start-up gate, opened at the first
+    // failed attempt, and the API takes the port over once everything it needs answers.
+    const startup = new StartupState();
+    let gate: StartupGate | undefined;
+    const startWait: StartWait = {
+      logger,
+      state: startup,
+      ...(options.abort ? { signal: options.abort } : {}),
+      onWaiting: async () => {
+        if (gate) return;
+        gate = await openGate(startup, config);
+        closers.push(() => gate!.close());
+        logger.info(`API port ${gate.port}: /healthz answers 200, /readyz and every other route 503 (Retry-After) until the dependencies answer`);
+      },
+    };
+    const storage = await retryUntilAvailable(
+      () => openStorage(config),
+      (error) => (error instanceof StorageUnavailable ? { dependency: error.dependency, label: error.label } : undefined),
+      startWait,
+    );
     closers.push(() => storage.close());
     const { store, readModels } = storage;
     const queries = new ResourceQueries(readModels, kinds);
@@ -211,7 +239,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         return `, re-dispatched ${recovered} job(s) for resources with pending work`;
       },
     };
-    const { queue: rawQueue, localOnly, description: queueDescription, reachability } = await openJobQueue(config, logger, options.queueTuning, metrics, redisWatch);
+    const { queue: rawQueue, localOnly, description: queueDescription, reachability } = await openJobQueue(config, logger, options.queueTuning, metrics, redisWatch, startWait);
     const queue = countRetries(rawQueue, metrics);
     closers.push(() => queue.close());
     logger.info(`jobs: ${queueDescription}`);
@@ -279,7 +307,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       { logger: config.logLevel === 'silent' ? false : new NestPinoLogger(logger.child({ component: 'nest' })), observability: options.requestObservability === false ? {} : { logger, metrics, ...(spans ? { spans } : {}) } },
     );
     closers.push(() => app.close());
-    await listen(app, config);
+    await listen(app, config, gate);
+    startup.ready();
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://127.0.0.1:${port}`;
@@ -446,14 +475,27 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 }
 
 /**
- * Opens the API port. Fastify's own listen (after Nest's init) rejects without Nest logging the error a
- * second time, so a port in use is reported once, by the caller.
+ * Opens the API port, or takes it over from the start-up gate (closed first; with PORT=0 the API listens
+ * on the port the gate was given). Fastify's own listen (after Nest's init) rejects without Nest logging
+ * the error a second time, so a port in use is reported once, by the caller.
  * @throws PortInUse when another process holds `config.port` on `config.host`.
  */
-async function listen(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+async function listen(app: NestFastifyApplication, config: AppConfig, gate?: StartupGate): Promise<void> {
   await app.init();
+  const port = gate?.port ?? config.port;
+  await gate?.close();
   try {
-    await app.getHttpAdapter().getInstance().listen({ port: config.port, host: config.host });
+    await app.getHttpAdapter().getInstance().listen({ port, host: config.host });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUse(port, config.host);
+    throw error;
+  }
+}
+
+/** The start-up gate on the API port. @throws PortInUse when another process holds it. */
+async function openGate(state: StartupState, config: AppConfig): Promise<StartupGate> {
+  try {
+    return await openStartupGate(state, config.port, config.host);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUse(config.port, config.host);
     throw error;

@@ -23,8 +23,30 @@ export interface Storage {
 }
 
 /**
- * @throws Error when a server is unreachable (PostgreSQL, EventStoreDB): the start stops there.
- * The configuration itself was validated by `loadAppConfig` (missing URLs name their variable).
+ * A server of the store did not answer or refused the set-up (connect, schema migration): `decom start`
+ * waits and retries (dependency-wait.ts); one-shot commands report it. `cause` is the driver's error.
+ */
+export class StorageUnavailable extends Error {
+  override readonly name = 'StorageUnavailable';
+  /** The driver's code (ECONNREFUSED, 57P03), kept visible to `describeError` and `isTransientError`. */
+  readonly code: string | undefined;
+  constructor(
+    /** `postgres` or `eventstoredb`, as `/readyz` names it. */
+    readonly dependency: 'postgres' | 'eventstoredb',
+    /** How the log names it, without a password: `PostgreSQL postgres://decom:***@db:5432/decom`. */
+    readonly label: string,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}
+
+/**
+ * @throws StorageUnavailable when a server is unreachable or its set-up fails (PostgreSQL, EventStoreDB).
+ * @throws ConfigError for a malformed DATABASE_URL. The configuration itself was validated by
+ * `loadAppConfig` (missing URLs name their variable).
  */
 export async function openStorage(config: AppConfig): Promise<Storage> {
   switch (config.eventStore) {
@@ -94,7 +116,7 @@ async function openPostgres(config: AppConfig, databaseUrl: string): Promise<Sto
     await store.init();
   } catch (error) {
     await pool.end();
-    throw error;
+    throw new StorageUnavailable('postgres', `PostgreSQL ${redact(databaseUrl)}`, error);
   }
   return {
     store,
@@ -108,14 +130,25 @@ async function openPostgres(config: AppConfig, databaseUrl: string): Promise<Sto
 }
 
 async function openEsdb(config: AppConfig, connectionString: string, databaseUrl: string): Promise<Storage> {
-  const store = await createEventStore({ kind: 'esdb', connectionString });
-  const pool = newPool(databaseUrl);
+  let store: EventStore;
+  try {
+    store = await createEventStore({ kind: 'esdb', connectionString });
+  } catch (error) {
+    throw new StorageUnavailable('eventstoredb', `EventStoreDB ${redact(connectionString)}`, error);
+  }
+  let pool: pg.Pool;
+  try {
+    pool = newPool(databaseUrl);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   try {
     await pool.query('SELECT 1');
   } catch (error) {
     await pool.end();
     await store.close();
-    throw error;
+    throw new StorageUnavailable('postgres', `PostgreSQL ${redact(databaseUrl)}`, error);
   }
   const readModels = new PostgresReadModelStore({ pool, schema: config.pgSchema });
   return {
