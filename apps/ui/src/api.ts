@@ -3,12 +3,17 @@
  * login page, kept in sessionStorage for this tab) and, when given, the identity header used while the
  * engine runs without authentication. Errors come back as the API's problem details (RFC 9457).
  */
+import type { DeadLetterAvailability } from './outage';
+
+export type { DeadLetterAvailability };
 
 export interface Problem {
   readonly status: number;
   readonly title: string;
   readonly detail: string;
   readonly code?: string;
+  /** From a 503's `Retry-After` header, in seconds. */
+  readonly retryAfterSeconds?: number;
 }
 
 export class ApiError extends Error {
@@ -43,22 +48,80 @@ export function authHeaders(): Record<string, string> {
   return headers;
 }
 
-/** Fetches JSON; throws ApiError with the problem's title and detail on any non-2xx answer. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    headers: { ...authHeaders(), accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
+/**
+ * The engine did not answer: the connection failed or no answer came within the request's timeout. Unlike
+ * an `ApiError` nothing is known about the engine's state, so a page keeps what it showed before.
+ */
+export class EngineUnreachable extends Error {
+  constructor(
+    message: string,
+    /** Whether the request ran out of time (the engine may still carry out a command it received). */
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** How long a read waits for the engine's answer, in milliseconds: long enough for a loaded engine, short enough that an outage shows. */
+export const READ_TIMEOUT_MS = 5_000;
+/** How long a command (POST, PUT, DELETE) waits: it may do more work before answering. */
+export const WRITE_TIMEOUT_MS = 15_000;
+
+export interface RequestOptions {
+  /** Default `READ_TIMEOUT_MS` for GET, `WRITE_TIMEOUT_MS` otherwise. */
+  readonly timeoutMs?: number;
+  /** Cancels the request (e.g. a newer read of the same list); the call then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Fetches JSON. Every call is bounded by a timeout (an AbortController), so an engine that accepts the
+ * connection and never answers fails like one that refuses it.
+ * @throws ApiError with the problem's title and detail on any non-2xx answer (503 keeps its `retryAfterSeconds`).
+ * @throws EngineUnreachable on a network failure or when the timeout passes first.
+ */
+export async function api<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? (method === 'GET' ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const cancel = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', cancel, { once: true });
+  let response: Response;
+  let text: string;
+  try {
+    if (options.signal?.aborted) throw options.signal.reason;
+    response = await fetch(path, {
+      method,
+      headers: { ...authHeaders(), accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal: controller.signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    if (timedOut) {
+      const after = `no answer within ${timeoutMs / 1000} s`;
+      throw new EngineUnreachable(method === 'GET' ? after : `${after}; the engine may still carry out the ${method}, reload to see`, true);
+    }
+    if (options.signal?.aborted) throw error;
+    throw new EngineUnreachable(`the engine could not be reached (${(error as Error).message ?? String(error)})`, false);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', cancel);
+  }
   const json: unknown = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const p = (json ?? {}) as Partial<Problem>;
+    const retryAfter = Number(response.headers.get('retry-after'));
     throw new ApiError({
       status: response.status,
       title: p.title ?? `HTTP ${response.status}`,
       detail: p.detail ?? (text || response.statusText),
       ...(p.code ? { code: p.code } : {}),
+      ...(response.headers.has('retry-after') && Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
     });
   }
   return json as T;
@@ -128,6 +191,14 @@ export interface Finalizing {
   readonly finalizing_seconds: number;
   readonly deletion_timeout_seconds?: number;
   readonly blockers: Blocker[];
+}
+
+/** `GET /api/decom/v1/finalizing`. */
+export interface FinalizingPage {
+  readonly total: number;
+  readonly items: Finalizing[];
+  /** Absent from an engine older than the field: read as available. */
+  readonly dead_letters?: DeadLetterAvailability;
 }
 
 export interface HistoryEntry {

@@ -17,3 +17,8 @@ export function formatTime(iso: string | undefined): string {
 export function hashLink(path: string): string {
   return `#${path}`;
 }
+
+/** A moment (ms since the epoch) as `06:40:55 UTC`: the time of day an outage began or data was read, in UTC like `formatTime`. */
+export function formatClock(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+}

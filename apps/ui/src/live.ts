@@ -2,9 +2,11 @@
  * Live updates from `GET /api/decom/v1/events/stream` (Server-Sent Events). Read with fetch rather than
  * `EventSource`, because `EventSource` cannot send the `Authorization` header; the parser below handles
  * the subset of the SSE format the engine writes (`id:`, `event:`, `data:` lines, `:` comments, blank-line
- * separated). Reconnects with `Last-Event-ID` after a drop, with a growing delay (1 s → 15 s).
+ * separated). Reconnects with `Last-Event-ID` after a drop, with a growing delay (1 s → 15 s). The stream
+ * itself stays open as long as the engine keeps it, but its answer must start within `READ_TIMEOUT_MS`:
+ * an engine that accepts the connection and says nothing counts as offline.
  */
-import { DECOM, authHeaders } from './api';
+import { DECOM, READ_TIMEOUT_MS, authHeaders } from './api';
 
 export interface LiveEvent {
   readonly position: number;
@@ -27,10 +29,12 @@ export function subscribeLive(onEvent: (event: LiveEvent) => void, onState: (sta
       onState('connecting');
       try {
         controller = new AbortController();
+        const connecting = controller;
+        const connectTimer = setTimeout(() => connecting.abort(), READ_TIMEOUT_MS);
         const response = await fetch(`${DECOM}/events/stream`, {
           headers: { ...authHeaders(), accept: 'text/event-stream', ...(lastId ? { 'last-event-id': lastId } : {}) },
           signal: controller.signal,
-        });
+        }).finally(() => clearTimeout(connectTimer));
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
         onState('live');
         delayMs = 1000;

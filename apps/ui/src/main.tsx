@@ -6,7 +6,10 @@
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError, session, whoami, type WhoAmI } from './api';
+import { OutageBanner } from './components/OutageBanner';
 import { ProblemView } from './components/ProblemView';
+import type { OutageNotice } from './outage';
+import { OutageReportContext, sameNotices } from './outage-report';
 import { AuditPage } from './pages/AuditPage';
 import { LoginPage } from './pages/LoginPage';
 import { ReplayPage } from './pages/ReplayPage';
@@ -42,6 +45,9 @@ function App() {
     );
   }, []);
   useEffect(refreshMe, [refreshMe]);
+  // The current page's outage notices, shown above it (the page reports them, see useOutageReport).
+  const [notices, setNotices] = useState<readonly OutageNotice[]>([]);
+  const reportOutage = useCallback((next: readonly OutageNotice[]) => setNotices((prev) => (sameNotices(prev, next) ? prev : next)), []);
 
   const [, path = '', arg = ''] = route.split('/');
   let page;
@@ -67,8 +73,9 @@ function App() {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
+        <OutageBanner notices={notices} />
         {path !== 'login' ? <ProblemView error={error} /> : null}
-        {page}
+        <OutageReportContext.Provider value={reportOutage}>{page}</OutageReportContext.Provider>
       </main>
     </>
   );

@@ -1,9 +1,13 @@
 import { BLOCKER_LABELS } from './BlockerBadge';
 
-/** Counts of deletions per blocker type as a small horizontal bar chart (SVG), with the numbers as text. */
-export function BlockerChart({ counts }: { counts: Record<string, number> }) {
+/**
+ * Counts of deletions per blocker type as a small horizontal bar chart (SVG), with the numbers as text.
+ * `unknown`: why the counts may be incomplete (the list is stale, or dead-letter blockers could not be read);
+ * then an empty chart says so instead of "No blockers.", and a drawn one carries it as a note.
+ */
+export function BlockerChart({ counts, unknown }: { counts: Record<string, number>; unknown?: string }) {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
-  if (entries.length === 0) return <p className="muted">No blockers.</p>;
+  if (entries.length === 0) return unknown ? <p className="unknown" data-field="blockers-unknown">Blockers unknown: {unknown}.</p> : <p className="muted">No blockers.</p>;
   const max = Math.max(...entries.map(([, n]) => n));
   const row = 22;
   return (
@@ -18,6 +22,7 @@ export function BlockerChart({ counts }: { counts: Record<string, number> }) {
           </g>
         ))}
       </svg>
+      {unknown ? <p className="unknown" data-field="blockers-unknown">Possibly incomplete: {unknown}.</p> : null}
     </figure>
   );
 }

@@ -17,6 +17,7 @@ export function AuditPage() {
   const [items, setItems] = useState<AuditEntry[]>([]);
   const [type, setType] = useState('');
   const [error, setError] = useState<unknown>();
+  const [loaded, setLoaded] = useState(false);
   const [leaks, setLeaks] = useState<Leak[]>();
   const [leakError, setLeakError] = useState<unknown>();
   useEffect(() => {
@@ -25,6 +26,7 @@ export function AuditPage() {
   useEffect(() => {
     api<{ items: AuditEntry[] }>('GET', `${DECOM}/audit${type ? `?type=${type}` : ''}`).then((a) => {
       setItems(a.items);
+      setLoaded(true);
       setError(undefined);
     }, setError);
   }, [type]);
@@ -47,7 +49,10 @@ export function AuditPage() {
           <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Resource</th><th scope="col">Caller</th><th scope="col">Reason</th><th scope="col">Removed subresources</th><th scope="col">Adapter statuses then</th></tr>
         </thead>
         <tbody>
-          {items.length === 0 ? <tr><td colSpan={7} className="muted">No break-glass operation recorded.</td></tr> : null}
+          {items.length === 0 ? (
+            // "None recorded" only from an answer: a failed read says nothing about the audit trail.
+            <tr><td colSpan={7} className="muted">{error ? 'Unknown: the audit could not be read.' : loaded ? 'No break-glass operation recorded.' : 'Loading…'}</td></tr>
+          ) : null}
           {items.map((e) => (
             <tr key={e.position}>
               <td>{formatTime(e.time)}</td>

@@ -1,12 +1,14 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, DECOM, HF, api, type AdapterStatus, type Finalizing, type HistoryEntry, type Kind, type Resource, type WhoAmI } from '../api';
+import { useCallback, useEffect, useRef } from 'react';
+import { ApiError, DECOM, HF, api, type AdapterStatus, type DeadLetterAvailability, type Finalizing, type FinalizingPage, type HistoryEntry, type Kind, type Resource, type WhoAmI } from '../api';
 import { ActionPanel } from '../components/ActionPanel';
 import { BlockerBadge } from '../components/BlockerBadge';
 import { ConditionsTable } from '../components/ConditionsTable';
-import { ProblemView } from '../components/ProblemView';
 import { Timeline } from '../components/Timeline';
 import { formatTime, hashLink } from '../format';
+import { useLastKnown } from '../last-known';
 import { subscribeLive } from '../live';
+import { isKnown, outageNotices, type OutageInputs } from '../outage';
+import { useOutageReport } from '../outage-report';
 
 interface Loaded {
   readonly resource?: Resource;
@@ -14,6 +16,8 @@ interface Loaded {
   readonly statuses: AdapterStatus[];
   readonly children: Resource[];
   readonly blockers?: Finalizing['blockers'];
+  /** From the stuck list the blockers come from: while unavailable, `DeadLettered` blockers are unknown. */
+  readonly deadLetters?: DeadLetterAvailability;
   readonly events: HistoryEntry[];
 }
 
@@ -23,49 +27,54 @@ interface Loaded {
  * page says the resource is gone and shows the last recorded name and kind from the events).
  */
 export function ResourcePage({ id, me }: { id: string; me: WhoAmI | undefined }) {
-  const [data, setData] = useState<Loaded>();
-  const [error, setError] = useState<unknown>();
   const timer = useRef<number | undefined>(undefined);
 
-  const load = useCallback(async () => {
-    try {
-      const history = await api<{ items: HistoryEntry[] }>('GET', `${HF}/resources/${id}/events`);
+  const read = useCallback(
+    async (signal: AbortSignal): Promise<Loaded> => {
+      const get = <T,>(path: string) => api<T>('GET', path, undefined, { signal });
+      const history = await get<{ items: HistoryEntry[] }>(`${HF}/resources/${id}/events`);
       let resource: Resource | undefined;
       try {
-        resource = await api<Resource>('GET', `${HF}/resources/${id}`);
+        resource = await get<Resource>(`${HF}/resources/${id}`);
       } catch (e) {
         if (!(e instanceof ApiError && e.problem.status === 404)) throw e;
       }
       let statuses: AdapterStatus[] = [];
       let children: Resource[] = [];
       let blockers: Finalizing['blockers'] | undefined;
+      let deadLetters: DeadLetterAvailability | undefined;
       if (resource) {
-        statuses = (await api<{ items: AdapterStatus[] }>('GET', `${resource.href}/statuses`)).items;
-        const kinds = (await api<{ items: Kind[] }>('GET', `${DECOM}/kinds`)).items.filter((k) => k.parent_kind === resource!.kind);
-        for (const child of kinds) children = children.concat((await api<{ items: Resource[] }>('GET', `${resource.href}/${child.plural}?size=100`)).items);
+        statuses = (await get<{ items: AdapterStatus[] }>(`${resource.href}/statuses`)).items;
+        const kinds = (await get<{ items: Kind[] }>(`${DECOM}/kinds`)).items.filter((k) => k.parent_kind === resource!.kind);
+        for (const child of kinds) children = children.concat((await get<{ items: Resource[] }>(`${resource.href}/${child.plural}?size=100`)).items);
         if (resource.deleted_time) {
-          const finalizing = await api<{ items: Finalizing[] }>('GET', `${DECOM}/finalizing?kind=${encodeURIComponent(resource.kind)}`);
+          const finalizing = await get<FinalizingPage>(`${DECOM}/finalizing?kind=${encodeURIComponent(resource.kind)}`);
           blockers = finalizing.items.find((f) => f.id === id)?.blockers;
+          deadLetters = finalizing.dead_letters;
         }
       }
-      setData({ ...(resource ? { resource } : {}), gone: !resource, statuses, children, ...(blockers ? { blockers } : {}), events: history.items });
-      setError(undefined);
-    } catch (e) {
-      setError(e);
-    }
-  }, [id]);
+      return { ...(resource ? { resource } : {}), gone: !resource, statuses, children, ...(blockers ? { blockers } : {}), ...(deadLetters ? { deadLetters } : {}), events: history.items };
+    },
+    [id],
+  );
+  // A failed read keeps the page as last read; the layout's banner says since when and from when the data is.
+  const { data, status, reload } = useLastKnown(read, false);
+  const inputs: OutageInputs = { read: status, ...(data?.deadLetters ? { deadLetters: data.deadLetters } : {}) };
+  useOutageReport(outageNotices(inputs, Date.now()));
+  const known = isKnown(inputs);
 
-  useEffect(() => {
-    void load();
-    return subscribeLive(
-      (event) => {
-        if (event.resource?.id !== id && !event.type.startsWith('ForceDeleted')) return;
-        window.clearTimeout(timer.current);
-        timer.current = window.setTimeout(() => void load(), 150);
-      },
-      () => undefined,
-    );
-  }, [load, id]);
+  useEffect(
+    () =>
+      subscribeLive(
+        (event) => {
+          if (event.resource?.id !== id && !event.type.startsWith('ForceDeleted')) return;
+          window.clearTimeout(timer.current);
+          timer.current = window.setTimeout(reload, 150);
+        },
+        () => undefined,
+      ),
+    [reload, id],
+  );
 
   const created = data?.events.find((e) => e.type === 'ResourceCreated')?.data as { kind?: string; name?: string } | undefined;
   const r = data?.resource;
@@ -76,7 +85,6 @@ export function ResourcePage({ id, me }: { id: string; me: WhoAmI | undefined })
         <h1 id="resource-heading">{title}</h1>
         <a href={hashLink(`/replay/${id}`)}>Replay history</a>
       </div>
-      <ProblemView error={error} />
       {data?.gone ? (
         <p className="gone" role="status">This resource is gone (hard-deleted or never stored); its recorded history follows.</p>
       ) : null}
@@ -95,10 +103,10 @@ export function ResourcePage({ id, me }: { id: string; me: WhoAmI | undefined })
           {data?.blockers ? (
             <section aria-labelledby="blockers-heading">
               <h2 id="blockers-heading">Why the deletion is pending</h2>
-              <div className="blockers">{data.blockers.length ? data.blockers.map((b, i) => <BlockerBadge key={i} blocker={b} />) : <span className="muted">nothing: hard delete due</span>}</div>
+              <div className="blockers">{data.blockers.length ? data.blockers.map((b, i) => <BlockerBadge key={i} blocker={b} />) : known ? <span className="muted">nothing: hard delete due</span> : <span className="unknown">nothing known: {data.deadLetters?.status === 'unavailable' ? 'dead-letter blockers unknown' : 'the engine could not be reached'}</span>}</div>
             </section>
           ) : null}
-          {me ? <ActionPanel resource={r} can={me.can} onDone={() => void load()} /> : null}
+          {me ? <ActionPanel resource={r} can={me.can} onDone={reload} /> : null}
           <ConditionsTable conditions={r.status.conditions} caption="Conditions" />
           <h2>Adapter statuses</h2>
           {data!.statuses.length === 0 ? <p className="muted">No adapter has reported.</p> : null}
@@ -120,7 +128,7 @@ export function ResourcePage({ id, me }: { id: string; me: WhoAmI | undefined })
         </>
       ) : null}
       <h2>Event timeline</h2>
-      {data ? <Timeline events={data.events} /> : <p className="muted">Loading…</p>}
+      {data ? <Timeline events={data.events} /> : <p className="muted">{!status.failure ? 'Loading…' : status.failure.kind === 'refused' ? `Could not be read: ${status.failure.detail}` : 'Unknown: the engine could not be reached.'}</p>}
     </section>
   );
 }
