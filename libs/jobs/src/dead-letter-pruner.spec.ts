@@ -2,7 +2,8 @@
  * Which dead letters name finished work (dead-letter-pruner.ts): the subject read from queue and job id,
  * then the decision against the read model's view of the resource, one row per rule and per kept case.
  */
-import { deadLetterSubject, whyWorkIsDone, type DeadLetterSubject, type ResourceProgress } from './dead-letter-pruner.js';
+import { DeadLetterPruner, deadLetterSubject, whyWorkIsDone, type DeadLetterSubject, type ResourceProgress } from './dead-letter-pruner.js';
+import type { JobQueue } from './job-queue.port.js';
 
 const present = (generation: number): ResourceProgress => ({ phase: 'Present', generation });
 const hardDeleted = (cause: string): ResourceProgress => ({ phase: 'HardDeleted', cause });
@@ -43,5 +44,20 @@ describe('whyWorkIsDone', () => {
     ['adapter run of an id the read model does not know', run(1), undefined, undefined],
   ])('%s → %s', (_why, subject, progress, reason) => {
     expect(whyWorkIsDone(subject, progress)).toBe(reason);
+  });
+});
+
+describe('DeadLetterPruner.stop', () => {
+  it('returns after its grace time when a running pass never settles (a queue call waiting for Redis)', async () => {
+    let calls = 0;
+    // Only the one call the pass makes; it never settles, as an ioredis command queued while Redis is unreachable.
+    const unreachable = { failed: () => (calls++, new Promise<never>(() => undefined)) } as unknown as JobQueue;
+    const pruner = new DeadLetterPruner(unreachable, { progressOf: async () => undefined }, { intervalMs: 5 });
+    pruner.start();
+    while (calls === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const started = Date.now();
+    await pruner.stop(50);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(calls).toBe(1);
   });
 });

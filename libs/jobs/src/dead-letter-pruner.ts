@@ -130,8 +130,20 @@ export class DeadLetterPruner {
     this.timer.unref();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops the periodic pass and waits for a running one, at most `graceMs` (default 2000 ms): a pass
+   * whose queue call never settles (Redis unreachable: the client queues the command until it reconnects)
+   * must not hold the engine's shutdown. Closing the queue afterwards rejects that call.
+   */
+  async stop(graceMs = 2_000): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await this.running;
+    if (!this.running) return;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+      timer.unref();
+    });
+    await Promise.race([this.running, grace]);
+    clearTimeout(timer);
   }
 }
