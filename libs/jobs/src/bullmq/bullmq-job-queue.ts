@@ -218,6 +218,9 @@ export class BullMqJobQueue implements JobQueue {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([graceful().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)))]);
     clearTimeout(timer);
+    // A close that ran out of time leaves the workers' blocking connections and the queues' own connections
+    // reconnecting (they keep the process alive): drop each of them, not only the shared one.
+    await Promise.all([...this.workers, ...this.queues.values()].map((c) => c.disconnect().catch(() => undefined)));
     this.redis.disconnect();
   }
 
