@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { DemoApi } from '../../apps/cli/src/demo/api-client.js';
 import { registerDeleteCommand } from '../../apps/cli/src/commands/delete.command.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { ensureBuilt, runBuiltDecom } from './support/built-decom.js';
 
 describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
   let fixture: EngineFixture;
@@ -133,4 +134,17 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
     await expect(run('Widget', c.id, '--dry-run')).rejects.toThrow(/unknown kind 'Widget'/);
     expect(await streamEvents(c.id)).toEqual(['ResourceCreated', 'ResourceCreated']);
   });
+
+  it('the built decom: --dry-run exits 0 with the plan, a refused one exits 1 with the DELETE\'s detail', async () => {
+    await ensureBuilt();
+    const c = await cluster('preview-bin');
+    const api = ['--api', fixture.engine.url, '--as', 'operator@example.com'];
+    const planned = await runBuiltDecom(['delete', 'Cluster', c.id, '--dry-run', ...api]);
+    expect([planned.code, planned.stdout.split('\n')[0], planned.stderr]).toEqual([0, `dry run: DELETE Cluster ${c.id} (preview-bin) would mark 1 resource(s), in hard-delete order; nothing was recorded`, '']);
+    await cluster('preview-bin-user', { references: { network: [{ id: c.id, kind: 'Cluster' }] } });
+    const refused = await runBuiltDecom(['delete', 'Cluster', c.id, '--dry-run', ...api]);
+    expect([refused.code, refused.stdout]).toEqual([1, '']);
+    expect(refused.stderr).toMatch(/^decom: 409 .*preview-bin-user.*\(dry run: nothing was recorded\)\n$/);
+    expect(await streamEvents(c.id)).toEqual(['ResourceCreated']);
+  }, 240_000);
 });
