@@ -133,6 +133,10 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
     await expect(run('Cluster', c.id, '--dry-run')).rejects.toThrow(/^409 .*delete the Cluster 'preview-cli-user' instead.*\(dry run: nothing was recorded\)$/);
     await expect(run('Widget', c.id, '--dry-run')).rejects.toThrow(/unknown kind 'Widget'/);
     expect(await streamEvents(c.id)).toEqual(['ResourceCreated', 'ResourceCreated']);
+    // Without --dry-run it deletes, through the same route.
+    const other = await cluster('preview-cli-real');
+    expect(await run('cluster', other.id)).toMatch(new RegExp(`^Cluster ${other.id} marked for deletion \\(generation 2, deleted_time \\d{4}-`));
+    expect(await streamEvents(other.id)).toEqual(['ResourceCreated', 'DeletionRequested']);
   });
 
   it('the built decom: --dry-run exits 0 with the plan, a refused one exits 1 with the DELETE\'s detail', async () => {
