@@ -121,14 +121,15 @@ describe('HyperFleet API contract (embedded engine)', () => {
   });
 
   describe('DELETE ?dryRun (Kubernetes\' flag) never deletes', () => {
-    it.each(['All', 'Bogus', ''])('?dryRun=%s → 400, nothing recorded, the resource stays', async (value) => {
+    it.each(['Bogus', '', 'all'])('?dryRun=%s, or a near-miss spelling of dryRun=All → 400, nothing recorded, the resource stays', async (value) => {
       const c = await createCluster(`dry-run-${value.toLowerCase() || 'empty'}`);
       const np = (await api.call('POST', `/clusters/${c.id}/nodepools`, { kind: 'NodePool', name: 'dry-np', spec: {} })).body;
       const before = await streamEvents(c.id);
       for (const path of [`/clusters/${c.id}`, `/clusters/${c.id}/nodepools/${np.id}`, `/resources/${c.id}`]) {
-        for (const name of ['dryRun', 'dryrun', 'DryRun', 'dryRun[]']) {
-          const refused = await api.call('DELETE', `${path}?${name}=${value}`);
-          expect([name, refused.status, refused.body.errors?.[0]?.field]).toEqual([name, 400, 'dryRun']);
+        for (const query of [`dryRun=${value}`, 'dryrun=All', 'DryRun=All', 'dryRun[]=All', 'dryRun=All&dryRun=All']) {
+          const refused = await api.call('DELETE', `${path}?${query}`);
+          expect([query, refused.status, refused.body.errors?.[0]?.field]).toEqual([query, 400, 'dryRun']);
+          expect(refused.body.detail).toContain('nothing was deleted');
         }
       }
       expect(await streamEvents(c.id)).toEqual(before);

@@ -139,6 +139,9 @@ describe('authentication and authorization (issue 9)', () => {
     expect((await call('POST', `/clusters/${id}/unpause`, { token: operator, body: { reason: 'x' } })).status).toBe(403);
     expect((await call('DELETE', `/clusters/${id}`, { token: await as(VALIDATION_BOT) })).status).toBe(403);
     expect((await call('DELETE', `/clusters/${id}`, { token: await as(VIEWER) })).status).toBe(403);
+    // A preview reveals the tree: it needs the DELETE's role.
+    expect((await call('DELETE', `/clusters/${id}?dryRun=All`, { token: await as(VIEWER) })).status).toBe(403);
+    expect((await call('DELETE', `/clusters/${id}?dryRun=All`, { token: operator })).status).toBe(200);
     expect((await call('DELETE', `/clusters/${id}`, { token: operator })).status).toBe(202);
     expect((await call('POST', `/clusters/${id}/force-orphan`, { token: operator, body: { reason: 'x' } })).status).toBe(403);
     const forcedByOperator = await call('POST', `/clusters/${id}/force-delete`, { token: operator, body: { reason: 'x' } });

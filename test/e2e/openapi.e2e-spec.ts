@@ -129,6 +129,9 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     ];
     for (const a of doomed) {
       await call({ method: 'POST', template: `${a.template}/force-delete`, path: `${a.path}/force-delete`, body: { reason: 'not deleting yet' }, expect: 409 });
+      const preview = await call({ method: 'DELETE', template: a.template, path: `${a.path}?dryRun=All`, expect: 200 });
+      expect(preview.outcome).toBe('WouldDelete');
+      await call({ method: 'DELETE', template: a.template, path: `${a.path}?dryRun=all`, expect: 400 });
       await call({ method: 'DELETE', template: a.template, path: a.path, expect: 202 });
       await call({ method: 'POST', template: `${a.template}/force-orphan`, path: `${a.path}/force-orphan`, body: { reason: 'openapi' }, expect: 200 });
       await call({ method: 'POST', template: `${a.template}/force-delete`, path: `${a.path}/force-delete`, body: { reason: 'openapi' }, expect: 204 });

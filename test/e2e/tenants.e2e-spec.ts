@@ -96,6 +96,7 @@ describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFl
     expect((await call(BOB, globex, 'GET', `/clusters/${a.body.id}/statuses`)).status).toBe(404);
     expect((await call(BOB, globex, 'PATCH', `/clusters/${a.body.id}`, { labels: { x: 'y' } })).status).toBe(404);
     expect((await call(BOB, globex, 'DELETE', `/clusters/${a.body.id}`)).status).toBe(404);
+    expect((await call(BOB, globex, 'DELETE', `/clusters/${a.body.id}?dryRun=All`)).status).toBe(404);
     const still = await call(ALICE, acme, 'GET', `/clusters/${a.body.id}`);
     expect(still.body.generation).toBe(1);
     expect(still.body.labels ?? {}).toEqual({});
@@ -205,6 +206,9 @@ describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFl
     expect(refused.body.detail).toBe(`Cannot delete NodePool '${target}': it is referenced by 1 live resource outside your tenant; their owners must delete them first`);
     expect(JSON.stringify(refused.body)).not.toContain(user.body.id);
     expect(JSON.stringify(refused.body)).not.toContain('secret-user-np');
+    // The preview meets the same refusal, redacted the same way.
+    const previewed = await call(ALICE, web, 'DELETE', `/nodepools/${target}?dryRun=All`);
+    expect([previewed.status, previewed.body.detail, previewed.body.dry_run]).toEqual([409, refused.body.detail, true]);
     const cascade = await call(ALICE, web, 'DELETE', `/clusters/${webCluster}`);
     expect(cascade.status).toBe(409);
     expect(cascade.body.detail).toContain('resources referenced by 1 live resource outside your tenant');

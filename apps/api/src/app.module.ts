@@ -13,6 +13,7 @@ import { MAX_TOKENS, graphqlValidationRules } from './graphql/graphql-limits.js'
 import { graphqlErrorHandler } from './graphql/graphql-transport-errors.js';
 import {
   COMMAND_HANDLERS,
+  QUERY_HANDLERS,
   EVENT_STORE,
   KIND_REGISTRY,
   RESOURCE_QUERIES,
@@ -130,6 +131,7 @@ export class AppModule {
         EventFeed,
         ResourcesResolver,
         ...COMMAND_HANDLERS,
+        ...QUERY_HANDLERS,
       ],
       exports: [CqrsModule],
     };

@@ -11,6 +11,7 @@ import { registerJobsCommands } from './commands/jobs.command.js';
 import { registerProjectionsCommand } from './commands/projections.command.js';
 import { registerHistoryCommand } from './commands/history.command.js';
 import { registerLeaksCommand } from './commands/leaks.command.js';
+import { registerDeleteCommand } from './commands/delete.command.js';
 
 // `decom history <id> | head -2`: the reader went away; end quietly as Unix tools do, not with an EPIPE stack.
 for (const stream of [process.stdout, process.stderr]) {
@@ -37,6 +38,7 @@ registerJobsCommands(program);
 registerProjectionsCommand(program);
 registerHistoryCommand(program);
 registerLeaksCommand(program);
+registerDeleteCommand(program);
 
 /**
  * `decom adapter …` (validate, dry-run, plan) needs the whole adapter library, about a second of CPU to

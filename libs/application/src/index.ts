@@ -6,6 +6,7 @@ export * from './stream-locator.js';
 export * from './create-resource.handler.js';
 export * from './patch-resource.handler.js';
 export * from './request-deletion.handler.js';
+export * from './preview-deletion.handler.js';
 export * from './report-adapter-status.handler.js';
 export * from './hard-delete.handler.js';
 export * from './force-delete.handler.js';
@@ -19,6 +20,7 @@ import { HardDeleteHandler } from './hard-delete.handler.js';
 import { PatchResourceHandler } from './patch-resource.handler.js';
 import { ReportAdapterStatusHandler } from './report-adapter-status.handler.js';
 import { RequestDeletionHandler } from './request-deletion.handler.js';
+import { PreviewDeletionHandler } from './preview-deletion.handler.js';
 import { SetPausedHandler } from './set-paused.handler.js';
 import { ForceOrphanHandler } from './force-orphan.handler.js';
 import { RecordLeakCleanupHandler, RecordLeakInventoryHandler } from './record-leaks.handler.js';
@@ -35,3 +37,6 @@ export const COMMAND_HANDLERS = [
   RecordLeakInventoryHandler,
   RecordLeakCleanupHandler,
 ];
+
+/** Read-only handlers: they decide on current state and record nothing. */
+export const QUERY_HANDLERS = [PreviewDeletionHandler];

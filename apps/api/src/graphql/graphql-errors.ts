@@ -30,6 +30,8 @@ export async function withProblems<T>(operation: string, run: () => Promise<T>):
       instance: `graphql:${operation}`,
       trace_id: traceId,
       ...(mapped?.errors ? { errors: mapped.errors } : {}),
+      // A refused deletion preview says so, as its REST answer does (dry-run-refused.ts).
+      ...(mapped?.extensions?.['dry_run'] === true && { dry_run: true }),
     });
     throw new GraphQLError(problem.detail, { extensions: { code: problem.code, problem } });
   }

@@ -140,10 +140,16 @@ export class ResourcesResolver {
     @Args('deleteForMove') deleteForMove: boolean,
     @Args('propagationPolicy') propagationPolicy: string | undefined | null,
     @Context() ctx: GraphQLContext,
+    @Args('dryRun') dryRun?: boolean | null,
   ) {
-    return withProblems('deleteResource', async () =>
-      toGraph(await this.actions.delete(await this.target(id, ctx), context(ctx), deleteForMove === true, propagationPolicy ?? undefined)),
-    );
+    return withProblems('deleteResource', async () => {
+      const target = await this.target(id, ctx);
+      if (dryRun !== true) return toGraph(await this.actions.delete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined));
+      const deletion_preview = await this.actions.previewDelete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined);
+      const stored = await this.queries.get(id);
+      if (!stored) throw new ResourceNotFound('Resource', id);
+      return { ...toGraph(stored), deletion_preview };
+    });
   }
 
   @Mutation('forceDelete')

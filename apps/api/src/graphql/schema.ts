@@ -47,12 +47,49 @@ export const TYPE_DEFS = /* GraphQL */ `
     deletion_required_adapters: [String!]
     "Once deleting: what dispatch may do, from the stored deletion status (action run with adapters, or hold with reason)."
     deletion_dispatch: DeletionDispatch
+    "Only on the answer of deleteResource(dryRun: true): what the DELETE would do; the resource itself is shown as stored, unchanged."
+    deletion_preview: DeletionPreview
   }
 
   type DeletionDispatch {
     action: String!
     adapters: [String!]
     reason: String
+  }
+
+  "A DELETE decided on current state and not carried out (REST DELETE ...?dryRun=All); a refusal is the DELETE's error, with extensions.problem.dry_run true."
+  type DeletionPreview {
+    dry_run: Boolean!
+    "WouldDelete (resources would be marked) or AlreadyDeleting (a DELETE would record nothing)."
+    outcome: String!
+    target: DeletionPreviewTarget!
+    "As passed; absent: each kind's configured propagation (shown per resource)."
+    propagationPolicy: String
+    delete_for_move: Boolean!
+    "Every resource the DELETE would mark, in hard-delete order (children before their parent)."
+    resources: [PreviewedDeletion!]!
+  }
+
+  type DeletionPreviewTarget {
+    id: ID!
+    kind: String!
+    name: String
+    href: String
+  }
+
+  type PreviewedDeletion {
+    id: ID!
+    kind: String!
+    name: String!
+    "The generation the mark would set (current + 1)."
+    generation: Int!
+    "The resource whose DELETE cascades here; null for the target itself."
+    cascaded_from: ID
+    deletion_policy: String!
+    deletion_policy_source: String!
+    deletion_propagation: String!
+    "The adapters that would be frozen for this deletion, each to report Finalized=True."
+    required_adapters: [String!]!
   }
 
   type EffectiveDeletionPolicy {
@@ -235,7 +272,8 @@ export const TYPE_DEFS = /* GraphQL */ `
   }
 
   type Mutation {
-    deleteResource(id: ID!, deleteForMove: Boolean = false, propagationPolicy: String): Resource!
+    "dryRun: decide and record nothing; the answer carries deletion_preview (same authorization, same errors as the DELETE)."
+    deleteResource(id: ID!, deleteForMove: Boolean = false, propagationPolicy: String, dryRun: Boolean = false): Resource!
     forceDelete(id: ID!, reason: String!): Boolean!
     forceOrphan(id: ID!, reason: String!): Resource!
     pause(id: ID!, reason: String!): Resource!

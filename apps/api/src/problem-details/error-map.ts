@@ -18,6 +18,7 @@ import { ConcurrencyConflict, isTransientError } from '@decom/event-store';
 import { SearchFieldError, SearchSyntaxError } from '@decom/projections';
 import { QueueUnavailable } from '@decom/jobs';
 import { HttpProblem, RETRY_AFTER_SECONDS } from './problem.js';
+import { DryRunRefused } from './dry-run-refused.js';
 
 export interface MappedError {
   readonly status: number;
@@ -33,6 +34,10 @@ export interface MappedError {
 
 /** Maps a thrown error, or undefined for an unexpected one (→ 500 with a generic detail, never a stack). */
 export function mapError(error: unknown): MappedError | undefined {
+  if (error instanceof DryRunRefused) {
+    const mapped = mapError(error.refusal);
+    return mapped && { ...mapped, extensions: { ...mapped.extensions, dry_run: true } };
+  }
   if (error instanceof HttpProblem) {
     return {
       status: error.status,

@@ -3,7 +3,7 @@
  * execute it through the CommandBus, wait until the read side shows it (read-your-writes), answer.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   CascadeThroughLiveReference,
   DependencyCycle,
@@ -19,7 +19,10 @@ import {
   isSameReport,
   labelViolations,
   nameViolations,
+  type DeletionPreview,
+  type PropagationPolicy,
   type References,
+  type RequestDeletion,
   type ReportAdapterStatus,
   type ReportFence,
   type KindRegistry,
@@ -34,6 +37,7 @@ import {
   SetPausedCommand,
   KIND_REGISTRY,
   PatchResourceCommand,
+  PreviewDeletionQuery,
   RESOURCE_QUERIES,
   ReportAdapterStatusCommand,
   RequestDeletionCommand,
@@ -49,6 +53,8 @@ import type { AdapterStatusDto } from './dto/adapter-status.dto.js';
 import type { CreateResourceDto } from './dto/create-resource.dto.js';
 import type { PatchResourceDto } from './dto/patch-resource.dto.js';
 import type { ResourceTarget } from './resource-target.js';
+import { DryRunRefused } from '../problem-details/dry-run-refused.js';
+import { presentPreview, type DeletionPreviewJson } from './deletion-preview-answer.js';
 
 /** A report stored, or discarded (204) with the rule that discarded it, when one did (`undefined`: nothing to say). */
 export type StatusReportOutcome =
@@ -59,6 +65,7 @@ export type StatusReportOutcome =
 export class ResourceActions {
   constructor(
     private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
     @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
     @Inject(RESOURCE_QUERIES) private readonly queries: ResourceQueries,
     @Inject(READ_SIDE) private readonly readSide: ReadSide,
@@ -150,6 +157,32 @@ export class ResourceActions {
    * through (documented in docs/policies.md).
    */
   async delete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string): Promise<ResourceJson> {
+    const command = await this.deletionCommand(target, context, deleteForMove, propagationPolicy);
+    const outcome = await this.execute(new RequestDeletionCommand(command, context)).catch(async (error: unknown) => {
+      throw await this.redactReferrers(error, principalOfContext(context).tenant);
+    });
+    return this.present(outcome, target.id);
+  }
+
+  /**
+   * The DELETE's preview (`?dryRun=All`): the same authorization, validation, referrer reads and decision as
+   * `delete`, and nothing recorded. Writes being refused (503 on a DELETE) do not stop it: it writes nothing.
+   * @throws DryRunRefused wrapping the domain error the DELETE would throw (redacted for the caller's tenant
+   * as the DELETE's), answered with the DELETE's status and problem body plus `dry_run: true`.
+   * @throws HttpProblem 403, ValidationFailed, ResourceNotFound exactly as `delete`.
+   */
+  async previewDelete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string): Promise<DeletionPreviewJson> {
+    const command = await this.deletionCommand(target, context, deleteForMove, propagationPolicy);
+    const preview = await this.queryBus.execute<PreviewDeletionQuery, DeletionPreview>(new PreviewDeletionQuery(command));
+    if (preview.outcome === 'Refused') throw new DryRunRefused(await this.redactReferrers(preview.refusal, principalOfContext(context).tenant));
+    return presentPreview(preview, await this.queries.get(target.id), deleteForMove, command.propagation_policy);
+  }
+
+  /**
+   * The `RequestDeletion` of a DELETE on `target`, from a read side caught up with the log (the guard's referrers).
+   * @throws HttpProblem 403 without the delete role; ValidationFailed for a `propagationPolicy` outside PROPAGATION_POLICIES.
+   */
+  private async deletionCommand(target: ResourceTarget, context: CommandContext, deleteForMove: boolean, propagationPolicy: string | undefined): Promise<RequestDeletion> {
     this.authorize(context, 'delete');
     if (propagationPolicy !== undefined && !isPropagationPolicy(propagationPolicy)) {
       throw new ValidationFailed(`propagationPolicy must be one of ${PROPAGATION_POLICIES.join(', ')}`, [
@@ -158,26 +191,18 @@ export class ResourceActions {
     }
     await this.readSide.catchUp?.();
     const live_referrers = await this.queries.liveReferrers(target.id);
-    // Issue #12: references into the whole cascade (and, bounded, their referrers'), for the cascade guard and cycles.
+    // References into the whole cascade (and, bounded, their referrers'), for the cascade guard and cycles.
     const referrers = await this.queries.referenceEdges(target.id);
-    const outcome = await this.execute(
-      new RequestDeletionCommand(
-        {
-          type: 'RequestDeletion',
-          id: target.id,
-          kind: target.kind,
-          live_referrers,
-          referrers,
-          delete_for_move: deleteForMove,
-          ...(propagationPolicy ? { propagation_policy: propagationPolicy } : {}),
-          metadata: this.metadata(context),
-        },
-        context,
-      ),
-    ).catch(async (error: unknown) => {
-      throw await this.redactReferrers(error, principalOfContext(context).tenant);
-    });
-    return this.present(outcome, target.id);
+    return {
+      type: 'RequestDeletion',
+      id: target.id,
+      kind: target.kind,
+      live_referrers,
+      referrers,
+      delete_for_move: deleteForMove,
+      ...(propagationPolicy ? { propagation_policy: propagationPolicy as PropagationPolicy } : {}),
+      metadata: this.metadata(context),
+    };
   }
 
   /**

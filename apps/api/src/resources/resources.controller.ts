@@ -21,6 +21,8 @@ import { ListQueryDto } from './dto/list-query.dto.js';
 import { PatchResourceDto } from './dto/patch-resource.dto.js';
 import { createQueryValidationPipe } from '../problem-details/validation-pipe.js';
 import { ResourceActions } from './resource-actions.js';
+import type { DeletionPreviewJson } from './deletion-preview-answer.js';
+import { isDryRun } from './dry-run.js';
 import { ResourceTargets, type ResourceTarget } from './resource-target.js';
 import { parseFields, selectFields } from './sparse-fields.js';
 import { listOptions, sparse } from './list-options.js';
@@ -85,6 +87,7 @@ export class ResourcesController {
     return this.actions.patch(await this.targets.single(plural, id, req.url, scopeOf(req)), body ?? {}, context(req));
   }
 
+  /** 202 with the marked resource; `?dryRun=All`: 200 with the preview, nothing recorded (dry-run.ts). */
   @Delete(':plural/:id')
   @HttpCode(202)
   async delete(
@@ -93,9 +96,12 @@ export class ResourcesController {
     @Query('delete_for_move') move: string | undefined,
     @Query('propagationPolicy') propagationPolicy: string | undefined,
     @Req() req: FastifyRequest,
-  ): Promise<ResourceJson> {
-    refuseDryRun(req.query);
-    return this.actions.delete(await this.targets.single(plural, id, req.url, scopeOf(req)), context(req), move === 'true', propagationPolicy);
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson | DeletionPreviewJson> {
+    const dryRun = isDryRun(req.query);
+    const target = await this.targets.single(plural, id, req.url, scopeOf(req));
+    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy));
+    return this.actions.delete(target, context(req), move === 'true', propagationPolicy);
   }
 
   @Post(':plural/:id/pause')
@@ -151,9 +157,12 @@ export class ResourcesController {
     @Query('delete_for_move') move: string | undefined,
     @Query('propagationPolicy') propagationPolicy: string | undefined,
     @Req() req: FastifyRequest,
-  ): Promise<ResourceJson> {
-    refuseDryRun(req.query);
-    return this.actions.delete(await this.nested(p, req), context(req), move === 'true', propagationPolicy);
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson | DeletionPreviewJson> {
+    const dryRun = isDryRun(req.query);
+    const target = await this.nested(p, req);
+    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy));
+    return this.actions.delete(target, context(req), move === 'true', propagationPolicy);
   }
 
   @Post(':plural/:pid/:childPlural/:id/pause')
@@ -262,22 +271,12 @@ function created(reply: FastifyReply, resource: ResourceJson): ResourceJson {
   return resource;
 }
 
-function context(req: FastifyRequest): CommandContext {
-  return commandContextOf(req);
+/** A preview answers 200 (nothing was accepted for later, unlike the DELETE's 202). */
+function previewed(reply: FastifyReply, preview: DeletionPreviewJson): DeletionPreviewJson {
+  void reply.status(200);
+  return preview;
 }
 
-/**
- * `?dryRun=…` on a DELETE: Kubernetes' flag for "decide, record nothing". HyperFleet ignores unknown parameters,
- * so a person typing it would really delete; until the preview is served here the DELETE is refused (400,
- * nothing recorded) rather than carried out. Any spelling counts (`dryrun`, `DryRun`, `dryRun[]`): a near miss
- * must not delete either.
- * @throws ValidationFailed (400) whenever such a parameter is present.
- */
-function refuseDryRun(query: unknown): void {
-  const names = query !== null && typeof query === 'object' ? Object.keys(query) : [];
-  const given = names.find((name) => name.replace(/\[\]$/, '').toLowerCase() === 'dryrun');
-  if (given === undefined) return;
-  const message = 'dryRun is not supported on DELETE yet: nothing was deleted (repeat without dryRun to delete)';
-  const value = (query as Record<string, unknown>)[given];
-  throw new ValidationFailed(message, [{ field: 'dryRun', ...(typeof value === 'string' && { value: value.slice(0, 64) }), constraint: 'enum', message }]);
+function context(req: FastifyRequest): CommandContext {
+  return commandContextOf(req);
 }

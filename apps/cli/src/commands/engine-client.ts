@@ -1,5 +1,5 @@
 /**
- * What the CLI commands that call a running engine share (`decom history`, `decom leaks`): the `--api` and
+ * What the CLI commands that call a running engine share (`decom history`, `decom leaks`, `decom delete`): the `--api` and
  * `--token-file` options, the bearer header from the token file, and a fetch whose failure names the URL it
  * tried and how to point elsewhere (Node's own message is only `fetch failed`).
  */

@@ -12,10 +12,13 @@
  * Readers (projection, `/finalizing`, dispatch) store or show this output; they do not re-derive it.
  */
 import { isAdapterMet } from './reconciled.js';
-import { adapterNotFinalizedBlocker, pauseMessage, type AdapterNotFinalizedBlocker, type PausedBlocker, type PauseMark, type ResourceRef } from './finalizing-blockers.js';
+import { adapterNotFinalizedBlocker, pauseMessage } from './finalizing-blockers.js';
+import type { DeletionStatusBlocker, InUseReferrer, NamedRef, PauseMark, WaitEdge } from './blocker-vocabulary.js';
 import { DEFAULT_PROPAGATION_POLICY, findWaitCycle, type DeletionBlocker, type PropagationPolicy } from './deletion-order.js';
 import { resolveDeletionPolicy, type DeletionPolicy, type EffectiveDeletionPolicy, type OperatorMark } from './policies.js';
 import type { AdapterStatus } from './resource.events.js';
+
+export type { WaitEdgeKind, WaitEdge, NamedRef, InUseReferrer, DeletionStatusBlocker } from './blocker-vocabulary.js';
 
 /** One stored resource, as much of it as deletion needs. */
 export interface DeletionNode {
@@ -47,37 +50,6 @@ export interface DeletionGraph {
   readonly nodes: ReadonlyMap<string, DeletionNode>;
   readonly requiredAdaptersOf: (kind: string) => readonly string[];
 }
-
-export type WaitEdgeKind = 'InUse' | 'RecordWait';
-
-/** `from`'s hard delete waits for `to`'s hard delete. */
-export interface WaitEdge {
-  readonly from: string;
-  readonly to: string;
-  readonly kind: WaitEdgeKind;
-}
-
-export type NamedRef = ResourceRef & { readonly name: string };
-
-/** A referrer holding an `InUse`, with what holds the referrer itself (one level: its own blockers' messages). */
-export interface InUseReferrer extends NamedRef {
-  readonly deleting: boolean;
-  readonly blockers: readonly { readonly type: DeletionStatusBlocker['type']; readonly message: string }[];
-}
-
-export type DeletionStatusBlocker =
-  | PausedBlocker
-  | AdapterNotFinalizedBlocker
-  | { readonly type: 'InUse'; readonly message: string; readonly referrers: readonly InUseReferrer[] }
-  | { readonly type: 'DependencyCycle'; readonly message: string; readonly members: readonly NamedRef[]; readonly edges: readonly WaitEdge[] }
-  | {
-      readonly type: 'DependentsRemaining';
-      readonly message: string;
-      readonly count: number;
-      readonly ids: readonly string[];
-      /** Foreground: the dependents hold the adapters too, not only the record. */
-      readonly holds_adapters: boolean;
-    };
 
 export type DeletionPhase =
   /** Adapters may not run: cycle, `InUse`, or Foreground dependents. */

@@ -7,7 +7,9 @@
  * the other fields are the structured facts behind the message.
  */
 import { ConditionType, Reason, type ResourceCondition } from './conditions.js';
-import type { DeletionStatusBlocker } from './deletion-status.js';
+import type { AdapterNotFinalizedBlocker, BlockerCondition, DeletionStatusBlocker, PauseMark } from './blocker-vocabulary.js';
+
+export type { BlockerCondition, ResourceRef, PauseMark, PausedBlocker, AdapterNotFinalizedBlocker } from './blocker-vocabulary.js';
 import type { AdapterStatus } from './resource.events.js';
 
 export const BLOCKER_TYPES = [
@@ -23,30 +25,6 @@ export const BLOCKER_TYPES = [
 
 export type BlockerType = (typeof BLOCKER_TYPES)[number];
 
-/** A condition of an adapter report, reduced to what a dashboard shows. */
-export interface BlockerCondition {
-  readonly status: string;
-  readonly reason?: string;
-  readonly message?: string;
-}
-
-export interface ResourceRef {
-  readonly id: string;
-  readonly kind: string;
-}
-
-/** Who pauses a deletion: the resource itself, an ancestor (`parent`) or a paused descendant (`dependent`). */
-export interface PauseMark {
-  readonly source: 'self' | 'parent' | 'dependent';
-  /** The paused resource (this one when `source` is `self`). */
-  readonly resource: ResourceRef;
-  /** The caller identity that paused it. */
-  readonly paused_by: string;
-  readonly reason: string;
-  /** RFC 3339. */
-  readonly paused_time: string;
-}
-
 /** A job in the dead-letter set about this resource (shape of the job queue's `FailedJob`). */
 export interface DeadLetter {
   readonly queue: string;
@@ -55,24 +33,6 @@ export interface DeadLetter {
   readonly error: string;
   /** RFC 3339. */
   readonly failed_time: string;
-}
-
-export type PausedBlocker = { readonly type: 'Paused'; readonly message: string } & PauseMark;
-
-export interface AdapterNotFinalizedBlocker {
-  readonly type: 'AdapterNotFinalized';
-  readonly message: string;
-  readonly adapter: string;
-  /** False when the adapter never reported on this resource. */
-  readonly reported: boolean;
-  readonly observed_generation?: number;
-  readonly generation: number;
-  readonly finalized?: BlockerCondition;
-  readonly health?: BlockerCondition;
-  /** RFC 3339 time of the adapter's last report. */
-  readonly last_report_time?: string;
-  /** A pause holds the deletion: the adapter is waiting for it, not failing. */
-  readonly held_by_pause: boolean;
 }
 
 /**
