@@ -127,8 +127,10 @@ describe('decom start, api and worker wait for a dependency that is down at star
     const url = `http://127.0.0.1:${port}`;
     const queueEnv = { REDIS_URL: redisUrl, DECOM_QUEUE_PREFIX: 'decom-startwait' };
     const api = spawn(['api'], { ...queueEnv, PORT: String(port), DECOM_DATA_DIR: await mkdtemp(join(folder, 'redis-')) });
+    const workerMetrics = `http://127.0.0.1:${await freePort()}/metrics`;
     const worker = spawn(['worker', '--adapters', 'validation'], {
       ...queueEnv,
+      DECOM_METRICS_PORT: new URL(workerMetrics).port,
       DECOM_API_URL: url,
       KUBECONFIG: kubeconfig,
       DECOM_ADAPTERS_DIR: resolve('config/adapters'),
@@ -142,12 +144,20 @@ describe('decom start, api and worker wait for a dependency that is down at star
       expect(logLines(child, /unavailable/)).toHaveLength(1);
     }
     expect(worker.output()).not.toContain('worker ready');
+    // The waiting worker says so on its metrics too (the gauge alerts fire on).
+    expect(await (await fetch(workerMetrics)).text()).toMatch(/^decom_dependency_up\{dependency="redis"\} 0$/m);
 
     const redis: RedisForTests = await useThrowAwayRedisOn(redisPort);
     cleanups.push(() => redis.stop());
     await readyWithin(url, 20_000);
     await worker.waitFor(/worker ready: validation/, 20_000);
     for (const child of [api, worker]) expect(logLines(child, /Redis at .* back after/)).toHaveLength(1);
+    let up = '';
+    for (let i = 0; i < 50 && !/^decom_dependency_up\{dependency="redis"\} 1$/m.test(up); i++) {
+      up = await (await fetch(workerMetrics)).text();
+      if (!/^decom_dependency_up\{dependency="redis"\} 1$/m.test(up)) await new Promise((done) => setTimeout(done, 100));
+    }
+    expect(up).toMatch(/^decom_dependency_up\{dependency="redis"\} 1$/m);
     await expectDeletionWorks(url);
 
     for (const child of [worker, api]) {

@@ -23,12 +23,13 @@ export function registerWorkerCommand(program: Command): void {
     .action(async (options: { adapters?: string[]; concurrency?: number }) => {
       const config = loadConfigOrExit();
       // Loaded when the worker runs, not for `decom --help` (see runEngineCommand).
-      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }] = await Promise.all([
+      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }, { workerProbes }] = await Promise.all([
         import('@kubernetes/client-node'),
         import('../../../worker/src/worker-runtime.js'),
         import('../engine/job-queue-factory.js'),
         import('../engine/observability.js'),
         import('../engine/dependency-wait.js'),
+        import('../engine/engine-probes.js'),
       ]);
       applyHeapGrowth(heapGrowingPercentFor('worker', config.heapGrowingPercent));
       const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
@@ -48,11 +49,15 @@ export function registerWorkerCommand(program: Command): void {
       logger.info({ kubeconfig: kubeconfigFile }, `Kubernetes: ${config.kubeconfig ? 'KUBECONFIG' : 'the bundled server of the running engine,'} ${kubeconfigFile}`);
       let queue;
       let processMetrics: ProcessMetrics | undefined;
+      let dependencies: { close(): Promise<void> } | undefined;
       // Redis down at start is waited for (ioredis reconnects; one log line when lost, one when back): an
       // exit would become a crash loop under a supervisor. A signal meanwhile stops the wait (exit 0).
       const starting = abortOnSignals(logger);
       try {
         processMetrics = await startProcessMetrics(config, 'worker');
+        const probed = workerProbes(config.redisUrl, kubeConfig, logger);
+        dependencies = probed;
+        processMetrics.metrics.watchDependencies(() => probed.probes.results());
         ({ queue } = await openJobQueue(config, logger, {}, processMetrics.metrics, {}, { logger, signal: starting.signal }));
         queue = countRetries(queue, processMetrics.metrics);
         const counted = queue;
@@ -60,6 +65,7 @@ export function registerWorkerCommand(program: Command): void {
       } catch (error) {
         if (error instanceof StartAborted) {
           logger.info(`${error.message}: stopped`);
+          await dependencies?.close();
           await processMetrics?.close();
           process.exit(0);
         }
@@ -68,6 +74,7 @@ export function registerWorkerCommand(program: Command): void {
       }
       starting.dispose();
       if (starting.signal.aborted) {
+        await dependencies?.close();
         await queue.close();
         await processMetrics.close();
         process.exit(0);
@@ -109,6 +116,7 @@ export function registerWorkerCommand(program: Command): void {
       stopOnSignals(logger, async () => {
         await stopWatches();
         await queue.close();
+        await dependencies?.close();
         await processMetrics.close();
       });
     });

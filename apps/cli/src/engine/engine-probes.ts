@@ -56,20 +56,7 @@ export function engineProbes(sources: EngineProbeSources): EngineProbes {
   }
   const keySets = sources.verifier?.keySetProbes ?? [];
   if (keySets.length > 0) list.push(jwksProbe(keySets));
-  const kube = sources.kubeConfig;
-  if (kube) {
-    let version: VersionApi | undefined;
-    list.push({
-      dependency: 'kubernetes',
-      affectsReadiness: false,
-      async check() {
-        // The bundled server's address is loaded into this config once it listens (after the API).
-        if (!kube.getCurrentCluster()) return { status: 'unknown', reason: 'the Kubernetes API server is not started yet' };
-        version ??= kube.makeApiClient(VersionApi);
-        await version.getCode();
-      },
-    });
-  }
+  if (sources.kubeConfig) list.push(kubernetesProbe(sources.kubeConfig));
   const probes = new DependencyProbes(list, {
     ...(sources.intervalMs !== undefined && { intervalMs: sources.intervalMs }),
     ...(sources.timeoutMs !== undefined && { timeoutMs: sources.timeoutMs }),
@@ -81,6 +68,40 @@ export function engineProbes(sources: EngineProbeSources): EngineProbes {
     async close() {
       probes.stop();
       for (const close of closers) await close();
+    },
+  };
+}
+
+/**
+ * Kubernetes, information only (a cluster being down holds adapter runs, not the API): `GET /version`.
+ * The bundled server's address is loaded into `kube` once it listens (after the API), so it is read at each probe.
+ */
+export function kubernetesProbe(kube: KubeConfig): DependencyProbe {
+  let version: VersionApi | undefined;
+  return {
+    dependency: 'kubernetes',
+    affectsReadiness: false,
+    async check() {
+      if (!kube.getCurrentCluster()) return { status: 'unknown', reason: 'the Kubernetes API server is not started yet' };
+      version ??= kube.makeApiClient(VersionApi);
+      await version.getCode();
+    },
+  };
+}
+
+/**
+ * The probes of a `decom worker` (Redis with its eviction policy, its Kubernetes), started; they feed its
+ * `decom_dependency_up` as the engine's feed `/readyz` and its metrics. `close()` stops them.
+ */
+export function workerProbes(redisUrl: string, kube: KubeConfig, logger: Logger): { probes: DependencyProbes; close(): Promise<void> } {
+  const redis = redisProbe(redisUrl, (reason) => logger.warn(`Redis eviction policy unknown (${reason}): cannot check that it is noeviction, which BullMQ needs`));
+  const probes = new DependencyProbes([redis, kubernetesProbe(kube)], { onChange: (current, previous) => logChange(logger, current, previous) });
+  probes.start();
+  return {
+    probes,
+    async close() {
+      probes.stop();
+      await redis.close();
     },
   };
 }
