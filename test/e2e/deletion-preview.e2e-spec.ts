@@ -73,6 +73,26 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
     expect([again.status, again.body.outcome, again.body.resources]).toEqual([200, 'AlreadyDeleting', []]);
   });
 
+  it('a dry-run flag on any other write, or spelled dry_run / dry-run, or in a DeleteOptions body: 400, nothing recorded', async () => {
+    const c = await cluster('preview-writes');
+    const before = await streamEvents(c.id);
+    const refused = [
+      await api.call('POST', '/clusters?dryRun=All', { kind: 'Cluster', name: 'preview-never-created', spec: {} }),
+      await api.call('PATCH', `/clusters/${c.id}?dryRun=All`, { spec: { a: 2 } }),
+      await api.call('POST', `/clusters/${c.id}/pause?dry_run=true`, { reason: 'only a test' }),
+      await api.call('POST', `/clusters/${c.id}/force-delete?dryRun=All`, { reason: 'preview only' }),
+      await api.call('DELETE', `/clusters/${c.id}?dry_run=true`),
+      await api.call('DELETE', `/clusters/${c.id}?dry-run=true`),
+      await api.call('DELETE', `/clusters/${c.id}`, { kind: 'DeleteOptions', dryRun: ['All'] }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([400, 400, 400, 400, 400, 400, 400]);
+    for (const r of refused) expect(r.body.detail).toMatch(/nothing was (recorded|deleted)/);
+    expect(await streamEvents(c.id)).toEqual(before);
+    expect((await api.get('/clusters?search=name%3D%27preview-never-created%27')).body.total).toBe(0);
+    const after = await api.get(`/clusters/${c.id}`);
+    expect([after.status, after.body.deleted_time, after.body.generation, after.body.spec]).toEqual([200, undefined, 1, {}]);
+  });
+
   it('a referenced (in use) cluster: the DELETE\'s 409 and problem body, with dry_run true; nothing recorded', async () => {
     const target = await cluster('preview-used');
     await cluster('preview-user', { references: { network: [{ id: target.id, kind: 'Cluster' }] } });

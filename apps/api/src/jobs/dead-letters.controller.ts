@@ -11,7 +11,8 @@
  * Dead letters span every tenant, so with tenants on they are for administrators and system callers only
  * (as the leak scan). Works on both queues: BullMQ (Redis) and the embedded in-process queue.
  */
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { RefuseDryRunOnWrites } from '../resources/refuse-dry-run-on-writes.guard.js';
 import type { FastifyRequest } from 'fastify';
 import { currentTrace } from '@decom/tracing';
 import type { AccessPolicy } from '../auth/access-policy.js';
@@ -22,6 +23,7 @@ import { ACCESS_POLICY, DEAD_LETTERS, OPERATOR_LOG, type DeadLetterSource, type 
 import { FailedJobsQueryDto, RetryJobDto } from './dto/dead-letters.dto.js';
 
 @Controller('api/decom/v1/jobs')
+@UseGuards(RefuseDryRunOnWrites)
 export class DeadLettersController {
   constructor(
     @Inject(DEAD_LETTERS) private readonly deadLetters: DeadLetterSource,

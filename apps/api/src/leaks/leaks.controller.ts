@@ -5,7 +5,8 @@
  * `LeakedObjectsDeleted` (caller, reason, objects) in that resource's history (issue #11).
  * 503 when this process has no Kubernetes connection (role `api` without KUBECONFIG).
  */
-import { Body, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { RefuseDryRunOnWrites } from '../resources/refuse-dry-run-on-writes.guard.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { RecordLeakCleanupCommand } from '@decom/application';
@@ -21,6 +22,7 @@ import { LEAK_SCANNER } from './leak-tokens.js';
 import type { LeakJson, LeakScanner, LeakScannerSlot, LeakScanSummary } from './leak-scanner.js';
 
 @Controller('api/decom/v1/leaks')
+@UseGuards(RefuseDryRunOnWrites)
 export class LeaksController {
   constructor(
     @Inject(LEAK_SCANNER) private readonly slot: LeakScannerSlot,

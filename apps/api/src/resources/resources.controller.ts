@@ -3,7 +3,8 @@
  * `ResourceActions` or the read side, pick the status code. Static segments (`statuses`, `force-delete`)
  * win over `:childPlural` in the router.
  */
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { RefuseDryRunOnWrites } from './refuse-dry-run-on-writes.guard.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ResourceNotFound, ValidationFailed, type KindDescriptor, type KindRegistry } from '@decom/domain';
 import { KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/application';
@@ -38,6 +39,7 @@ type CreateBody = Readonly<CreateResourceDto>;
 import { reportFence } from './fence-header.js';
 
 @Controller('api/hyperfleet/v1')
+@UseGuards(RefuseDryRunOnWrites)
 export class ResourcesController {
   private readonly targets: ResourceTargets;
 
@@ -98,7 +100,7 @@ export class ResourcesController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
-    const dryRun = isDryRun(req.query);
+    const dryRun = isDryRun(req.query, req.body);
     const target = await this.targets.single(plural, id, req.url, scopeOf(req));
     if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy));
     return this.actions.delete(target, context(req), move === 'true', propagationPolicy);
@@ -159,7 +161,7 @@ export class ResourcesController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
-    const dryRun = isDryRun(req.query);
+    const dryRun = isDryRun(req.query, req.body);
     const target = await this.nested(p, req);
     if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy));
     return this.actions.delete(target, context(req), move === 'true', propagationPolicy);
