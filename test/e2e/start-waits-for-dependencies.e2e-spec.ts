@@ -188,4 +188,26 @@ describe('decom start, api and worker wait for a dependency that is down at star
       expect(child.output()).toMatch(/stopped while waiting for (postgres|redis)/);
     }
   }, 60_000);
+
+  it('SIGTERM of a running decom start whose Redis went away exits within its stop grace, releasing the data folder', async () => {
+    const redisPort = await freePort();
+    const redis: RedisForTests = await useThrowAwayRedisOn(redisPort);
+    cleanups.push(() => redis.stop());
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const dataDir = await mkdtemp(join(folder, 'gone-'));
+    const engine = spawn(['start'], { PORT: String(port), DECOM_DATA_DIR: dataDir, REDIS_URL: `redis://127.0.0.1:${redisPort}`, DECOM_QUEUE_PREFIX: 'decom-stopgrace' });
+    await readyWithin(url, SPAWN_MS);
+    await redis.stop();
+    await eventually('readyz says Redis is down', async () => ((await fetch(`${url}/readyz`)).status === 503 ? true : undefined), 10_000, 100);
+    const stopped = Date.now();
+    engine.kill('SIGTERM');
+    expect([0, 1]).toContain(await engine.exited);
+    // The stop grace is 10 s; a hang would run into this test's timeout instead.
+    expect(Date.now() - stopped).toBeLessThan(20_000);
+    // The folder is free again: a new engine on it starts (and waits for Redis rather than refusing the lock).
+    const again = spawn(['start'], { PORT: String(await freePort()), DECOM_DATA_DIR: dataDir, REDIS_URL: `redis://127.0.0.1:${redisPort}`, DECOM_QUEUE_PREFIX: 'decom-stopgrace' });
+    await again.waitFor(/Redis at redis:\/\/127\.0\.0\.1:\d+ unavailable/, SPAWN_MS);
+    expect(again.output()).not.toMatch(/in use by another running Decom engine/);
+  }, 90_000);
 });

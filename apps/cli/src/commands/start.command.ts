@@ -102,10 +102,25 @@ export function loadConfigOrExit(needs: { adapters: boolean } = { adapters: true
   }
 }
 
-export function stopOnSignals(logger: pino.Logger, close: () => Promise<void>): void {
+/** How long a stop may take before the process exits without waiting further, ms (Kubernetes gives 30 s). */
+export const STOP_GRACE_MS = 10_000;
+
+/**
+ * On SIGINT/SIGTERM: closes, then exits 0. A close still running after `graceMs` (a dependency unreachable:
+ * a client waiting to reconnect) is not waited for: the process says so and exits 1, so a supervisor's
+ * stop never hangs and the data folder's lock is released. Every write was acknowledged only once recorded,
+ * and queued work is re-dispatched at the next start, so nothing acknowledged is lost.
+ */
+export function stopOnSignals(logger: pino.Logger, close: () => Promise<void>, graceMs = STOP_GRACE_MS): void {
   const stop = async (signal: string) => {
     logger.info(`${signal}: stopping`);
+    const late = setTimeout(() => {
+      logger.warn(`${signal}: stopping took longer than ${graceMs} ms (a dependency is unreachable?): exiting without waiting`);
+      process.exit(1);
+    }, graceMs);
+    late.unref();
     await close();
+    clearTimeout(late);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
