@@ -12,6 +12,12 @@ import { writeServerConfig } from '../support/server-config.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
+const asHostOf = (url: string, host: string) =>
+  new Promise<number>((resolve, reject) => {
+    const req = httpRequest(`${url}/api/hyperfleet/v1/clusters`, { headers: { host } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+    req.on('error', reject).end();
+  });
+
 describe('safe defaults without authentication', () => {
   it('binds 127.0.0.1 by default', () => {
     expect(loadAppConfig({}, '/tmp').host).toBe('127.0.0.1');
@@ -22,6 +28,31 @@ describe('safe defaults without authentication', () => {
     const open = await startTestEngine({ env: { HOST: '0.0.0.0', DECOM_AUTH: 'disabled' } });
     try {
       expect((await fetch(`${open.engine.url}/healthz`)).status).toBe(200);
+    } finally {
+      await open.stop();
+    }
+  });
+
+  it('serves only loopback host names without authentication (a rebound DNS name is refused), unless DECOM_AUTH=disabled', async () => {
+    const engine = await startTestEngine();
+    const asHost = (url: string, host: string, path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest(`${url}${path}`, { headers: { host, 'x-hyperfleet-identity': 'operator@example.com' } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+        req.on('error', reject).end();
+      });
+    try {
+      const port = new URL(engine.engine.url).port;
+      expect(await asHost(engine.engine.url, `attacker.example:${port}`, '/api/hyperfleet/v1/clusters')).toBe(403);
+      expect(await asHost(engine.engine.url, `127.0.0.1.attacker.example:${port}`, '/api/hyperfleet/v1/clusters')).toBe(403);
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) expect(await asHost(engine.engine.url, host, '/api/hyperfleet/v1/clusters')).toBe(200);
+      // Health stays public whatever the name (probes may use any).
+      expect(await asHost(engine.engine.url, 'probe.internal', '/healthz')).toBe(200);
+    } finally {
+      await engine.stop();
+    }
+    const open = await startTestEngine({ env: { HOST: '0.0.0.0', DECOM_AUTH: 'disabled' } });
+    try {
+      expect(await asHostOf(open.engine.url, 'decom.example')).toBe(200);
     } finally {
       await open.stop();
     }

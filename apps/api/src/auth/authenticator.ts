@@ -32,6 +32,12 @@ export interface AuthenticatorOptions {
    * that issuer sets `system_identities: true`. Default: the `system:` prefix (Kubernetes service accounts).
    */
   readonly isSystemIdentity?: (identity: string) => boolean;
+  /**
+   * JWT off on a loopback address: only requests naming a loopback host (`localhost`, `127.0.0.0/8`,
+   * `[::1]`) are served. Without it a web page whose name an attacker rebinds to 127.0.0.1 (DNS rebinding)
+   * would be same-origin with the API, and with authentication off every caller may act as anyone.
+   */
+  readonly loopbackHostsOnly?: boolean;
 }
 
 export class Authenticator {
@@ -62,6 +68,9 @@ export class Authenticator {
    */
   authenticateNow(request: FastifyRequest): Principal {
     if (this.options.verifier) throw new Error('authenticateNow: JWT is on, use authenticate');
+    if (this.options.loopbackHostsOnly && !isLoopbackHostHeader(request.headers.host)) {
+      throw Problems.forbidden(`authentication is off: only requests to a loopback host name (localhost, 127.0.0.1, [::1]) are served, not ${JSON.stringify(String(request.headers.host ?? '').slice(0, 64))}`);
+    }
     return this.withTenant(request, { identity: headerIdentity(request, IDENTITY_HEADER) ?? ANONYMOUS_CALLER, issuer: null, subject: null, tenant: null });
   }
 
@@ -114,4 +123,11 @@ function headerIdentity(request: FastifyRequest, name: string): string | undefin
     ]);
   }
   return value;
+}
+
+/** The Host header names this machine: `localhost` (or a `*.localhost` name), `127.0.0.0/8` or `[::1]`, any port. */
+export function isLoopbackHostHeader(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = (host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '')).toLowerCase();
+  return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
 }
