@@ -58,6 +58,23 @@ export interface BullMqJobQueueOptions {
   readonly onConnectionChange?: (state: 'lost' | 'back', error?: unknown) => void;
 }
 
+/** How long a timed-out `close()` waits for each worker's and queue's own disconnect, ms. */
+const DISCONNECT_WAIT_MS = 500;
+
+/** `promise`, or undefined once `ms` passed (the timer does not keep the process alive). */
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** How long `close()` waits for workers and connections while Redis may be unreachable, ms. */
 const CLOSE_TIMEOUT_MS = 3_000;
 
@@ -220,7 +237,9 @@ export class BullMqJobQueue implements JobQueue {
     clearTimeout(timer);
     // A close that ran out of time leaves the workers' blocking connections and the queues' own connections
     // reconnecting (they keep the process alive): drop each of them, not only the shared one.
-    await Promise.all([...this.workers, ...this.queues.values()].map((c) => c.disconnect().catch(() => undefined)));
+    // BullMQ's disconnect first awaits the connection's initialisation, which never settles while Redis is
+    // unreachable: bounded, not awaited beyond DISCONNECT_WAIT_MS.
+    await Promise.all([...this.workers, ...this.queues.values()].map((c) => withinMs(c.disconnect().catch(() => undefined), DISCONNECT_WAIT_MS)));
     this.redis.disconnect();
   }
 
