@@ -19,7 +19,7 @@ export default {
     // `testTimeout` only globally, so the unit project sets its own in a setup file.)
     { ...shared, displayName: 'unit', testMatch: ['**/?(*.)+(spec).ts'], testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|e2e|chaos)-spec\\.ts$'], setupFilesAfterEnv: ['<rootDir>/test/support/unit-test-timeout.ts'] },
     // Real PostgreSQL, Redis, HTTP servers, browsers and child processes: start-up alone can take seconds.
-    { ...shared, displayName: 'integration', testMatch: ['**/?(*.)+(int-spec|e2e-spec).ts'] },
+    { ...shared, displayName: 'integration', testMatch: ['**/?(*.)+(int-spec|e2e-spec).ts'], globalSetup: '<rootDir>/test/support/build-once.mjs' },
   ],
   testTimeout: 60_000,
 };

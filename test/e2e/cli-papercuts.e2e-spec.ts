@@ -24,7 +24,7 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
   let dir: string;
 
   beforeAll(async () => {
-    await ensureBuilt();
+    ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'decom-cli-'));
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -26,7 +26,7 @@ describe('dead letters over the API: list for everyone, retry for administrators
   };
 
   beforeAll(async () => {
-    await ensureBuilt();
+    ensureBuilt();
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
         for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));

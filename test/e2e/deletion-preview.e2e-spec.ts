@@ -160,7 +160,7 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
   });
 
   it('the built decom: --dry-run exits 0 with the plan, a refused one exits 1 with the DELETE\'s detail', async () => {
-    await ensureBuilt();
+    ensureBuilt();
     const c = await cluster('preview-bin');
     const api = ['--api', fixture.engine.url, '--as', 'operator@example.com'];
     const planned = await runBuiltDecom(['delete', 'Cluster', c.id, '--dry-run', ...api]);

@@ -4,10 +4,9 @@
  * test stops, never REDIS_URL; the engine runs as its own `decom start` process there) the pending deletion
  * still shows, from the read model, under a banner saying dead-letter blockers are unknown. With the engine
  * itself stopped after the first load, the last list stays with an "engine unreachable" banner, and the
- * banner follows to the next page. Builds the UI with Vite first (~2 s). No adapters run, so the deletions
+ * banner follows to the next page. Serves the Vite build in dist/ui (ensureBuilt). No adapters run, so the deletions
  * stay pending.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +17,7 @@ import { freePort } from '../support/free-port.js';
 import { useThrowAwayRedis, type RedisForTests } from '../support/redis.js';
 import { spawnDecom, type DecomProcess } from './support/decom-process.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { ensureBuilt } from './support/ensure-built.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -50,7 +50,7 @@ describeBrowser('web UI during outages: never a false all-clear', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'apps/ui/vite.config.ts'], { stdio: 'pipe' });
+    ensureBuilt();
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   }, 30_000);
   afterAll(async () => {

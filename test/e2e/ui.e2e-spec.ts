@@ -1,17 +1,17 @@
 /**
  * The web UI in a real browser (issue #14): Debian's Chromium driven by playwright-core (no browser
  * download), against the embedded engine with the shipped adapters and the bundled Kubernetes server.
- * Builds the UI with Vite first (`npm run build:ui`, ~2 s). Screenshots go to a temporary folder, so the suite
+ * Serves the Vite build in dist/ui (ensureBuilt). Screenshots go to a temporary folder, so the suite
  * leaves the work tree clean; `npm run docs:screenshots` sets DECOM_SCREENSHOT_DIR=docs/ui to refresh the
  * pictures docs/ui.md links.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { ensureBuilt } from './support/ensure-built.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -39,7 +39,7 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
   };
 
   beforeAll(async () => {
-    execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'apps/ui/vite.config.ts'], { stdio: 'pipe' });
+    ensureBuilt();
     // Authentication off (the embedded default), roles from DECOM_ADMINS: whoami tells the UI who may do what.
     fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), admins: 'carol@example.com,alice@example.com,operator@example.com' });
     api = new DemoApi(fixture.engine.url);

@@ -1,16 +1,13 @@
 /**
  * Runs the **built** `decom` binary (`node bin/decom.js ...`), as a user does after `npm run build`, for
- * tests of CLI behaviour (exit codes, stdout/stderr, pipes). `ensureBuilt()` runs `npm run build` once when
- * `dist/` is missing or older than a source file, so the suite never tests stale output.
+ * tests of CLI behaviour (exit codes, stdout/stderr, pipes). `ensureBuilt()` builds when a source changed
+ * since the last build, so the suite never tests stale output.
  */
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 
 const ROOT = resolve('.');
 export const DECOM_BIN = join(ROOT, 'bin', 'decom.js');
-const MAIN = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 
 export interface CliRun {
   readonly code: number | null;
@@ -18,25 +15,7 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Builds when `dist` is missing or older than the newest `.ts` under apps/ and libs/ (about 40 s). */
-export async function ensureBuilt(): Promise<void> {
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newestSource([join(ROOT, 'apps'), join(ROOT, 'libs')])) return;
-  await promisify(execFile)('npm', ['run', 'build', '--silent'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-}
-
-function newestSource(dirs: string[]): number {
-  let newest = 0;
-  const stack = [...dirs];
-  while (stack.length > 0) {
-    const dir = stack.pop()!;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) stack.push(path);
-      else if (entry.name.endsWith('.ts') && !/\.(int-|e2e-)?spec\.ts$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  }
-  return newest;
-}
+export { ensureBuilt } from './ensure-built.js';
 
 /**
  * `node bin/decom.js ...args` with `env` added to a minimal environment (PATH, HOME): the parent's DECOM_*,

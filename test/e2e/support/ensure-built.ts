@@ -1,27 +1,14 @@
 /**
- * Makes sure `dist/` (what `bin/decom.js` runs) is at least as new as every TypeScript source of apps/
- * and libs/, running `npm run build` (≈35 s here) when it is not, so a test of the built binary never
- * runs yesterday's code.
+ * Makes sure `dist/` (what `bin/decom.js` runs, with the web UI in dist/ui) is built from today's sources:
+ * `scripts/build-if-stale.mjs`, the digest check `npm start` uses, builds only when a source changed. The
+ * integration project's globalSetup already ran it before any suite started, so here it is a quick check
+ * for a suite run on its own (the chaos suite) rather than a second build racing a running binary.
+ * @throws Error when the build fails.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-
-function newestMtimeMs(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtimeMs(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
 
 export function ensureBuilt(): void {
-  const root = resolve('.');
-  const main = join(root, 'dist/apps/cli/src/main.js');
-  const sources = Math.max(newestMtimeMs(join(root, 'apps')), newestMtimeMs(join(root, 'libs')));
-  // tsc rewrites every output on each build, so main.js's mtime dates the build.
-  if (existsSync(main) && statSync(main).mtimeMs >= sources) return;
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore', timeout: 180_000 });
+  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: resolve('.'), stdio: 'inherit', timeout: 180_000 });
+  if (build.status !== 0) throw new Error(`the build failed (exit ${build.status ?? build.signal})`);
 }

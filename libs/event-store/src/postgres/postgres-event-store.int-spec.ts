@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { usePostgres, type PostgresForTests } from '../../../../test/support/postgres.js';
 import type { RecordedEvent } from '../event-store.port.js';
@@ -20,8 +21,10 @@ describe('PostgresEventStore LISTEN connection', () => {
     const store = new PostgresEventStore({ connectionString: postgres.connectionString, schema, pollIntervalMs: 50 });
     const admin = new pg.Client({ connectionString: postgres.connectionString });
     await admin.connect();
+    // Only this store's LISTEN session (its channel digests the schema): other suites share the server.
+    const channel = `decom_events_${createHash('sha256').update(schema).digest('hex').slice(0, 24)}`;
     const listeners = async () =>
-      (await admin.query(`SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`)).rows;
+      (await admin.query(`SELECT pid FROM pg_stat_activity WHERE query = $1 AND pid <> pg_backend_pid()`, [`LISTEN "${channel}"`])).rows;
     const seen: RecordedEvent[] = [];
     const errors: unknown[] = [];
     const subscription = store.subscribeToAll(async (event) => void seen.push(event), {
