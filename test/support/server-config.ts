@@ -17,6 +17,8 @@ export interface TestServerConfig {
   readonly tenant?: Record<string, unknown>;
   /** `server.rate_limit`, as written. */
   readonly rateLimit?: Record<string, unknown>;
+  /** `server.streams`, as written. */
+  readonly streams?: Record<string, unknown>;
   /** `server.trusted_proxies`. */
   readonly trustedProxies?: readonly string[];
   readonly authorization?: {
@@ -44,6 +46,7 @@ export function serverConfigYaml(issuer: Pick<TestIssuer, 'issuer' | 'jwksUrl' |
       },
       ...(config.tenant && { tenant: config.tenant }),
       ...(config.rateLimit && { rate_limit: config.rateLimit }),
+      ...(config.streams && { streams: config.streams }),
       ...(config.trustedProxies && { trusted_proxies: config.trustedProxies }),
     },
     ...(config.authorization && { authorization: config.authorization }),

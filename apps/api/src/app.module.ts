@@ -24,7 +24,7 @@ import {
 import type { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import type { ResourceQueries } from '@decom/projections';
-import type { RateLimitConfig } from '@decom/config';
+import { DEFAULT_STREAM_LIMITS, type RateLimitConfig, type StreamLimitsConfig } from '@decom/config';
 import { AccessPolicy } from './auth/access-policy.js';
 import { Authenticator } from './auth/authenticator.js';
 import { WhoamiController } from './auth/whoami.controller.js';
@@ -32,7 +32,8 @@ import { AuditController } from './audit/audit.controller.js';
 import { FinalizingController } from './finalizing/finalizing.controller.js';
 import { EventFeed } from './live/event-feed.js';
 import { KindsController } from './kinds/kinds.controller.js';
-import { EventsStreamController } from './live/events-stream.controller.js';
+import { EventsStreamController, STREAM_SLOTS } from './live/events-stream.controller.js';
+import { StreamSlots } from './live/stream-slots.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { HistoryController } from './history/history.controller.js';
@@ -76,6 +77,8 @@ export interface ApiAuth {
   readonly rateLimit?: RateLimitConfig;
   /** `server.trusted_proxies`: addresses/CIDRs whose `X-Forwarded-For` names the client (Fastify `trustProxy`). */
   readonly trustedProxies?: readonly string[];
+  /** `server.streams`: open event streams per caller and per process (DEFAULT_STREAM_LIMITS when absent). */
+  readonly streams?: StreamLimitsConfig;
 }
 
 /** JWT off, header identities, `DECOM_ADMINS` as the admins (today's behaviour). */
@@ -129,6 +132,7 @@ export class AppModule {
         { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,
         EventFeed,
+        { provide: STREAM_SLOTS, useValue: new StreamSlots(runtime.auth?.streams ?? DEFAULT_STREAM_LIMITS) },
         ResourcesResolver,
         ...COMMAND_HANDLERS,
         ...QUERY_HANDLERS,

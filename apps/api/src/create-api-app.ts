@@ -86,6 +86,11 @@ function installMisroutedMethodCheck(fastify: FastifyInstance, allowed: AllowedM
   });
 }
 
+/** Node's `server.headersTimeout`: milliseconds a client has to send its request headers. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** Node's `server.requestTimeout`: milliseconds a client has to send its whole request. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
 /**
  * `options.logger`: Nest's own error/warn log on (default) or off, or a `LoggerService` that receives Nest's
  * lines (the engine passes its JSON logger); `options.observability`: access log and request metrics
@@ -105,6 +110,11 @@ export async function createApiApp(
     // The client address (rate limit, logs) comes from X-Forwarded-For only through a configured proxy.
     ...(trustedProxies.length > 0 ? { trustProxy: [...trustedProxies] } : {}),
     bodyLimit: 1024 * 1024,
+    // A client that opens sockets and never finishes its request holds them only briefly: headers within
+    // 10 s, the whole request (1 MiB at most) within 30 s, checked every second. Streams answering a request
+    // (SSE) are not affected: these clocks stop once the request is received.
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       observeUnroutedAnswer(options.observability ?? {}, request, reply);
       frameworkErrorHandler(error, request, reply);

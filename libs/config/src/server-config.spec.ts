@@ -35,6 +35,16 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     expect(config.jwt.configs[0]!.identity_claim_pattern!.test('a@example.com')).toBe(true);
     expect(config.authorization).toEqual({ admins: ['root@example.com'], adapters: { validation: ['system:serviceaccount:hf:validation'] } });
     expect(config.rate_limit).toEqual({ enabled: false, max: 600, time_window_ms: 60_000 });
+    expect(config.streams).toEqual({ max_per_caller: 10, max_total: 500 });
+  });
+
+  it('reads server.streams; refuses a per-caller cap above the total, zero and unknown fields, as file:line:column', () => {
+    expect(parseServerConfig('server:\n  streams: {max_per_caller: 3, max_total: 40}\n', 'f.yaml').streams).toEqual({ max_per_caller: 3, max_total: 40 });
+    expect(issues('server:\n  streams:\n    max_per_caller: 50\n    max_total: 40\n')).toEqual(['/etc/decom/server.yaml:3:21 server.streams.max_per_caller: must not exceed max_total (40)']);
+    expect(issues('server:\n  streams: {max_total: 0, per_ip: 2}\n')).toEqual([
+      '/etc/decom/server.yaml:2:27 server.streams.per_ip: unknown field (expected one of max_per_caller, max_total)',
+      expect.stringMatching(/^\/etc\/decom\/server\.yaml:2:\d+ server\.streams\.max_total: /),
+    ]);
   });
 
   it('reports every problem as file:line:column field: message', () => {

@@ -69,6 +69,17 @@ export interface AuthorizationConfig {
   readonly adapters: Readonly<Record<string, readonly string[]>>;
 }
 
+/** `server.streams`: caps on concurrent Server-Sent-Events streams (`/api/decom/v1/events/stream`). */
+export interface StreamLimitsConfig {
+  /** Open streams per verified caller (issuer + identity), or per client address when none is verified. */
+  readonly max_per_caller: number;
+  /** Open streams of this process in all. */
+  readonly max_total: number;
+}
+
+/** Each caller may hold a few dashboards open; the total keeps one process's sockets and feed listeners bounded. */
+export const DEFAULT_STREAM_LIMITS: StreamLimitsConfig = { max_per_caller: 10, max_total: 500 };
+
 export interface RateLimitConfig {
   readonly enabled: boolean;
   /** Requests per caller and window. */
@@ -95,6 +106,7 @@ export interface ServerConfig {
   readonly jwt: JwtConfig;
   readonly authorization: AuthorizationConfig;
   readonly rate_limit: RateLimitConfig;
+  readonly streams: StreamLimitsConfig;
   readonly tenant?: TenantConfig;
   /**
    * Proxies (IP addresses or CIDR ranges, e.g. `10.0.0.0/8`) whose `X-Forwarded-For` is believed: the client
@@ -108,6 +120,7 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   jwt: { enabled: false, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30, max_token_lifetime_seconds: 86_400, configs: [] },
   authorization: { admins: [], adapters: {} },
   rate_limit: { enabled: false, max: 600, time_window_ms: 60_000 },
+  streams: DEFAULT_STREAM_LIMITS,
   trusted_proxies: [],
 };
 
@@ -151,7 +164,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const reader = new MapReader(root as YAMLMap | null, '', at);
   reader.only(['server', 'authorization']);
   const server = reader.map('server');
-  server.only(['jwt', 'tenant', 'rate_limit', 'trusted_proxies']);
+  server.only(['jwt', 'tenant', 'rate_limit', 'streams', 'trusted_proxies']);
   const trusted_proxies = server.addresses('trusted_proxies');
 
   const jwtMap = server.map('jwt');
@@ -224,6 +237,14 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     time_window_ms: rl.integer('time_window_ms', 60_000, 100, 86_400_000),
   };
 
+  const streamsMap = server.map('streams');
+  streamsMap.only(['max_per_caller', 'max_total']);
+  const streams: StreamLimitsConfig = {
+    max_per_caller: streamsMap.integer('max_per_caller', DEFAULT_STREAM_LIMITS.max_per_caller, 1, 10_000),
+    max_total: streamsMap.integer('max_total', DEFAULT_STREAM_LIMITS.max_total, 1, 100_000),
+  };
+  if (streams.max_per_caller > streams.max_total) streamsMap.problem('max_per_caller', `must not exceed max_total (${streams.max_total})`);
+
   const tenantMap = server.map('tenant');
   let tenant: TenantConfig | undefined;
   if (tenantMap.present) {
@@ -266,6 +287,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     jwt: { enabled, anonymous_reads: jwtMap.bool('anonymous_reads', false), clock_skew_seconds: clockSkew, jwks_refetch_cooldown_seconds: cooldown, max_token_lifetime_seconds: maxLifetime, configs },
     authorization: { admins, ...(operators ? { operators } : {}), adapters },
     rate_limit,
+    streams,
     ...(tenant ? { tenant } : {}),
     trusted_proxies,
   };

@@ -68,11 +68,19 @@ function frameworkDetail(error: Error & { code?: string }, internal: boolean): s
  * Long (RFC 9110 §15.5.15) instead. Nothing of the request is echoed.
  */
 export function clientErrorHandler(error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket, onAnswer?: (status: number, traceId: string) => void): void {
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? (requestLineOverflowed(error.rawPacket) ? 414 : 431) : 400;
+  // Node's headersTimeout / requestTimeout (create-api-app.ts) end a request the client never finished: 408.
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const status = timedOut ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? (requestLineOverflowed(error.rawPacket) ? 414 : 431) : 400;
   // No request object exists, so no request id was generated: a fresh trace id finds this answer in the log.
   const traceId = randomBytes(16).toString('hex');
-  const title = status === 414 ? 'URI Too Long' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
-  const detail = status === 414 ? 'the request URL is too long' : status === 431 ? 'the request headers are too large' : 'the request could not be parsed';
+  const title = timedOut ? 'Request Timeout' : status === 414 ? 'URI Too Long' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  const detail = timedOut
+    ? 'the request was not received in time'
+    : status === 414
+      ? 'the request URL is too long'
+      : status === 431
+        ? 'the request headers are too large'
+        : 'the request could not be parsed';
   const body = JSON.stringify({
     type: `${PROBLEM_TYPE_BASE}bad-request`,
     title,

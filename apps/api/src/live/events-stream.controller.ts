@@ -3,23 +3,34 @@
  * `event: <type>` message per recorded event with `id: <$all position>` and a JSON `LiveEvent` as data.
  * A client that reconnects with `Last-Event-ID` (or `?after=<position>`) first gets what it missed (up to
  * 1000 events). A comment line every 15 s keeps proxies from closing an idle stream. Fleet-wide: with tenants
- * on, only unscoped (system) callers may follow it (403 `HYPERFLEET-AUZ-001` otherwise).
+ * on, only unscoped (system) callers may follow it (403 `HYPERFLEET-AUZ-001` otherwise). Open streams are
+ * capped per caller and per process (`server.streams`, stream-slots.ts): 429 over a cap.
  */
-import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { scopeOf } from '../auth/request-authentication.js';
+import { principalOf, scopeOf } from '../auth/request-authentication.js';
 import { Problems } from '../problem-details/problem.js';
 import { ValidationFailed } from '@decom/domain';
 import { EventFeed, type LiveEvent } from './event-feed.js';
+import { StreamSlots } from './stream-slots.js';
+
+/** Nest token of the process's `StreamSlots` (caps from `server.streams`). */
+export const STREAM_SLOTS = Symbol('STREAM_SLOTS');
 
 const HEARTBEAT_MS = 15_000;
 const MAX_BACKLOG = 1000;
 
 @Controller('api/decom/v1/events')
 export class EventsStreamController {
-  constructor(private readonly feed: EventFeed) {}
+  constructor(
+    private readonly feed: EventFeed,
+    @Inject(STREAM_SLOTS) private readonly slots: StreamSlots,
+  ) {}
 
-  /** @throws ValidationFailed (400) when `after` / `Last-Event-ID` is not a non-negative integer. */
+  /**
+   * @throws ValidationFailed (400) when `after` / `Last-Event-ID` is not a non-negative integer.
+   * @throws HttpProblem 429 when the caller or the process holds its maximum of open streams.
+   */
   @Get('stream')
   async stream(@Res() reply: FastifyReply, @Req() req: FastifyRequest, @Query('after') after?: string, @Headers('last-event-id') lastEventId?: string): Promise<void> {
     if (scopeOf(req)) throw Problems.forbidden('the event stream is fleet-wide: with tenants on, only system callers may follow it');
@@ -30,8 +41,10 @@ export class EventsStreamController {
         { field: 'after', value: from, constraint: 'min', message: 'must be a non-negative integer' },
       ]);
     }
+    const release = this.slots.take(streamCaller(req));
     reply.hijack();
     const raw = reply.raw;
+    raw.on('close', release);
     raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     let lastSent = afterPosition ?? 0;
     const send = (event: LiveEvent) => {
@@ -58,4 +71,10 @@ export class EventsStreamController {
       stop();
     });
   }
+}
+
+/** A verified caller is counted by issuer and identity; an unverified one (JWT off) by its address. */
+function streamCaller(request: FastifyRequest): string {
+  const principal = principalOf(request);
+  return principal.issuer === null ? `address ${request.ip}` : `${principal.issuer} ${principal.identity}`;
 }

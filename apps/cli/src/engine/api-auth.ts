@@ -69,7 +69,7 @@ export async function buildEngineAuth(config: AppConfig, logger: Logger, options
     `authorization: ${authorization.admins.length} admin(s), operators: ${authorization.operators ? authorization.operators.length : 'any authenticated caller'}, adapters bound: ${Object.keys(authorization.adapters).join(', ') || '(none)'}; tenants: ${tenant ? `on (${tenant.dimensions.map((d) => `${d.header}${d.required ? '' : '?'}`).join(', ')}; system header ${tenant.system_header})` : 'off'}; rate limit: ${server.rate_limit.enabled ? `${server.rate_limit.max} per ${server.rate_limit.time_window_ms} ms per caller` : 'off'}; trusted proxies: ${server.trusted_proxies.join(', ') || '(none)'}`,
   ];
   return {
-    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}), isSystemIdentity: (identity) => identity.startsWith('system:') || policy.isSystem({ identity, issuer: null, subject: null, tenant: null }), loopbackHostsOnly: !jwtOn && isLoopback(config.host) }), policy, rateLimit: server.rate_limit, trustedProxies: server.trusted_proxies },
+    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}), isSystemIdentity: (identity) => identity.startsWith('system:') || policy.isSystem({ identity, issuer: null, subject: null, tenant: null }), loopbackHostsOnly: !jwtOn && isLoopback(config.host) }), policy, rateLimit: server.rate_limit, trustedProxies: server.trusted_proxies, streams: server.streams },
     ...(embedded ? { embedded } : {}),
     ...(verifier ? { verifier } : {}),
     summary,
