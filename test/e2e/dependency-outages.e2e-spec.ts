@@ -7,14 +7,14 @@
  * the test's own); never the shared ones.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { useRestartableRedis, useThrowAwayRedis, type RedisForTests, type RestartableRedis } from '../support/redis.js';
 import { useThrowAwayPostgres, type RestartablePostgres } from '../support/postgres.js';
 import { TestIssuer } from '../support/test-issuer.js';
-import { writeServerConfig } from '../support/server-config.js';
+import { serverConfigYaml, writeServerConfig } from '../support/server-config.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 interface Answer {
@@ -135,7 +135,7 @@ describe('JWKS unreachable before the first key fetch: not ready, naming jwks', 
     const notReady = await notReadyNaming(fixture.engine.url, 'jwks');
     expect(notReady.ms).toBeLessThan(100);
     const jwks = failing(notReady).find((f) => f.dependency === 'jwks')!;
-    expect(jwks.reason).toContain(`keys of issuer ${issuer.issuer} cannot be fetched and none are cached`);
+    expect(jwks.reason).toContain(`keys of issuer ${issuer.issuer} cannot be loaded and none are cached`);
     expect((await timed(fixture.engine.metricsUrl)).text).toMatch(/^decom_dependency_up\{dependency="jwks"\} 0$/m);
     // What a caller sees meanwhile (docs/operations.md): a token cannot be checked (503), no token is refused (401).
     const signed = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${await issuer.token('reader@example.com')}` } });
@@ -164,6 +164,40 @@ describe('JWKS failing, then answering: ready once its keys are fetched', () => 
     issuer.failing = false;
     await readyAgain(fixture.engine.url);
     expect((await timed(fixture.engine.metricsUrl)).text).toMatch(/^decom_dependency_up\{dependency="jwks"\} 1$/m);
+  }, 30_000);
+});
+
+describe('jwks_file missing: not ready, naming jwks and the file; ready once the file is written', () => {
+  let issuer: TestIssuer;
+  let fixture: EngineFixture;
+  let dir: string;
+  let keys: string;
+  beforeAll(async () => {
+    issuer = await TestIssuer.start();
+    dir = await mkdtemp(join(tmpdir(), 'decom-jwks-file-'));
+    keys = join(dir, 'jwks.json');
+    const yaml = serverConfigYaml(issuer).replace(`jwk_cert_url: ${issuer.jwksUrl}`, `jwks_file: ${keys}`);
+    expect(yaml).toContain('jwks_file:');
+    await writeFile(join(dir, 'server.yaml'), yaml);
+    fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: join(dir, 'server.yaml') } });
+  }, 30_000);
+  afterAll(async () => {
+    await fixture?.stop();
+    await issuer?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('/readyz 503 names jwks and ENOENT while the file is missing; 200 and tokens verify once it is there', async () => {
+    const notReady = await notReadyNaming(fixture.engine.url, 'jwks');
+    const jwks = failing(notReady).find((f) => f.dependency === 'jwks')!;
+    expect(jwks.reason).toContain(`keys of issuer ${issuer.issuer} cannot be loaded`);
+    expect(jwks.reason).toContain(`ENOENT`);
+    const token = await issuer.token('reader@example.com');
+    expect((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(503);
+
+    await writeFile(keys, JSON.stringify(issuer.jwks));
+    await readyAgain(fixture.engine.url);
+    expect((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
   }, 30_000);
 });
 

@@ -102,6 +102,13 @@ describe('DECOM_SERVER_CONFIG, DECOM_AUTH, HOST', () => {
     expect(loadAppConfig({ DECOM_AUTH: 'disabled', HOST: '0.0.0.0' }, '/srv').authDisabledExplicitly).toBe(true);
     expect(() => loadAppConfig({ DECOM_AUTH: 'off' }, '/srv')).toThrow('DECOM_AUTH: must be one of auto, disabled, got "off"');
   });
+
+  it('refuses DECOM_SERVER_CONFIG set but empty: it would silently mean authentication off', () => {
+    for (const value of ['', '  ']) {
+      expect(() => loadAppConfig({ DECOM_SERVER_CONFIG: value }, '/srv')).toThrow(/^DECOM_SERVER_CONFIG: is set but empty: name the server config file/);
+    }
+    expect(loadAppConfig({}, '/srv').serverConfigFile).toBeUndefined();
+  });
 });
 
 describe('DECOM_HEAP_GROWING_PERCENT (issue 16 P8)', () => {

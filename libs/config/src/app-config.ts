@@ -123,6 +123,11 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
   const metricsPort = parsePortOf('DECOM_METRICS_PORT', env['DECOM_METRICS_PORT'] ?? (port === 0 ? '0' : '9090'));
   const otlpEndpoint = optionalUrl('OTEL_EXPORTER_OTLP_ENDPOINT', env['OTEL_EXPORTER_OTLP_ENDPOINT'], ['http:', 'https:']);
   const logLevel = parseEnum('LOG_LEVEL', env['LOG_LEVEL'] ?? 'info', ['debug', 'info', 'warn', 'error', 'silent'] as const);
+  // Set but empty (a missing ConfigMap key, a typo in a unit file) would silently mean "no server config",
+  // that is authentication off: whoever set the variable meant a file.
+  if (env['DECOM_SERVER_CONFIG'] !== undefined && nonEmpty(env['DECOM_SERVER_CONFIG']) === undefined) {
+    throw new ConfigError('DECOM_SERVER_CONFIG', 'is set but empty: name the server config file (docs/security.md), or unset the variable to run without one (authentication off)');
+  }
   return {
     port,
     host: nonEmpty(env['HOST']) ?? '127.0.0.1',

@@ -38,6 +38,14 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     expect(config.streams).toEqual({ max_per_caller: 10, max_total: 500 });
   });
 
+  it('refuses an empty file (it would mean authentication off), also one of comments only', () => {
+    for (const text of ['', '\n\n', '# nothing yet\n', '~\n']) {
+      expect(issues(text)).toEqual([
+        '/etc/decom/server.yaml:1:1 (root): the file is empty: write server: and authorization: (docs/security.md), or unset DECOM_SERVER_CONFIG to run without a server config',
+      ]);
+    }
+  });
+
   it('reads server.streams; refuses a per-caller cap above the total, zero and unknown fields, as file:line:column', () => {
     expect(parseServerConfig('server:\n  streams: {max_per_caller: 3, max_total: 40}\n', 'f.yaml').streams).toEqual({ max_per_caller: 3, max_total: 40 });
     expect(issues('server:\n  streams:\n    max_per_caller: 50\n    max_total: 40\n')).toEqual(['/etc/decom/server.yaml:3:21 server.streams.max_per_caller: must not exceed max_total (40)']);
@@ -99,7 +107,7 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
   });
 
   it('reads server.tenant (HyperFleet §8.1): headers lower-cased, off by default', () => {
-    expect(parseServerConfig('', '/f.yaml').tenant).toBeUndefined();
+    expect(parseServerConfig('server: {}\n', '/f.yaml').tenant).toBeUndefined();
     const config = parseServerConfig(
       ['server:', '  tenant:', '    enabled: true', '    system_header: X-HyperFleet-System', '    dimensions:', '      - { header: X-Org, key: org, required: true }', '      - { header: X-Project, key: project }', ''].join('\n'),
       '/f.yaml',

@@ -157,7 +157,12 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   }
   if (issues.length > 0) throw new ServerConfigError(issues);
   const root = doc.contents as Node | null;
-  if (root !== null && !isMap(root)) {
+  // An empty file (a ConfigMap mounted without its key) would otherwise mean every default: authentication off.
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) {
+    issues.push(`${file}:1:1 (root): the file is empty: write server: and authorization: (docs/security.md), or unset DECOM_SERVER_CONFIG to run without a server config`);
+    throw new ServerConfigError(issues);
+  }
+  if (!isMap(root)) {
     at(root, '(root)', 'must be a mapping with server: and authorization:');
     throw new ServerConfigError(issues);
   }

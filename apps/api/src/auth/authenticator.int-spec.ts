@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { mkdtemp, rm, writeFile, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import type { JwtIssuerConfig, RateLimitConfig } from '@decom/config';
 import { installRateLimit } from './rate-limit.js';
 import { TestIssuer } from '../../../../test/support/test-issuer.js';
@@ -81,6 +82,53 @@ describe('authentication hook with a jwks_file issuer', () => {
     expect((await fastify.inject({ url: '/api/me', headers: { 'x-hyperfleet-identity': 'alice@example.com' } })).statusCode).toBe(401);
     expect((await fastify.inject({ url: '/healthz' })).statusCode).toBe(200);
     await fastify.close();
+  });
+
+  it('refuses a repeated Authorization or identity header (400 naming it) instead of joining or picking one', async () => {
+    const fastify = await app(false);
+    const base = new URL(await fastify.listen({ port: 0, host: '127.0.0.1' }));
+    const gateway = await issuer.token('gateway@example.com');
+    /** A raw request: fetch and node:http would fold repeated headers before sending. */
+    const raw = (headers: readonly string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(base.port), base.hostname);
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk)).on('end', () => resolve(answer)).on('error', reject);
+        socket.write(`GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`);
+      });
+    try {
+      const identities = await raw([`Authorization: Bearer ${gateway}`, 'X-HyperFleet-Identity: alice@example.com', 'X-HyperFleet-Identity: admin@example.com']);
+      expect(identities).toMatch(/^HTTP\/1\.1 400 /);
+      expect(identities).toContain('x-hyperfleet-identity must be sent once, got 2 values');
+      const tokens = await raw([`Authorization: Bearer ${gateway}`, `Authorization: Bearer ${await other.token('robot')}`]);
+      expect(tokens).toMatch(/^HTTP\/1\.1 400 /);
+      expect(tokens).toContain('authorization must be sent once, got 2 values');
+      // Once each: accepted, the identity as sent.
+      const once = await raw([`Authorization: Bearer ${gateway}`, 'X-HyperFleet-Identity: alice@example.com']);
+      expect(once).toMatch(/^HTTP\/1\.1 200 /);
+      expect(once).toContain('"identity":"alice@example.com"');
+    } finally {
+      await fastify.close();
+    }
+    // With JWT off the header is the identity: two of them were joined into "alice@example.com, admin@example.com".
+    const open = Fastify();
+    open.setErrorHandler(fastifyErrorHandler);
+    installPublicRoutes(open);
+    installAuthentication(open, new Authenticator({}));
+    open.get('/api/me', async (request) => principalOf(request));
+    const openBase = new URL(await open.listen({ port: 0, host: '127.0.0.1' }));
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(openBase.port), openBase.hostname);
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk)).on('end', () => resolve(text)).on('error', reject);
+        socket.write('GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-HyperFleet-Identity: alice@example.com\r\nX-HyperFleet-Identity: admin@example.com\r\n\r\n');
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toContain('x-hyperfleet-identity must be sent once, got 2 values');
+    } finally {
+      await open.close();
+    }
   });
 
   it('anonymous_reads lets GET through as "anonymous", never a write', async () => {

@@ -83,7 +83,7 @@ export class Authenticator {
   private async identify(request: FastifyRequest, verifier: JwtVerifier): Promise<{ principal: Principal; claims: Readonly<Record<string, unknown>> }> {
     // HyperFleet's per-issuer `header`: the first configured token header the request carries.
     const source = verifier.tokenHeaders.find((name) => (single(request.headers[name]) ?? '').trim() !== '') ?? 'authorization';
-    const authorization = single(request.headers[source]);
+    const authorization = onlyValue(request, source);
     if (authorization === undefined || authorization.trim() === '') {
       if (this.options.anonymousReads && (request.method === 'GET' || request.method === 'HEAD')) {
         return { principal: { identity: ANONYMOUS_READER, issuer: null, subject: null, tenant: null }, claims: {} };
@@ -112,9 +112,24 @@ function single(header: string | string[] | undefined): string | undefined {
   return Array.isArray(header) ? header[0] : header;
 }
 
-/** @throws HttpProblem 400 naming the header when its value is not a valid identity. */
+/**
+ * The one value of a credential or identity header. Node joins repeated custom headers with ", " and keeps
+ * only the first Authorization, so `a` and `b` would become the identity `a, b`, or a proxy and Decom would
+ * each read a different token: a repeated header is refused instead.
+ * @throws HttpProblem 400 naming the header when the request sends it more than once.
+ */
+function onlyValue(request: FastifyRequest, name: string): string | undefined {
+  const values = request.raw.headersDistinct[name];
+  if (values !== undefined && values.length > 1) {
+    const message = `${name} must be sent once, got ${values.length} values`;
+    throw Problems.validation(message, [{ field: name, constraint: 'unique', message }]);
+  }
+  return values?.[0];
+}
+
+/** @throws HttpProblem 400 naming the header when its value is not a valid identity or it is repeated. */
 function headerIdentity(request: FastifyRequest, name: string): string | undefined {
-  const raw = single(request.headers[name]);
+  const raw = onlyValue(request, name);
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = raw.trim();
   if (!isValidIdentity(value)) {

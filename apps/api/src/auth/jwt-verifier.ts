@@ -11,7 +11,10 @@ import { stat, readFile } from 'node:fs/promises';
 import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { isValidIdentity, nonCanonicalIdentity, type JwtIssuerConfig } from '@decom/config';
 import { Problems } from '../problem-details/problem.js';
-import { remoteKeySet, type KeySetHealth } from './remote-key-set.js';
+import { remoteKeySet, type KeySetHealth, type RemoteKeySet } from './remote-key-set.js';
+
+/** A key resolver with the readiness probe of its source (a remote JWKS, or a `jwks_file`). */
+type ProbedKeySet = JWTVerifyGetKey & Pick<RemoteKeySet, 'probe'>;
 
 export const TOKEN_ALGORITHMS = ['RS256', 'ES256'];
 
@@ -38,7 +41,7 @@ export interface JwtVerifierOptions {
 
 export class JwtVerifier {
   private readonly byIssuer = new Map<string, { config: JwtIssuerConfig; keys: JWTVerifyGetKey }>();
-  private readonly remoteProbes: { issuer: string; probe(): Promise<KeySetHealth> }[] = [];
+  private readonly keyProbes: { issuer: string; probe(): Promise<KeySetHealth> }[] = [];
 
   constructor(private readonly options: JwtVerifierOptions) {
     for (const config of options.configs) {
@@ -50,8 +53,8 @@ export class JwtVerifier {
             ...(config.jwk_cert_ca_file !== undefined && { caFile: config.jwk_cert_ca_file }),
           })
         : undefined;
-      if (remote) this.remoteProbes.push({ issuer: config.issuer_url, probe: remote.probe });
       const keys = remote ?? fileKeySet(config.jwks_file!);
+      this.keyProbes.push({ issuer: config.issuer_url, probe: keys.probe });
       this.byIssuer.set(config.issuer_url, { config, keys });
     }
     for (const local of options.localIssuers ?? []) this.byIssuer.set(local.config.issuer_url, local);
@@ -62,12 +65,12 @@ export class JwtVerifier {
   }
 
   /**
-   * One readiness probe per issuer whose keys are fetched over HTTP (`jwk_cert_url`), on the same cache the
-   * verification uses: it resolves while tokens of the issuer can be verified (see `RemoteKeySet.probe`).
-   * Issuers with a `jwks_file` or held in memory have none.
+   * One readiness probe per configured issuer, on the same keys the verification uses: for `jwk_cert_url`
+   * the fetch cache (see `RemoteKeySet.probe`), for a `jwks_file` the file (missing, unreadable or not a key
+   * set rejects). It resolves while tokens of the issuer can be verified. The in-memory issuer has none.
    */
   get keySetProbes(): readonly { readonly issuer: string; probe(): Promise<KeySetHealth> }[] {
-    return this.remoteProbes;
+    return this.keyProbes;
   }
 
   /** The request headers tokens arrive in (each issuer's `header`, lower-case; default `authorization`), in config order. */
@@ -137,18 +140,24 @@ function isFetchFailure(error: unknown): boolean {
  * A local JWKS file as a key set, re-read when its mtime changes (checked at most once a second, measured
  * on the monotonic clock so a wall-clock step back cannot stop the checks).
  */
-function fileKeySet(file: string): JWTVerifyGetKey {
-  let current: { mtimeMs: number; keys: JWTVerifyGetKey } | undefined;
+function fileKeySet(file: string): ProbedKeySet {
+  let current: { mtimeMs: number; loadedAtMs: number; keys: JWTVerifyGetKey } | undefined;
   let checkedAt = 0;
-  return async (header, token) => {
+  // Re-checks the file at most once a second; a changed mtime reloads it. A missing or broken file throws
+  // (the token gets 503, /readyz says which file): the last good keys are not kept past a deletion.
+  const load = async (): Promise<{ keys: JWTVerifyGetKey; cached: boolean }> => {
     const now = performance.now();
-    if (!current || now - checkedAt > 1_000) {
-      checkedAt = now;
-      const info = await stat(file);
-      if (!current || info.mtimeMs !== current.mtimeMs) {
-        current = { mtimeMs: info.mtimeMs, keys: createLocalJWKSet(JSON.parse(await readFile(file, 'utf8')) as JSONWebKeySet) };
-      }
-    }
-    return current.keys(header, token);
+    if (current && now - checkedAt <= 1_000) return { keys: current.keys, cached: true };
+    checkedAt = now;
+    const info = await stat(file);
+    if (current && info.mtimeMs === current.mtimeMs) return { keys: current.keys, cached: true };
+    current = { mtimeMs: info.mtimeMs, loadedAtMs: now, keys: createLocalJWKSet(JSON.parse(await readFile(file, 'utf8')) as JSONWebKeySet) };
+    return { keys: current.keys, cached: false };
   };
+  const resolve = (async (header, token) => (await load()).keys(header, token)) as ProbedKeySet;
+  resolve.probe = async () => {
+    const { cached } = await load();
+    return { isCached: cached, ageMs: performance.now() - current!.loadedAtMs };
+  };
+  return resolve;
 }

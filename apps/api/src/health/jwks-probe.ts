@@ -1,6 +1,6 @@
 /**
- * The JWKS probe of `DependencyProbes`: every issuer whose keys are fetched over HTTP must have usable keys
- * (fresh in the cache, or fetched now). An issuer without them answers every authenticated request with
+ * The JWKS probe of `DependencyProbes`: every configured issuer must have usable keys (fresh in the cache
+ * or fetched now for `jwk_cert_url`; a readable key set for `jwks_file`). An issuer without them answers every authenticated request with
  * 503, so the process is not ready; the reason names the issuer and the fetch's error.
  */
 import type { KeySetHealth } from '../auth/remote-key-set.js';
@@ -26,7 +26,7 @@ export function jwksProbe(sources: readonly { readonly issuer: string; probe(): 
       if (failed.length === 0) return { status: 'up', detail: { issuers: outcomes } };
       return {
         status: 'down',
-        reason: failed.map((outcome) => `keys of issuer ${outcome.issuer} cannot be fetched and none are cached: ${outcome.error}`).join('; '),
+        reason: failed.map((outcome) => `keys of issuer ${outcome.issuer} cannot be loaded and none are cached: ${outcome.error}`).join('; '),
         detail: { issuers: outcomes },
       };
     },

@@ -47,7 +47,7 @@ describe('readinessReport (from cached probe results)', () => {
   it('names each failing dependency with reason and since: Redis with another eviction policy, the JWKS', () => {
     const policy = 'maxmemory-policy is allkeys-lru, BullMQ needs noeviction (jobs may be evicted)';
     const report = readinessReport({
-      dependencies: () => [sqlite, down('redis', policy), down('jwks', 'keys of issuer x cannot be fetched and none are cached: fetch failed')],
+      dependencies: () => [sqlite, down('redis', policy), down('jwks', 'keys of issuer x cannot be loaded and none are cached: fetch failed')],
       eventStore: 'sqlite',
       loops: [],
       writeRefusal: () => undefined,
