@@ -28,6 +28,8 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
   let browser: Browser;
   let page: Page;
   const apiRequests: { url: string; authorization?: string }[] = [];
+  /** What the browser logged as a Content-Security-Policy refusal, over the whole suite. */
+  const policyViolations: string[] = [];
   let forbiddenId = '';
 
   const reconciledCluster = async (name: string) => {
@@ -45,6 +47,9 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
     api = new DemoApi(fixture.engine.url);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
     page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) policyViolations.push(message.text());
+    });
     page.on('request', (request) => {
       if (new URL(request.url()).pathname.startsWith('/api/')) apiRequests.push({ url: request.url(), authorization: request.headers()['authorization'] });
     });
@@ -176,6 +181,17 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
     await page.goto(`${fixture.engine.url}/ui/#/resource/${id}`);
     await page.getByText('No action available to you for this resource now.').waitFor();
     for (const name of ['Pause', 'Unpause', 'Force delete', 'Force orphan']) expect(await page.getByRole('button', { name }).count()).toBe(0);
+  });
+
+  it('is served with a Content-Security-Policy that forbids framing and foreign code, and the UI breaks none of it', async () => {
+    const answer = await fetch(`${fixture.engine.url}/ui/`);
+    expect(answer.status).toBe(200);
+    const policy = answer.headers.get('content-security-policy') ?? '';
+    for (const directive of ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"]) expect(policy).toContain(directive);
+    expect(answer.headers.get('x-frame-options')).toBe('DENY');
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    // Every page this suite opened rendered under that policy without one refusal.
+    expect(policyViolations).toEqual([]);
   });
 
   it('an API error is shown as the problem title and detail', async () => {

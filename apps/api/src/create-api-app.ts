@@ -19,6 +19,7 @@ import { JSON_CONTENT_TYPE, parseJsonBody } from './http-edge/json-body-parser.j
 import { installRequestObservability, logUnparsedAnswer, observeUnroutedAnswer, traceRequestId, type RequestObservability } from './http-edge/request-observability.js';
 import { AllowedMethods } from './http-edge/allowed-methods.js';
 import { Problems } from './problem-details/problem.js';
+import { installSecurityHeaders } from './http-edge/security-headers.js';
 import { registerUiRoutes } from './ui/ui-static.js';
 import { registerResourceReadRoutes } from './resources/resource-read-routes.js';
 
@@ -139,6 +140,7 @@ export async function createApiApp(
   installAuthentication(fastify, auth.authenticator, addressLimiter);
   installMisroutedMethodCheck(fastify, allowed);
   installGraphqlRequestCheck(fastify);
+  await installSecurityHeaders(fastify as never);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
     logger: options.logger === false ? false : options.logger === undefined || options.logger === true ? ['error', 'warn'] : options.logger,
     bodyParser: false,
