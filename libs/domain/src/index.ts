@@ -24,3 +24,4 @@ export * from './resource/finalizing-blockers.js';
 export * from './resource/condition-mapping-rule.js';
 export * from './resource/deletion-status.js';
 export * from './resource/deletion-preview.js';
+export * from './resource/holding.js';

@@ -158,6 +158,15 @@ export const TYPE_DEFS = /* GraphQL */ `
     kind: String!
   }
 
+  "AdapterNotFinalized: a Kubernetes object the adapter's deletion waits on (delete requested, still present); since is its deletionTimestamp."
+  type HoldingObject {
+    kind: String!
+    namespace: String
+    name: String!
+    finalizers: [String!]!
+    since: String!
+  }
+
   "One reason a deletion is pending; type is one of BLOCKER_TYPES (libs/domain finalizing-blockers.ts), the other fields depend on it."
   type FinalizingBlocker {
     type: String!
@@ -171,6 +180,8 @@ export const TYPE_DEFS = /* GraphQL */ `
     health: BlockerCondition
     last_report_time: String
     held_by_pause: Boolean
+    "AdapterNotFinalized: the objects the adapter's last report says it waits on (finalizers), first one named in message"
+    holding: [HoldingObject!]
     "Paused (source: self, parent or dependent)"
     source: String
     resource: BlockerResource

@@ -109,7 +109,11 @@ const SCHEMAS: Record<string, Json> = {
       observed_time: TIME,
       conditions: { type: 'array', items: ref('Condition') },
       metadata: { type: 'object' },
-      data: { type: 'object' },
+      data: {
+        type: 'object',
+        description:
+          "Free JSON (contract §1.2). Decom's executor adds `holding` while deleting: `[{kind, namespace?, name, finalizers, deletion_timestamp}]`, the objects it waits on; `/finalizing` shows them on the adapter's AdapterNotFinalized blocker",
+      },
       created_time: TIME,
       last_report_time: TIME,
     },
@@ -244,6 +248,16 @@ const SCHEMAS: Record<string, Json> = {
                   count: { type: 'integer', description: 'DependentsRemaining' },
                   ids: { type: 'array', items: { type: 'string' }, description: 'DependentsRemaining' },
                   holds_adapters: { type: 'boolean', description: 'DependentsRemaining: Foreground, the dependents hold the adapters too, not only the record' },
+                  holding: {
+                    type: 'array',
+                    description:
+                      "AdapterNotFinalized: the Kubernetes objects the adapter's last report (its `data.holding`) says it waits on: delete requested, still present (finalizers); `since` is the object's deletionTimestamp. The message names the first. Absent when the adapter named none",
+                    items: {
+                      type: 'object',
+                      required: ['kind', 'name', 'finalizers', 'since'],
+                      properties: { kind: { type: 'string' }, namespace: { type: 'string' }, name: { type: 'string' }, finalizers: { type: 'array', items: { type: 'string' } }, since: TIME },
+                    },
+                  },
                 },
               },
             },

@@ -72,6 +72,7 @@ async function deleteStrays(ctx: ExecutionContext, target: Target, policy: Propa
   if (strays.length === 0) return;
   for (const stray of strays) {
     if (stray.metadata.deletionTimestamp) {
+      noteHolding(ctx, stray);
       ctx.recorder.operation(operation(target, stray, 'wait', `${terminatingReason(stray)} (discovery by ownership)`));
       continue;
     }
@@ -90,6 +91,7 @@ async function deleteStrays(ctx: ExecutionContext, target: Target, policy: Propa
   } catch {
     // Cannot tell whether they are gone: keep them as present, nothing downstream assumes absence.
   }
+  for (const still of left) noteHolding(ctx, still);
   if (left.length > 0 && !ctx.resources[name]) {
     remember(ctx, target, left[0]);
     ctx.recorder.operation(operation(target, left[0]!, 'wait', `delete requested; ${left.map(describeObject).join(', ')} still present (discovery by ownership)`));
@@ -101,6 +103,20 @@ function terminatingReason(object: KubeObject): string {
   const finalizers = object.metadata.finalizers ?? [];
   const waitsFor = finalizers.length > 0 ? `finalizers: ${finalizers.join(', ')}` : 'the server to finish it';
   return `deletion in progress since ${object.metadata.deletionTimestamp} (${waitsFor}); not deleted again`;
+}
+
+/**
+ * Keeps an object whose delete was requested and that is still present (`deletionTimestamp` set) for the
+ * status report's `data.holding` (status-overrides.ts): kind, namespace, name, `metadata.finalizers` and the
+ * deletion timestamp. An object without a deletion timestamp, or one already kept, is skipped.
+ */
+function noteHolding(ctx: ExecutionContext, object: KubeObject): void {
+  const since = object.metadata.deletionTimestamp;
+  if (!since) return;
+  const { kind } = object;
+  const { name, namespace } = object.metadata;
+  if (ctx.verdicts.holding.some((h) => h.kind === kind && h.name === name && h.namespace === namespace)) return;
+  ctx.verdicts.holding.push({ kind, ...(namespace ? { namespace } : {}), name, finalizers: [...(object.metadata.finalizers ?? [])], deletion_timestamp: since });
 }
 
 /** The object the resource's own discovery finds. */
@@ -126,6 +142,7 @@ async function deleteDiscovered(ctx: ExecutionContext, target: Target, policy: P
     // Already being deleted (a delete of an earlier pass waits on finalizers, or a Namespace terminates):
     // deleting again changes nothing, and a terminating Namespace answers 409 Conflict to it (kube-apiserver).
     remember(ctx, target, current);
+    noteHolding(ctx, current);
     ctx.recorder.operation(operation(target, current, 'wait', terminatingReason(current)));
     return;
   }
@@ -145,6 +162,7 @@ async function deleteDiscovered(ctx: ExecutionContext, target: Target, policy: P
     // Cannot tell whether it is gone: keep the old object, so nothing downstream assumes absence.
   }
   remember(ctx, target, after);
+  if (after) noteHolding(ctx, after);
   const reason = outcome === 'not-found' ? 'already gone (not found)' : `deleted (propagationPolicy=${policy})`;
   if (after && sameObject(after, current)) {
     ctx.recorder.operation(operation(target, after, 'wait', `delete requested (propagationPolicy=${policy}); object still present`));

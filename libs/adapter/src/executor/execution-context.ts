@@ -1,3 +1,4 @@
+import type { ReportedHolder } from '@decom/domain';
 import type { CelExpr, TemplateText } from '../config/task-config.types.js';
 import { DELETED_TIME_VARIABLE } from '../config/task-config.types.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
@@ -16,6 +17,8 @@ export interface DecomVerdicts {
   connectionFailure?: string;
   /** Objects left in place because they are not Decom's, while deleting (`kind name`). */
   notOwned: string[];
+  /** Objects deleted (or already being deleted) and still present, while deleting: the report's `data.holding`. */
+  holding: ReportedHolder[];
 }
 
 /** Outcome of one CEL evaluation (errors are values here: each phase decides what they mean). */
@@ -49,7 +52,7 @@ export class ExecutionContext {
   private deletedTimeSource: string | undefined;
   private policyState: ResourcePolicyState = UNREAD_RESOURCE_POLICY;
   /** Decisions of Decom's policy rules in this execution. */
-  readonly verdicts: DecomVerdicts = { notOwned: [] };
+  readonly verdicts: DecomVerdicts = { notOwned: [], holding: [] };
 
   constructor(
     readonly inputs: ExecutionInputs,

@@ -94,11 +94,17 @@ describe('ordered deletes within one pass (continueDeletes, issue #16)', () => {
     expect(h.deletedKinds()).toEqual([JOB, CONFIG_MAP]);
     expect(first.operations.at(-1)).toMatchObject({ resource: 'clusterConfigMap', operation: 'wait' });
     expect(finalized(first.report)).toMatchObject({ status: 'False' });
+    // The report names what holds it, in its free data (contract §1.2): the ConfigMap, its finalizer, since when.
+    const since = (h.kube.peek('v1', 'ConfigMap', namespace, name) as { metadata: { deletionTimestamp: string } }).metadata.deletionTimestamp;
+    expect((first.report as { data?: unknown }).data).toEqual({ holding: [{ kind: 'ConfigMap', namespace, name, finalizers: ['example.com/hold'], deletion_timestamp: since }] });
+    // The next pass waits for it (already being deleted) and still names it.
+    expect((await pass()).report).toMatchObject({ data: { holding: [{ kind: 'ConfigMap', name, finalizers: ['example.com/hold'] }] } });
 
     h.kube.removeFinalizer('v1', 'ConfigMap', namespace, name, 'example.com/hold');
     await h.kube.settle();
-    await pass();
+    const released = await pass();
     expect(h.deletedKinds()).toEqual([JOB, CONFIG_MAP, NAMESPACE]);
+    expect((released.report as { data?: { holding?: unknown[] } }).data?.holding?.some((o) => (o as { kind: string }).kind === 'ConfigMap')).not.toBe(true);
   });
 
   it('objects of a shared kind found by ownership under other names wait for the resource still held back (reviewer M1)', async () => {

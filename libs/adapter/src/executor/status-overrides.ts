@@ -1,4 +1,4 @@
-import { DELETION_WAITS_FOR_UNPAUSE } from '@decom/domain';
+import { DELETION_WAITS_FOR_UNPAUSE, HOLDING_DATA_KEY } from '@decom/domain';
 import type { ExecutionContext } from './execution-context.js';
 import type { ConditionOverride } from './execution-result.js';
 import { incompletePass } from './finalized-guard.js';
@@ -88,5 +88,20 @@ export function applyStatusOverrides(payloadName: string, payload: unknown, ctx:
     result[finalized] = { ...current, message };
     record({ type: 'Finalized', status: 'True', reason: String(current.reason ?? ''), message });
   }
-  return { ...(payload as object), conditions: result };
+  return withHolding({ ...(payload as object), conditions: result }, ctx);
+}
+
+/**
+ * While deleting, the objects this pass waits on (deleted or already being deleted, still present: finalizers)
+ * go into the report's free `data` (contract §1.2) under `holding`, next to whatever the task config put
+ * there: `[{kind, namespace?, name, finalizers, deletion_timestamp}]`. The API keeps `data` with the report
+ * and the deletion status names them (libs/domain holding.ts). A `data` that is not an object is left as the
+ * config built it. Nothing is added when nothing holds (the payload is then exactly the config's).
+ */
+function withHolding(payload: Record<string, unknown>, ctx: ExecutionContext): Record<string, unknown> {
+  const holding = ctx.verdicts.holding;
+  if (!ctx.resourcePolicy.deleting || holding.length === 0) return payload;
+  const data = payload.data;
+  if (data !== undefined && data !== null && (typeof data !== 'object' || Array.isArray(data))) return payload;
+  return { ...payload, data: { ...(data as Record<string, unknown> | null | undefined), [HOLDING_DATA_KEY]: holding } };
 }

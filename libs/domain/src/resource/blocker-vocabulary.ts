@@ -28,6 +28,21 @@ export interface PauseMark {
   readonly paused_time: string;
 }
 
+/**
+ * A Kubernetes object an adapter's deletion waits on: its delete was requested (`deletionTimestamp` set) and it
+ * is still there, held by its `metadata.finalizers` (empty: the server has not finished it yet, e.g. a
+ * terminating Namespace). From the adapter's last report (`data.holding`, holding.ts).
+ */
+export interface HoldingObject {
+  readonly kind: string;
+  /** Absent for cluster-scoped objects. */
+  readonly namespace?: string;
+  readonly name: string;
+  readonly finalizers: readonly string[];
+  /** RFC 3339: the object's `metadata.deletionTimestamp`. */
+  readonly since: string;
+}
+
 export type PausedBlocker = { readonly type: 'Paused'; readonly message: string } & PauseMark;
 
 export interface AdapterNotFinalizedBlocker {
@@ -44,6 +59,11 @@ export interface AdapterNotFinalizedBlocker {
   readonly last_report_time?: string;
   /** A pause holds the deletion: the adapter is waiting for it, not failing. */
   readonly held_by_pause: boolean;
+  /**
+   * The objects the adapter's last report (at the deletion's generation) says it waits on, in its order;
+   * absent when it named none (an adapter that does not send `data.holding`, or nothing left terminating).
+   */
+  readonly holding?: readonly HoldingObject[];
 }
 
 export type WaitEdgeKind = 'InUse' | 'RecordWait';

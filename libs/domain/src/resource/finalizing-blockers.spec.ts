@@ -63,6 +63,45 @@ describe('AdapterNotFinalized: what the last report says (seed 000 #5)', () => {
     });
   });
 
+  it('a report naming the objects it waits on: holding (since = deletionTimestamp) and the first one in the message', () => {
+    const status: AdapterStatus = {
+      ...report('validation', 2, { Finalized: ['False', 'CleanupInProgress', 'Resource cleanup in progress'], Health: ['True', 'NoErrors'] }),
+      data: {
+        holding: [
+          { kind: 'Job', namespace: 'ns-x', name: 'job-y', finalizers: ['example.com/hold', 'example.com/other'], deletion_timestamp: '2026-12-01T09:59:00Z' },
+          { kind: 'Namespace', name: 'ns-x', finalizers: [], deletion_timestamp: '2026-12-01T09:59:30Z' },
+          { kind: 'ConfigMap', name: 'no-timestamp', finalizers: ['x'] },
+          'not an object',
+        ],
+        other: 'kept by the adapter',
+      },
+    };
+    const blocker = adapterNotFinalizedBlocker('validation', status, 2, false);
+    expect(blocker.holding).toEqual([
+      { kind: 'Job', namespace: 'ns-x', name: 'job-y', finalizers: ['example.com/hold', 'example.com/other'], since: '2026-12-01T09:59:00Z' },
+      { kind: 'Namespace', name: 'ns-x', finalizers: [], since: '2026-12-01T09:59:30Z' },
+    ]);
+    expect(blocker.message).toBe('validation: waiting for Job ns-x/job-y (finalizers: example.com/hold, example.com/other, since 2026-12-01T09:59:00Z); and 1 more');
+    expect(blocker.finalized).toEqual({ status: 'False', reason: 'CleanupInProgress', message: 'Resource cleanup in progress' });
+  });
+
+  it('a cluster-scoped holder without finalizers; an unhealthy Health is still named after it', () => {
+    const status: AdapterStatus = {
+      ...report('validation', 2, { Finalized: ['False'], Health: ['False', 'DeletionError', '403 Forbidden'] }),
+      data: { holding: [{ kind: 'Namespace', name: 'ns-x', finalizers: [], deletion_timestamp: '2026-12-01T09:59:30Z' }] },
+    };
+    expect(adapterNotFinalizedBlocker('validation', status, 2, false).message).toBe('validation: waiting for Namespace ns-x (since 2026-12-01T09:59:30Z); DeletionError: 403 Forbidden');
+  });
+
+  it('no holder: a report without data.holding (any other adapter), a malformed one, or one of an older generation', () => {
+    const plain = report('validation', 2, { Finalized: ['False', 'CleanupInProgress', 'Resource cleanup in progress'] });
+    expect(adapterNotFinalizedBlocker('validation', plain, 2, false)).not.toHaveProperty('holding');
+    expect(adapterNotFinalizedBlocker('validation', plain, 2, false).message).toBe('validation: CleanupInProgress: Resource cleanup in progress');
+    expect(adapterNotFinalizedBlocker('validation', { ...plain, data: { holding: 'Job x' } }, 2, false)).not.toHaveProperty('holding');
+    const old = { ...plain, observed_generation: 1, data: { holding: [{ kind: 'Job', name: 'j', finalizers: [], deletion_timestamp: T }] } };
+    expect(adapterNotFinalizedBlocker('validation', old, 2, false)).not.toHaveProperty('holding');
+  });
+
   it('a report at an older generation says so', () => {
     expect(adapterNotFinalizedBlocker('validation', report('validation', 1, { Finalized: ['True'] }), 2, true)).toMatchObject({
       message: 'validation: last report at generation 1, deletion is generation 2',

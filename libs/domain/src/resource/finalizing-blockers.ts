@@ -9,7 +9,8 @@
 import { ConditionType, Reason, type ResourceCondition } from './conditions.js';
 import type { AdapterNotFinalizedBlocker, BlockerCondition, DeletionStatusBlocker, PauseMark } from './blocker-vocabulary.js';
 
-export type { BlockerCondition, ResourceRef, PauseMark, PausedBlocker, AdapterNotFinalizedBlocker } from './blocker-vocabulary.js';
+export type { BlockerCondition, ResourceRef, PauseMark, PausedBlocker, AdapterNotFinalizedBlocker, HoldingObject } from './blocker-vocabulary.js';
+import { describeHolding, holdingOf } from './holding.js';
 import type { AdapterStatus } from './resource.events.js';
 
 export const BLOCKER_TYPES = [
@@ -119,7 +120,13 @@ export function pauseMessage(pause: PauseMark): string {
   return `${base} (via ${pause.source} ${pause.resource.kind} '${pause.resource.id}')`;
 }
 
-/** The `AdapterNotFinalized` blocker of one adapter, from its last report (or none). */
+/**
+ * The `AdapterNotFinalized` blocker of one adapter, from its last report (or none). A report at the
+ * deletion's generation that names the objects it waits on (`data.holding`, holding.ts) gives `holding`
+ * and a message naming the first (`validation: waiting for ConfigMap ns/cm (finalizers: example.com/hold,
+ * since ...)`, then an unhealthy Health's reason and message); otherwise the message is the unhealthy
+ * Health's, or Finalized's, reason and message.
+ */
 export function adapterNotFinalizedBlocker(adapter: string, status: AdapterStatus | undefined, generation: number, heldByPause: boolean): AdapterNotFinalizedBlocker {
   if (!status) {
     return { type: 'AdapterNotFinalized', adapter, reported: false, generation, held_by_pause: heldByPause, message: `${adapter}: no report yet` };
@@ -132,12 +139,17 @@ export function adapterNotFinalizedBlocker(adapter: string, status: AdapterStatu
   const health = pick(ConditionType.Health);
   // The unhealthy condition explains more than Finalized=False ("DeletionError: 403 Forbidden").
   const telling = health?.status === 'False' ? health : finalized;
-  const detail =
-    status.observed_generation < generation
-      ? `last report at generation ${status.observed_generation}, deletion is generation ${generation}`
-      : telling
-        ? [telling.reason, telling.message].filter((s) => s !== undefined && s !== '').join(': ') || `Finalized=${finalized?.status ?? 'absent'}`
-        : 'no Finalized condition reported';
+  const current = status.observed_generation >= generation;
+  // The objects Kubernetes keeps (finalizers) say more than "cleanup in progress"; a failure still shows after them.
+  const holding = current ? holdingOf(status.data) : [];
+  const conditionDetail = telling
+    ? [telling.reason, telling.message].filter((s) => s !== undefined && s !== '').join(': ') || `Finalized=${finalized?.status ?? 'absent'}`
+    : 'no Finalized condition reported';
+  const detail = !current
+    ? `last report at generation ${status.observed_generation}, deletion is generation ${generation}`
+    : holding.length > 0
+      ? `${describeHolding(holding)}${health?.status === 'False' ? `; ${conditionDetail}` : ''}`
+      : conditionDetail;
   return {
     type: 'AdapterNotFinalized',
     adapter,
@@ -148,6 +160,7 @@ export function adapterNotFinalizedBlocker(adapter: string, status: AdapterStatu
     ...(health ? { health } : {}),
     last_report_time: status.last_report_time,
     held_by_pause: heldByPause,
+    ...(holding.length > 0 ? { holding } : {}),
     message: `${adapter}: ${detail}`,
   };
 }
