@@ -1,6 +1,7 @@
 import { adapterNotFinalizedBlocker, finalizingBlockers, type BlockerInput } from './finalizing-blockers.js';
 import type { DeletionStatusBlocker } from './deletion-status.js';
 import type { AdapterStatus } from './resource.events.js';
+import { holdingOf, MAX_HOLDERS } from './holding.js';
 
 const T = '2026-12-01T10:00:00.000Z';
 const report = (adapter: string, generation: number, conditions: Record<string, [string, string?, string?]>): AdapterStatus => ({
@@ -132,5 +133,15 @@ describe('finalizing blockers: the stored status plus what depends on the read (
     });
     const blockers = finalizingBlockers(base({ status_blockers: [inUse], conditions: [cond('InUse', 'in use by 1'), cond('QuotaHold', 'held')] }));
     expect(blockers).toEqual([inUse, { type: 'DeletionBlocked', reason: 'QuotaHold', message: 'held' }]);
+  });
+});
+
+describe('holdingOf (the holders of a report’s data)', () => {
+  it('keeps at most MAX_HOLDERS, in the report’s order', () => {
+    const holding = Array.from({ length: MAX_HOLDERS + 5 }, (_, i) => ({ kind: 'ConfigMap', namespace: 'ns', name: `cm-${i}`, finalizers: ['example.com/hold'], deletion_timestamp: '2026-12-03T10:00:00Z' }));
+    const kept = holdingOf({ holding });
+    expect(kept).toHaveLength(MAX_HOLDERS);
+    expect(kept[0]).toEqual({ kind: 'ConfigMap', namespace: 'ns', name: 'cm-0', finalizers: ['example.com/hold'], since: '2026-12-03T10:00:00Z' });
+    expect(kept.at(-1)!.name).toBe(`cm-${MAX_HOLDERS - 1}`);
   });
 });

@@ -21,16 +21,20 @@ export interface ReportedHolder {
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
+/** Holders kept per blocker: every reader of the stored deletion status gets a bounded list. */
+export const MAX_HOLDERS = 20;
+
 /**
  * The holders a report's `data` names, in the report's order, as `HoldingObject`s (`since` =
  * `deletion_timestamp`). Entries without a kind, name or deletion timestamp, or with a non-list of
- * finalizers, are left out (the data is free JSON: nothing here throws). Empty when there are none.
+ * finalizers, are left out (the data is free JSON: nothing here throws); at most `MAX_HOLDERS`. Empty when there are none.
  */
 export function holdingOf(data: Readonly<Record<string, unknown>> | undefined): HoldingObject[] {
   const list = data?.[HOLDING_DATA_KEY];
   if (!Array.isArray(list)) return [];
   const out: HoldingObject[] = [];
   for (const entry of list as unknown[]) {
+    if (out.length === MAX_HOLDERS) break;
     if (entry === null || typeof entry !== 'object') continue;
     const e = entry as Record<string, unknown>;
     const finalizers = e.finalizers ?? [];
