@@ -38,6 +38,21 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     expect(config.streams).toEqual({ max_per_caller: 10, max_total: 500 });
   });
 
+  it('reads role grants bound to an issuer ({issuer, identity}); refuses one naming an issuer not configured', () => {
+    const head = ['server:', '  jwt:', '    enabled: true', '    configs:', '      - { issuer_url: https://idp, jwks_file: /k.json, audience: decom }', 'authorization:'];
+    const config = parseServerConfig(
+      [...head, '  admins: [root@x.test, { issuer: https://idp, identity: alice@x.test }]', '  adapters:', '    validation: [{ issuer: https://idp, identity: "system:sa:v" }]'].join('\n'),
+      '/etc/decom/server.yaml',
+    );
+    expect(config.authorization.admins).toEqual(['root@x.test', { issuer: 'https://idp', identity: 'alice@x.test' }]);
+    expect(config.authorization.adapters).toEqual({ validation: [{ issuer: 'https://idp', identity: 'system:sa:v' }] });
+    expect(issues([...head, '  operators:', '    - { issuer: https://k8s.test, identity: ops@x.test }', '    - { issuer: https://idp, identity: Ops@X.test, role: x }'].join('\n'))).toEqual([
+      '/etc/decom/server.yaml:9:52 authorization.operators[1].role: unknown field (expected one of issuer, identity)',
+      '/etc/decom/server.yaml:9:40 authorization.operators[1].identity: must be in canonical form: e-mail identity is not lower-case (callers with it are refused)',
+      '/etc/decom/server.yaml:8:17 authorization.operators[0].issuer: "https://k8s.test" is not a configured issuer_url (one of https://idp)',
+    ]);
+  });
+
   it('refuses an empty file (it would mean authentication off), also one of comments only', () => {
     for (const text of ['', '\n\n', '# nothing yet\n', '~\n']) {
       expect(issues(text)).toEqual([

@@ -60,13 +60,20 @@ export interface JwtConfig {
   readonly configs: readonly JwtIssuerConfig[];
 }
 
+/**
+ * One entry of a role list: an identity from any configured issuer (a plain string, or header identities with
+ * JWT off), or `{issuer, identity}`: that identity only when a token of that `issuer_url` verified it. Two
+ * issuers may both name someone `admin@x.test`; only the bound form says which one is meant.
+ */
+export type RoleGrant = string | { readonly issuer: string; readonly identity: string };
+
 export interface AuthorizationConfig {
   /** May do everything, including force-delete, force-orphan, pause and unpause. */
-  readonly admins: readonly string[];
+  readonly admins: readonly RoleGrant[];
   /** When set, only these (and admins) may create, patch and delete; unset = any authenticated non-system caller. */
-  readonly operators?: readonly string[];
+  readonly operators?: readonly RoleGrant[];
   /** Adapter name → identities allowed to report its statuses (system identities: statuses only). */
-  readonly adapters: Readonly<Record<string, readonly string[]>>;
+  readonly adapters: Readonly<Record<string, readonly RoleGrant[]>>;
 }
 
 /** `server.streams`: caps on concurrent Server-Sent-Events streams (`/api/decom/v1/events/stream`). */
@@ -283,8 +290,12 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const admins = authz.identities('admins') ?? [];
   const operators = authz.identities('operators');
   const adaptersMap = authz.map('adapters');
-  const adapters: Record<string, readonly string[]> = {};
+  const adapters: Record<string, readonly RoleGrant[]> = {};
   for (const key of adaptersMap.keys()) adapters[key] = adaptersMap.identities(key) ?? [];
+  // A grant bound to an issuer that is not configured would never match: a typo there must not pass as a grant.
+  const configured = new Set(configs.map((c) => c.issuer_url));
+  authz.checkIssuers(['admins', 'operators'], configured);
+  adaptersMap.checkIssuers(adaptersMap.keys(), configured);
 
   if (issues.length > 0) throw new ServerConfigError(issues);
   return {
@@ -450,24 +461,64 @@ class MapReader {
     return out;
   }
 
-  /** A list of identities: non-empty printable ASCII strings of at most 256 characters. */
-  identities(key: string): string[] | undefined {
+  /**
+   * A list of role grants: identities (non-empty printable ASCII strings of at most 256 characters, in
+   * canonical form), each either plain or as `{issuer: <issuer_url>, identity: <identity>}`.
+   */
+  identities(key: string): RoleGrant[] | undefined {
     const node = this.get(key);
     if (node === undefined || (isScalar(node) && node.value === null)) return undefined;
     if (!isSeq(node)) {
       this.at(node, this.field(key), 'must be a list of identities');
       return undefined;
     }
-    const out: string[] = [];
+    const out: RoleGrant[] = [];
+    const bound: { node: Node; field: string; issuer: string }[] = [];
     node.items.forEach((item, i) => {
+      const field = `${this.field(key)}[${i}]`;
+      if (isMap(item)) {
+        const grant = new MapReader(item, field, this.at);
+        grant.only(['issuer', 'identity']);
+        const issuer = grant.string('issuer', true);
+        const identity = grant.string('identity', true);
+        if (identity !== undefined && this.validIdentity(item.get('identity', true) as Node, `${field}.identity`, identity) && issuer !== undefined) {
+          out.push({ issuer, identity });
+          bound.push({ node: item.get('issuer', true) as Node, field: `${field}.issuer`, issuer });
+        }
+        return;
+      }
       const value = isScalar(item) ? item.value : undefined;
-      if (typeof value !== 'string' || !isValidIdentity(value.trim())) {
-        this.at(item as Node, `${this.field(key)}[${i}]`, `must be an identity: 1..${IDENTITY_MAX} printable ASCII characters`);
-      } else if (nonCanonicalIdentity(value.trim()) !== undefined) {
-        this.at(item as Node, `${this.field(key)}[${i}]`, `must be in canonical form: ${nonCanonicalIdentity(value.trim())} (callers with it are refused)`);
-      } else out.push(value.trim());
+      if (typeof value !== 'string') this.at(item as Node, field, `must be an identity: 1..${IDENTITY_MAX} printable ASCII characters`);
+      else if (this.validIdentity(item as Node, field, value)) out.push(value);
     });
+    this.boundGrants.set(key, bound);
     return out;
+  }
+
+  /** The issuer-bound grants `identities` read, per key, for `checkIssuers`. */
+  private readonly boundGrants = new Map<string, readonly { node: Node; field: string; issuer: string }[]>();
+
+  /** Records an issue for every grant of `keys` (read by `identities`) bound to an issuer not in `configured`. */
+  checkIssuers(keys: readonly string[], configured: ReadonlySet<string>): void {
+    const known = configured.size > 0 ? `one of ${[...configured].join(', ')}` : 'none: server.jwt.configs is empty';
+    for (const key of keys) {
+      for (const grant of this.boundGrants.get(key) ?? []) {
+        if (!configured.has(grant.issuer)) this.at(grant.node, grant.field, `"${grant.issuer}" is not a configured issuer_url (${known})`);
+      }
+    }
+  }
+
+  private validIdentity(node: Node, field: string, value: string): boolean {
+    if (!isValidIdentity(value.trim())) {
+      this.at(node, field, `must be an identity: 1..${IDENTITY_MAX} printable ASCII characters`);
+      return false;
+    }
+    const notCanonical = nonCanonicalIdentity(value);
+    if (notCanonical !== undefined) {
+      this.at(node, field, `must be in canonical form: ${notCanonical} (callers with it are refused)`);
+      return false;
+    }
+    return true;
   }
 }
 

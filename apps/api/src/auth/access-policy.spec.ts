@@ -36,6 +36,30 @@ describe('AccessPolicy', () => {
     expect(jwt.rolesOf(who('bot'))).toEqual(['adapter', 'reader']);
   });
 
+  it('a grant bound to an issuer matches only a caller that issuer verified; a plain one matches any issuer', () => {
+    const policy = new AccessPolicy({
+      authorization: {
+        admins: [{ issuer: 'https://idp', identity: 'admin@x.test' }, 'root@x.test'],
+        operators: [{ issuer: 'https://idp', identity: 'ops@x.test' }],
+        adapters: { validation: [{ issuer: 'https://k8s.test', identity: 'system:serviceaccount:hf:validation' }] },
+      },
+      authenticated: true,
+    });
+    expect(policy.rolesOf(who('admin@x.test', 'https://idp'))).toEqual(['admin', 'operator', 'reader']);
+    // Another issuer's token naming the same subject is nobody special.
+    expect(policy.rolesOf(who('admin@x.test', 'https://k8s.test'))).toEqual(['reader']);
+    expect(policy.can(who('admin@x.test', 'https://k8s.test'), 'force_delete')).toMatchObject({ allowed: false });
+    expect(policy.rolesOf(who('ops@x.test', 'https://k8s.test'))).toEqual(['reader']);
+    // Header identities (JWT off: no issuer) never match a bound grant.
+    expect(policy.rolesOf(who('admin@x.test', null))).toEqual(['reader']);
+    expect(policy.rolesOf(who('root@x.test', 'https://k8s.test'))).toEqual(['admin', 'operator', 'reader']);
+    expect(policy.canReport(who('system:serviceaccount:hf:validation', 'https://k8s.test'), 'validation').allowed).toBe(true);
+    expect(policy.canReport(who('system:serviceaccount:hf:validation', 'https://idp'), 'validation').allowed).toBe(false);
+    // An identity header naming that adapter identity is a system identity whichever issuer it arrives with.
+    expect(policy.namesSystemIdentity('system:serviceaccount:hf:validation')).toBe(true);
+    expect(policy.namesSystemIdentity('admin@x.test')).toBe(false);
+  });
+
   it('the embedded issuer binds adapter:<name> to <name>, and only that issuer', () => {
     expect(jwt.canReport(who('adapter:np-configmap', 'urn:decom:embedded'), 'np-configmap').allowed).toBe(true);
     expect(jwt.canReport(who('adapter:np-configmap', 'urn:decom:embedded'), 'validation').allowed).toBe(false);

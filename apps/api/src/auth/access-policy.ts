@@ -8,7 +8,7 @@
  *   `operators` is not configured (as in HyperFleet).
  * With authentication off and no roles configured everyone may do everything (development mode).
  */
-import type { AuthorizationConfig } from '@decom/config';
+import type { AuthorizationConfig, RoleGrant } from '@decom/config';
 
 /** The verified caller of one request. `issuer`/`subject` are null when no token was verified. */
 export interface Principal {
@@ -41,21 +41,44 @@ export interface AccessPolicyOptions {
   readonly embeddedIssuer?: string;
 }
 
+/**
+ * The callers a role list grants (`RoleGrant`s): a plain identity matches it from any issuer (and a header
+ * identity with JWT off), an `{issuer, identity}` grant only when that issuer verified it.
+ */
+class Grantees {
+  private readonly keys = new Set<string>();
+  /** Every identity named, whichever issuer a grant is bound to. */
+  readonly identities = new Set<string>();
+
+  constructor(grants: readonly RoleGrant[]) {
+    for (const grant of grants) {
+      this.keys.add(typeof grant === 'string' ? anyIssuer(grant) : fromIssuer(grant.issuer, grant.identity));
+      this.identities.add(typeof grant === 'string' ? grant : grant.identity);
+    }
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  has(principal: Principal): boolean {
+    return this.keys.has(anyIssuer(principal.identity)) || (principal.issuer !== null && this.keys.has(fromIssuer(principal.issuer, principal.identity)));
+  }
+}
+
+// Keys of `Grantees`: a NUL cannot occur in an identity (printable ASCII) nor in a URL, so no two collide.
+const anyIssuer = (identity: string) => `\0${identity}`;
+const fromIssuer = (issuer: string, identity: string) => `${issuer}\0${identity}`;
+
 export class AccessPolicy {
-  private readonly admins: ReadonlySet<string>;
-  private readonly operators: ReadonlySet<string> | undefined;
-  private readonly adapterOf = new Map<string, Set<string>>();
+  private readonly admins: Grantees;
+  private readonly operators: Grantees | undefined;
+  private readonly adapterGrants: readonly { readonly adapter: string; readonly grantees: Grantees }[];
 
   constructor(private readonly options: AccessPolicyOptions) {
-    this.admins = new Set(options.authorization.admins);
-    this.operators = options.authorization.operators ? new Set(options.authorization.operators) : undefined;
-    for (const [adapter, identities] of Object.entries(options.authorization.adapters)) {
-      for (const identity of identities) {
-        const bound = this.adapterOf.get(identity) ?? new Set<string>();
-        bound.add(adapter);
-        this.adapterOf.set(identity, bound);
-      }
-    }
+    this.admins = new Grantees(options.authorization.admins);
+    this.operators = options.authorization.operators ? new Grantees(options.authorization.operators) : undefined;
+    this.adapterGrants = Object.entries(options.authorization.adapters).map(([adapter, grants]) => ({ adapter, grantees: new Grantees(grants) }));
   }
 
   /** No roles and no verification: today's open development mode (everyone may do everything). */
@@ -66,7 +89,7 @@ export class AccessPolicy {
 
   /** The adapters whose statuses `principal` may report. */
   adaptersOf(principal: Principal): readonly string[] {
-    const bound = [...(this.adapterOf.get(principal.identity) ?? [])];
+    const bound = this.adapterGrants.filter((g) => g.grantees.has(principal)).map((g) => g.adapter);
     const embedded = this.embeddedAdapter(principal);
     return embedded ? [...new Set([...bound, embedded])] : bound;
   }
@@ -75,12 +98,20 @@ export class AccessPolicy {
     return this.adaptersOf(principal).length > 0;
   }
 
+  /**
+   * Does `identity` name an adapter's identity under any issuer? For an `identity_header` value, which no
+   * issuer has verified yet: a gateway may not assert an adapter's identity bound to another issuer either.
+   */
+  namesSystemIdentity(identity: string): boolean {
+    return this.adapterGrants.some((g) => g.grantees.identities.has(identity));
+  }
+
   rolesOf(principal: Principal): Role[] {
     if (this.isOpen) return ['admin', 'operator', 'reader'];
     if (this.isSystem(principal)) return ['adapter', 'reader'];
     const roles: Role[] = [];
-    if (this.admins.has(principal.identity)) roles.push('admin');
-    if (this.admins.has(principal.identity) || !this.operators || this.operators.has(principal.identity)) roles.push('operator');
+    if (this.admins.has(principal)) roles.push('admin');
+    if (this.admins.has(principal) || !this.operators || this.operators.has(principal)) roles.push('operator');
     roles.push('reader');
     return roles;
   }

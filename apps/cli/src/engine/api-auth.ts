@@ -4,7 +4,7 @@
  * says otherwise explicitly. Returns the start-up summary lines (issuers, admins, tenants).
  */
 import type { Logger } from 'pino';
-import { ConfigError, DEFAULT_SERVER_CONFIG, loadServerConfig, type AppConfig, type ServerConfig } from '@decom/config';
+import { ConfigError, DEFAULT_SERVER_CONFIG, loadServerConfig, type AppConfig, type AuthorizationConfig, type ServerConfig } from '@decom/config';
 import type { ApiAuth } from '../../../api/src/app.module.js';
 import { AccessPolicy } from '../../../api/src/auth/access-policy.js';
 import { Authenticator } from '../../../api/src/auth/authenticator.js';
@@ -68,10 +68,22 @@ export async function buildEngineAuth(config: AppConfig, logger: Logger, options
         : `authentication is OFF on ${config.host} (DECOM_AUTH=disabled): every caller may act as any identity`,
     `authorization: ${authorization.admins.length} admin(s), operators: ${authorization.operators ? authorization.operators.length : 'any authenticated caller'}, adapters bound: ${Object.keys(authorization.adapters).join(', ') || '(none)'}; tenants: ${tenant ? `on (${tenant.dimensions.map((d) => `${d.header}${d.required ? '' : '?'}`).join(', ')}; system header ${tenant.system_header})` : 'off'}; rate limit: ${server.rate_limit.enabled ? `${server.rate_limit.max} per ${server.rate_limit.time_window_ms} ms per caller` : 'off'}; trusted proxies: ${server.trusted_proxies.join(', ') || '(none)'}`,
   ];
+  const unbound = unboundGrants(authorization);
+  if (jwtOn && server.jwt.configs.length > 1 && unbound > 0) {
+    summary.push(
+      `warning: ${unbound} role grant(s) name an identity without an issuer: each matches a token of any of the ${server.jwt.configs.length} issuers; write {issuer, identity} to bind it to one (docs/security.md "Roles")`,
+    );
+  }
   return {
-    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}), isSystemIdentity: (identity) => identity.startsWith('system:') || policy.isSystem({ identity, issuer: null, subject: null, tenant: null }), loopbackHostsOnly: !jwtOn && isLoopback(config.host) }), policy, rateLimit: server.rate_limit, trustedProxies: server.trusted_proxies, streams: server.streams },
+    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}), isSystemIdentity: (identity) => identity.startsWith('system:') || policy.namesSystemIdentity(identity), loopbackHostsOnly: !jwtOn && isLoopback(config.host) }), policy, rateLimit: server.rate_limit, trustedProxies: server.trusted_proxies, streams: server.streams },
     ...(embedded ? { embedded } : {}),
     ...(verifier ? { verifier } : {}),
     summary,
   };
+}
+
+/** How many grants of the admin, operator and adapter lists are plain identities (any issuer). */
+function unboundGrants(authorization: AuthorizationConfig): number {
+  const lists = [authorization.admins, authorization.operators ?? [], ...Object.values(authorization.adapters)];
+  return lists.reduce((count, list) => count + list.filter((grant) => typeof grant === 'string').length, 0);
 }
