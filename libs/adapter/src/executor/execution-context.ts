@@ -16,6 +16,8 @@ export interface DecomVerdicts {
   connectionFailure?: string;
   /** Objects left in place because they are not Decom's, while deleting (`kind name`). */
   notOwned: string[];
+  /** Namespaces released instead of deleted because they hold objects an Orphan deletion released (kept-in-namespace.ts). */
+  keptNamespaces: string[];
 }
 
 /** Outcome of one CEL evaluation (errors are values here: each phase decides what they mean). */
@@ -49,7 +51,7 @@ export class ExecutionContext {
   private deletedTimeSource: string | undefined;
   private policyState: ResourcePolicyState = UNREAD_RESOURCE_POLICY;
   /** Decisions of Decom's policy rules in this execution. */
-  readonly verdicts: DecomVerdicts = { notOwned: [] };
+  readonly verdicts: DecomVerdicts = { notOwned: [], keptNamespaces: [] };
 
   constructor(
     readonly inputs: ExecutionInputs,

@@ -57,7 +57,8 @@ function changesFor(ctx: ExecutionContext): Change[] {
  * False/AdoptionConflict or AlreadyExists when adoption was refused; `Health` is
  * False/ConnectionFailure when the cluster was unreachable. A condition the payload lacks is
  * added. A `Finalized=True` that left objects in place because they are not Decom's says so in
- * its message. Every change is recorded (`policy.overrides`).
+ * its message, and so does one that kept a Namespace for objects an Orphan deletion released
+ * (kept-in-namespace.ts). Every change is recorded (`policy.overrides`).
  * @see docs/adapter-expression-context.md rule 14, docs/policies.md "Adapter side".
  */
 export function applyStatusOverrides(payloadName: string, payload: unknown, ctx: ExecutionContext): unknown {
@@ -85,6 +86,13 @@ export function applyStatusOverrides(payloadName: string, payload: unknown, ctx:
   if (finalized >= 0 && ctx.verdicts.notOwned.length > 0) {
     const current = result[finalized] as Condition;
     const message = `${typeof current.message === 'string' && current.message !== '' ? `${current.message}; ` : ''}left in place, not Decom's: ${ctx.verdicts.notOwned.join(', ')}`;
+    result[finalized] = { ...current, message };
+    record({ type: 'Finalized', status: 'True', reason: String(current.reason ?? ''), message });
+  }
+  if (finalized >= 0 && ctx.verdicts.keptNamespaces.length > 0) {
+    // Never silently: a Namespace kept for objects an Orphan deletion released is named with them.
+    const current = result[finalized] as Condition;
+    const message = `${typeof current.message === 'string' && current.message !== '' ? `${current.message}; ` : ''}${ctx.verdicts.keptNamespaces.join('; ')}`;
     result[finalized] = { ...current, message };
     record({ type: 'Finalized', status: 'True', reason: String(current.reason ?? ''), message });
   }
