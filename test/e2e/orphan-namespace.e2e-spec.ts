@@ -53,6 +53,13 @@ describe('Orphan nodepool under a Delete cluster: the Namespace holding its Conf
     const configMapName = `nodepool-${np.id}`;
     expect((await read('v1', 'ConfigMap', configMapName, ns))?.metadata.annotations['decom.io/owner']).toBe(`NodePool/${np.id}/np-configmap`);
 
+    // The preview says it before anything runs.
+    const preview = await api.call('DELETE', `/clusters/${cluster.id}?dryRun=All`);
+    expect(preview.status).toBe(200);
+    const previewed = (preview.body.resources as any[]).find((r) => r.id === np.id);
+    expect(previewed).toMatchObject({ deletion_policy: 'Orphan', notes: [expect.stringContaining('is kept (released, not deleted) while it holds objects')] });
+    expect((preview.body.resources as any[]).find((r) => r.id === cluster.id).notes).toBeUndefined();
+
     expect((await api.call('DELETE', `/clusters/${cluster.id}?propagationPolicy=${propagation}`)).status).toBe(202);
     await eventually(`cluster ${cluster.id} hard-deleted`, async () => ((await api.get(`/clusters/${cluster.id}`)).status === 404 ? true : undefined), 30_000);
 
