@@ -9,9 +9,11 @@ import { RELEASED_BY_ANNOTATION, RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTAT
 
 /**
  * Records a released namespaced object on its Namespace (kept-in-namespace.ts), within the orphan path's bound.
+ * Kubernetes targets only: a Maestro target's Namespace lives on the managed cluster, behind ManifestWorks.
  * @returns the note for the messages, and whether the object is at risk (not recorded: its Namespace may take it).
  */
 async function recordOnNamespace(target: Target, released: KubeObject, release: Release, budget: OrphanBudget): Promise<{ note: string; atRisk: boolean } | undefined> {
+  if (target.consumer) return undefined;
   const result = await recordKeptInNamespace(target.transport, released, release.mark, release.time, (call, what) => bounded(call, budget.callTimeoutMs, what));
   return result && { note: result.note, atRisk: !result.recorded };
 }
@@ -109,7 +111,7 @@ export async function orphanTarget(ctx: ExecutionContext, target: Target, budget
         return { kind: 'foreign' };
       }
       remember(ctx, target, undefined);
-      const lost = await namespaceGoneNote(target.transport, target.desired.metadata.namespace, (call, what) => bounded(call, budget.callTimeoutMs, what));
+      const lost = target.consumer ? undefined : await namespaceGoneNote(target.transport, target.desired.metadata.namespace, (call, what) => bounded(call, budget.callTimeoutMs, what));
       ctx.recorder.operation(operation(target, target.desired, 'orphan', `${why}: nothing to leave in place (not found)${lost ? `; ${lost}` : ''}`));
       if (lost) {
         ctx.recorder.log({ level: 'warning', message: `${name}: ${describeObject(target.desired)} not found: ${lost}`, where: target.spec.where });
