@@ -90,6 +90,8 @@ export const TYPE_DEFS = /* GraphQL */ `
     deletion_propagation: String!
     "The adapters that would be frozen for this deletion, each to report Finalized=True."
     required_adapters: [String!]!
+    "What the plan implies beyond the record (e.g. a Namespace kept for objects an Orphan resource releases); null when nothing."
+    notes: [String!]
   }
 
   type EffectiveDeletionPolicy {

@@ -150,6 +150,11 @@ const SCHEMAS: Record<string, Json> = {
             deletion_policy_source: { type: 'string' },
             deletion_propagation: { type: 'string', enum: ['Foreground', 'Background'] },
             required_adapters: { type: 'array', items: { type: 'string' } },
+            notes: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'what the plan implies beyond the record, e.g. an Orphan resource under a Delete ancestor: a Namespace that ancestor deletes is kept while it holds released objects',
+            },
           },
         },
       },

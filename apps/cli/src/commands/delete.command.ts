@@ -17,6 +17,8 @@ interface PreviewedJson {
   readonly deletion_policy_source: string;
   readonly deletion_propagation: string;
   readonly required_adapters: readonly string[];
+  /** What the plan implies beyond the record (an Orphan resource under a Delete ancestor). */
+  readonly notes?: readonly string[];
 }
 
 interface PreviewJson {
@@ -96,7 +98,7 @@ export function registerDeleteCommand(program: Command, io: DeleteCommandIo = de
       return;
     }
     io.out(`dry run: DELETE ${named} would mark ${preview.resources.length} resource(s), in hard-delete order; nothing was recorded\n`);
-    preview.resources.forEach((r, i) => io.out(`${previewLine(i + 1, r)}\n`));
+    preview.resources.forEach((r, i) => io.out(`${previewLine(i + 1, r)}\n${(r.notes ?? []).map((note) => `   note: ${note}\n`).join('')}`));
   });
 }
 

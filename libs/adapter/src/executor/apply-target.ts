@@ -4,6 +4,7 @@ import { decideAdoption } from './adoption-policy.js';
 import { leaveForeign } from './delete-target.js';
 import type { ExecutionContext } from './execution-context.js';
 import type { ResourceOperation } from './execution-result.js';
+import { withKeptRecords } from './kept-in-namespace.js';
 import { discoverOwned } from './owned-discovery.js';
 import { isOwnedBy, ownerLabels, withOwner } from './ownership.js';
 import { decideApply } from './resource-plan.js';
@@ -85,7 +86,9 @@ export async function applyTarget(ctx: ExecutionContext, target: Target, wait: R
       await transport.replace(withOwner(existing, ctx.ownerMark));
       op = operation(target, desired, 'update', `${decision.reason}; ownership labels added (${Object.keys(ownerLabels(ctx.ownerMark)).join(', ')})`);
     } else if (decision.operation === 'update' && existing) {
-      await transport.replace({ ...desired, metadata: { ...desired.metadata, resourceVersion: existing.metadata.resourceVersion } });
+      // A Namespace's records of objects released into it (kept-in-namespace.ts) survive an update.
+      const update = withKeptRecords(desired, existing);
+      await transport.replace({ ...update, metadata: { ...update.metadata, resourceVersion: existing.metadata.resourceVersion } });
     } else if (decision.operation === 'recreate' && existing) {
       if (ctx.resourcePolicy.paused) {
         op = operation(target, desired, 'wait', `${decision.reason}; recreate deferred: the resource is paused (no delete while paused)`);

@@ -2,6 +2,7 @@ import type { PropagationPolicy } from '../config/task-config.types.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
 import type { ExecutionContext } from './execution-context.js';
 import { discoverOwned, type OwnedDiscovery } from './owned-discovery.js';
+import { keepNamespaceOfReleased } from './kept-in-namespace.js';
 import { findOwnedStrays } from './owned-strays.js';
 import { OWNER_ANNOTATION } from './ownership.js';
 import { describeObject, errorMessage, failCall, operation, refOf, sameObject } from './resource-operation.js';
@@ -146,6 +147,7 @@ async function deleteDiscovered(ctx: ExecutionContext, target: Target, policy: P
     ctx.recorder.operation(operation(target, current, 'wait', terminatingReason(current)));
     return;
   }
+  if (await keepNamespaceOfReleased(ctx, target, current)) return;
   let outcome: string;
   try {
     outcome = await transport.delete(refOf(current, target.desired), policy);

@@ -19,6 +19,8 @@ export interface DecomVerdicts {
   notOwned: string[];
   /** Objects deleted (or already being deleted) and still present, while deleting: the report's `data.holding`. */
   holding: ReportedHolder[];
+  /** Namespaces released instead of deleted because they hold objects an Orphan deletion released (kept-in-namespace.ts). */
+  keptNamespaces: string[];
 }
 
 /** Outcome of one CEL evaluation (errors are values here: each phase decides what they mean). */
@@ -52,7 +54,7 @@ export class ExecutionContext {
   private deletedTimeSource: string | undefined;
   private policyState: ResourcePolicyState = UNREAD_RESOURCE_POLICY;
   /** Decisions of Decom's policy rules in this execution. */
-  readonly verdicts: DecomVerdicts = { notOwned: [], holding: [] };
+  readonly verdicts: DecomVerdicts = { notOwned: [], holding: [], keptNamespaces: [] };
 
   constructor(
     readonly inputs: ExecutionInputs,

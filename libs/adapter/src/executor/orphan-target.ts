@@ -1,10 +1,22 @@
 import type { KubeObject, ResourceTransport } from '../transport/resource-transport.port.js';
 import { TransportError, isConnectionFailure } from '../transport/transport-error.js';
 import { leaveForeign } from './delete-target.js';
+import { namespaceGoneNote, recordKeptInNamespace } from './kept-in-namespace.js';
 import type { ExecutionContext } from './execution-context.js';
 import { discoverOwned } from './owned-discovery.js';
 import { findOwnedStrays } from './owned-strays.js';
 import { RELEASED_BY_ANNOTATION, RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, withoutOwnershipMarks } from './ownership.js';
+
+/**
+ * Records a released namespaced object on its Namespace (kept-in-namespace.ts), within the orphan path's bound.
+ * Kubernetes targets only: a Maestro target's Namespace lives on the managed cluster, behind ManifestWorks.
+ * @returns the note for the messages, and whether the object is at risk (not recorded: its Namespace may take it).
+ */
+async function recordOnNamespace(target: Target, released: KubeObject, release: Release, budget: OrphanBudget): Promise<{ note: string; atRisk: boolean } | undefined> {
+  if (target.consumer) return undefined;
+  const result = await recordKeptInNamespace(target.transport, released, release.mark, release.time, (call, what) => bounded(call, budget.callTimeoutMs, what));
+  return result && { note: result.note, atRisk: !result.recorded };
+}
 
 /** A copy of `object` carrying the release marker of `release`. */
 function withReleaseMarker(object: KubeObject, release: Release): KubeObject {
@@ -28,9 +40,10 @@ export interface OrphanBudget {
 
 /** What happened to one orphaned resource. */
 export type OrphanResult =
-  | { readonly kind: 'unmarked'; readonly object: string }
+  | { readonly kind: 'unmarked'; readonly object: string; readonly inNamespace?: { readonly note: string; readonly atRisk: boolean } }
   | { readonly kind: 'marks-kept'; readonly resource: string; readonly cause: string }
-  | { readonly kind: 'absent' | 'foreign' };
+  | { readonly kind: 'absent'; readonly lost?: string }
+  | { readonly kind: 'foreign' };
 
 /**
  * Bounds a cluster call. The client's own timeouts are not always configured (a black-holed
@@ -98,13 +111,20 @@ export async function orphanTarget(ctx: ExecutionContext, target: Target, budget
         return { kind: 'foreign' };
       }
       remember(ctx, target, undefined);
-      ctx.recorder.operation(operation(target, target.desired, 'orphan', `${why}: nothing to leave in place (not found)`));
+      const lost = target.consumer ? undefined : await namespaceGoneNote(target.transport, target.desired.metadata.namespace, (call, what) => bounded(call, budget.callTimeoutMs, what));
+      ctx.recorder.operation(operation(target, target.desired, 'orphan', `${why}: nothing to leave in place (not found)${lost ? `; ${lost}` : ''}`));
+      if (lost) {
+        ctx.recorder.log({ level: 'warning', message: `${name}: ${describeObject(target.desired)} not found: ${lost}`, where: target.spec.where });
+        return { kind: 'absent', lost: `${describeObject(target.desired)} not found: ${lost}` };
+      }
       return { kind: 'absent' };
     }
     const release: Release = { mark: ctx.ownerMark, time: ctx.inputs.now().toISOString(), ...(ctx.resourcePolicy.deletedBy && { by: ctx.resourcePolicy.deletedBy }) };
     const removed = await unmark(target, found.owned, budget, release);
     remember(ctx, target, undefined);
-    const text = `left in place (${why}); removed ${removed.length > 0 ? `${removed.join(', ')}; release marker ${RELEASED_FROM_ANNOTATION}: ${ctx.ownerMark} added` : 'nothing (no marks left)'}`;
+    const inNamespace = await recordOnNamespace(target, found.owned, release, budget);
+    const text = `left in place (${why}); removed ${removed.length > 0 ? `${removed.join(', ')}; release marker ${RELEASED_FROM_ANNOTATION}: ${ctx.ownerMark} added` : 'nothing (no marks left)'}${inNamespace ? `; ${inNamespace.note}` : ''}`;
+    if (inNamespace?.atRisk) ctx.recorder.log({ level: 'warning', message: `${name}: ${describeObject(found.owned)} ${inNamespace.note}`, where: target.spec.where });
     ctx.recorder.operation(operation(target, found.owned, 'orphan', text));
     ctx.recorder.policyOutcome({
       resource: name,
@@ -114,7 +134,7 @@ export async function orphanTarget(ctx: ExecutionContext, target: Target, budget
       name: found.owned.metadata.name,
       ...(found.owned.metadata.namespace && { namespace: found.owned.metadata.namespace }),
     });
-    return { kind: 'unmarked', object: describeObject(found.owned) };
+    return { kind: 'unmarked', object: describeObject(found.owned), ...(inNamespace && { inNamespace }) };
   } catch (error) {
     const cause = errorMessage(error);
     if (isConnectionFailure(error) && known === undefined) budget.unreachable.set(target.transport, cause);
@@ -134,7 +154,11 @@ export function orphanedMessage(why: string, results: readonly OrphanResult[]): 
   const parts = [`Left in place (${why})`];
   if (unmarked.length > 0) parts.push(`Decom's ownership marks removed from ${unmarked.join(', ')}`);
   if (kept.length > 0) parts.push(`ownership marks could not be removed from ${kept.map((k) => k.resource).join(', ')} (${kept[0]!.cause})`);
-  if (unmarked.length === 0 && kept.length === 0) parts.push('no object of this adapter was found');
+  const lost = results.flatMap((r) => (r.kind === 'absent' && r.lost ? [r.lost] : []));
+  if (unmarked.length === 0 && kept.length === 0 && lost.length === 0) parts.push('no object of this adapter was found');
+  parts.push(...lost);
+  // Where each namespaced object was recorded for its Namespace's owner, or why it may go with the Namespace.
+  parts.push(...results.flatMap((r) => (r.kind === 'unmarked' && r.inNamespace ? [`${r.object} ${r.inNamespace.note}`] : [])));
   return parts.join('; ');
 }
 
@@ -143,19 +167,20 @@ export function orphanedMessage(why: string, results: readonly OrphanResult[]): 
  * resource's and adapter's marker under another name or generation are released too (marks removed, release
  * marker added), so nothing stays marked as owned by a resource that is gone. Best effort and bounded like
  * the rest of the orphan path; an unreachable cluster is not tried again.
- * @returns the objects released (`kind ns/name`).
+ * @returns the objects released (`kind ns/name`, and whether their Namespace may take them).
  */
-export async function orphanStrays(ctx: ExecutionContext, target: Target, budget: OrphanBudget, why: string, claimed: readonly KubeObject[]): Promise<string[]> {
+export async function orphanStrays(ctx: ExecutionContext, target: Target, budget: OrphanBudget, why: string, claimed: readonly KubeObject[]): Promise<OrphanResult[]> {
   if (budget.unreachable.has(target.transport)) return [];
-  const released: string[] = [];
+  const released: OrphanResult[] = [];
   try {
     const strays = await bounded(() => findOwnedStrays(target, ctx.ownerMark, claimed), budget.callTimeoutMs, `discover by ownership ${target.spec.name}`);
     const release: Release = { mark: ctx.ownerMark, time: ctx.inputs.now().toISOString(), ...(ctx.resourcePolicy.deletedBy && { by: ctx.resourcePolicy.deletedBy }) };
     for (const stray of strays) {
       const removed = await unmark(target, stray, budget, release);
-      const text = `left in place (${why}), under another name or generation (discovery by ownership); removed ${removed.join(', ') || 'nothing'}; release marker ${RELEASED_FROM_ANNOTATION}: ${ctx.ownerMark} added`;
+      const inNamespace = await recordOnNamespace(target, stray, release, budget);
+      const text = `left in place (${why}), under another name or generation (discovery by ownership); removed ${removed.join(', ') || 'nothing'}; release marker ${RELEASED_FROM_ANNOTATION}: ${ctx.ownerMark} added${inNamespace ? `; ${inNamespace.note}` : ''}`;
       ctx.recorder.operation(operation(target, stray, 'orphan', text));
-      released.push(describeObject(stray));
+      released.push({ kind: 'unmarked', object: describeObject(stray), ...(inNamespace && { inNamespace }) });
     }
   } catch (error) {
     const cause = errorMessage(error);

@@ -64,7 +64,7 @@ async function orphanStage(ctx: ExecutionContext, targets: readonly Target[], op
     const why = state.deletionPolicy === 'Orphan' ? resourceWhy : 'lifecycle.delete.policy Orphan';
     results.push(await orphanTarget(ctx, target, budget, why));
     const released = await orphanStrays(ctx, target, budget, why, [...targets.map((t) => t.desired), ...Object.values(ctx.resources)]);
-    for (const object of released) results.push({ kind: 'unmarked', object });
+    results.push(...released);
   }
   if (rest.length === 0) {
     const why = state.deletionPolicy === 'Orphan' ? resourceWhy : 'lifecycle.delete.policy Orphan';

@@ -57,7 +57,8 @@ function changesFor(ctx: ExecutionContext): Change[] {
  * False/AdoptionConflict or AlreadyExists when adoption was refused; `Health` is
  * False/ConnectionFailure when the cluster was unreachable. A condition the payload lacks is
  * added. A `Finalized=True` that left objects in place because they are not Decom's says so in
- * its message. Every change is recorded (`policy.overrides`).
+ * its message, and so does one that kept a Namespace for objects an Orphan deletion released
+ * (kept-in-namespace.ts). Every change is recorded (`policy.overrides`).
  * @see docs/adapter-expression-context.md rule 14, docs/policies.md "Adapter side".
  */
 export function applyStatusOverrides(payloadName: string, payload: unknown, ctx: ExecutionContext): unknown {
@@ -82,12 +83,15 @@ export function applyStatusOverrides(payloadName: string, payload: unknown, ctx:
     record({ type: 'Health', status: 'False', reason: String(current.reason ?? ''), message });
   }
   const finalized = result.findIndex((c) => c?.type === 'Finalized' && c.status === 'True');
-  if (finalized >= 0 && ctx.verdicts.notOwned.length > 0) {
+  const addToFinalized = (text: string) => {
     const current = result[finalized] as Condition;
-    const message = `${typeof current.message === 'string' && current.message !== '' ? `${current.message}; ` : ''}left in place, not Decom's: ${ctx.verdicts.notOwned.join(', ')}`;
+    const message = `${typeof current.message === 'string' && current.message !== '' ? `${current.message}; ` : ''}${text}`;
     result[finalized] = { ...current, message };
     record({ type: 'Finalized', status: 'True', reason: String(current.reason ?? ''), message });
-  }
+  };
+  if (finalized >= 0 && ctx.verdicts.notOwned.length > 0) addToFinalized(`left in place, not Decom's: ${ctx.verdicts.notOwned.join(', ')}`);
+  // Never silently: a Namespace kept for objects an Orphan deletion released is named with them.
+  if (finalized >= 0 && ctx.verdicts.keptNamespaces.length > 0) addToFinalized(ctx.verdicts.keptNamespaces.join('; '));
   return withHolding({ ...(payload as object), conditions: result }, ctx);
 }
 

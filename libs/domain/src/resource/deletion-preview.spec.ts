@@ -17,9 +17,30 @@ describe('previewDeletion', () => {
     const preview = previewDeletion({ type: 'RequestDeletion', id: 'c1', kind: 'Cluster', metadata: meta }, fold([cluster, pool]), kinds);
     expect(preview.outcome).toBe('WouldDelete');
     expect(preview.resources).toEqual([
-      { id: 'n1', kind: 'NodePool', name: 'pool', generation: 2, cascaded_from: 'c1', deletion_policy: 'Orphan', deletion_policy_source: 'own', deletion_propagation: 'Background', required_adapters: ['np-configmap'] },
+      {
+        id: 'n1',
+        kind: 'NodePool',
+        name: 'pool',
+        generation: 2,
+        cascaded_from: 'c1',
+        deletion_policy: 'Orphan',
+        deletion_policy_source: 'own',
+        deletion_propagation: 'Background',
+        required_adapters: ['np-configmap'],
+        notes: [expect.stringContaining("deletion_policy Orphan under Cluster 'prod' (c1), deleted with Delete: a Namespace an adapter of Cluster 'prod' deletes is kept (released, not deleted)")],
+      },
       { id: 'c1', kind: 'Cluster', name: 'prod', generation: 2, deletion_policy: 'Delete', deletion_policy_source: 'default', deletion_propagation: 'Background', required_adapters: ['validation'] },
     ]);
+  });
+
+  it('given no Orphan under a Delete ancestor of the same DELETE, when previewed, then no resource has notes', () => {
+    const deletePool = created('n1', 'NodePool', 'pool', { owner_references: { id: 'c1', kind: 'Cluster' } });
+    expect(previewDeletion({ type: 'RequestDeletion', id: 'c1', kind: 'Cluster', metadata: meta }, fold([cluster, deletePool]), kinds).resources.map((r) => r.notes)).toEqual([undefined, undefined]);
+    // The nodepool alone: its cluster is not deleted by this DELETE, so nothing deletes the Namespace now.
+    expect(previewDeletion({ type: 'RequestDeletion', id: 'n1', kind: 'NodePool', metadata: meta }, fold([cluster, pool]), kinds).resources.map((r) => r.notes)).toEqual([undefined]);
+    // An Orphan cluster: the nodepool inherits Orphan, no ancestor deletes.
+    const orphanCluster = created('c1', 'Cluster', 'prod', { deletion_policy: 'Orphan' });
+    expect(previewDeletion({ type: 'RequestDeletion', id: 'c1', kind: 'Cluster', metadata: meta }, fold([orphanCluster, pool]), kinds).resources.map((r) => r.notes)).toEqual([undefined, undefined]);
   });
 
   it('given a propagationPolicy, when previewed, then each resource shows it', () => {

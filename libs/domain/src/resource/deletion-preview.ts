@@ -26,6 +26,13 @@ export interface PreviewedDeletion {
   readonly deletion_propagation: PropagationPolicy;
   /** The adapters that would be frozen for this deletion and must each report `Finalized=True`. */
   readonly required_adapters: readonly string[];
+  /**
+   * What the plan implies beyond the record (absent: nothing to say). Today one note: an `Orphan` resource
+   * under an ancestor deleted with `Delete` — objects its adapters release inside a Namespace an ancestor's
+   * adapter deletes keep that Namespace (released, not deleted) (docs/policies.md "Orphan inside a namespace
+   * another adapter deletes"). The domain does not know the adapters' task configs, so it says "may".
+   */
+  readonly notes?: readonly string[];
 }
 
 /**
@@ -43,6 +50,25 @@ export interface DeletionPreview {
   readonly refusal?: DomainError;
 }
 
+/**
+ * The preview's note for an `Orphan` resource whose nearest ancestor marked by the same DELETE runs `Delete`:
+ * the adapters of that ancestor may own the Namespace this resource's released objects live in (the shipped
+ * layout: validation's Namespace holds np-configmap's ConfigMap); that Namespace is then kept, released.
+ */
+function orphanUnderDeleteNotes(id: string, policy: DeletionPolicy, policies: ReadonlyMap<string, DeletionPolicy>, state: TreeState): string[] {
+  if (policy !== 'Orphan') return [];
+  for (let parent = state.resources.get(id)?.owner_references; parent; parent = state.resources.get(parent.id)?.owner_references) {
+    if (!policies.has(parent.id)) return [];
+    if (policies.get(parent.id) !== 'Delete') continue;
+    const ancestor = state.resources.get(parent.id);
+    return [
+      `deletion_policy Orphan under ${parent.kind} '${ancestor?.name ?? parent.id}' (${parent.id}), deleted with Delete: ` +
+        `a Namespace an adapter of ${parent.kind} '${ancestor?.name ?? parent.id}' deletes is kept (released, not deleted) while it holds objects this resource's adapters release`,
+    ];
+  }
+  return [];
+}
+
 export function previewDeletion(command: RequestDeletion, state: TreeState, kinds: KindRegistry): DeletionPreview {
   const target = { id: command.id, kind: command.kind };
   let events;
@@ -54,9 +80,12 @@ export function previewDeletion(command: RequestDeletion, state: TreeState, kind
   }
   if (events.length === 0 && isFinalizing(state.resources.get(command.id)!)) return { target, outcome: 'AlreadyDeleting', resources: [] };
   const resources: PreviewedDeletion[] = [];
+  const policies = new Map<string, DeletionPolicy>();
+  for (const event of events) if (event.type === 'DeletionRequested') policies.set(event.data.id, event.data.deletion_policy!);
   for (const event of events) {
     if (event.type !== 'DeletionRequested') continue;
     const d = event.data;
+    const notes = orphanUnderDeleteNotes(d.id, d.deletion_policy!, policies, state);
     resources.push({
       id: d.id,
       kind: d.kind,
@@ -67,6 +96,7 @@ export function previewDeletion(command: RequestDeletion, state: TreeState, kind
       deletion_policy_source: d.deletion_policy_source!,
       deletion_propagation: d.deletion_propagation!,
       required_adapters: d.required_adapters ?? [],
+      ...(notes.length > 0 && { notes }),
     });
   }
   // The decision marks parents first; the hard delete goes the other way (children first).
