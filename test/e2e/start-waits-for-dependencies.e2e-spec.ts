@@ -146,6 +146,16 @@ describe('decom start, api and worker wait for a dependency that is down at star
     expect(worker.output()).not.toContain('worker ready');
     // The waiting worker says so on its metrics too (the gauge alerts fire on).
     expect(await (await fetch(workerMetrics)).text()).toMatch(/^decom_dependency_up\{dependency="redis"\} 0$/m);
+    // ...and on its /healthz (alive: no restart) and /readyz (not ready, naming Redis) on the same port.
+    const workerPort = new URL(workerMetrics).origin;
+    expect((await fetch(`${workerPort}/healthz`)).status).toBe(200);
+    const waiting = await fetch(`${workerPort}/readyz`);
+    expect(waiting.status).toBe(503);
+    expect(await waiting.json()).toMatchObject({
+      status: 'not_ready',
+      failing: [expect.objectContaining({ dependency: 'redis' })],
+      checks: { startup: { state: 'starting', reason: 'waiting for Redis (the job queue)' }, adapters: [] },
+    });
 
     const redis: RedisForTests = await useThrowAwayRedisOn(redisPort);
     cleanups.push(() => redis.stop());
@@ -158,6 +168,9 @@ describe('decom start, api and worker wait for a dependency that is down at star
       if (!/^decom_dependency_up\{dependency="redis"\} 1$/m.test(up)) await new Promise((done) => setTimeout(done, 100));
     }
     expect(up).toMatch(/^decom_dependency_up\{dependency="redis"\} 1$/m);
+    const ready = await fetch(`${workerPort}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', failing: [], checks: { startup: { state: 'done' }, adapters: ['validation'] } });
     await expectDeletionWorks(url);
 
     for (const child of [worker, api]) {

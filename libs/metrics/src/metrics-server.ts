@@ -1,16 +1,29 @@
 /**
  * The Prometheus endpoint on its own port (`DECOM_METRICS_PORT`, default 9090, path `/metrics`), as
  * HyperFleet serves it (contract §8.2), so scraping never competes with the API's routes or middleware.
- * A plain `node:http` server: one route, no framework needed.
+ * A process without an API port of its own (`decom worker`) also answers `/healthz` and `/readyz` here once
+ * it calls `serveHealth`. A plain `node:http` server: three routes, no framework needed.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
+/** A process's readiness now, from cached state only (the handler never waits on a network call). */
+export interface HealthReport {
+  readonly ready: boolean;
+  /** The JSON body of `/readyz` (the same for 200 and 503). */
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
 export interface MetricsServer {
   /** e.g. `http://127.0.0.1:9090/metrics`. */
   readonly url: string;
   readonly port: number;
+  /**
+   * From now on `GET /healthz` answers 200 `{"status":"ok"}` (the process serves) and `GET /readyz` 200 or
+   * 503 with `report().body`. Before the call both are 404, as on a process whose API port answers them.
+   */
+  serveHealth(report: () => HealthReport): void;
   close(): Promise<void>;
 }
 
@@ -21,9 +34,17 @@ export interface MetricsServer {
  * @throws the listen error (e.g. EADDRINUSE) so a start-up names the port at fault.
  */
 export async function startMetricsServer(registry: Registry, port: number, host = '0.0.0.0'): Promise<MetricsServer> {
+  let health: (() => HealthReport) | undefined;
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    const isRead = req.method === 'GET' || req.method === 'HEAD';
+    if (health && isRead && (path === '/healthz' || path === '/readyz')) {
+      const { ready, body } = path === '/healthz' ? { ready: true, body: { status: 'ok' } } : health();
+      const text = `${JSON.stringify(body)}\n`;
+      res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text);
+      return;
+    }
+    if (path !== '/metrics' || !isRead) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: metrics are served at /metrics\n');
       return;
     }
@@ -40,6 +61,7 @@ export async function startMetricsServer(registry: Registry, port: number, host 
   return {
     url: `http://127.0.0.1:${actual}/metrics`,
     port: actual,
+    serveHealth: (report) => void (health = report),
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

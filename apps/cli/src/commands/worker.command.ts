@@ -23,13 +23,14 @@ export function registerWorkerCommand(program: Command): void {
     .action(async (options: { adapters?: string[]; concurrency?: number }) => {
       const config = loadConfigOrExit();
       // Loaded when the worker runs, not for `decom --help` (see runEngineCommand).
-      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }, { workerProbes }] = await Promise.all([
+      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }, { workerProbes }, { workerReadiness }] = await Promise.all([
         import('@kubernetes/client-node'),
         import('../../../worker/src/worker-runtime.js'),
         import('../engine/job-queue-factory.js'),
         import('../engine/observability.js'),
         import('../engine/dependency-wait.js'),
         import('../engine/engine-probes.js'),
+        import('../engine/worker-readiness.js'),
       ]);
       applyHeapGrowth(heapGrowingPercentFor('worker', config.heapGrowingPercent));
       const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
@@ -53,10 +54,14 @@ export function registerWorkerCommand(program: Command): void {
       // Redis down at start is waited for (ioredis reconnects; one log line when lost, one when back): an
       // exit would become a crash loop under a supervisor. A signal meanwhile stops the wait (exit 0).
       const starting = abortOnSignals(logger);
+      // `/healthz` and `/readyz` on the metrics port (the worker has no other): not ready until it serves its queues.
+      let startup: string | undefined = 'waiting for Redis (the job queue)';
+      let running: readonly string[] = [];
       try {
         processMetrics = await startProcessMetrics(config, 'worker');
         const probed = workerProbes(config.redisUrl, kubeConfig, logger);
         dependencies = probed;
+        processMetrics.serveHealth(() => workerReadiness({ dependencies: () => probed.probes.results(), startup: () => startup, adapters: () => running }));
         processMetrics.metrics.watchDependencies(() => probed.probes.results());
         ({ queue } = await openJobQueue(config, logger, {}, processMetrics.metrics, {}, { logger, signal: starting.signal }));
         queue = countRetries(queue, processMetrics.metrics);
@@ -79,6 +84,7 @@ export function registerWorkerCommand(program: Command): void {
         await processMetrics.close();
         process.exit(0);
       }
+      startup = 'loading the adapters';
       const concurrency = options.concurrency ?? config.workerConcurrency;
       let stopWatches: () => Promise<void> = async () => undefined;
       try {
@@ -106,6 +112,8 @@ export function registerWorkerCommand(program: Command): void {
         const watches = worker.watches;
         processMetrics.metrics.watchKubeWatches(() => watches?.statuses() ?? []);
         const { adapters } = worker;
+        running = adapters.map((a) => a.name);
+        startup = undefined;
         logger.info({ adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl, metrics: processMetrics.url }, `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`);
         for (const warning of adapters.flatMap((a) => a.warnings)) logger.warn(`adapter config warning: ${warning}`);
       } catch (error) {

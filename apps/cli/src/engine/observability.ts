@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
-import { DecomMetrics, Registry, startMetricsServer, type AdapterOperation, type AdapterOutcome, type MetricsServer } from '@decom/metrics';
+import { DecomMetrics, Registry, startMetricsServer, type AdapterOperation, type AdapterOutcome, type HealthReport, type MetricsServer } from '@decom/metrics';
 import type { FailedJob, JobHandler, JobQueue, PrunedDeadLetter } from '@decom/jobs';
 import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
 import { buildInfo } from '../build-info.js';
@@ -14,6 +14,8 @@ export interface ProcessMetrics {
   readonly metrics: DecomMetrics;
   /** `http://127.0.0.1:<port>/metrics`. */
   readonly url: string;
+  /** `/healthz` and `/readyz` on the metrics port (metrics-server.ts `serveHealth`), for `decom worker`. */
+  serveHealth(report: () => HealthReport): void;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ export async function startProcessMetrics(config: AppConfig, component: 'api' | 
   } catch (error) {
     throw new Error(`DECOM_METRICS_PORT: cannot listen on ${config.host}:${config.metricsPort}: ${(error as Error).message}`);
   }
-  return { metrics, url: server.url, close: () => server.close() };
+  return { metrics, url: server.url, serveHealth: (report) => server.serveHealth(report), close: () => server.close() };
 }
 
 /** The adapter-run observer that feeds `decom_adapter_*`, chained before `next`. */
