@@ -13,7 +13,7 @@
  * (the deletion's frozen set) dispatched with the same deterministic id, so one already dispatched is not run twice.
  * The sweeper applies the same rule, so a release lost here is recovered by the next sweep.
  */
-import { dispatchOf, isResourceEvent, upcastResourceEvent, type KindRegistry } from '@decom/domain';
+import { deletionAdaptersToRun, dispatchOf, isResourceEvent, upcastResourceEvent, type KindRegistry } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
 import type { ReconcileEventData } from './job-names.js';
 import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
@@ -106,7 +106,7 @@ export class DispatchReactor implements Reactor {
     const view = await this.addresses.view(id);
     if (!view?.deleted_time || dispatchOf(view)?.action === 'hold') return;
     const data: ReconcileEventData = { ...(await this.addresses.address(view.kind, view.id)), generation: view.generation };
-    for (const adapter of view.deletion_required_adapters ?? this.kinds.find(view.kind)?.required_adapters ?? []) {
+    for (const adapter of deletionAdaptersToRun(view, this.kinds.find(view.kind)?.required_adapters ?? [])) {
       if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString());
     }
   }
@@ -116,8 +116,9 @@ export class DispatchReactor implements Reactor {
     for (const member of await this.addresses.subtree(kind, id)) {
       const data: ReconcileEventData = { ...(await this.addresses.address(member.kind, member.id)), generation: member.generation };
       const view = await this.addresses.view(member.id);
-      // A held deleting member stays held; others run their deletion's frozen set.
-      const adapters = view && dispatchOf(view)?.action === 'hold' ? [] : (view?.deletion_required_adapters ?? this.kinds.find(member.kind)?.required_adapters ?? []);
+      // A held deleting member stays held; others run what their deletion still needs (deletionAdaptersToRun).
+      const configured = this.kinds.find(member.kind)?.required_adapters ?? [];
+      const adapters = view?.deleted_time ? deletionAdaptersToRun(view, configured) : configured;
       for (const adapter of adapters) {
         if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString(), trigger);
       }

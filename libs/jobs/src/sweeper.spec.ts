@@ -114,15 +114,16 @@ describe('Sweeper (Sentinel default rule)', () => {
     expect(ids.filter((id) => id.includes('nodepool-'))).toHaveLength(3);
   });
 
-  it('a held deletion (its stored dispatch decision) gets no adapter run (only its hard-delete check); a deletion runs its frozen adapter set', async () => {
+  it('a held deletion (its stored dispatch decision) gets no adapter run (only its hard-delete check); a deletion runs what its decision still needs', async () => {
     const held: SweptResource = {
       ...resource('held', 'Cluster', 2, 'False', 30, true),
       deletion_propagation: 'Foreground',
       deletion_dispatch: { action: 'hold', reason: 'DependentsExist' },
     };
+    // Frozen with both adapters; dns has finalized already, so the decision runs validation only.
     const frozen: SweptResource = {
       ...resource('frozen', 'Cluster', 2, 'False', 30, true),
-      deletion_required_adapters: ['validation'],
+      deletion_required_adapters: ['dns', 'validation'],
       deletion_dispatch: { action: 'run', adapters: ['validation'] },
     };
     const { ids, queue } = recorder(inner);

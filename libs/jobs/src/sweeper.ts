@@ -17,7 +17,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setImmediate } from 'node:timers/promises';
-import { dispatchOf, type DispatchDecision, type KindRegistry, type PropagationPolicy } from '@decom/domain';
+import { deletionAdaptersToRun, type DispatchDecision, type KindRegistry, type PropagationPolicy } from '@decom/domain';
 import type { ReconcileEventData } from './job-names.js';
 import { enqueueAdapterRun, enqueueHardDeleteCheck } from './job-dispatch.js';
 import type { JobQueue } from './job-queue.port.js';
@@ -116,9 +116,9 @@ export class Sweeper {
           this.onError(error);
           continue;
         }
-        // A held deletion (Foreground dependents, InUse, cycle) gets no adapter run; a deletion runs its frozen set.
-        const own = resource.deleted_time && resource.deletion_required_adapters ? resource.deletion_required_adapters.filter((a) => this.isDispatchable(a)) : adapters;
-        if (dispatch && dispatchOf(resource)?.action !== 'hold') enqueued += await this.dispatchAdapters(resource, own, bucket, now, options.messageData);
+        // A held deletion (Foreground dependents, InUse, cycle) gets no adapter run; a deletion runs what it still needs.
+        const own = resource.deleted_time ? deletionAdaptersToRun(resource, adapters).filter((a) => this.isDispatchable(a)) : adapters;
+        if (dispatch && own.length > 0) enqueued += await this.dispatchAdapters(resource, own, bucket, now, options.messageData);
         if (resource.deleted_time && (dispatch || isReconciled(resource))) enqueued += await this.checkHardDelete(resource, bucket);
       }
     }

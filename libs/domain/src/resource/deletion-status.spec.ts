@@ -2,7 +2,7 @@
  * The one deletion truth: table-driven cases per seed section, and a property over random forests.
  */
 import fc from 'fast-check';
-import { conditionBlockersOf, dispatchOf, deletionStatus, deletionStatuses, type DeletionGraph, type DeletionNode } from '@decom/domain';
+import { conditionBlockersOf, deletionAdaptersToRun, dispatchOf, deletionStatus, deletionStatuses, type DeletionGraph, type DeletionNode } from '@decom/domain';
 
 const T = '2026-12-01T10:00:00.000Z';
 const finalized = (adapter: string, generation: number) => ({
@@ -197,5 +197,15 @@ describe('deletionStatus property: no pending deletion is left without progress 
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('deletionAdaptersToRun', () => {
+  const deleting = { deleted_time: '2026-12-03T10:00:00Z' };
+  it('runs the stored decision’s adapters, none while held, the frozen set without a decision, today’s only for a deletion recorded without one', () => {
+    expect(deletionAdaptersToRun({ ...deleting, deletion_required_adapters: ['dns', 'validation'], deletion_dispatch: { action: 'run', adapters: ['validation'] } }, ['dns', 'validation', 'new'])).toEqual(['validation']);
+    expect(deletionAdaptersToRun({ ...deleting, deletion_required_adapters: ['dns'], deletion_dispatch: { action: 'hold', reason: 'InUse' } }, ['dns'])).toEqual([]);
+    expect(deletionAdaptersToRun({ ...deleting, deletion_required_adapters: ['dns'] }, ['dns', 'new'])).toEqual(['dns']);
+    expect(deletionAdaptersToRun(deleting, ['dns', 'new'])).toEqual(['dns', 'new']);
   });
 });

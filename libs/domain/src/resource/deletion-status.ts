@@ -263,6 +263,8 @@ export interface DispatchView {
   readonly deleted_time?: string;
   /** The stored status's `dispatch` (resource JSON `deletion_dispatch`), once deleting. */
   readonly deletion_dispatch?: DispatchDecision;
+  /** The adapters frozen at `DeletionRequested` (resource JSON `deletion_required_adapters`), once deleting. */
+  readonly deletion_required_adapters?: readonly string[];
 }
 
 /**
@@ -272,4 +274,18 @@ export interface DispatchView {
  */
 export function dispatchOf(view: DispatchView): DispatchDecision | undefined {
   return view.deleted_time ? view.deletion_dispatch : undefined;
+}
+
+/**
+ * The adapters to run now for a deleting resource (seed 004 "The order", seed 001 "Cleanup Sequence"):
+ * those the stored decision runs (`run`: the frozen adapters not finalized yet), none while it is held,
+ * and the whole frozen set when no decision is stored (an older read model). `configured` (the kind's
+ * adapters today) stands in only where `deletionStatus` itself uses it: a deletion recorded before the
+ * set was frozen on `DeletionRequested`.
+ * Precondition: `view.deleted_time` is set (a live resource dispatches its kind's configured adapters).
+ */
+export function deletionAdaptersToRun(view: DispatchView, configured: readonly string[]): readonly string[] {
+  const decision = dispatchOf(view);
+  if (decision?.action === 'hold') return [];
+  return decision?.adapters ?? view.deletion_required_adapters ?? configured;
 }
