@@ -8,6 +8,7 @@ import { QueryHandler, type IQuery, type IQueryHandler } from '@nestjs/cqrs';
 import { previewDeletion, type DeletionPreview, type KindRegistry, type RequestDeletion } from '@decom/domain';
 import { KIND_REGISTRY } from './tokens.js';
 import { ResourceTreeRepository } from './resource-tree.repository.js';
+import { resolveReferences } from './resolve-references.js';
 import { StreamLocator } from './stream-locator.js';
 
 /** The very `RequestDeletion` a DELETE would execute (same referrers, flags and metadata). */
@@ -30,7 +31,8 @@ export class PreviewDeletionHandler implements IQueryHandler<PreviewDeletionQuer
    */
   async execute({ payload }: PreviewDeletionQuery): Promise<DeletionPreview> {
     const stream = await this.locator.forExisting(payload.kind, payload.id);
+    const command = await resolveReferences(payload, this.locator, this.repository);
     const { state } = await this.repository.load(stream);
-    return previewDeletion(payload, state, this.kinds);
+    return previewDeletion(command, state, this.kinds);
   }
 }

@@ -7,6 +7,7 @@ import { decideDeletion, type RequestDeletion, type KindRegistry } from '@decom/
 import type { CommandContext } from './command-context.js';
 import { KIND_REGISTRY } from './tokens.js';
 import { OPERATOR_CONFLICT_RETRIES, ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
+import { resolveReferences } from './resolve-references.js';
 import { StreamLocator } from './stream-locator.js';
 
 export class RequestDeletionCommand implements ICommand {
@@ -26,6 +27,7 @@ export class RequestDeletionHandler implements ICommandHandler<RequestDeletionCo
 
   async execute({ payload, context }: RequestDeletionCommand): Promise<DecisionOutcome> {
     const stream = await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideDeletion(payload as never, state, this.kinds), { ...context, maxConflictRetries: OPERATOR_CONFLICT_RETRIES });
+    const command = await resolveReferences(payload, this.locator, this.repository);
+    return this.repository.decideAndAppend(stream, (state) => decideDeletion(command, state, this.kinds), { ...context, maxConflictRetries: OPERATOR_CONFLICT_RETRIES });
   }
 }

@@ -11,6 +11,7 @@ export * from './resource/resource-conditions.js';
 export * from './resource/status-ingestion.js';
 export * from './resource/stream-names.js';
 export * from './resource/policies.js';
+export * from './resource/referrer-facts.js';
 export * from './resource/decide-operator-actions.js';
 export * from './resource/upcast.js';
 export * from './resource/deletion-order.js';

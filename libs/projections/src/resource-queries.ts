@@ -11,7 +11,7 @@ import {
   type FinalizingBlocker,
   type KindRegistry,
   type PauseMark,
-  type ReferenceEdge,
+  type IndexedReference,
   type ResourceCondition,
   type Tenancy,
   tenancyContains,
@@ -335,51 +335,33 @@ export class ResourceQueries {
   }
 
   /**
-   * Live (not deleting) resources whose `references` name `targetId` (seed 004 delete guard), with whether
-   * each is paused (itself or its owner).
-   */
-  async liveReferrers(targetId: string): Promise<{ id: string; kind: string; name: string; paused: boolean }[]> {
-    const rows = await this.db.query<{ id: string; kind: string; name: string; paused: string | null; owner_paused: string | null }>(
-      `SELECT r.id AS id, r.kind AS kind, r.name AS name, r.paused AS paused, o.paused AS owner_paused
-         FROM resource_references x
-         JOIN resources r ON r.id = x.referrer_id
-         LEFT JOIN resources o ON o.id = r.owner_id
-        WHERE x.target_id = ? AND r.deleted_time IS NULL
-        ORDER BY r.id`,
-      [targetId],
-    );
-    const seen = new Set<string>();
-    return rows
-      .filter((r) => !seen.has(r.id) && seen.add(r.id))
-      .map((r) => ({ id: r.id, kind: r.kind, name: r.name, paused: r.paused !== null || r.owner_paused !== null }));
-  }
-
-  /**
    * Issue #12: every stored reference into `rootId`'s subtree and, breadth-first, into those referrers in
-   * turn (live or deleting), for the cascade guard and cycle detection. Bounded: at most `maxResources`
-   * resources are expanded (a longer chain is cut; the guard on the subtree itself is always complete).
+   * turn, for the delete guard (seed 004), the cascade guard and cycle detection. The index's facts only
+   * (who references whom, and the referrer's kind to find its tree): whether a referrer is paused or
+   * deleting is read from its own tree by the domain (`referenceEdgeFrom`). Bounded: at most
+   * `maxResources` resources are expanded (a longer chain is cut; the guard on the subtree itself is always
+   * complete).
    */
-  async referenceEdges(rootId: string, maxResources = 200): Promise<ReferenceEdge[]> {
+  async indexedReferences(rootId: string, maxResources = 200): Promise<IndexedReference[]> {
     const queue: string[] = [rootId];
     for (let i = 0; i < queue.length; i++) {
       const children = await this.db.query<{ id: string }>(`SELECT id FROM resources WHERE owner_id = ? ORDER BY id`, [queue[i]]);
       queue.push(...children.map((c) => c.id));
     }
     const expanded = new Set(queue);
-    const out: ReferenceEdge[] = [];
+    const out: IndexedReference[] = [];
     for (let i = 0; i < queue.length && i < Math.max(maxResources, expanded.size); i++) {
       const target = queue[i]!;
-      const rows = await this.db.query<{ id: string; kind: string; name: string; deleted_time: string | null; paused: string | null; owner_paused: string | null }>(
-        `SELECT DISTINCT r.id AS id, r.kind AS kind, r.name AS name, r.deleted_time AS deleted_time, r.paused AS paused, o.paused AS owner_paused
+      const rows = await this.db.query<{ id: string; kind: string }>(
+        `SELECT DISTINCT r.id AS id, r.kind AS kind
            FROM resource_references x
            JOIN resources r ON r.id = x.referrer_id
-           LEFT JOIN resources o ON o.id = r.owner_id
           WHERE x.target_id = ?
           ORDER BY r.id`,
         [target],
       );
       for (const r of rows) {
-        out.push({ target_id: target, id: r.id, kind: r.kind, name: r.name, deleting: r.deleted_time !== null, paused: r.paused !== null || r.owner_paused !== null });
+        out.push({ target_id: target, id: r.id, kind: r.kind });
         if (!expanded.has(r.id) && expanded.size < maxResources) {
           expanded.add(r.id);
           queue.push(r.id);

@@ -94,8 +94,8 @@ describe('ResourceViewProjection (real SQLite read model)', () => {
     expect((await queries.get(C))!.deleted_time).toBe(T1);
   });
 
-  it('indexes references for the delete guard, ignoring referrers that are deleting', async () => {
-    expect(await queries.liveReferrers(C)).toEqual([]);
+  it('indexes references for the delete guard: who references whom, also while the referrer is deleting (its tree says so)', async () => {
+    expect(await queries.indexedReferences(C)).toEqual([{ target_id: C, id: NP, kind: 'NodePool' }]);
   });
 
   it('label search follows created, changed and hard-deleted labels (resource_labels)', async () => {

@@ -190,15 +190,14 @@ export class ResourceActions {
       ]);
     }
     await this.readSide.catchUp?.();
-    const live_referrers = await this.queries.liveReferrers(target.id);
-    // References into the whole cascade (and, bounded, their referrers'), for the cascade guard and cycles.
-    const referrers = await this.queries.referenceEdges(target.id);
+    // Who references the cascade (and, bounded, their referrers): the index's facts only; the handler reads
+    // each referrer's paused and deleting state from its own tree.
+    const reference_index = await this.queries.indexedReferences(target.id);
     return {
       type: 'RequestDeletion',
       id: target.id,
       kind: target.kind,
-      live_referrers,
-      referrers,
+      reference_index,
       delete_for_move: deleteForMove,
       ...(propagationPolicy ? { propagation_policy: propagationPolicy as PropagationPolicy } : {}),
       metadata: this.metadata(context),

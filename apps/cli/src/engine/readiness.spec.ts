@@ -56,7 +56,7 @@ describe('readinessReport (from cached probe results)', () => {
       status: 'not_ready',
       failing: [
         { dependency: 'redis', status: 'down', reason: policy, since },
-        { dependency: 'jwks', status: 'down', reason: expect.stringContaining('cannot be fetched'), since },
+        { dependency: 'jwks', status: 'down', reason: expect.stringContaining('cannot be loaded'), since },
       ],
       checks: { job_queue: { status: 'down', error: policy, since } },
     });

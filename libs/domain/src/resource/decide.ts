@@ -19,6 +19,7 @@ import { evolve } from './evolve.js';
 import type { KindRegistry } from './kinds.js';
 import { isHardDeleteAllowed } from './reconciled.js';
 import { effectiveDeletionPolicyWithSource, pausedBy } from './policies.js';
+import { referenceEdgeFrom } from './referrer-facts.js';
 import { DEFAULT_PROPAGATION_POLICY, findWaitCycle, type PropagationPolicy } from './deletion-order.js';
 import { decideForceOrphan, decideSetPaused, requireReason } from './decide-operator-actions.js';
 import type {
@@ -229,22 +230,21 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
   return events;
 }
 
-/** The handler's reference edges plus the tree's own (the state knows every reference inside the tree), deduplicated. */
+/**
+ * The tree's own reference edges (the state knows every reference inside the tree, with today's facts) plus
+ * the handler's edges, deduplicated; a referrer inside the tree is always weighed by the state's facts.
+ */
 function referenceEdges(command: RequestDeletion, state: TreeState, rootId: string): ReferenceEdge[] {
   const out = new Map<string, ReferenceEdge>();
   // A resource never waits for itself: a self-reference is no edge.
-  const add = (edge: ReferenceEdge) => edge.id !== edge.target_id && out.set(`${edge.id}>${edge.target_id}`, out.get(`${edge.id}>${edge.target_id}`) ?? edge);
-  for (const r of command.live_referrers ?? []) add({ ...r, target_id: rootId, deleting: false });
-  for (const e of command.referrers ?? []) add(e);
+  const add = (edge: ReferenceEdge | undefined) => edge && edge.id !== edge.target_id && out.set(`${edge.id}>${edge.target_id}`, out.get(`${edge.id}>${edge.target_id}`) ?? edge);
   for (const referrer of state.resources.values()) {
     for (const targets of Object.values(referrer.references ?? {})) {
-      for (const t of targets) {
-        if (state.resources.has(t.id)) {
-          add({ id: referrer.id, kind: referrer.kind, name: referrer.name, paused: pausedBy(state, referrer) !== undefined, target_id: t.id, deleting: isFinalizing(referrer) });
-        }
-      }
+      for (const t of targets) if (state.resources.has(t.id)) add(referenceEdgeFrom(state, referrer.id, t.id));
     }
   }
+  for (const e of command.referrers ?? []) add(state.resources.has(e.id) ? referenceEdgeFrom(state, e.id, e.target_id) : e);
+  for (const r of command.live_referrers ?? []) add(state.resources.has(r.id) ? referenceEdgeFrom(state, r.id, rootId) : { ...r, target_id: rootId, deleting: false });
   return [...out.values()];
 }
 

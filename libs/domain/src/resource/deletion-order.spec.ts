@@ -10,6 +10,7 @@ import {
   decide,
   findWaitCycle,
   fold,
+  referenceEdgeFrom,
   type ReferenceEdge,
   type ResourceEvent,
 } from '@decom/domain';
@@ -201,5 +202,45 @@ describe('issue #12 › effective policy with its source (seed 003)', () => {
     expect(deletionOf(events, C)).toMatchObject({ deletion_policy: 'Orphan', deletion_policy_source: 'own' });
     expect(deletionOf(events, 'np1')).toMatchObject({ deletion_policy: 'Orphan', deletion_policy_source: `inherited from Cluster/${C}` });
     expect(deletionOf(events, 'np2')).toMatchObject({ deletion_policy: 'Delete', deletion_policy_source: 'own' });
+  });
+});
+
+describe('the delete guard weighs each referrer by its own tree (seed 004 "Delete guard"; referrer-facts.ts)', () => {
+  const deep = new KindRegistry([
+    { kind: 'Cluster', plural: 'clusters', required_adapters: ['validation'] },
+    { kind: 'Org', plural: 'orgs', required_adapters: [] },
+    { kind: 'Team', plural: 'teams', parent_kind: 'Org', required_adapters: [] },
+    { kind: 'App', plural: 'apps', parent_kind: 'Team', required_adapters: [] },
+  ]);
+  const created = (id: string, kind: string, owner?: { id: string; kind: string }, extra: object = {}): ResourceEvent => ({
+    type: 'ResourceCreated',
+    data: { id, kind, name: `${kind.toLowerCase()}-${id}`, spec: {}, labels: {}, generation: 1, created_time: T0, created_by: 'a', ...(owner ? { owner_references: owner } : {}), ...extra },
+  });
+  const paused = (id: string, kind: string): ResourceEvent => ({ type: 'ResourcePaused', data: { id, kind, caller: 'bob@example.com', reason: 'clusterctl move', paused_time: T0 } });
+  const orgTree = (pausedOrg: boolean) =>
+    fold([
+      created('o1', 'Org'),
+      created('t1', 'Team', { id: 'o1', kind: 'Org' }),
+      created('a1', 'App', { id: 't1', kind: 'Team' }, { references: { uses: [{ id: C, kind: 'Cluster' }] } }),
+      ...(pausedOrg ? [paused('o1', 'Org')] : []),
+    ]);
+
+  it('a referrer paused by its grandparent counts as paused (a move may go on); by nobody, it refuses', () => {
+    expect(referenceEdgeFrom(orgTree(true), 'a1', C)).toEqual({ id: 'a1', kind: 'App', name: 'app-a1', paused: true, deleting: false, target_id: C });
+    expect(referenceEdgeFrom(orgTree(false), 'a1', C)).toMatchObject({ paused: false, deleting: false });
+    expect(referenceEdgeFrom(orgTree(true), 'gone', C)).toBeUndefined();
+    const deepSpec = deciderSpec(deep);
+    const move = (tree: ReturnType<typeof orgTree>) => deepSpec.given([cluster(C)]).when({ type: 'RequestDeletion', id: C, kind: 'Cluster', referrers: [referenceEdgeFrom(tree, 'a1', C)!], delete_for_move: true, metadata: meta() });
+    expect(move(orgTree(true)).thenEvents()).toHaveLength(1);
+    move(orgTree(false)).thenThrows(LiveReferrers);
+  });
+
+  it('for a referrer inside the tree, the state decides, whatever the handler’s edge says', () => {
+    // np-user (in the cluster's own tree) is paused by its cluster; an edge claiming it is live and unpaused loses.
+    const events = spec
+      .given([cluster(C2), nodepool('shared1', C2), nodepool('np-user', C2, dependsOn('shared1')), paused(C2, 'Cluster')])
+      .when({ type: 'RequestDeletion', id: 'shared1', kind: 'NodePool', referrers: [{ target_id: 'shared1', id: 'np-user', kind: 'NodePool', name: 'np-user', paused: false, deleting: false }], delete_for_move: true, metadata: meta() })
+      .thenEvents();
+    expect(events.map((e) => e.type)).toEqual(['DeletionRequested']);
   });
 });

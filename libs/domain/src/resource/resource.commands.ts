@@ -61,6 +61,16 @@ export interface ReferenceEdge extends Referrer {
   readonly deleting: boolean;
 }
 
+/**
+ * An entry of the reference index: `id` (of `kind`) references `target_id`. Facts only: whether the referrer
+ * is paused or deleting is read from its own tree by the handler (`referenceEdgeFrom`), never from a read model.
+ */
+export interface IndexedReference {
+  readonly target_id: string;
+  readonly id: string;
+  readonly kind: string;
+}
+
 export interface RequestDeletion {
   readonly type: 'RequestDeletion';
   readonly id: string;
@@ -71,8 +81,13 @@ export interface RequestDeletion {
   readonly delete_for_move?: boolean;
   /** `?propagationPolicy=` (issue #12); applies to the whole cascade. Absent: each kind's `deletion_propagation`. */
   readonly propagation_policy?: PropagationPolicy;
-  /** Issue #12: references into the cascade (and their referrers' referrers, bounded), for the cascade guard and cycles. */
+  /**
+   * Issue #12: references into the cascade (and their referrers' referrers, bounded), for the cascade guard and
+   * cycles, with each referrer's facts as its own tree holds them (the handler resolves `reference_index` into these).
+   */
   readonly referrers?: readonly ReferenceEdge[];
+  /** The reference index's entries into the cascade, as the API read them; the handler resolves them into `referrers`. */
+  readonly reference_index?: readonly IndexedReference[];
   readonly metadata: CommandMetadata;
 }
 
