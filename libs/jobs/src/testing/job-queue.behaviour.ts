@@ -1,9 +1,13 @@
 /**
  * The behaviour every `JobQueue` must show, run against each implementation (in-process, BullMQ on a
  * real Redis): dedupe, delay, retry with backoff, transient vs terminal failures, the dead-letter set and
- * its retry, groups (also across two workers), idle, epoch. Timings use small real delays.
+ * its retry, groups (also across two workers), idle, epoch, promoting the runs backed off because Kubernetes
+ * was unreachable (also from two workers at once). Timings use small real delays.
  */
+import { requeueBackedOffRuns } from '../backoff-recovery.js';
+import { adapterRunQueue, reconcileCloudEvent, type AdapterRunJob } from '../job-names.js';
 import { RetryableError, TerminalError, type Job, type JobQueue } from '../job-queue.port.js';
+import { retryBackoffKey } from '../retry-backoff.js';
 
 export interface QueueBackend {
   /** The queue under test (enqueues and processes). */
@@ -181,6 +185,45 @@ export function describeJobQueueBehaviour(name: string, open: () => Promise<Queu
       expect(new Set(ran).size).toBe(8);
       expect(Object.fromEntries(maxPerGroup)).toEqual({ 'validation.c1': 1, 'validation.c2': 1 });
       expect(maxRunning).toBe(2);
+    });
+
+    it('promotes the delayed runs backing off because Kubernetes was unreachable, once however many workers promote', async () => {
+      const store = queue.retryBackoff!;
+      const name = adapterRunQueue('validation');
+      const ran: string[] = [];
+      const handler = async (job: Job<AdapterRunJob>) => void ran.push(job.id);
+      queue.process(name, handler, { concurrency: 2 });
+      const second = backend.secondWorker();
+      if (second !== queue) second.process(name, handler, { concurrency: 2 });
+      const farAway = Date.now() + 600_000;
+      // Resource → (job generation, its backoff): only c-unreachable's run backs off because of Kubernetes.
+      const cases: [string, number, Parameters<typeof store.set>[1] | undefined][] = [
+        ['c-unreachable', 2, { generation: 2, attempts: 6, next_at_ms: farAway, reason: 'failure', unreachable: 'kubernetes' }],
+        ['c-answered', 2, { generation: 2, attempts: 6, next_at_ms: farAway, reason: 'failure' }],
+        ['c-in-progress', 2, { generation: 2, attempts: 3, next_at_ms: farAway, reason: 'wait' }],
+        ['c-older-generation', 1, { generation: 2, attempts: 6, next_at_ms: farAway, reason: 'failure', unreachable: 'kubernetes' }],
+        ['c-no-backoff', 2, undefined],
+      ];
+      for (const [id, generation, state] of cases) {
+        if (state) await store.set(retryBackoffKey('validation', 'Cluster', id), state);
+        const jobId = `validation.cluster-${id}.gen-${generation}.backoff-6`;
+        const data = { id, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${id}`, generation };
+        const job: AdapterRunJob = { adapter: 'validation', rerun: 0, deferred: true, event: reconcileCloudEvent(data, jobId, new Date().toISOString()) };
+        expect(await queue.enqueue(name, jobId, job, { delayMs: 600_000, group: `validation.${id}` })).toBe(true);
+      }
+      // Not an adapter run of a hosted adapter: left alone.
+      await queue.enqueue(adapterRunQueue('other'), 'other.cluster-c-unreachable.gen-2', {}, { delayMs: 600_000 });
+
+      const promoted = await Promise.all([requeueBackedOffRuns(queue, ['validation'], 'kubernetes'), requeueBackedOffRuns(second, ['validation'], 'kubernetes')]);
+      expect(promoted.reduce((a, b) => a + b, 0)).toBe(1);
+      const deadline = Date.now() + 5_000;
+      while (ran.length === 0 && Date.now() < deadline) await sleep(20);
+      await sleep(200);
+      expect(ran).toEqual(['validation.cluster-c-unreachable.gen-2.backoff-6']);
+      // A later recovery finds nothing more to promote; the other runs keep their time.
+      expect(await requeueBackedOffRuns(second, ['validation'], 'kubernetes')).toBe(0);
+      const counts = Object.fromEntries((await queue.depths!()).map((c) => [c.queue, c.delayed]));
+      expect(counts).toMatchObject({ [name]: 4, [adapterRunQueue('other')]: 1 });
     });
 
     it('names its data with a stable epoch', async () => {
