@@ -23,13 +23,14 @@ export function registerWorkerCommand(program: Command): void {
     .action(async (options: { adapters?: string[]; concurrency?: number }) => {
       const config = loadConfigOrExit();
       // Loaded when the worker runs, not for `decom --help` (see runEngineCommand).
-      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }, { workerProbes }] = await Promise.all([
+      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }, { workerProbes }, { kubernetesRecovery }] = await Promise.all([
         import('@kubernetes/client-node'),
         import('../../../worker/src/worker-runtime.js'),
         import('../engine/job-queue-factory.js'),
         import('../engine/observability.js'),
         import('../engine/dependency-wait.js'),
         import('../engine/engine-probes.js'),
+        import('../engine/kubernetes-recovery.js'),
       ]);
       applyHeapGrowth(heapGrowingPercentFor('worker', config.heapGrowingPercent));
       const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
@@ -48,6 +49,7 @@ export function registerWorkerCommand(program: Command): void {
       kubeConfig.loadFromFile(kubeconfigFile);
       logger.info({ kubeconfig: kubeconfigFile }, `Kubernetes: ${config.kubeconfig ? 'KUBECONFIG' : 'the bundled server of the running engine,'} ${kubeconfigFile}`);
       let queue;
+      let onKubernetesBack: ((dependency: string) => void) | undefined;
       let processMetrics: ProcessMetrics | undefined;
       let dependencies: { close(): Promise<void> } | undefined;
       // Redis down at start is waited for (ioredis reconnects; one log line when lost, one when back): an
@@ -55,7 +57,8 @@ export function registerWorkerCommand(program: Command): void {
       const starting = abortOnSignals(logger);
       try {
         processMetrics = await startProcessMetrics(config, 'worker');
-        const probed = workerProbes(config.redisUrl, kubeConfig, logger);
+        // A recovery of Kubernetes re-runs what backed off because of it, once the queue and the adapters are there.
+        const probed = workerProbes(config.redisUrl, kubeConfig, logger, (dependency) => onKubernetesBack?.(dependency));
         dependencies = probed;
         processMetrics.metrics.watchDependencies(() => probed.probes.results());
         ({ queue } = await openJobQueue(config, logger, {}, processMetrics.metrics, {}, { logger, signal: starting.signal }));
@@ -106,6 +109,8 @@ export function registerWorkerCommand(program: Command): void {
         const watches = worker.watches;
         processMetrics.metrics.watchKubeWatches(() => watches?.statuses() ?? []);
         const { adapters } = worker;
+        const hosted = adapters.map((a) => a.name);
+        onKubernetesBack = kubernetesRecovery(queue, () => hosted, logger);
         logger.info({ adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl, metrics: processMetrics.url }, `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`);
         for (const warning of adapters.flatMap((a) => a.warnings)) logger.warn(`adapter config warning: ${warning}`);
       } catch (error) {
