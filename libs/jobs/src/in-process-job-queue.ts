@@ -11,6 +11,7 @@ import {
   DEFAULT_BACKOFF_MS,
   TerminalError,
   backoffDelayMs,
+  type DelayedJob,
   type FailedJob,
   type Job,
   type JobFence,
@@ -124,6 +125,21 @@ export class InProcessJobQueue implements JobQueue {
     for (const entry of this.running.values()) of(entry.queue).active += 1;
     for (const { failed } of this.dead.values()) of(failed.queue).failed += 1;
     return [...counts].map(([queue, c]) => ({ queue, ...c }));
+  }
+
+  async promoteDelayed(queue: string, select: (job: DelayedJob) => boolean | Promise<boolean>): Promise<number> {
+    let promoted = 0;
+    for (const entry of [...this.waiting.values()]) {
+      if (entry.queue !== queue || entry.runAt <= this.clock()) continue;
+      if (!(await select({ queue, id: entry.id, data: entry.data }))) continue;
+      // Re-checked after the selector's await: the job may have come due, started or been promoted meanwhile.
+      const key = keyOf(entry);
+      if (this.closed || this.waiting.get(key) !== entry || entry.runAt <= this.clock()) continue;
+      entry.runAt = this.clock();
+      this.schedule(entry);
+      promoted += 1;
+    }
+    return promoted;
   }
 
   async epoch(): Promise<string> {

@@ -14,3 +14,4 @@ export * from './job-dispatch.js';
 export * from './retry-backoff.js';
 export * from './dead-letter-pruner.js';
 export * from './queue-reachability.js';
+export * from './backoff-recovery.js';

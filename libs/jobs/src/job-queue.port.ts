@@ -62,6 +62,13 @@ export interface QueueCounts {
   readonly failed: number;
 }
 
+/** A job scheduled for later (a retry's backoff, a deferred trigger, a re-run), as `promoteDelayed` shows it. */
+export interface DelayedJob {
+  readonly queue: string;
+  readonly id: string;
+  readonly data: unknown;
+}
+
 export type JobHandler<T> = (job: Job<T>) => Promise<void>;
 
 export interface JobQueue {
@@ -88,6 +95,15 @@ export interface JobQueue {
    * persistence), so the sweeper knows to re-dispatch every resource with pending work at once.
    */
   epoch(): Promise<string>;
+  /**
+   * Makes the delayed jobs of `queue` that `select` picks due now (e.g. every run backing off because a
+   * dependency was unreachable, once it answers again: backoff-recovery.ts); they then wait for a free slot
+   * of the queue's concurrency like any due job, and keep their attempt count. A job no longer delayed when
+   * its turn comes (already promoted, by this or another process, or started) is skipped: a job is never
+   * duplicated. Optional so test doubles need not implement it.
+   * @returns how many jobs this call made due.
+   */
+  promoteDelayed?(queue: string, select: (job: DelayedJob) => boolean | Promise<boolean>): Promise<number>;
   /** Counts per queue this process knows (metrics; optional so test doubles need not implement it). */
   depths?(): Promise<QueueCounts[]>;
   close(): Promise<void>;

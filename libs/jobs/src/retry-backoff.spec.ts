@@ -41,6 +41,13 @@ describe('persistent retry backoff', () => {
     expect(retryBackoffGate({ generation: 3, attempts: 1, next_at_ms: 1_000 }, 3, 10, 'watch')).toEqual({ kind: 'defer', untilMs: 1_000 });
   });
 
+  it('records the dependency a failed run could not reach, on a failure only; the next state drops it unless it failed so again', () => {
+    const unreachable = nextRetryBackoff(undefined, 3, 0, 0.5, options, 'failure', 'kubernetes');
+    expect(unreachable).toMatchObject({ reason: 'failure', unreachable: 'kubernetes' });
+    expect(nextRetryBackoff(unreachable, 3, 0, 0.5, options, 'failure')).not.toHaveProperty('unreachable');
+    expect(nextRetryBackoff(unreachable, 3, 0, 0.5, options, 'wait', 'kubernetes')).not.toHaveProperty('unreachable');
+  });
+
   it('keys are one per resource and adapter; the in-memory store keeps and clears them', async () => {
     const store = new InMemoryRetryBackoffStore();
     const key = retryBackoffKey('validation', 'Cluster', 'c1');

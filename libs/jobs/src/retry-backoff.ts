@@ -18,6 +18,12 @@ export interface RetryBackoffState {
    * progress) not one from a watch. Absent in states stored before it existed: read as `failure`.
    */
   readonly reason?: 'failure' | 'wait';
+  /**
+   * On a failure backoff: the dependency the last run could not reach at all (`kubernetes`: no answer from
+   * the cluster's API server), so its recovery can re-run the work at once (backoff-recovery.ts). Absent
+   * when the last failure had an answer (a 5xx, a conflict...) or another cause.
+   */
+  readonly unreachable?: string;
 }
 
 /** Where the state lives: Redis with BullMQ (survives worker restarts), memory in the embedded profile. */
@@ -44,7 +50,8 @@ export function retryBackoffKey(adapter: string, kind: string, id: string): stri
 
 /**
  * The state after one more unfinished run at `generation` (attempts restart at 1 on a new generation):
- * delay = min(cap, base · 2^(attempts−1)) · (0.8 + 0.4·random). `random` in [0,1).
+ * delay = min(cap, base · 2^(attempts−1)) · (0.8 + 0.4·random). `random` in [0,1). `unreachable` (kept on a
+ * `failure` only): the dependency the failed run could not reach.
  */
 export function nextRetryBackoff(
   previous: RetryBackoffState | undefined,
@@ -53,10 +60,11 @@ export function nextRetryBackoff(
   random: number,
   options: RetryBackoffOptions,
   reason?: 'failure' | 'wait',
+  unreachable?: string,
 ): RetryBackoffState {
   const attempts = previous && previous.generation === generation ? previous.attempts + 1 : 1;
   const raw = Math.min(options.capMs, options.baseMs * 2 ** Math.min(attempts - 1, 40));
-  return { generation, attempts, next_at_ms: nowMs + Math.round(raw * (0.8 + 0.4 * random)), ...(reason && { reason }) };
+  return { generation, attempts, next_at_ms: nowMs + Math.round(raw * (0.8 + 0.4 * random)), ...(reason && { reason }), ...(reason === 'failure' && unreachable && { unreachable }) };
 }
 
 /**

@@ -23,7 +23,7 @@ export function registerWorkerCommand(program: Command): void {
     .action(async (options: { adapters?: string[]; concurrency?: number }) => {
       const config = loadConfigOrExit();
       // Loaded when the worker runs, not for `decom --help` (see runEngineCommand).
-      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }, { workerProbes }, { workerReadiness }] = await Promise.all([
+      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }, { workerProbes }, { workerReadiness }, { kubernetesRecovery }] = await Promise.all([
         import('@kubernetes/client-node'),
         import('../../../worker/src/worker-runtime.js'),
         import('../engine/job-queue-factory.js'),
@@ -31,6 +31,7 @@ export function registerWorkerCommand(program: Command): void {
         import('../engine/dependency-wait.js'),
         import('../engine/engine-probes.js'),
         import('../engine/worker-readiness.js'),
+        import('../engine/kubernetes-recovery.js'),
       ]);
       applyHeapGrowth(heapGrowingPercentFor('worker', config.heapGrowingPercent));
       const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
@@ -49,6 +50,7 @@ export function registerWorkerCommand(program: Command): void {
       kubeConfig.loadFromFile(kubeconfigFile);
       logger.info({ kubeconfig: kubeconfigFile }, `Kubernetes: ${config.kubeconfig ? 'KUBECONFIG' : 'the bundled server of the running engine,'} ${kubeconfigFile}`);
       let queue;
+      let onKubernetesBack: ((dependency: string) => void) | undefined;
       let processMetrics: ProcessMetrics | undefined;
       let dependencies: { close(): Promise<void> } | undefined;
       // Redis down at start is waited for (ioredis reconnects; one log line when lost, one when back): an
@@ -59,7 +61,8 @@ export function registerWorkerCommand(program: Command): void {
       let running: readonly string[] = [];
       try {
         processMetrics = await startProcessMetrics(config, 'worker');
-        const probed = workerProbes(config.redisUrl, kubeConfig, logger);
+        // A recovery of Kubernetes re-runs what backed off because of it, once the queue and the adapters are there.
+        const probed = workerProbes(config.redisUrl, kubeConfig, logger, (dependency) => onKubernetesBack?.(dependency));
         dependencies = probed;
         processMetrics.serveHealth(() => workerReadiness({ dependencies: () => probed.probes.results(), startup: () => startup, adapters: () => running }));
         processMetrics.metrics.watchDependencies(() => probed.probes.results());
@@ -113,6 +116,7 @@ export function registerWorkerCommand(program: Command): void {
         processMetrics.metrics.watchKubeWatches(() => watches?.statuses() ?? []);
         const { adapters } = worker;
         running = adapters.map((a) => a.name);
+        onKubernetesBack = kubernetesRecovery(queue, () => running, logger);
         startup = undefined;
         logger.info({ adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl, metrics: processMetrics.url }, `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`);
         for (const warning of adapters.flatMap((a) => a.warnings)) logger.warn(`adapter config warning: ${warning}`);

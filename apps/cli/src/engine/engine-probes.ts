@@ -22,6 +22,12 @@ export interface EngineProbeSources {
   /** Where this process reaches Kubernetes (read at each probe: the bundled server fills it in later). */
   readonly kubeConfig?: KubeConfig;
   readonly logger: Logger;
+  /**
+   * Called when a dependency answers again after being down (a down → up change, with its `up again` line;
+   * not unknown → up, e.g. the bundled Kubernetes server starting), e.g.
+   * Kubernetes: re-run the adapter runs backing off because of it (kubernetes-recovery.ts).
+   */
+  readonly onBack?: (dependency: DependencyName) => void;
   /** Test knobs: probe period and bound, ms. */
   readonly intervalMs?: number;
   readonly timeoutMs?: number;
@@ -60,7 +66,9 @@ export function engineProbes(sources: EngineProbeSources): EngineProbes {
   const probes = new DependencyProbes(list, {
     ...(sources.intervalMs !== undefined && { intervalMs: sources.intervalMs }),
     ...(sources.timeoutMs !== undefined && { timeoutMs: sources.timeoutMs }),
-    onChange: (current, previous) => logChange(logger, current, previous),
+    onChange: (current, previous) => {
+      if (logChange(logger, current, previous) && previous.status === 'down') sources.onBack?.(current.dependency);
+    },
   });
   return {
     probes,
@@ -91,11 +99,16 @@ export function kubernetesProbe(kube: KubeConfig): DependencyProbe {
 
 /**
  * The probes of a `decom worker` (Redis with its eviction policy, its Kubernetes), started; they feed its
- * `decom_dependency_up` as the engine's feed `/readyz` and its metrics. `close()` stops them.
+ * `decom_dependency_up` as the engine's feed `/readyz` and its metrics. `onBack`: as `EngineProbeSources.onBack`.
+ * `close()` stops them.
  */
-export function workerProbes(redisUrl: string, kube: KubeConfig, logger: Logger): { probes: DependencyProbes; close(): Promise<void> } {
+export function workerProbes(redisUrl: string, kube: KubeConfig, logger: Logger, onBack?: (dependency: DependencyName) => void): { probes: DependencyProbes; close(): Promise<void> } {
   const redis = redisProbe(redisUrl, (reason) => logger.warn(`Redis eviction policy unknown (${reason}): cannot check that it is noeviction, which BullMQ needs`));
-  const probes = new DependencyProbes([redis, kubernetesProbe(kube)], { onChange: (current, previous) => logChange(logger, current, previous) });
+  const probes = new DependencyProbes([redis, kubernetesProbe(kube)], {
+    onChange: (current, previous) => {
+      if (logChange(logger, current, previous) && previous.status === 'down') onBack?.(current.dependency);
+    },
+  });
   probes.start();
   return {
     probes,
@@ -106,12 +119,17 @@ export function workerProbes(redisUrl: string, kube: KubeConfig, logger: Logger)
   };
 }
 
-/** One line per change: down (or a new reason), and back up after being down; the first `up` at start is quiet. */
-function logChange(logger: Logger, current: ProbeResult, previous: ProbeResult): void {
+/**
+ * One line per change: down (or a new reason), and back up after being down; the first `up` at start is quiet.
+ * @returns true when the dependency is back (up after being down or unknown, not the first probe at start).
+ */
+function logChange(logger: Logger, current: ProbeResult, previous: ProbeResult): boolean {
   const fields = { dependency: current.dependency, status: current.status, since: current.since };
   if (current.status === 'up') {
-    if (previous.status !== 'unknown' || previous.reason !== 'not probed yet') logger.info(fields, `dependency ${current.dependency} up again (was ${previous.status} since ${previous.since}: ${previous.reason ?? ''})`);
-    return;
+    if (previous.status === 'unknown' && previous.reason === 'not probed yet') return false;
+    logger.info(fields, `dependency ${current.dependency} up again (was ${previous.status} since ${previous.since}: ${previous.reason ?? ''})`);
+    return true;
   }
   logger.warn({ ...fields, reason: current.reason }, `dependency ${current.dependency} ${current.status}: ${current.reason}${current.affects_readiness ? '' : ' (information only: readiness unaffected)'}`);
+  return false;
 }

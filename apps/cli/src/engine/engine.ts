@@ -58,6 +58,7 @@ import { openStartupGate, type StartupGate } from '../../../api/src/http-edge/st
 import { OutageLog } from './outage-log.js';
 import { readinessReport } from './readiness.js';
 import { engineProbes } from './engine-probes.js';
+import { kubernetesRecovery } from './kubernetes-recovery.js';
 import { checkAdapterConfigs } from '../../../worker/src/adapter-host.js';
 
 /** @throws ConfigError naming KUBECONFIG when the file cannot be read as a kubeconfig. Undefined path → empty config. */
@@ -246,7 +247,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 
     // /readyz and decom_dependency_up answer from these cached probes, never from a call made while asked.
     const probeKube = kubeConfig ?? (config.kubeconfig ? loadKubeConfig(config.kubeconfig) : undefined);
-    const dependencies = engineProbes({ config, store, readModels, ...(verifier ? { verifier } : {}), ...(probeKube ? { kubeConfig: probeKube } : {}), logger });
+    // The adapters start after the API listens: until then a recovery of Kubernetes has no run to re-queue.
+    let hostedAdapters: readonly string[] = [];
+    const onBack = kubernetesRecovery(queue, () => hostedAdapters, logger);
+    const dependencies = engineProbes({ config, store, readModels, ...(verifier ? { verifier } : {}), ...(probeKube ? { kubeConfig: probeKube } : {}), logger, onBack });
     closers.push(() => dependencies.close());
     await dependencies.probes.probeOnce();
     dependencies.probes.start();
@@ -354,6 +358,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         });
       closers.push(() => worker.close());
       adapters = [...worker.adapters];
+      hostedAdapters = adapters.map((a) => a.name);
       watchStatuses = worker.watches ? () => worker.watches!.statuses() : undefined;
       logger.info(`adapters: ${adapters.map((a) => a.name).join(', ') || '(none)'} from ${config.adaptersDir}`);
       for (const warning of adapters.flatMap((a) => a.warnings)) logger.warn(`adapter config warning: ${warning}`);

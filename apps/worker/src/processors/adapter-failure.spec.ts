@@ -52,6 +52,19 @@ describe('adapter error taxonomy: executions', () => {
     expect(classifyExecution(result('failed', reason, api, k))).toEqual({ kind: 'terminal', reason, message: `${reason}: details` });
   });
 
+  it('names Kubernetes unreachable only when its API server gave no answer (not via Maestro, not a 5xx)', () => {
+    const unreachable = (k: KubeCallRecord[]) => classifyExecution(result('failed', 'ResourceFailed', [get(200)], k))?.unreachable;
+    expect(unreachable([kube('ConnectionFailure')])).toBe('kubernetes');
+    expect(unreachable([kube('Timeout')])).toBe('kubernetes');
+    expect(unreachable([kube('ServiceUnavailable'), kube('ConnectionFailure')])).toBe('kubernetes');
+    expect(unreachable([kube('ServiceUnavailable')])).toBeUndefined();
+    expect(unreachable([kube('HTTP503')])).toBeUndefined();
+    expect(unreachable([{ ...kube('ConnectionFailure'), via: 'maestro:cluster-1' }])).toBeUndefined();
+    expect(classifyExecution(result('failed', 'ResourceFailed', [get(undefined, 'connect ECONNREFUSED', 3)], []))?.unreachable).toBeUndefined();
+    expect(classifyError(new TransportError('ConnectionFailure', 'connect ECONNREFUSED', undefined)).unreachable).toBe('kubernetes');
+    expect(classifyError(new TransportError('ServiceUnavailable', 'down', 503)).unreachable).toBeUndefined();
+  });
+
   it('transient wins when a run shows both (a retry may get past the outage)', () => {
     expect(classifyExecution(result('failed', 'ResourceFailed', [get(403, 'HTTP 403', 1)], [kube('ServiceUnavailable')]))?.kind).toBe('transient');
   });

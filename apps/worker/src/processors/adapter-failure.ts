@@ -16,7 +16,16 @@ export interface AdapterFailure {
   /** PascalCase, for the Health condition (`ParameterExtractionFailed`, `KubernetesUnavailable`...). */
   readonly reason: string;
   readonly message: string;
+  /**
+   * `kubernetes` when the cause is that the Kubernetes API server gave no answer at all (connection refused,
+   * reset, timed out): the persistent backoff records it, and the recovery of the API server re-runs the
+   * work at once (backoff-recovery.ts). Calls through Maestro do not count.
+   */
+  readonly unreachable?: 'kubernetes';
 }
+
+/** Kubernetes call outcomes (and `TransportError` reasons) meaning no answer came back. */
+const NO_ANSWER_KUBE_REASONS = new Set(['ConnectionFailure', 'Timeout']);
 
 /** Kubernetes `Status.reason`s (and our transport's) worth a retry. */
 const TRANSIENT_KUBE_REASONS = new Set([
@@ -52,10 +61,10 @@ export function classifyExecution(result: ExecutionResult): AdapterFailure | und
       return { kind: 'transient', reason: 'HyperfleetApiUnavailable', message };
     }
   }
-  for (const call of result.kubeCalls) {
-    if (TRANSIENT_KUBE_REASONS.has(call.outcome) || /^HTTP(5\d\d|404|408|409|429)$/.test(call.outcome)) {
-      return { kind: 'transient', reason: 'KubernetesUnavailable', message };
-    }
+  const transient = result.kubeCalls.filter((call) => TRANSIENT_KUBE_REASONS.has(call.outcome) || /^HTTP(5\d\d|404|408|409|429)$/.test(call.outcome));
+  if (transient.length > 0) {
+    const unreachable = transient.some((call) => call.via === undefined && NO_ANSWER_KUBE_REASONS.has(call.outcome));
+    return { kind: 'transient', reason: 'KubernetesUnavailable', message, ...(unreachable && { unreachable: 'kubernetes' as const }) };
   }
   return { kind: 'terminal', reason: result.adapter.errorReason || 'AdapterFailed', message };
 }
@@ -79,7 +88,7 @@ export function classifyError(error: unknown): AdapterFailure {
         : { kind: 'transient', reason: 'HyperfleetApiUnavailable', message };
     case 'TransportError':
       return TRANSIENT_KUBE_REASONS.has(e.reason ?? '') || (e.statusCode !== undefined && isTransientStatus(e.statusCode))
-        ? { kind: 'transient', reason: 'KubernetesUnavailable', message }
+        ? { kind: 'transient', reason: 'KubernetesUnavailable', message, ...(NO_ANSWER_KUBE_REASONS.has(e.reason ?? '') && { unreachable: 'kubernetes' as const }) }
         : { kind: 'terminal', reason: 'KubernetesRejected', message };
     default:
       // Unknown errors are retried (bounded): safer than dropping work for a bug that may be a blip.

@@ -150,8 +150,9 @@ export class AdapterRunProcessor {
     try {
       result = await this.adapter.executor.execute(event.data as never, { ...(job.fence && { fence: this.fence(job, event, current.deleted_time !== undefined) }), attempt, api, rememberReads: true, continueDeletes: true });
     } catch (error) {
-      await this.backOff(event, backoff, 'failure');
-      await this.fail(observe, classifyError(error), job.data, event);
+      const failure = classifyError(error);
+      await this.backOff(event, backoff, 'failure', failure.unreachable);
+      await this.fail(observe, failure, job.data, event);
       return other;
     }
     if (result.fence?.lost !== undefined) {
@@ -161,7 +162,7 @@ export class AdapterRunProcessor {
     }
     const failure = classifyExecution(result);
     if (failure) {
-      await this.backOff(event, backoff, 'failure');
+      await this.backOff(event, backoff, 'failure', failure.unreachable);
       await this.fail(observe, failure, job.data, event, result);
       return other;
     }
@@ -169,8 +170,9 @@ export class AdapterRunProcessor {
     try {
       progress = await this.progress(job.data, current, api);
     } catch (error) {
-      await this.backOff(event, backoff, 'failure');
-      await this.fail(observe, classifyError(error), job.data, event, result);
+      const failure = classifyError(error);
+      await this.backOff(event, backoff, 'failure', failure.unreachable);
+      await this.fail(observe, failure, job.data, event, result);
       return other;
     }
     observe({ adapter: this.adapter.name, job: job.data, result, progress });
@@ -218,13 +220,14 @@ export class AdapterRunProcessor {
 
   /**
    * Counts one more unfinished run of this resource and adapter (persistent, issue #11): capped at
-   * `failureCapMs` after a failure, at the re-run cap while work is merely in progress.
+   * `failureCapMs` after a failure, at the re-run cap while work is merely in progress. `unreachable`: the
+   * dependency a failed run could not reach (its recovery re-runs the work: backoff-recovery.ts).
    */
-  private async backOff(event: ReconcileCloudEvent, previous: RetryBackoffState | undefined, why: 'failure' | 'wait'): Promise<RetryBackoffState | undefined> {
+  private async backOff(event: ReconcileCloudEvent, previous: RetryBackoffState | undefined, why: 'failure' | 'wait', unreachable?: string): Promise<RetryBackoffState | undefined> {
     const store = this.queue.retryBackoff;
     if (!store) return undefined;
     const capMs = why === 'failure' ? (this.timing.failureCapMs ?? FAILURE_BACKOFF_CAP_MS) : this.timing.maxDelayMs;
-    const next = nextRetryBackoff(previous, event.data.generation, this.now().getTime(), this.random(), { baseMs: this.timing.baseDelayMs, capMs }, why);
+    const next = nextRetryBackoff(previous, event.data.generation, this.now().getTime(), this.random(), { baseMs: this.timing.baseDelayMs, capMs }, why, unreachable);
     try {
       await store.set(this.backoffKey(event), next);
     } catch {

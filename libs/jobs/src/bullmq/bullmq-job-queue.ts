@@ -23,6 +23,7 @@ import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF_MS,
   TerminalError,
+  type DelayedJob,
   type FailedJob,
   type JobHandler,
   type JobOptions,
@@ -77,6 +78,8 @@ async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefin
 
 /** How long `close()` waits for workers and connections while Redis may be unreachable, ms. */
 const CLOSE_TIMEOUT_MS = 3_000;
+/** Delayed jobs read per call while looking for the ones to promote. */
+const PROMOTE_PAGE = 500;
 
 interface GroupedData {
   readonly data: unknown;
@@ -208,6 +211,35 @@ export class BullMqJobQueue implements JobQueue {
       out.push({ queue, waiting: (c['waiting'] ?? 0) + (c['prioritized'] ?? 0), delayed: c['delayed'] ?? 0, active: c['active'] ?? 0, failed: c['failed'] ?? 0 });
     }
     return out;
+  }
+
+  /**
+   * Reads the delayed set in pages, asks `select` about each job, then promotes the chosen ones one by one:
+   * BullMQ's promote removes the id from the delayed set atomically, so of several processes promoting the
+   * same job (every worker sees the same recovery) one moves it and the others get "not delayed" (skipped).
+   * Jobs stepping aside for a busy group are delayed too: promoted, they step aside again (no attempt used).
+   */
+  async promoteDelayed(queue: string, select: (job: DelayedJob) => boolean | Promise<boolean>): Promise<number> {
+    if (this.closed || !(await this.queueNames()).includes(queue)) return 0;
+    const bull = await this.queue(queue);
+    const chosen: BullJob[] = [];
+    for (let start = 0; ; start += PROMOTE_PAGE) {
+      const page = await bull.getDelayed(start, start + PROMOTE_PAGE - 1);
+      for (const job of page) {
+        if (job?.id && (await select({ queue, id: job.id, data: (job.data as GroupedData | undefined)?.data }))) chosen.push(job);
+      }
+      if (page.length < PROMOTE_PAGE) break;
+    }
+    let promoted = 0;
+    for (const job of chosen) {
+      try {
+        await job.promote();
+        promoted += 1;
+      } catch {
+        // No longer delayed: promoted by another process, started, or removed. Nothing to do.
+      }
+    }
+    return promoted;
   }
 
   async epoch(): Promise<string> {

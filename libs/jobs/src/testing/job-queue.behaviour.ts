@@ -1,9 +1,13 @@
 /**
  * The behaviour every `JobQueue` must show, run against each implementation (in-process, BullMQ on a
  * real Redis): dedupe, delay, retry with backoff, transient vs terminal failures, the dead-letter set and
- * its retry, groups (also across two workers), idle, epoch. Timings use small real delays.
+ * its retry, groups (also across two workers), idle, epoch, promoting the runs backed off because Kubernetes
+ * was unreachable (also from two workers at once). Timings use small real delays.
  */
+import { requeueBackedOffRuns } from '../backoff-recovery.js';
+import { adapterRunQueue, reconcileCloudEvent, type AdapterRunJob } from '../job-names.js';
 import { RetryableError, TerminalError, type Job, type JobQueue } from '../job-queue.port.js';
+import { retryBackoffKey } from '../retry-backoff.js';
 
 export interface QueueBackend {
   /** The queue under test (enqueues and processes). */
@@ -181,6 +185,56 @@ export function describeJobQueueBehaviour(name: string, open: () => Promise<Queu
       expect(new Set(ran).size).toBe(8);
       expect(Object.fromEntries(maxPerGroup)).toEqual({ 'validation.c1': 1, 'validation.c2': 1 });
       expect(maxRunning).toBe(2);
+    });
+
+    it('promotes the delayed runs backing off because Kubernetes was unreachable, once however many workers promote; releases the backoff of such dead letters', async () => {
+      const store = queue.retryBackoff!;
+      const name = adapterRunQueue('validation');
+      const ran: string[] = [];
+      const handler = async (job: Job<AdapterRunJob>) => {
+        if (job.data.event.data.id === 'c-dead-lettered') throw new TerminalError('retries exhausted while Kubernetes was down');
+        ran.push(job.id);
+      };
+      queue.process(name, handler, { concurrency: 2 });
+      const second = backend.secondWorker();
+      if (second !== queue) second.process(name, handler, { concurrency: 2 });
+      const farAway = Date.now() + 600_000;
+      // Resource → (job generation, its backoff): only c-unreachable's run backs off because of Kubernetes.
+      const cases: [string, number, Parameters<typeof store.set>[1] | undefined, number?][] = [
+        ['c-dead-lettered', 2, { generation: 2, attempts: 10, next_at_ms: farAway, reason: 'failure', unreachable: 'kubernetes' }, 0],
+        ['c-unreachable', 2, { generation: 2, attempts: 6, next_at_ms: farAway, reason: 'failure', unreachable: 'kubernetes' }],
+        ['c-answered', 2, { generation: 2, attempts: 6, next_at_ms: farAway, reason: 'failure' }],
+        ['c-in-progress', 2, { generation: 2, attempts: 3, next_at_ms: farAway, reason: 'wait' }],
+        ['c-older-generation', 1, { generation: 2, attempts: 6, next_at_ms: farAway, reason: 'failure', unreachable: 'kubernetes' }],
+        ['c-no-backoff', 2, undefined],
+      ];
+      for (const [id, generation, state, delayMs = 600_000] of cases) {
+        if (state) await store.set(retryBackoffKey('validation', 'Cluster', id), state);
+        const jobId = `validation.cluster-${id}.gen-${generation}.backoff-6`;
+        const data = { id, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${id}`, generation };
+        const job: AdapterRunJob = { adapter: 'validation', rerun: 0, deferred: true, event: reconcileCloudEvent(data, jobId, new Date().toISOString()) };
+        expect(await queue.enqueue(name, jobId, job, { delayMs, group: `validation.${id}`, attempts: 1 })).toBe(true);
+      }
+      for (let waited = 0; (await queue.failed(name)).length === 0 && waited < 5_000; waited += 20) await sleep(20);
+      expect((await queue.failed(name)).map((f) => f.id)).toEqual(['validation.cluster-c-dead-lettered.gen-2.backoff-6']);
+      // Not an adapter run of a hosted adapter: left alone.
+      await queue.enqueue(adapterRunQueue('other'), 'other.cluster-c-unreachable.gen-2', {}, { delayMs: 600_000 });
+
+      const promoted = await Promise.all([requeueBackedOffRuns(queue, ['validation'], 'kubernetes'), requeueBackedOffRuns(second, ['validation'], 'kubernetes')]);
+      expect(promoted.reduce((a, b) => a + b.requeued, 0)).toBe(1);
+      // The dead letter stays; the backoff that would hold its resource's next trigger is released.
+      expect(promoted.map((p) => p.released)).toContain(1);
+      expect((await store.get(retryBackoffKey('validation', 'Cluster', 'c-dead-lettered')))!.next_at_ms).toBeLessThanOrEqual(Date.now());
+      expect((await store.get(retryBackoffKey('validation', 'Cluster', 'c-answered')))!.next_at_ms).toBe(farAway);
+      expect(await queue.failed(name)).toHaveLength(1);
+      const deadline = Date.now() + 5_000;
+      while (ran.length === 0 && Date.now() < deadline) await sleep(20);
+      await sleep(200);
+      expect(ran).toEqual(['validation.cluster-c-unreachable.gen-2.backoff-6']);
+      // A later recovery finds nothing more to promote; the other runs keep their time.
+      expect(await requeueBackedOffRuns(second, ['validation'], 'kubernetes')).toEqual({ requeued: 0, released: 0 });
+      const counts = Object.fromEntries((await queue.depths!()).map((c) => [c.queue, c.delayed]));
+      expect(counts).toMatchObject({ [name]: 4, [adapterRunQueue('other')]: 1 });
     });
 
     it('names its data with a stable epoch', async () => {
