@@ -102,6 +102,9 @@ export async function recordKeptInNamespace(
       // Decom deletes only what carries its owner marker: a Namespace without one (another tool's, or one
       // already released, e.g. by this very pass) is never deleted by an adapter, so there is nothing to record.
       if (current.metadata.annotations?.[OWNER_ANNOTATION] === undefined) return undefined;
+      // Owned by the very resource and adapter releasing this object: it is releasing its Namespace in this
+      // pass too (the orphan path never deletes), so no other owner needs telling.
+      if (current.metadata.annotations[OWNER_ANNOTATION] === releasedFrom) return undefined;
       const recordedNote = { recorded: true, note: `recorded on its Namespace ${namespace} (${key}), so the Namespace's owner keeps the Namespace` };
       if (current.metadata.annotations?.[key] !== undefined) return recordedNote;
       const annotations = { ...current.metadata.annotations, [key]: JSON.stringify(record) };
