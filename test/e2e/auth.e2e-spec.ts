@@ -56,6 +56,18 @@ describe('authentication and authorization (issue 9)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('GraphQL introspection is off with JWT on (server.graphql.introspection defaults to false): 400, __typename still answers', async () => {
+    const token = await as(VIEWER);
+    const schema = await call('POST', '/graphql', { token, body: { query: '{ __schema { queryType { name } } }' } });
+    expect(schema.status).toBe(400);
+    expect(JSON.stringify(schema.body)).toContain('introspection');
+    const type = await call('POST', '/graphql', { token, body: { query: '{ __type(name: "Resource") { name } }' } });
+    expect(type.status).toBe(400);
+    const typename = await call('POST', '/graphql', { token, body: { query: '{ __typename }' } });
+    expect(typename.status).toBe(200);
+    expect(typename.body.data).toEqual({ __typename: 'Query' });
+  });
+
   const call = async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
     const response = await fetch(`${fixture.engine.url}${path.startsWith('/graphql') || path.startsWith('/api/') || path.startsWith('/healthz') ? path : `/api/hyperfleet/v1${path}`}`, {
       method,

@@ -79,6 +79,8 @@ export interface ApiAuth {
   readonly trustedProxies?: readonly string[];
   /** `server.streams`: open event streams per caller and per process (DEFAULT_STREAM_LIMITS when absent). */
   readonly streams?: StreamLimitsConfig;
+  /** `server.graphql.introspection` (`__schema`/`__type`); allowed when absent. */
+  readonly graphqlIntrospection?: boolean;
 }
 
 /** JWT off, header identities, `DECOM_ADMINS` as the admins (today's behaviour). */
@@ -108,7 +110,7 @@ export class AppModule {
           resolvers: { JSONObject: JSONObjectResolver },
           path: '/graphql',
           graphiql: false,
-          validationRules: graphqlValidationRules(),
+          validationRules: graphqlValidationRules({ introspection: runtime.auth?.graphqlIntrospection ?? true }),
           graphql: { parseOptions: { maxTokens: MAX_TOKENS } },
           errorHandler: graphqlErrorHandler as never,
         }),

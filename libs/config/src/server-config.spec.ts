@@ -53,6 +53,14 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     ]);
   });
 
+  it('reads server.graphql.introspection: on by default with JWT off, off by default with JWT on, as set otherwise', () => {
+    expect(parseServerConfig('server: {}\n', 'f.yaml').graphql).toEqual({ introspection: true });
+    const jwt = 'server:\n  jwt:\n    enabled: true\n    configs:\n      - { issuer_url: https://idp, jwks_file: /k.json, audience: decom }\n';
+    expect(parseServerConfig(jwt, 'f.yaml').graphql).toEqual({ introspection: false });
+    expect(parseServerConfig(`${jwt}  graphql:\n    introspection: true\n`, 'f.yaml').graphql).toEqual({ introspection: true });
+    expect(issues('server:\n  graphql: { introspection: sometimes }\n')).toEqual([expect.stringMatching(/^\/etc\/decom\/server\.yaml:2:\d+ server\.graphql\.introspection: /)]);
+  });
+
   it('refuses an empty file (it would mean authentication off), also one of comments only', () => {
     for (const text of ['', '\n\n', '# nothing yet\n', '~\n']) {
       expect(issues(text)).toEqual([

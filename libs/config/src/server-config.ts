@@ -114,6 +114,8 @@ export interface ServerConfig {
   readonly authorization: AuthorizationConfig;
   readonly rate_limit: RateLimitConfig;
   readonly streams: StreamLimitsConfig;
+  /** `server.graphql`: whether `__schema`/`__type` introspection is served (default: only with JWT off). */
+  readonly graphql: { readonly introspection: boolean };
   readonly tenant?: TenantConfig;
   /**
    * Proxies (IP addresses or CIDR ranges, e.g. `10.0.0.0/8`) whose `X-Forwarded-For` is believed: the client
@@ -128,6 +130,7 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   authorization: { admins: [], adapters: {} },
   rate_limit: { enabled: false, max: 600, time_window_ms: 60_000 },
   streams: DEFAULT_STREAM_LIMITS,
+  graphql: { introspection: true },
   trusted_proxies: [],
 };
 
@@ -176,7 +179,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const reader = new MapReader(root as YAMLMap | null, '', at);
   reader.only(['server', 'authorization']);
   const server = reader.map('server');
-  server.only(['jwt', 'tenant', 'rate_limit', 'streams', 'trusted_proxies']);
+  server.only(['jwt', 'tenant', 'rate_limit', 'streams', 'graphql', 'trusted_proxies']);
   const trusted_proxies = server.addresses('trusted_proxies');
 
   const jwtMap = server.map('jwt');
@@ -257,6 +260,11 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   };
   if (streams.max_per_caller > streams.max_total) streamsMap.problem('max_per_caller', `must not exceed max_total (${streams.max_total})`);
 
+  const graphqlMap = server.map('graphql');
+  graphqlMap.only(['introspection']);
+  // Off by default once callers are authenticated: a token holder should not be handed a map of the API.
+  const graphql = { introspection: graphqlMap.bool('introspection', !enabled) };
+
   const tenantMap = server.map('tenant');
   let tenant: TenantConfig | undefined;
   if (tenantMap.present) {
@@ -304,6 +312,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     authorization: { admins, ...(operators ? { operators } : {}), adapters },
     rate_limit,
     streams,
+    graphql,
     ...(tenant ? { tenant } : {}),
     trusted_proxies,
   };

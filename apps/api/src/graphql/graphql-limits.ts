@@ -6,7 +6,7 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
-import type { ValidationRule } from 'graphql';
+import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
 import { listCostRule } from './list-cost.js';
 
 /** Aliases per operation. */
@@ -27,11 +27,17 @@ export const MAX_LIST_COST = 50_000;
  */
 export const MAX_TOKENS = 2_000;
 
-export function graphqlValidationRules(): ValidationRule[] {
+/**
+ * The rules every document passes before execution. `introspection: false` adds graphql-js's
+ * `NoSchemaIntrospectionCustomRule`: `__schema` and `__type` are refused (400, `errors[]`), so a caller
+ * with a token cannot map the whole API; `__typename` stays allowed (clients use it for caching).
+ */
+export function graphqlValidationRules(options: { introspection: boolean } = { introspection: true }): ValidationRule[] {
   return [
     maxAliasesRule({ n: MAX_ALIASES, exposeLimits: true }),
     maxDepthRule({ n: MAX_DEPTH, exposeLimits: true }),
     costLimitRule({ maxCost: MAX_COST, exposeLimits: true }),
     listCostRule(MAX_LIST_COST),
+    ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
   ] as unknown as ValidationRule[];
 }
