@@ -142,6 +142,8 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     await call({ method: 'GET', template: '/kinds', path: '/kinds', expect: 200 });
     await call({ method: 'GET', template: '/audit', path: '/audit?limit=5', expect: 200 });
     await call({ method: 'GET', template: '/leaks', path: '/leaks', expect: 200 });
+    // It takes no parameters: one a client believes it applied is refused, as on the other lists.
+    await call({ method: 'GET', template: '/leaks', path: '/leaks?bogus=1', expect: 400 });
     await call({ method: 'POST', template: '/leaks/delete', path: '/leaks/delete', body: {}, expect: 400 });
     await call({ method: 'POST', template: '/leaks/delete', path: '/leaks/delete', body: { reason: 'openapi' }, expect: 200 });
     await call({ method: 'GET', template: '/jobs/failed', path: '/jobs/failed', expect: 200 });

@@ -5,7 +5,7 @@
  * `LeakedObjectsDeleted` (caller, reason, objects) in that resource's history (issue #11).
  * 503 when this process has no Kubernetes connection (role `api` without KUBECONFIG).
  */
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { RefuseDryRunOnWrites } from '../resources/refuse-dry-run-on-writes.guard.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
@@ -17,6 +17,7 @@ import { principalOf } from '../auth/request-authentication.js';
 import { commandContextOf } from '../caller/caller.js';
 import { HttpProblem, Problems } from '../problem-details/problem.js';
 import { ForceDeleteDto } from '../resources/dto/force-delete.dto.js';
+import { LeaksQueryDto } from './dto/leaks-query.dto.js';
 import { ACCESS_POLICY, CLOCK, type Clock } from '../tokens.js';
 import { LEAK_SCANNER } from './leak-tokens.js';
 import type { LeakJson, LeakScanner, LeakScannerSlot, LeakScanSummary } from './leak-scanner.js';
@@ -37,7 +38,7 @@ export class LeaksController {
   }
 
   @Get()
-  async list(@Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[]; last_scan?: LeakScanSummary }> {
+  async list(@Query() _query: LeaksQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[]; last_scan?: LeakScanSummary }> {
     this.requireFleetWide(req);
     const scanner = this.scanner();
     const items = await scanner.scan();
