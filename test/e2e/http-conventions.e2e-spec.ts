@@ -60,6 +60,13 @@ describe('HTTP conventions (issue 17)', () => {
       expect(answer.body).toMatchObject({ status: 405, title: 'Method Not Allowed', detail: expect.stringContaining(`${method} is not allowed here`), instance: `/api/hyperfleet/v1${path}` });
     });
 
+    it('the UI files answer GET and HEAD only: another method is 405 with Allow, not 404', async () => {
+      for (const [method, path] of [['DELETE', '/ui/'], ['POST', '/ui/index.html'], ['PUT', '/ui']] as const) {
+        const answer = await fetch(`${fixture.engine.url}${path}`, { method });
+        expect([method, path, answer.status, answer.headers.get('allow')]).toEqual([method, path, 405, 'GET, HEAD, OPTIONS']);
+      }
+    });
+
     it('an unknown path stays 404 for every method', async () => {
       for (const method of ['GET', 'PUT', 'DELETE']) {
         const answer = await call(method, '/bogus');

@@ -27,4 +27,22 @@ describe('startMetricsServer (real HTTP on 127.0.0.1)', () => {
     expect(text).toContain('# broken_gauge: collection failed: connect ECONNREFUSED 127.0.0.1:5432');
     expect((await fetch(server.url.replace('/metrics', '/other'))).status).toBe(404);
   });
+
+  it('answers another method on its paths 405 with Allow; serves /healthz and /readyz only once told to', async () => {
+    server = await startMetricsServer(new Registry(), 0, '127.0.0.1');
+    const base = server.url.replace(/\/metrics$/, '');
+    const post = await fetch(`${base}/metrics`, { method: 'POST' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    expect((await fetch(`${base}/readyz`)).status).toBe(404);
+    expect((await fetch(`${base}/nothing`, { method: 'POST' })).status).toBe(404);
+
+    let ready = false;
+    server.serveHealth(() => ({ ready, body: { status: ready ? 'ready' : 'not_ready' } }));
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const notReady = await fetch(`${base}/readyz`);
+    expect([notReady.status, await notReady.json()]).toEqual([503, { status: 'not_ready' }]);
+    ready = true;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`, { method: 'DELETE' })).status).toBe(405);
+  });
 });

@@ -29,7 +29,7 @@ export interface MetricsServer {
 
 /**
  * Listens on `port` (0 = any free port) and answers `GET /metrics` with the registry's text format;
- * other paths 404. Always 200: a metric whose collector throws is left out of that scrape (named in a
+ * other methods there 405 with `Allow: GET, HEAD`, other paths 404. Always 200: a metric whose collector throws is left out of that scrape (named in a
  * `#` comment), every other metric is served (DecomMetrics' own collectors already keep their last values).
  * @throws the listen error (e.g. EADDRINUSE) so a start-up names the port at fault.
  */
@@ -44,7 +44,12 @@ export async function startMetricsServer(registry: Registry, port: number, host 
       res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text);
       return;
     }
-    if (path !== '/metrics' || !isRead) {
+    const known = path === '/metrics' || (health !== undefined && (path === '/healthz' || path === '/readyz'));
+    if (known && !isRead) {
+      res.writeHead(405, { 'content-type': 'text/plain', allow: 'GET, HEAD' }).end(`method not allowed: ${path} answers GET and HEAD\n`);
+      return;
+    }
+    if (path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: metrics are served at /metrics\n');
       return;
     }

@@ -17,9 +17,12 @@ export class AllowedMethods {
 
   constructor(private readonly isKnown: KnownParams) {}
 
-  /** Mirrors one Fastify route (`onRoute` hook). Catch-alls (`*`, the CORS preflight route) and OPTIONS are skipped. */
+  /**
+   * Mirrors one Fastify route (`onRoute` hook). The catch-all (`*`, `/*`: the CORS preflight route) is skipped,
+   * it would make every path known; a prefix wildcard (`/ui/*`) is kept, so `DELETE /ui/` is a 405.
+   */
   add(method: string | readonly string[], url: string): void {
-    if (url.includes('*')) return;
+    if (url === '*' || url === '/*') return;
     const methods = (Array.isArray(method) ? method : [method as string]).map((m) => m.toUpperCase());
     for (const upper of methods.includes('GET') ? [...methods, 'HEAD'] : methods) {
       if (!(METHODS as readonly string[]).includes(upper) || this.router.hasRoute(upper as Router.HTTPMethod, url)) continue;
@@ -45,7 +48,8 @@ export class AllowedMethods {
     const path = url.split('?')[0] ?? url;
     return METHODS.filter((method) => {
       const found = this.router.find(method, path);
-      return found !== null && Object.values(found.params).every((value) => value !== '') && this.isKnown(found.params);
+      // A wildcard may match nothing (`/ui/` is `/ui/*` with `*` empty); a named parameter may not.
+      return found !== null && Object.entries(found.params).every(([name, value]) => name === '*' || value !== '') && this.isKnown(found.params);
     });
   }
 }
