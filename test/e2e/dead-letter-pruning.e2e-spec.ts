@@ -8,11 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { scrape, sampleValue } from '../support/prometheus-text.js';
 import { dropRedisPrefix, useRedis, type RedisForTests } from '../support/redis.js';
+import { loggerInto } from './support/json-log-lines.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 describe.each([['in-process'], ['BullMQ']])('dead letters of finished work are pruned (%s queue)', (backend) => {
@@ -24,15 +23,9 @@ describe.each([['in-process'], ['BullMQ']])('dead letters of finished work are p
 
   beforeAll(async () => {
     if (backend === 'BullMQ') redis = await useRedis();
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
     fixture = await startTestEngine({
       adaptersDir: resolve('config/adapters'),
-      logger: pino({ level: 'info' }, sink),
+      logger: loggerInto(lines),
       ...(redis && { env: { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: prefix } }),
     });
     api = new DemoApi(fixture.engine.url);

@@ -5,9 +5,8 @@
  * queue, shipped adapters, header identities with `DECOM_ADMINS`.
  */
 import { resolve } from 'node:path';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
+import { loggerInto } from './support/json-log-lines.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 import { ensureBuilt, runBuiltDecom } from './support/built-decom.js';
 
@@ -27,13 +26,7 @@ describe('dead letters over the API: list for everyone, retry for administrators
 
   beforeAll(async () => {
     ensureBuilt();
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), admins: 'root@example.com', logger: pino({ level: 'info' }, sink) });
+    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), admins: 'root@example.com', logger: loggerInto(lines) });
     api = new DemoApi(fixture.engine.url, 'root@example.com');
   }, 180_000);
   afterAll(async () => fixture?.stop());

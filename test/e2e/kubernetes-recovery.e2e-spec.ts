@@ -10,10 +10,9 @@
  * can run the deletion earlier either: only the queue's retry slot or the recovery can.
  */
 import { resolve } from 'node:path';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { useRedis, type RedisForTests } from '../support/redis.js';
+import { loggerInto } from './support/json-log-lines.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 /** Failed tries of the DELETE's run before Kubernetes comes back: the next queue retry is then 16 s ±20% away. */
@@ -31,15 +30,9 @@ describe.each(['in-process', 'BullMQ'] as const)('Kubernetes back: backed-off ad
 
   beforeAll(async () => {
     if (backend === 'BullMQ') redis = await useRedis();
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
-        done();
-      },
-    });
     fixture = await startTestEngine({
       adaptersDir: resolve('config/adapters'),
-      logger: pino({ level: 'info' }, sink),
+      logger: loggerInto(lines),
       ...(redis && { env: { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: redis.prefix('kube-recovery') } }),
       // Failure backoff from 60 s (capped at 10 min as in production); work in progress re-runs within 1 s.
       adapterRerun: { baseDelayMs: 60_000, maxDelayMs: 1_000 },
