@@ -183,6 +183,27 @@ describeBrowser('web UI in Chromium (issue #14)', () => {
     for (const name of ['Pause', 'Unpause', 'Force delete', 'Force orphan']) expect(await page.getByRole('button', { name }).count()).toBe(0);
   });
 
+  it('Delete shows the preview first (nothing recorded), and deletes only once confirmed', async () => {
+    const id = await reconciledCluster('preview-me');
+    await page.goto(`${fixture.engine.url}/ui/#/resource/${id}`);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    const row = dialog.locator(`table.preview tr[data-id="${id}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/Cluster preview-me.*Delete.*validation/s);
+    // The preview recorded nothing: the cluster is not deleting.
+    expect((await api.get(`/clusters/${id}`)).body.deleted_time).toBeUndefined();
+    const submit = dialog.getByRole('button', { name: 'Delete', exact: true });
+    expect(await submit.isDisabled()).toBe(true);
+    await dialog.getByRole('checkbox').check();
+    await page.screenshot({ path: shot('delete-preview') });
+    await submit.click();
+    await eventually('the cluster is deleting or gone', async () => {
+      const answer = await api.get(`/clusters/${id}`);
+      return answer.status === 404 || answer.body.deleted_time ? true : undefined;
+    });
+  });
+
   it('is served with a Content-Security-Policy that forbids framing and foreign code, and the UI breaks none of it', async () => {
     const answer = await fetch(`${fixture.engine.url}/ui/`);
     expect(answer.status).toBe(200);

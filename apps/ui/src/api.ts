@@ -229,6 +229,27 @@ export interface Kind {
   readonly parent_kind?: string;
 }
 
+/** One resource a DELETE would mark (`DELETE …?dryRun=All`, docs/policies.md "Deletion preview"). */
+export interface PreviewedDeletion {
+  readonly id: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly generation: number;
+  readonly cascaded_from?: string;
+  readonly deletion_policy: string;
+  readonly deletion_policy_source: string;
+  readonly deletion_propagation: string;
+  readonly required_adapters: readonly string[];
+  readonly notes?: readonly string[];
+}
+
+/** The answer of `DELETE …?dryRun=All`: nothing was recorded; `resources` in hard-delete order. */
+export interface DeletionPreview {
+  readonly kind: 'DeletionPreview';
+  readonly outcome: 'WouldDelete' | 'AlreadyDeleting';
+  readonly resources: readonly PreviewedDeletion[];
+}
+
 export interface Permissions {
   readonly create: boolean;
   readonly delete: boolean;

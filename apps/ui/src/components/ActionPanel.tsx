@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { api, type Permissions, type Resource } from '../api';
+import { DeleteDialog } from './DeleteDialog';
 import { ProblemView } from './ProblemView';
 
 type Action = 'pause' | 'unpause' | 'force-delete' | 'force-orphan';
@@ -18,7 +19,8 @@ function isPaused(r: Resource): boolean {
 /**
  * Operator actions on one resource, each offered only when the caller may do it (`whoami.can`) and it
  * applies to the resource's state (force delete / orphan need a pending deletion, like the API). Every
- * action asks for a reason (required) and a confirmation; the API's problem details are shown on failure.
+ * break-glass action asks for a reason (required) and a confirmation; DELETE shows its preview first
+ * (DeleteDialog). The API's problem details are shown on failure.
  */
 export function ActionPanel({ resource, can, onDone }: { resource: Resource; can: Permissions; onDone: () => void }) {
   const [pending, setPending] = useState<(typeof ACTIONS)[number] | undefined>();
@@ -28,6 +30,7 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
   const [busy, setBusy] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const offered = ACTIONS.filter((a) => can[a.allowed] && a.when(resource));
+  const deletable = can.delete && resource.deleted_time === undefined;
 
   const open = (a: (typeof ACTIONS)[number]) => {
     setPending(a);
@@ -54,7 +57,8 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
   return (
     <section aria-labelledby="actions-heading" className="actions">
       <h2 id="actions-heading">Actions</h2>
-      {offered.length === 0 ? <p className="muted">No action available to you for this resource now.</p> : null}
+      {offered.length === 0 && !deletable ? <p className="muted">No action available to you for this resource now.</p> : null}
+      {deletable ? <DeleteDialog resource={resource} onDone={onDone} /> : null}
       {offered.map((a) => (
         <button key={a.action} type="button" className={a.danger ? 'danger' : ''} onClick={() => open(a)}>
           {a.label}
