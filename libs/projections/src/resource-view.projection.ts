@@ -181,11 +181,9 @@ export class ResourceViewProjection implements Projection {
         await tx.execute(`UPDATE resources SET force_orphan = ? WHERE id = ?`, [
           JSON.stringify({ caller: d.caller, reason: d.reason, time: d.force_orphaned_time }), d.id,
         ]);
-        // The break-glass reaches every subresource (docs/policies.md).
-        for (const id of await this.subtree(tx, d.id)) {
-          await tx.execute(`UPDATE resources SET effective_policy = 'Orphan' WHERE id = ? AND deleted_time IS NOT NULL`, [id]);
-          await this.refresh(tx, id);
-        }
+        // The break-glass reaches every subresource (docs/policies.md): each refresh stores the domain's
+        // effective policy, which the force-orphan of an ancestor turns to Orphan.
+        for (const id of await this.subtree(tx, d.id)) await this.refresh(tx, id);
         return;
       }
       case 'AdapterFinalized':
@@ -292,12 +290,12 @@ export class ResourceViewProjection implements Projection {
     const status = deletionStatus(graph, id);
     const pause = status ? pauseBlockerOf(status) : pauseOf(graph, id);
     const { deletion_status: before, ...kept } = info;
-    const stored: Partial<DeletionInfo> = {
-      ...kept,
-      effective_deletion_policy: status?.effective_policy ?? effectivePolicyOf(graph, id),
-      ...(status ? { deletion_status: status } : {}),
-    };
+    const effective = status?.effective_policy ?? effectivePolicyOf(graph, id);
+    const stored: Partial<DeletionInfo> = { ...kept, effective_deletion_policy: effective, ...(status ? { deletion_status: status } : {}) };
     await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify(stored), id]);
+    // Once deleting, the policy column (the API's `deletion_policy`) holds the domain's answer too.
+    const policy = row.deleted_time ? effective.policy : row.effective_policy;
+    if (row.deleted_time && policy !== row.effective_policy) await tx.execute(`UPDATE resources SET effective_policy = ? WHERE id = ?`, [policy, id]);
     const input = {
       generation: Number(row.generation),
       ...(row.deleted_time ? { deleted_time: row.deleted_time } : {}),
@@ -316,7 +314,7 @@ export class ResourceViewProjection implements Projection {
       ...(pause ? { paused_by: pausedByOf(pause) } : {}),
       ever_paused: Number(row.ever_paused) === 1,
       deletion_started: Number(row.deletion_started) === 1,
-      ...(row.effective_policy ? { deletion_policy: row.effective_policy } : {}),
+      ...(policy ? { deletion_policy: policy } : {}),
       now: recordedTime(this.currentEvent),
     });
     const conditions = [...base, ...this.mappedConditions(row, statuses, base, previous, statusReport)];
