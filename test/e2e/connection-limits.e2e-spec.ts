@@ -93,6 +93,44 @@ describe('connection and stream limits', () => {
     expect((await stream('alice@example.com')).status).toBe(429);
   });
 
+  it('HEAD on the stream answers its headers at once and holds no slot; a stream ends when its token expires', async () => {
+    // The streams of the test before are closed first (their slots come back once the server sees the close).
+    for (const request of open.splice(0)) request.destroy();
+    const token = await issuer.token('dave@example.com');
+    let first = await stream('dave@example.com');
+    for (let i = 0; i < 50 && first.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      first = await stream('dave@example.com');
+    }
+    const held = [first, await stream('dave@example.com')];
+    expect(held.map((h) => h.status)).toEqual([200, 200]);
+    const head = await fetch(`${fixture.engine.url}/api/decom/v1/events/stream`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(3_000) });
+    expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    for (const h of held) h.close();
+
+    // A token valid 2 more seconds: the stream it opened is ended by the server once it expires.
+    const short = await issuer.token('erin@example.com', { expiresIn: 2 });
+    const ended = await new Promise<number>((resolve, reject) => {
+      const opened = Date.now();
+      const request = httpRequest(`${fixture.engine.url}/api/decom/v1/events/stream`, { headers: { authorization: `Bearer ${short}` } }, (response) => {
+        expect(response.statusCode).toBe(200);
+        response.resume();
+        response.on('end', () => resolve(Date.now() - opened));
+      });
+      request.on('error', reject);
+      request.setTimeout(15_000, () => request.destroy(new Error('the stream outlived its token by 13 s')));
+      request.end();
+    });
+    expect(ended).toBeLessThan(5_000);
+  }, 30_000);
+
+  it('security headers are on refusals too (401 without a token)', async () => {
+    const refused = await fetch(`${fixture.engine.url}/api/decom/v1/whoami`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-frame-options')).toBe('DENY');
+    expect(refused.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
   it('closes a socket whose request headers never finish (10 s), while complete requests are answered', async () => {
     const { port } = new URL(fixture.engine.url);
     const socket = connect(Number(port), '127.0.0.1');

@@ -198,6 +198,17 @@ describe('jwks_file missing: not ready, naming jwks and the file; ready once the
     await writeFile(keys, JSON.stringify(issuer.jwks));
     await readyAgain(fixture.engine.url);
     expect((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    // Removed again: its keys are revoked steadily (never a token accepted or /readyz 200 in between).
+    await rm(keys);
+    await notReadyNaming(fixture.engine.url, 'jwks');
+    const seen: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      seen.push((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${token}` } })).status);
+      seen.push((await fetch(`${fixture.engine.url}/readyz`)).status);
+      await new Promise((done) => setTimeout(done, 400));
+    }
+    expect(new Set(seen)).toEqual(new Set([503]));
   }, 30_000);
 });
 

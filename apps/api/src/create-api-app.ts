@@ -135,12 +135,13 @@ export async function createApiApp(
     }
   });
   // Before Nest registers its routes and Mercurius: every route, REST and GraphQL, passes the same hooks.
-  // The rate limit first: the authentication hook counts refused requests in its per-address bucket.
+  // The rate limit before authentication: the authentication hook counts refused requests in its per-address bucket.
+  // Security headers first: an answer the hooks below refuse (401, 403, 429) carries them too.
+  await installSecurityHeaders(fastify as never);
   const addressLimiter = auth.rateLimit?.enabled ? await installRateLimit(fastify, auth.rateLimit) : undefined;
   installAuthentication(fastify, auth.authenticator, addressLimiter);
   installMisroutedMethodCheck(fastify, allowed);
   installGraphqlRequestCheck(fastify);
-  await installSecurityHeaders(fastify as never);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
     logger: options.logger === false ? false : options.logger === undefined || options.logger === true ? ['error', 'warn'] : options.logger,
     bodyParser: false,

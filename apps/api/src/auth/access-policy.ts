@@ -17,6 +17,8 @@ export interface Principal {
   readonly subject: string | null;
   /** Tenancy of the caller (tenant-resolver.ts); null = unscoped (tenants off, or a system caller). */
   readonly tenant: Readonly<Record<string, string>> | null;
+  /** When the verified token expires (its `exp`, ms since the epoch); absent without a token or an `exp`. */
+  readonly expires_at?: number;
 }
 
 export type Role = 'admin' | 'operator' | 'adapter' | 'reader';

@@ -73,7 +73,7 @@ describe('authentication hook with a jwks_file issuer', () => {
     const fastify = await served(false);
     const gateway = await issuer.token('gateway@example.com');
     const named = await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${gateway}`, 'x-hyperfleet-identity': 'alice@example.com' } });
-    expect(named.json()).toEqual({ identity: 'alice@example.com', issuer: issuer.issuer, subject: 'sub-gateway@example.com', tenant: null });
+    expect(named.json()).toEqual({ identity: 'alice@example.com', issuer: issuer.issuer, subject: 'sub-gateway@example.com', tenant: null, expires_at: expect.any(Number) });
     // The other issuer declares no identity_header: the header is ignored, the `sub` claim names the caller.
     const sa = await other.token('robot');
     const ignored = await fastify.inject({ url: '/api/me', headers: { authorization: `Bearer ${sa}`, 'x-hyperfleet-identity': 'alice@example.com' } });
@@ -126,8 +126,32 @@ describe('authentication hook with a jwks_file issuer', () => {
       });
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
       expect(answer).toContain('x-hyperfleet-identity must be sent once, got 2 values');
+      // The same pair already joined by a proxy, in one header.
+      const joined = await fetch(`${openBase.origin}/api/me`, { headers: { 'x-hyperfleet-identity': 'alice@example.com, admin@example.com' } });
+      expect(joined.status).toBe(400);
+      expect(await joined.text()).toContain('x-hyperfleet-identity must name one identity, got a comma-separated list');
     } finally {
       await open.close();
+    }
+    // Loopback only (JWT off on 127.0.0.1): two Host headers are refused; Node would read the first.
+    const loopback = Fastify();
+    loopback.setErrorHandler(fastifyErrorHandler);
+    installPublicRoutes(loopback);
+    installAuthentication(loopback, new Authenticator({ loopbackHostsOnly: true }));
+    loopback.get('/api/me', async (request) => principalOf(request));
+    const loopbackBase = new URL(await loopback.listen({ port: 0, host: '127.0.0.1' }));
+    try {
+      const twoHosts = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(loopbackBase.port), loopbackBase.hostname);
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk)).on('end', () => resolve(text)).on('error', reject);
+        socket.write('GET /api/me HTTP/1.1\r\nHost: localhost\r\nHost: evil.example.com\r\nConnection: close\r\n\r\n');
+      });
+      expect(twoHosts).toMatch(/^HTTP\/1\.1 400 /);
+      expect(twoHosts).toContain('host must be sent once');
+      expect((await fetch(`${loopbackBase.origin}/api/me`)).status).toBe(200);
+    } finally {
+      await loopback.close();
     }
   });
 

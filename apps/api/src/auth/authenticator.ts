@@ -68,6 +68,10 @@ export class Authenticator {
    */
   authenticateNow(request: FastifyRequest): Principal {
     if (this.options.verifier) throw new Error('authenticateNow: JWT is on, use authenticate');
+    // Node keeps the first of two Host headers; a proxy may route by the other: refuse the pair.
+    if (this.options.loopbackHostsOnly && (request.raw.headersDistinct['host']?.length ?? 0) > 1) {
+      throw Problems.validation('host must be sent once', [{ field: 'host', constraint: 'unique', message: 'host must be sent once' }]);
+    }
     if (this.options.loopbackHostsOnly && !isLoopbackHostHeader(request.headers.host)) {
       throw Problems.forbidden(`authentication is off: only requests to a loopback host name (localhost, 127.0.0.1, [::1]) are served, not ${JSON.stringify(String(request.headers.host ?? '').slice(0, 64))}`);
     }
@@ -104,7 +108,8 @@ export class Authenticator {
     if (named !== undefined && !token.issuer.system_identities && (isSystem(named) || named.startsWith('system:'))) {
       throw Problems.forbidden(`${headerName} may not name a system identity: issuer ${token.issuer.issuer_url} is not configured with system_identities`);
     }
-    return { principal: { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null }, claims: token.payload };
+    const expires = typeof token.payload.exp === 'number' ? { expires_at: token.payload.exp * 1000 } : {};
+    return { principal: { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null, ...expires }, claims: token.payload };
   }
 }
 
@@ -132,6 +137,11 @@ function headerIdentity(request: FastifyRequest, name: string): string | undefin
   const raw = onlyValue(request, name);
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = raw.trim();
+  // `a, b` is how a proxy joins two copies of the header: one caller's identity never contains a comma.
+  if (value.includes(',')) {
+    const message = `${name} must name one identity, got a comma-separated list`;
+    throw Problems.validation(message, [{ field: name, constraint: 'pattern', message }]);
+  }
   if (!isValidIdentity(value)) {
     throw Problems.validation(`${name} must be 1..256 printable ASCII characters`, [
       { field: name, constraint: value.length > 256 ? 'max_length' : 'pattern', message: `${name} must be 1..256 printable ASCII characters` },

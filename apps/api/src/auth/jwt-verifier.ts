@@ -149,10 +149,16 @@ function fileKeySet(file: string): ProbedKeySet {
     const now = performance.now();
     if (current && now - checkedAt <= 1_000) return { keys: current.keys, cached: true };
     checkedAt = now;
-    const info = await stat(file);
-    if (current && info.mtimeMs === current.mtimeMs) return { keys: current.keys, cached: true };
-    current = { mtimeMs: info.mtimeMs, loadedAtMs: now, keys: createLocalJWKSet(JSON.parse(await readFile(file, 'utf8')) as JSONWebKeySet) };
-    return { keys: current.keys, cached: false };
+    try {
+      const info = await stat(file);
+      if (current && info.mtimeMs === current.mtimeMs) return { keys: current.keys, cached: true };
+      current = { mtimeMs: info.mtimeMs, loadedAtMs: now, keys: createLocalJWKSet(JSON.parse(await readFile(file, 'utf8')) as JSONWebKeySet) };
+      return { keys: current.keys, cached: false };
+    } catch (error) {
+      // Forget the old keys: a removed or broken file revokes them, steadily, until a good file is back.
+      current = undefined;
+      throw error;
+    }
   };
   const resolve = (async (header, token) => (await load()).keys(header, token)) as ProbedKeySet;
   resolve.probe = async () => {

@@ -4,7 +4,8 @@
  * A client that reconnects with `Last-Event-ID` (or `?after=<position>`) first gets what it missed (up to
  * 1000 events). A comment line every 15 s keeps proxies from closing an idle stream. Fleet-wide: with tenants
  * on, only unscoped (system) callers may follow it (403 `HYPERFLEET-AUZ-001` otherwise). Open streams are
- * capped per caller and per process (`server.streams`, stream-slots.ts): 429 over a cap.
+ * capped per caller and per process (`server.streams`, stream-slots.ts): 429 over a cap. A stream opened
+ * with a token ends when the token expires (`exp`). HEAD answers the headers only.
  */
 import { Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -18,6 +19,9 @@ import { StreamSlots } from './stream-slots.js';
 export const STREAM_SLOTS = Symbol('STREAM_SLOTS');
 
 const HEARTBEAT_MS = 15_000;
+/** Longest delay a Node timer takes (a longer one fires at once); a stream ending then is simply reopened. */
+const MAX_TIMER_MS = 2_147_483_647;
+const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 const MAX_BACKLOG = 1000;
 
 @Controller('api/decom/v1/events')
@@ -41,11 +45,29 @@ export class EventsStreamController {
         { field: 'after', value: from, constraint: 'min', message: 'must be a non-negative integer' },
       ]);
     }
+    if (req.method === 'HEAD') {
+      // The headers a GET would get, and no stream: a HEAD holds no slot and waits for nothing.
+      reply.hijack();
+      reply.raw.writeHead(200, STREAM_HEADERS).end();
+      return;
+    }
     const release = this.slots.take(streamCaller(req));
     reply.hijack();
     const raw = reply.raw;
-    raw.on('close', release);
-    raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    // Everything the stream holds is given back on close, whenever it comes: also while the feed or the
+    // backlog below is still awaited (a client gone by then must leave no timer or listener behind).
+    let closed = false;
+    let stop: (() => void) | undefined;
+    let heartbeat: NodeJS.Timeout | undefined;
+    let expiry: NodeJS.Timeout | undefined;
+    raw.on('close', () => {
+      closed = true;
+      release();
+      clearInterval(heartbeat);
+      clearTimeout(expiry);
+      stop?.();
+    });
+    raw.writeHead(200, STREAM_HEADERS);
     let lastSent = afterPosition ?? 0;
     const send = (event: LiveEvent) => {
       if (event.position <= lastSent) return;
@@ -55,21 +77,24 @@ export class EventsStreamController {
     // Join the live feed first, then send the backlog: nothing falls between the two (`send` skips repeats).
     const buffered: LiveEvent[] = [];
     let replaying = afterPosition !== undefined;
-    const stop = await this.feed.listen(
+    const listening = await this.feed.listen(
       (event) => (replaying ? buffered.push(event) : send(event)),
       () => raw.end(),
     );
+    if (closed) return listening();
+    stop = listening;
     raw.write(`: connected\n\n`);
     if (afterPosition !== undefined) {
-      for (const event of await this.feed.backlog(afterPosition, MAX_BACKLOG)) send(event);
+      const backlog = await this.feed.backlog(afterPosition, MAX_BACKLOG);
+      if (closed) return;
+      for (const event of backlog) send(event);
       replaying = false;
       for (const event of buffered.splice(0)) send(event);
     }
-    const heartbeat = setInterval(() => raw.write(`: heartbeat\n\n`), HEARTBEAT_MS);
-    raw.on('close', () => {
-      clearInterval(heartbeat);
-      stop();
-    });
+    heartbeat = setInterval(() => raw.write(`: heartbeat\n\n`), HEARTBEAT_MS);
+    // A stream lives no longer than the token that opened it: the client reconnects with a fresh one.
+    const expiresAt = principalOf(req).expires_at;
+    if (expiresAt !== undefined) expiry = setTimeout(() => raw.end(), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - Date.now())));
   }
 }
 
