@@ -79,8 +79,12 @@ describe.each([['in-process'], ['BullMQ']])('dead letters of finished work are p
       expect(kept.length).toBeGreaterThan(0);
       expect(await fixture.engine.deadLetterPruner.pruneOnce()).toEqual([]);
       expect((await lettersOf(stuck)).map((f) => f.id)).toEqual(expect.arrayContaining(kept.map((f) => f.id)));
+      // The stuck deletion keeps failing meanwhile: the gauge counts the letters at its scrape, between two reads.
+      const before = (await fixture.engine.queue.failed('adapter-run.validation')).length;
       const gauge = sampleValue(await scrape(fixture.engine.metricsUrl), 'decom_queue_dead_letters', { queue: 'adapter-run.validation' });
-      expect(gauge).toBe((await fixture.engine.queue.failed('adapter-run.validation')).length);
+      const after = (await fixture.engine.queue.failed('adapter-run.validation')).length;
+      expect(gauge).toBeGreaterThanOrEqual(before);
+      expect(gauge).toBeLessThanOrEqual(after);
       expect((await fixture.engine.queue.failed()).some((f) => f.id.includes(done))).toBe(false);
     } finally {
       for (const fault of faults) fault.remove();
