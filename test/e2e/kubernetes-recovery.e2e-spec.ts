@@ -64,13 +64,11 @@ describe.each(['in-process', 'BullMQ'] as const)('Kubernetes back: backed-off ad
     } finally {
       await kube.startListening();
     }
-    const recovered = Date.now();
     const slot = failures.get(id)![FAILED_TRIES - 1]! + SLOT_AFTER_LAST_FAILURE_MS;
     expect((await api.get(`/clusters/${id}`)).status).toBe(200);
 
     await eventually('cluster hard-deleted (404)', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 20_000, 100);
     const gone = Date.now();
-    expect(gone - recovered).toBeLessThan(6_000);
     expect(gone).toBeLessThan(slot);
     // The run that finished it was the backed-off one made due, not a new chain: one line per recovery says so.
     const recoveries = lines.filter((line) => line.msg?.startsWith('kubernetes reachable again:'));
