@@ -82,7 +82,7 @@ export interface RequestDeletion {
   /** `?propagationPolicy=` (issue #12); applies to the whole cascade. Absent: each kind's `deletion_propagation`. */
   readonly propagation_policy?: PropagationPolicy;
   /**
-   * Issue #12: references into the cascade (and their referrers' referrers, bounded), for the cascade guard and
+   * References into the cascade (and their referrers' referrers, bounded), for the cascade guard and
    * cycles, with each referrer's facts as its own tree holds them (the handler resolves `reference_index` into these).
    */
   readonly referrers?: readonly ReferenceEdge[];
