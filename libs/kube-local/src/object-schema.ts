@@ -14,18 +14,18 @@
  * the field validation KEP (2885).
  */
 import * as models from '@kubernetes/client-node';
-import { validate as clusterRole } from 'kubernetes-models/_schemas/IoK8sApiRbacV1ClusterRole';
-import { validate as configMap } from 'kubernetes-models/_schemas/IoK8sApiCoreV1ConfigMap';
-import { validate as deployment } from 'kubernetes-models/_schemas/IoK8sApiAppsV1Deployment';
-import { validate as job } from 'kubernetes-models/_schemas/IoK8sApiBatchV1Job';
-import { validate as namespace } from 'kubernetes-models/_schemas/IoK8sApiCoreV1Namespace';
-import { validate as pod } from 'kubernetes-models/_schemas/IoK8sApiCoreV1Pod';
-import { validate as replicaSet } from 'kubernetes-models/_schemas/IoK8sApiAppsV1ReplicaSet';
-import { validate as role } from 'kubernetes-models/_schemas/IoK8sApiRbacV1Role';
-import { validate as roleBinding } from 'kubernetes-models/_schemas/IoK8sApiRbacV1RoleBinding';
-import { validate as secret } from 'kubernetes-models/_schemas/IoK8sApiCoreV1Secret';
-import { validate as service } from 'kubernetes-models/_schemas/IoK8sApiCoreV1Service';
-import { validate as serviceAccount } from 'kubernetes-models/_schemas/IoK8sApiCoreV1ServiceAccount';
+import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { Pod } from 'kubernetes-models/v1/Pod';
+import { ReplicaSet } from 'kubernetes-models/apps/v1/ReplicaSet';
+import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
+import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
+import { Secret } from 'kubernetes-models/v1/Secret';
+import { Service } from 'kubernetes-models/v1/Service';
+import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import type { FieldError } from './status-errors.js';
 
 interface SchemaError {
@@ -36,6 +36,27 @@ interface SchemaError {
 
 type CompiledValidator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
 
+/**
+ * The compiled ajv validator behind a `kubernetes-models` class. The package exports its compiled
+ * schemas only through the model classes (`Model#validate` throws ajv's `ValidationError`), so the
+ * validator is re-exposed here with ajv's own `errors` property, which `checkStructure` reads.
+ */
+function compiledFrom(model: { prototype: { validate(this: unknown): void } }): CompiledValidator {
+  const validate: CompiledValidator = (data: unknown): boolean => {
+    try {
+      model.prototype.validate.call(data);
+      validate.errors = null;
+      return true;
+    } catch (error) {
+      const errors = (error as { errors?: SchemaError[] }).errors;
+      if (!Array.isArray(errors)) throw error;
+      validate.errors = errors;
+      return false;
+    }
+  };
+  return validate;
+}
+
 interface KindSchema {
   readonly validate: CompiledValidator;
   /** The `@kubernetes/client-node` model class the field tree starts from. */
@@ -43,18 +64,18 @@ interface KindSchema {
 }
 
 const SCHEMAS: Readonly<Record<string, KindSchema>> = {
-  'v1/Namespace': { validate: namespace as unknown as CompiledValidator, model: 'V1Namespace' },
-  'v1/ConfigMap': { validate: configMap as unknown as CompiledValidator, model: 'V1ConfigMap' },
-  'v1/Secret': { validate: secret as unknown as CompiledValidator, model: 'V1Secret' },
-  'v1/ServiceAccount': { validate: serviceAccount as unknown as CompiledValidator, model: 'V1ServiceAccount' },
-  'v1/Service': { validate: service as unknown as CompiledValidator, model: 'V1Service' },
-  'v1/Pod': { validate: pod as unknown as CompiledValidator, model: 'V1Pod' },
-  'apps/v1/Deployment': { validate: deployment as unknown as CompiledValidator, model: 'V1Deployment' },
-  'apps/v1/ReplicaSet': { validate: replicaSet as unknown as CompiledValidator, model: 'V1ReplicaSet' },
-  'batch/v1/Job': { validate: job as unknown as CompiledValidator, model: 'V1Job' },
-  'rbac.authorization.k8s.io/v1/Role': { validate: role as unknown as CompiledValidator, model: 'V1Role' },
-  'rbac.authorization.k8s.io/v1/RoleBinding': { validate: roleBinding as unknown as CompiledValidator, model: 'V1RoleBinding' },
-  'rbac.authorization.k8s.io/v1/ClusterRole': { validate: clusterRole as unknown as CompiledValidator, model: 'V1ClusterRole' },
+  'v1/Namespace': { validate: compiledFrom(Namespace), model: 'V1Namespace' },
+  'v1/ConfigMap': { validate: compiledFrom(ConfigMap), model: 'V1ConfigMap' },
+  'v1/Secret': { validate: compiledFrom(Secret), model: 'V1Secret' },
+  'v1/ServiceAccount': { validate: compiledFrom(ServiceAccount), model: 'V1ServiceAccount' },
+  'v1/Service': { validate: compiledFrom(Service), model: 'V1Service' },
+  'v1/Pod': { validate: compiledFrom(Pod), model: 'V1Pod' },
+  'apps/v1/Deployment': { validate: compiledFrom(Deployment), model: 'V1Deployment' },
+  'apps/v1/ReplicaSet': { validate: compiledFrom(ReplicaSet), model: 'V1ReplicaSet' },
+  'batch/v1/Job': { validate: compiledFrom(Job), model: 'V1Job' },
+  'rbac.authorization.k8s.io/v1/Role': { validate: compiledFrom(Role), model: 'V1Role' },
+  'rbac.authorization.k8s.io/v1/RoleBinding': { validate: compiledFrom(RoleBinding), model: 'V1RoleBinding' },
+  'rbac.authorization.k8s.io/v1/ClusterRole': { validate: compiledFrom(ClusterRole), model: 'V1ClusterRole' },
 };
 
 /** The kinds with a published schema here (`<apiVersion>/<kind>`). */
