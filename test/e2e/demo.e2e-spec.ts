@@ -1,5 +1,5 @@
 /**
- * Issue #2 demo scenario through HTTP against the embedded engine with the shipped adapters
+ * The demo scenario (`decom demo`) through HTTP against the embedded engine with the shipped adapters
  * (config/adapters) and the bundled local Kubernetes API server.
  */
 import { resolve } from 'node:path';
@@ -18,16 +18,16 @@ describe('demo scenario (seeds 000 and 001 end to end)', () => {
     const report = await runDemoScenario(fixture.engine.url, fixture.engine.localKube!);
     const ns = report.clusterId.toLowerCase();
     expect(report.clusterDeleteOrder).toEqual([
-      `Job/validation-${report.clusterId}-gen2 (absent)`,
+      `Job/validation-${report.clusterId}-gen2 (looked up, none: the Job is named after generation 1)`,
       `ConfigMap/cluster-${report.clusterId}-config`,
-      `Namespace/${ns}`,
+      `Namespace/${ns} (the namespace controller removes Job/validation-${report.clusterId}-gen1 inside it)`,
     ]);
     // Bottom-up: both nodepools were hard-deleted before the cluster (read back from the event store).
     const hardDeletes = (await fixture.engine.store.readStream(`cluster-${report.clusterId}`))
       .filter((e) => e.type === 'HardDeleted')
       .map((e) => (e.data as { id: string }).id);
     expect(hardDeletes).toHaveLength(3);
-    // Issue 17 #7: a first run is clean. np-configmap waits for its cluster's Namespace (a precondition)
+    // A first run is clean: np-configmap waits for its cluster's Namespace (a precondition)
     // instead of having its POST refused with 404: it never reports Health=False.
     const nodepoolHealth = (await fixture.engine.store.readStream(`cluster-${report.clusterId}`))
       .filter((e) => e.type === 'AdapterStatusReported')

@@ -96,9 +96,9 @@ export async function runDemoScenario(baseUrl: string, kube: LocalKube, log: (li
   const namespaceDeleted = firstIndex((r) => r.method === 'DELETE' && r.kind === 'Namespace' && r.name === ns && r.status < 300);
   check(jobGone >= 0 && configMapDeleted > jobGone && namespaceDeleted > configMapDeleted, `cluster adapter order Job → ConfigMap → Namespace (request log indexes ${jobGone}, ${configMapDeleted}, ${namespaceDeleted})`);
   const clusterDeleteOrder = [
-    `Job/validation-${clusterId}-gen2 (absent)`,
+    `Job/validation-${clusterId}-gen2 (looked up, none: the Job is named after generation 1)`,
     `ConfigMap/cluster-${clusterId}-config`,
-    `Namespace/${ns}`,
+    `Namespace/${ns} (the namespace controller removes Job/validation-${clusterId}-gen1 inside it)`,
   ];
   const job1Deleted = kube.changes.find((c) => c.type === 'DELETED' && c.kind === 'Job' && c.name === `validation-${clusterId}-gen1`);
   check(job1Deleted, 'the generation-1 Job was removed with its namespace');
