@@ -20,7 +20,7 @@ describe('GraphQL API', () => {
       headers: { 'content-type': 'application/json', 'x-hyperfleet-identity': identity },
       body: JSON.stringify({ query, variables }),
     });
-    return (await response.json()) as { data?: any; errors?: any[] };
+    return { ...((await response.json()) as { data?: any; errors?: any[] }), httpStatus: response.status };
   };
 
   it('queries resources and the stuck-deletion dashboard, deletes, pauses and force-deletes with an audit', async () => {
@@ -62,5 +62,14 @@ describe('GraphQL API', () => {
     expect(badAge.errors![0].extensions.problem.status).toBe(400);
     const missing = await gql('mutation { deleteResource(id: "0190b6a4-0000-7000-8000-000000000000") { id } }');
     expect(missing.errors![0].extensions.problem).toMatchObject({ status: 404, code: 'HYPERFLEET-NTF-001' });
+  });
+
+  it('answers 200 once execution started (the outcome per field), 4xx when the document never ran', async () => {
+    const overLimit = await gql('{ audit(limit: 1000000) { type } }');
+    expect(overLimit.httpStatus).toBe(200);
+    expect(overLimit.errors![0].extensions.problem.status).toBe(400);
+    const unknownField = await gql('{ nosuchfield }');
+    expect(unknownField.httpStatus).toBe(400);
+    expect(unknownField.data).toBeUndefined();
   });
 });
