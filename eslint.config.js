@@ -18,4 +18,22 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
     },
   },
+  // Layering (docs/architecture.md): an app or lib reaches another only through its public entry point, the
+  // `@decom/<name>` alias, so a module can move inside its own folder without breaking a neighbour.
+  {
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+([a-z-]+/)?[a-z-]+/src(/|$)',
+              message: "Import another app or lib through its entry point ('@decom/<name>'), not its files.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -5,6 +5,9 @@ const shared = {
   // apps/ui is the browser app (its own tsconfig, built by Vite); its browser tests live in test/e2e.
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/apps/ui/'],
   moduleNameMapper: {
+    // The apps' public entry points; every other alias is a lib.
+    '^@decom/(api|worker)$': '<rootDir>/apps/$1/src/index.ts',
+    '^@decom/([a-z-]+)/testing$': '<rootDir>/libs/$1/src/testing/index.ts',
     '^@decom/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

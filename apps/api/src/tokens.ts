@@ -1,4 +1,6 @@
 /** DI tokens of the API's runtime collaborators (built by the engine's composition root). */
+import type { ReadinessReport } from '@decom/health';
+
 export const READ_SIDE = Symbol('ReadSide');
 export const CLOCK = Symbol('Clock');
 export const ID_GENERATOR = Symbol('IdGenerator');
@@ -22,11 +24,7 @@ export interface ReadSide {
   catchUp?(): Promise<void>;
 }
 
-/** `/readyz`'s answer (health/readiness.ts builds it in the engine). */
-export interface ReadinessReport {
-  readonly status: 'ready' | 'not_ready';
-  readonly [detail: string]: unknown;
-}
+export type { ReadinessReport } from '@decom/health';
 
 export interface Readiness {
   check(): Promise<ReadinessReport>;

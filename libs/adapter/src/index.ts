@@ -14,7 +14,6 @@ export { listAdapterFiles, HYPERFLEET_TASK_FILES, HYPERFLEET_DEPLOYMENT_FILES, t
 export { configKindOf, isDeploymentConfigFile, isDeploymentConfigName, type AdapterConfigKind, type ConfigKindEvidence } from './config/config-kind.js';
 export { loadAdapterDirectory, type LoadedAdapter } from './config/adapter-directory.loader.js';
 export { TaskConfigError, formatConfigIssue, type ConfigIssue } from './config/task-config-error.js';
-export { parseGoDuration } from './config/go-duration.js';
 export type * from './config/task-config.types.js';
 export { CONDITION_OPERATORS, RESERVED_CONTEXT_NAMES, DELETED_TIME_VARIABLE, DELETE_POLICIES, ADOPTION_POLICIES } from './config/task-config.types.js';
 export type { AdapterDeploymentConfig, MaestroClientConfig } from './config/adapter-config.types.js';

@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { loadEntitiesConfig } from '@decom/config';
 import { KindRegistry, ResourceNotFound, decideCreate, treeStreamName } from '@decom/domain';
 import { SqliteEventStore } from '@decom/event-store';
-import type { ResourceQueries } from '@decom/projections';
 import { PreviewDeletionHandler, PreviewDeletionQuery } from './preview-deletion.handler.js';
 import { ResourceTreeRepository } from './resource-tree.repository.js';
 import { StreamLocator } from './stream-locator.js';
@@ -41,7 +40,7 @@ describe('PreviewDeletionHandler', () => {
     );
     const before = (await store.readStream(stream)).map((e) => e.id);
     // Only a top-level kind is located here, so the locator never asks the read side.
-    const handler = new PreviewDeletionHandler(repository, new StreamLocator(kinds, {} as ResourceQueries), kinds);
+    const handler = new PreviewDeletionHandler(repository, new StreamLocator(kinds, { locate: () => Promise.resolve(undefined) }), kinds);
 
     const preview = await handler.execute(new PreviewDeletionQuery({ type: 'RequestDeletion', id: clusterId, kind: 'Cluster', metadata: metadata() }));
 

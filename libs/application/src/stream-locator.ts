@@ -3,12 +3,19 @@
  * its root ancestor's stream, found through the never-deleted `resource_index` read model.
  */
 import { ResourceNotFound, treeStreamName, type KindRegistry } from '@decom/domain';
-import type { ResourceQueries } from '@decom/projections';
+
+/**
+ * Where a resource's records live, as the never-deleted resource index says (the projections' `ResourceQueries`
+ * is one): `undefined` when the id was never created.
+ */
+export interface ResourceIndex {
+  locate(id: string): Promise<{ readonly kind: string; readonly stream: string } | undefined>;
+}
 
 export class StreamLocator {
   constructor(
     private readonly kinds: KindRegistry,
-    private readonly queries: ResourceQueries,
+    private readonly index: ResourceIndex,
   ) {}
 
   /** Stream of a new resource: its own for a top-level kind, else its parent's. @throws ResourceNotFound (parent). */
@@ -21,7 +28,7 @@ export class StreamLocator {
   /** @throws ResourceNotFound when the id was never created. */
   async forExisting(kind: string, id: string): Promise<string> {
     if (!this.kinds.find(kind)?.parent_kind) return treeStreamName(kind, id);
-    const located = await this.queries.locate(id);
+    const located = await this.index.locate(id);
     if (!located || located.kind !== kind) throw new ResourceNotFound(kind, id);
     return located.stream;
   }

@@ -4,3 +4,4 @@ export * from './config-paths.js';
 export * from './server-config.js';
 export * from './config-variables.js';
 export * from './yaml-scalar-position.js';
+export * from './go-duration.js';

@@ -11,7 +11,8 @@ import { stat, readFile } from 'node:fs/promises';
 import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { isValidIdentity, nonCanonicalIdentity, type JwtIssuerConfig } from '@decom/config';
 import { Problems } from '../problem-details/problem.js';
-import { remoteKeySet, type KeySetHealth, type RemoteKeySet } from './remote-key-set.js';
+import type { KeySetHealth } from '@decom/health';
+import { remoteKeySet, type RemoteKeySet } from './remote-key-set.js';
 
 /** A key resolver with the readiness probe of its source (a remote JWKS, or a `jwks_file`). */
 type ProbedKeySet = JWTVerifyGetKey & Pick<RemoteKeySet, 'probe'>;

@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { rootCertificates } from 'node:tls';
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { Agent, fetch as undiciFetch } from 'undici';
+import type { KeySetHealth } from '@decom/health';
 
 /** Largest JWKS body read, bytes: a key set is a few KB; a larger answer is refused, not buffered. */
 export const MAX_JWKS_BYTES = 1024 * 1024;
@@ -35,13 +36,6 @@ export interface RemoteKeySetOptions {
   readonly caFile?: string;
 }
 
-/** What `RemoteKeySet.probe` found: usable keys, and whether they came from the cache. */
-export interface KeySetHealth {
-  /** True when fresh cached keys answered without a fetch. */
-  readonly isCached: boolean;
-  /** Age of the cached set, ms (monotonic). */
-  readonly ageMs: number;
-}
 
 /** The key resolver plus a readiness probe of the same cache (`/readyz`, `decom_dependency_up{dependency="jwks"}`). */
 export type RemoteKeySet = JWTVerifyGetKey & {

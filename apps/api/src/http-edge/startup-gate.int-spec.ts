@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { StartupState } from '../health/startup-state.js';
+import { StartupState } from '@decom/health';
 import { openStartupGate, type StartupGate } from './startup-gate.js';
 
 describe('start-up gate on the API port', () => {

@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PROBLEM_TYPE_BASE, Problems } from '../problem-details/problem.js';
-import type { StartupState } from '../health/startup-state.js';
+import type { StartupState } from '@decom/health';
 import { traceRequestId } from './request-observability.js';
 
 export interface StartupGate {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 // The harness lives with the adapter library's test support (not part of its public API).
-import { ExecutorHarness } from '../../../../libs/adapter/src/testing/executor-harness.js';
+import { ExecutorHarness } from '@decom/adapter/testing';
 import { registerAdapterCommands } from './adapter.command.js';
 
 /** `decom adapter validate | dry-run | plan` in process, with captured output and exit code. */

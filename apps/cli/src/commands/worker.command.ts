@@ -25,7 +25,7 @@ export function registerWorkerCommand(program: Command): void {
       // Loaded when the worker runs, not for `decom --help` (see runEngineCommand).
       const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }, { workerProbes }, { workerReadiness }, { kubernetesRecovery }] = await Promise.all([
         import('@kubernetes/client-node'),
-        import('../../../worker/src/worker-runtime.js'),
+        import('@decom/worker'),
         import('../engine/job-queue-factory.js'),
         import('../engine/observability.js'),
         import('../engine/dependency-wait.js'),

@@ -5,12 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { ConfigError, DEFAULT_SERVER_CONFIG, loadServerConfig, type AppConfig, type AuthorizationConfig, type ServerConfig } from '@decom/config';
-import type { ApiAuth } from '../../../api/src/app.module.js';
-import { AccessPolicy } from '../../../api/src/auth/access-policy.js';
-import { Authenticator } from '../../../api/src/auth/authenticator.js';
-import { EmbeddedIssuer } from '../../../api/src/auth/embedded-issuer.js';
-import { JwtVerifier } from '../../../api/src/auth/jwt-verifier.js';
-import { TenantResolver } from '../../../api/src/auth/tenant-resolver.js';
+import { type ApiAuth, AccessPolicy, Authenticator, EmbeddedIssuer, JwtVerifier, TenantResolver } from '@decom/api';
 
 export interface EngineAuth {
   readonly auth: ApiAuth;

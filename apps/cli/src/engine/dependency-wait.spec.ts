@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { StartupState } from '../../../api/src/health/startup-state.js';
+import { StartupState } from '@decom/health';
 import { StartAborted, retryUntilAvailable, startRetryDelayMs, untilAnswered } from './dependency-wait.js';
 
 const refused = (port: number) => Object.assign(new Error(`connect ECONNREFUSED 127.0.0.1:${port}`), { code: 'ECONNREFUSED' });

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import { describeError } from '@decom/event-store';
-import type { StartupState } from '../../../api/src/health/startup-state.js';
+import type { StartupState } from '@decom/health';
 
 /** Delay before the next attempt, in ms: `baseDelayMs` after the first failure, doubling, at most `maxDelayMs`. */
 export interface StartRetryDelays {

@@ -9,10 +9,8 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
 import type { EventStore } from '@decom/event-store';
 import type { ReadModelStore } from '@decom/projections';
-import { DependencyProbes, type DependencyName, type DependencyProbe, type ProbeResult } from '../../../api/src/health/dependency-probes.js';
-import { jwksProbe } from '../../../api/src/health/jwks-probe.js';
-import { redisProbe } from '../../../api/src/health/redis-probe.js';
-import type { JwtVerifier } from '../../../api/src/auth/jwt-verifier.js';
+import { DependencyProbes, type DependencyName, type DependencyProbe, type ProbeResult, jwksProbe, redisProbe } from '@decom/health';
+import type { JwtVerifier } from '@decom/api';
 
 export interface EngineProbeSources {
   readonly config: Pick<AppConfig, 'eventStore' | 'redisUrl'>;

@@ -20,8 +20,7 @@ import { Supervisor, describeError, isTransientError, type EventStore, type Loop
 import { ProjectionRunner, ResourceQueries, auditEntries, pendingWork } from '@decom/projections';
 import { createProjections } from './rebuild-projections.js';
 import type { DecomMetrics } from '@decom/metrics';
-import { domainTransitionObserver } from '../../../api/src/observability/domain-transitions.js';
-import { startOtlpExport } from '../../../api/src/observability/otlp-export.js';
+import { domainTransitionObserver, startOtlpExport, createApiApp, registerHardDeleteProcessor, LeakScannerSlot, openStartupGate, type StartupGate } from '@decom/api';
 import { adapterRunMetrics, countRetries, prunedDeadLetterReporter, startProcessMetrics } from './observability.js';
 import { resourceProgressOf } from './resource-progress.js';
 import { buildInfo } from '../build-info.js';
@@ -39,27 +38,19 @@ import {
   type SentinelRules,
 } from '@decom/jobs';
 import { startLocalKube, type LocalKube, type LocalKubeOptions } from '@decom/kube-local';
-import { createApiApp } from '../../../api/src/create-api-app.js';
-import { registerHardDeleteProcessor } from '../../../api/src/jobs/hard-delete.processor.js';
-import { LeakScannerSlot } from '../../../api/src/leaks/leak-scanner.js';
 import { startLeakWork } from './leak-work.js';
-import type { HostedAdapter } from '../../../worker/src/adapter-host.js';
+import { type HostedAdapter, type WatchTriggerObserver, type AdapterRunObserver, startAdapterWorker, checkAdapterConfigs } from '@decom/worker';
 import type { WatchStatus } from '@decom/adapter';
-import type { WatchTriggerObserver } from '../../../worker/src/watch/watch-triggers.js';
-import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
-import { startAdapterWorker } from '../../../worker/src/worker-runtime.js';
 import { ReadModelCheckpoints } from './read-model-checkpoints.js';
 import { NestPinoLogger } from './nest-pino-logger.js';
 import { bundledKubeconfigPath } from './bundled-kubeconfig.js';
 import { openStorage, StorageUnavailable } from './storage.js';
 import { retryUntilAvailable, type StartWait } from './dependency-wait.js';
-import { StartupState } from '../../../api/src/health/startup-state.js';
-import { openStartupGate, type StartupGate } from '../../../api/src/http-edge/startup-gate.js';
+import { StartupState } from '@decom/health';
 import { OutageLog } from './outage-log.js';
 import { readinessReport } from './readiness.js';
 import { engineProbes } from './engine-probes.js';
 import { kubernetesRecovery } from './kubernetes-recovery.js';
-import { checkAdapterConfigs } from '../../../worker/src/adapter-host.js';
 
 /** @throws ConfigError naming KUBECONFIG when the file cannot be read as a kubeconfig. Undefined path → empty config. */
 function loadKubeConfig(path: string | undefined): KubeConfig {

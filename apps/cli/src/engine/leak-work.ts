@@ -16,8 +16,7 @@ import type { EventStore, Supervisor } from '@decom/event-store';
 import { ReactorRunner, type CheckpointStore } from '@decom/jobs';
 import type { DecomMetrics } from '@decom/metrics';
 import type { ResourceQueries } from '@decom/projections';
-import { LeakInventoryReactor } from '../../../api/src/leaks/leak-inventory.reactor.js';
-import { LeakScanner, type LeakScannerSlot, type OwnerState } from '../../../api/src/leaks/leak-scanner.js';
+import { LeakInventoryReactor, LeakScanner, type LeakScannerSlot, type OwnerState } from '@decom/api';
 
 export interface LeakWorkDeps {
   readonly config: AppConfig;

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
 import { DecomMetrics, Registry, startMetricsServer, type AdapterOperation, type AdapterOutcome, type HealthReport, type MetricsServer } from '@decom/metrics';
 import type { FailedJob, JobHandler, JobQueue, PrunedDeadLetter } from '@decom/jobs';
-import type { AdapterRunObserver } from '../../../worker/src/processors/adapter-run.processor.js';
+import type { AdapterRunObserver } from '@decom/worker';
 import { buildInfo } from '../build-info.js';
 
 export interface ProcessMetrics {

@@ -1,5 +1,5 @@
 import type { LoopStatus } from '@decom/event-store';
-import type { ProbeResult } from '../../../api/src/health/dependency-probes.js';
+import type { ProbeResult } from '@decom/health';
 import { readinessReport } from './readiness.js';
 
 const status = (name: string, state: LoopStatus['state']): LoopStatus => ({ name, state, since: '2026-01-01T00:00:00.000Z', restarts: 0 });

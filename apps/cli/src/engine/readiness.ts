@@ -14,8 +14,7 @@
  */
 import type { LoopStatus } from '@decom/event-store';
 import type { WatchStatus } from '@decom/adapter';
-import type { ReadinessReport } from '../../../api/src/tokens.js';
-import type { DependencyName, ProbeResult } from '../../../api/src/health/dependency-probes.js';
+import type { ReadinessReport, DependencyName, ProbeResult } from '@decom/health';
 
 export interface ReadinessSources {
   /** The last probe results (`DependencyProbes.results()`). */

@@ -7,7 +7,7 @@
  * and `startup` says what the worker is still doing (waiting for Redis, loading adapters).
  */
 import type { HealthReport } from '@decom/metrics';
-import type { ProbeResult } from '../../../api/src/health/dependency-probes.js';
+import type { ProbeResult } from '@decom/health';
 
 export interface WorkerReadinessSources {
   /** The last probe results (`DependencyProbes.results()`); none before the probes start. */

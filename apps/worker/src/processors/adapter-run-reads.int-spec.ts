@@ -6,7 +6,7 @@
  * reads the resource (and, while deleting, its statuses) before every write.
  */
 import { InProcessJobQueue, adapterRunJobId, reconcileCloudEvent, type AdapterRunJob, type Job } from '@decom/jobs';
-import { ExecutorHarness, ownedBy } from '../../../../libs/adapter/src/testing/executor-harness.js';
+import { ExecutorHarness, ownedBy } from '@decom/adapter/testing';
 import { AdapterRunProcessor } from './adapter-run.processor.js';
 
 const ID = 'c1';

@@ -6,7 +6,7 @@
  * runs thin out as the backoff grows, and a new generation or a success starts over.
  */
 import { InProcessJobQueue, RetryableError, adapterRunJobId, reconcileCloudEvent, type AdapterRunJob, type Job } from '@decom/jobs';
-import { ExecutorHarness } from '../../../../libs/adapter/src/testing/executor-harness.js';
+import { ExecutorHarness } from '@decom/adapter/testing';
 import { AdapterRunProcessor } from './adapter-run.processor.js';
 
 const ID = 'c1';

@@ -1,4 +1,4 @@
-import { parseGoDuration } from './go-duration.js';
+import { parseGoDuration } from '@decom/config';
 import type { LoadContext } from './load-context.js';
 import type { ApiCallSpec, HttpMethod, LogLevel, LogSpec, RetryBackoff, TemplateText } from './task-config.types.js';
 import { itemMap, type MapReader } from './yaml-reader.js';

@@ -1,6 +1,5 @@
 import { startLocalKube, type LocalKube } from '@decom/kube-local';
-// No path alias for libs/maestro-local (tsconfig is shared); tests reach it by relative path.
-import { startLocalMaestro, type LocalMaestro } from '../../../maestro-local/src/index.js';
+import { startLocalMaestro, type LocalMaestro } from '@decom/maestro-local';
 import { HttpHyperfleetApiClient } from '../api-client/hyperfleet-api.client.js';
 import { loadTaskConfigFile, parseTaskConfig } from '../config/task-config.parser.js';
 import type { TaskConfig } from '../config/task-config.types.js';

@@ -21,7 +21,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseGoDuration } from '@decom/adapter';
+import { parseGoDuration } from '@decom/config';
 import { compileMessageData, MessageDataError, type CompiledMessageData } from './message-data.js';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node, type Scalar, type YAMLMap } from 'yaml';
 import {

@@ -1,6 +1,5 @@
 import { createServer } from 'node:net';
-// No path alias for libs/maestro-local (tsconfig is shared); tests reach it by relative path.
-import { startLocalMaestro, type LocalMaestro } from '../../../../maestro-local/src/index.js';
+import { startLocalMaestro, type LocalMaestro } from '@decom/maestro-local';
 import type { KubeObject } from '../resource-transport.port.js';
 import { isConnectionFailure, TransportError } from '../transport-error.js';
 import { MaestroGrpcSourceClient, type WorkStatusEvent } from './maestro-grpc-source.client.js';

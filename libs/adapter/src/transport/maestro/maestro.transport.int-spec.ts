@@ -1,5 +1,4 @@
-// No path alias for libs/maestro-local (tsconfig is shared); tests reach it by relative path.
-import { startLocalMaestro, type LocalMaestro } from '../../../../maestro-local/src/index.js';
+import { startLocalMaestro, type LocalMaestro } from '@decom/maestro-local';
 import type { KubeObject } from '../resource-transport.port.js';
 import { TransportError } from '../transport-error.js';
 import { MaestroHttpClient } from './maestro-http.client.js';

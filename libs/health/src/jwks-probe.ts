@@ -3,8 +3,15 @@
  * or fetched now for `jwk_cert_url`; a readable key set for `jwks_file`). An issuer without them answers every authenticated request with
  * 503, so the process is not ready; the reason names the issuer and the fetch's error.
  */
-import type { KeySetHealth } from '../auth/remote-key-set.js';
 import type { DependencyProbe, ProbeVerdict } from './dependency-probes.js';
+
+/** What an issuer's key-set probe found: usable keys, and whether they came from the cache. */
+export interface KeySetHealth {
+  /** True when fresh cached keys answered without a fetch. */
+  readonly isCached: boolean;
+  /** Age of the cached set, ms (monotonic). */
+  readonly ageMs: number;
+}
 
 /** `sources`: `JwtVerifier.keySetProbes`. */
 export function jwksProbe(sources: readonly { readonly issuer: string; probe(): Promise<KeySetHealth> }[]): DependencyProbe {

@@ -1,4 +1,4 @@
-import { useThrowAwayRedis, type RedisForTests } from '../../../../test/support/redis.js';
+import { useThrowAwayRedis, type RedisForTests } from '../../../test/support/redis.js';
 import { redisProbe, type RedisProbe } from './redis-probe.js';
 
 /** Real redis-servers of the test's own (never REDIS_URL), each started with the settings a case needs. */

@@ -4,7 +4,7 @@
  * the port). Until `ready`, the start-up gate (http-edge/startup-gate.ts) answers `/readyz` 503 with
  * `report()` and every other route 503 with `Retry-After`, so a supervisor sees a live process, not a crash loop.
  */
-import type { ReadinessReport } from '../tokens.js';
+import type { ReadinessReport } from './readiness-report.js';
 
 /** `since` is RFC 3339 UTC: when this phase began (for `waiting`, the first failed attempt of this dependency). */
 export type StartupPhase =
