@@ -51,8 +51,14 @@ describe('deletion order end to end (issue #12)', () => {
     kube().requestsMatching({ method: 'DELETE', kind, name, ...(namespace ? { namespace } : {}) });
   const finalizingRow = async (id: string) =>
     (((await (await fetch(`${fixture.engine.url}/api/decom/v1/finalizing`)).json()) as { items: any[] }).items).find((f) => f.id === id);
-  /** The adapters re-run with backoff (50 ms doubling, 1 s cap in the fixture): give them several passes. */
-  const severalPasses = () => new Promise((r) => setTimeout(r, 1_500));
+  /**
+   * The failing adapter re-runs with backoff (50 ms doubling, 1 s cap in the fixture): wait until it failed
+   * `passes` more times, so the runs a wrong dispatch would have started had every chance to act.
+   */
+  const severalPasses = (fault: { readonly hits: number }, passes = 3) => {
+    const since = fault.hits;
+    return eventually(`${passes} more failing passes`, async () => (fault.hits >= since + passes ? true : undefined));
+  };
 
   it('Foreground: the cluster waits for its failing child — no Namespace DELETE until the nodepool is hard-deleted', async () => {
     const c = await reconciledCluster('fg-failing');
@@ -64,7 +70,7 @@ describe('deletion order end to end (issue #12)', () => {
       expect(answer.status).toBe(202);
       expect(answer.body).toMatchObject({ deletion_propagation: 'Foreground', deletion_required_adapters: ['validation'] });
       await failingSince(np);
-      await severalPasses();
+      await severalPasses(fault);
       expect(fault.hits).toBeGreaterThan(1);
       const view = (await api.get(`/clusters/${c}`)).body;
       expect(cond(view, 'DeletionBlocked')).toMatchObject({
@@ -97,7 +103,7 @@ describe('deletion order end to end (issue #12)', () => {
       // ConfigMap away and so "finish" app1's cleanup — the consequence docs/policies.md states).
       expect((await api.call('DELETE', `/clusters/${c}`)).status).toBe(202);
       await failingSince(app1);
-      await severalPasses();
+      await severalPasses(fault);
       expect(cond((await api.get(`/nodepools/${op1}`)).body, 'DeletionBlocked')).toMatchObject({
         status: 'True',
         reason: 'InUse',

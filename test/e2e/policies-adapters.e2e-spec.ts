@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { DELETION_WAITS_FOR_UNPAUSE } from '@decom/domain';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
+import type { AdapterRunObserver } from '@decom/worker';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
@@ -13,9 +14,12 @@ const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.ty
 describe('adapter policies end to end (seeds 003, 004)', () => {
   let fixture: EngineFixture;
   let api: DemoApi;
+  /** Finished adapter runs, in order: a held deletion is proved by passes that ran and deleted nothing. */
+  const runs: Parameters<AdapterRunObserver>[0][] = [];
+  const runsOf = (adapter: string, id: string) => runs.filter((run) => run.adapter === adapter && run.job.event.data.id === id).length;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), onAdapterRun: (run) => runs.push(run) });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());
@@ -59,8 +63,9 @@ describe('adapter policies end to end (seeds 003, 004)', () => {
       return finalized?.message === DELETION_WAITS_FOR_UNPAUSE ? finalized : undefined;
     });
     expect(held).toMatchObject({ status: 'False', reason: 'DeletionPaused' });
-    // The adapter keeps re-running with backoff (50 ms, 100 ms, ...) while held: give it a few passes.
-    await new Promise((r) => setTimeout(r, 800));
+    // The adapter keeps re-running with backoff (50 ms, 100 ms, ...) while held: two more passes, still no DELETE.
+    const passesWhenHeld = runsOf('validation', id);
+    await eventually('two more passes of the held adapter', async () => (runsOf('validation', id) >= passesWhenHeld + 2 ? true : undefined));
     expect((await api.get(`/clusters/${id}`)).status).toBe(200);
     expect(kube().requestsMatching({ method: 'DELETE', namespace: ns })).toEqual([]);
     expect(kube().requestsMatching({ method: 'DELETE', name: ns })).toEqual([]);
