@@ -62,6 +62,13 @@ export class GrpcEndpoint {
     );
   }
 
+  /** Open `Subscribe` streams of `source`. */
+  subscribersOf(source: string): number {
+    let count = 0;
+    for (const subscriber of this.subscribers) if (subscriber.source === source) count += 1;
+    return count;
+  }
+
   /** Streams a bundle's status (or its confirmed deletion) to the subscribers of its source. */
   broadcast(bundle: ResourceBundle, deleted: boolean): void {
     const conditions: unknown[] = [...(bundle.status?.conditions ?? [])];

@@ -39,6 +39,8 @@ export interface LocalMaestro {
   /** Injects failures into matching requests. */
   readonly faults: { add(fault: MaestroFault): void; clear(): void };
   registerConsumer(name: string): void;
+  /** Open gRPC `Subscribe` streams of `source` (status is not replayed: a test waits for its stream first). */
+  subscribers(source: string): number;
   /** Direct, unlogged read of a bundle by work identity (includes deleting ones), or undefined. */
   peek(source: string, consumer: string, workName: string): ResourceBundle | undefined;
   /** All bundles, in creation order (unlogged). */

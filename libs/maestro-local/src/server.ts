@@ -67,6 +67,10 @@ class LocalMaestroServer implements LocalMaestro {
     return `http://${this.options.host ?? '127.0.0.1'}:${this.port}`;
   }
 
+  subscribers(source: string): number {
+    return this.grpc.subscribersOf(source);
+  }
+
   get grpcAddress(): string {
     return `${this.options.host ?? '127.0.0.1'}:${this.grpc.port}`;
   }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { jest } from '@jest/globals';
 import { Supervisor, type LoopState, type LoopStatus } from './supervisor.js';
 import { isTransientError } from './transient-error.js';
 
@@ -91,10 +92,17 @@ describe('Supervisor', () => {
     const loop = new FlakyLoop();
     const supervisor = new Supervisor('dispatch', loop, { baseDelayMs: 50, random: () => 0.5 });
     await supervisor.start();
-    supervisor.fail(connectionLost);
-    await supervisor.stop();
-    await sleep(80);
-    expect(loop.starts).toBe(1);
+    jest.useFakeTimers();
+    try {
+      supervisor.fail(connectionLost);
+      expect(jest.getTimerCount()).toBe(1); // the restart, due in 50 ms
+      await supervisor.stop();
+      expect(jest.getTimerCount()).toBe(0);
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(loop.starts).toBe(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

@@ -31,6 +31,14 @@ async function closedPort(): Promise<number> {
 }
 
 /** Resolves with the first received status matching `test`. */
+async function until(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 function nextStatus(received: WorkStatusEvent[], test: (s: WorkStatusEvent) => boolean, timeoutMs = 3_000): Promise<WorkStatusEvent> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -85,8 +93,8 @@ describe('MaestroGrpcSourceClient', () => {
     const errors: TransportError[] = [];
     const subscription = grpcClient.subscribe((s) => received.push(s), (e) => errors.push(e));
     try {
-      // Let the stream open before anything happens (status is not replayed).
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The stream must be open before anything happens (status is not replayed).
+      await until(() => maestro.subscribers(SOURCE) === 1);
       await transport.create(work('w2', 1));
       const resourceId = manifestWorkId(SOURCE, 'cluster1', 'w2');
       const applied = await nextStatus(received, (s) => s.resourceId === resourceId);
