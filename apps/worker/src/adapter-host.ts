@@ -19,6 +19,7 @@ import {
   maestroTransports,
   tokenFileSource,
   type BearerTokenSource,
+  type FetchLike,
   type HyperfleetApiClient,
   type TaskConfig,
 } from '@decom/adapter';
@@ -49,6 +50,11 @@ export interface AdapterHostOptions {
    * short-lived tokens for the adapters it hosts: docs/security.md).
    */
   readonly tokenFor?: (adapter: string) => BearerTokenSource | undefined;
+  /**
+   * How the adapters' API client sends its requests (default: HTTP). The engine that serves the API itself
+   * passes `inProcessFetch`, which enters the same request pipeline without a socket.
+   */
+  readonly apiFetch?: FetchLike;
 }
 
 /** Every adapter config problem of a folder, one `file:line:column field: message` line each. */
@@ -120,7 +126,7 @@ export async function loadAdapters(dir: string, options: AdapterHostOptions): Pr
       ...(bearerToken ? { bearerToken } : {}),
       baseUrl: deployment?.clients.hyperfleetApi.baseUrl ?? options.apiBaseUrl,
       defaultHeaders: { 'x-hyperfleet-identity': `adapter:${adapterName}`, ...(deployment?.clients.hyperfleetApi.defaultHeaders ?? {}) },
-    });
+    }, options.apiFetch ? { fetch: options.apiFetch } : {});
     const executor = new AdapterExecutor(task, { name: adapterName, ...(deployment?.adapter.version ? { version: deployment.adapter.version } : {}) }, {
       api,
       transport,

@@ -23,6 +23,8 @@ export interface AdapterWorkerOptions {
   readonly onAdapterRun?: AdapterRunObserver;
   /** API tokens of adapters without a token file (embedded minting). */
   readonly tokenFor?: AdapterHostOptions['tokenFor'];
+  /** How the adapters reach the API (default HTTP; `decom start` passes its in-process pipeline). */
+  readonly apiFetch?: AdapterHostOptions['apiFetch'];
   /** The adapters' process environment (AppConfig.adapterEnv; contract §8.4). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
@@ -58,6 +60,7 @@ export async function startAdapterWorker(options: AdapterWorkerOptions): Promise
     kubeConfig: options.kubeConfig,
     ...(options.only ? { only: options.only } : {}),
     ...(options.tokenFor ? { tokenFor: options.tokenFor } : {}),
+    ...(options.apiFetch ? { apiFetch: options.apiFetch } : {}),
     ...(options.env ? { env: options.env } : {}),
   });
   const missing = (options.only ?? []).filter((name) => !adapters.some((a) => a.name === name));

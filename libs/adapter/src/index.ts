@@ -18,7 +18,8 @@ export type * from './config/task-config.types.js';
 export { CONDITION_OPERATORS, RESERVED_CONTEXT_NAMES, DELETED_TIME_VARIABLE, DELETE_POLICIES, ADOPTION_POLICIES } from './config/task-config.types.js';
 export type { AdapterDeploymentConfig, MaestroClientConfig } from './config/adapter-config.types.js';
 
-export { HttpHyperfleetApiClient, type HyperfleetApiRuntime } from './api-client/hyperfleet-api.client.js';
+export { HttpHyperfleetApiClient, type FetchLike, type HyperfleetApiRuntime } from './api-client/hyperfleet-api.client.js';
+export { inProcessFetch, type InjectRequest } from './api-client/in-process-fetch.js';
 export type { HyperfleetApiClient, HyperfleetApiClientOptions, ApiRequest, ApiResponse } from './api-client/hyperfleet-api.types.js';
 export {
   ApiCallError,

@@ -69,7 +69,7 @@ export class Authenticator {
   authenticateNow(request: FastifyRequest): Principal {
     if (this.options.verifier) throw new Error('authenticateNow: JWT is on, use authenticate');
     // Node keeps the first of two Host headers; a proxy may route by the other: refuse the pair.
-    if (this.options.loopbackHostsOnly && (request.raw.headersDistinct['host']?.length ?? 0) > 1) {
+    if (this.options.loopbackHostsOnly && (headerOccurrences(request, 'host')?.length ?? 0) > 1) {
       throw Problems.validation('host must be sent once', [{ field: 'host', constraint: 'unique', message: 'host must be sent once' }]);
     }
     if (this.options.loopbackHostsOnly && !isLoopbackHostHeader(request.headers.host)) {
@@ -118,13 +118,27 @@ function single(header: string | string[] | undefined): string | undefined {
 }
 
 /**
+ * Every value a header was sent with, in order (`undefined` when absent). Node's `headersDistinct` says it for
+ * a request from a socket; a request injected by this process (the hosted adapters' in-process calls, Fastify's
+ * `inject`) has only `rawHeaders`, read the same way.
+ */
+function headerOccurrences(request: FastifyRequest, name: string): string[] | undefined {
+  const distinct = (request.raw as { headersDistinct?: Record<string, string[] | undefined> }).headersDistinct;
+  if (distinct) return distinct[name];
+  const raw = request.raw.rawHeaders;
+  const values: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if ((raw[i] as string).toLowerCase() === name) values.push(raw[i + 1] as string);
+  return values.length > 0 ? values : undefined;
+}
+
+/**
  * The one value of a credential or identity header. Node joins repeated custom headers with ", " and keeps
  * only the first Authorization, so `a` and `b` would become the identity `a, b`, or a proxy and Decom would
  * each read a different token: a repeated header is refused instead.
  * @throws HttpProblem 400 naming the header when the request sends it more than once.
  */
 function onlyValue(request: FastifyRequest, name: string): string | undefined {
-  const values = request.raw.headersDistinct[name];
+  const values = headerOccurrences(request, name);
   if (values !== undefined && values.length > 1) {
     const message = `${name} must be sent once, got ${values.length} values`;
     throw Problems.validation(message, [{ field: name, constraint: 'unique', message }]);

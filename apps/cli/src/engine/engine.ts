@@ -40,7 +40,7 @@ import {
 import { startLocalKube, type LocalKube, type LocalKubeOptions } from '@decom/kube-local';
 import { startLeakWork } from './leak-work.js';
 import { type HostedAdapter, type WatchTriggerObserver, type AdapterRunObserver, startAdapterWorker, checkAdapterConfigs } from '@decom/worker';
-import type { WatchStatus } from '@decom/adapter';
+import { inProcessFetch, type WatchStatus } from '@decom/adapter';
 import { ReadModelCheckpoints } from './read-model-checkpoints.js';
 import { NestPinoLogger } from './nest-pino-logger.js';
 import { bundledKubeconfigPath } from './bundled-kubeconfig.js';
@@ -100,6 +100,12 @@ export interface EngineOptions {
    * true). False: re-runs by backoff only (benchmarks compare both).
    */
   readonly adapterWatch?: boolean;
+  /**
+   * How the adapters this process hosts call its API: `in-process` (default) through the API's request pipeline
+   * without a socket (`inProcessFetch`), or `http` over loopback as an adapter elsewhere does (benchmarks
+   * compare both; `decom worker` always uses HTTP).
+   */
+  readonly adapterApiTransport?: 'in-process' | 'http';
   /** Called for each run a watch change enqueued (tests). */
   readonly onWatchTrigger?: WatchTriggerObserver;
   /** Access log and request metrics on the API (default true; the benchmark measures their cost with false). */
@@ -340,6 +346,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
           ...(options.adapterRerun ? { rerun: options.adapterRerun } : {}),
           onAdapterRun: adapterRunMetrics(metrics, options.onAdapterRun),
           ...(embedded ? { tokenFor: (adapter: string) => embedded.tokenSource(`adapter:${adapter}`) } : {}),
+          // The adapters call this process's own API: through its request pipeline, without a loopback socket.
+          ...(options.adapterApiTransport !== 'http' && { apiFetch: inProcessFetch(apiBaseUrl, (request) => app.getHttpAdapter().getInstance().inject(request)) }),
           log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
           onWatchTrigger: (trigger) => {
             metrics.watchTriggeredRuns.inc({ adapter: trigger.adapter });
