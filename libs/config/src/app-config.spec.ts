@@ -73,6 +73,18 @@ describe('parseEntitiesConfig', () => {
     expect(parseEntitiesConfig(kind('    name_min_len: 3\n    name_max_len: 53\n'), 'e.yaml')[0]).toMatchObject({ name_min_len: 3, name_max_len: 53 });
   });
 
+  it('refuses parent kinds that form a cycle, at each kind on it (no kind of the loop could ever be created)', () => {
+    const file = 'entities:\n  - kind: Cluster\n    plural: clusters\n    parent_kind: NodePool\n  - kind: NodePool\n    plural: nodepools\n    parent_kind: Cluster\n  - kind: Self\n    plural: selves\n    parent_kind: Self\n';
+    expect(() => parseEntitiesConfig(file, 'e.yaml')).toThrow(
+      [
+        'e.yaml:4:18 entities[0].parent_kind: parent kinds form a cycle: Cluster → NodePool → Cluster',
+        'e.yaml:7:18 entities[1].parent_kind: parent kinds form a cycle: NodePool → Cluster → NodePool',
+        'e.yaml:10:18 entities[2].parent_kind: parent kinds form a cycle: Self → Self',
+      ].join('\n'),
+    );
+    expect(parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n  - kind: NodePool\n    plural: nodepools\n    parent_kind: Cluster\n', 'e.yaml')).toHaveLength(2);
+  });
+
   it('reads kinds', () => {
     const kinds = parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n    required_adapters: [validation]\n', 'e.yaml');
     expect(kinds).toEqual([{ kind: 'Cluster', plural: 'clusters', required_adapters: ['validation'] }]);
