@@ -50,6 +50,19 @@ describe('loadAppConfig', () => {
   });
 });
 
+describe('DECOM_ADMINS', () => {
+  it('reads a comma list, spaces around commas allowed', () => {
+    expect(loadAppConfig({ DECOM_ADMINS: 'root@x.com, bob@x.com ,carol' }, '/srv').admins).toEqual(['root@x.com', 'bob@x.com', 'carol']);
+    expect(loadAppConfig({ DECOM_ADMINS: '' }, '/srv').admins).toEqual([]);
+  });
+
+  it('refuses an entry no token identity can match: empty, not lower-case, not printable', () => {
+    expect(() => loadAppConfig({ DECOM_ADMINS: 'root@x.com, ,bob@x.com' }, '/srv')).toThrow('DECOM_ADMINS: entry 2 is empty, got "root@x.com, ,bob@x.com"');
+    expect(() => loadAppConfig({ DECOM_ADMINS: 'Root@X.com' }, '/srv')).toThrow('DECOM_ADMINS: entry 1 "Root@X.com": e-mail identity is not lower-case');
+    expect(() => loadAppConfig({ DECOM_ADMINS: 'a,b\u0000c' }, '/srv')).toThrow('DECOM_ADMINS: entry 2 is not an identity');
+  });
+});
+
 describe('parseEntitiesConfig', () => {
   it('reads deletion_propagation (issue #12) and refuses anything but Foreground or Background with file:line:column', () => {
     const kinds = parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n    deletion_propagation: Foreground\n', 'e.yaml');
