@@ -31,6 +31,8 @@ export interface TokenOptions {
   readonly claims?: Record<string, unknown>;
   /** Leave `iat` out (its lifetime is then measured from now). */
   readonly noIssuedAt?: boolean;
+  /** `iat` this many seconds from now (default: now). */
+  readonly issuedAt?: number;
   /** Sign with a key the JWKS does not serve (an attacker's key), under a served `kid`. */
   readonly forgeWithKid?: boolean;
 }
@@ -106,7 +108,7 @@ export class TestIssuer {
       .setAudience(options.audience ?? this.audience)
       .setSubject(`sub-${identity}`)
       .setExpirationTime(now + (options.expiresIn ?? 300));
-    if (!options.noIssuedAt) jwt.setIssuedAt();
+    if (!options.noIssuedAt) jwt.setIssuedAt(now + (options.issuedAt ?? 0));
     if (options.notBefore !== undefined) jwt.setNotBefore(now + options.notBefore);
     return jwt.sign(key.privateKey);
   }

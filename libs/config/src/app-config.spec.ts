@@ -50,6 +50,19 @@ describe('loadAppConfig', () => {
   });
 });
 
+describe('DECOM_ADMINS', () => {
+  it('reads a comma list, spaces around commas allowed', () => {
+    expect(loadAppConfig({ DECOM_ADMINS: 'root@x.com, bob@x.com ,carol' }, '/srv').admins).toEqual(['root@x.com', 'bob@x.com', 'carol']);
+    expect(loadAppConfig({ DECOM_ADMINS: '' }, '/srv').admins).toEqual([]);
+  });
+
+  it('refuses an entry no token identity can match: empty, not lower-case, not printable', () => {
+    expect(() => loadAppConfig({ DECOM_ADMINS: 'root@x.com, ,bob@x.com' }, '/srv')).toThrow('DECOM_ADMINS: entry 2 is empty, got "root@x.com, ,bob@x.com"');
+    expect(() => loadAppConfig({ DECOM_ADMINS: 'Root@X.com' }, '/srv')).toThrow('DECOM_ADMINS: entry 1 "Root@X.com": e-mail identity is not lower-case');
+    expect(() => loadAppConfig({ DECOM_ADMINS: 'a,b\u0000c' }, '/srv')).toThrow('DECOM_ADMINS: entry 2 is not an identity');
+  });
+});
+
 describe('parseEntitiesConfig', () => {
   it('reads deletion_propagation (issue #12) and refuses anything but Foreground or Background with file:line:column', () => {
     const kinds = parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n    deletion_propagation: Foreground\n', 'e.yaml');
@@ -71,6 +84,18 @@ describe('parseEntitiesConfig', () => {
     );
     expect(() => parseEntitiesConfig(kind('    require_spec_schema: "yes"\n'), 'e.yaml')).toThrow('entities[0].require_spec_schema: must be true or false, got "yes"');
     expect(parseEntitiesConfig(kind('    name_min_len: 3\n    name_max_len: 53\n'), 'e.yaml')[0]).toMatchObject({ name_min_len: 3, name_max_len: 53 });
+  });
+
+  it('refuses parent kinds that form a cycle, at each kind on it (no kind of the loop could ever be created)', () => {
+    const file = 'entities:\n  - kind: Cluster\n    plural: clusters\n    parent_kind: NodePool\n  - kind: NodePool\n    plural: nodepools\n    parent_kind: Cluster\n  - kind: Self\n    plural: selves\n    parent_kind: Self\n';
+    expect(() => parseEntitiesConfig(file, 'e.yaml')).toThrow(
+      [
+        'e.yaml:4:18 entities[0].parent_kind: parent kinds form a cycle: Cluster → NodePool → Cluster',
+        'e.yaml:7:18 entities[1].parent_kind: parent kinds form a cycle: NodePool → Cluster → NodePool',
+        'e.yaml:10:18 entities[2].parent_kind: parent kinds form a cycle: Self → Self',
+      ].join('\n'),
+    );
+    expect(parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n  - kind: NodePool\n    plural: nodepools\n    parent_kind: Cluster\n', 'e.yaml')).toHaveLength(2);
   });
 
   it('reads kinds', () => {

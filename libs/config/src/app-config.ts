@@ -3,6 +3,7 @@
  * (STYLE §8); everything else receives an `AppConfig`.
  */
 import { isAbsolute, resolve } from 'node:path';
+import { IDENTITY_MAX, isValidIdentity, nonCanonicalIdentity } from './server-config.js';
 
 export type EventStoreKind = 'sqlite' | 'postgres' | 'esdb';
 
@@ -99,6 +100,24 @@ export class ConfigError extends Error {
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
+ * `DECOM_ADMINS`: identities separated by commas (spaces around a comma are the list's, not the identity's).
+ * Each must be an identity a token can carry in canonical form, as `authorization.admins` in the server config
+ * requires: an entry no caller can ever match (`Root@X.com`, an empty one) is refused, not kept silently.
+ * @throws ConfigError naming the variable and the entry.
+ */
+function parseAdmins(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  return value.split(',').map((entry, index) => {
+    const admin = entry.trim();
+    if (admin === '') throw new ConfigError('DECOM_ADMINS', `entry ${index + 1} is empty, got ${JSON.stringify(value)}`);
+    if (!isValidIdentity(admin)) throw new ConfigError('DECOM_ADMINS', `entry ${index + 1} is not an identity (1-${IDENTITY_MAX} printable ASCII characters), got ${JSON.stringify(admin.slice(0, 64))}`);
+    const notCanonical = nonCanonicalIdentity(admin);
+    if (notCanonical) throw new ConfigError('DECOM_ADMINS', `entry ${index + 1} ${JSON.stringify(admin)}: ${notCanonical} (a token's identity never matches it)`);
+    return admin;
+  });
+}
+
+/**
  * Reads and validates the configuration from `env` (defaults to `process.env`).
  * @throws ConfigError naming the variable, e.g. `PORT: must be an integer between 1 and 65535, got "abc"`.
  */
@@ -143,10 +162,7 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     ...(redisUrl ? { redisUrl } : {}),
     adaptersDir: absolute(cwd, env['DECOM_ADAPTERS_DIR'] ?? './config/adapters'),
     entitiesFile: absolute(cwd, env['DECOM_ENTITIES_FILE'] ?? './config/entities.yaml'),
-    admins: (env['DECOM_ADMINS'] ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s.length > 0),
+    admins: parseAdmins(env['DECOM_ADMINS']),
     apiBaseUrl: env['DECOM_API_URL'] ?? `http://127.0.0.1:${port}`,
     logLevel,
     sentinelFile: absolute(cwd, env['DECOM_SENTINEL_FILE'] ?? './config/sentinel.yaml'),

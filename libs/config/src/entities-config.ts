@@ -121,6 +121,22 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
     if (seen.has(d.plural)) at(item.get('plural', true) as Node, `entities[${i}].plural`, `duplicate plural "${d.plural}"`);
     seen.add(d.plural);
   });
+  // A parent chain that comes back to a kind makes every kind on it a child of a child: none could ever be
+  // created (the root of a tree must be top-level), so the file is refused where the loop closes.
+  const parentOf = new Map(out.map((d) => [d.kind, d.parent_kind]));
+  out.forEach((d, n) => {
+    const chain = [d.kind];
+    for (let parent = d.parent_kind; parent !== undefined && kinds.has(parent); parent = parentOf.get(parent)) {
+      if (parent === d.kind) {
+        const i = sourceIndex[n]!;
+        const item = entities.items[i] as import('yaml').YAMLMap;
+        at(item.get('parent_kind', true) as Node, `entities[${i}].parent_kind`, `parent kinds form a cycle: ${[...chain, parent].join(' → ')}`);
+        break;
+      }
+      if (chain.includes(parent)) break; // a cycle further up, reported at its own kinds
+      chain.push(parent);
+    }
+  });
   if (issues.length > 0) throw new EntitiesConfigError(issues);
   return out;
 }

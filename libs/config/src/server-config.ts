@@ -146,7 +146,8 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const FORBIDDEN_TOKEN_HEADERS: ReadonlySet<string> = new Set(['cookie', 'set-cookie']);
 /** Headers HyperFleet refuses as `identity_header`: they carry credentials, not a caller's name. */
 const FORBIDDEN_IDENTITY_HEADERS: ReadonlySet<string> = new Set(['authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-auth-token', 'x-forwarded-authorization', 'proxy-authorization']);
-const IDENTITY_MAX = 256;
+/** Longest identity (characters) a caller may have. */
+export const IDENTITY_MAX = 256;
 const TENANT_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /**

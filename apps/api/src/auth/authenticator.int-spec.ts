@@ -232,6 +232,10 @@ describe('authentication hook with a jwks_file issuer', () => {
       expect((await get(short, await other.token('day', { expiresIn: 7_200 }))).json()).toMatchObject({ status: 401, detail: expect.stringContaining('max_token_lifetime_seconds') });
       expect((await get(short, await other.token('no-iat', { expiresIn: 3_500, noIssuedAt: true }))).statusCode).toBe(200);
       expect((await get(short, await other.token('no-iat-long', { expiresIn: 7_200, noIssuedAt: true }))).statusCode).toBe(401);
+      // An `iat` in the future would make exp - iat short while the token is usable from now until exp.
+      const future = await get(short, await other.token('future-iat', { issuedAt: 300 * 86_400, expiresIn: 300 * 86_400 + 60 }));
+      expect(future.json()).toMatchObject({ status: 401, detail: 'the bearer token was refused: issued in the future (iat)' });
+      expect((await get(short, await other.token('skewed-iat', { issuedAt: 10, expiresIn: 600 }))).statusCode).toBe(200);
     } finally {
       await short.close();
     }

@@ -106,8 +106,12 @@ export class JwtVerifier {
     }
     // jose's `maxTokenAge` bounds `now - iat` (how old a token is), not how long it claims to live, and needs
     // `iat`: the lifetime is checked here, on the verified payload.
+    // An `iat` ahead of now would stretch that measure: a token "issued" in 300 days with a one-minute lifetime
+    // is usable from now until then. Such a token is refused, as jose refuses an `nbf` ahead of now.
     const maxLifetime = this.options.maxTokenLifetimeSeconds ?? 86_400;
-    const from = typeof payload.iat === 'number' ? payload.iat : Date.now() / 1000 + this.options.clockSkewSeconds;
+    const latestIssue = Date.now() / 1000 + this.options.clockSkewSeconds;
+    if (typeof payload.iat === 'number' && payload.iat > latestIssue) throw Problems.invalidToken('issued in the future (iat)');
+    const from = typeof payload.iat === 'number' ? payload.iat : latestIssue;
     if (typeof payload.exp !== 'number' || payload.exp - from > maxLifetime) throw Problems.invalidToken(`lifetime over ${maxLifetime} s (max_token_lifetime_seconds)`);
     const claim = payload[entry.config.identity_claim];
     if (typeof claim !== 'string' || !isValidIdentity(claim) || (entry.config.identity_claim_pattern && !entry.config.identity_claim_pattern.test(claim))) {

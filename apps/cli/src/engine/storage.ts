@@ -5,7 +5,7 @@
  * - `esdb`: events in EventStoreDB (`EVENTSTORE_CONNECTION_STRING`), read models in PostgreSQL.
  * In every profile a projection's rows and its checkpoint commit in one read-model transaction.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -63,9 +63,16 @@ export async function openStorage(config: AppConfig): Promise<Storage> {
   }
 }
 
+/** Owner-only: the event log names every caller and every force-delete reason. */
+const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+
 async function openSqlite(config: AppConfig): Promise<Storage> {
-  await mkdir(config.dataDir, { recursive: true });
+  await mkdir(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const file = join(config.dataDir, 'decom.sqlite');
+  // SQLite gives its -wal and -shm files the database file's mode: creating it owner-only covers all three.
+  // A file that exists keeps the mode its owner gave it.
+  if (!existsSync(file)) closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
   // The embedded profile has one writer process: a second engine on the same folder would double-dispatch
   // and race the projection checkpoints. The lock (proper-lockfile, stale after 10 s) refuses it up front;
   // its holder's pid sits next to it, so a lock left by a killed engine (kill -9) is taken over at once.
@@ -87,7 +94,7 @@ async function openSqlite(config: AppConfig): Promise<Storage> {
     }
     throw error;
   }
-  writeFileSync(pidFile, String(process.pid));
+  writeFileSync(pidFile, String(process.pid), { mode: PRIVATE_FILE_MODE });
   let store: SqliteEventStore;
   try {
     store = new SqliteEventStore(file);
