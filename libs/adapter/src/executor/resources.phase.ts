@@ -24,6 +24,8 @@ export interface ResourcePhaseOptions {
   readonly prefetch?: (queries: readonly DiscoveryQuery[]) => Promise<void>;
   /** Go on through the ordered deletes in this pass (`continueOrderedDeletes`); absent: one sweep, as HyperFleet. */
   readonly continueDeletes?: boolean;
+  /** Replace a present object even when its generation is unchanged (`decideApply`; the dry run). */
+  readonly replaceUnchanged?: boolean;
 }
 
 function renderAll(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver): Target[] | undefined {
@@ -225,7 +227,7 @@ async function processTarget(
   } else if (step.kind === 'delete') {
     await deleteTarget(ctx, target, step.policy, claimed, heldOfSameKind(ctx, target, targets));
   } else {
-    return applyTarget(ctx, target, options.wait);
+    return applyTarget(ctx, target, options.wait, options.replaceUnchanged);
   }
   return true;
 }
