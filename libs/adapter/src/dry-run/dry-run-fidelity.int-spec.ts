@@ -1,8 +1,8 @@
 /**
  * Dry-run fidelity with HyperFleet's dry-run: its Kubernetes client removes a deleted object at once, so a
  * Namespace delete confirms cleanup in the same run; its recording client labels an apply `create` or
- * `update` (no generation comparison) and every requested DELETE `delete` (a Maestro work too); Decom's
- * ownership annotation is not visible to CEL.
+ * `update` (no generation comparison) and every requested DELETE `delete` (a Maestro work too); a render
+ * failure stops after applying the resources before it; Decom's ownership annotation is not visible to CEL.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +53,27 @@ resources:
         when: {expression: deleting}
 `;
 
+/** Four resources; the third cannot render (its Maestro consumer is empty). `lifecycle` adds a delete.when to the first. */
+const renderFailureTask = (lifecycle: boolean) => `
+params:
+  - {name: clusterId, required: true, source: event.id}
+  - {name: consumer, source: event.consumer, default: ''}
+resources:
+  - name: ns
+    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: '{{ .clusterId }}'}}
+    discovery: {by_name: '{{ .clusterId }}'}${lifecycle ? '\n    lifecycle: {delete: {when: {expression: "false"}}}' : ''}
+  - name: cm
+    manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: settings, namespace: '{{ .clusterId }}'}}
+    discovery: {by_name: settings, namespace: '{{ .clusterId }}'}
+  - name: work
+    transport: {client: maestro, maestro: {target_cluster: '{{ .consumer }}'}}
+    manifest: {apiVersion: work.open-cluster-management.io/v1, kind: ManifestWork, metadata: {name: 'work-{{ .clusterId }}'}, spec: {workload: {manifests: []}}}
+    discovery: {by_name: 'work-{{ .clusterId }}'}
+  - name: last
+    manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: last, namespace: '{{ .clusterId }}'}}
+    discovery: {by_name: last, namespace: '{{ .clusterId }}'}
+`;
+
 function files(event: Record<string, unknown>, discovery: Record<string, unknown>, task = TASK) {
   const dir = mkdtempSync(join(tmpdir(), 'decom-dry-run-fidelity-'));
   const write = (name: string, body: unknown) => (writeFileSync(join(dir, name), typeof body === 'string' ? body : JSON.stringify(body)), join(dir, name));
@@ -93,5 +114,20 @@ describe('dry run as HyperFleet runs it', () => {
     const report = await runDryRun(files({ deleting: true }, { [`work-${ID}`]: work }, MAESTRO_TASK));
     expect(report.kubernetesCalls.filter((c) => c.verb === 'delete').map((c) => `${c.kind} ${c.name} ${c.via}`)).toEqual([`ManifestWork work-${ID} maestro:consumer1`]);
     expect(report.result.operations).toEqual([expect.objectContaining({ resource: 'work', operation: 'delete', kind: 'ManifestWork' })]);
+  });
+
+  it('a render failure applies the resources listed before it, in order, then stops the phase (ExecuteAll)', async () => {
+    const report = await runDryRun(files({}, {}, renderFailureTask(false)));
+    expect(report.result.operations.map((o) => `${o.operation} ${o.resource}`)).toEqual(['create ns', 'create cm']);
+    expect(report.kubernetesCalls.filter((c) => c.verb === 'create').map((c) => c.name)).toEqual([ID, 'settings']);
+    expect(report.result.phases.find((p) => p.phase === 'resources')).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^work: render failed: .*target_cluster rendered empty/) });
+    expect(report.result.adapter).toMatchObject({ executionStatus: 'failed', errorReason: 'ResourceFailed', executionError: { phase: 'resources', step: 'work' } });
+  });
+
+  it('with a lifecycle, a render failure applies nothing: a when could read the sibling that was never discovered', async () => {
+    const report = await runDryRun(files({}, {}, renderFailureTask(true)));
+    expect(report.result.operations).toEqual([]);
+    expect(report.kubernetesCalls.filter((c) => c.verb === 'create')).toEqual([]);
+    expect(report.result.adapter).toMatchObject({ executionStatus: 'failed', executionError: { phase: 'resources', step: 'work' } });
   });
 });
