@@ -17,7 +17,7 @@ const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModul
 
 interface Call {
   readonly method: string;
-  /** The document's path template, e.g. `/clusters/{id}`. */
+  /** The document's path template, e.g. `/clusters/{cluster_id}`. */
   readonly template: string;
   readonly path: string;
   readonly body?: unknown;
@@ -80,7 +80,97 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     // The schemas have teeth: a body missing required fields or with a wrong type is refused.
     expect(ajv.validate({ $ref: 'openapi#/components/schemas/Resource' }, { id: 'x', kind: 'Cluster' })).toBe(false);
     expect(ajv.validate({ $ref: 'openapi#/components/schemas/Problem' }, { type: 't', title: 't', status: '400' })).toBe(false);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/clusters', '/clusters/{id}', '/clusters/{id}/nodepools', '/nodepools/{id}', '/clusters/{cluster_id}/nodepools/{id}', '/resources/{id}/events', '/finalizing', '/graphql']));
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/clusters', '/clusters/{cluster_id}', '/clusters/{cluster_id}/nodepools', '/nodepools/{nodepool_id}', '/clusters/{cluster_id}/nodepools/{nodepool_id}', '/resources/{id}/events', '/finalizing', '/graphql']));
+  });
+
+  it("names HyperFleet's operations as HyperFleet's spec does, with its 4xx answers; Decom's own are tagged Decom", () => {
+    // HyperFleet's operationIds (openshift-hyperfleet/hyperfleet-api openapi/openapi.yaml and the clients generated
+    // from it) and the 4xx statuses its spec names for each, at the paths the API serves.
+    const hyperfleet: [method: string, template: string, operationId: string, statuses: number[]][] = [
+      ['get', '/clusters', 'getClusters', [400]],
+      ['post', '/clusters', 'postCluster', [400]],
+      ['get', '/clusters/{cluster_id}', 'getClusterById', [400]],
+      ['patch', '/clusters/{cluster_id}', 'patchClusterById', [400, 404, 409]],
+      ['delete', '/clusters/{cluster_id}', 'deleteClusterById', [400, 404]],
+      ['post', '/clusters/{cluster_id}/force-delete', 'forceDeleteCluster', [404, 409]],
+      ['get', '/clusters/{cluster_id}/statuses', 'getClusterStatuses', [400, 404]],
+      ['put', '/clusters/{cluster_id}/statuses', 'putClusterStatuses', [400, 404, 409]],
+      ['get', '/clusters/{cluster_id}/nodepools', 'getNodePoolsByClusterId', [400]],
+      ['post', '/clusters/{cluster_id}/nodepools', 'createNodePool', [400]],
+      ['get', '/clusters/{cluster_id}/nodepools/{nodepool_id}', 'getNodePoolById', [400]],
+      ['patch', '/clusters/{cluster_id}/nodepools/{nodepool_id}', 'patchNodePoolById', [400, 404, 409]],
+      ['delete', '/clusters/{cluster_id}/nodepools/{nodepool_id}', 'deleteNodePoolById', [400, 404]],
+      ['post', '/clusters/{cluster_id}/nodepools/{nodepool_id}/force-delete', 'forceDeleteNodePool', [404, 409]],
+      ['get', '/clusters/{cluster_id}/nodepools/{nodepool_id}/statuses', 'getNodePoolsStatuses', [400]],
+      ['put', '/clusters/{cluster_id}/nodepools/{nodepool_id}/statuses', 'putNodePoolStatuses', [400, 404, 409]],
+      ['get', '/nodepools', 'getNodePools', [400]],
+      ['get', '/resources', 'getResources', [400]],
+      ['post', '/resources', 'postResource', [400]],
+      ['get', '/resources/{id}', 'getResourceById', [400, 404]],
+      ['patch', '/resources/{id}', 'patchResourceById', [400, 404, 409]],
+      ['delete', '/resources/{id}', 'deleteResourceById', [400, 404]],
+      ['post', '/resources/{id}/force-delete', 'forceDeleteResource', [404, 409]],
+      ['get', '/resources/{id}/statuses', 'getResourceStatuses', [400, 404]],
+      ['put', '/resources/{id}/statuses', 'putResourceStatuses', [400, 404, 409]],
+    ];
+    for (const [method, template, operationId, statuses] of hyperfleet) {
+      const operation = doc.paths[template]?.[method];
+      expect({ method, template, operationId: operation?.operationId, tags: operation?.tags?.includes('Decom') }).toEqual({ method, template, operationId, tags: false });
+      const problem = { description: expect.any(String), content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+      for (const status of statuses) expect({ operationId, status, answer: operation.responses[String(status)] }).toEqual({ operationId, status, answer: problem });
+    }
+    const operations = Object.entries(doc.paths).flatMap(([template, item]: [string, any]) =>
+      ['get', 'post', 'put', 'patch', 'delete'].filter((m) => item[m]).map((m) => ({ template, item, method: m, operation: item[m] })),
+    );
+    const ids = operations.map((o) => o.operation.operationId);
+    expect(ids.filter((id) => typeof id !== 'string')).toEqual([]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    // Decom's own operations: the operator actions, the history, and everything outside HyperFleet's base path.
+    const decomOwn = ({ template, item }: { template: string; item: any }) => /\/(pause|unpause|force-orphan|events)$/.test(template) || item.servers !== undefined;
+    expect(operations.filter((o) => o.operation.tags.includes('Decom') !== decomOwn(o)).map((o) => `${o.method} ${o.template}`)).toEqual([]);
+  });
+
+  it('documents the list parameters the API takes (order, size default 20), and the API honours each as documented', async () => {
+    const listOps = ['/clusters', '/nodepools', '/resources', '/clusters/{cluster_id}/nodepools'].map((t) => doc.paths[t].get);
+    for (const op of listOps) {
+      const params = op.parameters.map((p: any) => p.name);
+      expect(params).toEqual(expect.arrayContaining(['search', 'page', 'size', 'order', 'fields', 'ref_type', 'ref_target_id']));
+      expect(op.parameters.find((p: any) => p.name === 'size').schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    }
+    expect(JSON.stringify(doc)).not.toContain('orderBy');
+    expect(doc.paths['/resources'].get.parameters.map((p: any) => p.name)).toContain('kind');
+    const statusSize = doc.paths['/clusters/{cluster_id}/statuses'].get.parameters.find((p: any) => p.name === 'size').schema;
+
+    const base = `${fixture.engine.url}/api/hyperfleet/v1`;
+    const headers = { 'x-hyperfleet-identity': 'openapi@example.com', 'content-type': 'application/json' };
+    const post = async (path: string, body: unknown) => (await (await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { id: string; generation: number };
+    const cluster = await post('/clusters', { kind: 'Cluster', name: 'openapi-paging', spec: {} });
+    for (let i = 0; i <= 20; i++) await post(`/clusters/${cluster.id}/nodepools`, { kind: 'NodePool', name: `page-np-${i}`, spec: {} });
+    const observed_time = new Date().toISOString();
+    for (let i = 0; i <= 20; i++) {
+      const report = { adapter: `paging-${String(i).padStart(2, '0')}`, observed_generation: cluster.generation, observed_time, conditions: ['Applied', 'Available', 'Health'].map((type) => ({ type, status: 'True' })) };
+      expect((await fetch(`${base}/clusters/${cluster.id}/statuses`, { method: 'PUT', headers, body: JSON.stringify(report) })).status).toBe(201);
+    }
+    const get = async (path: string) => {
+      const response = await fetch(`${base}${path}`);
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    // Without `size`, a page holds the documented default; each documented parameter is taken as documented.
+    const pools = `/clusters/${cluster.id}/nodepools`;
+    const first = await get(pools);
+    expect([first.status, first.body.items.length, first.body.total]).toEqual([200, doc.paths['/clusters/{cluster_id}/nodepools'].get.parameters.find((p: any) => p.name === 'size').schema.default, 21]);
+    const statuses = await get(`/clusters/${cluster.id}/statuses`);
+    expect([statuses.status, statuses.body.items.length, statuses.body.total]).toEqual([200, statusSize.default, 21]);
+    const ordered = await get(`${pools}?order=name%20desc&size=2&page=1`);
+    expect(ordered.body.items.map((i: any) => i.name)).toEqual(['page-np-9', 'page-np-8']);
+    const fields = await get(`${pools}?fields=name&size=1&search=${encodeURIComponent("name='page-np-3'")}`);
+    expect(fields.body.items).toEqual([{ id: expect.any(String), name: 'page-np-3' }]);
+    const byKind = await get('/resources?kind=NodePool&size=100');
+    expect(new Set(byKind.body.items.map((i: any) => i.kind))).toEqual(new Set(['NodePool']));
+    // Out of the documented bounds: refused, not clamped.
+    expect((await get(`${pools}?size=${statusSize.maximum + 1}`)).status).toBe(400);
+    expect((await get(`${pools}?size=0`)).status).toBe(400);
+    expect((await get(`${pools}?order=bogus`)).status).toBe(400);
   });
 
   it('each declared operation answers with a declared status and a body of the declared schema', async () => {
@@ -88,22 +178,23 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     const c = cluster.id as string;
     const pools: string[] = [];
     for (const name of ['np-one', 'np-two', 'np-three']) {
-      pools.push((await call({ method: 'POST', template: '/clusters/{id}/nodepools', path: `/clusters/${c}/nodepools`, body: { kind: 'NodePool', name, spec: {} }, expect: 201 })).id);
+      pools.push((await call({ method: 'POST', template: '/clusters/{cluster_id}/nodepools', path: `/clusters/${c}/nodepools`, body: { kind: 'NodePool', name, spec: {} }, expect: 201 })).id);
     }
     const [n1, n2, n3] = pools as [string, string, string];
     const c2 = (await call({ method: 'POST', template: '/clusters', path: '/clusters', body: { kind: 'Cluster', name: 'openapi-c2', spec: {} }, expect: 201 })).id as string;
+    const c3 = (await call({ method: 'POST', template: '/resources', path: '/resources', body: { kind: 'Cluster', name: 'openapi-c3', spec: {} }, expect: 201 })).id as string;
 
     const addresses = [
-      { template: '/clusters/{id}', path: `/clusters/${c}` },
-      { template: '/nodepools/{id}', path: `/nodepools/${n1}` },
-      { template: '/clusters/{cluster_id}/nodepools/{id}', path: `/clusters/${c}/nodepools/${n1}` },
+      { template: '/clusters/{cluster_id}', path: `/clusters/${c}` },
+      { template: '/nodepools/{nodepool_id}', path: `/nodepools/${n1}` },
+      { template: '/clusters/{cluster_id}/nodepools/{nodepool_id}', path: `/clusters/${c}/nodepools/${n1}` },
+      { template: '/resources/{id}', path: `/resources/${n1}` },
     ];
     // Reads.
     await call({ method: 'GET', template: '/clusters', path: '/clusters?page=1&size=10', expect: 200 });
-    await call({ method: 'GET', template: '/clusters/{id}/nodepools', path: `/clusters/${c}/nodepools`, expect: 200 });
+    await call({ method: 'GET', template: '/clusters/{cluster_id}/nodepools', path: `/clusters/${c}/nodepools`, expect: 200 });
     await call({ method: 'GET', template: '/nodepools', path: '/nodepools', expect: 200 });
     await call({ method: 'GET', template: '/resources', path: '/resources', expect: 200 });
-    await call({ method: 'GET', template: '/resources/{id}', path: `/resources/${c}`, expect: 200 });
     await call({ method: 'GET', template: '/finalizing', path: '/finalizing', expect: 200 });
     await call({ method: 'GET', template: '/finalizing', path: '/finalizing?blocker=Stuck', expect: 400 });
     await call({ method: 'GET', template: '/audit', path: '/audit?type=ForceDeleted', expect: 200 });
@@ -123,9 +214,10 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     }
     // Deletion, force orphan and force delete on each address (their own resources: C2, N2 flat, N3 nested).
     const doomed = [
-      { template: '/clusters/{id}', path: `/clusters/${c2}` },
-      { template: '/nodepools/{id}', path: `/nodepools/${n2}` },
-      { template: '/clusters/{cluster_id}/nodepools/{id}', path: `/clusters/${c}/nodepools/${n3}` },
+      { template: '/clusters/{cluster_id}', path: `/clusters/${c2}` },
+      { template: '/nodepools/{nodepool_id}', path: `/nodepools/${n2}` },
+      { template: '/clusters/{cluster_id}/nodepools/{nodepool_id}', path: `/clusters/${c}/nodepools/${n3}` },
+      { template: '/resources/{id}', path: `/resources/${c3}` },
     ];
     for (const a of doomed) {
       await call({ method: 'POST', template: `${a.template}/force-delete`, path: `${a.path}/force-delete`, body: { reason: 'not deleting yet' }, expect: 409 });

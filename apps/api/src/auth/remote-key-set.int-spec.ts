@@ -2,9 +2,15 @@
  * `remoteKeySet` against a real JWKS endpoint (TestIssuer, HTTP on 127.0.0.1): rotation, the refetch
  * cooldown and the cache age on a clock the test advances, one fetch for concurrent callers, jose's error
  * classes, and a wall-clock step back, which must not stretch the cooldown (with jose's remote set it did:
- * one of the two ways the auth.e2e rotation test got 401 for a rotated key).
+ * one of the two ways the auth.e2e rotation test got 401 for a rotated key); and HyperFleet's
+ * `jwk_cert_ca_file` over HTTPS (a private CA, certificates made with openssl).
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { TestIssuer } from '../../../../test/support/test-issuer.js';
@@ -174,6 +180,61 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
       await expect(verify(await issuer.token('a@example.com'), keys)).rejects.toThrow(`larger than ${MAX_JWKS_BYTES} bytes`);
       // The reader stopped early: far less than the 64 MiB offered was sent.
       expect(sent).toBeLessThan(16 * 1024 * 1024);
+    });
+  });
+});
+
+/** A private CA and a certificate for 127.0.0.1 it signed (openssl), in a temporary folder; `other` is an unrelated CA. */
+function privateCertificates(): { dir: string; caFile: string; otherCaFile: string; key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'decom-jwks-tls-'));
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  const ca = (name: string) =>
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '1', '-subj', `/CN=${name}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+  ca('decom-test-ca');
+  ca('decom-other-ca');
+  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+  writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n');
+  ssl('x509', '-req', '-in', 'server.csr', '-CA', 'decom-test-ca.pem', '-CAkey', 'decom-test-ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'server.ext');
+  return { dir, caFile: join(dir, 'decom-test-ca.pem'), otherCaFile: join(dir, 'decom-other-ca.pem'), key: readFileSync(join(dir, 'server.key'), 'utf8'), cert: readFileSync(join(dir, 'server.pem'), 'utf8') };
+}
+
+describe("remoteKeySet over HTTPS with HyperFleet's jwk_cert_ca_file", () => {
+  let issuer: TestIssuer;
+  let certs: ReturnType<typeof privateCertificates>;
+  beforeAll(() => {
+    certs = privateCertificates();
+  });
+  afterAll(() => rmSync(certs.dir, { recursive: true, force: true }));
+  beforeEach(async () => {
+    issuer = await TestIssuer.start();
+  });
+  afterEach(async () => issuer.close());
+
+  /** Runs `use` with the issuer's key set served over HTTPS by a certificate of the private CA. */
+  async function withHttpsJwks(use: (jwksUrl: URL) => Promise<void>): Promise<void> {
+    const server = createHttpsServer({ key: certs.key, cert: certs.cert }, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(issuer.jwks)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await use(new URL(`https://127.0.0.1:${(server.address() as { port: number }).port}/jwks.json`));
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+  const options = { cooldownMs: 0, cacheMaxAgeMs: 600_000, timeoutMs: 5_000 };
+  const verify = (token: string, keys: JWTVerifyGetKey) => jwtVerify(token, keys, { issuer: issuer.issuer, audience: issuer.audience });
+
+  it('trusts the endpoint signed by the CA bundle; without it, or with another CA, the TLS handshake refuses it', async () => {
+    await withHttpsJwks(async (jwksUrl) => {
+      const token = await issuer.token('a@example.com');
+      const { payload } = await verify(token, remoteKeySet(jwksUrl, { ...options, caFile: certs.caFile }));
+      expect(payload.iss).toBe(issuer.issuer);
+      const refused = async (keys: JWTVerifyGetKey) => {
+        const error = (await verify(token, keys).then(() => undefined, (e: unknown) => e)) as Error & { cause?: { code?: string } };
+        return `${error?.message} ${error?.cause?.code ?? ''}`;
+      };
+      expect(await refused(remoteKeySet(jwksUrl, options))).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|certificate/i);
+      expect(await refused(remoteKeySet(jwksUrl, { ...options, caFile: certs.otherCaFile }))).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|certificate/i);
     });
   });
 });

@@ -5,22 +5,37 @@
  * status, RFC 9457 problem details) and Decom's own endpoints (finalizing, events, pause/unpause,
  * force-orphan, force-delete, GraphQL pointer). Schemas are JSON-Schema compatible (ajv validates
  * responses against them in openapi.e2e-spec.ts). Served at `/api/hyperfleet/v1/openapi.{yaml,json}`.
+ * Every operation HyperFleet's spec has keeps its operationId (`getClusters`, `postCluster`, `getClusterById`,
+ * `getNodePoolsByClusterId`, `createNodePool`, `putResourceStatuses`, ...), the parameters the API really takes
+ * (`order`, `size` default 20) and names its 4xx answers; Decom's own operations are tagged `Decom`.
  */
 import type { KindDescriptor, KindRegistry } from '@decom/domain';
 
 type Json = Record<string, unknown>;
+/** Decom's operations that HyperFleet does not have carry this tag (besides their kind's). */
+const DECOM = 'Decom';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json) => ({ 'application/json': { schema } });
 const problemResponse = { description: 'RFC 9457 problem details (HyperFleet error model)', content: { 'application/problem+json': { schema: ref('Problem') } } };
 const answer = (description: string, schema?: Json) => (schema ? { description, content: json(schema) } : { description });
 const idParam = (name: string, what: string) => ({ name, in: 'path', required: true, description: `${what} id (UUID v7)`, schema: { type: 'string' } });
+const query = (name: string, schema: Json, description?: string) => ({ name, in: 'query', required: false, ...(description && { description }), schema });
+const fieldsParam = query('fields', { type: 'string' }, 'sparse fieldset, comma separated (`id` always included; dotted names select nested fields)');
+const pageParam = query('page', { type: 'integer', minimum: 1, maximum: 100000, default: 1 });
+const sizeParam = query('size', { type: 'integer', minimum: 1, maximum: 100, default: 20 }, 'items per page');
+const searchParam = query('search', { type: 'string', maxLength: 4096 }, 'TSL filter (contract §1.6), e.g. `status.conditions.Reconciled=\'True\' and labels.env=\'prod\'`');
+/** The list parameters as the API takes them (contract §1.6; HyperFleet's list_params.go): `order`, not `orderBy`; `size`, default 20. */
 const listParams = [
-  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
-  { name: 'size', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } },
-  { name: 'search', in: 'query', description: 'TSL filter (contract §1.6)', schema: { type: 'string' } },
-  { name: 'orderBy', in: 'query', description: 'e.g. `created_time desc`', schema: { type: 'string' } },
-  { name: 'fields', in: 'query', description: 'sparse field set, comma separated', schema: { type: 'string' } },
+  searchParam,
+  pageParam,
+  sizeParam,
+  query('order', { type: 'string', default: 'created_time desc' }, 'comma list of `field [asc|desc]`, field one of created_time, updated_time, name, generation, deleted_time, id'),
+  fieldsParam,
+  query('ref_type', { type: 'string' }, 'with ref_target_id: only resources whose `references.<ref_type>` names that target'),
+  query('ref_target_id', { type: 'string' }, 'with ref_type'),
 ];
+/** A status list takes `search` (over the status fields), `page`, `size` and `fields`; it is ordered by adapter. */
+const statusListParams = [query('search', { type: 'string', maxLength: 4096 }, 'TSL over the status fields (`adapter`, `observed_generation`, `conditions.<Type>`, ...)'), pageParam, sizeParam, fieldsParam];
 const reasonBody = (required: boolean) => ({ required, content: json(ref(required ? 'ReasonRequired' : 'Reason')) });
 
 const TIME = { type: 'string', format: 'date-time' };
@@ -307,84 +322,167 @@ const SCHEMAS: Record<string, Json> = {
   },
 };
 
+/**
+ * Where a kind's single-resource operations live: `top` (`/clusters/{cluster_id}`), `nested` under the parent
+ * (`/clusters/{cluster_id}/nodepools/{nodepool_id}`), `flat` (`/nodepools/{nodepool_id}`, child kinds only) or
+ * `root` (`/resources/{id}`, every kind).
+ */
+type Address = 'top' | 'nested' | 'flat' | 'root';
+
+/** `Cluster` → `Clusters`, `NodePool` → `NodePools`; a plural that is not `<kind>s` is used capitalised. */
+const pluralName = (kind: KindDescriptor) => (kind.plural === `${kind.kind.toLowerCase()}s` ? `${kind.kind}s` : kind.plural.charAt(0).toUpperCase() + kind.plural.slice(1));
+
+/**
+ * The operationIds of one address, HyperFleet's where its spec has the operation (openshift-hyperfleet/hyperfleet-api
+ * `openapi/openapi.yaml` and the clients generated from it: `getClusterById`, `patchClusterById`, `deleteClusterById`,
+ * `forceDeleteCluster`, `getClusterStatuses`, `putClusterStatuses`; a child's nested ones `getNodePoolById`, ...,
+ * `getNodePoolsStatuses`; the root's `getResourceById`, ..., `putResourceStatuses`). Every kind gets the same
+ * pattern; the flat child routes, which HyperFleet's spec does not list, end in `Flat` so each id stays unique.
+ */
+function operationIds(kind: KindDescriptor, address: Address) {
+  const k = address === 'root' ? 'Resource' : kind.kind;
+  const flat = address === 'flat' ? 'Flat' : '';
+  return {
+    get: `get${k}ById${flat}`,
+    patch: `patch${k}ById${flat}`,
+    delete: `delete${k}ById${flat}`,
+    forceDelete: `forceDelete${k}${flat}`,
+    getStatuses: address === 'nested' ? `get${pluralName(kind)}Statuses` : `get${k}Statuses${flat}`,
+    putStatuses: `put${k}Statuses${flat}`,
+    pause: `pause${k}${flat}`,
+    unpause: `unpause${k}${flat}`,
+    forceOrphan: `forceOrphan${k}${flat}`,
+  };
+}
+
+/** Problem answers an operation names besides `default` (HyperFleet's spec lists them per operation). */
+const problems = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, problemResponse]));
+
 /** The operations on one resource address (`base` = its path, `params` = its path parameters). */
-function resourceOperations(kind: KindDescriptor, base: string, params: Json[], children: KindDescriptor[]): Record<string, Json> {
-  const tag = [kind.kind];
-  const paths: Record<string, Json> = {
+function resourceOperations(kind: KindDescriptor, base: string, params: Json[], address: Address): Record<string, Json> {
+  const tag = address === 'root' ? ['Resource'] : [kind.kind];
+  const decomTag = [DECOM, ...tag];
+  const ids = operationIds(kind, address);
+  const what = address === 'root' ? 'resource' : kind.kind;
+  return {
     [base]: {
       parameters: params,
-      get: { tags: tag, summary: `Get a ${kind.kind}`, parameters: [listParams[4]], responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } },
-      patch: { tags: tag, summary: `Patch a ${kind.kind} (409 while deleting)`, requestBody: { required: true, content: json(ref('PatchResource')) }, responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } },
+      get: { tags: tag, operationId: ids.get, summary: `Get a ${what}`, parameters: [fieldsParam], responses: { 200: answer(what, ref('Resource')), ...problems(400, 404), default: problemResponse } },
+      patch: {
+        tags: tag,
+        operationId: ids.patch,
+        summary: `Patch a ${what} (409 while deleting)`,
+        requestBody: { required: true, content: json(ref('PatchResource')) },
+        responses: { 200: answer(what, ref('Resource')), ...problems(400, 404, 409), default: problemResponse },
+      },
       delete: {
         tags: tag,
-        summary: `Request deletion of a ${kind.kind} (seed 000): sets deleted_time, cascades to children`,
+        operationId: ids.delete,
+        summary: `Request deletion of a ${what} (seed 000): sets deleted_time, cascades to children`,
         parameters: [
-          { name: 'delete_for_move', in: 'query', schema: { type: 'boolean' } },
-          { name: 'propagationPolicy', in: 'query', schema: { type: 'string', enum: ['Foreground', 'Background'] } },
+          { name: 'delete_for_move', in: 'query', description: 'Decom: keep the cloud objects for a move to another fleet', schema: { type: 'boolean' } },
+          { name: 'propagationPolicy', in: 'query', description: 'Decom: Foreground waits for the dependents, Background does not', schema: { type: 'string', enum: ['Foreground', 'Background'] } },
           {
             name: 'dryRun',
             in: 'query',
-            description: "Kubernetes' dry run: `All` decides the DELETE and records nothing (200 with the plan; a refusal is the DELETE's error with `dry_run: true`). Any other value or spelling is a 400.",
+            description: "Decom, Kubernetes' dry run: `All` decides the DELETE and records nothing (200 with the plan; a refusal is the DELETE's error with `dry_run: true`). Any other value or spelling is a 400.",
             schema: { type: 'string', enum: ['All'] },
           },
         ],
-        responses: { 200: answer('dryRun=All: what the DELETE would do, nothing recorded', ref('DeletionPreview')), 202: answer('deletion requested', ref('Resource')), default: problemResponse },
+        responses: { 200: answer('dryRun=All: what the DELETE would do, nothing recorded', ref('DeletionPreview')), 202: answer('deletion requested', ref('Resource')), ...problems(400, 404, 409), default: problemResponse },
       },
     },
     [`${base}/statuses`]: {
       parameters: params,
-      get: { tags: tag, summary: 'Adapter statuses', parameters: listParams.slice(0, 2), responses: { 200: answer('statuses', ref('AdapterStatusList')), default: problemResponse } },
+      get: { tags: tag, operationId: ids.getStatuses, summary: 'Adapter statuses', parameters: statusListParams, responses: { 200: answer('statuses', ref('AdapterStatusList')), ...problems(400, 404), default: problemResponse } },
       put: {
         tags: tag,
+        operationId: ids.putStatuses,
         summary: 'Report an adapter status (contract §1.3)',
         requestBody: { required: true, content: json(ref('AdapterStatus')) },
-        responses: { 200: answer('identical report, stored status', ref('AdapterStatus')), 201: answer('stored', ref('AdapterStatus')), 204: answer('discarded (future or stale generation)'), default: problemResponse },
+        responses: {
+          200: answer('identical report, stored status', ref('AdapterStatus')),
+          201: answer('stored', ref('AdapterStatus')),
+          204: answer('discarded (future or stale generation, Available=Unknown over a stored report)'),
+          ...problems(400, 404, 409),
+          default: problemResponse,
+        },
       },
     },
-    [`${base}/pause`]: { parameters: params, post: { tags: tag, summary: 'Pause (seed 004): adapters hold destructive work', requestBody: reasonBody(false), responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } } },
-    [`${base}/unpause`]: { parameters: params, post: { tags: tag, summary: 'Unpause', requestBody: reasonBody(false), responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } } },
-    [`${base}/force-orphan`]: { parameters: params, post: { tags: tag, summary: 'Force orphan (seed 003): finish the deletion leaving objects in place', requestBody: reasonBody(false), responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } } },
     [`${base}/force-delete`]: {
       parameters: params,
-      post: { tags: tag, summary: 'Force delete (seed 001): remove a Finalizing resource and its subresources now', requestBody: reasonBody(true), responses: { 204: answer('removed'), default: problemResponse } },
+      post: {
+        tags: tag,
+        operationId: ids.forceDelete,
+        summary: 'Force delete (seed 001): remove a Finalizing resource and its subresources now',
+        requestBody: reasonBody(true),
+        responses: { 204: answer('removed'), ...problems(400, 404, 409), default: problemResponse },
+      },
+    },
+    [`${base}/pause`]: { parameters: params, post: { tags: decomTag, operationId: ids.pause, summary: 'Pause (seed 004): adapters hold destructive work', requestBody: reasonBody(false), responses: { 200: answer(what, ref('Resource')), ...problems(400, 404), default: problemResponse } } },
+    [`${base}/unpause`]: { parameters: params, post: { tags: decomTag, operationId: ids.unpause, summary: 'Unpause', requestBody: reasonBody(false), responses: { 200: answer(what, ref('Resource')), ...problems(400, 404), default: problemResponse } } },
+    [`${base}/force-orphan`]: {
+      parameters: params,
+      post: { tags: decomTag, operationId: ids.forceOrphan, summary: 'Force orphan (seed 003): finish the deletion leaving objects in place', requestBody: reasonBody(false), responses: { 200: answer(what, ref('Resource')), ...problems(400, 404, 409), default: problemResponse } },
     },
   };
-  for (const child of children) {
-    const collection = `${base}/${child.plural}`;
-    paths[collection] = {
-      parameters: params,
-      get: { tags: [child.kind], summary: `List the ${child.kind}s of a ${kind.kind}`, parameters: listParams, responses: { 200: answer('page', ref('ResourceList')), default: problemResponse } },
-      post: { tags: [child.kind], summary: `Create a ${child.kind}`, requestBody: { required: true, content: json(ref('CreateResource')) }, responses: { 201: answer(child.kind, ref('Resource')), default: problemResponse } },
-    };
-  }
-  return paths;
+}
+
+/** A collection: `list` and, where the API creates there, `create` (`null` for the flat child list). */
+function collection(tag: string, listId: string, summary: string, params: Json[], create: { operationId: string; summary: string } | null, list = listParams): Json {
+  return {
+    ...(params.length > 0 && { parameters: params }),
+    get: { tags: [tag], operationId: listId, summary, parameters: list, responses: { 200: answer('page', ref('ResourceList')), ...problems(400, ...(params.length > 0 ? [404] : [])), default: problemResponse } },
+    ...(create && {
+      post: {
+        tags: [tag],
+        ...create,
+        requestBody: { required: true, content: json(ref('CreateResource')) },
+        responses: { 201: answer('created', ref('Resource')), ...problems(400, ...(params.length > 0 ? [404] : []), 409), default: problemResponse },
+      },
+    }),
+  };
 }
 
 /** @returns the OpenAPI 3.0.3 document (a plain JSON value) for the kinds of `kinds`. */
 export function buildOpenApiDocument(kinds: KindRegistry, version: string): Json {
   const paths: Record<string, Json> = {};
+  const idParamOf = (kind: KindDescriptor) => idParam(`${kind.kind.toLowerCase()}_id`, kind.kind);
   for (const kind of kinds.descriptors) {
-    const children = kinds.childKindsOf(kind.kind);
     const parent = kind.parent_kind ? kinds.find(kind.parent_kind) : undefined;
+    const own = `/${kind.plural}/{${kind.kind.toLowerCase()}_id}`;
     if (!parent) {
-      paths[`/${kind.plural}`] = {
-        get: { tags: [kind.kind], summary: `List ${kind.kind}s`, parameters: listParams, responses: { 200: answer('page', ref('ResourceList')), default: problemResponse } },
-        post: { tags: [kind.kind], summary: `Create a ${kind.kind}`, requestBody: { required: true, content: json(ref('CreateResource')) }, responses: { 201: answer(kind.kind, ref('Resource')), default: problemResponse } },
-      };
-    } else {
-      paths[`/${kind.plural}`] = {
-        get: { tags: [kind.kind], summary: `List every ${kind.kind} (flat; create them under their ${parent.kind})`, parameters: listParams, responses: { 200: answer('page', ref('ResourceList')), default: problemResponse } },
-      };
-      const parentParam = `${parent.kind.toLowerCase()}_id`;
-      Object.assign(paths, resourceOperations(kind, `/${parent.plural}/{${parentParam}}/${kind.plural}/{id}`, [idParam(parentParam, parent.kind), idParam('id', kind.kind)], []));
+      paths[`/${kind.plural}`] = collection(kind.kind, `get${pluralName(kind)}`, `List ${kind.kind}s`, [], { operationId: `post${kind.kind}`, summary: `Create a ${kind.kind}` });
+      Object.assign(paths, resourceOperations(kind, own, [idParamOf(kind)], 'top'));
+      continue;
     }
-    Object.assign(paths, resourceOperations(kind, `/${kind.plural}/{id}`, [idParam('id', kind.kind)], children));
+    const parentBase = `/${parent.plural}/{${parent.kind.toLowerCase()}_id}`;
+    paths[`${parentBase}/${kind.plural}`] = collection(kind.kind, `get${pluralName(kind)}By${parent.kind}Id`, `List the ${kind.kind}s of a ${parent.kind}`, [idParamOf(parent)], {
+      operationId: `create${kind.kind}`,
+      summary: `Create a ${kind.kind}`,
+    });
+    Object.assign(paths, resourceOperations(kind, `${parentBase}/${kind.plural}/{${kind.kind.toLowerCase()}_id}`, [idParamOf(parent), idParamOf(kind)], 'nested'));
+    paths[`/${kind.plural}`] = collection(kind.kind, `get${pluralName(kind)}`, `List every ${kind.kind} (flat; create them under their ${parent.kind})`, [], null);
+    Object.assign(paths, resourceOperations(kind, own, [idParamOf(kind)], 'flat'));
   }
-  paths['/resources'] = { get: { tags: ['Resource'], summary: 'List resources of every kind', parameters: listParams, responses: { 200: answer('page', ref('ResourceList')), default: problemResponse } } };
-  paths['/resources/{id}'] = { parameters: [idParam('id', 'Resource')], get: { tags: ['Resource'], summary: 'Get any resource by id', responses: { 200: answer('resource', ref('Resource')), default: problemResponse } } };
+  const rootKind: KindDescriptor = { kind: 'Resource', plural: 'resources', required_adapters: [] };
+  paths['/resources'] = collection('Resource', 'getResources', 'List resources of every kind, or of one (`kind`)', [], { operationId: 'postResource', summary: 'Create a resource of a top-level kind (the body\'s `kind`)' }, [
+    ...listParams,
+    { name: 'kind', in: 'query', required: false, description: 'only resources of this kind (400 HYPERFLEET-VAL-000 for a kind never configured)', schema: { type: 'string' } },
+  ]);
+  Object.assign(paths, resourceOperations(rootKind, '/resources/{id}', [idParam('id', 'Resource')], 'root'));
   paths['/resources/{id}/events'] = {
     parameters: [idParam('id', 'Resource')],
-    get: { tags: ['Resource'], summary: "A resource's history (also after hard delete)", responses: { 200: answer('events', ref('History')), default: problemResponse } },
+    get: {
+      tags: [DECOM],
+      operationId: 'getResourceEvents',
+      summary: "A resource's history (also after hard delete)",
+      parameters: [
+        { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100000, default: 1 } },
+        { name: 'size', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+      ],
+      responses: { 200: answer('events', ref('History')), ...problems(400, 404), default: problemResponse },
+    },
   };
   return {
     openapi: '3.0.3',
@@ -394,12 +492,14 @@ export function buildOpenApiDocument(kinds: KindRegistry, version: string): Json
       description: 'HyperFleet API wire format plus Decom operator endpoints. Every answer carries an `X-Request-Id` header (the trace id).',
     },
     servers: [{ url: '/api/hyperfleet/v1' }],
+    tags: [{ name: DECOM, description: "Decom's own operations and parameters: HyperFleet's API has no such operation" }],
     paths: {
       ...paths,
       '/finalizing': {
         servers: [{ url: '/api/decom/v1' }],
         get: {
-          tags: ['Decom'],
+          tags: [DECOM],
+          operationId: 'getFinalizing',
           summary: 'Pending deletions and what they wait on',
           parameters: [
             { name: 'older_than_seconds', in: 'query', schema: { type: 'integer', minimum: 0 } },
@@ -413,8 +513,9 @@ export function buildOpenApiDocument(kinds: KindRegistry, version: string): Json
       '/audit': {
         servers: [{ url: '/api/decom/v1' }],
         get: {
-          tags: ['Decom'],
-          summary: 'Force deletes and force orphans fleet-wide, newest first (issue #14)',
+          tags: [DECOM],
+          operationId: 'getAudit',
+          summary: 'Force deletes and force orphans fleet-wide, newest first',
           parameters: [
             { name: 'type', in: 'query', description: 'ForceDeleted,ForceOrphaned', schema: { type: 'string' } },
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
@@ -446,7 +547,8 @@ export function buildOpenApiDocument(kinds: KindRegistry, version: string): Json
       '/kinds': {
         servers: [{ url: '/api/decom/v1' }],
         get: {
-          tags: ['Decom'],
+          tags: [DECOM],
+          operationId: 'getKinds',
           summary: 'The registered resource kinds (config/entities.yaml)',
           responses: {
             200: answer('kinds', {
@@ -462,7 +564,8 @@ export function buildOpenApiDocument(kinds: KindRegistry, version: string): Json
       '/graphql': {
         servers: [{ url: '/' }],
         post: {
-          tags: ['Decom'],
+          tags: [DECOM],
+          operationId: 'postGraphql',
           summary: 'GraphQL: the same queries and operator mutations; schema in apps/api/src/graphql/schema.ts',
           requestBody: { required: true, content: json({ type: 'object', required: ['query'], properties: { query: { type: 'string' }, variables: { type: 'object' } } }) },
           responses: { 200: answer('GraphQL response', { type: 'object', properties: { data: { type: 'object' }, errors: { type: 'array' } } }) },
@@ -477,21 +580,22 @@ export function buildOpenApiDocument(kinds: KindRegistry, version: string): Json
 function decomPaths(): Record<string, Json> {
   const decom = [{ url: '/api/decom/v1' }];
   const root = [{ url: '/' }];
-  const list = (summary: string, parameters: Json[] = []) => ({
+  const list = (operationId: string, summary: string, parameters: Json[] = []) => ({
     servers: decom,
-    get: { tags: ['Decom'], summary, parameters, responses: { 200: answer('items', ref('ItemList')), default: problemResponse } },
+    get: { tags: [DECOM], operationId, summary, parameters, responses: { 200: answer('items', ref('ItemList')), default: problemResponse } },
   });
   return {
-    '/leaks': list('Objects whose Decom owner no longer exists (leak scan)'),
+    '/leaks': list('getLeaks', 'Objects whose Decom owner no longer exists (leak scan)'),
     '/leaks/delete': {
       servers: decom,
-      post: { tags: ['Decom'], summary: 'Delete the leaked objects (administrators; a reason is required)', requestBody: reasonBody(true), responses: { 200: answer('deleted', ref('ItemList')), default: problemResponse } },
+      post: { tags: [DECOM], operationId: 'deleteLeaks', summary: 'Delete the leaked objects (administrators; a reason is required)', requestBody: reasonBody(true), responses: { 200: answer('deleted', ref('ItemList')), default: problemResponse } },
     },
-    '/jobs/failed': list('The job queue\'s dead-letter set (jobs that failed for good)', [{ name: 'queue', in: 'query', required: false, schema: { type: 'string' } }]),
+    '/jobs/failed': list('getFailedJobs', 'The job queue\'s dead-letter set (jobs that failed for good)', [{ name: 'queue', in: 'query', required: false, schema: { type: 'string' } }]),
     '/jobs/retry': {
       servers: decom,
       post: {
-        tags: ['Decom'],
+        tags: [DECOM],
+        operationId: 'retryJob',
         summary: 'Send a dead-lettered job back to its queue with fresh attempts (administrators)',
         requestBody: { required: true, content: json({ type: 'object', required: ['queue', 'id'], properties: { queue: { type: 'string' }, id: { type: 'string' }, reason: { type: 'string' } } }) },
         responses: {
@@ -502,20 +606,21 @@ function decomPaths(): Record<string, Json> {
     },
     '/whoami': {
       servers: decom,
-      get: { tags: ['Decom'], summary: 'The caller as the API sees it (identity, roles)', responses: { 200: answer('caller', { type: 'object' }), default: problemResponse } },
+      get: { tags: [DECOM], operationId: 'getWhoami', summary: 'The caller as the API sees it (identity, roles)', responses: { 200: answer('caller', { type: 'object' }), default: problemResponse } },
     },
     '/events/stream': {
       servers: decom,
-      get: { tags: ['Decom'], summary: 'Live feed of recorded events (Server-Sent Events)', responses: { 200: { description: 'event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, default: problemResponse } },
+      get: { tags: [DECOM], operationId: 'streamEvents', summary: 'Live feed of recorded events (Server-Sent Events)', responses: { 200: { description: 'event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, default: problemResponse } },
     },
     '/healthz': {
       servers: root,
-      get: { tags: ['Health'], summary: 'Liveness', responses: { 200: answer('alive', { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } }) } },
+      get: { tags: [DECOM, 'Health'], operationId: 'getHealthz', summary: 'Liveness', responses: { 200: answer('alive', { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } }) } },
     },
     '/readyz': {
       servers: root,
       get: {
-        tags: ['Health'],
+        tags: [DECOM, 'Health'],
+        operationId: 'getReadyz',
         summary: 'Readiness from cached probes: event store and read models, Redis (noeviction), JWKS, loops within their lag bound, writes accepted',
         responses: {
           200: answer('ready', ref('Readiness')),

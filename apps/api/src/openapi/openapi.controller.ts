@@ -26,7 +26,9 @@ export class OpenApiController {
   @Get('openapi.yaml')
   @Header('content-type', 'application/yaml; charset=utf-8')
   yaml(): string {
-    this.yamlText ??= stringify(this.document);
+    // Written out in full: shared schema objects as YAML aliases would exceed the alias limits YAML readers
+    // enforce against alias bombs (the `yaml` package's parse refuses over 100), and OpenAPI tools expect none.
+    this.yamlText ??= stringify(this.document, { aliasDuplicateObjects: false });
     return this.yamlText;
   }
 }

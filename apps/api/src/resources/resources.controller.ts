@@ -224,7 +224,7 @@ export class ResourcesController {
 
   private async readStatuses(target: ResourceTarget, query: ListQuery): Promise<Page<Partial<AdapterStatus>>> {
     await this.read(target);
-    return sparse(await this.queries.statuses(target.id, query.page ?? 1, query.size ?? 100, query.search), parseFields(query.fields));
+    return sparse(await this.queries.statuses(target.id, query.page ?? 1, query.size ?? 20, query.search), parseFields(query.fields));
   }
 
   /**

@@ -140,7 +140,7 @@ describe('decom adapter dry-run', () => {
     const run = await decom('dry-run', ...fixture('maestro-workload'), '--output', 'json', '--env', 'MAESTRO_CONSUMER=cluster1');
     const report = JSON.parse(run.out) as { result: { status: string; operations: { operation: string }[] }; kubernetesCalls: { via?: string }[] };
     expect(report.result.status).toBe('success');
-    expect(report.result.operations.map((o) => o.operation)).toEqual(['wait']);
+    expect(report.result.operations.map((o) => o.operation)).toEqual(['delete']);
     expect(report.kubernetesCalls.every((c) => c.via === 'maestro:cluster1')).toBe(true);
   });
 

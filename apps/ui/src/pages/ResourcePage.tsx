@@ -44,7 +44,7 @@ export function ResourcePage({ id, me }: { id: string; me: WhoAmI | undefined })
       let blockers: Finalizing['blockers'] | undefined;
       let deadLetters: DeadLetterAvailability | undefined;
       if (resource) {
-        statuses = (await get<{ items: AdapterStatus[] }>(`${resource.href}/statuses`)).items;
+        statuses = (await get<{ items: AdapterStatus[] }>(`${resource.href}/statuses?size=100`)).items;
         const kinds = (await get<{ items: Kind[] }>(`${DECOM}/kinds`)).items.filter((k) => k.parent_kind === resource!.kind);
         for (const child of kinds) children = children.concat((await get<{ items: Resource[] }>(`${resource.href}/${child.plural}?size=100`)).items);
         if (resource.deleted_time) {

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { loadAdapterConfigFile } from '../config/adapter-config.parser.js';
 import { loadTaskConfigFile } from '../config/task-config.parser.js';
 import { AdapterExecutor, type AdapterEvent } from '../executor/adapter-executor.js';
-import type { ExecutionResult } from '../executor/execution-result.js';
+import type { ExecutionResult, ResourceOperation } from '../executor/execution-result.js';
 import { OWNER_ANNOTATION, ownerMark, withOwner } from '../executor/ownership.js';
 import type { ApiExchange } from '../simulation/api-exchange.js';
 import { RecordedResponsesApiClient, RecordedResponsesError } from '../simulation/recorded-responses.api-client.js';
@@ -40,14 +40,6 @@ export interface DryRunReport {
 }
 
 /**
- * Runs one event through a task config with no network: the HyperFleet API answers from the
- * recorded responses, Kubernetes and Maestro are an in-memory cluster holding the discovery
- * objects (present from the start, so a deletion pass can be rehearsed; an applied object whose
- * name is a discovery key is stored as that object, HyperFleet's override rule).
- * @throws TaskConfigError (bad config), SimulationInputError (bad event, responses or discovery file).
- * @see hyperfleet-contract.md §2 (dry-run flags), docs/adapter-tools.md.
- */
-/**
  * Discovery objects stand for what this adapter created, so they carry its ownership marker
  * unless they set `decom.io/owner` themselves (a foreign value rehearses a pre-existing object).
  */
@@ -57,6 +49,25 @@ function ownedByDefault(discovered: Record<string, KubeObject>, mark: string): R
   );
 }
 
+/**
+ * The operations as HyperFleet's dry-run recording client labels them: a DELETE it was asked for is `delete`.
+ * Decom's executor says `wait` while a deleted object is still present (a Maestro work until Maestro
+ * confirms; its plan counts on that); the calls are the same, only the label differs.
+ */
+function asRecordedOperations(operations: readonly ResourceOperation[], calls: readonly SimulatedCall[]): ResourceOperation[] {
+  const key = (kind: string, name: string | undefined) => `${kind}/${name ?? ''}`;
+  const deleted = new Set(calls.filter((c) => c.verb === 'delete' && c.name !== undefined).map((c) => key(c.kind, c.name)));
+  return operations.map((op) => (op.operation === 'wait' && deleted.has(key(op.kind, op.name)) ? { ...op, operation: 'delete' } : op));
+}
+
+/**
+ * Runs one event through a task config with no network: the HyperFleet API answers from the
+ * recorded responses, Kubernetes and Maestro are an in-memory cluster holding the discovery
+ * objects (present from the start, so a deletion pass can be rehearsed; an applied object whose
+ * name is a discovery key is stored as that object, HyperFleet's override rule).
+ * @throws TaskConfigError (bad config), SimulationInputError (bad event, responses or discovery file).
+ * @see hyperfleet-contract.md §2 (dry-run flags), docs/adapter-tools.md.
+ */
 export async function runDryRun(inputs: DryRunInputs): Promise<DryRunReport> {
   const task = await loadTaskConfigFile(inputs.taskConfigFile);
   const deploymentFile = inputs.adapterConfigFile ?? siblingDeploymentConfig(inputs.taskConfigFile);
@@ -89,6 +100,8 @@ export async function runDryRun(inputs: DryRunInputs): Promise<DryRunReport> {
     config: deploymentFile ? await rawYaml(deploymentFile) : {},
     // A dry run never waits: recreate_on_change reports what it would do on the next event.
     recreateWait: { timeoutMs: 0, intervalMs: 1, sleep: async () => undefined },
+    // HyperFleet's recording client compares no generation: a present object is updated.
+    replaceUnchanged: true,
     ...(inputs.now && { now: inputs.now }),
   });
   const result = await executor.execute(event);
@@ -96,7 +109,7 @@ export async function runDryRun(inputs: DryRunInputs): Promise<DryRunReport> {
     taskConfig: inputs.taskConfigFile,
     adapter,
     event,
-    result,
+    result: { ...result, operations: asRecordedOperations(result.operations, cluster.calls) },
     kubernetesCalls: cluster.calls,
     apiExchanges: api.exchanges,
     statusReports: api.exchanges.filter((e) => e.method !== 'GET' && e.requestBody !== undefined).map((e) => ({ method: e.method, url: e.url, body: e.requestBody })),

@@ -86,7 +86,8 @@ describe('example adapter configs: dry run on the recorded files (no network)', 
 
   it('validation-by-selector: a deleting pass finds the gen2 Job by label and deletes it first', async () => {
     const report = await dryRun('validation-by-selector');
-    expect(report.result.operations.map((o) => `${o.operation} ${o.kind}`)).toEqual(['skip Namespace', 'skip ConfigMap', 'delete Job']);
+    // The Namespace and ConfigMap its delete.when holds back are present: updated, as HyperFleet's dry run labels them.
+    expect(report.result.operations.map((o) => `${o.operation} ${o.kind}`)).toEqual(['update Namespace', 'update ConfigMap', 'delete Job']);
     expect(report.kubernetesCalls.filter((c) => c.verb === 'delete').map((c) => c.name)).toEqual([`validation-${ID}-gen2`]);
     expect(conditions(report.statusReports[0]?.body)).toMatchObject({ Finalized: 'False/CleanupInProgress', Health: 'True/NoErrors' });
   });
@@ -113,7 +114,7 @@ describe('example adapter configs: dry run on the recorded files (no network)', 
 
   it('maestro-workload: deleting while Maestro still holds the work reports CleanupInProgress with the feedback', async () => {
     const report = await dryRun('maestro-workload');
-    expect(report.result.operations[0]).toMatchObject({ operation: 'wait', kind: 'ManifestWork', consumer: 'cluster1' });
+    expect(report.result.operations[0]).toMatchObject({ operation: 'delete', kind: 'ManifestWork', consumer: 'cluster1' });
     expect(report.statusReports[0]?.body).toMatchObject({ data: { namespacePhase: 'Active', workVersion: '3' } });
     expect(conditions(report.statusReports[0]?.body)).toMatchObject({ Available: 'True/ConfigDelivered', Finalized: 'False/CleanupInProgress' });
   });

@@ -63,6 +63,12 @@ export interface AdapterRuntimeDeps {
    * in ms; default 5 000. After a connection failure the other objects on that cluster are not tried.
    */
   orphanCallTimeoutMs?: number;
+  /**
+   * Apply as HyperFleet's dry-run recording client does: a present object is replaced (`update`, or
+   * `recreate` with `recreate_on_change`) even when its `hyperfleet.io/generation` is unchanged. Default
+   * false: an unchanged generation is a `skip` (§2.6).
+   */
+  replaceUnchanged?: boolean;
 }
 
 /** CloudEvent data as Sentinel sends it (`{id, kind, href, generation, owner_references?}`). */
@@ -142,6 +148,7 @@ export class AdapterExecutor {
         orphanCallTimeoutMs: this.deps.orphanCallTimeoutMs ?? 5_000,
         ...(prefetch && { prefetch }),
         ...(run.continueDeletes && { continueDeletes: true }),
+        ...(this.deps.replaceUnchanged && { replaceUnchanged: true }),
       });
     }
     else skip('resources');

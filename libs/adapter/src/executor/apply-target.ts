@@ -63,14 +63,14 @@ async function applyToForeign(ctx: ExecutionContext, target: Target, existing: K
  * `resources`. While paused, a `recreate_on_change` delete is deferred (a pause runs no destroy).
  * @returns false on error (recorded): apply errors stop the resource loop.
  */
-export async function applyTarget(ctx: ExecutionContext, target: Target, wait: RecreateWait): Promise<boolean> {
+export async function applyTarget(ctx: ExecutionContext, target: Target, wait: RecreateWait, replaceUnchanged = false): Promise<boolean> {
   const { spec, transport } = target;
   const desired = withOwner(target.desired, ctx.ownerMark);
   try {
     const ref = refOf(desired, desired);
     const existing = await transport.get(ref);
     if (existing && !isOwnedBy(existing, ctx.ownerMark)) return await applyToForeign(ctx, target, existing);
-    const decision = decideApply(desired, existing, spec.recreateOnChange);
+    const decision = decideApply(desired, existing, spec.recreateOnChange, replaceUnchanged);
     let op: ResourceOperation = operation(target, desired, decision.operation, decision.reason);
     if (decision.operation === 'create') {
       try {

@@ -51,4 +51,12 @@ describe('decideApply (hyperfleet.io/generation comparison, §2.6 c)', () => {
   ])('%s', (_, existing, desired, recreate, operation, reason) => {
     expect(decideApply(desired, existing, recreate)).toEqual({ operation, reason });
   });
+
+  it.each<[string, KubeObject | undefined, boolean, string]>([
+    ['absent → create', undefined, false, 'create'],
+    ['same generation → update', obj(2), false, 'update'],
+    ['same generation + recreate_on_change → recreate', obj(2), true, 'recreate'],
+  ])("replaceUnchanged (HyperFleet's dry-run recording client): %s", (_, existing, recreate, operation) => {
+    expect(decideApply(obj(2), existing, recreate, true).operation).toBe(operation);
+  });
 });

@@ -59,11 +59,14 @@ export interface ApplyDecision {
 /**
  * Create when absent; otherwise compare `hyperfleet.io/generation` (missing = 0): equal → skip,
  * different → update (full replace), or recreate with `recreate_on_change`. No spec diff (§2.6).
+ * `replaceUnchanged`: HyperFleet's dry-run recording client, which compares no generation: a present
+ * object is always updated (recreated with `recreate_on_change`).
  */
-export function decideApply(desired: KubeObject, existing: KubeObject | undefined, recreateOnChange: boolean): ApplyDecision {
+export function decideApply(desired: KubeObject, existing: KubeObject | undefined, recreateOnChange: boolean, replaceUnchanged = false): ApplyDecision {
   if (!existing) return { operation: 'create', reason: 'resource not found' };
   const before = generationOf(existing);
   const after = generationOf(desired);
+  if (before === after && replaceUnchanged) return { operation: recreateOnChange ? 'recreate' : 'update', reason: `generation ${after} unchanged; dry run replaces every present object` };
   if (before === after) return { operation: 'skip', reason: `generation ${after} unchanged` };
   return { operation: recreateOnChange ? 'recreate' : 'update', reason: `generation changed ${before}->${after}` };
 }

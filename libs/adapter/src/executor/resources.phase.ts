@@ -24,21 +24,33 @@ export interface ResourcePhaseOptions {
   readonly prefetch?: (queries: readonly DiscoveryQuery[]) => Promise<void>;
   /** Go on through the ordered deletes in this pass (`continueOrderedDeletes`); absent: one sweep, as HyperFleet. */
   readonly continueDeletes?: boolean;
+  /** Replace a present object even when its generation is unchanged (`decideApply`; the dry run). */
+  readonly replaceUnchanged?: boolean;
 }
 
-function renderAll(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver): Target[] | undefined {
+/** The first resource whose manifest or discovery did not render, and why. */
+interface RenderFailure {
+  readonly resource: string;
+  readonly message: string;
+}
+
+/** Renders in list order up to the first failure: the targets before it, and the failure if any. */
+function renderAll(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver): { readonly targets: Target[]; readonly failure?: RenderFailure } {
   const targets: Target[] = [];
   for (const spec of task.resources) {
     try {
       targets.push(renderTarget(ctx, spec, transports));
     } catch (error) {
-      const text = `render failed: ${errorMessage(error)}`;
-      ctx.fail('ResourceFailed', { phase: 'resources', step: spec.name, message: text });
-      ctx.recorder.phase({ phase: 'resources', status: 'failed', detail: `${spec.name}: ${text}` });
-      return undefined;
+      return { targets, failure: { resource: spec.name, message: `render failed: ${errorMessage(error)}` } };
     }
   }
-  return targets;
+  return { targets };
+}
+
+/** A render failure fails the phase (`ResourceFailed`, the resource named as the step). */
+function failRender(ctx: ExecutionContext, failure: RenderFailure): void {
+  ctx.fail('ResourceFailed', { phase: 'resources', step: failure.resource, message: failure.message });
+  ctx.recorder.phase({ phase: 'resources', status: 'failed', detail: `${failure.resource}: ${failure.message}` });
 }
 
 /**
@@ -75,7 +87,8 @@ async function orphanStage(ctx: ExecutionContext, targets: readonly Target[], op
 
 /**
  * Phase 3 (§2.6) with Decom's policy rules (docs/policies.md "Adapter side"): render every
- * manifest; while deleting and paused, stop (no cluster call at all); orphan what the policies
+ * manifest (a render failure fails the phase; without lifecycle and outside a deletion, the resources
+ * listed before the failing one are applied first, as HyperFleet's ExecuteAll does); while deleting and paused, stop (no cluster call at all); orphan what the policies
  * say to orphan (orphanStage, no connection needed); pre-discover the rest when any lifecycle is
  * set (a discovery error other than NotFound fails the phase: nothing is applied or deleted;
  * objects that are not ours count as absent), then per resource in list order decide (pure,
@@ -91,8 +104,12 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
     ctx.recorder.phase({ phase: 'resources', status: 'skipped', detail: 'the resource is paused: deletion waits until it is unpaused' });
     return;
   }
-  const rendered = renderAll(ctx, task, transports);
-  if (!rendered) return;
+  const { targets: rendered, failure } = renderAll(ctx, task, transports);
+  // HyperFleet renders and applies one resource at a time, so a render failure stops after applying the
+  // ones before it. Only so without any lifecycle and outside a deletion: a `when` may read a sibling the
+  // pre-discovery never saw (the one that did not render), and absence must never be guessed.
+  const partialApply = !state.deleting && !task.resources.some((r) => r.lifecycle?.create || r.lifecycle?.delete);
+  if (failure && !partialApply) return failRender(ctx, failure);
   const targets = await orphanStage(ctx, rendered, options);
   const orphaned = new Set(rendered.filter((t) => !targets.includes(t)).map((t) => t.spec.name));
   const usesLifecycle = task.resources.some((r) => !orphaned.has(r.name) && (r.lifecycle?.create || r.lifecycle?.delete));
@@ -130,6 +147,7 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
       break;
     }
   }
+  if (failure && !stopped) return failRender(ctx, failure);
   if (options.continueDeletes && state.deleting && !stopped) await continueOrderedDeletes(ctx, presentBefore, heldBack, claimed, targets);
   const failed = ctx.adapterMetadata().executionStatus === 'failed';
   ctx.recorder.phase({ phase: 'resources', status: failed ? 'failed' : 'success' });
@@ -225,7 +243,7 @@ async function processTarget(
   } else if (step.kind === 'delete') {
     await deleteTarget(ctx, target, step.policy, claimed, heldOfSameKind(ctx, target, targets));
   } else {
-    return applyTarget(ctx, target, options.wait);
+    return applyTarget(ctx, target, options.wait, options.replaceUnchanged);
   }
   return true;
 }
