@@ -56,16 +56,25 @@ describe('Redis down: the operator endpoints answer with what they know (docs/op
     expect(body.items.map((item: { id: string }) => item.id)).toContain(pendingId);
     expect(body.dead_letters).toEqual({ status: 'unavailable', reason: expect.any(String), since: expect.any(String) });
     expect(Date.parse(body.dead_letters.since)).toBeGreaterThanOrEqual(stoppedAt - 1_000);
+    // The deletion waits on the queue first (nothing is dispatched without it): never an empty blocker list.
+    const pending = body.items.find((item: { id: string }) => item.id === pendingId);
+    expect(pending.blockers[0]).toEqual({
+      type: 'JobQueueUnavailable',
+      reason: body.dead_letters.reason,
+      since: body.dead_letters.since,
+      message: expect.stringContaining('the job queue is unreachable since'),
+    });
 
     const failed = await answerWithin3s(`${fixture.engine.url}/api/decom/v1/jobs/failed`);
     expect(failed.status).toBe(503);
     expect(failed.headers.get('retry-after')).toEqual(expect.stringMatching(/^\d+$/));
     expect(JSON.parse(failed.text)).toMatchObject({ status: 503, code: 'HYPERFLEET-SVC-001', detail: expect.stringContaining('job queue is unreachable') });
 
-    const gql = await graphql('{ finalizing { id } finalizingDeadLetters { status reason since } }');
+    const gql = await graphql('{ finalizing { id blockers { type since } } finalizingDeadLetters { status reason since } }');
     expect(gql.status).toBe(200);
     const data = JSON.parse(gql.text).data;
     expect(data.finalizing.map((item: { id: string }) => item.id)).toContain(pendingId);
+    expect(data.finalizing.find((item: { id: string }) => item.id === pendingId).blockers[0]).toEqual({ type: 'JobQueueUnavailable', since: body.dead_letters.since });
     expect(data.finalizingDeadLetters).toMatchObject({ status: 'unavailable', reason: expect.any(String), since: body.dead_letters.since });
 
     const metrics = await answerWithin3s(fixture.engine.metricsUrl);

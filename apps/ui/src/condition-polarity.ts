@@ -35,6 +35,7 @@ export const CONDITION_POLARITY: Readonly<Record<string, Polarity>> = {
   InUse: 'negative',
   DependentsExist: 'negative',
   DeadLettered: 'negative',
+  JobQueueUnavailable: 'negative',
   TimedOut: 'negative',
   // Kubernetes-style abnormal conditions adapters may forward.
   Degraded: 'negative',

@@ -106,6 +106,8 @@ export interface FinalizingFilter {
   readonly blockerTypes?: readonly BlockerType[];
   /** The job queue's dead-letter set; a job whose id names the resource becomes a `DeadLettered` blocker. */
   readonly deadLetters?: readonly DeadLetter[];
+  /** Set while the job queue cannot be read: every deletion gets a `JobQueueUnavailable` blocker. */
+  readonly jobQueueUnavailable?: { readonly reason: string; readonly since: string };
   /** TSL search over the resources' fields (contract §1.6, RESOURCE_SEARCH). @throws SearchSyntaxError, SearchFieldError */
   readonly search?: string;
   /** Only resources whose tenancy contains this one; null/absent = unscoped. */
@@ -447,7 +449,7 @@ export class ResourceQueries {
       if (finalizing_seconds < olderThanSeconds) continue;
       const timeout = this.kinds?.find(row.kind)?.deletion_timeout_seconds;
       const resource = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [row.id]))[0];
-      const blockers = resource ? this.blockersOf(row, resource, now, timeout, filter.deadLetters ?? []) : [];
+      const blockers = resource ? this.blockersOf(row, resource, now, timeout, filter.deadLetters ?? [], filter.jobQueueUnavailable) : [];
       if (filter.blockerTypes?.length && !blockers.some((b) => filter.blockerTypes!.includes(b.type))) continue;
       out.push({
         id: row.id,
@@ -474,7 +476,14 @@ export class ResourceQueries {
    * The stored deletion status's blockers (the frozen adapters, InUse referrers with their own blockers,
    * cycle members and edges) plus what depends on this read: `now` (TimedOut) and the job queue (DeadLettered).
    */
-  private blockersOf(row: FinalizingRow, resource: ResourceRow, now: Date, timeout: number | undefined, deadLetters: readonly DeadLetter[]): FinalizingBlocker[] {
+  private blockersOf(
+    row: FinalizingRow,
+    resource: ResourceRow,
+    now: Date,
+    timeout: number | undefined,
+    deadLetters: readonly DeadLetter[],
+    jobQueueUnavailable: FinalizingFilter['jobQueueUnavailable'],
+  ): FinalizingBlocker[] {
     const info = resource.deletion_info ? (JSON.parse(resource.deletion_info) as Partial<DeletionInfo>) : {};
     return finalizingBlockers({
       deleted_time: row.deleted_time,
@@ -484,6 +493,7 @@ export class ResourceQueries {
       ...(timeout !== undefined ? { deletion_timeout_seconds: timeout } : {}),
       // Job ids embed `<kind>-<id>` (STYLE §2), so a resource's dead letters are found by its id.
       dead_letters: deadLetters.filter((d) => d.id.includes(row.id)),
+      ...(jobQueueUnavailable && { job_queue_unavailable: jobQueueUnavailable }),
     });
   }
 }

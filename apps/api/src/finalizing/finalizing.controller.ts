@@ -26,7 +26,8 @@ export class FinalizingController {
   /**
    * `older_than_seconds` (default 0), `kind`, `blocker` (comma list of blocker types) and `search` (TSL) filter the list.
    * `dead_letters`: `{status: 'available'}`, or `{status: 'unavailable', reason, since}` while the job queue
-   * cannot be read (the list is then the read model's, without `DeadLettered` blockers, which are unknown).
+   * cannot be read (the list is then the read model's, without `DeadLettered` blockers, which are unknown, and
+   * each deletion's first blocker is `JobQueueUnavailable`: nothing is dispatched without the queue).
    * @throws ValidationFailed (400) for a bad value or an unknown parameter; ResourceNotFound (404) for an unknown kind.
    */
   @Get()
@@ -37,6 +38,7 @@ export class FinalizingController {
       ...(query.blocker ? { blockerTypes: query.blocker.split(',') as BlockerType[] } : {}),
       ...(query.search !== undefined ? { search: query.search } : {}),
       deadLetters,
+      ...(availability.status === 'unavailable' && { jobQueueUnavailable: { reason: availability.reason, since: availability.since } }),
       tenant: scopeOf(req),
     });
     return { total: items.length, items, dead_letters: availability };

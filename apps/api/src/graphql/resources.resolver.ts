@@ -92,11 +92,12 @@ export class ResourcesResolver {
         const message = `blocker must be among ${BLOCKER_TYPES.join(', ')}`;
         throw new ValidationFailed(message, unknown.map((value) => ({ field: 'blocker', value, constraint: 'enum' as const, message })));
       }
-      const { deadLetters } = await readDeadLetters(this.deadLetters);
+      const { deadLetters, availability } = await readDeadLetters(this.deadLetters);
       const filter = {
         ...(blocker?.length ? { blockerTypes: blocker as BlockerType[] } : {}),
         ...(typeof search === 'string' ? { search } : {}),
         deadLetters,
+        ...(availability.status === 'unavailable' && { jobQueueUnavailable: { reason: availability.reason, since: availability.since } }),
         tenant: scope(ctx),
       };
       const all = await this.queries.finalizing(this.clock.now(), olderThanSeconds, kind ?? undefined, filter);

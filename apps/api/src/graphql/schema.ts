@@ -189,9 +189,9 @@ export const TYPE_DEFS = /* GraphQL */ `
     resource: BlockerResource
     paused_by: String
     paused_time: String
-    "Paused, DeletionBlocked"
+    "Paused, DeletionBlocked, JobQueueUnavailable"
     reason: String
-    "TimedOut"
+    "TimedOut, JobQueueUnavailable"
     since: String
     timeout_seconds: Int
     "DependentsRemaining"

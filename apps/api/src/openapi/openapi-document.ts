@@ -234,7 +234,7 @@ const SCHEMAS: Record<string, Json> = {
                 type: 'object',
                 required: ['type', 'message'],
                 properties: {
-                  type: { type: 'string', enum: ['Paused', 'DeadLettered', 'AdapterNotFinalized', 'InUse', 'DependencyCycle', 'DeletionBlocked', 'DependentsRemaining', 'TimedOut'] },
+                  type: { type: 'string', enum: ['JobQueueUnavailable', 'Paused', 'DeadLettered', 'AdapterNotFinalized', 'InUse', 'DependencyCycle', 'DeletionBlocked', 'DependentsRemaining', 'TimedOut'] },
                   message: { type: 'string' },
                   referrers: {
                     type: 'array',

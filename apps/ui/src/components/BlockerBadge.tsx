@@ -2,6 +2,7 @@ import type { Blocker } from '../api';
 
 /** Short labels for the blocker types the API defines (libs/domain finalizing-blockers.ts); unknown types show as they are. */
 export const BLOCKER_LABELS: Record<string, string> = {
+  JobQueueUnavailable: 'job queue unreachable',
   Paused: 'paused',
   DeadLettered: 'dead-lettered job',
   AdapterNotFinalized: 'adapter not finalized',

@@ -120,6 +120,20 @@ describe('finalizing blockers: the stored status plus what depends on the read (
     expect(blockers[3]).toEqual(inUse);
   });
 
+  it('JobQueueUnavailable first while the queue cannot be read: a deletion with nothing else left still waits on it', () => {
+    const down = { reason: 'Redis: connect ECONNREFUSED 127.0.0.1:6379', since: '2026-12-01T10:00:05.000Z' };
+    expect(finalizingBlockers(base({ job_queue_unavailable: down }))).toEqual([
+      {
+        type: 'JobQueueUnavailable',
+        reason: down.reason,
+        since: down.since,
+        message: `the job queue is unreachable since ${down.since} (${down.reason}): this deletion's adapter runs and hard delete wait for it; dead letters are unknown`,
+      },
+    ]);
+    expect(finalizingBlockers(base({ status_blockers: [paused], job_queue_unavailable: down })).map((b) => b.type)).toEqual(['JobQueueUnavailable', 'Paused']);
+    expect(finalizingBlockers(base({}))).toEqual([]);
+  });
+
   it('TimedOut once now passed deleted_time + deletion_timeout_seconds, and not before', () => {
     expect(finalizingBlockers(base({ deletion_timeout_seconds: 30 }))).toEqual([
       { type: 'TimedOut', message: 'deletion timed out at 2026-12-01T10:00:30.000Z (deletion_timeout_seconds 30)', since: '2026-12-01T10:00:30.000Z', timeout_seconds: 30 },

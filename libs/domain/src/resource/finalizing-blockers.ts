@@ -14,6 +14,7 @@ import { describeHolding, holdingOf } from './holding.js';
 import type { AdapterStatus } from './resource.events.js';
 
 export const BLOCKER_TYPES = [
+  'JobQueueUnavailable',
   'Paused',
   'DeadLettered',
   'AdapterNotFinalized',
@@ -52,6 +53,7 @@ export type FinalizingBlocker =
       readonly error: string;
       readonly failed_time: string;
     }
+  | { readonly type: 'JobQueueUnavailable'; readonly message: string; readonly reason: string; readonly since: string }
   /** Any other `DeletionBlocked=True` reason a newer engine sets; shown as the condition says. */
   | { readonly type: 'DeletionBlocked'; readonly message: string; readonly reason: string }
   | { readonly type: 'TimedOut'; readonly message: string; readonly since: string; readonly timeout_seconds: number };
@@ -68,6 +70,11 @@ export interface BlockerInput {
   /** The kind's `deletion_timeout_seconds`, when it has one. */
   readonly deletion_timeout_seconds?: number;
   readonly dead_letters: readonly DeadLetter[];
+  /**
+   * Set while the job queue cannot be reached (its reason and since when, RFC 3339): every deletion then waits
+   * on it, because adapter runs and hard deletes are dispatched through it, and its dead letters are unknown.
+   */
+  readonly job_queue_unavailable?: { readonly reason: string; readonly since: string };
 }
 
 /** Reasons of `DeletionBlocked=True` that the deletion status already carries as blockers of their own. */
@@ -77,7 +84,8 @@ const DEDICATED_REASONS: ReadonlySet<string> = new Set([Reason.DependentsExist, 
 const ROOT_CAUSES: ReadonlySet<BlockerType> = new Set(['DependencyCycle', 'Paused']);
 
 /**
- * The blockers of one pending deletion, root causes first: the stored status's as they are (no rule is
+ * The blockers of one pending deletion, root causes first: an unreachable job queue (nothing is dispatched
+ * without it, not even a hard delete that is due), the stored status's as they are (no rule is
  * re-derived here), with the job queue's dead letters after the root causes, then any other
  * `DeletionBlocked` reason, then `TimedOut` once `now` passed `deleted_time + deletion_timeout_seconds`.
  * Empty when nothing blocks (the hard delete is due).
@@ -85,7 +93,17 @@ const ROOT_CAUSES: ReadonlySet<BlockerType> = new Set(['DependencyCycle', 'Pause
 export function finalizingBlockers(input: BlockerInput): FinalizingBlocker[] {
   const roots = input.status_blockers.filter((b) => ROOT_CAUSES.has(b.type));
   const rest = input.status_blockers.filter((b) => !ROOT_CAUSES.has(b.type));
-  const out: FinalizingBlocker[] = [...roots];
+  const out: FinalizingBlocker[] = [];
+  const queue = input.job_queue_unavailable;
+  if (queue) {
+    out.push({
+      type: 'JobQueueUnavailable',
+      message: `the job queue is unreachable since ${queue.since} (${queue.reason}): this deletion's adapter runs and hard delete wait for it; dead letters are unknown`,
+      reason: queue.reason,
+      since: queue.since,
+    });
+  }
+  out.push(...roots);
   for (const dead of input.dead_letters) {
     out.push({
       type: 'DeadLettered',
