@@ -265,6 +265,14 @@ describe.each(backends)('TSL search on %s', (_, open) => {
     expect(await clusters(search)).toEqual([]);
   });
 
+  it('the longest chain 4096 characters allow, and the deepest nesting allowed, run on the database', async () => {
+    const chain = Array.from({ length: 372 }, () => "name=''").join(' or ');
+    expect(chain.length).toBeLessThanOrEqual(4096);
+    expect(await clusters(chain)).toEqual([]);
+    expect(await clusters(`${'not '.repeat(63)}name = 'zzz'`)).toEqual(await clusters("not name = 'zzz'"));
+    expect(await clusters(`${'(name = \'x\' or '.repeat(32)}(not name = 'zzz' and ${"created_by = 'alice'"})${')'.repeat(32)}`)).toHaveLength(2);
+  });
+
   it.each(INJECTIONS)('injection attempt %s finds nothing or is refused, and changes nothing', async (search) => {
     const outcome = await clusters(search).then(
       (ids) => ids,

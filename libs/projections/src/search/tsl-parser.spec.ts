@@ -43,4 +43,18 @@ describe('TSL grammar (tsl.peggy)', () => {
       expect((error as SearchSyntaxError).column).toBe(16);
     }
   });
+
+  it('refuses nesting deeper than 64 levels (not, parentheses) with a syntax error, never a crash', () => {
+    const deep = /search is nested more than 64 levels deep/;
+    expect(() => parseSearch(`${'not '.repeat(65)}name = 'a'`)).toThrow(deep);
+    expect(() => parseSearch(`${'('.repeat(2000)}name = 'a'${')'.repeat(2000)}`)).toThrow(deep);
+    expect(() => parseSearch(`${'('.repeat(70)}name = 'a'${')'.repeat(70)}`)).not.toThrow();
+    expect(() => parseSearch(`${'not '.repeat(63)}name = 'a'`)).not.toThrow();
+    expect(() => parseSearch(Array.from({ length: 32 }, (_, i) => `(name = '${i}' ${i % 2 ? 'or' : 'and'} `).join('') + `name = 'z'` + ')'.repeat(32))).not.toThrow();
+    expect(() => parseSearch(Array.from({ length: 70 }, (_, i) => `(name = '${i}' ${i % 2 ? 'or' : 'and'} `).join('') + `name = 'z'` + ')'.repeat(70))).toThrow(deep);
+  });
+
+  it('a long chain of one operator is one level: 300 alternatives parse', () => {
+    expect(() => parseSearch(Array.from({ length: 300 }, (_, i) => `name='${i}'`).join(' or '))).not.toThrow();
+  });
 });
