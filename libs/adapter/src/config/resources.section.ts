@@ -55,6 +55,11 @@ function readManifest(ctx: LoadContext, map: MapReader): ManifestSpec | undefine
     ctx.source.report(node, path, 'must be a mapping, a block string or {ref: <file>}');
     return undefined;
   }
+  // Valid for HyperFleet, which checks only after rendering; Kubernetes refuses an object without these, so
+  // the author hears it at load (a warning) rather than at the first apply.
+  const keys = new MapReader(ctx.source, node as YAMLMap, path);
+  const missing = ['apiVersion', 'kind'].filter((key) => !keys.has(key));
+  if (missing.length > 0) ctx.source.warn(node, path, `has no ${missing.join(' or ')}: Kubernetes refuses such an object (400)`);
   const tree = readTemplateTree(ctx, node, path, false);
   return tree && { kind: 'tree', tree };
 }

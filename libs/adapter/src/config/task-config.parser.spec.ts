@@ -305,6 +305,12 @@ describe('HyperFleet name and CEL-variable rules (contract §8.4)', () => {
     expect(() => parseTaskConfig(unknownVariable, 't.yaml', { strict: true })).toThrow("t.yaml:3:27 params[0].source.expression: unknown variable 'clustr'");
   });
 
+  it('a manifest without apiVersion or kind loads with a positioned warning (Kubernetes refuses it at apply)', () => {
+    const task = parseTaskConfig(`resources:\n  - name: ns\n    manifest: {apiVersion: v1, kindd: Namespace, metadata: {name: x}}\n    discovery: {by_name: x}\n`, 't.yaml');
+    expect(task.warnings?.map(formatConfigIssue)).toEqual(['t.yaml:3:15 resources[0].manifest: has no kind: Kubernetes refuses such an object (400)']);
+    expect(parseTaskConfig(`resources:\n  - name: ns\n    ${NS}\n`, 't.yaml').warnings).toBeUndefined();
+  });
+
   it('a resource named like a CEL reserved word is selected as a field (resources.?namespace)', () => {
     const task = parseTaskConfig(
       `resources:\n  - name: package\n    ${NS}\n  - name: namespace\n    ${NS}\n    lifecycle:\n      delete:\n        when:\n          expression: "!resources.?namespace.hasValue() && !has(resources.package)"\n`,
