@@ -88,7 +88,7 @@ export function kubernetesProbe(kube: KubeConfig): DependencyProbe {
     dependency: 'kubernetes',
     affectsReadiness: false,
     async check() {
-      if (!kube.getCurrentCluster()) return { status: 'unknown', reason: 'the Kubernetes API server is not started yet' };
+      if (!kube.getCurrentCluster()) return { status: 'unknown', reason: KUBERNETES_NOT_STARTED };
       version ??= kube.makeApiClient(VersionApi);
       await version.getCode();
     },
@@ -117,17 +117,27 @@ export function workerProbes(redisUrl: string, kube: KubeConfig, logger: Logger,
   };
 }
 
+/** The bundled Kubernetes server starts after the API listens: until then its probe has nothing to ask. */
+const KUBERNETES_NOT_STARTED = 'the Kubernetes API server is not started yet';
+
+/** States of a start-up, not outages: no line while in them, and none when they end in `up`. */
+const STARTING_REASONS: ReadonlySet<string> = new Set(['not probed yet', KUBERNETES_NOT_STARTED]);
+
 /**
- * One line per change: down (or a new reason), and back up after being down; the first `up` at start is quiet.
+ * One line per change: down (or a new reason), and back up after being down; the start-up's own states
+ * (not probed yet, the bundled Kubernetes server not started yet) and the first `up` after them are quiet.
  * @returns true when the dependency is back (up after being down or unknown, not the first probe at start).
  */
 function logChange(logger: Logger, current: ProbeResult, previous: ProbeResult): boolean {
   const fields = { dependency: current.dependency, status: current.status, since: current.since };
   if (current.status === 'up') {
     if (previous.status === 'unknown' && previous.reason === 'not probed yet') return false;
+    // Runs a previous process left backing off on an unreachable cluster are due once it answers: `true`.
+    if (previous.status === 'unknown' && previous.reason === KUBERNETES_NOT_STARTED) return true;
     logger.info(fields, `dependency ${current.dependency} up again (was ${previous.status} since ${previous.since}: ${previous.reason ?? ''})`);
     return true;
   }
+  if (current.status === 'unknown' && STARTING_REASONS.has(current.reason ?? '')) return false;
   logger.warn({ ...fields, reason: current.reason }, `dependency ${current.dependency} ${current.status}: ${current.reason}${current.affects_readiness ? '' : ' (information only: readiness unaffected)'}`);
   return false;
 }
