@@ -6,6 +6,8 @@ const shared = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/apps/ui/'],
   moduleNameMapper: {
     '^@decom/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    // A client command needs only the environment reader, not the YAML and CEL the config barrel loads.
+    '^@decom/config/app-config$': '<rootDir>/libs/config/src/app-config.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

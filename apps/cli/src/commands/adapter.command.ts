@@ -28,6 +28,7 @@ import {
 } from '@decom/adapter';
 import { adapterEnvironment, loadAppConfig } from '@decom/config';
 import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 /** Where the adapter commands write, and how they report their exit code (tests capture both). */
 export interface AdapterCliIo {
@@ -95,7 +96,7 @@ async function planAdapter(file: string, env: Readonly<Record<string, string | u
  * @see docs/adapter-tools.md.
  */
 export function registerAdapterCommands(program: Command, io: AdapterCliIo = processIo): void {
-  const adapter = program.command('adapter').description('tools for adapter authors');
+  const adapter = program.command('adapter').description(COMMAND_DESCRIPTIONS.adapter);
 
   adapter
     .command('validate')

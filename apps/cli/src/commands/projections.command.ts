@@ -4,6 +4,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
 import { ConfigError, loadAppConfig, type AppConfig } from '@decom/config';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 export interface ProjectionsCommandIo {
   /** Where the bar and the summary go (default stderr for the bar, stdout for the summary). */
@@ -19,7 +20,7 @@ const defaultIo: ProjectionsCommandIo = {
 };
 
 export function registerProjectionsCommand(program: Command, io: ProjectionsCommandIo = defaultIo): void {
-  const projections = program.command('projections').description('read models derived from the event log');
+  const projections = program.command('projections').description(COMMAND_DESCRIPTIONS.projections);
   projections
     .command('rebuild [name]')
     .description('drop and replay read models from the event log (all, or the one named); stop the engine first')
