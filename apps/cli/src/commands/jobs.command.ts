@@ -80,8 +80,9 @@ function viaApi(options: JobsOptions): boolean {
 async function callJobsApi<T = unknown>(options: JobsOptions, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T | undefined> {
   const defaults = engineDefaults();
   const base = (options.api ?? defaults.apiBaseUrl).replace(/\/+$/, '');
+  // An unreadable token file is a usage error (exit 2): thrown to main.ts, not reported as a failed call.
+  const auth = await bearerHeaders(options.tokenFile ?? defaults.apiTokenFile);
   try {
-    const auth = await bearerHeaders(options.tokenFile ?? defaults.apiTokenFile);
     const response = await fetchEngine(base, `/api/decom/v1/jobs${path}`, {
       method,
       headers: { ...auth, ...(options.as && { 'x-hyperfleet-identity': options.as }), ...(body !== undefined && { 'content-type': 'application/json' }) },

@@ -3,7 +3,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import { ConfigError, loadAppConfig, type AppConfig } from '@decom/config';
+import { loadAppConfig, type AppConfig } from '@decom/config';
 import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 export interface ProjectionsCommandIo {
@@ -26,13 +26,8 @@ export function registerProjectionsCommand(program: Command, io: ProjectionsComm
     .description('drop and replay read models from the event log (all, or the one named); stop the engine first')
     .option('--batch-size <n>', 'events per read-model transaction', (raw) => positiveInteger(raw), 500)
     .action(async (name: string | undefined, options: { batchSize: number }) => {
-      let config: AppConfig;
-      try {
-        config = io.loadConfig();
-      } catch (error) {
-        if (error instanceof ConfigError) throw new Error(`invalid configuration: ${error.message}`);
-        throw error;
-      }
+      // A ConfigError goes up as it is: main.ts prints it as invalid configuration and exits 2, as `decom start` does.
+      const config: AppConfig = io.loadConfig();
       // cli-progress draws only on a TTY; redirected output gets the summary line alone.
       // The stores and projections load when a rebuild runs, not for `decom --help`.
       const { rebuildProjections, UnknownProjection } = await import('../engine/rebuild-projections.js');
