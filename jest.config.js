@@ -9,6 +9,8 @@ const shared = {
     '^@decom/(api|worker)$': '<rootDir>/apps/$1/src/index.ts',
     '^@decom/([a-z-]+)/testing$': '<rootDir>/libs/$1/src/testing/index.ts',
     '^@decom/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    // A client command needs only the environment reader, not the YAML and CEL the config barrel loads.
+    '^@decom/config/app-config$': '<rootDir>/libs/config/src/app-config.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

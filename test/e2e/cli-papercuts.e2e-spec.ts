@@ -97,6 +97,14 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
       expect([viaEnv.code, viaEnv.stdout]).toEqual([0, '0 leaked object(s)\n']);
     });
 
+    it('adapter plan: a 401 says how to pass a token (exit 1); with --token-file it gets past authentication', async () => {
+      const plan = ['adapter', 'plan', '--task-config', 'config/adapters/validation.yaml', '--resource', 'no-such-id', '--api', fixture.engine.url, '--kubeconfig', join(fixture.dataDir, 'kubeconfig')];
+      const refused = await runBuiltDecom(plan);
+      expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/401.*: the API needs a bearer token: pass --token-file FILE or set DECOM_TOKEN_FILE\n$/)]);
+      const withToken = await runBuiltDecom([...plan, '--token-file', viewerToken]);
+      expect(withToken.stderr).not.toContain('401');
+    });
+
     it("docs/policies.md's --delete example: an administrator's token deletes, another caller's is 403", async () => {
       const reason = ['--reason', 'INC-7: leftovers of the force-deleted prod-eu-1'];
       const admin = await runBuiltDecom(['leaks', '--delete', ...reason, '--token-file', adminToken, '--api', fixture.engine.url]);
@@ -114,16 +122,37 @@ describe('decom CLI papercuts (issue 17), built binary', () => {
   });
 
   describe('usage errors exit 2 in every command (docs/adapter-tools.md: unusable input)', () => {
-    it.each([
-      ['a missing required option', ['adapter', 'dry-run', '--event', 'x.json'], /required option '--task-config <file>' not specified/],
-      ['an unknown option', ['leaks', '--bogus'], /unknown option '--bogus'/],
-      ['--delete without --reason', ['leaks', '--delete'], /^decom: --delete needs --reason/],
-      ['a bad option value', ['projections', 'rebuild', '--batch-size', 'abc'], /must be a positive integer/],
-      ['an unknown command', ['frobnicate'], /unknown command 'frobnicate'/],
-    ])('%s → 2', async (_, args, message) => {
-      const run = await runBuiltDecom(args);
+    const unreachable = 'http://127.0.0.1:1';
+    it.each<[string, string[], RegExp, Record<string, string>]>([
+      // Every row has its env (even {}): jest takes a test function with more parameters than the row for a done-callback one.
+      ['a missing required option', ['adapter', 'dry-run', '--event', 'x.json'], /required option '--task-config <file>' not specified/, {}],
+      ['an unknown option', ['leaks', '--bogus'], /unknown option '--bogus'/, {}],
+      ['--delete without --reason', ['leaks', '--delete'], /^decom: --delete needs --reason/, {}],
+      ['a bad option value', ['projections', 'rebuild', '--batch-size', 'abc'], /must be a positive integer/, {}],
+      ['an unknown command', ['frobnicate'], /unknown command 'frobnicate'/, {}],
+      ['a missing argument', ['history'], /missing required argument 'id'/, {}],
+      ['--api that is not a URL (history)', ['history', 'some-id', '--api', 'localhost:8000'], /option '--api <url>' argument 'localhost:8000' is invalid\. must be an http\(s\) URL/, {}],
+      ['--api that is not a URL (adapter plan)', ['adapter', 'plan', '--task-config', 'x.yaml', '--resource', 'r', '--api', 'ftp://x'], /must be an http\(s\) URL/, {}],
+      ['a token file that cannot be read (delete)', ['delete', 'cluster', 'some-id', '--api', unreachable, '--token-file', '/nonexistent/token'], /^decom: cannot read the API token file \/nonexistent\/token: ENOENT/, {}],
+      ['a token file that cannot be read (jobs, through the API)', ['jobs', 'failed', '--api', unreachable], /^decom: cannot read the API token file \/nonexistent\/token/, { DECOM_TOKEN_FILE: '/nonexistent/token' }],
+      ['an invalid environment variable (client command)', ['leaks'], /^decom: invalid configuration: PORT: must be an integer/, { PORT: 'abc' }],
+      ['an invalid environment variable (projections rebuild)', ['projections', 'rebuild'], /^decom: invalid configuration: DECOM_EVENT_STORE: must be one of/, { DECOM_EVENT_STORE: 'bogus' }],
+      ['jobs --redis without REDIS_URL', ['jobs', 'failed', '--redis'], /--redis needs REDIS_URL/, {}],
+      ['adapter validate with no file', ['adapter', 'validate'], /validate needs at least one file/, {}],
+    ])('%s → 2', async (_, args, message, env) => {
+      const run = await runBuiltDecom(args, env);
       expect([run.code, run.stderr]).toEqual([2, expect.stringMatching(message)]);
       expect(run.stderr).not.toMatch(STACK_LINE);
+    });
+
+    it.each([
+      ['history', ['history', 'some-id', '--api', unreachable]],
+      ['delete', ['delete', 'cluster', 'some-id', '--api', unreachable]],
+      ['leaks', ['leaks', '--api', unreachable]],
+      ['jobs failed (through the API)', ['jobs', 'failed', '--api', unreachable]],
+    ])('a failure of the work itself (no engine there) → 1: %s', async (_, args) => {
+      const run = await runBuiltDecom(args);
+      expect([run.code, run.stderr]).toEqual([1, expect.stringContaining(`cannot reach the engine at ${unreachable}`)]);
     });
 
     it('--help and --version still exit 0', async () => {

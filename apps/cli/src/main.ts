@@ -3,15 +3,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { buildInfo } from './build-info.js';
-import { registerStartCommand } from './commands/start.command.js';
-import { registerDemoCommand } from './commands/demo.command.js';
-import { registerApiCommand } from './commands/api.command.js';
-import { registerWorkerCommand } from './commands/worker.command.js';
-import { registerJobsCommands } from './commands/jobs.command.js';
-import { registerProjectionsCommand } from './commands/projections.command.js';
-import { registerHistoryCommand } from './commands/history.command.js';
-import { registerLeaksCommand } from './commands/leaks.command.js';
-import { registerDeleteCommand } from './commands/delete.command.js';
+import { COMMAND_DESCRIPTIONS, type CommandName } from './command-descriptions.js';
 
 // `decom history <id> | head -2`: the reader went away; end quietly as Unix tools do, not with an EPIPE stack.
 for (const stream of [process.stdout, process.stderr]) {
@@ -21,6 +13,19 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+const COMMAND_LOADERS: Readonly<Record<CommandName, () => Promise<(program: Command) => void>>> = {
+  start: async () => (await import('./commands/start.command.js')).registerStartCommand,
+  demo: async () => (await import('./commands/demo.command.js')).registerDemoCommand,
+  adapter: async () => (await import('./commands/adapter.command.js')).registerAdapterCommands,
+  api: async () => (await import('./commands/api.command.js')).registerApiCommand,
+  worker: async () => (await import('./commands/worker.command.js')).registerWorkerCommand,
+  jobs: async () => (await import('./commands/jobs.command.js')).registerJobsCommands,
+  projections: async () => (await import('./commands/projections.command.js')).registerProjectionsCommand,
+  history: async () => (await import('./commands/history.command.js')).registerHistoryCommand,
+  leaks: async () => (await import('./commands/leaks.command.js')).registerLeaksCommand,
+  delete: async () => (await import('./commands/delete.command.js')).registerDeleteCommand,
+};
+
 const info = buildInfo();
 const program = new Command('decom')
   .description('Decom: event-sourced deletion workflow engine (HyperFleet-compatible)')
@@ -29,32 +34,22 @@ const program = new Command('decom')
   // Usage errors (a missing or unknown option, a bad argument) exit 2, as the docs promise for unusable input;
   // commander's own default is 1, which the commands use for a failure of the work itself.
   .exitOverride();
-registerStartCommand(program);
-registerDemoCommand(program);
-await registerAdapterTools(program);
-registerApiCommand(program);
-registerWorkerCommand(program);
-registerJobsCommands(program);
-registerProjectionsCommand(program);
-registerHistoryCommand(program);
-registerLeaksCommand(program);
-registerDeleteCommand(program);
+await registerCommands(program, process.argv.slice(2));
 
 /**
- * `decom adapter …` (validate, dry-run, plan) needs the whole adapter library, about a second of CPU to
- * load: it is loaded when that command runs; every other call, `--help` included, sees a stand-in that
- * names it and sends `decom adapter --help` to the real one.
+ * Each command's modules (the engine, the adapter library, BullMQ, the config loader…) cost hundreds of ms of
+ * CPU to load, and a call runs one command: only that one is loaded and registered in full; the others are
+ * stand-ins with their description, which is all `decom --help` shows. `decom --version` loads none.
  */
-async function registerAdapterTools(program: Command): Promise<void> {
-  if (process.argv[2] === 'adapter' || (process.argv[2] === 'help' && process.argv[3] === 'adapter')) {
-    const { registerAdapterCommands } = await import('./commands/adapter.command.js');
-    registerAdapterCommands(program);
-    return;
+async function registerCommands(program: Command, args: readonly string[]): Promise<void> {
+  const named = args[0] === 'help' ? args[1] : args[0];
+  for (const name of Object.keys(COMMAND_DESCRIPTIONS) as CommandName[]) {
+    if (name === named) await COMMAND_LOADERS[name]().then((register) => register(program));
+    else program.command(name).description(COMMAND_DESCRIPTIONS[name]);
   }
-  program.command('adapter').description('tools for adapter authors (validate, dry-run, plan; see decom adapter --help)');
 }
 
-program.parseAsync(process.argv).catch((error: unknown) => {
+program.parseAsync(process.argv).catch(async (error: unknown) => {
   // Thrown by an action (e.g. `leaks --delete` without `--reason`): not printed yet. (It is a CommanderError too.)
   if (error instanceof InvalidArgumentError) {
     process.stderr.write(`decom: ${error.message}\n`);
@@ -63,6 +58,13 @@ program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {
     // commander has already printed the message (and the help after it); only the exit code is ours.
     process.exit(error.exitCode === 0 ? 0 : 2);
+  }
+  // A bad environment variable (PORT=abc) is unusable input too, as `decom start` treats it. (Imported only
+  // here: `--version` and `--help`, which end above, load nothing of the config library.)
+  const { ConfigError } = await import('@decom/config/app-config');
+  if (error instanceof ConfigError) {
+    process.stderr.write(`decom: invalid configuration: ${error.message}\n`);
+    process.exit(2);
   }
   process.stderr.write(`decom: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

@@ -28,6 +28,8 @@ import {
 } from '@decom/adapter';
 import { adapterEnvironment, loadAppConfig } from '@decom/config';
 import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
+import { engineUrl, TOKEN_HINT } from './engine-client.js';
 
 /** Where the adapter commands write, and how they report their exit code (tests capture both). */
 export interface AdapterCliIo {
@@ -95,7 +97,7 @@ async function planAdapter(file: string, env: Readonly<Record<string, string | u
  * @see docs/adapter-tools.md.
  */
 export function registerAdapterCommands(program: Command, io: AdapterCliIo = processIo): void {
-  const adapter = program.command('adapter').description('tools for adapter authors');
+  const adapter = program.command('adapter').description(COMMAND_DESCRIPTIONS.adapter);
 
   adapter
     .command('validate')
@@ -183,7 +185,8 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
     .description('ordered deletion plan of a resource marked for deletion, over all adapters (read-only)')
     .requiredOption('--task-config <files...>', 'adapter task configs (YAML); <name>.adapter.yaml beside each is read too')
     .requiredOption('--resource <href-or-id>', 'resource href (/api/hyperfleet/v1/clusters/<id>) or id')
-    .option('--api <url>', 'HyperFleet/Decom API base URL (default: the engine configuration)')
+    .option('--api <url>', 'HyperFleet/Decom API base URL (default: the engine configuration)', engineUrl)
+    .option('--token-file <path>', 'bearer token for an API with JWT on (default $DECOM_TOKEN_FILE)')
     .option('--kubeconfig <file>', 'Kubernetes to read (default: $KUBECONFIG, else the running engine\'s $DECOM_DATA_DIR/kubeconfig)')
     .option('--maestro <url>', 'Maestro http_server_address to read (default: clients.maestro of the deployment configs)')
     .option('--maestro-source-id <id>', 'Maestro source_id (default: clients.maestro of the deployment configs)')
@@ -201,8 +204,10 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
         maxPasses: number;
         env: Record<string, string>;
         output: 'text' | 'json';
+        tokenFile?: string;
       }) => {
-        const defaults = options.api && options.kubeconfig ? {} : engineDefaults();
+        const defaults = engineDefaults();
+        const tokenFile = options.tokenFile ?? defaults.apiTokenFile;
         const apiBaseUrl = options.api ?? defaults.apiBaseUrl;
         const kubeconfig = options.kubeconfig ?? defaults.kubeconfig;
         if (!apiBaseUrl || !kubeconfig) {
@@ -223,7 +228,7 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
           const plan = await planDeletion({
             adapters: loaded.map((l) => l.adapter),
             resource: options.resource,
-            api: new HttpHyperfleetApiClient({ baseUrl: apiBaseUrl, retryAttempts: 1, ...(defaults.apiTokenFile && { bearerToken: tokenFileSource(defaults.apiTokenFile) }) }),
+            api: new HttpHyperfleetApiClient({ baseUrl: apiBaseUrl, retryAttempts: 1, ...(tokenFile && { bearerToken: tokenFileSource(tokenFile) }) }),
             kubernetes: new KubernetesTransport(kubeConfig),
             ...(maestro && { maestro }),
             maxPasses: options.maxPasses,
@@ -232,6 +237,12 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
           io.out(options.output === 'json' ? `${JSON.stringify(plan, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n` : formatDeletionPlan(plan));
           if (plan.outcome !== 'complete') io.setExitCode(1);
         } catch (error) {
+          // A refused call is a failure of the work (exit 1, as the other client commands), and its fix is a token.
+          if (error instanceof ApiCallError && error.status === 401) {
+            io.err(`${error.message}: ${tokenFile ? 'the API refused the bearer token in the token file (expired, or not from a trusted issuer?)' : `the API needs a bearer token: ${TOKEN_HINT}`}\n`);
+            io.setExitCode(1);
+            return;
+          }
           const problem = inputProblem(error);
           if (!problem) throw error;
           io.err(`${problem}\n`);

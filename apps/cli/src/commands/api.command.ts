@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { configVariablesHelp } from '@decom/config';
 import { runEngineCommand } from './start.command.js';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 /**
  * `decom api`: REST API + projections + dispatch + sweeper + hard-delete processing, without adapter runs;
@@ -10,7 +11,7 @@ import { runEngineCommand } from './start.command.js';
 export function registerApiCommand(program: Command): void {
   program
     .command('api')
-    .description('start the API role: REST API, projections, dispatch, sweeper and hard delete; no adapter runs (see `decom worker`)')
+    .description(COMMAND_DESCRIPTIONS.api)
     .addHelpText('after', configVariablesHelp())
     .action(() => runEngineCommand('api'));
 }

@@ -5,8 +5,8 @@
  * Exit 1 on an API error (a refusal: the DELETE's 409, with its detail), as the real delete fails.
  */
 import type { Command } from 'commander';
-import { loadAppConfig } from '@decom/config';
-import { bearerHeaders, fetchEngine, withEngineOptions } from './engine-client.js';
+import { bearerHeaders, fetchEngine, withEngineOptions, engineDefaults } from './engine-client.js';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 interface PreviewedJson {
   readonly id: string;
@@ -37,8 +37,8 @@ export interface DeleteCommandIo {
 
 const defaultIo: DeleteCommandIo = {
   out: (text) => process.stdout.write(text),
-  defaultApiUrl: () => loadAppConfig().apiBaseUrl,
-  defaultTokenFile: () => loadAppConfig().apiTokenFile,
+  defaultApiUrl: () => engineDefaults().apiBaseUrl,
+  defaultTokenFile: () => engineDefaults().apiTokenFile,
 };
 
 /** `1  NodePool  pool-a  <id>  policy=Delete (inherited from Cluster/<id>)  propagation=Foreground  adapters=np-configmap  generation=2` */
@@ -61,7 +61,7 @@ export function registerDeleteCommand(program: Command, io: DeleteCommandIo = de
       .command('delete')
       .argument('<kind>', 'resource kind or its plural (Cluster, clusters, NodePool, ...)')
       .argument('<id>', 'resource id')
-      .description('request the deletion of a resource and its subresources; --dry-run shows what it would do and records nothing')
+      .description(COMMAND_DESCRIPTIONS.delete)
       .option('--dry-run', "preview (Kubernetes' dryRun=All): print the resources it would mark, in hard-delete order")
       .option('--propagation-policy <policy>', 'Foreground or Background (default: each kind\'s configured propagation)')
       .option('--delete-for-move', 'delete_for_move=true (allowed while every referrer is paused)')

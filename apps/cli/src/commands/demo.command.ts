@@ -3,12 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAppConfig } from '@decom/config';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 /** `decom demo`: runs the seed 000/001 scenario against a fresh embedded engine and prints a timeline. */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('run the deletion scenario of seeds 000/001 on a fresh embedded engine and print a timeline')
+    .description(COMMAND_DESCRIPTIONS.demo)
     .action(async () => {
       // The engine loads when the demo runs, not for `decom --help`.
       const [{ default: pino }, { startEngine }, { runDemoScenario }, { buildTimeline }] = await Promise.all([

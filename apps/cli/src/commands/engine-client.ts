@@ -3,19 +3,47 @@
  * `--token-file` options, the bearer header from the token file, and a fetch whose failure names the URL it
  * tried and how to point elsewhere (Node's own message is only `fetch failed`).
  */
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { readFile } from 'node:fs/promises';
+import { loadAppConfig } from '@decom/config/app-config';
 
-/** Adds `--api <url>` and `--token-file <path>` (read as `options.api`, `options.tokenFile`). */
+/**
+ * The engine URL and token file a client command uses without `--api`/`--token-file`: `$DECOM_API_URL` (else
+ * `http://127.0.0.1:$PORT`) and `$DECOM_TOKEN_FILE` (absolute), read by the same function as `decom start`.
+ * Only the environment reader is imported, not the config barrel, whose YAML and CEL parsers would
+ * cost a client command about 200 ms of CPU before its first request.
+ * @throws ConfigError naming the variable (e.g. `PORT: must be an integer …`).
+ */
+export function engineDefaults(env: Readonly<Record<string, string | undefined>> = process.env): { apiBaseUrl: string; apiTokenFile?: string } {
+  const config = loadAppConfig(env);
+  return { apiBaseUrl: config.apiBaseUrl, ...(config.apiTokenFile && { apiTokenFile: config.apiTokenFile }) };
+}
+
+/** How to send a bearer token, the one fix for a 401 from an engine with JWT on. */
+export const TOKEN_HINT = 'pass --token-file FILE or set DECOM_TOKEN_FILE';
+
+/**
+ * Adds `--api <url>` and `--token-file <path>` (read as `options.api`, `options.tokenFile`). A `--api` that is
+ * not an http(s) URL is a usage error (exit 2), found before any request.
+ */
 export function withEngineOptions(command: Command): Command {
   return command
-    .option('--api <url>', 'engine base URL (default $DECOM_API_URL or http://127.0.0.1:$PORT)')
+    .option('--api <url>', 'engine base URL (default $DECOM_API_URL or http://127.0.0.1:$PORT)', engineUrl)
     .option('--token-file <path>', 'bearer token for an engine with JWT on (default $DECOM_TOKEN_FILE)');
+}
+
+/** commander parser of `--api`: an http(s) URL, else `InvalidArgumentError` (a usage error, exit 2). */
+export function engineUrl(value: string): string {
+  const protocol = URL.canParse(value) ? new URL(value).protocol : undefined;
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new InvalidArgumentError(`must be an http(s) URL such as http://127.0.0.1:8000, got ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 /**
  * `Authorization: Bearer …` from `tokenFile` (read now), or no header without one.
- * @throws Error naming the file when it cannot be read or is empty.
+ * @throws InvalidArgumentError (unusable input, exit 2) naming the file when it cannot be read or is empty.
  */
 export async function bearerHeaders(tokenFile: string | undefined): Promise<Record<string, string>> {
   if (!tokenFile) return {};
@@ -24,10 +52,10 @@ export async function bearerHeaders(tokenFile: string | undefined): Promise<Reco
   const token = await readFile(tokenFile, 'utf8').then(
     (text) => text.trim(),
     (error: Error) => {
-      throw new Error(`cannot read the API token file ${tokenFile}: ${error.message}`);
+      throw new InvalidArgumentError(`cannot read the API token file ${tokenFile}: ${error.message}`);
     },
   );
-  if (token === '') throw new Error(`cannot read the API token file ${tokenFile}: the file is empty`);
+  if (token === '') throw new InvalidArgumentError(`cannot read the API token file ${tokenFile}: the file is empty`);
   return { authorization: `Bearer ${token}` };
 }
 
@@ -44,7 +72,7 @@ export async function fetchEngine(base: string, path: string, init: RequestInit 
     const sent = new Headers(init.headers).has('authorization');
     throw new Error(
       `401 ${problem?.detail ?? problem?.title ?? 'Unauthorized'}: ` +
-        (sent ? 'the engine refused the bearer token in the token file (expired, or not from a trusted issuer?)' : 'this engine needs a bearer token: pass --token-file FILE or set DECOM_TOKEN_FILE'),
+        (sent ? 'the engine refused the bearer token in the token file (expired, or not from a trusted issuer?)' : `this engine needs a bearer token: ${TOKEN_HINT}`),
     );
   }
   return response;

@@ -3,9 +3,9 @@
  * `GET /api/hyperfleet/v1/resources/{id}/events`, one readable line per event, or the JSON with `--json`.
  */
 import type { Command } from 'commander';
-import { loadAppConfig } from '@decom/config';
 import { historyLine, type HistoryEntryJson } from '../history/history-lines.js';
-import { bearerHeaders, fetchEngine, withEngineOptions } from './engine-client.js';
+import { bearerHeaders, fetchEngine, withEngineOptions, engineDefaults } from './engine-client.js';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 export interface HistoryCommandIo {
   readonly out: (text: string) => void;
@@ -17,8 +17,8 @@ export interface HistoryCommandIo {
 
 const defaultIo: HistoryCommandIo = {
   out: (text) => process.stdout.write(text),
-  defaultApiUrl: () => loadAppConfig().apiBaseUrl,
-  defaultTokenFile: () => loadAppConfig().apiTokenFile,
+  defaultApiUrl: () => engineDefaults().apiBaseUrl,
+  defaultTokenFile: () => engineDefaults().apiTokenFile,
 };
 
 export function registerHistoryCommand(program: Command, io: HistoryCommandIo = defaultIo): void {
@@ -26,7 +26,7 @@ export function registerHistoryCommand(program: Command, io: HistoryCommandIo = 
     program
       .command('history')
       .argument('<id>', 'resource id (any kind)')
-      .description("print a resource's recorded history: time, event, caller, key fields (works after hard delete)")
+      .description(COMMAND_DESCRIPTIONS.history)
       .option('--json', 'print the API answer as JSON'),
   ).action(async (id: string, options: { json?: boolean; api?: string; tokenFile?: string }) => {
     const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { FailedJob, JobQueue } from '@decom/jobs';
-import { loadConfigOrExit } from './start.command.js';
-import { bearerHeaders, fetchEngine, withEngineOptions } from './engine-client.js';
+import { bearerHeaders, engineDefaults, fetchEngine, withEngineOptions } from './engine-client.js';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 /**
  * `decom jobs failed [--queue q] [--json]` lists the dead-letter set (jobs that exhausted their retries or
@@ -12,7 +12,7 @@ import { bearerHeaders, fetchEngine, withEngineOptions } from './engine-client.j
  * whoever holds Redis credentials can run jobs anyway (docs/security.md "Jobs").
  */
 export function registerJobsCommands(program: Command, out: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): void {
-  const jobs = program.command('jobs').description('the job queue: dead letters (through the engine API, or BullMQ on REDIS_URL with --redis)');
+  const jobs = program.command('jobs').description(COMMAND_DESCRIPTIONS.jobs);
   withJobsOptions(
     jobs
       .command('failed')
@@ -78,10 +78,11 @@ function viaApi(options: JobsOptions): boolean {
 
 /** Calls `/api/decom/v1/jobs<path>`; on an API error prints its detail, sets exit code 1 (2 for an unknown queue, as without the API) and returns undefined. */
 async function callJobsApi<T = unknown>(options: JobsOptions, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T | undefined> {
-  const config = loadConfigOrExit();
-  const base = (options.api ?? config.apiBaseUrl).replace(/\/+$/, '');
+  const defaults = engineDefaults();
+  const base = (options.api ?? defaults.apiBaseUrl).replace(/\/+$/, '');
+  // An unreadable token file is a usage error (exit 2): thrown to main.ts, not reported as a failed call.
+  const auth = await bearerHeaders(options.tokenFile ?? defaults.apiTokenFile);
   try {
-    const auth = await bearerHeaders(options.tokenFile ?? config.apiTokenFile);
     const response = await fetchEngine(base, `/api/decom/v1/jobs${path}`, {
       method,
       headers: { ...auth, ...(options.as && { 'x-hyperfleet-identity': options.as }), ...(body !== undefined && { 'content-type': 'application/json' }) },
@@ -110,6 +111,8 @@ function formatFailed(f: FailedJob): string {
 }
 
 async function withQueue(action: (queue: JobQueue) => Promise<void>): Promise<void> {
+  // The engine's config checks (and their modules) load only for --redis: the API path stays cheap to start.
+  const { loadConfigOrExit } = await import('./start.command.js');
   const config = loadConfigOrExit();
   if (!config.redisUrl) {
     process.stderr.write('decom jobs: --redis needs REDIS_URL (without it, decom jobs asks the engine API)\n');

@@ -7,8 +7,8 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { loadAppConfig } from '@decom/config';
-import { bearerHeaders, fetchEngine, withEngineOptions } from './engine-client.js';
+import { bearerHeaders, fetchEngine, withEngineOptions, engineDefaults } from './engine-client.js';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 interface LeakJson {
   readonly kind: string;
@@ -29,8 +29,8 @@ export interface LeaksCommandIo {
 
 const defaultIo: LeaksCommandIo = {
   out: (text) => process.stdout.write(text),
-  defaultApiUrl: () => loadAppConfig().apiBaseUrl,
-  defaultTokenFile: () => loadAppConfig().apiTokenFile,
+  defaultApiUrl: () => engineDefaults().apiBaseUrl,
+  defaultTokenFile: () => engineDefaults().apiTokenFile,
 };
 
 /** `ConfigMap ns/name  uid=…  owner=Cluster/<id>/validation` */
@@ -42,7 +42,7 @@ export function registerLeaksCommand(program: Command, io: LeaksCommandIo = defa
   withEngineOptions(
     program
       .command('leaks')
-      .description('list objects whose Decom owner marker names a resource that no longer exists; --delete --reason removes them (audited)')
+      .description(COMMAND_DESCRIPTIONS.leaks)
       .option('--json', 'print the API answer as JSON')
       .option('--delete', 'delete the leaked objects (administrators only); needs --reason')
       .option('--reason <text>', 'why they are deleted (recorded in each former owner\'s history)')

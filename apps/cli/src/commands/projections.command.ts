@@ -3,7 +3,8 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import { ConfigError, loadAppConfig, type AppConfig } from '@decom/config';
+import { loadAppConfig, type AppConfig } from '@decom/config';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 export interface ProjectionsCommandIo {
   /** Where the bar and the summary go (default stderr for the bar, stdout for the summary). */
@@ -19,19 +20,14 @@ const defaultIo: ProjectionsCommandIo = {
 };
 
 export function registerProjectionsCommand(program: Command, io: ProjectionsCommandIo = defaultIo): void {
-  const projections = program.command('projections').description('read models derived from the event log');
+  const projections = program.command('projections').description(COMMAND_DESCRIPTIONS.projections);
   projections
     .command('rebuild [name]')
     .description('drop and replay read models from the event log (all, or the one named); stop the engine first')
     .option('--batch-size <n>', 'events per read-model transaction', (raw) => positiveInteger(raw), 500)
     .action(async (name: string | undefined, options: { batchSize: number }) => {
-      let config: AppConfig;
-      try {
-        config = io.loadConfig();
-      } catch (error) {
-        if (error instanceof ConfigError) throw new Error(`invalid configuration: ${error.message}`);
-        throw error;
-      }
+      // A ConfigError goes up as it is: main.ts prints it as invalid configuration and exits 2, as `decom start` does.
+      const config: AppConfig = io.loadConfig();
       // cli-progress draws only on a TTY; redirected output gets the summary line alone.
       // The stores and projections load when a rebuild runs, not for `decom --help`.
       const { rebuildProjections, UnknownProjection } = await import('../engine/rebuild-projections.js');

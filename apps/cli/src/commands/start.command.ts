@@ -3,6 +3,7 @@ import pino from 'pino';
 import { ConfigError, EntitiesConfigError, checkConfigPaths, configVariablesHelp, loadAppConfig, type AppConfig } from '@decom/config';
 import type { EngineRole } from '../engine/engine.js';
 import { applyHeapGrowth, heapGrowingPercentFor } from '../engine/heap-growth.js';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 /**
  * Requests and changes the bundled Kubernetes server of `decom start` keeps: none. Nothing in that process
@@ -15,7 +16,7 @@ const START_KUBE_HISTORY = 0;
 export function registerStartCommand(program: Command): void {
   program
     .command('start')
-    .description('start the engine: REST API on $PORT (default 8000), metrics on $DECOM_METRICS_PORT (default 9090), projections, jobs and adapters')
+    .description(COMMAND_DESCRIPTIONS.start)
     .addHelpText('after', configVariablesHelp())
     .action(() => runEngineCommand('all'));
 }

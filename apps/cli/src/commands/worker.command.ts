@@ -6,6 +6,7 @@ import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
 import type { ProcessMetrics } from '../engine/observability.js';
 import { applyHeapGrowth, heapGrowingPercentFor } from '../engine/heap-growth.js';
 import { abortOnSignals, loadConfigOrExit, stopOnSignals } from './start.command.js';
+import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 /**
  * `decom worker --adapters a,b --concurrency N`: adapter runs only, from BullMQ (REDIS_URL). Adapters talk
@@ -16,7 +17,7 @@ import { abortOnSignals, loadConfigOrExit, stopOnSignals } from './start.command
 export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
-    .description('run adapter jobs from Redis (REDIS_URL); adapters call the API at DECOM_API_URL and Kubernetes via KUBECONFIG (else $DECOM_DATA_DIR/kubeconfig of a running engine)')
+    .description(COMMAND_DESCRIPTIONS.worker)
     .addHelpText('after', configVariablesHelp())
     .option('--adapters <names>', 'comma-separated adapters to run (default: every adapter in DECOM_ADAPTERS_DIR)', (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean))
     .option('--concurrency <n>', 'runs at once per adapter (default DECOM_WORKER_CONCURRENCY, 4)', positiveInteger)
