@@ -3,7 +3,7 @@
  * (STYLE §8); everything else receives an `AppConfig`.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { IDENTITY_MAX, isValidIdentity, nonCanonicalIdentity } from './server-config.js';
+import { IDENTITY_MAX, isValidIdentity, nonCanonicalIdentity } from './identity.js';
 
 export type EventStoreKind = 'sqlite' | 'postgres' | 'esdb';
 

@@ -5,3 +5,4 @@ export * from './server-config.js';
 export * from './config-variables.js';
 export * from './yaml-scalar-position.js';
 export * from './go-duration.js';
+export * from './identity.js';

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node, type YAMLMap } from 'yaml';
+import { IDENTITY_MAX, isValidIdentity, nonCanonicalIdentity } from './identity.js';
 
 /** One trusted token issuer (HyperFleet `server.jwt.configs[]`). */
 export interface JwtIssuerConfig {
@@ -146,8 +147,6 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const FORBIDDEN_TOKEN_HEADERS: ReadonlySet<string> = new Set(['cookie', 'set-cookie']);
 /** Headers HyperFleet refuses as `identity_header`: they carry credentials, not a caller's name. */
 const FORBIDDEN_IDENTITY_HEADERS: ReadonlySet<string> = new Set(['authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-auth-token', 'x-forwarded-authorization', 'proxy-authorization']);
-/** Longest identity (characters) a caller may have. */
-export const IDENTITY_MAX = 256;
 const TENANT_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /**
@@ -530,23 +529,6 @@ class MapReader {
     }
     return true;
   }
-}
-
-/** Identities are 1..256 printable ASCII characters (no control characters, no mojibake). */
-export function isValidIdentity(value: string): boolean {
-  return value.length > 0 && value.length <= IDENTITY_MAX && /^[\x20-\x7e]+$/.test(value);
-}
-
-/**
- * Why `value` is not in canonical form, or undefined when it is: no leading or trailing whitespace, and an
- * e-mail-like identity (one with `@`) in lower case. Look-alikes (`" admin@x.test"`, `ADMIN@x.test`) are
- * refused rather than folded: folding would let them match a role, keeping them would put a second
- * spelling of one person in the audit trail.
- */
-export function nonCanonicalIdentity(value: string): string | undefined {
-  if (value !== value.trim()) return 'identity has leading or trailing whitespace';
-  if (value.includes('@') && value !== value.toLowerCase()) return 'e-mail identity is not lower-case';
-  return undefined;
 }
 
 /** `a.b.c.d`, an IPv6 address, or either with a `/prefix` in range (32 or 128). */
