@@ -53,6 +53,13 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     ]);
   });
 
+  it('refuses a duplicate issuer at the line of the duplicate', () => {
+    const issuer = (url: string) => `      - { issuer_url: ${url}, jwks_file: /k.json, audience: decom }`;
+    expect(issues(['server:', '  jwt:', '    enabled: true', '    configs:', issuer('https://a'), issuer('https://b'), issuer('https://a')].join('\n'))).toEqual([
+      '/etc/decom/server.yaml:7:23 server.jwt.configs[2].issuer_url: duplicate issuer "https://a"',
+    ]);
+  });
+
   it('reads server.graphql.introspection: on by default with JWT off, off by default with JWT on, as set otherwise', () => {
     expect(parseServerConfig('server: {}\n', 'f.yaml').graphql).toEqual({ introspection: true });
     const jwt = 'server:\n  jwt:\n    enabled: true\n    configs:\n      - { issuer_url: https://idp, jwks_file: /k.json, audience: decom }\n';

@@ -186,9 +186,12 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   jwtMap.only(['enabled', 'anonymous_reads', 'clock_skew_seconds', 'jwks_refetch_cooldown_seconds', 'max_token_lifetime_seconds', 'configs']);
   const enabled = jwtMap.bool('enabled', false);
   const configs: JwtIssuerConfig[] = [];
-  jwtMap.list('configs').forEach((item, i) => {
+  const seenIssuers = new Set<string>();
+  jwtMap.list('configs').forEach((item) => {
     item.only(['issuer_url', 'jwk_cert_url', 'jwks_file', 'jwk_cert_file', 'jwk_cert_ca_file', 'header', 'audience', 'identity_claim', 'identity_claim_pattern', 'identity_header', 'system_identities']);
     const issuer_url = item.string('issuer_url', true);
+    if (issuer_url !== undefined && seenIssuers.has(issuer_url)) item.problem('issuer_url', `duplicate issuer "${issuer_url}"`);
+    if (issuer_url !== undefined) seenIssuers.add(issuer_url);
     const jwk_cert_url = item.url('jwk_cert_url');
     // `jwk_cert_file` is HyperFleet's name of Decom's `jwks_file`: one key, two spellings.
     if (item.has('jwks_file') && item.has('jwk_cert_file')) item.problem('jwk_cert_file', 'jwk_cert_file and jwks_file are the same setting: set one');
@@ -232,13 +235,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
         ...(systemIdentities ? { system_identities: true } : {}),
       });
     }
-    void i;
   });
-  const seenIssuers = new Set<string>();
-  for (const [i, c] of configs.entries()) {
-    if (seenIssuers.has(c.issuer_url)) at(root, `server.jwt.configs[${i}].issuer_url`, `duplicate issuer "${c.issuer_url}"`);
-    seenIssuers.add(c.issuer_url);
-  }
   if (enabled && configs.length === 0 && issues.length === 0) jwtMap.problem('configs', 'jwt is enabled but no issuer is configured');
   const clockSkew = jwtMap.integer('clock_skew_seconds', 30, 0, 600);
   const cooldown = jwtMap.integer('jwks_refetch_cooldown_seconds', 30, 1, 3600);
