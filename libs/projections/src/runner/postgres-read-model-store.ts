@@ -73,6 +73,7 @@ export class PostgresReadModelStore implements ReadModelStore {
       return client.query({ text: toPositionalPlaceholders(sql), values: params.map(bind), types: numericTypes });
     };
     const tx: ReadModelTx = {
+      dialect: this.dialect,
       query: async <R>(sql: string, params: readonly unknown[] = []) => (await run(sql, params)).rows as R[],
       execute: async (sql, params = []) => ({ changes: (await run(sql, params)).rowCount ?? 0 }),
     };
