@@ -238,7 +238,7 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
 
   private async loadRows(ids: readonly string[]): Promise<void> {
     for (const chunk of chunks(ids)) {
-      const found = new Map((await this.tx.query<ResourceRow>(`SELECT * FROM resources WHERE id IN (${marks(chunk)})`, chunk)).map((r) => [r.id, r]));
+      const found = new Map((await this.tx.query<ResourceRow>(`SELECT * FROM resources WHERE id IN (${marks(padded(chunk))})`, padded(chunk))).map((r) => [r.id, r]));
       for (const id of chunk) {
         const row = found.get(id);
         if (row) this.remember(row);
@@ -256,7 +256,7 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   private async loadStatuses(ids: readonly string[]): Promise<void> {
     for (const chunk of chunks(ids)) {
       for (const id of chunk) this.statuses.set(id, new Map());
-      for (const row of await this.tx.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id IN (${marks(chunk)})`, chunk)) {
+      for (const row of await this.tx.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id IN (${marks(padded(chunk))})`, padded(chunk))) {
         this.statuses.get(row.resource_id)!.set(row.adapter, row);
       }
     }
@@ -264,7 +264,7 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
 
   private async loadChildren(owners: readonly string[]): Promise<void> {
     for (const chunk of chunks(owners)) {
-      const stored = await this.tx.query<ResourceRow>(`SELECT * FROM resources WHERE owner_id IN (${marks(chunk)})`, chunk);
+      const stored = await this.tx.query<ResourceRow>(`SELECT * FROM resources WHERE owner_id IN (${marks(padded(chunk))})`, padded(chunk));
       for (const row of stored) if (!this.rows.has(row.id)) this.remember(row);
       for (const owner of chunk) this.children.set(owner, new Set());
       // The table's children that the batch did not remove, and the batch's own (created, or loaded before).
@@ -276,7 +276,7 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   private async loadReferences(referrers: readonly string[]): Promise<void> {
     for (const chunk of chunks(referrers)) {
       for (const id of chunk) this.references.set(id, []);
-      for (const row of await this.tx.query<ReferenceRow>(`SELECT * FROM resource_references WHERE referrer_id IN (${marks(chunk)})`, chunk)) {
+      for (const row of await this.tx.query<ReferenceRow>(`SELECT * FROM resource_references WHERE referrer_id IN (${marks(padded(chunk))})`, padded(chunk))) {
         this.references.get(row.referrer_id)!.push(row);
         setOf(this.heldByTarget, row.target_id).add(row.referrer_id);
         this.referrers.get(row.target_id)?.add(row.referrer_id);
@@ -286,7 +286,7 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
 
   private async loadReferrers(targets: readonly string[]): Promise<void> {
     for (const chunk of chunks(targets)) {
-      const stored = await this.tx.query<ReferenceRow>(`SELECT * FROM resource_references WHERE target_id IN (${marks(chunk)})`, chunk);
+      const stored = await this.tx.query<ReferenceRow>(`SELECT * FROM resource_references WHERE target_id IN (${marks(padded(chunk))})`, padded(chunk));
       for (const target of chunk) this.referrers.set(target, new Set());
       // A referrer whose references the batch holds answers from memory; the others from the table.
       for (const row of stored) if (!this.references.has(row.referrer_id)) this.referrers.get(row.target_id)!.add(row.referrer_id);
@@ -299,14 +299,12 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   // --- writing ---
 
   private async deleteWhereIn(table: string, column: string, values: readonly string[]): Promise<void> {
-    for (const chunk of chunks(values)) await this.tx.execute(`DELETE FROM ${table} WHERE ${column} IN (${marks(chunk)})`, chunk);
+    for (const chunk of chunks(values)) await this.tx.execute(`DELETE FROM ${table} WHERE ${column} IN (${marks(padded(chunk))})`, padded(chunk));
   }
 
   private async insert<R, C extends keyof R & string>(table: string, columns: readonly C[], rows: readonly R[], onConflict = ''): Promise<void> {
-    const perStatement = this.tx.dialect === 'postgres' ? Math.floor(MAX_PARAMS / columns.length) : 1;
     const row = `(${marks(columns)})`;
-    for (let start = 0; start < rows.length; start += perStatement) {
-      const chunk = rows.slice(start, start + perStatement);
+    for (const chunk of this.pieces(rows, Math.floor(MAX_PARAMS / columns.length))) {
       await this.tx.execute(
         `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => row).join(', ')} ${onConflict}`,
         chunk.flatMap((r) => columns.map((c) => r[c])),
@@ -314,11 +312,25 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
     }
   }
 
+  /**
+   * Rows per statement: one in SQLite (a prepared single-row statement is its fastest path); in PostgreSQL
+   * multi-row statements of power-of-two sizes up to `max`, so a few texts cover every count and each is
+   * prepared once per connection.
+   */
+  private pieces<R>(rows: readonly R[], max: number): R[][] {
+    if (this.tx.dialect !== 'postgres') return rows.map((row) => [row]);
+    const out: R[][] = [];
+    for (let start = 0; start < rows.length; ) {
+      const size = floorPowerOfTwo(Math.min(rows.length - start, max));
+      out.push(rows.slice(start, start + size));
+      start += size;
+    }
+    return out;
+  }
+
   private async updateHardDeleted(): Promise<void> {
     const rows = [...this.hardDeletes.entries()].map(([id, { time, cause }]) => [id, time, cause]);
-    const perStatement = this.tx.dialect === 'postgres' ? 1000 : 1;
-    for (let start = 0; start < rows.length; start += perStatement) {
-      const chunk = rows.slice(start, start + perStatement);
+    for (const chunk of this.pieces(rows, 1000)) {
       await this.tx.execute(
         `UPDATE resource_index SET hard_deleted_time = v.column2, hard_delete_cause = v.column3
          FROM (VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}) AS v WHERE resource_index.id = v.column1`,
@@ -347,8 +359,21 @@ function excludedSet(columns: readonly string[]): string {
   return columns.map((c) => `${c} = excluded.${c}`).join(', ');
 }
 
-/** Up to 500 keys per `IN (...)` read. */
-function chunks<T>(values: readonly T[], size = 500): T[][] {
+/** `values` repeated at the end up to the next power of two: `IN (...)` texts come in a few sizes (prepared once each). */
+function padded<T>(values: readonly T[]): T[] {
+  let size = 1;
+  while (size < values.length) size *= 2;
+  return [...values, ...Array<T>(size - values.length).fill(values[values.length - 1]!)];
+}
+
+function floorPowerOfTwo(n: number): number {
+  let size = 1;
+  while (size * 2 <= n) size *= 2;
+  return size;
+}
+
+/** Up to 512 keys per `IN (...)` read. */
+function chunks<T>(values: readonly T[], size = 512): T[][] {
   const out: T[][] = [];
   for (let start = 0; start < values.length; start += size) out.push(values.slice(start, start + size));
   return out;
