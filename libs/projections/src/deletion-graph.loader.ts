@@ -5,7 +5,6 @@
  * Loading only: which of these rows block what is decided in `libs/domain` (deletion-status.ts).
  */
 import type { AdapterStatus, DeletionGraph, DeletionNode, DeletionPolicy, EffectiveDeletionPolicy, KindRegistry, OperatorMark, PropagationPolicy } from '@decom/domain';
-import { toAdapterStatus } from './adapter-status-row.js';
 import type { AdapterStatusRow, DeletionInfo, ResourceRow } from './resource-view.schema.js';
 
 /**
@@ -18,6 +17,8 @@ export interface DeletionGraphSource {
   childrenOf(ids: readonly string[]): Promise<ResourceRow[]>;
   referrersOf(ids: readonly string[]): Promise<ResourceRow[]>;
   statusesOf(ids: readonly string[]): Promise<AdapterStatusRow[]>;
+  /** A status row as the domain's `AdapterStatus`. */
+  adapterStatus(row: AdapterStatusRow): AdapterStatus;
 }
 
 /** Resources a snapshot holds at most beyond the resource's own subtree (the wait-graph walk is cut there). */
@@ -70,7 +71,7 @@ export async function loadDeletionGraph(source: DeletionGraphSource, kinds: Kind
   const statusOwners = [root.id, ...referrersOfRoot];
   const statuses = await source.statusesOf(statusOwners);
   const statusesOf = new Map<string, Record<string, AdapterStatus>>();
-  for (const s of statuses) statusesOf.set(s.resource_id, { ...statusesOf.get(s.resource_id), [s.adapter]: toAdapterStatus(s) });
+  for (const s of statuses) statusesOf.set(s.resource_id, { ...statusesOf.get(s.resource_id), [s.adapter]: source.adapterStatus(s) });
   return {
     nodes: new Map([...rows.values()].map((row) => [row.id, deletionNodeOf(row, statusesOf.get(row.id) ?? {})])),
     requiredAdaptersOf,

@@ -23,10 +23,10 @@ import {
   type ResourceCondition,
   type ResourceConditionsInput,
   type ResourceEvent,
+  type AdapterStatus,
 } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
 import { Logger } from '@nestjs/common';
-import { toAdapterStatus } from './adapter-status-row.js';
 export { toAdapterStatus } from './adapter-status-row.js';
 import { mapConditions } from './condition-mapping.js';
 import { loadDeletionGraph } from './deletion-graph.loader.js';
@@ -35,7 +35,6 @@ import { resourceHref } from './resource-href.js';
 import {
   RESOURCE_VIEW_SCHEMA,
   RESOURCE_VIEW_TABLES,
-  type AdapterStatusRow,
   type DeletionInfo,
   type ResourceRow,
 } from './resource-view.schema.js';
@@ -203,7 +202,7 @@ export class ResourceViewProjection implements Projection {
   /** The deletion status stored on the row by its last refresh (deleting resources only). */
   private async storedStatus(tx: ResourceViewWorkingSet, id: string): Promise<DeletionStatus | undefined> {
     const row = await tx.row(id);
-    return row ? parseInfo(row).deletion_status : undefined;
+    return row ? tx.deletionInfo(row).deletion_status : undefined;
   }
 
   /** `id` and all its stored descendants, parents before children. */
@@ -255,8 +254,9 @@ export class ResourceViewProjection implements Projection {
     const row = await tx.row(id);
     if (!row) return undefined;
     const statuses = await tx.statusesOf([id]);
+    const adapterStatuses = statuses.map((s) => tx.adapterStatus(s));
     const childCount = (await tx.childIds(id)).length;
-    const info = parseInfo(row);
+    const info = tx.deletionInfo(row);
     const graph = await loadDeletionGraph(tx, this.kinds, id);
     // The one deletion truth (libs/domain deletion-status.ts): stored as is, and every input below comes from it.
     const status = deletionStatus(graph, id);
@@ -272,7 +272,7 @@ export class ResourceViewProjection implements Projection {
       ...(row.deleted_time ? { deleted_time: row.deleted_time } : {}),
       // During a deletion, the adapter set frozen at DeletionRequested.
       required_adapters: status?.required_adapters ?? this.kinds.find(row.kind)?.required_adapters ?? [],
-      adapter_statuses: Object.fromEntries(statuses.map((s) => [s.adapter, toAdapterStatus(s)])),
+      adapter_statuses: Object.fromEntries(adapterStatuses.map((s) => [s.adapter, s])),
       child_record_count: childCount,
     };
     const previous = JSON.parse(row.conditions) as ResourceCondition[];
@@ -288,7 +288,7 @@ export class ResourceViewProjection implements Projection {
       ...(policy ? { deletion_policy: policy } : {}),
       now: recordedTime(this.currentEvent),
     });
-    const conditions = [...base, ...this.mappedConditions(row, statuses, base, previous, statusReport)];
+    const conditions = [...base, ...this.mappedConditions(row, adapterStatuses, base, previous, statusReport)];
     await tx.updateRow(id, { ...changes, conditions: JSON.stringify(conditions) });
     if (row.deleted_time) {
       const verdict = computeReconciled(input);
@@ -311,7 +311,7 @@ export class ResourceViewProjection implements Projection {
    */
   private mappedConditions(
     row: ResourceRow,
-    statuses: readonly AdapterStatusRow[],
+    statuses: readonly AdapterStatus[],
     base: readonly ResourceCondition[],
     previous: readonly ResourceCondition[],
     statusReport: boolean,
@@ -324,7 +324,7 @@ export class ResourceViewProjection implements Projection {
     }
     const result = mapConditions({
       rules,
-      statuses: statuses.map(toAdapterStatus),
+      statuses,
       resource: presentResource({ ...row, conditions: JSON.stringify(base) }) as unknown as Record<string, unknown>,
       generation: Number(row.generation),
       previous,
@@ -337,10 +337,6 @@ export class ResourceViewProjection implements Projection {
 }
 
 const conditionMappingLog = new Logger('ConditionMapping');
-
-function parseInfo(row: ResourceRow): Partial<DeletionInfo> {
-  return row.deletion_info ? (JSON.parse(row.deletion_info) as Partial<DeletionInfo>) : {};
-}
 
 /** Refreshes set off by one change, beyond the changed resource itself (a long reference chain is cut there). */
 const MAX_PROPAGATED_REFRESHES = 200;

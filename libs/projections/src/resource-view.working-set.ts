@@ -8,7 +8,9 @@
  * referrers are each loaded whole (or known absent) before they are read or changed; a set loaded from the
  * database is merged with what the batch already changed (memory wins for every row it holds).
  */
-import type { AdapterStatusRow, FinalizingRow, ResourceIndexRow, ResourceRow } from './resource-view.schema.js';
+import type { AdapterStatus } from '@decom/domain';
+import { toAdapterStatus } from './adapter-status-row.js';
+import type { AdapterStatusRow, DeletionInfo, FinalizingRow, ResourceIndexRow, ResourceRow } from './resource-view.schema.js';
 import type { ReadModelTx } from './runner/index.js';
 import type { DeletionGraphSource } from './deletion-graph.loader.js';
 
@@ -64,6 +66,9 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   private readonly hardDeletes = new Map<string, { readonly time: string; readonly cause: string }>();
   /** Per id: delete the stored row first (a removal in this batch), then upsert `row` when set. */
   private readonly finalizing = new Map<string, { deleteFirst: boolean; row?: FinalizingRow }>();
+  /** JSON columns parsed once per row version (a change makes a new row object); callers must not mutate them. */
+  private readonly parsedStatuses = new WeakMap<AdapterStatusRow, AdapterStatus>();
+  private readonly parsedInfo = new WeakMap<ResourceRow, Partial<DeletionInfo>>();
 
   constructor(private readonly tx: ReadModelTx) {}
 
@@ -112,6 +117,20 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   async referrersOf(ids: readonly string[]): Promise<ResourceRow[]> {
     await this.loadReferrers(ids.filter((id) => !this.referrers.has(id)));
     return this.present([...new Set(ids)].flatMap((id) => [...this.referrers.get(id)!]));
+  }
+
+  /** `row` as the domain's `AdapterStatus` (shared: read it, do not change it). */
+  adapterStatus(row: AdapterStatusRow): AdapterStatus {
+    let status = this.parsedStatuses.get(row);
+    if (!status) this.parsedStatuses.set(row, (status = toAdapterStatus(row)));
+    return status;
+  }
+
+  /** The row's `deletion_info` column parsed (`{}` when NULL; shared: read it, do not change it). */
+  deletionInfo(row: ResourceRow): Partial<DeletionInfo> {
+    let info = this.parsedInfo.get(row);
+    if (!info) this.parsedInfo.set(row, (info = row.deletion_info ? (JSON.parse(row.deletion_info) as Partial<DeletionInfo>) : {}));
+    return info;
   }
 
   // --- writes (applied in memory now, to the tables by `flush`) ---
