@@ -174,6 +174,71 @@ interface BulkResult {
   readonly capped: boolean;
   /** CPU time each engine process spent during the deletion, ms (where the time goes, on a shared box too). */
   readonly cpu: readonly { readonly label: string; readonly ms: number }[];
+  /** Work counted during the deletion, summed over the processes (a regression shows as a count, not only a time). */
+  readonly work: WorkCounts;
+}
+
+/**
+ * Counts of one deletion phase: adapter runs (jobs run; `decom_adapter_runs_total`), job retries
+ * (`decom_job_retries_total`), HTTP requests the API answered (`hyperfleet_api_requests_total`) without the
+ * bench's own list polls, and requests the Kubernetes server answered (undefined where it runs inside the
+ * engine: the bundled server of `decom start` has no counter outside its process).
+ */
+interface WorkCounts {
+  readonly jobs: number;
+  readonly retries: number;
+  readonly http: number;
+  readonly kube: number | undefined;
+}
+
+const metricsUrls = new Map<BenchChild, string | undefined>();
+
+/** The `http://<host>:<port>/metrics` an engine process logged at start (DECOM_METRICS_PORT=0 picks the port). */
+function metricsUrlOf(process: BenchChild): string | undefined {
+  if (!metricsUrls.has(process)) {
+    const found = process.log(Number.MAX_SAFE_INTEGER).match(/http:\/\/([\d.]+):(\d+)\/metrics/);
+    metricsUrls.set(process, found ? `http://${found[1] === '0.0.0.0' ? '127.0.0.1' : found[1]}:${found[2]}/metrics` : undefined);
+  }
+  return metricsUrls.get(process);
+}
+
+/** The counters of one process: its /metrics (found in its log) and, for the Kubernetes server, its probe. */
+async function countWork(process: BenchChild): Promise<WorkCounts> {
+  const kube = (await process.probe()).counters?.['kube_requests'];
+  const url = metricsUrlOf(process);
+  const counts = { jobs: 0, retries: 0, http: 0, kube };
+  if (!url) return counts;
+  const text = await (await fetch(url)).text();
+  for (const line of text.split('\n')) {
+    const sample = /^([a-z_]+)(?:\{([^}]*)\})? ([0-9.eE+-]+)$/.exec(line);
+    if (!sample) continue;
+    const [, name, labels = '', value] = sample;
+    if (name === 'decom_adapter_runs_total') counts.jobs += Number(value);
+    else if (name === 'decom_job_retries_total') counts.retries += Number(value);
+    // The bench's polls (`GET /clusters?size=1`, `GET /nodepools?size=1`) are not the engine's work.
+    else if (name === 'hyperfleet_api_requests_total' && !/method="GET".*path="[^"]*\/(clusters|nodepools)"/.test(labels)) counts.http += Number(value);
+  }
+  return counts;
+}
+
+async function countAll(processes: readonly BenchChild[]): Promise<WorkCounts> {
+  const each = await Promise.all(processes.map(countWork));
+  const kube = each.map((c) => c.kube).filter((k) => k !== undefined);
+  return {
+    jobs: each.reduce((n, c) => n + c.jobs, 0),
+    retries: each.reduce((n, c) => n + c.retries, 0),
+    http: each.reduce((n, c) => n + c.http, 0),
+    kube: kube.length > 0 ? kube.reduce((n, k) => n + k, 0) : undefined,
+  };
+}
+
+function workDuring(before: WorkCounts, after: WorkCounts): WorkCounts {
+  return {
+    jobs: after.jobs - before.jobs,
+    retries: after.retries - before.retries,
+    http: after.http - before.http,
+    kube: after.kube !== undefined && before.kube !== undefined ? after.kube - before.kube : undefined,
+  };
 }
 
 /** P2: provisions up to `sizes.bulkClusters` (batches, cap), deletes them all at once, counts until gone or cap. */
@@ -192,6 +257,7 @@ async function bulk(api: DemoApi, sizes: Sizes, log: (line: string) => void, pro
   log(`provisioned ${ids.length} clusters × ${NODEPOOLS} nodepools in ${fmt(provisionSeconds, 1)} s; deleting them`);
   const total = ids.length * (1 + NODEPOOLS);
   const cpuBefore = await Promise.all(processes.map(async (p) => (await p.probe()).cpuMs));
+  const workBefore = await countAll(processes);
   const started = performance.now();
   await pool(ids, DELETE_IN_FLIGHT, (id) => deleteCluster(api, id));
   let remaining = total;
@@ -202,7 +268,8 @@ async function bulk(api: DemoApi, sizes: Sizes, log: (line: string) => void, pro
   }
   const deleteSeconds = secondsSince(started);
   const cpu = await Promise.all(processes.map(async (p, i) => ({ label: p.label, ms: (await p.probe()).cpuMs - cpuBefore[i]! })));
-  return { clusters: ids.length, provisionSeconds, deleteSeconds, gone: total - remaining, capped: remaining > 0, cpu };
+  const work = workDuring(workBefore, await countAll(processes));
+  return { clusters: ids.length, provisionSeconds, deleteSeconds, gone: total - remaining, capped: remaining > 0, cpu, work };
 }
 
 /** `label 12.3 ms` per resource gone, for each process, and their sum. */
@@ -210,6 +277,17 @@ function cpuPerResource(b: BulkResult): string {
   const per = (ms: number) => `${fmt(ms / Math.max(1, b.gone), 1)} ms`;
   const sum = b.cpu.reduce((total, p) => total + p.ms, 0);
   return [...b.cpu.map((p) => `${p.label} ${per(p.ms)}`), ...(b.cpu.length > 1 ? [`all ${per(sum)}`] : [])].join('; ');
+}
+
+/** Jobs, retries, HTTP requests and Kubernetes requests per resource gone (one decimal). */
+function workPerResource(b: BulkResult): string[] {
+  const per = (n: number) => fmt(n / Math.max(1, b.gone), 1);
+  return [per(b.work.jobs), per(b.work.retries), per(b.work.http), b.work.kube === undefined ? 'n/a (inside the engine)' : per(b.work.kube)];
+}
+
+function workLine(b: BulkResult): string {
+  const [jobs, retries, http, kube] = workPerResource(b);
+  return `per resource gone: ${jobs} jobs, ${retries} retries, ${http} HTTP requests, ${kube} Kubernetes requests`;
 }
 
 /** Redis's own rate for the cheapest write, pipelined 1,000 at a time: the ceiling for any queue on it. */
@@ -268,7 +346,7 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
     const kubeRate = await deleteRate(bundledKube, sizes.kubeRateClusters, DELETE_IN_FLIGHT);
     const result = await bulk(api, sizes, ctx.log, [embedded]);
     const rss = (await embedded.probe()).rss;
-    ctx.log(`P2 embedded: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${mb(rss)}`);
+    ctx.log(`P2 embedded: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${mb(rss)}; ${workLine(result)}`);
     embeddedFigures = { name: 'embedded (in-process jobs)', bulk: result, kubeRate, rss: [{ label: 'decom start (API, jobs, adapters, bundled Kubernetes)', bytes: rss }], profiles: embeddedProfiles };
   } finally {
     const { profile } = await embedded.stop();
@@ -313,7 +391,7 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
       ...(await Promise.all(workers.map(async (w) => ({ label: w.label, bytes: (await w.probe()).rss })))),
       { label: 'Kubernetes server', bytes: (await kube.probe()).rss },
     ];
-    ctx.log(`P2 BullMQ: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${rss.map((r) => `${r.label} ${mb(r.bytes)}`).join(', ')}`);
+    ctx.log(`P2 BullMQ: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${rss.map((r) => `${r.label} ${mb(r.bytes)}`).join(', ')}; ${workLine(result)}`);
     distributed = { name: 'BullMQ, 2 `decom worker` processes', bulk: result, kubeRate, rss, profiles: distributedProfiles };
   } finally {
     for (const child of children.reverse()) {
@@ -379,6 +457,15 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
     '|---|---:|---:|---|---:|---:|---|---|',
     bulkRow(embeddedFigures!),
     bulkRow(distributed!),
+    '',
+    'Work per resource gone during the deletion, summed over the processes (counts move with the code, not with the box):',
+    'jobs = adapter runs (`decom_adapter_runs_total`), retries = job tries after the first (`decom_job_retries_total`),',
+    'HTTP = requests the API answered (`hyperfleet_api_requests_total`, the bench\'s list polls left out: the DELETEs and',
+    'the adapters\' calls), Kubernetes = requests the Kubernetes server answered (its own process only).',
+    '',
+    '| runner | jobs | retries | HTTP requests | Kubernetes requests |',
+    '|---|---:|---:|---:|---:|',
+    ...[embeddedFigures!, distributed!].map((f) => `| ${f.name} | ${workPerResource(f.bulk).join(' | ')} |`),
     ...(profiles.length > 0 ? ['', 'Where the time goes (targets missed):', ...profiles] : []),
   ].join('\n');
 }

@@ -5,9 +5,21 @@
  * Loading only: which of these rows block what is decided in `libs/domain` (deletion-status.ts).
  */
 import type { AdapterStatus, DeletionGraph, DeletionNode, DeletionPolicy, EffectiveDeletionPolicy, KindRegistry, OperatorMark, PropagationPolicy } from '@decom/domain';
-import { toAdapterStatus } from './adapter-status-row.js';
 import type { AdapterStatusRow, DeletionInfo, ResourceRow } from './resource-view.schema.js';
-import type { ReadModelQueries } from './runner/index.js';
+
+/**
+ * The reads a snapshot needs, as the resource view's tables answer them: rows by id, rows owned by or
+ * referencing some ids (ascending by id), adapter statuses of some ids (by resource, then adapter): the
+ * projection's `ResourceViewWorkingSet` answers them from a batch's rows in memory.
+ */
+export interface DeletionGraphSource {
+  row(id: string): Promise<ResourceRow | undefined>;
+  childrenOf(ids: readonly string[]): Promise<ResourceRow[]>;
+  referrersOf(ids: readonly string[]): Promise<ResourceRow[]>;
+  statusesOf(ids: readonly string[]): Promise<AdapterStatusRow[]>;
+  /** A status row as the domain's `AdapterStatus`. */
+  adapterStatus(row: AdapterStatusRow): AdapterStatus;
+}
 
 /** Resources a snapshot holds at most beyond the resource's own subtree (the wait-graph walk is cut there). */
 export const MAX_SNAPSHOT_RESOURCES = 200;
@@ -18,10 +30,10 @@ export const MAX_SNAPSHOT_RESOURCES = 200;
  * cycle longer than that is not seen (as the delete guard's walk). Adapter statuses are loaded for `id`
  * and its direct referrers only: theirs are the statuses `deletionStatus(graph, id)` reads.
  */
-export async function loadDeletionGraph(db: ReadModelQueries, kinds: KindRegistry, id: string, maxResources = MAX_SNAPSHOT_RESOURCES): Promise<DeletionGraph> {
+export async function loadDeletionGraph(source: DeletionGraphSource, kinds: KindRegistry, id: string, maxResources = MAX_SNAPSHOT_RESOURCES): Promise<DeletionGraph> {
   const rows = new Map<string, ResourceRow>();
   const requiredAdaptersOf = (kind: string) => kinds.find(kind)?.required_adapters ?? [];
-  const root = (await db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [id]))[0];
+  const root = await source.row(id);
   if (!root) return { nodes: new Map(), requiredAdaptersOf };
   rows.set(root.id, root);
   const add = (found: readonly ResourceRow[], capped: boolean): ResourceRow[] => {
@@ -36,30 +48,30 @@ export async function loadDeletionGraph(db: ReadModelQueries, kinds: KindRegistr
   let referrersOfRoot: string[] = [];
   if (root.deleted_time) {
     // The whole subtree: dependents and a paused descendant count at any depth.
-    for (let level = [root]; level.length > 0; ) level = add(await childrenOf(db, level.map((r) => r.id)), false);
+    for (let level = [root]; level.length > 0; ) level = add(await source.childrenOf(level.map((r) => r.id)), false);
     // What waits for what, outwards from the resource: a deleting resource waits for its referrers and its child records.
-    const referrers = await referrersOf(db, [root.id]);
+    const referrers = await source.referrersOf([root.id]);
     add(referrers, false);
     referrersOfRoot = referrers.map((r) => r.id).filter((r) => r !== root.id);
     for (let frontier = [...rows.values()]; frontier.length > 0 && rows.size < maxResources; ) {
       const deleting = frontier.filter((r) => r.deleted_time).map((r) => r.id);
       if (deleting.length === 0) break;
-      frontier = add([...(await referrersOf(db, deleting)), ...(await childrenOf(db, deleting))], true);
+      frontier = add([...(await source.referrersOf(deleting)), ...(await source.childrenOf(deleting))], true);
     }
   }
   // Lineages: the resource's (its pause and policy) and its referrers' (theirs, shown on its InUse blocker).
   for (const start of [root.id, ...referrersOfRoot]) {
     for (let owner = rows.get(start)?.owner_id; owner; ) {
-      const row = rows.get(owner) ?? (await db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [owner]))[0];
+      const row = rows.get(owner) ?? (await source.row(owner));
       if (!row) break;
       rows.set(row.id, row);
       owner = row.owner_id;
     }
   }
   const statusOwners = [root.id, ...referrersOfRoot];
-  const statuses = await db.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id IN (${marks(statusOwners)})`, statusOwners);
+  const statuses = await source.statusesOf(statusOwners);
   const statusesOf = new Map<string, Record<string, AdapterStatus>>();
-  for (const s of statuses) statusesOf.set(s.resource_id, { ...statusesOf.get(s.resource_id), [s.adapter]: toAdapterStatus(s) });
+  for (const s of statuses) statusesOf.set(s.resource_id, { ...statusesOf.get(s.resource_id), [s.adapter]: source.adapterStatus(s) });
   return {
     nodes: new Map([...rows.values()].map((row) => [row.id, deletionNodeOf(row, statusesOf.get(row.id) ?? {})])),
     requiredAdaptersOf,
@@ -94,19 +106,4 @@ export function deletionNodeOf(row: ResourceRow, adapterStatuses: Readonly<Recor
         }
       : {}),
   };
-}
-
-function marks(values: readonly unknown[]): string {
-  return values.map(() => '?').join(', ');
-}
-
-async function childrenOf(db: ReadModelQueries, ids: readonly string[]): Promise<ResourceRow[]> {
-  return db.query<ResourceRow>(`SELECT * FROM resources WHERE owner_id IN (${marks(ids)}) ORDER BY id`, ids);
-}
-
-async function referrersOf(db: ReadModelQueries, ids: readonly string[]): Promise<ResourceRow[]> {
-  return db.query<ResourceRow>(
-    `SELECT * FROM resources WHERE id IN (SELECT referrer_id FROM resource_references WHERE target_id IN (${marks(ids)})) ORDER BY id`,
-    ids,
-  );
 }

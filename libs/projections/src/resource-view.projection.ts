@@ -22,10 +22,11 @@ import {
   type PauseMark,
   type ResourceCondition,
   type ResourceConditionsInput,
+  type ResourceEvent,
+  type AdapterStatus,
 } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
 import { Logger } from '@nestjs/common';
-import { toAdapterStatus } from './adapter-status-row.js';
 export { toAdapterStatus } from './adapter-status-row.js';
 import { mapConditions } from './condition-mapping.js';
 import { loadDeletionGraph } from './deletion-graph.loader.js';
@@ -34,11 +35,11 @@ import { resourceHref } from './resource-href.js';
 import {
   RESOURCE_VIEW_SCHEMA,
   RESOURCE_VIEW_TABLES,
-  type AdapterStatusRow,
   type DeletionInfo,
   type ResourceRow,
 } from './resource-view.schema.js';
 import type { Projection, ReadModelTx } from './runner/index.js';
+import { ResourceViewWorkingSet } from './resource-view.working-set.js';
 
 export class ResourceViewProjection implements Projection {
   readonly name = 'resource-view';
@@ -51,70 +52,81 @@ export class ResourceViewProjection implements Projection {
   private currentEvent?: RecordedEvent;
 
   async apply(recorded: RecordedEvent, tx: ReadModelTx): Promise<void> {
-    if (!isResourceEvent({ type: recorded.type })) return;
-    this.currentEvent = recorded;
-    const event = upcastResourceEvent(recorded);
+    await this.applyBatch([recorded], tx);
+  }
+
+  /**
+   * Applies `events` (ascending) through one working set: the rows they touch are read in a few statements
+   * first, changed in memory event by event, and written back at the end; the rows left are those of
+   * `apply` per event.
+   */
+  async applyBatch(events: readonly RecordedEvent[], tx: ReadModelTx): Promise<void> {
+    const batch = events.filter((recorded) => isResourceEvent({ type: recorded.type })).map((recorded) => ({ recorded, event: upcastResourceEvent(recorded) }));
+    if (batch.length === 0) return;
+    const rows = new ResourceViewWorkingSet(tx);
+    await rows.prefetch(batch.flatMap(({ event }) => touchedIds(event.data)));
+    for (const { recorded, event } of batch) {
+      this.currentEvent = recorded;
+      await this.applyOne(recorded, event, rows);
+    }
+    await rows.flush();
+  }
+
+  private async applyOne(recorded: RecordedEvent, event: ResourceEvent, tx: ResourceViewWorkingSet): Promise<void> {
     switch (event.type) {
       case 'ResourceCreated': {
         const d = event.data;
-        const owner = d.owner_references ? await this.row(tx, d.owner_references.id) : undefined;
+        const owner = d.owner_references ? await tx.row(d.owner_references.id) : undefined;
         const href = resourceHref(this.kinds, d.kind, d.id, owner?.href);
         const required = this.kinds.find(d.kind)?.required_adapters ?? [];
-        await tx.execute(
-          `INSERT INTO resources (id, kind, name, href, stream, owner_id, owner_kind, owner_href, spec, labels, generation,
-             created_time, updated_time, created_by, updated_by, deleted_time, deleted_by, conditions, deletion_policy, refs, tenant)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?)`,
-          [
-            d.id, d.kind, d.name, href, recorded.stream, d.owner_references?.id ?? null, d.owner_references?.kind ?? null,
-            owner?.href ?? null, JSON.stringify(d.spec), JSON.stringify(d.labels), d.generation, d.created_time,
-            d.created_time, d.created_by, d.created_by, JSON.stringify(initialResourceConditions(d.created_time, required)),
-            d.deletion_policy ?? null, d.references ? JSON.stringify(d.references) : null, d.tenant ? JSON.stringify(d.tenant) : null,
-          ],
-        );
+        await tx.insertRow({
+          id: d.id, kind: d.kind, name: d.name, href, stream: recorded.stream, owner_id: d.owner_references?.id ?? null,
+          owner_kind: d.owner_references?.kind ?? null, owner_href: owner?.href ?? null, spec: JSON.stringify(d.spec),
+          labels: JSON.stringify(d.labels), generation: d.generation, created_time: d.created_time, updated_time: d.created_time,
+          created_by: d.created_by, updated_by: d.created_by, deleted_time: null, deleted_by: null,
+          conditions: JSON.stringify(initialResourceConditions(d.created_time, required)), deletion_policy: d.deletion_policy ?? null,
+          refs: d.references ? JSON.stringify(d.references) : null, tenant: d.tenant ? JSON.stringify(d.tenant) : null,
+        });
         await this.indexReferences(tx, d.id, d.references);
-        await this.indexLabels(tx, d.id, d.labels);
+        tx.setLabels(d.id, d.labels);
         // The effective deletion policy and its source, visible from the start.
         const graph = await loadDeletionGraph(tx, this.kinds, d.id);
-        await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify({ effective_deletion_policy: effectivePolicyOf(graph, d.id) }), d.id]);
-        await tx.execute(
-          `INSERT INTO resource_index (id, kind, name, stream, owner_id, created_time, tenant) VALUES (?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (id) DO NOTHING`,
-          [d.id, d.kind, d.name, recorded.stream, d.owner_references?.id ?? null, d.created_time, d.tenant ? JSON.stringify(d.tenant) : null],
-        );
+        await tx.updateRow(d.id, { deletion_info: JSON.stringify({ effective_deletion_policy: effectivePolicyOf(graph, d.id) }) });
+        tx.insertIndex({
+          id: d.id, kind: d.kind, name: d.name, stream: recorded.stream, owner_id: d.owner_references?.id ?? null, created_time: d.created_time,
+          hard_deleted_time: null, hard_delete_cause: null, tenant: d.tenant ? JSON.stringify(d.tenant) : null,
+        });
         // A deleting resource it references now waits for it (InUse).
-        for (const target of await this.referencedBy(tx, d.id)) await this.refresh(tx, target);
+        for (const target of await tx.referencedBy(d.id)) await this.refresh(tx, target);
         return;
       }
       case 'SpecChanged': {
         const d = event.data;
-        await tx.execute(
-          `UPDATE resources SET spec = ?, labels = ?, generation = ?, updated_time = ?, updated_by = ?, deletion_policy = ?, refs = ? WHERE id = ?`,
-          [
-            JSON.stringify(d.spec), JSON.stringify(d.labels), d.generation, d.updated_time, d.updated_by,
-            d.deletion_policy ?? null, d.references ? JSON.stringify(d.references) : null, d.id,
-          ],
-        );
-        const oldTargets = await this.referencedBy(tx, d.id);
+        await tx.updateRow(d.id, {
+          spec: JSON.stringify(d.spec), labels: JSON.stringify(d.labels), generation: d.generation, updated_time: d.updated_time,
+          updated_by: d.updated_by, deletion_policy: d.deletion_policy ?? null, refs: d.references ? JSON.stringify(d.references) : null,
+        });
+        const oldTargets = await tx.referencedBy(d.id);
         await this.indexReferences(tx, d.id, d.references);
-        await this.indexLabels(tx, d.id, d.labels);
+        tx.setLabels(d.id, d.labels);
         // Children inherit the effective deletion policy; targets no longer referenced may stop being InUse,
         // newly referenced ones start.
         await this.refreshSubtree(tx, d.id);
-        for (const target of new Set([...oldTargets, ...(await this.referencedBy(tx, d.id))])) await this.refresh(tx, target);
+        for (const target of new Set([...oldTargets, ...(await tx.referencedBy(d.id))])) await this.refresh(tx, target);
         return;
       }
       case 'DeletionRequested': {
         const d = event.data;
-        await tx.execute(
-          `UPDATE resources SET generation = ?, deleted_time = ?, deleted_by = ?, updated_time = ?, updated_by = ?, effective_policy = ? WHERE id = ?`,
-          [d.generation, d.deleted_time, d.deleted_by, d.deleted_time, d.deleted_by, d.deletion_policy ?? 'Delete', d.id],
-        );
+        await tx.updateRow(d.id, {
+          generation: d.generation, deleted_time: d.deleted_time, deleted_by: d.deleted_by, updated_time: d.deleted_time,
+          updated_by: d.deleted_by, effective_policy: d.deletion_policy ?? 'Delete',
+        });
         const info: Partial<DeletionInfo> = {
           deletion_propagation: d.deletion_propagation ?? DEFAULT_PROPAGATION_POLICY,
           ...(d.required_adapters ? { deletion_required_adapters: d.required_adapters } : {}),
           ...(d.deletion_policy_source ? { recorded_source: d.deletion_policy_source } : {}),
         };
-        await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify(info), d.id]);
+        await tx.updateRow(d.id, { deletion_info: JSON.stringify(info) });
         await this.refreshWithOwner(tx, d.id);
         // A new deleting resource may close a wait cycle: every member shows it.
         for (const member of cycleMembers(await this.storedStatus(tx, d.id))) if (member !== d.id) await this.refresh(tx, member);
@@ -122,36 +134,27 @@ export class ResourceViewProjection implements Projection {
       }
       case 'AdapterStatusReported': {
         const { id, status } = event.data;
-        await tx.execute(
-          `INSERT INTO adapter_statuses (resource_id, adapter, observed_generation, conditions, metadata, data, created_time, last_report_time)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (resource_id, adapter) DO UPDATE SET observed_generation = excluded.observed_generation,
-             conditions = excluded.conditions, metadata = excluded.metadata, data = excluded.data,
-             created_time = excluded.created_time, last_report_time = excluded.last_report_time`,
-          [
-            id, status.adapter, status.observed_generation, JSON.stringify(status.conditions),
-            status.metadata === undefined ? null : JSON.stringify(status.metadata),
-            status.data === undefined ? null : JSON.stringify(status.data),
-            status.created_time, status.last_report_time,
-          ],
-        );
+        await tx.putStatus({
+          resource_id: id, adapter: status.adapter, observed_generation: status.observed_generation,
+          conditions: JSON.stringify(status.conditions), metadata: status.metadata === undefined ? null : JSON.stringify(status.metadata),
+          data: status.data === undefined ? null : JSON.stringify(status.data), created_time: status.created_time,
+          last_report_time: status.last_report_time,
+        });
         await this.refresh(tx, id, true);
         return;
       }
       case 'HardDeleted': {
         const d = event.data;
-        const targets = await this.referencedBy(tx, d.id);
+        const targets = await tx.referencedBy(d.id);
         const ancestors = await this.ancestors(tx, d.id);
         // A cycle it was part of is broken: its other members stop showing it.
         const members = cycleMembers(await this.storedStatus(tx, d.id));
-        await tx.execute(`DELETE FROM adapter_statuses WHERE resource_id = ?`, [d.id]);
-        await tx.execute(`DELETE FROM resources WHERE id = ?`, [d.id]);
-        await tx.execute(`DELETE FROM finalizing WHERE id = ?`, [d.id]);
-        await tx.execute(`DELETE FROM resource_references WHERE referrer_id = ?`, [d.id]);
-        await tx.execute(`DELETE FROM resource_labels WHERE resource_id = ?`, [d.id]);
-        await tx.execute(`UPDATE resource_index SET hard_deleted_time = ?, hard_delete_cause = ? WHERE id = ?`, [
-          d.hard_deleted_time, d.cause, d.id,
-        ]);
+        tx.deleteStatuses(d.id);
+        await tx.deleteRow(d.id);
+        tx.deleteFinalizing(d.id);
+        await tx.setReferences(d.id, []);
+        tx.setLabels(d.id, undefined);
+        tx.markIndexHardDeleted(d.id, d.hard_deleted_time, d.cause);
         // The owner's Reconciled depends on its remaining child records; every ancestor's dependents and
         // every target's referrers shrank.
         if (d.owner_references && !ancestors.includes(d.owner_references.id)) ancestors.unshift(d.owner_references.id);
@@ -159,28 +162,24 @@ export class ResourceViewProjection implements Projection {
         return;
       }
       case 'DeletionStarted':
-        await tx.execute(`UPDATE resources SET deletion_started = 1 WHERE id = ?`, [event.data.id]);
+        await tx.updateRow(event.data.id, { deletion_started: 1 });
         await this.refresh(tx, event.data.id);
         return;
       case 'ResourcePaused': {
         const d = event.data;
-        await tx.execute(`UPDATE resources SET paused = ?, ever_paused = 1 WHERE id = ?`, [
-          JSON.stringify({ caller: d.caller, reason: d.reason, time: d.paused_time }), d.id,
-        ]);
+        await tx.updateRow(d.id, { paused: JSON.stringify({ caller: d.caller, reason: d.reason, time: d.paused_time }), ever_paused: 1 });
         await this.refreshSubtree(tx, d.id);
         for (const ancestor of await this.ancestors(tx, d.id)) await this.refresh(tx, ancestor);
         return;
       }
       case 'ResourceUnpaused':
-        await tx.execute(`UPDATE resources SET paused = NULL WHERE id = ?`, [event.data.id]);
+        await tx.updateRow(event.data.id, { paused: null });
         await this.refreshSubtree(tx, event.data.id);
         for (const ancestor of await this.ancestors(tx, event.data.id)) await this.refresh(tx, ancestor);
         return;
       case 'ForceOrphaned': {
         const d = event.data;
-        await tx.execute(`UPDATE resources SET force_orphan = ? WHERE id = ?`, [
-          JSON.stringify({ caller: d.caller, reason: d.reason, time: d.force_orphaned_time }), d.id,
-        ]);
+        await tx.updateRow(d.id, { force_orphan: JSON.stringify({ caller: d.caller, reason: d.reason, time: d.force_orphaned_time }) });
         // The break-glass reaches every subresource (docs/policies.md): each refresh stores the domain's
         // effective policy, which the force-orphan of an ancestor turns to Orphan.
         for (const id of await this.subtree(tx, d.id)) await this.refresh(tx, id);
@@ -195,68 +194,40 @@ export class ResourceViewProjection implements Projection {
     }
   }
 
-  private async row(tx: ReadModelTx, id: string): Promise<ResourceRow | undefined> {
-    return (await tx.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [id]))[0];
-  }
-
-  private async indexReferences(tx: ReadModelTx, id: string, references: Readonly<Record<string, readonly { id: string; kind: string }[]>> | undefined): Promise<void> {
-    await tx.execute(`DELETE FROM resource_references WHERE referrer_id = ?`, [id]);
-    for (const [refType, targets] of Object.entries(references ?? {})) {
-      for (const target of targets) {
-        await tx.execute(
-          `INSERT INTO resource_references (referrer_id, ref_type, target_id, target_kind) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-          [id, refType, target.id, target.kind],
-        );
-      }
-    }
-  }
-
-  /** Mirrors a resource's labels into `resource_labels` (replacing what was there). */
-  private async indexLabels(tx: ReadModelTx, id: string, labels: Readonly<Record<string, string>> | undefined): Promise<void> {
-    await tx.execute(`DELETE FROM resource_labels WHERE resource_id = ?`, [id]);
-    for (const [key, value] of Object.entries(labels ?? {})) {
-      await tx.execute(`INSERT INTO resource_labels (resource_id, key, value) VALUES (?, ?, ?)`, [id, key, value]);
-    }
-  }
-
-  /** Ids of the stored resources `id` references. */
-  private async referencedBy(tx: ReadModelTx, id: string): Promise<string[]> {
-    const rows = await tx.query<{ target_id: string }>(`SELECT DISTINCT target_id FROM resource_references WHERE referrer_id = ? ORDER BY target_id`, [id]);
-    return rows.map((r) => r.target_id);
+  private async indexReferences(tx: ResourceViewWorkingSet, id: string, references: Readonly<Record<string, readonly { id: string; kind: string }[]>> | undefined): Promise<void> {
+    const rows = Object.entries(references ?? {}).flatMap(([refType, targets]) => targets.map((target) => ({ referrer_id: id, ref_type: refType, target_id: target.id, target_kind: target.kind })));
+    await tx.setReferences(id, rows);
   }
 
   /** The deletion status stored on the row by its last refresh (deleting resources only). */
-  private async storedStatus(tx: ReadModelTx, id: string): Promise<DeletionStatus | undefined> {
-    const row = await this.row(tx, id);
-    return row ? parseInfo(row).deletion_status : undefined;
+  private async storedStatus(tx: ResourceViewWorkingSet, id: string): Promise<DeletionStatus | undefined> {
+    const row = await tx.row(id);
+    return row ? tx.deletionInfo(row).deletion_status : undefined;
   }
 
   /** `id` and all its stored descendants, parents before children. */
-  private async subtree(tx: ReadModelTx, id: string): Promise<string[]> {
+  private async subtree(tx: ResourceViewWorkingSet, id: string): Promise<string[]> {
     const out = [id];
-    for (let i = 0; i < out.length; i++) {
-      const children = await tx.query<{ id: string }>(`SELECT id FROM resources WHERE owner_id = ? ORDER BY id`, [out[i]]);
-      out.push(...children.map((c) => c.id));
-    }
+    for (let i = 0; i < out.length; i++) out.push(...(await tx.childIds(out[i]!)));
     return out;
   }
 
-  private async refreshSubtree(tx: ReadModelTx, id: string): Promise<void> {
+  private async refreshSubtree(tx: ResourceViewWorkingSet, id: string): Promise<void> {
     for (const member of await this.subtree(tx, id)) await this.refresh(tx, member);
   }
 
   /** `id`'s stored ancestors, nearest first. */
-  private async ancestors(tx: ReadModelTx, id: string): Promise<string[]> {
+  private async ancestors(tx: ResourceViewWorkingSet, id: string): Promise<string[]> {
     const out: string[] = [];
-    let current = await this.row(tx, id);
+    let current = await tx.row(id);
     while (current?.owner_id) {
       out.push(current.owner_id);
-      current = await this.row(tx, current.owner_id);
+      current = await tx.row(current.owner_id);
     }
     return out;
   }
 
-  private async refreshWithOwner(tx: ReadModelTx, id: string): Promise<void> {
+  private async refreshWithOwner(tx: ResourceViewWorkingSet, id: string): Promise<void> {
     const row = await this.refresh(tx, id);
     if (row?.owner_id) await this.refresh(tx, row.owner_id);
   }
@@ -266,25 +237,26 @@ export class ResourceViewProjection implements Projection {
    * then, while stored statuses change, those of the resources they reference: a target's `InUse` blocker
    * shows each referrer's own blockers. Bounded by `MAX_PROPAGATED_REFRESHES`.
    */
-  private async refresh(tx: ReadModelTx, id: string, statusReport = false): Promise<ResourceRow | undefined> {
+  private async refresh(tx: ResourceViewWorkingSet, id: string, statusReport = false): Promise<ResourceRow | undefined> {
     const first = await this.refreshOne(tx, id, statusReport);
-    const queue = first?.changed ? await this.referencedBy(tx, id) : [];
+    const queue = first?.changed ? await tx.referencedBy(id) : [];
     for (let i = 0; i < queue.length && i < MAX_PROPAGATED_REFRESHES; i++) {
       const target = queue[i]!;
       const refreshed = await this.refreshOne(tx, target, false);
       if (!refreshed?.changed) continue;
-      for (const next of await this.referencedBy(tx, target)) if (next !== id && !queue.slice(i + 1).includes(next)) queue.push(next);
+      for (const next of await tx.referencedBy(target)) if (next !== id && !queue.slice(i + 1).includes(next)) queue.push(next);
     }
     return first?.row;
   }
 
   /** One resource's refresh; `changed` when its stored deletion status differs from before. */
-  private async refreshOne(tx: ReadModelTx, id: string, statusReport: boolean): Promise<{ row: ResourceRow; changed: boolean } | undefined> {
-    const row = await this.row(tx, id);
+  private async refreshOne(tx: ResourceViewWorkingSet, id: string, statusReport: boolean): Promise<{ row: ResourceRow; changed: boolean } | undefined> {
+    const row = await tx.row(id);
     if (!row) return undefined;
-    const statuses = await tx.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id = ?`, [id]);
-    const children = await tx.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM resources WHERE owner_id = ?`, [id]);
-    const info = parseInfo(row);
+    const statuses = await tx.statusesOf([id]);
+    const adapterStatuses = statuses.map((s) => tx.adapterStatus(s));
+    const childCount = (await tx.childIds(id)).length;
+    const info = tx.deletionInfo(row);
     const graph = await loadDeletionGraph(tx, this.kinds, id);
     // The one deletion truth (libs/domain deletion-status.ts): stored as is, and every input below comes from it.
     const status = deletionStatus(graph, id);
@@ -292,17 +264,16 @@ export class ResourceViewProjection implements Projection {
     const { deletion_status: before, ...kept } = info;
     const effective = status?.effective_policy ?? effectivePolicyOf(graph, id);
     const stored: Partial<DeletionInfo> = { ...kept, effective_deletion_policy: effective, ...(status ? { deletion_status: status } : {}) };
-    await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify(stored), id]);
     // Once deleting, the policy column (the API's `deletion_policy`) holds the domain's answer too.
     const policy = row.deleted_time ? effective.policy : row.effective_policy;
-    if (row.deleted_time && policy !== row.effective_policy) await tx.execute(`UPDATE resources SET effective_policy = ? WHERE id = ?`, [policy, id]);
+    const changes = { deletion_info: JSON.stringify(stored), ...(row.deleted_time && policy !== row.effective_policy ? { effective_policy: policy } : {}) };
     const input = {
       generation: Number(row.generation),
       ...(row.deleted_time ? { deleted_time: row.deleted_time } : {}),
       // During a deletion, the adapter set frozen at DeletionRequested.
       required_adapters: status?.required_adapters ?? this.kinds.find(row.kind)?.required_adapters ?? [],
-      adapter_statuses: Object.fromEntries(statuses.map((s) => [s.adapter, toAdapterStatus(s)])),
-      child_record_count: Number(children[0]?.n ?? 0),
+      adapter_statuses: Object.fromEntries(adapterStatuses.map((s) => [s.adapter, s])),
+      child_record_count: childCount,
     };
     const previous = JSON.parse(row.conditions) as ResourceCondition[];
     const base = computeResourceConditions({
@@ -317,27 +288,19 @@ export class ResourceViewProjection implements Projection {
       ...(policy ? { deletion_policy: policy } : {}),
       now: recordedTime(this.currentEvent),
     });
-    const conditions = [...base, ...this.mappedConditions(row, statuses, base, previous, statusReport)];
-    await tx.execute(`UPDATE resources SET conditions = ? WHERE id = ?`, [JSON.stringify(conditions), id]);
+    const conditions = [...base, ...this.mappedConditions(row, adapterStatuses, base, previous, statusReport)];
+    await tx.updateRow(id, { ...changes, conditions: JSON.stringify(conditions) });
     if (row.deleted_time) {
       const verdict = computeReconciled(input);
       const unhealthy = Object.values(input.adapter_statuses)
         .map((s) => ({ adapter: s.adapter, health: s.conditions.find((c) => c.type === ConditionType.Health) }))
         .filter((h) => h.health?.status === 'False')
         .map((h) => ({ adapter: h.adapter, reason: h.health?.reason ?? '', message: h.health?.message ?? '' }));
-      await tx.execute(
-        `INSERT INTO finalizing (id, kind, name, href, generation, deleted_time, deleted_by, waiting_on, unhealthy,
-           children_remaining, reconciled_reason, reconciled_message)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET generation = excluded.generation, waiting_on = excluded.waiting_on,
-           unhealthy = excluded.unhealthy, children_remaining = excluded.children_remaining,
-           reconciled_reason = excluded.reconciled_reason, reconciled_message = excluded.reconciled_message`,
-        [
-          row.id, row.kind, row.name, row.href, Number(row.generation), row.deleted_time, row.deleted_by ?? '',
-          JSON.stringify(verdict.missing_adapters), JSON.stringify(unhealthy), input.child_record_count,
-          verdict.reason, verdict.message,
-        ],
-      );
+      tx.putFinalizing({
+        id: row.id, kind: row.kind, name: row.name, href: row.href, generation: Number(row.generation), deleted_time: row.deleted_time,
+        deleted_by: row.deleted_by ?? '', waiting_on: JSON.stringify(verdict.missing_adapters), unhealthy: JSON.stringify(unhealthy),
+        children_remaining: input.child_record_count, reconciled_reason: verdict.reason, reconciled_message: verdict.message,
+      });
     }
     return { row, changed: JSON.stringify(before) !== JSON.stringify(status) };
   }
@@ -348,7 +311,7 @@ export class ResourceViewProjection implements Projection {
    */
   private mappedConditions(
     row: ResourceRow,
-    statuses: readonly AdapterStatusRow[],
+    statuses: readonly AdapterStatus[],
     base: readonly ResourceCondition[],
     previous: readonly ResourceCondition[],
     statusReport: boolean,
@@ -361,7 +324,7 @@ export class ResourceViewProjection implements Projection {
     }
     const result = mapConditions({
       rules,
-      statuses: statuses.map(toAdapterStatus),
+      statuses,
       resource: presentResource({ ...row, conditions: JSON.stringify(base) }) as unknown as Record<string, unknown>,
       generation: Number(row.generation),
       previous,
@@ -374,10 +337,6 @@ export class ResourceViewProjection implements Projection {
 }
 
 const conditionMappingLog = new Logger('ConditionMapping');
-
-function parseInfo(row: ResourceRow): Partial<DeletionInfo> {
-  return row.deletion_info ? (JSON.parse(row.deletion_info) as Partial<DeletionInfo>) : {};
-}
 
 /** Refreshes set off by one change, beyond the changed resource itself (a long reference chain is cut there). */
 const MAX_PROPAGATED_REFRESHES = 200;
@@ -399,6 +358,16 @@ function pauseBlockerOf(status: DeletionStatus): PauseMark | undefined {
 /** A pause mark as the conditions' `paused_by` input. */
 function pausedByOf(pause: PauseMark): NonNullable<ResourceConditionsInput['paused_by']> {
   return { id: pause.resource.id, kind: pause.resource.kind, reason: pause.reason, self: pause.source === 'self', ...(pause.source === 'dependent' ? { dependent: true } : {}) };
+}
+
+/** The resources an event names (its subject, owner and reference targets): what its batch reads first. */
+function touchedIds(data: ResourceEvent['data']): string[] {
+  const named = data as { id?: string; owner_references?: { id: string }; references?: Readonly<Record<string, readonly { id: string }[]>> };
+  return [
+    ...(named.id ? [named.id] : []),
+    ...(named.owner_references ? [named.owner_references.id] : []),
+    ...Object.values(named.references ?? {}).flatMap((targets) => targets.map((target) => target.id)),
+  ];
 }
 
 function recordedTime(event: RecordedEvent | undefined): string {

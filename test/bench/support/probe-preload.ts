@@ -14,6 +14,15 @@ export interface ProbeAnswer {
   /** `process.cpuUsage()` user + system since the process started, ms (a window's difference shows work done). */
   readonly cpuMs: number;
   readonly loopDelay: { readonly maxMs: number; readonly p99Ms: number; readonly meanMs: number; readonly samples: number };
+  /** Counts a bench helper process registered with `setProbeCounters` (e.g. the Kubernetes server's requests). */
+  readonly counters?: Readonly<Record<string, number>>;
+}
+
+let counters: (() => Record<string, number>) | undefined;
+
+/** Lets a bench helper process (support/kube-server.ts) add its own counts to every probe answer. */
+export function setProbeCounters(read: () => Record<string, number>): void {
+  counters = read;
 }
 
 if (process.send) {
@@ -28,6 +37,7 @@ if (process.send) {
       heapUsed: memory.heapUsed,
       cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
       loopDelay: { maxMs: delay.max / 1e6, p99Ms: delay.percentile(99) / 1e6, meanMs: delay.count > 0 ? delay.mean / 1e6 : 0, samples: delay.count },
+      ...(counters ? { counters: counters() } : {}),
     };
     if (message.reset) delay.reset();
     process.send?.(answer);

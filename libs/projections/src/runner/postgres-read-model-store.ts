@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { ReadModelStore, ReadModelTx } from './read-model-store.port.js';
 import { toPositionalPlaceholders } from './positional-placeholders.js';
@@ -9,6 +10,9 @@ export interface PostgresReadModelStoreOptions {
   /** Schema the read models live in (unqualified table names resolve there); created when missing. */
   readonly schema: string;
 }
+
+/** Distinct statement texts a store prepares by name; past it they run unnamed (parsed each time). */
+const MAX_PREPARED_STATEMENTS = 500;
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -28,7 +32,8 @@ const numericTypes: pg.CustomTypesConfig = {
  * Read models in one PostgreSQL schema. Each transaction (and each plain `query`, run in a transaction of
  * its own) sets `search_path` with `SET LOCAL`, so unqualified table names resolve to the schema and a
  * shared pool's other users are unaffected. `?` placeholders become `$1..$n` (see `ReadModelStore`);
- * booleans are bound as 0/1 and `undefined` as NULL, as in SQLite.
+ * booleans are bound as 0/1 and `undefined` as NULL, as in SQLite. Data statements are prepared by name
+ * (see `statement`): the projections' and queries' few texts are parsed and planned once per connection.
  */
 export class PostgresReadModelStore implements ReadModelStore {
   readonly dialect = 'postgres' as const;
@@ -39,6 +44,8 @@ export class PostgresReadModelStore implements ReadModelStore {
   private readonly beginSetup: string;
   private ready: Promise<void> | undefined;
   private isClosed = false;
+  /** `?` SQL → its `$n` text and, for data statements, the name it is prepared under on each connection. */
+  private readonly statements = new Map<string, { readonly text: string; readonly name?: string }>();
 
   constructor(options: PostgresReadModelStoreOptions) {
     if (!options.pool && !options.connectionString) throw new TypeError('PostgresReadModelStore needs a pool or a connectionString');
@@ -70,9 +77,10 @@ export class PostgresReadModelStore implements ReadModelStore {
     let isBroken = false;
     const run = async (sql: string, params: readonly unknown[]) => {
       if (!isOpen) throw new Error('read-model transaction already finished');
-      return client.query({ text: toPositionalPlaceholders(sql), values: params.map(bind), types: numericTypes });
+      return client.query({ ...this.statement(sql), values: params.map(bind), types: numericTypes });
     };
     const tx: ReadModelTx = {
+      dialect: this.dialect,
       query: async <R>(sql: string, params: readonly unknown[] = []) => (await run(sql, params)).rows as R[],
       execute: async (sql, params = []) => ({ changes: (await run(sql, params)).rowCount ?? 0 }),
     };
@@ -92,6 +100,23 @@ export class PostgresReadModelStore implements ReadModelStore {
 
   query<R = Record<string, unknown>>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
     return this.transaction((tx) => tx.query<R>(sql, params));
+  }
+
+  /**
+   * The statement for `sql`: data statements (SELECT, INSERT, UPDATE, DELETE) are prepared once per
+   * connection under a name derived from the schema and text, so a repeated one is neither parsed nor
+   * planned again; DDL and texts beyond the first `MAX_PREPARED_STATEMENTS` run unnamed.
+   */
+  private statement(sql: string): { readonly text: string; readonly name?: string } {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      const text = toPositionalPlaceholders(sql);
+      const isData = /^\s*(SELECT|INSERT|UPDATE|DELETE)\b/i.test(text);
+      if (!isData || this.statements.size >= MAX_PREPARED_STATEMENTS) return { text };
+      statement = { text, name: `decom_rm_${createHash('sha1').update(`${this.schema}\u0000${text}`).digest('hex').slice(0, 24)}` };
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Ends the pool if the store created it. Idempotent. */

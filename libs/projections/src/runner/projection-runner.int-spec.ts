@@ -65,6 +65,30 @@ function counting(name = 'counting'): Projection {
   };
 }
 
+/**
+ * Applies whole batches (`applyBatch`): one `batches` row per call with its size, one `applied` row per event,
+ * written event by event, so a throw at `crashAt` comes after rows of the same batch were written.
+ */
+function batching(crashAt?: number): Projection {
+  return {
+    name: 'batching',
+    schema: [
+      'CREATE TABLE IF NOT EXISTS batching_applied (position BIGINT NOT NULL, stream TEXT NOT NULL)',
+      'CREATE TABLE IF NOT EXISTS batching_batches (first BIGINT NOT NULL, size INTEGER NOT NULL)',
+    ],
+    async apply(event: RecordedEvent, tx: ReadModelTx) {
+      await this.applyBatch!([event], tx);
+    },
+    async applyBatch(events: readonly RecordedEvent[], tx: ReadModelTx) {
+      await tx.execute('INSERT INTO batching_batches (first, size) VALUES (?, ?)', [events[0]!.position, events.length]);
+      for (const event of events) {
+        if (event.position === crashAt) throw new Error(`simulated crash at ${crashAt}`);
+        await tx.execute('INSERT INTO batching_applied (position, stream) VALUES (?, ?)', [event.position, event.stream]);
+      }
+    },
+  };
+}
+
 /** Throws at one position, after the projections before it in the runner have applied the event. */
 function crashingAt(position: number | undefined): Projection {
   return {
@@ -152,6 +176,42 @@ describe.each(backends)('ProjectionRunner on %s', (name, backend) => {
     await resumed.waitFor(position);
 
     expect(await applications(restarted.readModels)).toEqual(positions(1, 21));
+  });
+
+  it('a crash in the middle of a batch (applyBatch) rolls the whole batch back; a new runner applies each event once', async () => {
+    const first = connect();
+    await appendEvents(first.store, 20);
+    const errors: unknown[] = [];
+    const crashing = runner(first.store, first.readModels, [batching(9)], { batchSize: 6, onError: (error) => errors.push(error) });
+    await crashing.start();
+    await expect(crashing.waitFor(20)).rejects.toThrow('simulated crash at 9');
+
+    // Rows 7 and 8 were written in the failed batch 7..12 and rolled back with it; the checkpoint stayed at 6.
+    expect(await crashing.checkpoint()).toBe(6);
+    expect(await applications(first.readModels, 'batching')).toEqual(positions(1, 6));
+    await crashing.stop();
+    await first.close();
+
+    const restarted = connect();
+    const resumed = runner(restarted.store, restarted.readModels, [batching()], { batchSize: 6 });
+    await resumed.start();
+    await resumed.waitFor(20);
+    expect(await applications(restarted.readModels, 'batching')).toEqual(positions(1, 20));
+  });
+
+  it('live events appended together are applied in one transaction (read-ahead), each once', async () => {
+    const { store, readModels } = connect();
+    const projections = runner(store, readModels, [batching()]);
+    await projections.start();
+    await projections.waitFor(0);
+    await appendEvents(store, 1);
+    await projections.waitFor(1);
+    const { position } = await store.append('cluster-burst', Array.from({ length: 10 }, (_, i) => ({ type: 'Tick', data: { i } })));
+    await projections.waitFor(position);
+
+    expect(await applications(readModels, 'batching')).toEqual(positions(1, 11));
+    const batches = await readModels.query<{ first: number; size: number }>('SELECT first, size FROM batching_batches ORDER BY first');
+    expect(batches.map((b) => [Number(b.first), Number(b.size)])).toEqual([[1, 1], [2, 10]]);
   });
 
   it('a crash on a live event stops the runner; the next runner resumes at that event', async () => {

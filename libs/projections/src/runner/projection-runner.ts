@@ -44,7 +44,8 @@ class CheckpointMoved extends Error {}
  * anywhere leaves events either fully applied and checkpointed or not at all; the next start resumes
  * from the checkpoints. Each projection has its own checkpoint: one added later catches up alone.
  * Catch-up reads batches of `batchSize` per transaction; once caught up, live events come from
- * `subscribeToAll`, one per transaction. A checkpoint only moves from the value this runner last saw
+ * `subscribeToAll`, each with the events appended after it meanwhile (a read-ahead) in one transaction.
+ * A projection with `applyBatch` gets a transaction's events in one call. A checkpoint only moves from the value this runner last saw
  * (compare-and-set), so several processes running the same runner never apply an event twice.
  * One runner per process per projection set; do not call `rebuild` and `start` concurrently.
  */
@@ -224,7 +225,7 @@ export class ProjectionRunner {
     try {
       await this.catchUp(() => !this.isStopping);
       if (this.isStopping) return;
-      this.subscription = this.store.subscribeToAll((event) => this.apply([event]), {
+      this.subscription = this.store.subscribeToAll((event) => this.applyLive(event), {
         afterPosition: this.position(),
         onError: (error) => this.fail(error),
       });
@@ -244,6 +245,17 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * A live event and whatever was appended after it meanwhile (up to `batchSize`), in one transaction: under
+   * a burst of appends the read models take them in batches, not one transaction each. Events a read-ahead
+   * applied already arrive here later and are skipped.
+   */
+  private async applyLive(event: RecordedEvent): Promise<void> {
+    if (event.position <= this.position()) return;
+    const events = await this.store.readAll({ afterPosition: this.position(), maxCount: this.batchSize });
+    await this.apply(events.length > 0 ? events : [event]);
+  }
+
   /** Applies `events` (ascending) to the projections behind them, with their checkpoints, in one transaction. */
   private async apply(events: readonly RecordedEvent[]): Promise<void> {
     const last = events[events.length - 1]!.position;
@@ -255,10 +267,11 @@ export class ProjectionRunner {
           for (const projection of behind) {
             if (!(await advanceCheckpoint(tx, projection.name, this.checkpointOf(projection), last))) throw new CheckpointMoved();
           }
-          for (const event of events) {
-            for (const projection of behind) {
-              if (event.position > this.checkpointOf(projection)) await projection.apply(event, tx);
-            }
+          for (const projection of behind) {
+            const after = this.checkpointOf(projection);
+            const unseen = events.filter((event) => event.position > after);
+            if (projection.applyBatch) await projection.applyBatch(unseen, tx);
+            else for (const event of unseen) await projection.apply(event, tx);
           }
         });
         for (const projection of behind) this.checkpoints.set(projection.name, last);

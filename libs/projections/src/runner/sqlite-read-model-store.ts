@@ -27,6 +27,7 @@ export class SqliteReadModelStore implements ReadModelStore {
       if (!isOpen) throw new Error('read-model transaction already finished');
     };
     const tx: ReadModelTx = {
+      dialect: this.dialect,
       query: async <R>(sql: string, params: readonly unknown[] = []) => (guard(), this.all<R>(sql, params)),
       execute: async (sql, params = []) => {
         guard();
