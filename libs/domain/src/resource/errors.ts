@@ -198,3 +198,42 @@ export class DependencyCycle extends DomainError {
     return new DependencyCycle(this.kind, this.id, this.members, new Set(this.members.filter((m) => !visible(m)).map((m) => m.id)));
   }
 }
+
+/**
+ * DELETE of a resource with `deletion_protection`, or of an ancestor whose cascade would reach one (409).
+ * `protected_resources` names every protected member of the cascade, the target first.
+ */
+export class DeletionProtected extends DomainError {
+  override readonly name = 'DeletionProtected';
+  readonly code = 'DeletionProtected';
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+    readonly protected_resources: readonly { id: string; kind: string; name: string }[],
+  ) {
+    const named = protected_resources.map((r) => `${r.kind} '${r.name}' (${r.id})`);
+    super(`Cannot delete ${kind} '${id}': deletion_protection is set on ${named.join(', ')}; clear it first (PATCH deletion_protection: false with a reason)`);
+  }
+}
+
+/**
+ * Abandoning an adapter that is not pending in the deletion: not in the frozen adapter set, or already
+ * `Finalized=True` at the deletion's generation (409).
+ */
+export class AdapterNotPending extends DomainError {
+  override readonly name = 'AdapterNotPending';
+  readonly code = 'AdapterNotPending';
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+    readonly adapter: string,
+    readonly why: 'NotInDeletionAdapterSet' | 'AlreadyFinalized',
+    readonly frozen: readonly string[],
+  ) {
+    super(
+      why === 'AlreadyFinalized'
+        ? `${kind} '${id}': adapter '${adapter}' already reported Finalized=True at the deletion's generation; nothing to abandon`
+        : `${kind} '${id}': adapter '${adapter}' is not in the adapter set frozen when the deletion was requested: [${frozen.join(', ')}]`,
+    );
+  }
+}
