@@ -74,6 +74,11 @@ export interface AuthorizationConfig {
   readonly operators?: readonly RoleGrant[];
   /** Adapter name → identities allowed to report its statuses (system identities: statuses only). */
   readonly adapters: Readonly<Record<string, readonly RoleGrant[]>>;
+  /**
+   * `deletion_protection.clear_role`: the least role that may clear a resource's `deletion_protection`
+   * (`admin`, the default, or `operator`). Setting it needs only the patch right.
+   */
+  readonly deletion_protection?: { readonly clear_role: 'admin' | 'operator' };
 }
 
 /** `server.streams`: caps on concurrent Server-Sent-Events streams (`/api/decom/v1/events/stream`). */
@@ -294,8 +299,12 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   }
 
   const authz = reader.map('authorization');
-  authz.only(['admins', 'operators', 'adapters']);
+  authz.only(['admins', 'operators', 'adapters', 'deletion_protection']);
   const admins = authz.identities('admins') ?? [];
+  const protectionMap = authz.map('deletion_protection');
+  protectionMap.only(['clear_role']);
+  const clearRole = protectionMap.string('clear_role', false) ?? 'admin';
+  if (clearRole !== 'admin' && clearRole !== 'operator') protectionMap.problem('clear_role', `must be admin or operator, got "${clearRole}"`);
   const operators = authz.identities('operators');
   const adaptersMap = authz.map('adapters');
   const adapters: Record<string, readonly RoleGrant[]> = {};
@@ -309,7 +318,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   return {
     file,
     jwt: { enabled, anonymous_reads: jwtMap.bool('anonymous_reads', false), clock_skew_seconds: clockSkew, jwks_refetch_cooldown_seconds: cooldown, max_token_lifetime_seconds: maxLifetime, configs },
-    authorization: { admins, ...(operators ? { operators } : {}), adapters },
+    authorization: { admins, ...(operators ? { operators } : {}), adapters, ...(clearRole === 'operator' ? { deletion_protection: { clear_role: 'operator' as const } } : {}) },
     rate_limit,
     streams,
     graphql,

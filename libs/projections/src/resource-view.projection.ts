@@ -186,6 +186,12 @@ export class ResourceViewProjection implements Projection {
         for (const id of await this.subtree(tx, d.id)) await this.refresh(tx, id);
         return;
       }
+      case 'DeletionProtectionChanged': {
+        const d = event.data;
+        const mark = d.deletion_protection ? JSON.stringify({ caller: d.caller, reason: d.reason ?? '', time: d.changed_time }) : null;
+        await tx.execute(`UPDATE resources SET deletion_protection = ? WHERE id = ?`, [mark, d.id]);
+        return;
+      }
       case 'AdapterFinalized':
       case 'AdapterStatusDiscarded':
       case 'Orphaned':

@@ -38,7 +38,9 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     force_orphan TEXT,
     -- deletion_info: JSON DeletionInfo; once deleting it holds the domain's deletion_status (a changed shape replays the log)
     deletion_info TEXT,
-    tenant TEXT
+    tenant TEXT,
+    -- deletion_protection: JSON {caller, reason, time} while set (DeletionProtectionChanged), else NULL
+    deletion_protection TEXT
   )`,
   // Keyset walks in (created_time, id) order (the sweeper), and lists' default order, `created_time desc`
   // with the `id asc` tie-break, read straight from an index (no sort, and a page's rows found by a
@@ -148,6 +150,8 @@ export interface ResourceRow {
   readonly deletion_info: string | null;
   /** JSON tenancy (HyperFleet §8.1 dimension key → value); null = untenanted. */
   readonly tenant: string | null;
+  /** JSON {caller, reason, time} while `deletion_protection` is set, as the last `DeletionProtectionChanged` recorded it. */
+  readonly deletion_protection: string | null;
 }
 
 /** The `deletion_info` column. */

@@ -76,6 +76,13 @@ const SCHEMAS: Record<string, Json> = {
         },
       },
       references: { type: 'object', additionalProperties: { type: 'array', items: ref('ObjectReference') } },
+      deletion_protection: { type: 'boolean', enum: [true], description: 'Present while deletion protection is set: a DELETE reaching this resource (itself or an ancestor\'s cascade) answers 409 naming it' },
+      deletion_protection_set: {
+        type: 'object',
+        required: ['caller', 'reason', 'time'],
+        description: 'Who set the protection, why (empty when no reason was given) and when',
+        properties: { caller: { type: 'string' }, reason: { type: 'string' }, time: TIME },
+      },
     },
   },
   ResourceList: {
@@ -93,12 +100,20 @@ const SCHEMAS: Record<string, Json> = {
       labels: { type: 'object', additionalProperties: { type: 'string' } },
       deletion_policy: { type: 'string', enum: ['Delete', 'Orphan'] },
       references: { type: 'object', additionalProperties: { type: 'array', items: ref('ObjectReference') } },
+      deletion_protection: { type: 'boolean', description: 'true: DELETE of it or of an ancestor reaching it is refused (409); false clears it (admin, or operator when configured; needs deletion_protection_reason)' },
+      deletion_protection_reason: { type: 'string', maxLength: 1024, description: 'why protection is set or cleared; recorded with the caller' },
     },
   },
   PatchResource: {
     type: 'object',
     minProperties: 1,
-    properties: { spec: { type: 'object' }, labels: { type: 'object', additionalProperties: { type: 'string' } }, deletion_policy: { type: 'string', enum: ['Delete', 'Orphan'] } },
+    properties: {
+      spec: { type: 'object' },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      deletion_policy: { type: 'string', enum: ['Delete', 'Orphan'] },
+      deletion_protection: { type: 'boolean', description: 'true: DELETE of it or of an ancestor reaching it is refused (409); false clears it (admin, or operator when configured; needs deletion_protection_reason)' },
+      deletion_protection_reason: { type: 'string', maxLength: 1024, description: 'why protection is set or cleared; recorded with the caller' },
+    },
   },
   AdapterStatus: {
     type: 'object',
@@ -344,6 +359,15 @@ function resourceOperations(kind: KindDescriptor, base: string, params: Json[], 
     [`${base}/pause`]: { parameters: params, post: { tags: tag, summary: 'Pause (seed 004): adapters hold destructive work', requestBody: reasonBody(false), responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } } },
     [`${base}/unpause`]: { parameters: params, post: { tags: tag, summary: 'Unpause', requestBody: reasonBody(false), responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } } },
     [`${base}/force-orphan`]: { parameters: params, post: { tags: tag, summary: 'Force orphan (seed 003): finish the deletion leaving objects in place', requestBody: reasonBody(false), responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse } } },
+    [`${base}/adapters/{adapter}/abandon`]: {
+      parameters: [...params, { name: 'adapter', in: 'path', required: true, schema: { type: 'string' } }],
+      post: {
+        tags: tag,
+        summary: 'Abandon one adapter of the deletion (admin): AdapterFinalized forced, with caller and reason, and a leak inventory of its objects; 409 unless Finalizing with that adapter pending',
+        requestBody: reasonBody(true),
+        responses: { 200: answer(kind.kind, ref('Resource')), default: problemResponse },
+      },
+    },
     [`${base}/force-delete`]: {
       parameters: params,
       post: { tags: tag, summary: 'Force delete (seed 001): remove a Finalizing resource and its subresources now', requestBody: reasonBody(true), responses: { 204: answer('removed'), default: problemResponse } },

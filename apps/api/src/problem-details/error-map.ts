@@ -3,6 +3,8 @@
  */
 import {
   ActiveChildrenRestrict,
+  AdapterNotPending,
+  DeletionProtected,
   CascadeThroughLiveReference,
   DependencyCycle,
   InvalidParent,
@@ -61,6 +63,13 @@ export function mapError(error: unknown): MappedError | undefined {
   }
   // Issue #12: the same 409 as a direct delete's guard; the detail names the referrer and child, or the cycle.
   if (error instanceof CascadeThroughLiveReference || error instanceof DependencyCycle) {
+    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
+  }
+  // The protected resources are named in the detail and listed for clients (`protected_resources`).
+  if (error instanceof DeletionProtected) {
+    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message, extensions: { protected_resources: error.protected_resources } };
+  }
+  if (error instanceof AdapterNotPending) {
     return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
   }
   if (error instanceof NameAlreadyTaken) {

@@ -31,6 +31,7 @@ import {
   type Tenancy,
 } from '@decom/domain';
 import {
+  AbandonAdapterCommand,
   CreateResourceCommand,
   ForceDeleteCommand,
   ForceOrphanCommand,
@@ -103,6 +104,8 @@ export class ResourceActions {
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
           ...(body.references ? { references: await this.validReferencesNow(body.references, context.audit?.tenant ?? null) } : {}),
           ...(context.audit?.tenant ? { tenant: context.audit.tenant } : {}),
+          ...(body.deletion_protection !== undefined ? { deletion_protection: body.deletion_protection } : {}),
+          ...(body.deletion_protection_reason !== undefined ? { deletion_protection_reason: body.deletion_protection_reason } : {}),
           metadata: this.metadata(context),
         },
         context,
@@ -125,10 +128,15 @@ export class ResourceActions {
     throw Problems.nameTaken(error.message, { id: error.existingId, href });
   }
 
-  /** @throws HttpProblem 400 `HYPERFLEET-VAL-005` when the body sets no field (HyperFleet's BadRequest "at least one field must be provided"). */
+  /**
+   * @throws HttpProblem 400 `HYPERFLEET-VAL-005` when the body sets no field (HyperFleet's BadRequest "at least one field must be provided").
+   * @throws HttpProblem 403 for `deletion_protection: false` without the clearing role (admin, or operator when configured),
+   *   whatever the resource's current protection: deny by default, before any read.
+   */
   async patch(target: ResourceTarget, body: PatchResourceDto, context: CommandContext): Promise<ResourceJson> {
     this.authorize(context, 'patch');
-    if (body.spec === undefined && body.labels === undefined && body.deletion_policy === undefined && body.references === undefined) {
+    if (body.deletion_protection === false) this.authorize(context, 'clear_deletion_protection');
+    if (body.spec === undefined && body.labels === undefined && body.deletion_policy === undefined && body.references === undefined && body.deletion_protection === undefined) {
       throw Problems.badRequest('at least one field must be provided');
     }
     const labels = body.labels === undefined ? undefined : validLabels(body.labels);
@@ -142,6 +150,8 @@ export class ResourceActions {
           ...(labels ? { labels } : {}),
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
           ...(body.references ? { references: await this.validReferencesNow(body.references, context.audit?.tenant ?? null) } : {}),
+          ...(body.deletion_protection !== undefined ? { deletion_protection: body.deletion_protection } : {}),
+          ...(body.deletion_protection_reason !== undefined ? { deletion_protection_reason: body.deletion_protection_reason } : {}),
           metadata: this.metadata(context),
         },
         context,
@@ -232,6 +242,18 @@ export class ResourceActions {
     this.authorize(context, 'force_orphan');
     const outcome = await this.execute(
       new ForceOrphanCommand({ type: 'ForceOrphan', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
+    );
+    return this.present(outcome, target.id);
+  }
+
+  /**
+   * Abandons one adapter of a Finalizing resource's frozen set (abandon-adapter.ts): admin only.
+   * @throws HttpProblem 403; ValidationFailed (reason); ResourceNotFound; NotFinalizing or AdapterNotPending (409).
+   */
+  async abandonAdapter(target: ResourceTarget, adapter: string, reason: string | undefined, context: CommandContext): Promise<ResourceJson> {
+    this.authorize(context, 'abandon_adapter');
+    const outcome = await this.execute(
+      new AbandonAdapterCommand({ type: 'AbandonAdapter', id: target.id, kind: target.kind, adapter, reason: reason ?? '', metadata: this.metadata(context) }, context),
     );
     return this.present(outcome, target.id);
   }
@@ -425,5 +447,6 @@ function presentState(state: ResourceState, kinds: KindRegistry, view: ResourceJ
     effective_deletion_policy: view?.effective_deletion_policy ?? { policy: state.deletion_policy ?? 'Delete', source: state.deletion_policy ? 'own' : 'default' },
     ...(view?.deletion_propagation ? { deletion_propagation: view.deletion_propagation } : {}),
     ...(view?.deletion_required_adapters ? { deletion_required_adapters: view.deletion_required_adapters } : {}),
+    ...(state.deletion_protection ? { deletion_protection: true as const, deletion_protection_set: { ...state.deletion_protection } } : {}),
   };
 }

@@ -124,6 +124,13 @@ export class ResourcesController {
     return this.actions.forceOrphan(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
   }
 
+  /** Abandon one adapter of the deletion (admin; `reason` required): 200 with the resource. */
+  @Post(':plural/:id/adapters/:adapter/abandon')
+  async abandonAdapter(@Param('plural') plural: string, @Param('id') id: string, @Param('adapter') adapter: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    void reply.status(200);
+    return this.actions.abandonAdapter(await this.targets.single(plural, id, req.url, scopeOf(req)), adapter, body?.reason, context(req));
+  }
+
   @Post(':plural/:id/force-delete')
   @HttpCode(204)
   async forceDelete(@Param('plural') plural: string, @Param('id') id: string, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void> {
@@ -183,6 +190,12 @@ export class ResourcesController {
   async forceOrphanChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.forceOrphan(await this.nested(p, req), body?.reason, context(req));
+  }
+
+  @Post(':plural/:pid/:childPlural/:id/adapters/:adapter/abandon')
+  async abandonAdapterChild(@Param() p: NestedParams & { adapter: string }, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    void reply.status(200);
+    return this.actions.abandonAdapter(await this.nested(p, req), p.adapter, body?.reason, context(req));
   }
 
   @Post(':plural/:pid/:childPlural/:id/force-delete')
