@@ -101,6 +101,7 @@ describe.each(['sqlite', 'postgres'] as const)('projections rebuild on %s', (pro
       expect(live['resources']!.length).toBe(7); // kept, kept-pool, waiting, guarded, guarded-pool, abandoned, abandoned-pool
       expect(live['resources']!.filter((row) => row.includes('"deletion_protection":"{')).map((row) => JSON.parse(row).name)).toEqual(['guarded-pool']);
       expect(live['adapter_statuses']!.some((row) => row.includes('AdapterAbandoned'))).toBe(true);
+      expect(live['deletion_requests']!.length).toBe(4); // the DELETEd clusters gone, stuck, waiting, abandoned (not their pools)
       expect(live['resource_index']!.some((row) => row.includes('"hard_delete_cause":"ForceDeleted"'))).toBe(true);
       expect(live['finalizing']!.length).toBeGreaterThanOrEqual(1);
       // Damage the read models: the rebuild must not depend on what is there.

@@ -5,6 +5,8 @@
  * the rest of the deletion going on). The bundled adapters run against the bundled Kubernetes server.
  */
 import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { registerDeleteCommand } from '../../apps/cli/src/commands/delete.command.js';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
@@ -41,6 +43,12 @@ describe('operator safety rails: deletion protection, abandon one adapter', () =
     const preview = await operator.call('DELETE', `/clusters/${c.id}?dryRun=All`);
     expect(preview.status).toBe(409);
     expect(preview.body).toMatchObject({ dry_run: true, protected_resources: [{ id: c.id }] });
+    // `decom delete` (and its --dry-run) fails with the DELETE's detail, naming the protected resource.
+    for (const args of [[], ['--dry-run']]) {
+      const program = new Command('decom').exitOverride();
+      registerDeleteCommand(program, { out: () => undefined, defaultApiUrl: () => fixture.engine.url, identity: 'operator@example.com' });
+      await expect(program.parseAsync(['node', 'decom', 'delete', 'clusters', c.id, ...args])).rejects.toThrow(`409 Cannot delete Cluster '${c.id}': deletion_protection is set on Cluster 'prot-create'`);
+    }
     expect(await types(c.id)).toEqual(['ResourceCreated', 'DeletionProtectionChanged']);
   });
 

@@ -215,4 +215,15 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     expect(parseServerConfig('authorization:\n  deletion_protection:\n    clear_role: operator\n', '/f.yaml').authorization.deletion_protection).toEqual({ clear_role: 'operator' });
     expect(issues('authorization:\n  deletion_protection:\n    clear_role: reader\n')).toEqual(['/etc/decom/server.yaml:3:17 authorization.deletion_protection.clear_role: must be admin or operator, got "reader"']);
   });
+
+  it('reads limits.deletions per kind (or *): max_in_flight and/or max_per_hour, whole numbers from 1', () => {
+    const config = parseServerConfig('limits:\n  deletions:\n    Cluster: { max_in_flight: 3, max_per_hour: 10 }\n    "*": { max_per_hour: 50 }\n', '/f.yaml');
+    expect(config.limits).toEqual({ deletions: { Cluster: { max_in_flight: 3, max_per_hour: 10 }, '*': { max_per_hour: 50 } } });
+    expect(parseServerConfig('server: {}\n', '/f.yaml').limits).toBeUndefined();
+    expect(issues('limits:\n  deletions:\n    Cluster: { max_in_flight: 0, burst: 2 }\n    NodePool: {}\n')).toEqual([
+      expect.stringMatching(/limits\.deletions\.Cluster\.burst: unknown field/),
+      expect.stringMatching(/limits\.deletions\.Cluster\.max_in_flight: /),
+      expect.stringMatching(/limits\.deletions\.NodePool: set max_in_flight and\/or max_per_hour/),
+    ]);
+  });
 });

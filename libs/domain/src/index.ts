@@ -28,3 +28,4 @@ export * from './resource/deletion-preview.js';
 export * from './resource/holding.js';
 export * from './resource/deletion-protection.js';
 export * from './resource/abandon-adapter.js';
+export * from './resource/deletion-budget.js';

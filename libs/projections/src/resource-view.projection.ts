@@ -115,6 +115,13 @@ export class ResourceViewProjection implements Projection {
           ...(d.deletion_policy_source ? { recorded_source: d.deletion_policy_source } : {}),
         };
         await tx.execute(`UPDATE resources SET deletion_info = ? WHERE id = ?`, [JSON.stringify(info), d.id]);
+        // A DELETE's own target (not a cascaded member): what the deletion budget counts.
+        if (!d.cascaded_from) {
+          await tx.execute(
+            `INSERT INTO deletion_requests (id, kind, tenant, deleted_time) SELECT id, kind, COALESCE(tenant, ''), ? FROM resources WHERE id = ? ON CONFLICT (id) DO NOTHING`,
+            [d.deleted_time, d.id],
+          );
+        }
         await this.refreshWithOwner(tx, d.id);
         // A new deleting resource may close a wait cycle: every member shows it.
         for (const member of cycleMembers(await this.storedStatus(tx, d.id))) if (member !== d.id) await this.refresh(tx, member);

@@ -6,6 +6,8 @@
  * - `resource_index`: every resource ever created, never deleted: id → stream, for routing commands and
  *   for history after hard delete.
  * - `finalizing`: the stuck-deletion dashboard: resources with `deleted_time`, what they wait on.
+ * - `deletion_requests`: every top-level deletion (a DELETE's target, not its cascade), never deleted: what the
+ *   deletion budget counts (in flight: still in `resources` with `deleted_time`; per hour: by `deleted_time`).
  */
 import type { DeletionStatus } from '@decom/domain';
 
@@ -111,9 +113,17 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     reconciled_reason TEXT NOT NULL,
     reconciled_message TEXT NOT NULL
   )`,
+  // tenant: the deleted resource's tenancy JSON, '' when untenanted (compared with =).
+  `CREATE TABLE IF NOT EXISTS deletion_requests (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    tenant TEXT NOT NULL,
+    deleted_time TEXT NOT NULL
+  )`,
+  `CREATE INDEX IF NOT EXISTS deletion_requests_budget ON deletion_requests (kind, tenant, deleted_time)`,
 ];
 
-export const RESOURCE_VIEW_TABLES = ['resources', 'resource_labels', 'adapter_statuses', 'resource_index', 'resource_references', 'finalizing'] as const;
+export const RESOURCE_VIEW_TABLES = ['resources', 'resource_labels', 'adapter_statuses', 'resource_index', 'resource_references', 'finalizing', 'deletion_requests'] as const;
 
 /** A `resources` row as stored. */
 export interface ResourceRow {

@@ -141,11 +141,13 @@ export class ResourcesResolver {
     @Args('propagationPolicy') propagationPolicy: string | undefined | null,
     @Context() ctx: GraphQLContext,
     @Args('dryRun') dryRun?: boolean | null,
+    @Args('budgetOverride') budgetOverride?: string | null,
   ) {
     return withProblems('deleteResource', async () => {
       const target = await this.target(id, ctx);
-      if (dryRun !== true) return toGraph(await this.actions.delete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined));
-      const deletion_preview = await this.actions.previewDelete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined);
+      const override = budgetOverride ?? undefined;
+      if (dryRun !== true) return toGraph(await this.actions.delete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined, override));
+      const deletion_preview = await this.actions.previewDelete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined, override);
       const stored = await this.queries.get(id);
       if (!stored) throw new ResourceNotFound('Resource', id);
       return { ...toGraph(stored), deletion_preview };

@@ -295,8 +295,8 @@ export const TYPE_DEFS = /* GraphQL */ `
   }
 
   type Mutation {
-    "dryRun: decide and record nothing; the answer carries deletion_preview (same authorization, same errors as the DELETE)."
-    deleteResource(id: ID!, deleteForMove: Boolean = false, propagationPolicy: String, dryRun: Boolean = false): Resource!
+    "dryRun: decide and record nothing; the answer carries deletion_preview (same authorization, same errors as the DELETE). budgetOverride: an administrator's reason for going past the deletion budget (recorded on DeletionRequested)."
+    deleteResource(id: ID!, deleteForMove: Boolean = false, propagationPolicy: String, dryRun: Boolean = false, budgetOverride: String): Resource!
     forceDelete(id: ID!, reason: String!): Boolean!
     forceOrphan(id: ID!, reason: String!): Resource!
     pause(id: ID!, reason: String!): Resource!

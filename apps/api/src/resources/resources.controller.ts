@@ -97,13 +97,14 @@ export class ResourcesController {
     @Param('id') id: string,
     @Query('delete_for_move') move: string | undefined,
     @Query('propagationPolicy') propagationPolicy: string | undefined,
+    @Query('deletion_budget_override') budgetOverride: string | undefined,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
     const dryRun = isDryRun(req.query, req.body);
     const target = await this.targets.single(plural, id, req.url, scopeOf(req));
-    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy));
-    return this.actions.delete(target, context(req), move === 'true', propagationPolicy);
+    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy, budgetOverride));
+    return this.actions.delete(target, context(req), move === 'true', propagationPolicy, budgetOverride);
   }
 
   @Post(':plural/:id/pause')
@@ -165,13 +166,14 @@ export class ResourcesController {
     @Param() p: NestedParams,
     @Query('delete_for_move') move: string | undefined,
     @Query('propagationPolicy') propagationPolicy: string | undefined,
+    @Query('deletion_budget_override') budgetOverride: string | undefined,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
     const dryRun = isDryRun(req.query, req.body);
     const target = await this.nested(p, req);
-    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy));
-    return this.actions.delete(target, context(req), move === 'true', propagationPolicy);
+    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy, budgetOverride));
+    return this.actions.delete(target, context(req), move === 'true', propagationPolicy, budgetOverride);
   }
 
   @Post(':plural/:pid/:childPlural/:id/pause')

@@ -238,6 +238,7 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
         deletion_propagation: propagationOf(target),
         // Issue #12: frozen here, so a later config change can neither strand nor shortcut this deletion.
         required_adapters: [...(kinds.find(target.kind)?.required_adapters ?? [])],
+        ...(!cascadedFrom && command.budget_override_reason ? { deletion_budget_override: { caller: command.metadata.caller, reason: requireReason(command.budget_override_reason) } } : {}),
       },
     });
     for (const child of childrenOf(state, target.id)) {

@@ -237,3 +237,26 @@ export class AdapterNotPending extends DomainError {
     );
   }
 }
+
+/**
+ * One more top-level DELETE would exceed the deletion budget of its kind and tenant (deletion-budget.ts): 429
+ * with `Retry-After`, unless an administrator overrides it with a reason.
+ */
+export class DeletionBudgetExceeded extends DomainError {
+  override readonly name = 'DeletionBudgetExceeded';
+  readonly code = 'DeletionBudgetExceeded';
+  constructor(
+    readonly kind: string,
+    /** The tenancy counted (JSON), or undefined when untenanted. */
+    readonly tenant: string | undefined,
+    readonly budget: 'max_in_flight' | 'max_per_hour',
+    readonly limit: number,
+    readonly used: number,
+    readonly retry_after_seconds: number,
+  ) {
+    const what = budget === 'max_in_flight' ? `${used} top-level ${kind} deletion(s) in flight` : `${used} top-level ${kind} deletion(s) in the last hour`;
+    super(
+      `deletion budget limits.deletions.${kind}.${budget} = ${limit} reached${tenant ? ` for tenant ${tenant}` : ''}: ${what}; retry after ${retry_after_seconds} s, or an administrator may override it with a reason`,
+    );
+  }
+}

@@ -96,6 +96,8 @@ export interface RequestDeletion {
   readonly referrers?: readonly ReferenceEdge[];
   /** The reference index's entries into the cascade, as the API read them; the handler resolves them into `referrers`. */
   readonly reference_index?: readonly IndexedReference[];
+  /** An administrator's reason for going past the deletion budget (the edge decided the budget and the role). */
+  readonly budget_override_reason?: string;
   readonly metadata: CommandMetadata;
 }
 

@@ -78,6 +78,8 @@ export interface DeletionRequested {
      * against this set, whatever the config says later. Absent in older histories = the kind's current set.
      */
     readonly required_adapters?: readonly string[];
+    /** On the resource DELETEd only: an administrator went past the deletion budget (who, why). Absent otherwise. */
+    readonly deletion_budget_override?: { readonly caller: string; readonly reason: string };
   };
 }
 
