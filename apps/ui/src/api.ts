@@ -277,7 +277,7 @@ export interface WhoAmI {
   readonly unauthenticated?: boolean;
 }
 
-const EVERYTHING: Permissions = { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true };
+const EVERYTHING: Permissions = { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true, abandon_adapter: true };
 
 /** `GET /api/decom/v1/whoami`; a 404 means the engine runs without authentication: every action is offered. */
 export async function whoami(): Promise<WhoAmI> {
