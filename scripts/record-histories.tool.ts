@@ -26,7 +26,7 @@ const folder = resolve('test/fixtures/histories');
 const report = statusReport;
 
 describe('record histories', () => {
-  it('records the demo streams, status discards and a schema-1 stream', async () => {
+  it('records the demo streams, status discards, protection and abandon, and a schema-1 stream', async () => {
     const entities = await loadEntitiesConfig(resolve('config/entities.yaml'));
     const kinds = new KindRegistry(entities);
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -76,6 +76,23 @@ describe('record histories', () => {
         'A cluster whose adapter reports a future generation (discarded, 204), a report without Available (400, nothing recorded), then after DELETE a Finalized for generation 1 (stale: the cluster stays Finalizing).',
         'HTTP flow, test playing the validation adapter',
         await played.engine.store.readStream(`cluster-${cluster.id}`),
+      );
+
+      const guarded = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'rails', spec: {}, deletion_protection: true, deletion_protection_reason: 'production' })).body;
+      const pool = (await api.call('POST', `/clusters/${guarded.id}/nodepools`, { kind: 'NodePool', name: 'rails-pool', spec: {} })).body;
+      expect((await api.call('DELETE', `/clusters/${guarded.id}`)).status).toBe(409);
+      expect((await api.call('PATCH', `/clusters/${guarded.id}`, { deletion_protection: false, deletion_protection_reason: 'retire' })).status).toBe(200);
+      expect((await api.call('DELETE', `/clusters/${guarded.id}`)).status).toBe(202);
+      expect((await api.call('POST', `/clusters/${guarded.id}/adapters/validation/abandon`, { reason: 'cluster API unreachable' })).status).toBe(200);
+      const stuck = { Applied: 'False', Available: 'False', Health: 'False', Finalized: 'False' };
+      expect((await api.call('PUT', `/clusters/${guarded.id}/statuses`, report('validation', 2, stuck))).status).toBe(204);
+      await api.call('PUT', `/nodepools/${pool.id}/statuses`, report('np-configmap', 2, { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' }));
+      await played.engine.settle();
+      await save(
+        'protection-and-abandon',
+        'A cluster created with deletion_protection (DELETE refused, nothing recorded), cleared with a reason, DELETEd; its validation adapter abandoned by an operator (forced AdapterFinalized), a late report of it discarded, the nodepool finalized: bottom-up hard delete.',
+        'HTTP flow, test playing the adapters',
+        await played.engine.store.readStream(`cluster-${guarded.id}`),
       );
     } finally {
       await played.stop();

@@ -86,7 +86,7 @@ describe('open development mode (no server config, no DECOM_ADMINS)', () => {
   };
 
   it('whoami: everything allowed, identity from the header or system@hyperfleet.local; a bearer token is ignored', async () => {
-    const all = { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true };
+    const all = { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true, abandon_adapter: true, clear_deletion_protection: true, override_deletion_budget: true };
     expect((await whoami()).body).toEqual({ identity: 'system@hyperfleet.local', issuer: null, roles: ['admin', 'operator', 'reader'], tenant: null, can: all });
     expect((await whoami({ 'x-hyperfleet-identity': 'you@example.com', authorization: 'Bearer whatever' })).body).toMatchObject({ identity: 'you@example.com', can: all });
   });

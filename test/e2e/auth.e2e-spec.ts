@@ -122,10 +122,12 @@ describe('authentication and authorization (issue 9)', () => {
       issuer: issuer.issuer,
       roles: ['admin', 'operator', 'reader'],
       tenant: null,
-      can: { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true },
+      can: { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true, abandon_adapter: true, clear_deletion_protection: true, override_deletion_budget: true },
     });
     const operator = await call('GET', '/api/decom/v1/whoami', { token: await as(OPERATOR) });
-    expect(operator.body.can).toEqual({ create: true, delete: true, pause: false, unpause: false, force_delete: false, force_orphan: false });
+    expect(operator.body.can).toEqual({
+      create: true, delete: true, pause: false, unpause: false, force_delete: false, force_orphan: false, abandon_adapter: false, clear_deletion_protection: false, override_deletion_budget: false,
+    });
     const viewer = await call('GET', '/api/decom/v1/whoami', { token: await as(VIEWER) });
     expect(viewer.body).toMatchObject({ roles: ['reader'], can: { create: false, delete: false } });
     const bot = await call('GET', '/api/decom/v1/whoami', { token: await as(VALIDATION_BOT) });

@@ -220,7 +220,7 @@ describe('HTTP conventions (issue 17)', () => {
     it('an unknown field on a strict route names the fields allowed', async () => {
       const owner = await createCluster('strict-patch');
       const answer = await call('PATCH', `/clusters/${owner.body['id']}`, { body: '{"bogus":1}' });
-      expect([answer.status, answer.body['detail']]).toEqual([400, "field 'bogus' is not allowed; allowed: deletion_policy, labels, references, spec"]);
+      expect([answer.status, answer.body['detail']]).toEqual([400, "field 'bogus' is not allowed; allowed: deletion_policy, deletion_protection, deletion_protection_reason, labels, references, spec"]);
     });
 
     it('audit ?limit=abc → one message', async () => {

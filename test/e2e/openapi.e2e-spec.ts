@@ -214,16 +214,18 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     }
     // Deletion, force orphan and force delete on each address (their own resources: C2, N2 flat, N3 nested).
     const doomed = [
-      { template: '/clusters/{cluster_id}', path: `/clusters/${c2}` },
-      { template: '/nodepools/{nodepool_id}', path: `/nodepools/${n2}` },
-      { template: '/clusters/{cluster_id}/nodepools/{nodepool_id}', path: `/clusters/${c}/nodepools/${n3}` },
-      { template: '/resources/{id}', path: `/resources/${c3}` },
+      { template: '/clusters/{cluster_id}', path: `/clusters/${c2}`, adapter: 'validation' },
+      { template: '/nodepools/{nodepool_id}', path: `/nodepools/${n2}`, adapter: 'np-configmap' },
+      { template: '/clusters/{cluster_id}/nodepools/{nodepool_id}', path: `/clusters/${c}/nodepools/${n3}`, adapter: 'np-configmap' },
+      { template: '/resources/{id}', path: `/resources/${c3}`, adapter: 'validation' },
     ];
     for (const a of doomed) {
       await call({ method: 'POST', template: `${a.template}/force-delete`, path: `${a.path}/force-delete`, body: { reason: 'not deleting yet' }, expect: 409 });
       const preview = await call({ method: 'DELETE', template: a.template, path: `${a.path}?dryRun=All`, expect: 200 });
       expect(preview.outcome).toBe('WouldDelete');
       await call({ method: 'DELETE', template: a.template, path: `${a.path}?dryRun=all`, expect: 400 });
+      // Abandoning the resource's only adapter would finish its deletion before the force actions below.
+      await call({ method: 'POST', template: `${a.template}/adapters/{adapter}/abandon`, path: `${a.path}/adapters/${a.adapter}/abandon`, body: { reason: 'not deleting yet' }, expect: 409 });
       await call({ method: 'DELETE', template: a.template, path: a.path, expect: 202 });
       await call({ method: 'POST', template: `${a.template}/force-orphan`, path: `${a.path}/force-orphan`, body: { reason: 'openapi' }, expect: 200 });
       await call({ method: 'POST', template: `${a.template}/force-delete`, path: `${a.path}/force-delete`, body: { reason: 'openapi' }, expect: 204 });

@@ -20,7 +20,10 @@ import { statusReport, AVAILABLE, FINALIZED, UNHEALTHY } from '../support/status
 
 const report = statusReport;
 
-/** Every flow the read models know: create, patch, statuses, DELETE + cascade, hard delete, force delete. */
+/**
+ * Every flow the read models know: create, patch, statuses, DELETE + cascade, hard delete, force delete,
+ * deletion protection set and cleared, one adapter abandoned.
+ */
 async function runFlows(api: DemoApi, settle: () => Promise<void>): Promise<void> {
   const post = async (path: string, body: unknown) => (await api.call('POST', path, body)).body;
   const kept = await post('/clusters', { kind: 'Cluster', name: 'kept', spec: { region: 'eu' }, labels: { team: 'a' } });
@@ -44,6 +47,16 @@ async function runFlows(api: DemoApi, settle: () => Promise<void>): Promise<void
   const waiting = await post('/clusters', { kind: 'Cluster', name: 'waiting', spec: {} });
   await api.call('DELETE', `/clusters/${waiting.id}`);
   await api.call('PUT', `/clusters/${waiting.id}/statuses`, report('validation', 1, FINALIZED)); // stale: discarded or ignored
+
+  const guarded = await post('/clusters', { kind: 'Cluster', name: 'guarded', spec: {}, deletion_protection: true, deletion_protection_reason: 'prod' });
+  const guardedPool = await post(`/clusters/${guarded.id}/nodepools`, { kind: 'NodePool', name: 'guarded-pool', spec: {} });
+  await api.call('PATCH', `/nodepools/${guardedPool.id}`, { deletion_protection: true });
+  await api.call('PATCH', `/clusters/${guarded.id}`, { deletion_protection: false, deletion_protection_reason: 'retire' });
+
+  const abandoned = await post('/clusters', { kind: 'Cluster', name: 'abandoned', spec: {} });
+  await post(`/clusters/${abandoned.id}/nodepools`, { kind: 'NodePool', name: 'abandoned-pool', spec: {} });
+  await api.call('DELETE', `/clusters/${abandoned.id}`);
+  await api.call('POST', `/clusters/${abandoned.id}/adapters/validation/abandon`, { reason: 'INC-9' });
   await settle();
 }
 
@@ -85,7 +98,10 @@ describe.each(['sqlite', 'postgres'] as const)('projections rebuild on %s', (pro
       const tables = [...createProjections(kinds).flatMap((projection) => schemaTables(projection.schema)), 'projection_checkpoints'];
       const storage = await openStorage(config);
       const live = await snapshot(storage.readModels, tables);
-      expect(live['resources']!.length).toBe(3); // kept, kept-pool, waiting
+      expect(live['resources']!.length).toBe(7); // kept, kept-pool, waiting, guarded, guarded-pool, abandoned, abandoned-pool
+      expect(live['resources']!.filter((row) => row.includes('"deletion_protection":"{')).map((row) => JSON.parse(row).name)).toEqual(['guarded-pool']);
+      expect(live['adapter_statuses']!.some((row) => row.includes('AdapterAbandoned'))).toBe(true);
+      expect(live['deletion_requests']!.length).toBe(4); // the DELETEd clusters gone, stuck, waiting, abandoned (not their pools)
       expect(live['resource_index']!.some((row) => row.includes('"hard_delete_cause":"ForceDeleted"'))).toBe(true);
       expect(live['finalizing']!.length).toBeGreaterThanOrEqual(1);
       // Damage the read models: the rebuild must not depend on what is there.

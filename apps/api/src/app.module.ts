@@ -43,7 +43,7 @@ import { LeakScannerSlot } from './leaks/leak-scanner.js';
 import { LEAK_SCANNER } from './leaks/leak-tokens.js';
 import { ResourceActions } from './resources/resource-actions.js';
 import { ResourcesController } from './resources/resources.controller.js';
-import { ACCESS_POLICY, API_OPTIONS, AUDIT_LOG, CLOCK, DEAD_LETTERS, ID_GENERATOR, OPERATOR_LOG, READINESS, READ_SIDE, type ApiOptions, type AuditLog, type Clock, type DeadLetterSource, type IdGenerator, type OperatorLog, type ReadSide, type Readiness } from './tokens.js';
+import { ACCESS_POLICY, API_OPTIONS, AUDIT_LOG, CLOCK, DEAD_LETTERS, DELETION_BUDGETS, ID_GENERATOR, OPERATOR_LOG, READINESS, READ_SIDE, type DeletionBudgetSettings, type ApiOptions, type AuditLog, type Clock, type DeadLetterSource, type IdGenerator, type OperatorLog, type ReadSide, type Readiness } from './tokens.js';
 
 export interface ApiRuntime {
   readonly store: EventStore;
@@ -67,6 +67,8 @@ export interface ApiRuntime {
   readonly operatorLog?: OperatorLog;
   /** The force delete / orphan audit trail (`audit_log` read model); empty when absent. */
   readonly audit?: AuditLog;
+  /** Where DELETEs checked against a deletion budget are counted (its budgets come with `auth`); none when absent. */
+  readonly metrics?: DeletionBudgetSettings['metrics'];
 }
 
 /** The authentication and authorization of one API (built by the composition root, docs/security.md). */
@@ -81,6 +83,8 @@ export interface ApiAuth {
   readonly streams?: StreamLimitsConfig;
   /** `server.graphql.introspection` (`__schema`/`__type`); allowed when absent. */
   readonly graphqlIntrospection?: boolean;
+  /** `limits.deletions` of the server config (docs/policies.md "Deletion budget"); none when absent. */
+  readonly deletionBudgets?: DeletionBudgetSettings['budgets'];
 }
 
 /** JWT off, header identities, `DECOM_ADMINS` as the admins (today's behaviour). */
@@ -126,6 +130,7 @@ export class AppModule {
         { provide: API_OPTIONS, useValue: runtime.options },
         ...(runtime.readiness ? [{ provide: READINESS, useValue: runtime.readiness }] : []),
         { provide: ACCESS_POLICY, useValue: (runtime.auth ?? headerAuth(runtime.options.admins)).policy },
+        { provide: DELETION_BUDGETS, useValue: { ...(runtime.auth?.deletionBudgets && { budgets: runtime.auth.deletionBudgets }), ...(runtime.metrics && { metrics: runtime.metrics }) } satisfies DeletionBudgetSettings },
         { provide: LEAK_SCANNER, useValue: runtime.leaks ?? new LeakScannerSlot() },
         { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended), inject: [EVENT_STORE] },
         { provide: AUDIT_LOG, useValue: runtime.audit ?? { list: async () => [] } },

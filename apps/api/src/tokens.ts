@@ -81,3 +81,15 @@ export const AUDIT_LOG = Symbol('AuditLog');
 export interface AuditLog {
   list(options: { types?: readonly import('@decom/projections').AuditType[]; limit: number }): Promise<import('@decom/projections').AuditEntry[]>;
 }
+
+export const DELETION_BUDGETS = Symbol('DeletionBudgets');
+
+/** `limits.deletions` (kind or `*` → budget) and where budget checks are counted; no budgets when absent. */
+export interface DeletionBudgetSettings {
+  readonly budgets?: Readonly<Record<string, { readonly max_in_flight?: number; readonly max_per_hour?: number }>>;
+  readonly metrics?: {
+    readonly deletionBudgetChecks: { inc(labels: { kind: string; outcome: 'allowed' | 'refused' | 'overridden' }): void };
+    readonly deletionBudgetUsed: { set(labels: { kind: string; budget: 'in_flight' | 'per_hour' }, value: number): void };
+    readonly deletionBudgetLimit: { set(labels: { kind: string; budget: 'in_flight' | 'per_hour' }, value: number): void };
+  };
+}

@@ -163,6 +163,12 @@ export interface Resource {
   readonly deleted_time?: string;
   readonly deleted_by?: string;
   readonly deletion_policy?: string;
+  /** Present (true) while deletion protection is set: a DELETE reaching it is refused (409). */
+  readonly deletion_protection?: true;
+  readonly deletion_protection_set?: { readonly caller: string; readonly reason: string; readonly time: string };
+  /** Once deleting: the adapters frozen for this deletion, and what dispatch may still run. */
+  readonly deletion_required_adapters?: readonly string[];
+  readonly deletion_dispatch?: { readonly action: string; readonly adapters?: readonly string[] };
   readonly owner_references?: { id: string; kind: string; href: string };
   readonly references?: Record<string, { id: string; kind: string }[]>;
   readonly status: { conditions: Condition[] };
@@ -257,6 +263,8 @@ export interface Permissions {
   readonly unpause: boolean;
   readonly force_delete: boolean;
   readonly force_orphan: boolean;
+  /** Absent from engines older than the abandon action. */
+  readonly abandon_adapter?: boolean;
 }
 
 export interface WhoAmI {
@@ -269,7 +277,7 @@ export interface WhoAmI {
   readonly unauthenticated?: boolean;
 }
 
-const EVERYTHING: Permissions = { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true };
+const EVERYTHING: Permissions = { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true, abandon_adapter: true };
 
 /** `GET /api/decom/v1/whoami`; a 404 means the engine runs without authentication: every action is offered. */
 export async function whoami(): Promise<WhoAmI> {

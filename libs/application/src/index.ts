@@ -13,6 +13,7 @@ export * from './force-delete.handler.js';
 export * from './set-paused.handler.js';
 export * from './force-orphan.handler.js';
 export * from './record-leaks.handler.js';
+export * from './abandon-adapter.handler.js';
 
 import { CreateResourceHandler } from './create-resource.handler.js';
 import { ForceDeleteHandler } from './force-delete.handler.js';
@@ -24,6 +25,7 @@ import { PreviewDeletionHandler } from './preview-deletion.handler.js';
 import { SetPausedHandler } from './set-paused.handler.js';
 import { ForceOrphanHandler } from './force-orphan.handler.js';
 import { RecordLeakCleanupHandler, RecordLeakInventoryHandler } from './record-leaks.handler.js';
+import { AbandonAdapterHandler } from './abandon-adapter.handler.js';
 
 export const COMMAND_HANDLERS = [
   CreateResourceHandler,
@@ -36,6 +38,7 @@ export const COMMAND_HANDLERS = [
   ForceOrphanHandler,
   RecordLeakInventoryHandler,
   RecordLeakCleanupHandler,
+  AbandonAdapterHandler,
 ];
 
 /** Read-only handlers: they decide on current state and record nothing. */

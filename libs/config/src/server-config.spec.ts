@@ -91,7 +91,7 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     ).toEqual([
       '/etc/decom/server.yaml:6:23 server.jwt.configs[0].jwk_cert_url: must be an http(s) URL, got "ftp://x"',
       '/etc/decom/server.yaml:5:9 server.jwt.configs[0].audience: is required',
-      '/etc/decom/server.yaml:9:3 authorization.roles: unknown field (expected one of admins, operators, adapters)',
+      '/etc/decom/server.yaml:9:3 authorization.roles: unknown field (expected one of admins, operators, adapters, deletion_protection)',
       '/etc/decom/server.yaml:8:12 authorization.admins[0]: must be an identity: 1..256 printable ASCII characters',
       '/etc/decom/server.yaml:8:16 authorization.admins[1]: must be an identity: 1..256 printable ASCII characters',
     ]);
@@ -214,6 +214,23 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     expect(config.tenant!.dimensions).toEqual([
       { header: 'x-tenant-org', key: 'org', required: true, claim: 'org' },
       { header: 'x-tenant-project', key: 'project', required: false },
+    ]);
+  });
+
+  it('reads authorization.deletion_protection.clear_role (admin by default, or operator); refuses anything else', () => {
+    expect(parseServerConfig('authorization:\n  admins: [root@x.test]\n', '/f.yaml').authorization.deletion_protection).toBeUndefined();
+    expect(parseServerConfig('authorization:\n  deletion_protection:\n    clear_role: operator\n', '/f.yaml').authorization.deletion_protection).toEqual({ clear_role: 'operator' });
+    expect(issues('authorization:\n  deletion_protection:\n    clear_role: reader\n')).toEqual(['/etc/decom/server.yaml:3:17 authorization.deletion_protection.clear_role: must be admin or operator, got "reader"']);
+  });
+
+  it('reads limits.deletions per kind (or *): max_in_flight and/or max_per_hour, whole numbers from 1', () => {
+    const config = parseServerConfig('limits:\n  deletions:\n    Cluster: { max_in_flight: 3, max_per_hour: 10 }\n    "*": { max_per_hour: 50 }\n', '/f.yaml');
+    expect(config.limits).toEqual({ deletions: { Cluster: { max_in_flight: 3, max_per_hour: 10 }, '*': { max_per_hour: 50 } } });
+    expect(parseServerConfig('server: {}\n', '/f.yaml').limits).toBeUndefined();
+    expect(issues('limits:\n  deletions:\n    Cluster: { max_in_flight: 0, burst: 2 }\n    NodePool: {}\n')).toEqual([
+      expect.stringMatching(/limits\.deletions\.Cluster\.burst: unknown field/),
+      expect.stringMatching(/limits\.deletions\.Cluster\.max_in_flight: /),
+      expect.stringMatching(/limits\.deletions\.NodePool: set max_in_flight and\/or max_per_hour/),
     ]);
   });
 });

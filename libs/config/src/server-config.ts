@@ -75,6 +75,11 @@ export interface AuthorizationConfig {
   readonly operators?: readonly RoleGrant[];
   /** Adapter name → identities allowed to report its statuses (system identities: statuses only). */
   readonly adapters: Readonly<Record<string, readonly RoleGrant[]>>;
+  /**
+   * `deletion_protection.clear_role`: the least role that may clear a resource's `deletion_protection`
+   * (`admin`, the default, or `operator`). Setting it needs only the patch right.
+   */
+  readonly deletion_protection?: { readonly clear_role: 'admin' | 'operator' };
 }
 
 /** `server.streams`: caps on concurrent Server-Sent-Events streams (`/api/decom/v1/events/stream`). */
@@ -109,8 +114,18 @@ export interface TenantConfig {
   readonly dimensions: readonly { readonly header: string; readonly key: string; readonly required: boolean; readonly claim?: string }[];
 }
 
+/** One kind's deletion budget (`limits.deletions.<Kind>` or `'*'`): per tenant; an absent bound is unlimited. */
+export interface DeletionBudgetConfig {
+  /** Top-level deletions (DELETE requests) of the kind still Finalizing. */
+  readonly max_in_flight?: number;
+  /** Top-level deletions of the kind requested in any hour. */
+  readonly max_per_hour?: number;
+}
+
 export interface ServerConfig {
   readonly file?: string;
+  /** `limits.deletions`: kind (or `'*'`) → deletion budget (docs/policies.md "Deletion budget"); absent = no budget. */
+  readonly limits?: { readonly deletions: Readonly<Record<string, DeletionBudgetConfig>> };
   readonly jwt: JwtConfig;
   readonly authorization: AuthorizationConfig;
   readonly rate_limit: RateLimitConfig;
@@ -177,7 +192,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     throw new ServerConfigError(issues);
   }
   const reader = new MapReader(root as YAMLMap | null, '', at);
-  reader.only(['server', 'authorization']);
+  reader.only(['server', 'authorization', 'limits']);
   const server = reader.map('server');
   server.only(['jwt', 'tenant', 'rate_limit', 'streams', 'graphql', 'trusted_proxies']);
   const trusted_proxies = server.addresses('trusted_proxies');
@@ -291,8 +306,12 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   }
 
   const authz = reader.map('authorization');
-  authz.only(['admins', 'operators', 'adapters']);
+  authz.only(['admins', 'operators', 'adapters', 'deletion_protection']);
   const admins = authz.identities('admins') ?? [];
+  const protectionMap = authz.map('deletion_protection');
+  protectionMap.only(['clear_role']);
+  const clearRole = protectionMap.string('clear_role', false) ?? 'admin';
+  if (clearRole !== 'admin' && clearRole !== 'operator') protectionMap.problem('clear_role', `must be admin or operator, got "${clearRole}"`);
   const operators = authz.identities('operators');
   const adaptersMap = authz.map('adapters');
   const adapters: Record<string, readonly RoleGrant[]> = {};
@@ -302,11 +321,24 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   authz.checkIssuers(['admins', 'operators'], configured);
   adaptersMap.checkIssuers(adaptersMap.keys(), configured);
 
+  const limitsMap = reader.map('limits');
+  limitsMap.only(['deletions']);
+  const deletionsMap = limitsMap.map('deletions');
+  const deletions: Record<string, DeletionBudgetConfig> = {};
+  for (const key of deletionsMap.keys()) {
+    const budget = deletionsMap.map(key);
+    budget.only(['max_in_flight', 'max_per_hour']);
+    const bound = (field: 'max_in_flight' | 'max_per_hour') => (budget.has(field) ? { [field]: budget.integer(field, 1, 1, 1_000_000) } : {});
+    if (!budget.has('max_in_flight') && !budget.has('max_per_hour')) deletionsMap.problem(key, 'set max_in_flight and/or max_per_hour');
+    deletions[key] = { ...bound('max_in_flight'), ...bound('max_per_hour') };
+  }
+
   if (issues.length > 0) throw new ServerConfigError(issues);
   return {
     file,
+    ...(Object.keys(deletions).length > 0 ? { limits: { deletions } } : {}),
     jwt: { enabled, anonymous_reads: jwtMap.bool('anonymous_reads', false), clock_skew_seconds: clockSkew, jwks_refetch_cooldown_seconds: cooldown, max_token_lifetime_seconds: maxLifetime, configs },
-    authorization: { admins, ...(operators ? { operators } : {}), adapters },
+    authorization: { admins, ...(operators ? { operators } : {}), adapters, ...(clearRole === 'operator' ? { deletion_protection: { clear_role: 'operator' as const } } : {}) },
     rate_limit,
     streams,
     graphql,

@@ -26,3 +26,6 @@ export * from './resource/condition-mapping-rule.js';
 export * from './resource/deletion-status.js';
 export * from './resource/deletion-preview.js';
 export * from './resource/holding.js';
+export * from './resource/deletion-protection.js';
+export * from './resource/abandon-adapter.js';
+export * from './resource/deletion-budget.js';

@@ -91,6 +91,12 @@ export class DecomMetrics {
   readonly deletionsCompleted: Counter<'kind'>;
   readonly forceDeleted: Counter<'kind'>;
   readonly forceOrphaned: Counter<'kind'>;
+  /** DELETEs checked against a deletion budget, by kind and outcome (`allowed`, `refused`, `overridden`). */
+  readonly deletionBudgetChecks: Counter<'kind' | 'outcome'>;
+  /** At the last check of a kind: the budget's use (`in_flight`, `per_hour`) for the tenant checked. */
+  readonly deletionBudgetUsed: Gauge<'kind' | 'budget'>;
+  /** The configured bound of each kind's budget (`in_flight`, `per_hour`), set at its first check. */
+  readonly deletionBudgetLimit: Gauge<'kind' | 'budget'>;
   readonly deletionDuration: Histogram<'kind'>;
   readonly adapterRuns: Counter<'adapter' | 'operation' | 'outcome'>;
   readonly adapterRunDuration: Histogram<'adapter' | 'operation' | 'outcome'>;
@@ -214,6 +220,24 @@ export class DecomMetrics {
     this.deletionsCompleted = new Counter({ name: 'decom_deletions_completed_total', help: 'Resources hard-deleted through the gate (all adapters Finalized), by kind.', labelNames: ['kind'], registers });
     this.forceDeleted = new Counter({ name: 'decom_deletions_force_deleted_total', help: 'Resources removed by force delete (with their subresources), by kind.', labelNames: ['kind'], registers });
     this.forceOrphaned = new Counter({ name: 'decom_deletions_force_orphaned_total', help: 'Resources force-orphaned, by kind.', labelNames: ['kind'], registers });
+    this.deletionBudgetChecks = new Counter({
+      name: 'decom_deletion_budget_checks_total',
+      help: 'Top-level DELETEs checked against a deletion budget (limits.deletions), by kind and outcome: allowed, refused (429), overridden (an administrator with a reason).',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    this.deletionBudgetUsed = new Gauge({
+      name: 'decom_deletion_budget_used',
+      help: 'Deletion budget use seen by the last check of a kind, for the tenant checked: in_flight (top-level deletions still Finalizing) or per_hour (requested in the last hour).',
+      labelNames: ['kind', 'budget'],
+      registers,
+    });
+    this.deletionBudgetLimit = new Gauge({
+      name: 'decom_deletion_budget_limit',
+      help: 'The configured deletion budget of a kind (limits.deletions): in_flight or per_hour; per tenant.',
+      labelNames: ['kind', 'budget'],
+      registers,
+    });
     this.deletionDuration = new Histogram({
       name: 'decom_deletion_duration_seconds',
       help: 'Time from deleted_time to hard delete (gate or force), in seconds, by kind.',

@@ -39,6 +39,10 @@ export interface ResourceJson {
    * still to finalize, or `hold` with its reason). Read through the domain's `dispatchOf`.
    */
   readonly deletion_dispatch?: DispatchDecision;
+  /** Present (`true`) while deletion protection is set: a DELETE reaching this resource is refused (409). */
+  readonly deletion_protection?: true;
+  /** Who set the protection, why (empty when no reason was given) and when (RFC 3339); with `deletion_protection`. */
+  readonly deletion_protection_set?: { readonly caller: string; readonly reason: string; readonly time: string };
 }
 
 export function presentResource(row: ResourceRow): ResourceJson {
@@ -70,6 +74,7 @@ export function presentResource(row: ResourceRow): ResourceJson {
     ...(row.deleted_time ? { deletion_propagation: info.deletion_propagation ?? 'Background' } : {}),
     ...(row.deleted_time && info.deletion_required_adapters ? { deletion_required_adapters: info.deletion_required_adapters } : {}),
     ...(row.deleted_time && info.deletion_status ? { deletion_dispatch: info.deletion_status.dispatch } : {}),
+    ...(row.deletion_protection ? { deletion_protection: true as const, deletion_protection_set: JSON.parse(row.deletion_protection) as NonNullable<ResourceJson['deletion_protection_set']> } : {}),
   };
 }
 

@@ -127,6 +127,9 @@ export class ResourceViewProjection implements Projection {
           ...(d.deletion_policy_source ? { recorded_source: d.deletion_policy_source } : {}),
         };
         await tx.updateRow(d.id, { deletion_info: JSON.stringify(info) });
+        // A DELETE's own target (not a cascaded member): what the deletion budget counts.
+        const target = d.cascaded_from ? undefined : await tx.row(d.id);
+        if (target) tx.insertDeletionRequest({ id: target.id, kind: target.kind, tenant: target.tenant ?? '', deleted_time: d.deleted_time });
         await this.refreshWithOwner(tx, d.id);
         // A new deleting resource may close a wait cycle: every member shows it.
         for (const member of cycleMembers(await this.storedStatus(tx, d.id))) if (member !== d.id) await this.refresh(tx, member);
@@ -183,6 +186,12 @@ export class ResourceViewProjection implements Projection {
         // The break-glass reaches every subresource (docs/policies.md): each refresh stores the domain's
         // effective policy, which the force-orphan of an ancestor turns to Orphan.
         for (const id of await this.subtree(tx, d.id)) await this.refresh(tx, id);
+        return;
+      }
+      case 'DeletionProtectionChanged': {
+        const d = event.data;
+        const mark = d.deletion_protection ? JSON.stringify({ caller: d.caller, reason: d.reason ?? '', time: d.changed_time }) : null;
+        await tx.updateRow(d.id, { deletion_protection: mark });
         return;
       }
       case 'AdapterFinalized':

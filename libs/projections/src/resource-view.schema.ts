@@ -6,6 +6,8 @@
  * - `resource_index`: every resource ever created, never deleted: id → stream, for routing commands and
  *   for history after hard delete.
  * - `finalizing`: the stuck-deletion dashboard: resources with `deleted_time`, what they wait on.
+ * - `deletion_requests`: every top-level deletion (a DELETE's target, not its cascade), never deleted: what the
+ *   deletion budget counts (in flight: still in `resources` with `deleted_time`; per hour: by `deleted_time`).
  */
 import type { DeletionStatus } from '@decom/domain';
 
@@ -38,7 +40,9 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     force_orphan TEXT,
     -- deletion_info: JSON DeletionInfo; once deleting it holds the domain's deletion_status (a changed shape replays the log)
     deletion_info TEXT,
-    tenant TEXT
+    tenant TEXT,
+    -- deletion_protection: JSON {caller, reason, time} while set (DeletionProtectionChanged), else NULL
+    deletion_protection TEXT
   )`,
   // Keyset walks in (created_time, id) order (the sweeper), and lists' default order, `created_time desc`
   // with the `id asc` tie-break, read straight from an index (no sort, and a page's rows found by a
@@ -109,9 +113,17 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
     reconciled_reason TEXT NOT NULL,
     reconciled_message TEXT NOT NULL
   )`,
+  // tenant: the deleted resource's tenancy JSON, '' when untenanted (compared with =).
+  `CREATE TABLE IF NOT EXISTS deletion_requests (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    tenant TEXT NOT NULL,
+    deleted_time TEXT NOT NULL
+  )`,
+  `CREATE INDEX IF NOT EXISTS deletion_requests_budget ON deletion_requests (kind, tenant, deleted_time)`,
 ];
 
-export const RESOURCE_VIEW_TABLES = ['resources', 'resource_labels', 'adapter_statuses', 'resource_index', 'resource_references', 'finalizing'] as const;
+export const RESOURCE_VIEW_TABLES = ['resources', 'resource_labels', 'adapter_statuses', 'resource_index', 'resource_references', 'finalizing', 'deletion_requests'] as const;
 
 /** A `resources` row as stored. */
 export interface ResourceRow {
@@ -148,6 +160,8 @@ export interface ResourceRow {
   readonly deletion_info: string | null;
   /** JSON tenancy (HyperFleet §8.1 dimension key → value); null = untenanted. */
   readonly tenant: string | null;
+  /** JSON {caller, reason, time} while `deletion_protection` is set, as the last `DeletionProtectionChanged` recorded it. */
+  readonly deletion_protection: string | null;
 }
 
 /** The `deletion_info` column. */

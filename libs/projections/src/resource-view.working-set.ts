@@ -26,6 +26,7 @@ const RESOURCE_COLUMNS = [
   'id', 'kind', 'name', 'href', 'stream', 'owner_id', 'owner_kind', 'owner_href', 'spec', 'labels', 'generation',
   'created_time', 'updated_time', 'created_by', 'updated_by', 'deleted_time', 'deleted_by', 'conditions', 'deletion_policy',
   'effective_policy', 'refs', 'paused', 'ever_paused', 'deletion_started', 'force_orphan', 'deletion_info', 'tenant',
+  'deletion_protection',
 ] as const satisfies readonly (keyof ResourceRow)[];
 const STATUS_COLUMNS = ['resource_id', 'adapter', 'observed_generation', 'conditions', 'metadata', 'data', 'created_time', 'last_report_time'] as const satisfies readonly (keyof AdapterStatusRow)[];
 const REFERENCE_COLUMNS = ['referrer_id', 'ref_type', 'target_id', 'target_kind'] as const satisfies readonly (keyof ReferenceRow)[];
@@ -40,7 +41,16 @@ const FINALIZING_UPDATED = ['generation', 'waiting_on', 'unhealthy', 'children_r
 /** Bound parameters per statement stay below SQLite's 32,766 and PostgreSQL's 65,535. */
 const MAX_PARAMS = 30_000;
 
-export type NewResourceRow = Omit<ResourceRow, 'effective_policy' | 'paused' | 'ever_paused' | 'deletion_started' | 'force_orphan' | 'deletion_info'>;
+export type NewResourceRow = Omit<ResourceRow, 'effective_policy' | 'paused' | 'ever_paused' | 'deletion_started' | 'force_orphan' | 'deletion_info' | 'deletion_protection'>;
+
+/** A row of `deletion_requests`: a DELETE's own target (what the deletion budget counts). */
+export interface DeletionRequestRow {
+  readonly id: string;
+  readonly kind: string;
+  /** The resource's tenancy as stored (JSON), `''` when it has none. */
+  readonly tenant: string;
+  readonly deleted_time: string;
+}
 
 export class ResourceViewWorkingSet implements DeletionGraphSource {
   /** Row per id; `null` = known absent (never stored, or deleted in this batch). */
@@ -63,6 +73,7 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   private readonly dirtyReferences = new Set<string>();
   private readonly labels = new Map<string, Readonly<Record<string, string>> | undefined>();
   private readonly indexInserts = new Map<string, ResourceIndexRow>();
+  private readonly deletionRequests = new Map<string, DeletionRequestRow>();
   private readonly hardDeletes = new Map<string, { readonly time: string; readonly cause: string }>();
   /** Per id: delete the stored row first (a removal in this batch), then upsert `row` when set. */
   private readonly finalizing = new Map<string, { deleteFirst: boolean; row?: FinalizingRow }>();
@@ -138,7 +149,7 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   /** `INSERT INTO resources`: the new row with the schema's defaults. @throws Error when the id is stored already (a primary-key violation). */
   async insertRow(row: NewResourceRow): Promise<void> {
     if (await this.row(row.id)) throw new Error(`resources: a row with id ${row.id} exists already`);
-    this.hold({ ...row, effective_policy: null, paused: null, ever_paused: 0, deletion_started: 0, force_orphan: null, deletion_info: null });
+    this.hold({ ...row, effective_policy: null, paused: null, ever_paused: 0, deletion_started: 0, force_orphan: null, deletion_info: null, deletion_protection: null });
   }
 
   /** `UPDATE resources SET ... WHERE id = ?`: nothing when the row is not there. */
@@ -203,6 +214,11 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   }
 
   /** `INSERT INTO finalizing ... ON CONFLICT (id) DO UPDATE` of the verdict columns. */
+  /** `INSERT INTO deletion_requests ... ON CONFLICT DO NOTHING`: the first request of an id stays. */
+  insertDeletionRequest(row: DeletionRequestRow): void {
+    if (!this.deletionRequests.has(row.id)) this.deletionRequests.set(row.id, row);
+  }
+
   putFinalizing(row: FinalizingRow): void {
     const pending = this.finalizing.get(row.id);
     if (!pending) return void this.finalizing.set(row.id, { deleteFirst: false, row });
@@ -231,12 +247,13 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
     const labelRows = labelled.flatMap((id) => Object.entries(this.labels.get(id) ?? {}).map(([key, value]) => ({ resource_id: id, key, value })));
     await this.insert('resource_labels', ['resource_id', 'key', 'value'], labelRows);
     await this.insert('resource_index', INDEX_COLUMNS, [...this.indexInserts.values()], 'ON CONFLICT (id) DO NOTHING');
+    await this.insert('deletion_requests', ['id', 'kind', 'tenant', 'deleted_time'], [...this.deletionRequests.values()], 'ON CONFLICT (id) DO NOTHING');
     await this.updateHardDeleted();
     const finalizing = [...this.finalizing.entries()];
     await this.deleteWhereIn('finalizing', 'id', finalizing.filter(([, f]) => f.deleteFirst).map(([id]) => id));
     await this.insert('finalizing', FINALIZING_COLUMNS, finalizing.flatMap(([, f]) => f.row ?? []), `ON CONFLICT (id) DO UPDATE SET ${excludedSet(FINALIZING_UPDATED)}`);
     for (const set of [this.dirtyRows, this.dirtyStatuses, this.dirtyReferences]) set.clear();
-    for (const map of [this.labels, this.indexInserts, this.hardDeletes, this.finalizing]) map.clear();
+    for (const map of [this.labels, this.indexInserts, this.deletionRequests, this.hardDeletes, this.finalizing]) map.clear();
   }
 
   // --- loading ---

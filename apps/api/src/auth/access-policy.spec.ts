@@ -21,6 +21,13 @@ describe('AccessPolicy', () => {
     expect(jwt.can(who('viewer'), 'read').allowed).toBe(true);
   });
 
+  it('clearing deletion protection is admin-only unless clear_role: operator; abandoning an adapter stays admin-only', () => {
+    expect(jwt.can(who('ops'), 'clear_deletion_protection')).toEqual({ allowed: false, reason: "clear deletion protection is restricted to administrators; 'ops' is not one" });
+    const opsClear = new AccessPolicy({ authorization: { admins: ['root'], operators: ['ops'], adapters: {}, deletion_protection: { clear_role: 'operator' } }, authenticated: true });
+    expect(allowed(opsClear, who('ops'))).toEqual(['create', 'delete', 'clear_deletion_protection']);
+    expect(allowed(opsClear, who('viewer'))).toEqual([]);
+  });
+
   it('without operators, any authenticated non-system caller may create, patch and delete (HyperFleet)', () => {
     const policy = new AccessPolicy({ authorization: { admins: ['root'], adapters: { validation: ['bot'] } }, authenticated: true });
     expect(allowed(policy, who('anyone'))).toEqual(['create', 'delete']);

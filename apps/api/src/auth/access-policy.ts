@@ -3,7 +3,8 @@
  * 403 reason out. Rules (issue 9, HyperFleet §8.1):
  * - a status report for adapter X only from an identity bound to X (`authorization.adapters.X`);
  * - system identities (any identity bound to an adapter) write statuses only;
- * - force-delete, force-orphan, pause, unpause and retrying a dead-lettered job are admin-only;
+ * - force-delete, force-orphan, abandoning an adapter, pause, unpause and retrying a dead-lettered job are admin-only;
+ * - clearing deletion protection is admin-only unless `authorization.deletion_protection.clear_role: operator`;
  * - create, patch and delete: admins and operators, or any authenticated non-system caller when
  *   `operators` is not configured (as in HyperFleet).
  * With authentication off and no roles configured everyone may do everything (development mode).
@@ -24,11 +25,33 @@ export interface Principal {
 export type Role = 'admin' | 'operator' | 'adapter' | 'reader';
 
 /** `retry_job`: sending a dead-lettered job back to its queue (`POST /api/decom/v1/jobs/retry`), admin-only. */
-export type ResourceAction = 'read' | 'create' | 'patch' | 'delete' | 'pause' | 'unpause' | 'force_delete' | 'force_orphan' | 'retry_job';
+export type ResourceAction =
+  | 'read'
+  | 'create'
+  | 'patch'
+  | 'delete'
+  | 'pause'
+  | 'unpause'
+  | 'force_delete'
+  | 'force_orphan'
+  | 'retry_job'
+  | 'abandon_adapter'
+  | 'clear_deletion_protection'
+  | 'override_deletion_budget';
 
-export const ACTIONS: readonly Exclude<ResourceAction, 'read' | 'patch'>[] = ['create', 'delete', 'pause', 'unpause', 'force_delete', 'force_orphan'];
+export const ACTIONS: readonly Exclude<ResourceAction, 'read' | 'patch' | 'retry_job'>[] = [
+  'create',
+  'delete',
+  'pause',
+  'unpause',
+  'force_delete',
+  'force_orphan',
+  'abandon_adapter',
+  'clear_deletion_protection',
+  'override_deletion_budget',
+];
 
-const ADMIN_ONLY: ReadonlySet<ResourceAction> = new Set(['pause', 'unpause', 'force_delete', 'force_orphan', 'retry_job']);
+const ADMIN_ONLY: ReadonlySet<ResourceAction> = new Set(['pause', 'unpause', 'force_delete', 'force_orphan', 'retry_job', 'abandon_adapter', 'override_deletion_budget']);
 
 export type AccessDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
@@ -122,11 +145,12 @@ export class AccessPolicy {
     if (this.isOpen || action === 'read') return { allowed: true };
     if (this.isSystem(principal)) return deny(`system identities may only write status and conditions; '${principal.identity}' is one`);
     const roles = this.rolesOf(principal);
-    if (ADMIN_ONLY.has(action)) {
+    const adminOnly = ADMIN_ONLY.has(action) || (action === 'clear_deletion_protection' && this.options.authorization.deletion_protection?.clear_role !== 'operator');
+    if (adminOnly) {
       // DECOM_ADMINS alone (no JWT, no operators) keeps its meaning: it restricts the break-glass actions only.
       if (roles.includes('admin')) return { allowed: true };
       if (this.admins.size === 0 && !this.options.authenticated && (action === 'pause' || action === 'unpause')) return { allowed: true };
-      return deny(`${action.replace('_', ' ')} is restricted to administrators; '${principal.identity}' is not one`);
+      return deny(`${action.replaceAll('_', ' ')} is restricted to administrators; '${principal.identity}' is not one`);
     }
     if (roles.includes('operator')) return { allowed: true };
     return deny(`${action} is restricted to operators and administrators; '${principal.identity}' is neither`);

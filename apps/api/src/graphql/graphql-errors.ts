@@ -32,6 +32,9 @@ export async function withProblems<T>(operation: string, run: () => Promise<T>):
       ...(mapped?.errors ? { errors: mapped.errors } : {}),
       // A refused deletion preview says so, as its REST answer does (dry-run-refused.ts).
       ...(mapped?.extensions?.['dry_run'] === true && { dry_run: true }),
+      // A deletion refused by protection names the protected resources, as its REST answer does.
+      ...(mapped?.extensions?.['protected_resources'] !== undefined && { protected_resources: mapped.extensions['protected_resources'] }),
+      ...(mapped?.extensions?.['budget'] !== undefined && { budget: mapped.extensions['budget'] }),
     });
     throw new GraphQLError(problem.detail, { extensions: { code: problem.code, problem } });
   }

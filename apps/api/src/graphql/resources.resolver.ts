@@ -142,11 +142,13 @@ export class ResourcesResolver {
     @Args('propagationPolicy') propagationPolicy: string | undefined | null,
     @Context() ctx: GraphQLContext,
     @Args('dryRun') dryRun?: boolean | null,
+    @Args('budgetOverride') budgetOverride?: string | null,
   ) {
     return withProblems('deleteResource', async () => {
       const target = await this.target(id, ctx);
-      if (dryRun !== true) return toGraph(await this.actions.delete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined));
-      const deletion_preview = await this.actions.previewDelete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined);
+      const override = budgetOverride ?? undefined;
+      if (dryRun !== true) return toGraph(await this.actions.delete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined, override));
+      const deletion_preview = await this.actions.previewDelete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined, override);
       const stored = await this.queries.get(id);
       if (!stored) throw new ResourceNotFound('Resource', id);
       return { ...toGraph(stored), deletion_preview };
@@ -176,6 +178,19 @@ export class ResourcesResolver {
     return withProblems('unpause', async () => toGraph(await this.actions.setPaused(await this.target(id, ctx), false, reason, context(ctx))));
   }
 
+  @Mutation('setDeletionProtection')
+  setDeletionProtection(@Args('id') id: string, @Args('enabled') enabled: boolean, @Args('reason') reason: string | undefined | null, @Context() ctx: GraphQLContext) {
+    return withProblems('setDeletionProtection', async () => {
+      const body = { deletion_protection: enabled, ...(reason != null ? { deletion_protection_reason: reason } : {}) };
+      return toGraph(await this.actions.patch(await this.target(id, ctx), body, context(ctx)));
+    });
+  }
+
+  @Mutation('abandonAdapter')
+  abandonAdapter(@Args('id') id: string, @Args('adapter') adapter: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
+    return withProblems('abandonAdapter', async () => toGraph(await this.actions.abandonAdapter(await this.target(id, ctx), adapter, reason, context(ctx))));
+  }
+
   private async target(id: string, ctx: GraphQLContext) {
     const located = await this.queries.locate(id);
     if (!located || located.hard_deleted_time || !(await this.queries.visible(id, scope(ctx)))) throw new ResourceNotFound('Resource', id);
@@ -203,5 +218,5 @@ function scope(ctx: GraphQLContext): Tenancy | null {
 }
 
 function toGraph(resource: ResourceJson) {
-  return { ...resource, conditions: resource.status.conditions };
+  return { ...resource, conditions: resource.status.conditions, deletion_protection: resource.deletion_protection === true };
 }

@@ -49,6 +49,16 @@ export const TYPE_DEFS = /* GraphQL */ `
     deletion_dispatch: DeletionDispatch
     "Only on the answer of deleteResource(dryRun: true): what the DELETE would do; the resource itself is shown as stored, unchanged."
     deletion_preview: DeletionPreview
+    "true while deletion protection is set: a DELETE reaching this resource (itself or an ancestor's cascade) is refused (409, extensions.problem.protected_resources)."
+    deletion_protection: Boolean!
+    "Who set the protection, why (empty when no reason was given) and when; null while unprotected."
+    deletion_protection_set: OperatorMark
+  }
+
+  type OperatorMark {
+    caller: String!
+    reason: String!
+    time: String!
   }
 
   type DeletionDispatch {
@@ -285,11 +295,15 @@ export const TYPE_DEFS = /* GraphQL */ `
   }
 
   type Mutation {
-    "dryRun: decide and record nothing; the answer carries deletion_preview (same authorization, same errors as the DELETE)."
-    deleteResource(id: ID!, deleteForMove: Boolean = false, propagationPolicy: String, dryRun: Boolean = false): Resource!
+    "dryRun: decide and record nothing; the answer carries deletion_preview (same authorization, same errors as the DELETE). budgetOverride: an administrator's reason for going past the deletion budget (recorded on DeletionRequested)."
+    deleteResource(id: ID!, deleteForMove: Boolean = false, propagationPolicy: String, dryRun: Boolean = false, budgetOverride: String): Resource!
     forceDelete(id: ID!, reason: String!): Boolean!
     forceOrphan(id: ID!, reason: String!): Resource!
     pause(id: ID!, reason: String!): Resource!
     unpause(id: ID!, reason: String!): Resource!
+    "Sets (enabled: true) or clears deletion protection; clearing needs a reason and the admin role (or operator, when configured)."
+    setDeletionProtection(id: ID!, enabled: Boolean!, reason: String): Resource!
+    "Abandons one adapter of a Finalizing resource's frozen set (admin): recorded as AdapterFinalized forced with caller and reason."
+    abandonAdapter(id: ID!, adapter: String!, reason: String!): Resource!
   }
 `;

@@ -91,6 +91,13 @@ const SCHEMAS: Record<string, Json> = {
         },
       },
       references: { type: 'object', additionalProperties: { type: 'array', items: ref('ObjectReference') } },
+      deletion_protection: { type: 'boolean', enum: [true], description: 'Present while deletion protection is set: a DELETE reaching this resource (itself or an ancestor\'s cascade) answers 409 naming it' },
+      deletion_protection_set: {
+        type: 'object',
+        required: ['caller', 'reason', 'time'],
+        description: 'Who set the protection, why (empty when no reason was given) and when',
+        properties: { caller: { type: 'string' }, reason: { type: 'string' }, time: TIME },
+      },
     },
   },
   ResourceList: {
@@ -108,12 +115,20 @@ const SCHEMAS: Record<string, Json> = {
       labels: { type: 'object', additionalProperties: { type: 'string' } },
       deletion_policy: { type: 'string', enum: ['Delete', 'Orphan'] },
       references: { type: 'object', additionalProperties: { type: 'array', items: ref('ObjectReference') } },
+      deletion_protection: { type: 'boolean', description: 'true: DELETE of it or of an ancestor reaching it is refused (409); false clears it (admin, or operator when configured; needs deletion_protection_reason)' },
+      deletion_protection_reason: { type: 'string', maxLength: 1024, description: 'why protection is set or cleared; recorded with the caller' },
     },
   },
   PatchResource: {
     type: 'object',
     minProperties: 1,
-    properties: { spec: { type: 'object' }, labels: { type: 'object', additionalProperties: { type: 'string' } }, deletion_policy: { type: 'string', enum: ['Delete', 'Orphan'] } },
+    properties: {
+      spec: { type: 'object' },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      deletion_policy: { type: 'string', enum: ['Delete', 'Orphan'] },
+      deletion_protection: { type: 'boolean', description: 'true: DELETE of it or of an ancestor reaching it is refused (409); false clears it (admin, or operator when configured; needs deletion_protection_reason)' },
+      deletion_protection_reason: { type: 'string', maxLength: 1024, description: 'why protection is set or cleared; recorded with the caller' },
+    },
   },
   AdapterStatus: {
     type: 'object',
@@ -352,6 +367,7 @@ function operationIds(kind: KindDescriptor, address: Address) {
     pause: `pause${k}${flat}`,
     unpause: `unpause${k}${flat}`,
     forceOrphan: `forceOrphan${k}${flat}`,
+    abandonAdapter: `abandon${k}Adapter${flat}`,
   };
 }
 
@@ -388,8 +404,20 @@ function resourceOperations(kind: KindDescriptor, base: string, params: Json[], 
             description: "Decom, Kubernetes' dry run: `All` decides the DELETE and records nothing (200 with the plan; a refusal is the DELETE's error with `dry_run: true`). Any other value or spelling is a 400.",
             schema: { type: 'string', enum: ['All'] },
           },
+          {
+            name: 'deletion_budget_override',
+            in: 'query',
+            description: "An administrator's reason (1..1024 characters) for going past the deletion budget (limits.deletions); recorded on DeletionRequested. Others: 403.",
+            schema: { type: 'string', minLength: 1, maxLength: 1024 },
+          },
         ],
-        responses: { 200: answer('dryRun=All: what the DELETE would do, nothing recorded', ref('DeletionPreview')), 202: answer('deletion requested', ref('Resource')), ...problems(400, 404, 409), default: problemResponse },
+        responses: {
+          200: answer('dryRun=All: what the DELETE would do, nothing recorded', ref('DeletionPreview')),
+          202: answer('deletion requested', ref('Resource')),
+          ...problems(400, 404, 409),
+          429: { description: 'deletion budget exceeded (limits.deletions): Retry-After in seconds; the problem names the budget (`budget: {kind, name, limit, used, tenant?}`)', headers: { 'Retry-After': { schema: { type: 'integer' } } }, content: { 'application/problem+json': { schema: ref('Problem') } } },
+          default: problemResponse,
+        },
       },
     },
     [`${base}/statuses`]: {
@@ -424,6 +452,16 @@ function resourceOperations(kind: KindDescriptor, base: string, params: Json[], 
     [`${base}/force-orphan`]: {
       parameters: params,
       post: { tags: decomTag, operationId: ids.forceOrphan, summary: 'Force orphan (seed 003): finish the deletion leaving objects in place', requestBody: reasonBody(false), responses: { 200: answer(what, ref('Resource')), ...problems(400, 404, 409), default: problemResponse } },
+    },
+    [`${base}/adapters/{adapter}/abandon`]: {
+      parameters: [...params, { name: 'adapter', in: 'path', required: true, schema: { type: 'string' } }],
+      post: {
+        tags: decomTag,
+        operationId: ids.abandonAdapter,
+        summary: 'Abandon one adapter of the deletion (admin): AdapterFinalized forced, with caller and reason, and a leak inventory of its objects; 409 unless Finalizing with that adapter pending',
+        requestBody: reasonBody(true),
+        responses: { 200: answer(what, ref('Resource')), ...problems(400, 403, 404, 409), default: problemResponse },
+      },
     },
   };
 }

@@ -3,6 +3,9 @@
  */
 import {
   ActiveChildrenRestrict,
+  AdapterNotPending,
+  DeletionBudgetExceeded,
+  DeletionProtected,
   CascadeThroughLiveReference,
   DependencyCycle,
   InvalidParent,
@@ -61,6 +64,25 @@ export function mapError(error: unknown): MappedError | undefined {
   }
   // Issue #12: the same 409 as a direct delete's guard; the detail names the referrer and child, or the cycle.
   if (error instanceof CascadeThroughLiveReference || error instanceof DependencyCycle) {
+    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
+  }
+  // The protected resources are named in the detail and listed for clients (`protected_resources`).
+  if (error instanceof DeletionProtected) {
+    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message, extensions: { protected_resources: error.protected_resources } };
+  }
+  // The blast-radius limit: Retry-After says when one more DELETE fits; `budget` names the bound hit.
+  if (error instanceof DeletionBudgetExceeded) {
+    return {
+      status: 429,
+      code: 'HYPERFLEET-LMT-001',
+      title: 'Deletion Budget Exceeded',
+      typeSlug: 'deletion-budget-exceeded',
+      detail: error.message,
+      extensions: { budget: { kind: error.kind, name: error.budget, limit: error.limit, used: error.used, ...(error.tenant ? { tenant: JSON.parse(error.tenant) as unknown } : {}) } },
+      headers: { 'retry-after': String(error.retry_after_seconds) },
+    };
+  }
+  if (error instanceof AdapterNotPending) {
     return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
   }
   if (error instanceof NameAlreadyTaken) {

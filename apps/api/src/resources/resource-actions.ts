@@ -6,6 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   CascadeThroughLiveReference,
+  DeletionBudgetExceeded,
   DependencyCycle,
   LiveReferrers,
   NameAlreadyTaken,
@@ -14,6 +15,10 @@ import {
   isPropagationPolicy,
   ValidationFailed,
   computeResourceConditions,
+  budgetWindowStart,
+  deletionBudgetOf,
+  refuseOverBudget,
+  MAX_REASON_LENGTH,
   discardMessage,
   discardReason,
   isSameReport,
@@ -31,6 +36,7 @@ import {
   type Tenancy,
 } from '@decom/domain';
 import {
+  AbandonAdapterCommand,
   CreateResourceCommand,
   ForceDeleteCommand,
   ForceOrphanCommand,
@@ -47,7 +53,7 @@ import {
 import { resourceHref, type ResourceJson, type ResourceQueries } from '@decom/projections';
 import type { AdapterStatus } from '@decom/domain';
 import { Problems } from '../problem-details/problem.js';
-import { ACCESS_POLICY, CLOCK, ID_GENERATOR, READ_SIDE, type Clock, type IdGenerator, type ReadSide } from '../tokens.js';
+import { ACCESS_POLICY, CLOCK, DELETION_BUDGETS, ID_GENERATOR, READ_SIDE, type Clock, type DeletionBudgetSettings, type IdGenerator, type ReadSide } from '../tokens.js';
 import type { AccessPolicy, Principal, ResourceAction } from '../auth/access-policy.js';
 import type { AdapterStatusDto } from './dto/adapter-status.dto.js';
 import type { CreateResourceDto } from './dto/create-resource.dto.js';
@@ -72,6 +78,7 @@ export class ResourceActions {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(ACCESS_POLICY) private readonly access: AccessPolicy,
+    @Inject(DELETION_BUDGETS) private readonly budgets: DeletionBudgetSettings,
   ) {}
 
   async create(kind: string, body: CreateResourceDto, owner: { id: string; kind: string } | undefined, context: CommandContext): Promise<ResourceJson> {
@@ -103,6 +110,8 @@ export class ResourceActions {
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
           ...(body.references ? { references: await this.validReferencesNow(body.references, context.audit?.tenant ?? null) } : {}),
           ...(context.audit?.tenant ? { tenant: context.audit.tenant } : {}),
+          ...(body.deletion_protection !== undefined ? { deletion_protection: body.deletion_protection } : {}),
+          ...(body.deletion_protection_reason !== undefined ? { deletion_protection_reason: body.deletion_protection_reason } : {}),
           metadata: this.metadata(context),
         },
         context,
@@ -125,10 +134,15 @@ export class ResourceActions {
     throw Problems.nameTaken(error.message, { id: error.existingId, href });
   }
 
-  /** @throws HttpProblem 400 `HYPERFLEET-VAL-005` when the body sets no field (HyperFleet's BadRequest "at least one field must be provided"). */
+  /**
+   * @throws HttpProblem 400 `HYPERFLEET-VAL-005` when the body sets no field (HyperFleet's BadRequest "at least one field must be provided").
+   * @throws HttpProblem 403 for `deletion_protection: false` without the clearing role (admin, or operator when configured),
+   *   whatever the resource's current protection: deny by default, before any read.
+   */
   async patch(target: ResourceTarget, body: PatchResourceDto, context: CommandContext): Promise<ResourceJson> {
     this.authorize(context, 'patch');
-    if (body.spec === undefined && body.labels === undefined && body.deletion_policy === undefined && body.references === undefined) {
+    if (body.deletion_protection === false) this.authorize(context, 'clear_deletion_protection');
+    if (body.spec === undefined && body.labels === undefined && body.deletion_policy === undefined && body.references === undefined && body.deletion_protection === undefined) {
       throw Problems.badRequest('at least one field must be provided');
     }
     const labels = body.labels === undefined ? undefined : validLabels(body.labels);
@@ -142,6 +156,8 @@ export class ResourceActions {
           ...(labels ? { labels } : {}),
           ...(body.deletion_policy ? { deletion_policy: body.deletion_policy } : {}),
           ...(body.references ? { references: await this.validReferencesNow(body.references, context.audit?.tenant ?? null) } : {}),
+          ...(body.deletion_protection !== undefined ? { deletion_protection: body.deletion_protection } : {}),
+          ...(body.deletion_protection_reason !== undefined ? { deletion_protection_reason: body.deletion_protection_reason } : {}),
           metadata: this.metadata(context),
         },
         context,
@@ -156,8 +172,10 @@ export class ResourceActions {
    * before the request (`catchUp`): a referrer created in the same instant in another tree can still slip
    * through (documented in docs/policies.md).
    */
-  async delete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string): Promise<ResourceJson> {
-    const command = await this.deletionCommand(target, context, deleteForMove, propagationPolicy);
+  async delete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string, budgetOverride?: string): Promise<ResourceJson> {
+    const planned = await this.deletionCommand(target, context, deleteForMove, propagationPolicy);
+    const override = await this.withinBudget(target, planned, context, budgetOverride, false);
+    const command: RequestDeletion = override ? { ...planned, budget_override_reason: override } : planned;
     const outcome = await this.execute(new RequestDeletionCommand(command, context)).catch(async (error: unknown) => {
       throw await this.redactReferrers(error, principalOfContext(context).tenant);
     });
@@ -171,11 +189,62 @@ export class ResourceActions {
    * as the DELETE's), answered with the DELETE's status and problem body plus `dry_run: true`.
    * @throws HttpProblem 403, ValidationFailed, ResourceNotFound exactly as `delete`.
    */
-  async previewDelete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string): Promise<DeletionPreviewJson> {
+  async previewDelete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string, budgetOverride?: string): Promise<DeletionPreviewJson> {
     const command = await this.deletionCommand(target, context, deleteForMove, propagationPolicy);
+    await this.withinBudget(target, command, context, budgetOverride, true).catch((error: unknown) => {
+      throw error instanceof DeletionBudgetExceeded ? new DryRunRefused(error) : error;
+    });
     const preview = await this.queryBus.execute<PreviewDeletionQuery, DeletionPreview>(new PreviewDeletionQuery(command));
     if (preview.outcome === 'Refused') throw new DryRunRefused(await this.redactReferrers(preview.refusal, principalOfContext(context).tenant));
     return presentPreview(preview, await this.queries.get(target.id), deleteForMove, command.propagation_policy);
+  }
+
+  /**
+   * The deletion budget (deletion-budget.ts) of `target`'s kind for its tenancy, counted in the read model (caught
+   * up by `deletionCommand`): top-level deletions still Finalizing and those of the last hour. A resource already
+   * deleting is not counted again (its DELETE records nothing). Two DELETEs checked at the same instant may both
+   * pass: the bound can be exceeded by the number of concurrent requests (docs/policies.md).
+   * @returns the administrator's override reason when the budget was exceeded and overridden (to record), else undefined.
+   * @throws DeletionBudgetExceeded (429 with Retry-After); HttpProblem 403 for an override by a non-administrator;
+   *   ValidationFailed for a blank or too long override reason.
+   */
+  private async withinBudget(target: ResourceTarget, command: RequestDeletion, context: CommandContext, override: string | undefined, dryRun: boolean): Promise<string | undefined> {
+    if (override !== undefined) {
+      this.authorize(context, 'override_deletion_budget');
+      const reason = override.trim();
+      if (reason === '' || [...reason].length > MAX_REASON_LENGTH) {
+        const message = `deletion_budget_override must be a reason of 1..${MAX_REASON_LENGTH} characters`;
+        throw new ValidationFailed(message, [{ field: 'deletion_budget_override', value: override, constraint: reason === '' ? 'required' : 'max_length', message }]);
+      }
+    }
+    const budget = deletionBudgetOf(this.budgets.budgets, target.kind);
+    if (!budget) return undefined;
+    const current = await this.queries.get(target.id);
+    if (!current || current.deleted_time) return undefined;
+    const now = command.metadata.now;
+    const use = await this.queries.deletionBudgetUse(target.kind, target.id, budgetWindowStart(now));
+    const metrics = dryRun ? undefined : this.budgets.metrics;
+    const kind = target.kind;
+    if (budget.max_in_flight !== undefined) {
+      metrics?.deletionBudgetLimit.set({ kind, budget: 'in_flight' }, budget.max_in_flight);
+      metrics?.deletionBudgetUsed.set({ kind, budget: 'in_flight' }, use.in_flight);
+    }
+    if (budget.max_per_hour !== undefined) {
+      metrics?.deletionBudgetLimit.set({ kind, budget: 'per_hour' }, budget.max_per_hour);
+      metrics?.deletionBudgetUsed.set({ kind, budget: 'per_hour' }, use.in_last_hour);
+    }
+    try {
+      refuseOverBudget(kind, use.tenant, budget, use, now);
+    } catch (error) {
+      if (!(error instanceof DeletionBudgetExceeded) || override === undefined) {
+        metrics?.deletionBudgetChecks.inc({ kind, outcome: 'refused' });
+        throw error;
+      }
+      metrics?.deletionBudgetChecks.inc({ kind, outcome: 'overridden' });
+      return override.trim();
+    }
+    metrics?.deletionBudgetChecks.inc({ kind, outcome: 'allowed' });
+    return undefined;
   }
 
   /**
@@ -232,6 +301,18 @@ export class ResourceActions {
     this.authorize(context, 'force_orphan');
     const outcome = await this.execute(
       new ForceOrphanCommand({ type: 'ForceOrphan', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
+    );
+    return this.present(outcome, target.id);
+  }
+
+  /**
+   * Abandons one adapter of a Finalizing resource's frozen set (abandon-adapter.ts): admin only.
+   * @throws HttpProblem 403; ValidationFailed (reason); ResourceNotFound; NotFinalizing or AdapterNotPending (409).
+   */
+  async abandonAdapter(target: ResourceTarget, adapter: string, reason: string | undefined, context: CommandContext): Promise<ResourceJson> {
+    this.authorize(context, 'abandon_adapter');
+    const outcome = await this.execute(
+      new AbandonAdapterCommand({ type: 'AbandonAdapter', id: target.id, kind: target.kind, adapter, reason: reason ?? '', metadata: this.metadata(context) }, context),
     );
     return this.present(outcome, target.id);
   }
@@ -425,5 +506,6 @@ function presentState(state: ResourceState, kinds: KindRegistry, view: ResourceJ
     effective_deletion_policy: view?.effective_deletion_policy ?? { policy: state.deletion_policy ?? 'Delete', source: state.deletion_policy ? 'own' : 'default' },
     ...(view?.deletion_propagation ? { deletion_propagation: view.deletion_propagation } : {}),
     ...(view?.deletion_required_adapters ? { deletion_required_adapters: view.deletion_required_adapters } : {}),
+    ...(state.deletion_protection ? { deletion_protection: true as const, deletion_protection_set: { ...state.deletion_protection } } : {}),
   };
 }

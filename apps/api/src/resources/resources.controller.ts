@@ -97,13 +97,14 @@ export class ResourcesController {
     @Param('id') id: string,
     @Query('delete_for_move') move: string | undefined,
     @Query('propagationPolicy') propagationPolicy: string | undefined,
+    @Query('deletion_budget_override') budgetOverride: string | undefined,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
     const dryRun = isDryRun(req.query, req.body);
     const target = await this.targets.single(plural, id, req.url, scopeOf(req));
-    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy));
-    return this.actions.delete(target, context(req), move === 'true', propagationPolicy);
+    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy, budgetOverride));
+    return this.actions.delete(target, context(req), move === 'true', propagationPolicy, budgetOverride);
   }
 
   @Post(':plural/:id/pause')
@@ -122,6 +123,13 @@ export class ResourcesController {
   async forceOrphan(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.forceOrphan(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
+  }
+
+  /** Abandon one adapter of the deletion (admin; `reason` required): 200 with the resource. */
+  @Post(':plural/:id/adapters/:adapter/abandon')
+  async abandonAdapter(@Param('plural') plural: string, @Param('id') id: string, @Param('adapter') adapter: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    void reply.status(200);
+    return this.actions.abandonAdapter(await this.targets.single(plural, id, req.url, scopeOf(req)), adapter, body?.reason, context(req));
   }
 
   @Post(':plural/:id/force-delete')
@@ -158,13 +166,14 @@ export class ResourcesController {
     @Param() p: NestedParams,
     @Query('delete_for_move') move: string | undefined,
     @Query('propagationPolicy') propagationPolicy: string | undefined,
+    @Query('deletion_budget_override') budgetOverride: string | undefined,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
     const dryRun = isDryRun(req.query, req.body);
     const target = await this.nested(p, req);
-    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy));
-    return this.actions.delete(target, context(req), move === 'true', propagationPolicy);
+    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy, budgetOverride));
+    return this.actions.delete(target, context(req), move === 'true', propagationPolicy, budgetOverride);
   }
 
   @Post(':plural/:pid/:childPlural/:id/pause')
@@ -183,6 +192,12 @@ export class ResourcesController {
   async forceOrphanChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.forceOrphan(await this.nested(p, req), body?.reason, context(req));
+  }
+
+  @Post(':plural/:pid/:childPlural/:id/adapters/:adapter/abandon')
+  async abandonAdapterChild(@Param() p: NestedParams & { adapter: string }, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+    void reply.status(200);
+    return this.actions.abandonAdapter(await this.nested(p, req), p.adapter, body?.reason, context(req));
   }
 
   @Post(':plural/:pid/:childPlural/:id/force-delete')

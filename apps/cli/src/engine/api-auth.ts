@@ -70,7 +70,7 @@ export async function buildEngineAuth(config: AppConfig, logger: Logger, options
     );
   }
   return {
-    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}), isSystemIdentity: (identity) => identity.startsWith('system:') || policy.namesSystemIdentity(identity), loopbackHostsOnly: !jwtOn && isLoopback(config.host) }), policy, rateLimit: server.rate_limit, trustedProxies: server.trusted_proxies, streams: server.streams, graphqlIntrospection: server.graphql.introspection },
+    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}), isSystemIdentity: (identity) => identity.startsWith('system:') || policy.namesSystemIdentity(identity), loopbackHostsOnly: !jwtOn && isLoopback(config.host) }), policy, rateLimit: server.rate_limit, trustedProxies: server.trusted_proxies, streams: server.streams, graphqlIntrospection: server.graphql.introspection, ...(server.limits && { deletionBudgets: server.limits.deletions }) },
     ...(embedded ? { embedded } : {}),
     ...(verifier ? { verifier } : {}),
     summary,

@@ -304,6 +304,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
           : { list: (name) => queue.failed(name), retry: (name, id) => queue.retry(name, id), queues: () => queue.queueNames() },
         audit: { list: (options) => auditEntries(readModels, options) },
         operatorLog: logger,
+        metrics,
       },
       { logger: config.logLevel === 'silent' ? false : new NestPinoLogger(logger.child({ component: 'nest' })), observability: options.requestObservability === false ? {} : { logger, metrics, ...(spans ? { spans } : {}) } },
     );

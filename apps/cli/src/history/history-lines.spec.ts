@@ -19,6 +19,9 @@ describe('decom history lines', () => {
     ['ForceDeleted', { id: 'c1', kind: 'Cluster', name: 'stuck-1', generation: 2, reason: 'INC-1: adapter gone', subresources: [{ kind: 'NodePool', name: 'a' }] }, ['kind=Cluster', 'name=stuck-1', 'generation=2', 'reason="INC-1: adapter gone"', 'subresources=1']],
     ['HardDeleted', { id: 'c1', kind: 'Cluster', cause: 'Reconciled', hard_deleted_time: 't' }, ['kind=Cluster', 'cause=Reconciled']],
     ['SomethingNew', { id: 'c1', a: 1, b: 'two words' }, ['a=1', 'b="two words"']],
+    ['DeletionProtectionChanged', { id: 'c1', kind: 'Cluster', deletion_protection: false, caller: 'root', reason: 'CHG-42 retire', changed_time: 't' }, ['deletion_protection=false', 'reason="CHG-42 retire"']],
+    ['AdapterFinalized', { id: 'c1', adapter: 'dns', observed_generation: 2, finalized_time: 't', forced: true, caller: 'root', reason: 'zone gone' }, ['adapter=dns', 'observed_generation=2', 'forced=true', 'reason="zone gone"']],
+    ['DeletionRequested', { id: 'c1', generation: 2, deletion_policy: 'Delete', deletion_budget_override: { caller: 'root', reason: 'evacuation' } }, ['generation=2', 'deletion_policy=Delete', 'budget_override=evacuation']],
   ])('%s', (type, data, fields) => {
     expect(keyFields(type, data)).toEqual(fields);
   });

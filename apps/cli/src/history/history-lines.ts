@@ -23,8 +23,12 @@ export function keyFields(type: string, data: Data): string[] {
       return pick('kind', 'name', 'generation', 'deletion_policy');
     case 'SpecChanged':
       return pick('generation', 'deletion_policy');
-    case 'DeletionRequested':
-      return pick('generation', 'cascaded_from', 'deletion_policy');
+    case 'DeletionRequested': {
+      const override = data['deletion_budget_override'] as { reason?: string } | undefined;
+      return [...pick('generation', 'cascaded_from', 'deletion_policy'), ...(override?.reason ? [field('budget_override', override.reason)] : [])];
+    }
+    case 'DeletionProtectionChanged':
+      return pick('deletion_protection', 'reason');
     case 'DeletionStarted':
       return pick('generation', 'adapter');
     case 'AdapterStatusReported': {
@@ -34,7 +38,7 @@ export function keyFields(type: string, data: Data): string[] {
     }
     case 'AdapterFinalized':
     case 'Orphaned':
-      return pick('adapter', 'observed_generation', 'message');
+      return pick('adapter', 'observed_generation', 'message', 'forced', 'reason');
     case 'Adopted':
       return pick('adapter', 'observed_generation', 'reason', 'message');
     case 'AdapterStatusDiscarded':

@@ -3,14 +3,41 @@ import { api, type Permissions, type Resource } from '../api';
 import { DeleteDialog } from './DeleteDialog';
 import { ProblemView } from './ProblemView';
 
-type Action = 'pause' | 'unpause' | 'force-delete' | 'force-orphan';
+/** A path under the resource's href; `adapters/<name>/abandon` gives up on one adapter of its deletion. */
+type Action = 'pause' | 'unpause' | 'force-delete' | 'force-orphan' | `adapters/${string}/abandon`;
 
-const ACTIONS: { action: Action; label: string; allowed: keyof Permissions; danger: boolean; when: (r: Resource) => boolean }[] = [
+interface Offer {
+  readonly action: Action;
+  readonly label: string;
+  readonly allowed: keyof Permissions;
+  readonly danger: boolean;
+  readonly when: (r: Resource) => boolean;
+  readonly warning?: string;
+}
+
+const ACTIONS: Offer[] = [
   { action: 'pause', label: 'Pause', allowed: 'pause', danger: false, when: (r) => !isPaused(r) },
   { action: 'unpause', label: 'Unpause', allowed: 'unpause', danger: false, when: (r) => isPaused(r) },
   { action: 'force-delete', label: 'Force delete', allowed: 'force_delete', danger: true, when: (r) => r.deleted_time !== undefined },
   { action: 'force-orphan', label: 'Force orphan', allowed: 'force_orphan', danger: true, when: (r) => r.deleted_time !== undefined },
 ];
+
+/**
+ * One "Abandon adapter" per adapter the deletion still waits for: those dispatch may still run, else (held) the
+ * whole frozen set. The API refuses (409) one that already finalized.
+ */
+function abandonOffers(r: Resource): Offer[] {
+  if (r.deleted_time === undefined) return [];
+  const pending = r.deletion_dispatch?.action === 'run' && r.deletion_dispatch.adapters ? r.deletion_dispatch.adapters : (r.deletion_required_adapters ?? []);
+  return pending.map((adapter) => ({
+    action: `adapters/${adapter}/abandon` as const,
+    label: `Abandon adapter ${adapter}`,
+    allowed: 'abandon_adapter' as const,
+    danger: true,
+    when: () => true,
+    warning: `Counts ${adapter}'s cleanup as done without it: the objects it owns stay (recorded in the leak inventory); the rest of the deletion goes on.`,
+  }));
+}
 
 function isPaused(r: Resource): boolean {
   return r.status.conditions.some((c) => c.type === 'Paused' && c.status === 'True' && c.reason === 'Paused');
@@ -23,16 +50,16 @@ function isPaused(r: Resource): boolean {
  * (DeleteDialog). The API's problem details are shown on failure.
  */
 export function ActionPanel({ resource, can, onDone }: { resource: Resource; can: Permissions; onDone: () => void }) {
-  const [pending, setPending] = useState<(typeof ACTIONS)[number] | undefined>();
+  const [pending, setPending] = useState<Offer | undefined>();
   const [reason, setReason] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
-  const offered = ACTIONS.filter((a) => can[a.allowed] && a.when(resource));
+  const offered = [...ACTIONS, ...abandonOffers(resource)].filter((a) => can[a.allowed] === true && a.when(resource));
   const deletable = can.delete && resource.deleted_time === undefined;
 
-  const open = (a: (typeof ACTIONS)[number]) => {
+  const open = (a: Offer) => {
     setPending(a);
     setReason('');
     setConfirmed(false);
@@ -70,9 +97,10 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
             <h3 id="action-title">{pending.label} {resource.kind} {resource.name}</h3>
             {pending.danger ? (
               <p className="warning">
-                {pending.action === 'force-delete'
-                  ? 'Removes the record and all its subresources now, without waiting for adapters. Cloud resources may be left behind.'
-                  : 'Finishes the deletion without deleting the objects the adapters manage; they stay, unowned.'}
+                {pending.warning ??
+                  (pending.action === 'force-delete'
+                    ? 'Removes the record and all its subresources now, without waiting for adapters. Cloud resources may be left behind.'
+                    : 'Finishes the deletion without deleting the objects the adapters manage; they stay, unowned.')}
               </p>
             ) : null}
             <label htmlFor="action-reason">Reason (required, recorded in the audit trail)</label>

@@ -96,6 +96,17 @@ export function ResourcePage({ id, me }: { id: string; me: WhoAmI | undefined })
             <div><dt>created</dt><dd>{formatTime(r.created_time)} by {r.created_by}</dd></div>
             {r.deleted_time ? <div><dt>deleted_time</dt><dd>{formatTime(r.deleted_time)} by {r.deleted_by}</dd></div> : null}
             <div><dt>deletion_policy</dt><dd>{r.deletion_policy ?? 'Delete'}</dd></div>
+            {r.deletion_protection ? (
+              <div>
+                <dt>deletion_protection</dt>
+                <dd>
+                  <span className="badge badge-protected" title={`set by ${r.deletion_protection_set?.caller ?? '?'}${r.deletion_protection_set?.reason ? `: ${r.deletion_protection_set.reason}` : ''}`}>
+                    Protected
+                  </span>{' '}
+                  a DELETE reaching it is refused; set by {r.deletion_protection_set?.caller ?? '?'}{r.deletion_protection_set?.reason ? ` (${r.deletion_protection_set.reason})` : ''}
+                </dd>
+              </div>
+            ) : null}
             {r.owner_references ? (
               <div><dt>owner</dt><dd><a href={hashLink(`/resource/${r.owner_references.id}`)}>{r.owner_references.kind} {r.owner_references.id}</a></dd></div>
             ) : null}

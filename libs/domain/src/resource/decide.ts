@@ -22,6 +22,11 @@ import { effectiveDeletionPolicyWithSource, pausedBy } from './policies.js';
 import { referenceEdgeFrom } from './referrer-facts.js';
 import { DEFAULT_PROPAGATION_POLICY, findWaitCycle, type PropagationPolicy } from './deletion-order.js';
 import { decideForceOrphan, decideSetPaused, requireReason } from './decide-operator-actions.js';
+import { protectionChange, refuseProtected } from './deletion-protection.js';
+import { decideAbandonAdapter } from './abandon-adapter.js';
+import { requiredAdaptersOf } from './required-adapters.js';
+
+export { requiredAdaptersOf } from './required-adapters.js';
 import type {
   CreateResource,
   ForceDelete,
@@ -64,6 +69,8 @@ export function decide(command: ResourceCommand, state: TreeState, kinds: KindRe
       return decideSetPaused(command, state);
     case 'ForceOrphan':
       return decideForceOrphan(command, state);
+    case 'AbandonAdapter':
+      return decideAbandonAdapter(command, state, kinds);
   }
 }
 
@@ -79,6 +86,7 @@ function existing(state: TreeState, kind: string, id: string): ResourceState {
  * @throws ResourceNotFound when the parent does not exist.
  * @throws MutationWhileFinalizing when the parent is marked for deletion (seed 000 #12, contract §1.5).
  * @throws NameAlreadyTaken for a sibling with the same name and kind.
+ * With `deletion_protection: true` a `DeletionProtectionChanged` (creator, optional reason) follows the create.
  */
 export function decideCreate(command: CreateResource, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
   const descriptor = kinds.get(command.kind);
@@ -116,16 +124,23 @@ export function decideCreate(command: CreateResource, state: TreeState, kinds: K
         ...(tenant && Object.keys(tenant).length > 0 ? { tenant } : {}),
       },
     },
+    ...protectionChange({ id: command.id, kind: command.kind }, command.deletion_protection, command.deletion_protection_reason, command.metadata),
   ];
 }
 
 /**
  * Changes spec and/or labels; `generation + 1` only when something changed (a no-op PATCH records nothing).
- * @throws ResourceNotFound, MutationWhileFinalizing (seed 000 #12).
+ * A changed `deletion_protection` is recorded as `DeletionProtectionChanged` (no generation change).
+ * @throws ResourceNotFound, MutationWhileFinalizing (seed 000 #12); ValidationFailed clearing protection without a reason.
  */
 export function decidePatch(command: PatchResource, state: TreeState): ResourceEvent[] {
   const resource = existing(state, command.kind, command.id);
   if (isFinalizing(resource)) throw new MutationWhileFinalizing(resource.kind, resource.id);
+  const protection = protectionChange(resource, command.deletion_protection, command.deletion_protection_reason, command.metadata);
+  return [...specChange(command, resource), ...protection];
+}
+
+function specChange(command: PatchResource, resource: ResourceState): ResourceEvent[] {
   const spec = command.spec ?? resource.spec;
   const labels = command.labels ?? resource.labels;
   const policy = command.deletion_policy ?? resource.deletion_policy;
@@ -164,6 +179,7 @@ export function decidePatch(command: PatchResource, state: TreeState): ResourceE
  * (`command.propagation_policy`, else the kind's `deletion_propagation`, else `Background`) and the required
  * adapters frozen at this moment (issue #12).
  * @throws ResourceNotFound; ActiveChildrenRestrict for an active child of a `restrict` kind.
+ * @throws DeletionProtected when the resource or a descendant this DELETE would mark has `deletion_protection`.
  * @throws LiveReferrers (a live resource outside the cascade references the resource itself, seed 004 guard);
  *   CascadeThroughLiveReference (it references a descendant, issue #12); both 409 unless `delete_for_move`
  *   and every such referrer is paused.
@@ -175,6 +191,8 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
   const resource = existing(state, command.kind, command.id);
   if (isFinalizing(resource)) return [];
   const members = [resource, ...descendantsBottomUp(state, resource.id)];
+  // A protected resource is the plainest refusal: nothing else about this cascade matters until it is cleared.
+  refuseProtected(resource, members);
   const cascade = new Set(members.map((m) => m.id));
   const propagationOf = (target: ResourceState): PropagationPolicy =>
     command.propagation_policy ?? kinds.find(target.kind)?.deletion_propagation ?? DEFAULT_PROPAGATION_POLICY;
@@ -220,6 +238,7 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
         deletion_propagation: propagationOf(target),
         // Issue #12: frozen here, so a later config change can neither strand nor shortcut this deletion.
         required_adapters: [...(kinds.find(target.kind)?.required_adapters ?? [])],
+        ...(!cascadedFrom && command.budget_override_reason ? { deletion_budget_override: { caller: command.metadata.caller, reason: requireReason(command.budget_override_reason) } } : {}),
       },
     });
     for (const child of childrenOf(state, target.id)) {
@@ -309,6 +328,13 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
     return [{ type: 'AdapterStatusDiscarded', data: { id, kind, adapter: command.adapter, observed_generation: command.observed_generation, fence: command.fence, reason: 'StaleFence', message: stale, discarded_time: command.metadata.now } }];
   }
   if (discardReason(resource, command) !== undefined) return [];
+  const abandoned = isFinalizing(resource) ? resource.abandoned_adapters?.[command.adapter] : undefined;
+  if (abandoned) {
+    // Its part of the deletion was given up by an administrator: a late report must not reopen the gate.
+    const { id, kind } = resource;
+    const message = `adapter '${command.adapter}' was abandoned for this deletion by ${abandoned.caller} at ${abandoned.time}: ${abandoned.reason}`;
+    return [{ type: 'AdapterStatusDiscarded', data: { id, kind, adapter: command.adapter, observed_generation: command.observed_generation, reason: 'AdapterAbandoned', message, discarded_time: command.metadata.now } }];
+  }
   // Issue #12: during a deletion only the adapters frozen at DeletionRequested count; others are discarded, visibly.
   const frozen = isFinalizing(resource) ? resource.deletion_required_adapters : undefined;
   if (frozen && !frozen.includes(command.adapter)) {
@@ -430,15 +456,6 @@ export function decideHardDelete(command: HardDelete, state: TreeState, kinds: K
     target = target.owner_references ? current.resources.get(target.owner_references.id) : undefined;
   }
   return events;
-}
-
-/**
- * The adapters whose `Finalized=True` a deleting resource waits for: the set frozen at `DeletionRequested`
- * (issue #12), or the kind's current set for deletions recorded before it was frozen (and while not deleting).
- */
-export function requiredAdaptersOf(resource: ResourceState, kinds: KindRegistry): readonly string[] {
-  if (isFinalizing(resource) && resource.deletion_required_adapters) return resource.deletion_required_adapters;
-  return kinds.find(resource.kind)?.required_adapters ?? [];
 }
 
 function gateHolds(state: TreeState, resource: ResourceState, kinds: KindRegistry): boolean {

@@ -198,3 +198,65 @@ export class DependencyCycle extends DomainError {
     return new DependencyCycle(this.kind, this.id, this.members, new Set(this.members.filter((m) => !visible(m)).map((m) => m.id)));
   }
 }
+
+/**
+ * DELETE of a resource with `deletion_protection`, or of an ancestor whose cascade would reach one (409).
+ * `protected_resources` names every protected member of the cascade, the target first.
+ */
+export class DeletionProtected extends DomainError {
+  override readonly name = 'DeletionProtected';
+  readonly code = 'DeletionProtected';
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+    readonly protected_resources: readonly { id: string; kind: string; name: string }[],
+  ) {
+    const named = protected_resources.map((r) => `${r.kind} '${r.name}' (${r.id})`);
+    super(`Cannot delete ${kind} '${id}': deletion_protection is set on ${named.join(', ')}; clear it first (PATCH deletion_protection: false with a reason)`);
+  }
+}
+
+/**
+ * Abandoning an adapter that is not pending in the deletion: not in the frozen adapter set, or already
+ * `Finalized=True` at the deletion's generation (409).
+ */
+export class AdapterNotPending extends DomainError {
+  override readonly name = 'AdapterNotPending';
+  readonly code = 'AdapterNotPending';
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+    readonly adapter: string,
+    readonly why: 'NotInDeletionAdapterSet' | 'AlreadyFinalized',
+    readonly frozen: readonly string[],
+  ) {
+    super(
+      why === 'AlreadyFinalized'
+        ? `${kind} '${id}': adapter '${adapter}' already reported Finalized=True at the deletion's generation; nothing to abandon`
+        : `${kind} '${id}': adapter '${adapter}' is not in the adapter set frozen when the deletion was requested: [${frozen.join(', ')}]`,
+    );
+  }
+}
+
+/**
+ * One more top-level DELETE would exceed the deletion budget of its kind and tenant (deletion-budget.ts): 429
+ * with `Retry-After`, unless an administrator overrides it with a reason.
+ */
+export class DeletionBudgetExceeded extends DomainError {
+  override readonly name = 'DeletionBudgetExceeded';
+  readonly code = 'DeletionBudgetExceeded';
+  constructor(
+    readonly kind: string,
+    /** The tenancy counted (JSON), or undefined when untenanted. */
+    readonly tenant: string | undefined,
+    readonly budget: 'max_in_flight' | 'max_per_hour',
+    readonly limit: number,
+    readonly used: number,
+    readonly retry_after_seconds: number,
+  ) {
+    const what = budget === 'max_in_flight' ? `${used} top-level ${kind} deletion(s) in flight` : `${used} top-level ${kind} deletion(s) in the last hour`;
+    super(
+      `deletion budget limits.deletions.${kind}.${budget} = ${limit} reached${tenant ? ` for tenant ${tenant}` : ''}: ${what}; retry after ${retry_after_seconds} s, or an administrator may override it with a reason`,
+    );
+  }
+}

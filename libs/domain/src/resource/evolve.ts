@@ -87,7 +87,23 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
       update(resources, d.id, (r) => ({ ...r, force_orphan: { caller: d.caller, reason: d.reason, time: d.force_orphaned_time } }));
       break;
     }
-    case 'AdapterFinalized':
+    case 'AdapterFinalized': {
+      const d = event.data;
+      // A real confirmation is an audit fact (its state change came with AdapterStatusReported); an abandon
+      // also marks the adapter so its later reports are discarded.
+      if (d.forced) {
+        update(resources, d.id, (r) => ({ ...r, abandoned_adapters: { ...r.abandoned_adapters, [d.adapter]: { caller: d.caller ?? '', reason: d.reason ?? '', time: d.finalized_time } } }));
+      }
+      break;
+    }
+    case 'DeletionProtectionChanged': {
+      const d = event.data;
+      update(resources, d.id, (r) => {
+        const { deletion_protection: _before, ...rest } = r;
+        return d.deletion_protection ? { ...rest, deletion_protection: { caller: d.caller, reason: d.reason ?? '', time: d.changed_time } } : rest;
+      });
+      break;
+    }
     case 'AdapterStatusDiscarded':
     case 'Orphaned':
     case 'ForceDeleted':
@@ -96,7 +112,14 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
     case 'HardDeleted': {
       const gone = resources.get(event.data.id);
       resources.delete(event.data.id);
-      const entry = { id: event.data.id, kind: event.data.kind, cause: event.data.cause, force_orphaned: gone?.force_orphan !== undefined };
+      const abandoned = Object.keys(gone?.abandoned_adapters ?? {});
+      const entry = {
+        id: event.data.id,
+        kind: event.data.kind,
+        cause: event.data.cause,
+        force_orphaned: gone?.force_orphan !== undefined,
+        ...(abandoned.length > 0 && { abandoned_adapters: abandoned }),
+      };
       removed = new Map(removed ?? []).set(event.data.id, entry);
       break;
     }

@@ -14,8 +14,8 @@ export interface LeakedObject {
   readonly adapter: string;
 }
 
-/** What removed a resource without confirmed cleanup. */
-export type LeakTrigger = 'ForceDeleted' | 'ForceOrphaned';
+/** What removed a resource, or one adapter's part of its deletion, without confirmed cleanup. */
+export type LeakTrigger = 'ForceDeleted' | 'ForceOrphaned' | 'AdapterAbandoned';
 
 /** A resource no longer in the tree: why, and whether a force orphan had been recorded. */
 export interface RemovedResource {
@@ -23,4 +23,6 @@ export interface RemovedResource {
   readonly kind: string;
   readonly cause: 'Reconciled' | 'ForceDeleted';
   readonly force_orphaned: boolean;
+  /** Adapters abandoned during its deletion (their objects may be inventoried after the record is gone). */
+  readonly abandoned_adapters?: readonly string[];
 }

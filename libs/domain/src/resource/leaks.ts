@@ -42,8 +42,9 @@ export function inventoryKey(id: string, adapter: string, trigger: LeakTrigger):
 
 /**
  * Records one adapter's inventory (`[]` objects is recorded too: "nothing left" is an answer).
- * Allowed for a resource removed by a force delete (trigger `ForceDeleted`), or one carrying a force
- * orphan, present or removed (`ForceOrphaned`). A repeat for the same adapter and trigger records nothing.
+ * Allowed for a resource removed by a force delete (trigger `ForceDeleted`), one carrying a force
+ * orphan, present or removed (`ForceOrphaned`), or, for that adapter only, one whose deletion abandoned the
+ * adapter, present or removed (`AdapterAbandoned`). A repeat for the same adapter and trigger records nothing.
  * @throws ResourceNotFound when the id is not (and never was) in this tree;
  *   ValidationFailed (`trigger`) when the resource was not force-deleted / force-orphaned.
  */
@@ -51,9 +52,15 @@ export function decideLeakInventory(command: RecordLeakInventory, state: TreeSta
   const live = state.resources.get(command.id);
   const removed = state.removed?.get(command.id);
   if (!live && !removed) throw new ResourceNotFound(command.kind, command.id);
-  const allowed = command.trigger === 'ForceDeleted' ? removed?.cause === 'ForceDeleted' : live?.force_orphan !== undefined || removed?.force_orphaned === true;
+  const allowed =
+    command.trigger === 'ForceDeleted'
+      ? removed?.cause === 'ForceDeleted'
+      : command.trigger === 'AdapterAbandoned'
+        ? live?.abandoned_adapters?.[command.adapter] !== undefined || removed?.abandoned_adapters?.includes(command.adapter) === true
+        : live?.force_orphan !== undefined || removed?.force_orphaned === true;
   if (!allowed) {
-    const message = `${command.kind} ${command.id} was not ${command.trigger === 'ForceDeleted' ? 'force-deleted' : 'force-orphaned'}: no leak inventory to record`;
+    const what = { ForceDeleted: 'force-deleted', ForceOrphaned: 'force-orphaned', AdapterAbandoned: `abandoned by adapter '${command.adapter}'` }[command.trigger];
+    const message = `${command.kind} ${command.id} was not ${what}: no leak inventory to record`;
     throw new ValidationFailed(message, [{ field: 'trigger', value: command.trigger, constraint: 'enum', message }]);
   }
   if (state.inventories?.has(inventoryKey(command.id, command.adapter, command.trigger))) return [];

@@ -28,6 +28,10 @@ export interface CreateResource {
   readonly references?: References;
   /** The creator's tenancy (top-level resources; a child inherits its parent's). */
   readonly tenant?: Tenancy;
+  /** `true`: recorded as `DeletionProtectionChanged` in the create's append (deletion-protection.ts). */
+  readonly deletion_protection?: boolean;
+  /** Why protection is set; recorded with it. */
+  readonly deletion_protection_reason?: string;
   readonly metadata: CommandMetadata;
 }
 
@@ -39,6 +43,10 @@ export interface PatchResource {
   readonly labels?: Readonly<Record<string, string>>;
   readonly deletion_policy?: DeletionPolicy;
   readonly references?: References;
+  /** Set or clear protection (who may clear it is the edge's rule: docs/security.md); a repeat records nothing. */
+  readonly deletion_protection?: boolean;
+  /** Why; required to clear protection (deletion-protection.ts). */
+  readonly deletion_protection_reason?: string;
   readonly metadata: CommandMetadata;
 }
 
@@ -88,6 +96,8 @@ export interface RequestDeletion {
   readonly referrers?: readonly ReferenceEdge[];
   /** The reference index's entries into the cascade, as the API read them; the handler resolves them into `referrers`. */
   readonly reference_index?: readonly IndexedReference[];
+  /** An administrator's reason for going past the deletion budget (the edge decided the budget and the role). */
+  readonly budget_override_reason?: string;
   readonly metadata: CommandMetadata;
 }
 
@@ -148,6 +158,19 @@ export interface ForceDelete {
   readonly metadata: CommandMetadata;
 }
 
+/**
+ * Gives up on one adapter of a deletion's frozen set (abandon-adapter.ts): its cleanup counts as done without
+ * its confirmation; the rest of the deletion goes on. Admin only (the edge's rule).
+ */
+export interface AbandonAdapter {
+  readonly type: 'AbandonAdapter';
+  readonly id: string;
+  readonly kind: string;
+  readonly adapter: string;
+  readonly reason: string;
+  readonly metadata: CommandMetadata;
+}
+
 export type ResourceCommand =
   | CreateResource
   | PatchResource
@@ -156,4 +179,5 @@ export type ResourceCommand =
   | HardDelete
   | ForceDelete
   | SetPaused
-  | ForceOrphan;
+  | ForceOrphan
+  | AbandonAdapter;

@@ -78,6 +78,8 @@ export interface DeletionRequested {
      * against this set, whatever the config says later. Absent in older histories = the kind's current set.
      */
     readonly required_adapters?: readonly string[];
+    /** On the resource DELETEd only: an administrator went past the deletion budget (who, why). Absent otherwise. */
+    readonly deletion_budget_override?: { readonly caller: string; readonly reason: string };
   };
 }
 
@@ -152,7 +154,12 @@ export interface AdapterStatusReported {
 }
 
 
-/** An adapter confirmed cleanup: `Finalized=True` at the current generation while deleting (seed 000 §Finalized). */
+/**
+ * An adapter confirmed cleanup: `Finalized=True` at the current generation while deleting (seed 000 §Finalized).
+ * With `forced: true` no adapter confirmed anything: an administrator abandoned this one adapter of the frozen
+ * set (`caller`, `reason`); its stored status then says `Finalized=True/AdapterAbandoned` and a leak inventory
+ * (trigger `AdapterAbandoned`) follows. Absent `forced` = a real confirmation (older histories included).
+ */
 export interface AdapterFinalized {
   readonly type: 'AdapterFinalized';
   readonly data: {
@@ -161,6 +168,26 @@ export interface AdapterFinalized {
     readonly adapter: string;
     readonly observed_generation: number;
     readonly finalized_time: string;
+    readonly forced?: true;
+    readonly caller?: string;
+    readonly reason?: string;
+  };
+}
+
+/**
+ * `deletion_protection` was set or cleared (on create or PATCH), with who and, when given, why. While set, a
+ * DELETE of the resource or of any ancestor whose cascade reaches it is refused (`DeletionProtected`).
+ * Recorded apart from `SpecChanged`: protection is no desired state, so `generation` does not move.
+ */
+export interface DeletionProtectionChanged {
+  readonly type: 'DeletionProtectionChanged';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly deletion_protection: boolean;
+    readonly caller: string;
+    readonly reason?: string;
+    readonly changed_time: string;
   };
 }
 
@@ -271,7 +298,8 @@ export type ResourceEvent =
   | ForceOrphaned
   | LeakInventoryRecorded
   | LeakedObjectsDeleted
-  | Adopted;
+  | Adopted
+  | DeletionProtectionChanged;
 
 export type ResourceEventType = ResourceEvent['type'];
 
@@ -292,6 +320,7 @@ export const RESOURCE_EVENT_TYPES: readonly ResourceEventType[] = [
   'LeakInventoryRecorded',
   'LeakedObjectsDeleted',
   'Adopted',
+  'DeletionProtectionChanged',
 ];
 
 export function isResourceEvent(event: { type: string }): event is ResourceEvent {

@@ -45,6 +45,10 @@ export interface ResourceState {
   readonly deletion_required_adapters?: readonly string[];
   /** Issue #12: the propagation the deletion runs with (undefined for older histories: Background). */
   readonly deletion_propagation?: PropagationPolicy;
+  /** Set while `deletion_protection` is on: who set it, why (empty when none was given), when. */
+  readonly deletion_protection?: OperatorMark;
+  /** Adapters of the frozen set an administrator abandoned during this deletion (abandon-adapter.ts). */
+  readonly abandoned_adapters?: Readonly<Record<string, OperatorMark>>;
   /** Adapter → highest fence sequence of an applied report (fencing.ts). */
   readonly adapter_fences?: Readonly<Record<string, number>>;
 }
