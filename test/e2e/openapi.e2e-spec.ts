@@ -126,7 +126,7 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     expect(ids.filter((id) => typeof id !== 'string')).toEqual([]);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     // Decom's own operations: the operator actions, the history, and everything outside HyperFleet's base path.
-    const decomOwn = ({ template, item }: { template: string; item: any }) => /\/(pause|unpause|force-orphan|events)$/.test(template) || item.servers !== undefined;
+    const decomOwn = ({ template, item }: { template: string; item: any }) => /\/(pause|unpause|force-orphan|abandon|events)$/.test(template) || item.servers !== undefined;
     expect(operations.filter((o) => o.operation.tags.includes('Decom') !== decomOwn(o)).map((o) => `${o.method} ${o.template}`)).toEqual([]);
   });
 
