@@ -2,7 +2,7 @@
 // `npm start` / `npm run demo` / `npm run bench` call this first: it runs `npm run build` only when the
 // sources changed since the last build (a digest of every input's path, size and mtime, stored in
 // dist/.build-stamp), so a second start with nothing changed answers within seconds instead of
-// re-running the whole TypeScript build (issue 13 §6). The build itself is incremental (tsc --incremental).
+// re-running the whole TypeScript build. The build itself is incremental (tsc --incremental).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';

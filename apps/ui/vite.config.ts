@@ -1,5 +1,5 @@
 /**
- * Vite build of the web UI (issue #14): `apps/ui` → `dist/ui`, served by the engine at `/ui/`. Everything
+ * Vite build of the web UI: `apps/ui` → `dist/ui`, served by the engine at `/ui/`. Everything
  * is bundled (no CDN, works offline). React's JSX goes through Vite's own transform (automatic runtime):
  * no plugin is needed for a production build.
  */

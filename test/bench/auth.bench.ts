@@ -1,5 +1,5 @@
 /**
- * Authentication overhead (issue 9): `GET /api/hyperfleet/v1/clusters/{id}` requests per second on two
+ * Authentication overhead: `GET /api/hyperfleet/v1/clusters/{id}` requests per second on two
  * embedded engines started in the same run, one without authentication and one verifying a JWT on every
  * request (RS256 and ES256 tokens from a local JWKS endpoint over HTTP, keys cached after the first
  * fetch). Beside them, jose's own `jwtVerify` rate on the same keys: the ceiling of the verification step.

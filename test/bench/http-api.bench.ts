@@ -1,5 +1,5 @@
 /**
- * The read and write path under load (issue 16 P3-P6, P8), on `decom api` (SQLite, in-process queue, no
+ * The read and write path under load (P3-P6, P8), on `decom api` (SQLite, in-process queue, no
  * adapters: the API role; resources stay unreconciled, which the sweeper walks like any others) in a child
  * process, load from autocannon in the bench process, ceilings from a bare Fastify route in a third process
  * answering the very body the engine answered:

@@ -1,5 +1,5 @@
 /**
- * The cost of metrics and logging on GET throughput (issue #13): two embedded engines in the same run, one
+ * The cost of metrics and logging on GET throughput: two embedded engines in the same run, one
  * with the access log (pino JSON to /dev/null, asynchronous as in production) and the Prometheus request
  * metrics on, one with both off; the same clients GET one cluster for a fixed time against each, the runs
  * interleaved (off, on, off, on), best of each kept. A GET records no event, so the transition log and the

@@ -1,12 +1,12 @@
 /**
- * Issue #16 target P1, on its own: DELETE → GET 404 of a cluster with 2 nodepools and 3 ordered objects
+ * Target P1, on its own: DELETE → GET 404 of a cluster with 2 nodepools and 3 ordered objects
  * (the shipped `validation` and `np-configmap` adapters), embedded profile (SQLite, in-process jobs, the
  * bundled local Kubernetes API server with its default `controllerDelayMs` 0), default timings.
  * Not a `*.bench.ts` (run.ts does not pick it up): `npm run build && node dist/test/bench/p1-deletion-latency.js [deletions] [inFlight]`.
- * Prints p50/p90/p99/max in ms, and this process's CPU time (user + system, harness included) per deletion:
- * on a shared box the latencies move with the load, the CPU per deletion much less (issue #16). The clock stops at the first GET answering 404, sent when the store
- * records the cluster's HardDeleted (then polled every 10 ms while the read model catches up), so the
- * harness does not load the engine it measures with a GET every few milliseconds.
+ * Prints p50/p90/p99/max in ms, and this process's CPU time (user + system, harness included) per deletion: on a shared
+ * box the latencies move with the load, the CPU per deletion much less. The clock stops at the first GET answering 404,
+ * sent when the store records the cluster's HardDeleted (then polled every 10 ms while the read model catches up), so
+ * the harness does not load the engine it measures with a GET every few milliseconds.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';

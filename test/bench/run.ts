@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs every `*.bench.js` next to this file (compiled to dist/test/bench), prints each
- * section and the "Targets" table of issue 16 (every figure beside its ceiling from the same run, the ratio,
+ * section and the "Targets" table (every figure beside its ceiling from the same run, the ratio,
  * the target, met or not), and writes them to docs/benchmarks.md with the Node version and load average.
  * The full run takes at most ~10 minutes on 2 cores (the deletion scenarios cap themselves).
  *

@@ -1,5 +1,5 @@
 /**
- * Chaos on the distributed profile (issue 10), run by `npm run test:chaos` (bounded: about 2 minutes).
+ * Chaos on the distributed profile, run by `npm run test:chaos` (bounded: about 2 minutes).
  * Its own throw-away PostgreSQL and Redis, the bundled Kubernetes API server, and the built binary:
  * 2 × `decom api` + 2 × `decom worker` on one schema and one Redis. Clients create clusters (retrying a
  * create whose answer was lost, with the same name) and delete half of them, while the test kills random

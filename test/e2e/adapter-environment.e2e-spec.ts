@@ -1,5 +1,5 @@
 /**
- * HyperFleet adapters as shipped (issue 15 items 1, 4, 5; contract §8.4): HyperFleet's folder layout
+ * HyperFleet adapters as shipped (HyperFleet: hyperfleet-adapter docs/configuration.md): HyperFleet's folder layout
  * (`<adapter>/adapter-task-config.yaml` + `adapter-config.yaml` with `base_url: CHANGE_ME`), `env.X`
  * params read from the engine's environment, and a payload field that fails to evaluate sent as null.
  * Embedded engine (in-process queue), no Kubernetes objects.

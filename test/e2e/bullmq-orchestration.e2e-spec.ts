@@ -1,5 +1,5 @@
 /**
- * The engine on BullMQ and a real Redis (issue #5): dispatch on each trigger, the adapter error taxonomy
+ * The engine on BullMQ and a real Redis: dispatch on each trigger, the adapter error taxonomy
  * end to end (transient → retried with backoff; terminal → reported, dead-lettered, retried by an
  * operator), and recovery after Redis loses its data (FLUSHALL) within one sweep interval.
  * Redis: always a throw-away `redis-server` of its own (the FLUSHALL test wipes it), never REDIS_URL.
@@ -44,7 +44,7 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
   });
 
   it('enqueues a job on each trigger: create, spec change, DELETE, Finalized report, child hard delete', async () => {
-    // The create's W3C trace id travels with the job it triggers (issue 13 §3).
+    // The create's W3C trace id travels with the job it triggers.
     const traceId = randomUUID().replace(/-/g, '');
     const traceparent = `00-${traceId}-${'a'.repeat(16)}-01`;
     const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'dispatch-1', spec: { region: 'eu' } }, { traceparent })).body;
@@ -81,7 +81,7 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
     });
 
     expect((await api.call('DELETE', `/clusters/${c}`)).status).toBe(202);
-    // The shipped config deletes clusters Foreground (issue #12): the cascaded nodepool's run now, the cluster's
+    // The shipped config deletes clusters Foreground: the cascaded nodepool's run now, the cluster's
     // only once the nodepool is hard-deleted.
     await eventually('adapter run for the DELETE (the cascaded nodepool)', has(npRuns, new RegExp(`^np-configmap\\.nodepool-${np}\\.gen-2$`)));
     await eventually('hard-delete checks for the DELETE', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 17 items 1, 5 and 6 through the built binary (`node bin/decom.js`): pipes end quietly, an
+ * CLI papercuts through the built binary (`node bin/decom.js`): pipes end quietly, an
  * unreachable engine is named, `adapter validate` exit codes, `jobs retry` on an unknown queue, a port in
  * use as one JSON log line, a corrupt SQLite file named, and the bundled Kubernetes kubeconfig in the
  * data folder (usable by @kubernetes/client-node, as kubectl would).
@@ -20,7 +20,7 @@ import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
 
-describe('decom CLI papercuts (issue 17), built binary', () => {
+describe('decom CLI papercuts, built binary', () => {
   let dir: string;
 
   beforeAll(async () => {

@@ -1,5 +1,6 @@
 /**
- * HyperFleet condition mapping over HTTP (issue 15 item 10; contract §8.3): a kind's `conditions:` rules
+ * HyperFleet condition mapping over HTTP (HyperFleet: hyperfleet-api docs/condition-mapping.md): a kind's
+ * `conditions:` rules
  * add a mapped condition to `status.conditions` on each status report; its `last_transition_time` moves
  * only when its status changes; a bad rule stops the start with `file:line:column`.
  * The rule semantics are covered table-driven in libs/projections/src/condition-mapping.spec.ts.

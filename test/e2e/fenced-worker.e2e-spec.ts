@@ -1,5 +1,5 @@
 /**
- * Issue #11 "Fencing", with real processes: `decom api` in this process, real `decom worker` processes
+ * Fencing, with real processes: `decom api` in this process, real `decom worker` processes
  * from the built binary (`npm run build`, done by ensureBuilt when dist/ is stale) on one Redis (keys
  * under a fresh prefix), the bundled Kubernetes API server.
  *
@@ -15,7 +15,7 @@ import { startWorkerTopology, type WorkerTopology } from './support/worker-topol
 import { spawnDecom, type DecomProcess } from './support/decom-process.js';
 import { ensureBuilt } from './support/ensure-built.js';
 
-describe('issue #11 › Fencing: a worker frozen past its job lock writes nothing after the end', () => {
+describe('Fencing: a worker frozen past its job lock writes nothing after the end', () => {
   let topology: WorkerTopology;
   const prefix = `decom-fence-${randomUUID()}`;
 

@@ -1,5 +1,5 @@
 /**
- * Issue #11 "Fencing", API side, against the embedded engine with the test playing the adapter: a
+ * Fencing, API side, against the embedded engine with the test playing the adapter: a
  * status report carrying a stale `X-Decom-Fence` is answered like a discard (204), recorded in the
  * history as `AdapterStatusDiscarded` (reason `StaleFence`) and not applied; a malformed header is 400.
  */
@@ -9,7 +9,7 @@ import { statusReport, type ConditionStatuses, FINALIZED, IN_PROGRESS } from '..
 
 const report = (generation: number, conds: ConditionStatuses) => statusReport('validation', generation, conds);
 
-describe('issue #11 › Fencing › PUT .../statuses with X-Decom-Fence', () => {
+describe('Fencing › PUT .../statuses with X-Decom-Fence', () => {
   let fixture: EngineFixture;
   let api: DemoApi;
   beforeAll(async () => {

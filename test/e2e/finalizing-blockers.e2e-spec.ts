@@ -1,5 +1,5 @@
 /**
- * Issue #14: the finalizing read model says why each deletion is pending, as structured blockers, over
+ * The finalizing read model says why each deletion is pending, as structured blockers, over
  * REST (`/api/decom/v1/finalizing`) and GraphQL, against the embedded engine with the shipped adapters and
  * the bundled Kubernetes server (its fault injector plays an RBAC 403).
  */
@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
-describe('finalizing blockers over REST and GraphQL (issue #14)', () => {
+describe('finalizing blockers over REST and GraphQL', () => {
   let fixture: EngineFixture;
   let api: DemoApi;
   const decom = async (path: string) => {

@@ -1,5 +1,5 @@
 /**
- * GraphQL transport and document limits (issue 9 item 7): abusive documents are refused before execution
+ * GraphQL transport and document limits: abusive documents are refused before execution
  * with a 400 problem, transport mistakes answer 400/405 problem details instead of `200 {errors}`.
  */
 import { MAX_LIST_COST, MAX_TOKENS } from '../../apps/api/src/graphql/graphql-limits.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 17 items 2-4 through HTTP against a real embedded engine: 405 with `Allow`, CORS (off by
+ * HTTP conventions through HTTP against a real embedded engine: 405 with `Allow`, CORS (off by
  * default, configured origins only), `Location` on 201, 414 for long ids and URLs with bounded problem
  * details, validation messages that state the real rule (page/size, the kind's name limits, label
  * syntax), and bodies that are refused rather than silently altered (`__proto__`, invalid UTF-8).
@@ -14,7 +14,7 @@ interface Answer {
   readonly body: Record<string, unknown>;
 }
 
-describe('HTTP conventions (issue 17)', () => {
+describe('HTTP conventions', () => {
   let fixture: EngineFixture;
   let api: string;
 

@@ -1,5 +1,5 @@
 /**
- * HyperFleet query handling over HTTP (issue 15 item 8/9; contract §1.6): TSL `search` on every list and
+ * HyperFleet query handling over HTTP (HyperFleet: hyperfleet-api docs/search.md): TSL `search` on every list and
  * status list with HyperFleet's error codes, `fields=`, `ref_type`/`ref_target_id`, unknown query
  * parameters and read-only create fields ignored, `PATCH {}` refused, kind-agnostic `/resources`, paged events.
  * The grammar itself is covered table-driven on both databases in libs/projections/src/search.

@@ -1,5 +1,5 @@
 /**
- * Issue 13 end to end, on the embedded engine with the shipped adapters and the bundled Kubernetes server:
+ * Observability end to end, on the embedded engine with the shipped adapters and the bundled Kubernetes server:
  * - `/metrics` (own port) after a full deletion and a force delete: every metric moved as it should
  *   (counters, a histogram observation, the Finalizing gauge up then down, the stuck gauge with a 0 s threshold);
  * - one request's trace id followed from the `X-Request-Id` response header to the access log, the events
@@ -19,7 +19,7 @@ import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
 const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
 
-describe('observability: metrics, access and transition logs, trace ids (issue 13)', () => {
+describe('observability: metrics, access and transition logs, trace ids', () => {
   let fixture: EngineFixture;
   let api: DemoApi;
   const lines: Record<string, any>[] = [];

@@ -1,5 +1,5 @@
 /**
- * Optional OpenTelemetry export (issue 13 §3): with OTEL_EXPORTER_OTLP_ENDPOINT set, request spans reach an
+ * Optional OpenTelemetry export: with OTEL_EXPORTER_OTLP_ENDPOINT set, request spans reach an
  * OTLP/HTTP collector (a real HTTP server here, recording what the official exporter POSTs to /v1/traces)
  * with the request's trace id and the caller's span as parent; without it, nothing is exported.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #11 through HTTP against the embedded engine with the shipped adapters (config/adapters) and the
+ * Ownership and leaks through HTTP against the embedded engine with the shipped adapters (config/adapters) and the
  * bundled local Kubernetes API server: objects are found by Decom's ownership marker at deletion, so a
  * Job created under an earlier generation's name is deleted too.
  */
@@ -12,7 +12,7 @@ import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
 
-describe('issue #11 end to end: ownership, leaks', () => {
+describe('end to end: ownership, leaks', () => {
   let fixture: EngineFixture;
   let api: DemoApi;
 

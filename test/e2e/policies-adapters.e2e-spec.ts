@@ -86,7 +86,7 @@ describe('adapter policies end to end (seeds 003, 004)', () => {
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     const view = (await api.get(`/clusters/${id}`)).body;
     expect(cond(view, 'Paused')).toMatchObject({ status: 'True', reason: 'DependentPaused' });
-    // The shipped config deletes clusters Foreground (issue #12): the cluster's adapter is not even dispatched
+    // The shipped config deletes clusters Foreground: the cluster's adapter is not even dispatched
     // while its nodepool exists; the nodepool's adapter reports the pause hold.
     expect(cond(view, 'DeletionBlocked')).toMatchObject({ status: 'True', reason: 'DependentsExist', message: expect.stringContaining(np.id) });
     await eventually('the nodepool adapter reports the hold', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 10 on the PostgreSQL profile, with a private throw-away server this test stops and starts:
+ * Surviving the database on the PostgreSQL profile, with a private throw-away server this test stops and starts:
  * - 50 concurrent creates of one top-level name → exactly one 201, on one API process and across two
  *   (the second started on the same schema while the first takes writes: no set-up deadlock); every
  *   409 `HYPERFLEET-CNF-001` names the winner's `id` and `href`.
@@ -17,7 +17,7 @@ import { spawnDecom } from './support/decom-process.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 
-describe('distributed profile survives its database (issue 10)', () => {
+describe('distributed profile survives its database', () => {
   let postgres: RestartablePostgres;
   const fixtures: EngineFixture[] = [];
   const start = async (schema: string) => {

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 3 end to end: tenants as HyperFleet does them (contract §8.1), with JWT on against a real
+ * Tenants end to end, as HyperFleet does them, with JWT on against a real
  * local JWKS endpoint. Two tenants via gateway headers each see and change only their own resources (404
  * across tenants over REST and GraphQL), names are unique per tenant, children inherit the parent's
  * tenancy, a missing or bad dimension is a 403, and the system header makes an unscoped reader only for
@@ -20,7 +20,7 @@ const BOT = 'validation-bot@example.com';
 const ROOT = 'root@example.com';
 
 // Both read-model dialects: the tenancy filter is JSON SQL (json_extract / jsonb ->>).
-describe.each(['sqlite', 'postgres'] as const)('tenants (issue 9 item 3, HyperFleet §8.1) on %s', (profile) => {
+describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them, on %s', (profile) => {
   let issuer: TestIssuer;
   let fixture: EngineFixture;
   let dir: string;

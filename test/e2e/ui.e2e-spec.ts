@@ -1,5 +1,5 @@
 /**
- * The web UI in a real browser (issue #14): Debian's Chromium driven by playwright-core (no browser
+ * The web UI in a real browser: Debian's Chromium driven by playwright-core (no browser
  * download), against the embedded engine with the shipped adapters and the bundled Kubernetes server.
  * Serves the Vite build in dist/ui (ensureBuilt). Screenshots go to a temporary folder, so the suite
  * leaves the work tree clean; `npm run docs:screenshots` sets DECOM_SCREENSHOT_DIR=docs/ui to refresh the
@@ -22,7 +22,7 @@ const screenshotDir = process.env.DECOM_SCREENSHOT_DIR
   : mkdtempSync(join(tmpdir(), 'decom-ui-shots-'));
 const shot = (name: string) => join(screenshotDir, `${name}.png`);
 
-describeBrowser('web UI in Chromium (issue #14)', () => {
+describeBrowser('web UI in Chromium', () => {
   let fixture: EngineFixture;
   let api: DemoApi;
   let browser: Browser;

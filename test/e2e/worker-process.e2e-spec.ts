@@ -1,5 +1,5 @@
 /**
- * `decom api` in this process and real `decom worker` child processes on one Redis (issue #5 recovery):
+ * `decom api` in this process and real `decom worker` child processes on one Redis (recovery):
  * a worker killed with SIGKILL in the middle of a deletion run loses nothing. BullMQ's stalled-job check
  * in the next worker hands the job over once the dead worker's lock expired (DECOM_JOB_LOCK_MS=2000),
  * and the deletion completes: GET answers 404.

@@ -1,5 +1,6 @@
 /**
- * Adapter status reports as the e2e suites send them while playing an adapter (hyperfleet-contract.md §2.4
+ * Adapter status reports as the e2e suites send them while playing an adapter
+ * (HyperFleet: hyperfleet-api pkg/handlers/resource_status_handler.go
  * `PUT .../statuses`): `observed_generation`, `observed_time` now, and one condition per entry of `conditions`
  * with `reason` `<Type>Reason` and message `<Type> is <Status>` unless a reason is given.
  */

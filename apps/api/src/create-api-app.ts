@@ -79,7 +79,7 @@ function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, methods:
  * `POST /:plural/:id/:childPlural` with `statuses` as a kind): 405 with `Allow`, as for any other wrong method.
  */
 function installMisroutedMethodCheck(fastify: FastifyInstance, allowed: AllowedMethods): void {
-  // Callback style (no promise per request: issue 16, it runs on every route).
+  // Callback style (no promise per request: it runs on every route).
   fastify.addHook('onRequest', (request, reply, done) => {
     if (request.method === 'OPTIONS') return done();
     const methods = allowed.misrouted((request.params ?? {}) as Record<string, string | undefined>, request.url);
@@ -159,10 +159,10 @@ export async function createApiApp(
       strictPreflight: false,
     });
   }
-  // The web UI's static files (issue #14), served by every process that serves the API.
+  // The web UI's static files, served by every process that serves the API.
   registerUiRoutes(fastify);
   const problems = new ProblemDetailsFilter();
-  // The hot reads as plain Fastify routes (issue 16 P3/P4), registered before Nest registers its own.
+  // The hot reads as plain Fastify routes, registered before Nest registers its own.
   registerResourceReadRoutes(fastify as never, { kinds: runtime.kinds, queries: runtime.queries, problems });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(problems);

@@ -1,5 +1,5 @@
 /**
- * Decom's web UI (issue #14): stuck deletions, resource pages, replay, audit, operator actions. React 19,
+ * Decom's web UI: stuck deletions, resource pages, replay, audit, operator actions. React 19,
  * bundled by Vite into `dist/ui` and served by the engine at `/ui/`. Routes are URL fragments
  * (`#/resource/<id>`) so the engine serves plain files only.
  */

@@ -25,11 +25,11 @@ export interface AdapterWorkerOptions {
   readonly tokenFor?: AdapterHostOptions['tokenFor'];
   /** How the adapters reach the API (default HTTP; `decom start` passes its in-process pipeline). */
   readonly apiFetch?: AdapterHostOptions['apiFetch'];
-  /** The adapters' process environment (AppConfig.adapterEnv; contract §8.4). */
+  /** The adapters' process environment (AppConfig.adapterEnv, as HyperFleet adapters read it). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
    * Watch the objects the adapters manage and run an adapter as soon as one of its objects changes
-   * (issue #16; default true). False: re-runs by backoff only.
+   * (default true). False: re-runs by backoff only.
    */
   readonly watch?: boolean;
   /** Where the watches log their state changes. */

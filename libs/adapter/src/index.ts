@@ -3,7 +3,8 @@
  * client, Kubernetes and Maestro transports and the four-phase executor (built on @decom/cel and
  * @decom/go-template); and the authoring tools' engines: dry run (recorded API + simulated
  * cluster) and deletion plan (read-only simulation over the live state).
- * @see hyperfleet-contract.md §2, seeds/000 "Adapter Framework Changes", docs/adapter-tools.md,
+ * @see HyperFleet: hyperfleet-adapter docs/configuration.md, seeds/000 "Adapter Framework Changes",
+ * docs/adapter-tools.md,
  *   docs/adapter-maestro.md.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The verified caller's audit fields besides its identity (issue 9): the token's issuer and subject (null
+ * The verified caller's audit fields besides its identity: the token's issuer and subject (null
  * when no token was verified) and the caller's tenant (null while tenants are off). Stored in every event's
  * metadata as `caller_issuer`, `caller_subject`, `tenant`.
  */

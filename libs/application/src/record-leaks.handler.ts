@@ -1,5 +1,5 @@
 /**
- * Leak records (issue #11, libs/domain leaks.ts): an adapter's leak inventory after a force delete or
+ * Leak records (libs/domain leaks.ts): an adapter's leak inventory after a force delete or
  * force orphan, and an operator's audited removal of leaked objects. Both append to the owning
  * resource's tree stream, also after the resource was hard-deleted (the stream is found through the
  * never-deleted resource index).

@@ -26,7 +26,7 @@ import { TreeCache } from './tree-cache.js';
 export const MAX_CONFLICT_RETRIES = 8;
 /**
  * Operator commands (DELETE, force-delete, force-orphan, pause) must not lose to adapter traffic on a busy
- * tree: they get more rounds (issue 10), each after a short jittered pause so the writers spread out.
+ * tree: they get more rounds, each after a short jittered pause so the writers spread out.
  */
 export const OPERATOR_CONFLICT_RETRIES = 24;
 /** Pause before re-deciding after a conflict: `attempt × CONFLICT_PAUSE_MS × (0.5..1.5)`, capped at 100 ms. */

@@ -8,7 +8,7 @@ import { ResourceTreeRepository } from './resource-tree.repository.js';
 import { TreeCache } from './tree-cache.js';
 
 /**
- * Folded trees kept between commands (issue #16), on a real SQLite event store: a command reads only the
+ * Folded trees kept between commands, on a real SQLite event store: a command reads only the
  * events after the revision it knows, still sees what another process appended, and decides on the same
  * state a full fold gives.
  */

@@ -1,5 +1,5 @@
 /**
- * Folded resource trees kept between commands (issue #16). Without it every command re-read and re-folded
+ * Folded resource trees kept between commands. Without it every command re-read and re-folded
  * its tree's whole stream, and a tree's stream only grows (every adapter report that changes something is
  * an event), so a long-lived cluster cost more on every command. With it a command reads only the events
  * after the revision it knows (`readStream` from that revision), which is also how it learns what other

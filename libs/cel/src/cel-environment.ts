@@ -5,7 +5,8 @@ import { registerListsExtension } from './lists-extension.js';
 import { registerStringsExtension } from './strings-extension.js';
 
 /**
- * Builds HyperFleet's CEL environment on cel-js (hyperfleet-contract.md §2.4): every variable is
+ * Builds HyperFleet's CEL environment on cel-js (HyperFleet: hyperfleet-adapter docs/conventions/cel.md):
+ * every variable is
  * `dyn` (undeclared names are allowed and resolved from the activation), optional types on,
  * mixed-type list/map literals allowed (cel-go parses `[1, "a"]` without complaint), plus the
  * strings and lists extensions and HyperFleet's functions. `now()` and Decom's lenient `has()`

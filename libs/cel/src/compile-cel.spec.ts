@@ -324,7 +324,7 @@ describe('variables named like CEL built-ins', () => {
   });
 });
 
-describe('issue #16: only the variables an expression names are converted', () => {
+describe('only the variables an expression names are converted', () => {
   it('a variable the expression does not name is neither converted nor checked; one it names (also inside a macro) is', () => {
     const compiled = compileCel('items.exists(s, s.adapter == want) && has(resources.ns)');
     let reads = 0;

@@ -36,7 +36,7 @@ const systemClock: Clock = () => new Date();
  * The check rejects only what must fail at run time anyway: unknown functions, wrong arity,
  * `has()` without a field selection, ternary branches of different static types.
  * @throws CelCompileError with the 1-based line/column inside `expression`.
- * @see hyperfleet-contract.md §2.4; seeds/000 "Example Task Config with Deletion".
+ * @see HyperFleet: hyperfleet-adapter docs/conventions/cel.md; seeds/000 "Example Task Config with Deletion".
  */
 export function compileCel(expression: string): CompiledCel {
   let parsed: ParseResult;

@@ -13,7 +13,7 @@ import { mapGet } from './map-access.js';
  * The two time-based ones read the evaluation's clock, so they are cel-js macros: a macro's
  * `evaluate` sees the evaluation context (see activation-clock.ts); plain functions do not.
  * @throws EvaluationError when `conditions` is neither a list nor null, or a time does not parse.
- * @see hyperfleet-contract.md §2.4; hyperfleet-adapter docs/conventions/cel.md.
+ * @see HyperFleet: hyperfleet-adapter docs/conventions/cel.md.
  */
 export function registerConditionFunctions(env: Environment): void {
   env

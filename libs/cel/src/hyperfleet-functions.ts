@@ -12,7 +12,7 @@ import { mapGet } from './map-access.js';
  *   `{ values: [{ name, fieldValue: { type, string|integer|boolean|jsonRaw } }] }` or that list itself.
  * - `triState(a, b) → string`: `"True"` when `a`, else `"False"` when `b`, else `"Unknown"`
  *   (hyperfleet-adapter: `isReady ? "True" : (isFailed ? "False" : "Unknown")`; `a` wins when both hold).
- * @see hyperfleet-contract.md §2.4.
+ * @see HyperFleet: hyperfleet-adapter docs/conventions/cel.md.
  */
 export function registerHyperfleetFunctions(env: Environment): void {
   env

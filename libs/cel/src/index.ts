@@ -1,6 +1,6 @@
 /**
  * HyperFleet-compatible CEL for adapter task configs: compile at config load, evaluate per event.
- * @see hyperfleet-contract.md §2.4; seeds/000 "Example Task Config with Deletion".
+ * @see HyperFleet: hyperfleet-adapter docs/conventions/cel.md; seeds/000 "Example Task Config with Deletion".
  */
 export { compileCel, evaluateCel } from './compile-cel.js';
 export type { CelOptions, CompiledCel } from './compile-cel.js';

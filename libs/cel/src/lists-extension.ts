@@ -15,7 +15,7 @@ import type {
  * cel-go's `ext.Lists()`, which cel-js 8 lacks entirely, with cel-go's semantics:
  * `distinct()`, `sort()`, `sortBy(e, key)` (a macro), `slice(start, end)`, `flatten()` (one level),
  * `flatten(depth)`, `lists.range(n)`.
- * @see hyperfleet-contract.md §2.4 (ext.Lists()).
+ * @see HyperFleet: hyperfleet-adapter docs/conventions/cel.md (ext.Lists()).
  */
 export function registerListsExtension(env: Environment): void {
   env

@@ -8,7 +8,7 @@ import { formatDuration, formatTimestamp } from './cel-values.js';
  * `string(duration)`. cel-js already has `indexOf`, `lastIndexOf`, `lowerAscii`, `upperAscii`,
  * `split`, `substring`, `trim` and `join`.
  * Indexes count code points, as cel-go's do.
- * @see hyperfleet-contract.md §2.4 (ext.Strings()).
+ * @see HyperFleet: hyperfleet-adapter docs/conventions/cel.md (ext.Strings()).
  */
 export function registerStringsExtension(env: Environment): void {
   env

@@ -64,7 +64,7 @@ describe('DECOM_ADMINS', () => {
 });
 
 describe('parseEntitiesConfig', () => {
-  it('reads deletion_propagation (issue #12) and refuses anything but Foreground or Background with file:line:column', () => {
+  it('reads deletion_propagation and refuses anything but Foreground or Background with file:line:column', () => {
     const kinds = parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n    deletion_propagation: Foreground\n', 'e.yaml');
     expect(kinds[0]).toMatchObject({ deletion_propagation: 'Foreground' });
     expect(() => parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n    deletion_propagation: Orphan\n', 'e.yaml')).toThrow(
@@ -136,7 +136,7 @@ describe('DECOM_SERVER_CONFIG, DECOM_AUTH, HOST', () => {
   });
 });
 
-describe('DECOM_HEAP_GROWING_PERCENT (issue 16 P8)', () => {
+describe('DECOM_HEAP_GROWING_PERCENT', () => {
   it('is undefined when unset (each command has its default), takes 0 (V8 default) and any whole number, refuses the rest', () => {
     expect(loadAppConfig({}, '/x').heapGrowingPercent).toBeUndefined();
     expect(loadAppConfig({ DECOM_HEAP_GROWING_PERCENT: '50' }, '/x').heapGrowingPercent).toBe(50);

@@ -53,10 +53,10 @@ export interface AppConfig {
    * at most 300. Undefined when unset: each command has its own default (heap-growth.ts: 20 for `decom start`,
    * 50 for `decom api` and `decom worker`). `--heap-growing-percent` on node's own command line wins (Node
    * refuses that flag in `NODE_OPTIONS`).
-   * Applied by `decom start|api|worker` (apps/cli/src/engine/heap-growth.ts, issue 16 P8).
+   * Applied by `decom start|api|worker` (apps/cli/src/engine/heap-growth.ts).
    */
   readonly heapGrowingPercent: number | undefined;
-  /** `DECOM_LEAK_SCAN_INTERVAL_MS`: how often the leak scan runs (issue #11; default 300000; 0 = only on request). */
+  /** `DECOM_LEAK_SCAN_INTERVAL_MS`: how often the leak scan runs (default 300000; 0 = only on request). */
   readonly leakScanIntervalMs: number;
   /** `DECOM_WORKER_CONCURRENCY`: adapter runs at once per adapter in one process (default 4; `decom worker --concurrency`). */
   readonly workerConcurrency: number;
@@ -81,7 +81,7 @@ export interface AppConfig {
   /**
    * The environment hosted adapters see (a frozen copy of the one this config was read from): their
    * `env.X` params and `env` CEL variable, and the `HYPERFLEET_*` overrides of their deployment configs
-   * (contract §8.4). Not validated here: it is the adapters' business.
+   * (as HyperFleet adapters read it). Not validated here: it is the adapters' business.
    */
   readonly adapterEnv: Readonly<Record<string, string | undefined>>;
 }
@@ -196,7 +196,7 @@ function parseCorsOrigins(raw: string): string[] {
   return origins;
 }
 
-/** The environment adapters run with (contract §8.4), as a frozen copy; `env` defaults to `process.env`. */
+/** The environment adapters run with, as a frozen copy; `env` defaults to `process.env`. */
 export function adapterEnvironment(env: Env = process.env): Readonly<Record<string, string | undefined>> {
   return Object.freeze({ ...env });
 }

@@ -73,7 +73,7 @@ export class DispatchReactor implements Reactor {
         }
       case 'HardDeleted': {
         await this.readSideCaughtUp(recorded.position);
-        // Issue #12: the removal may release its ancestors (Foreground) and what it referenced (InUse).
+        // The removal may release its ancestors (Foreground) and what it referenced (InUse).
         const owner = event.data.owner_references;
         const candidates = [
           ...(owner ? [owner, ...(await this.addresses.ancestors(owner.kind, owner.id))] : []),

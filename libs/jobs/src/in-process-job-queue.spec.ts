@@ -23,7 +23,7 @@ describe('in-process dead letters are bounded (a long-running embedded engine do
   });
 });
 
-describe('in-process fences (issue 16 P8: nothing kept per group once its run ended)', () => {
+describe('in-process fences (nothing kept per group once its run ended)', () => {
   it('a fence is current while its run runs, not after; the next run of the group gets a larger sequence in the same millisecond', async () => {
     const queue = new InProcessJobQueue(() => 1_700_000_000_000);
     const fences: { sequence: number; isCurrent(): Promise<boolean> }[] = [];

@@ -56,7 +56,7 @@ export class InProcessJobQueue implements JobQueue {
   readonly retryBackoff: RetryBackoffStore = new InMemoryRetryBackoffStore();
   /**
    * Group → the sequence of its running run (one number per resource and adapter). Dropped when that run
-   * ends: kept, it grew by one entry per resource ever run here (issue 16 P8: ~300 B each, never freed).
+   * ends: kept, it grew by one entry per resource ever run here (~300 B each, never freed).
    */
   private readonly fences = new Map<string, number>();
   /** The last sequence handed to any group, so a group's next run is above its previous one without its entry. */

@@ -5,7 +5,10 @@ import { currentTrace } from '@decom/tracing';
  * BullMQ rejects `:` in custom ids).
  */
 
-/** Sentinel-shaped event data (contract §3): what an adapter receives, whoever dispatched it. */
+/**
+ * Sentinel-shaped event data (HyperFleet: hyperfleet-sentinel docs/config.md): what an adapter receives,
+ * whoever dispatched it.
+ */
 export interface ReconcileEventData {
   readonly id: string;
   readonly kind: string;
@@ -14,7 +17,7 @@ export interface ReconcileEventData {
   readonly owner_references?: { readonly id: string; readonly kind: string; readonly href: string };
 }
 
-/** A CloudEvent 1.0 envelope as HyperFleet's Sentinel publishes it (contract §3). */
+/** A CloudEvent 1.0 envelope as HyperFleet's Sentinel publishes it. */
 export interface ReconcileCloudEvent {
   readonly specversion: '1.0';
   readonly type: string;
@@ -37,7 +40,7 @@ export interface AdapterRunJob {
   /** A trigger deferred by the persistent backoff (retry-backoff.ts), released at its time: runs without the gate. */
   readonly deferred?: boolean;
   /**
-   * A run enqueued because a watch saw one of the resource's objects change (issue #16): it skips the
+   * A run enqueued because a watch saw one of the resource's objects change: it skips the
    * backoff of work in progress, never a failure backoff.
    */
   readonly watch?: { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly resource_version: string };

@@ -29,7 +29,7 @@ export interface Job<T> {
 }
 
 /**
- * Proof that a run still owns its group (issue #11 "Fencing"): `sequence` grows with every run that
+ * Proof that a run still owns its group: `sequence` grows with every run that
  * takes the group (a newer run always carries a larger number, also across restarts and a Redis
  * flush), `isCurrent()` answers whether no other run has taken the group since this one did.
  */

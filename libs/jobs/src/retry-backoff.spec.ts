@@ -1,6 +1,6 @@
 import { InMemoryRetryBackoffStore, nextRetryBackoff, retryBackoffGate, retryBackoffKey } from './retry-backoff.js';
 
-/** Issue #11 "Backoff that persists": the pure rules. */
+/** The pure rules. */
 const options = { baseMs: 1_000, capMs: 600_000 };
 
 describe('persistent retry backoff', () => {
@@ -31,7 +31,7 @@ describe('persistent retry backoff', () => {
     expect(retryBackoffGate(undefined, 3, 0)).toEqual({ kind: 'run' });
   });
 
-  it('a watch trigger (issue #16) passes a backoff of work in progress, never a failure backoff (nor one stored without a reason)', () => {
+  it('a watch trigger passes a backoff of work in progress, never a failure backoff (nor one stored without a reason)', () => {
     const waiting = nextRetryBackoff(undefined, 3, 0, 0.5, options, 'wait');
     const failed = nextRetryBackoff(waiting, 3, 0, 0.5, options, 'failure');
     expect(waiting.reason).toBe('wait');

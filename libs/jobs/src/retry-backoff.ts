@@ -1,5 +1,5 @@
 /**
- * Backoff that persists (issue #11): the retry delay of one resource and adapter lives with the work, not
+ * Backoff that persists: the retry delay of one resource and adapter lives with the work, not
  * with the trigger. Every sweep, fact or re-run of that resource and adapter consults the same state, so a
  * new trigger never restarts the chain from its first delay. Capped exponential with ±20% jitter; reset when
  * a run succeeds (its part is done) or the generation changes.
@@ -14,7 +14,7 @@ export interface RetryBackoffState {
   /** No new trigger runs before this time. */
   readonly next_at_ms: number;
   /**
-   * Why the last run did not finish (issue #16): `failure` holds every trigger back, `wait` (work merely in
+   * Why the last run did not finish: `failure` holds every trigger back, `wait` (work merely in
    * progress) not one from a watch. Absent in states stored before it existed: read as `failure`.
    */
   readonly reason?: 'failure' | 'wait';
@@ -69,7 +69,7 @@ export function nextRetryBackoff(
 
 /**
  * May a new trigger for `generation` run now? A state of another generation never holds work back.
- * A watch trigger (issue #16) is held only by a failure backoff: work in progress is what it signals.
+ * A watch trigger is held only by a failure backoff: work in progress is what it signals.
  * @returns `run`, or `defer` until `untilMs`.
  */
 export function retryBackoffGate(

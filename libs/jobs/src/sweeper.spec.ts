@@ -137,7 +137,7 @@ describe('Sweeper (Sentinel default rule)', () => {
     ]);
   });
 
-  it('issue 16 P6: yields to the event loop between batches, so a timer set during a long sweep fires before it ends', async () => {
+  it('yields to the event loop between batches, so a timer set during a long sweep fires before it ends', async () => {
     const many = Array.from({ length: 50 }, (_, i) => resource(`c${String(i).padStart(3, '0')}`, 'Cluster', 1, 'True', 60));
     const events: string[] = [];
     let reads = 0;

@@ -1,9 +1,9 @@
 /**
- * The Sentinel-equivalent safety net (contract §3; Decom §7 "a Sentinel-style sweep only recovers what was
- * lost"). Every `intervalMs` it reads every resource as the API lists it and evaluates its kind's Sentinel
- * `message_decision` rule (sentinel.yaml; Sentinel's default: not Reconciled for 10 s, Reconciled for 30 m,
- * new, or a generation not yet reconciled). For each resource the rule picks it enqueues an adapter run per
- * required adapter and, when it is being deleted, a hard-delete check.
+ * The Sentinel-equivalent safety net (HyperFleet: hyperfleet-sentinel docs/config.md): a Sentinel-style sweep only
+ * recovers what was lost. Every `intervalMs` it reads every resource as the API lists it and evaluates its kind's
+ * Sentinel `message_decision` rule (sentinel.yaml; Sentinel's default: not Reconciled for 10 s, Reconciled for 30 m,
+ * new, or a generation not yet reconciled). For each resource the rule picks it enqueues an adapter run per required
+ * adapter and, when it is being deleted, a hard-delete check.
  *
  * Recovery sweeps skip the rule and re-dispatch every resource with pending work (not Reconciled, a
  * generation not reconciled yet, or being deleted): at start (the in-process queue forgets its jobs on a
@@ -33,9 +33,9 @@ export interface SweptResource extends DecisionResource {
   readonly deleted_time?: string;
   readonly owner_references?: { readonly id: string; readonly kind: string; readonly href: string };
   readonly labels?: Readonly<Record<string, string>>;
-  /** Issue #12, once deleting. */
+  /** Once deleting. */
   readonly deletion_propagation?: PropagationPolicy;
-  /** Issue #12, once deleting: the adapters frozen at DeletionRequested. */
+  /** Once deleting: the adapters frozen at DeletionRequested. */
   readonly deletion_required_adapters?: readonly string[];
   /** Once deleting: the stored dispatch decision (read through `dispatchOf`). */
   readonly deletion_dispatch?: DispatchDecision;
@@ -54,7 +54,7 @@ export interface SweeperOptions {
   /**
    * Resources read and decided per batch (default 100). Between batches the sweep yields to the event loop
    * (`setImmediate`): the embedded read model is synchronous SQLite on the event loop, so one batch is the
-   * longest a sweep holds it (issue 16 P6: ≤ 50 ms at any number of resources).
+   * longest a sweep holds it (≤ 50 ms at any number of resources).
    */
   readonly pageSize?: number;
 }

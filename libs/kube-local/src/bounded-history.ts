@@ -1,6 +1,6 @@
 /**
  * The request log and the change log are for looking back (tests, the demo's timeline, investigating an
- * embedded engine). A long-running `decom start` must not grow them forever (issue 16 P8), so each keeps at
+ * embedded engine). A long-running `decom start` must not grow them forever, so each keeps at
  * most `limit` entries, dropping the oldest. Trimming happens once the array is 10 % over the limit, so the
  * `splice` cost is amortised over many appends instead of paid on each. A limit of 0 keeps nothing (`decom start`,
  * which never reads them back).

@@ -2,7 +2,7 @@
  * The bounded history a watch resumes from (the role of etcd's revision history and kube-apiserver's
  * watch cache): the last `capacity` changes, each with the object as of that change and the state
  * before it. A watch from a `resourceVersion` older than the window gets `410 Expired`, as a real
- * server answers once etcd compacted that revision (issue 16, item 1).
+ * server answers once etcd compacted that revision.
  */
 import type { KindDef } from './kinds.js';
 import type { KubeObject } from './kube-object.js';

@@ -11,7 +11,7 @@ describe('LastSerialized (the watch hub\'s JSON of the last event object)', () =
     expect(calls).toBe(1);
   });
 
-  it('holds one object only: the next one replaces it (no JSON kept per stored snapshot, issue 16 P8)', () => {
+  it('holds one object only: the next one replaces it (no JSON kept per stored snapshot)', () => {
     const memo = new LastSerialized<{ n: number }>();
     const first = { n: 1 };
     const second = { n: 2 };

@@ -1,9 +1,9 @@
 /**
  * The JSON of the last object a watch event carried, so one change fanned out to every watcher of its
  * kind is serialized once. It holds one object at a time on purpose: keeping the JSON of every stored
- * snapshot (a `WeakMap` keyed by them, until issue 16 P8) kept it for as long as the change window held the
- * snapshot, 14.5 MB of strings on `decom start` after 1,000 clusters × 2 nodepools came and went (heap
- * snapshot), for replays that are rare (a watch resuming from an older `resourceVersion`).
+ * snapshot (say a `WeakMap` keyed by them) would keep it for as long as the change window holds the
+ * snapshot, 14.5 MB of strings on `decom start` after 1,000 clusters × 2 nodepools came and went, for
+ * replays that are rare (a watch resuming from an older `resourceVersion`).
  */
 export class LastSerialized<T extends object> {
   private last?: { readonly object: T; readonly json: string };

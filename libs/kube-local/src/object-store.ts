@@ -7,7 +7,7 @@
  * Stored objects are immutable snapshots (deep-frozen on write): `read`, `list` and the indexes hand
  * them out without copying, to controllers, watches and response serialization; `get` copies for
  * callers that build the next version. Indexes by uid, owner uid and namespace let controllers
- * find an object's dependents or a namespace's content without scanning the store (issue 16, item 3).
+ * find an object's dependents or a namespace's content without scanning the store.
  */
 import { appendBounded } from './bounded-history.js';
 import type { KubeObject } from './kube-object.js';

@@ -1,7 +1,7 @@
 /**
  * A controller's queue of objects to look at again, filled from store changes (the role of
  * kube-controller-manager's informer-fed work queues), so a pass visits what changed instead of
- * scanning the store (issue 16, item 3).
+ * scanning the store.
  *
  * A phase visits its queue in store order, exactly as a scan of the whole store would: an object
  * queued during the phase is visited in the same phase when a scan would still reach it (it comes

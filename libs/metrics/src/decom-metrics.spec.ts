@@ -20,7 +20,7 @@ describe('DecomMetrics', () => {
     expect(routeLabel('/api/hyperfleet/v1/:plural/:id', { plural: 'clusters', id: 'x' })).toBe('/api/hyperfleet/v1/-/-');
   });
 
-  it('shows each adapter watch as up (1) or retrying (0) at scrape, and counts watch-triggered runs (issue #16)', async () => {
+  it('shows each adapter watch as up (1) or retrying (0) at scrape, and counts watch-triggered runs', async () => {
     const metrics = new DecomMetrics(new Registry(), info);
     metrics.watchKubeWatches(() => [
       { name: 'v1 ConfigMap (all namespaces)', state: 'running' },

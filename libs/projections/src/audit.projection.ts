@@ -1,5 +1,5 @@
 /**
- * The fleet-wide audit trail of break-glass operations (seed 001 "Audit Logging Approach"; issue #14):
+ * The fleet-wide audit trail of break-glass operations (seed 001 "Audit Logging Approach"):
  * one `audit_log` row per `ForceDeleted` / `ForceOrphaned` event, with caller, reason, the removed
  * subresources and the adapter statuses recorded at that moment. Rows are never updated or deleted, so
  * the trail outlives the resources (hard delete only removes `resources` rows).

@@ -4,7 +4,7 @@ import type { ReadModelQueries } from './runner/index.js';
 const MAX_ENTRIES = 256;
 
 /**
- * `SELECT COUNT(*) AS n ...` results kept until the read models change (issue 16 P4: HyperFleet lists return
+ * `SELECT COUNT(*) AS n ...` results kept until the read models change (HyperFleet lists return
  * `total`, and COUNT(*) costs one step per matching row on every page request). Valid only where the store
  * has a `writeVersion` (it sees every write: the embedded SQLite file); elsewhere every call counts.
  * The version is read before the count runs: a write landing in between stores the entry under a version

@@ -16,7 +16,7 @@ interface Entry {
 }
 
 /**
- * The JSON text of presented resources (issue 16 P3/P4: parsing the row's JSON columns, building the object
+ * The JSON text of presented resources (parsing the row's JSON columns, building the object
  * and serialising it again was most of a GET's read-side cost), keyed by id. An entry is the answer for its
  * row exactly, so it is valid for:
  * - the same `writeVersion` (the store saw no read-model write since it was read: no row is read at all), or

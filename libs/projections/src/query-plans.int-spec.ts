@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 2: every read-model look-up a command or a list makes is an index search on SQLite, never
+ * Every read-model look-up a command or a list makes is an index search on SQLite, never
  * a scan of every resource (the create's name check once scanned every cluster; a sweep page once skipped
  * OFFSET rows). The SQL is the one ResourceQueries really sends (recorded), its plan SQLite's own.
  */

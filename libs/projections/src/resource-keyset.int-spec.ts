@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 2 on real SQLite and PostgreSQL read models: the keyset walk the sweeper uses
+ * Index-backed reads on real SQLite and PostgreSQL read models: the keyset walk the sweeper uses
  * (`ResourceQueries.pageAfter`) and list totals kept between writes (`CountCache`).
  */
 import Database from 'better-sqlite3';

@@ -70,7 +70,7 @@ describe('ResourceViewProjection (real SQLite read model)', () => {
     const cluster = await queries.get(C);
     const byType = Object.fromEntries(cluster!.status.conditions.map((c) => [c.type, c]));
     expect(byType['Reconciled']).toMatchObject({ status: 'False', reason: 'ReconciledWaitingForChildren', observed_generation: 2 });
-    // The nodepool references its cluster (`uses`): users before what they use, so InUse names it (issue #12).
+    // The nodepool references its cluster (`uses`): users before what they use, so InUse names it.
     expect(byType['DeletionBlocked']).toMatchObject({ status: 'True', reason: 'InUse', message: 'in use by 1 resource(s) that must be hard-deleted first (GET /api/decom/v1/finalizing names those you may see)' });
     expect(byType['ValidationSuccessful']).toMatchObject({ status: 'False' });
     expect(cluster).toMatchObject({ deleted_time: T1, deleted_by: 'alice', generation: 2, deletion_policy: 'Delete' });

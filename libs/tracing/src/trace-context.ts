@@ -1,7 +1,7 @@
 /**
  * The trace id of one piece of work (an API request, the jobs it caused, the adapter calls they make),
  * carried across `await`s with `AsyncLocalStorage` so the HTTP and Kubernetes clients can stamp outgoing
- * requests without every signature growing a parameter (issue 13 §3, W3C Trace Context level 1).
+ * requests without every signature growing a parameter (W3C Trace Context level 1).
  *
  * Shapes: `traceId` is 32 lower-case hex digits (W3C trace-id) when Decom made it or the caller sent a
  * valid `traceparent`; otherwise the caller's well-formed `X-Request-Id` (1–128 of `[A-Za-z0-9._:-]`,
@@ -25,7 +25,7 @@ export const MAX_REQUEST_ID_LENGTH = 128;
 
 /**
  * Random bytes for ids, filled 4 KiB at a time: one `randomBytes` call per request was a measurable share of
- * a GET (issue 16); the bytes are as random, only fetched in bulk. Never reused: each id takes fresh ones.
+ * a GET; the bytes are as random, only fetched in bulk. Never reused: each id takes fresh ones.
  */
 const POOL_SIZE = 4096;
 let pool = Buffer.alloc(0);
@@ -96,7 +96,7 @@ export function traceContextFromHeaders(headers: Readonly<Record<string, string 
   const requestId = acceptRequestId(first('x-request-id'));
   if (requestId !== undefined) return traceContextOf(requestId);
   // A fresh id is already a W3C trace id (32 lower-case hex digits; all zeros has odds 2^-128 and is left to
-  // traceContextOf): no normalising per request (issue 16).
+  // traceContextOf): no normalising per request.
   const traceId = newTraceId();
   return traceId === ZERO_TRACE_ID ? traceContextOf(traceId) : { traceId, traceparent: `00-${traceId}-${newSpanId()}-01` };
 }

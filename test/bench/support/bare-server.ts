@@ -1,5 +1,5 @@
 /**
- * The ceiling of the HTTP scenarios (issue 16 P3, P4): a bare Fastify server, its own process, that answers
+ * The ceiling of the HTTP scenarios (P3, P4): a bare Fastify server, its own process, that answers
  * GET `<path>` with a fixed JSON document: the very body the engine answered for the route it stands in for,
  * serialised on every request as the engine's is. No plugins, no logging, no hooks.
  * Usage: `node bare-server.js <port> <routes.json>` where routes.json is `{ "/path": <body>, ... }`.

@@ -1,5 +1,5 @@
 /**
- * What `npm run bench` (run.ts) hands each bench module, and the rows of the "Targets" table (issue 16):
+ * What `npm run bench` (run.ts) hands each bench module, and the rows of the "Targets" table:
  * every target figure with the ceiling measured in the same run, the ratio, the target and whether it was met.
  */
 export type TargetId = 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8';
@@ -14,7 +14,7 @@ export interface TargetRow {
   readonly ceiling: string;
   /** figure / ceiling, formatted (or `—`). */
   readonly ratio: string;
-  /** The target as issue 16 states it, e.g. `≤ 150 ms` or `≥ 60 % of bare`. */
+  /** The target, e.g. `≤ 150 ms` or `≥ 60 % of bare`. */
   readonly target: string;
   readonly met: boolean;
   /** One line on where the time goes or how the figure was sized (optional). */

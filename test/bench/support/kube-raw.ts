@@ -1,5 +1,5 @@
 /**
- * Ceilings for the deletion scenarios (issue 16 P1, P2): the Kubernetes work of one cluster with two
+ * Ceilings for the deletion scenarios (P1, P2): the Kubernetes work of one cluster with two
  * nodepools, done directly with @kubernetes/client-node against the same Kubernetes API server Decom's
  * adapters use, in the same run. The objects are the shipped adapters' (config/adapters): per cluster a
  * Namespace holding a ConfigMap and a Job (`validation`), and one ConfigMap per nodepool (`np-configmap`).

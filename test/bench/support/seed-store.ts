@@ -1,5 +1,5 @@
 /**
- * Seeds an embedded store with many clusters fast (issue 16 P4-P6 need 20k), while no engine holds the data
+ * Seeds an embedded store with many clusters fast (P4-P6 need 20k), while no engine holds the data
  * folder: the create decision and append the API's POST makes (`decideCreate` through
  * `ResourceTreeRepository.decideAndAppend`, name reservation included), straight into
  * `<dataDir>/decom.sqlite` without HTTP. The engine started on the folder afterwards projects the events

@@ -1,7 +1,7 @@
 /**
  * `GET /api/decom/v1/audit`: force deletes and force orphans fleet-wide, newest first, with caller,
  * reason, removed subresources and the adapter statuses of that moment (seed 001 "Audit Logging
- * Approach"; issue #14). Reads the `audit_log` projection, which outlives the resources.
+ * Approach"). Reads the `audit_log` projection, which outlives the resources.
  */
 import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';

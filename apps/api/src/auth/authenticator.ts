@@ -1,5 +1,5 @@
 /**
- * Turns a request into its verified `Principal` (contract §1.8):
+ * Turns a request into its verified `Principal`:
  * - JWT on: `Authorization: Bearer <JWT>` is required (401 AUT-001 without, AUT-002 when not a bearer
  *   token or when it does not verify, AUT-003 when it expired); the identity is the issuer's `identity_claim`, or its
  *   `identity_header` when that issuer configures one and the request carries it (only then).
@@ -63,7 +63,7 @@ export class Authenticator {
   }
 
   /**
-   * `authenticate` without a promise, for JWT off (`canAuthenticateNow`; issue 16: the hook runs on every request).
+   * `authenticate` without a promise, for JWT off (`canAuthenticateNow`: the hook runs on every request).
    * @throws as `authenticate`; Error when JWT is on.
    */
   authenticateNow(request: FastifyRequest): Principal {

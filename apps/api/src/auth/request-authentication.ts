@@ -46,7 +46,7 @@ export function installAuthentication(fastify: FastifyInstance, authenticator: A
     }
   };
   // Callback style with a synchronous path when nothing needs awaiting (no rate limit, no token to verify):
-  // no promise per request (issue 16); errors reach the same error handler either way.
+  // no promise per request; errors reach the same error handler either way.
   fastify.addHook('onRequest', (request, reply, done) => {
     if (isPublicRoute(request)) return done();
     // What an API path answers depends on who asks (roles, tenancy): no shared cache may keep it and hand it
@@ -66,7 +66,7 @@ export function installAuthentication(fastify: FastifyInstance, authenticator: A
 }
 
 /**
- * The tenancy the request's reads and writes are confined to (HyperFleet §8.1): the caller's; null =
+ * The tenancy the request's reads and writes are confined to (as HyperFleet scopes them): the caller's; null =
  * unscoped (tenants off, or a system caller).
  */
 export function scopeOf(request: FastifyRequest): Tenancy | null {

@@ -1,6 +1,6 @@
 /**
  * The stuck-deletion dashboard (seed 000 edge case #5, seed 001 "Timeout and Stuck Detection"): resources
- * in Finalizing, oldest first, with the structured `blockers` of each (issue #14) and, for compatibility,
+ * in Finalizing, oldest first, with the structured `blockers` of each and, for compatibility,
  * the adapters they wait on and the unhealthy ones. Decom-specific route.
  */
 import { Controller, Get, Inject, Query, Req } from '@nestjs/common';

@@ -1,5 +1,5 @@
 /**
- * GraphQL hardening (issue 9 item 7): validation rules from graphql-armor run before any resolver, so an
+ * GraphQL hardening: validation rules from graphql-armor run before any resolver, so an
  * abusive document (500 aliases, deep nesting, a huge selection) is refused as a 400 in milliseconds
  * instead of being executed. Introspection is not counted by the cost rule.
  */

@@ -1,5 +1,5 @@
 /**
- * Mercurius' error handler for `/graphql` (issue 9 item 7): errors that stop a request before any
+ * Mercurius' error handler for `/graphql`: errors that stop a request before any
  * resolver runs answer with problem details and a 4xx, never `200 {errors}`:
  * - authentication (401/503) and rate limits (429) from the shared hooks: the same problem as REST;
  * - unreadable JSON and a body that is not `{query: string, ...}` (e.g. `{"query":123}`): 400 VAL-006;
@@ -54,7 +54,7 @@ function bounded(message: string): string {
  * the document "123"): `query` must be a string, `variables` an object, `operationName` a string.
  */
 export function installGraphqlRequestCheck(fastify: FastifyInstance, path = '/graphql'): void {
-  // Callback style (no promise per request: issue 16, it runs on every route).
+  // Callback style (no promise per request: it runs on every route).
   fastify.addHook('preValidation', (request, _reply, done) => {
     if (request.method !== 'POST' || (request.url.split('?')[0] ?? '') !== path) return done();
     const body = request.body as Record<string, unknown> | undefined;

@@ -26,7 +26,7 @@ export interface HistoryEntry {
   readonly type: string;
   readonly recorded_time: string;
   readonly caller?: string;
-  /** The verified caller's token issuer and subject (null without a token); absent on events recorded before issue 9. */
+  /** The verified caller's token issuer and subject (null without a token); absent on events of the first schema. */
   readonly caller_issuer?: string | null;
   readonly caller_subject?: string | null;
   readonly data: unknown;
@@ -95,7 +95,7 @@ export class HistoryController {
     return selectFields(past, parseFields(query.fields));
   }
 
-  /** The resource's index row; undefined when unknown or outside the caller's tenancy (HyperFleet §8.1). */
+  /** The resource's index row; undefined when unknown or outside the caller's tenancy (as HyperFleet scopes reads). */
   private async locate(id: string, req: FastifyRequest) {
     const located = await this.queries.locate(id);
     return located && (await this.queries.visible(id, scopeOf(req))) ? located : undefined;

@@ -1,5 +1,5 @@
 /**
- * Per-request observability on the Fastify instance (issue 13 §1–3):
+ * Per-request observability on the Fastify instance:
  * - the trace id: from a valid W3C `traceparent`, else a well-formed `X-Request-Id` (≤ 128 chars), else
  *   server-generated (`traceContextFromHeaders`); it is Fastify's `request.id` (so problem bodies carry it
  *   as `trace_id`), returned in the `X-Request-Id` response header, and the current trace

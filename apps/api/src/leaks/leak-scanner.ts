@@ -1,5 +1,5 @@
 /**
- * The leak scan (issue #11 "Leak inventory"): objects in the managed cluster carrying Decom's ownership
+ * The leak scan: objects in the managed cluster carrying Decom's ownership
  * marker (`decom.io/owner: <kind>/<id>/<adapter>`) for a resource this installation created and that no
  * longer exists (markers naming resources it never had are another installation's), over the Kubernetes
  * kinds the adapters' task configs create (libs/adapter leaks/marked-objects.ts). Maestro-managed objects

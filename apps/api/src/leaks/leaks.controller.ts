@@ -2,7 +2,7 @@
  * `GET /api/decom/v1/leaks`: objects whose Decom owner marker names a resource that no longer exists (a
  * live scan of the managed cluster), with the last periodic scan's summary. `POST /api/decom/v1/leaks/delete
  * {"reason"}`: deletes them, administrators only (the access policy's `force_delete`, docs/security.md), recorded per former owner as
- * `LeakedObjectsDeleted` (caller, reason, objects) in that resource's history (issue #11).
+ * `LeakedObjectsDeleted` (caller, reason, objects) in that resource's history.
  * 503 when this process has no Kubernetes connection (role `api` without KUBECONFIG).
  */
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';

@@ -1,5 +1,5 @@
 /**
- * Live updates for dashboards (issue #14): one `$all` subscription per process, shared by every open
+ * Live updates for dashboards: one `$all` subscription per process, shared by every open
  * Server-Sent Events connection, so a hundred open browser tabs cost one store subscription and no
  * polling. An event is announced only after the projections applied it (`ReadSide.waitFor`), so a client
  * that re-reads a read model on an announcement sees the change.

@@ -1,5 +1,5 @@
 /**
- * One info log line per domain transition and the deletion counters (issue 13 §1–2, seed 000
+ * One info log line per domain transition and the deletion counters (seed 000
  * §Observability), fed by every successful append (`ResourceTreeRepository`'s observer), so each fact is
  * counted and logged exactly once, by the process that recorded it.
  *

@@ -1,5 +1,5 @@
 /**
- * Optional OpenTelemetry export (issue 13 §3): only when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, the official
+ * Optional OpenTelemetry export: only when `OTEL_EXPORTER_OTLP_ENDPOINT` is set, the official
  * SDK packages are imported (lazily, so nothing OpenTelemetry loads otherwise) and one SERVER span per HTTP
  * request is exported over OTLP/HTTP (`<endpoint>/v1/traces`). The span's trace id is the request's W3C
  * trace id (`traceparent` of the request context), its parent the caller's span when it sent one, so a

@@ -1,5 +1,5 @@
 /**
- * Problem details never echo unbounded input (issue 17): a 5,000-character id or a 100 KB query must not
+ * Problem details never echo unbounded input: a 5,000-character id or a 100 KB query must not
  * come back in `detail`, `instance` or `errors[].value`. Every renderer (Nest filter, Fastify handlers,
  * GraphQL) passes its body through `boundedProblem` last, so no single message has to remember it.
  */

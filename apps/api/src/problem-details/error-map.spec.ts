@@ -4,7 +4,7 @@ import { ProjectionWaitTimeout } from '@decom/projections';
 import { mapError } from './error-map.js';
 import { Problems } from './problem.js';
 
-describe('error map (issue 10 additions)', () => {
+describe('error map: conflicts, lost connections and a read side behind', () => {
   it('a concurrency conflict is a 409 CNF-002 carrying { stream, expected, actual }', () => {
     expect(mapError(new ConcurrencyConflict('cluster-1', 4, 6))).toMatchObject({
       status: 409,

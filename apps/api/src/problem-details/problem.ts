@@ -1,5 +1,5 @@
 /**
- * RFC 9457 problem details in HyperFleet's error model (contract §1.7): `type`, `title`, `status`,
+ * RFC 9457 problem details in HyperFleet's error model: `type`, `title`, `status`,
  * `detail`, `code`, `timestamp`, `instance`, `trace_id`, and `errors[]` for validation.
  */
 import type { FieldViolation } from '@decom/domain';
@@ -70,7 +70,7 @@ export const Problems = {
   forbidden: (detail: string) => new HttpProblem(403, 'HYPERFLEET-AUZ-001', 'Permission Denied', 'permission-denied', detail),
   childKindCreate: (kind: string, parentPlural: string, plural: string) =>
     new HttpProblem(422, 'HYPERFLEET-VAL-000', 'Unprocessable Entity', 'validation-error', `${kind} is a child kind; create it via /${parentPlural}/{id}/${plural}`),
-  /** 503 while a dependency is down or the read model is catching up (issue 10); nothing was applied. */
+  /** 503 while a dependency is down or the read model is catching up; nothing was applied. */
   unavailable: (detail: string) =>
     new HttpProblem(503, 'HYPERFLEET-SVC-001', 'Service Unavailable', 'service-unavailable', detail, undefined, undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) }),
   /** 409 on a name held by another resource, naming it (`id`, `href`) so a client retrying a lost create learns it. */

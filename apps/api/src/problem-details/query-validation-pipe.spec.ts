@@ -1,5 +1,5 @@
 /**
- * The query pipe keeps each distinct query string's outcome (issue 16): repeated queries give the same
+ * The query pipe keeps each distinct query string's outcome: repeated queries give the same
  * validated value, refused ones are refused every time, unknown parameters are still dropped.
  */
 import { ListQueryDto } from '../resources/dto/list-query.dto.js';

@@ -53,7 +53,7 @@ export function createLenientValidationPipe(expectedType: new () => object): Val
  * `createLenientValidationPipe` for query DTOs whose fields are all optional. Validation of a query string
  * is deterministic, so the outcome of each distinct one is kept (up to 256; failures are not kept and
  * throw anew): a repeated `?size=20` or `?search=...` skips class-transformer and class-validator, and a
- * request without parameters (most GETs) never runs them (issue 16: their metadata walk was a measurable
+ * request without parameters (most GETs) never runs them (their metadata walk was a measurable
  * share of a GET's cost). Handlers treat the result as read-only, so sharing it is safe.
  */
 export function createQueryValidationPipe(expectedType: new () => object): QueryValidationPipe {

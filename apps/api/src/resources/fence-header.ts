@@ -1,5 +1,5 @@
 /**
- * The `X-Decom-Fence` header of an adapter status report (issue #11 "Fencing"): `<generation>.<sequence>`,
+ * The `X-Decom-Fence` header of an adapter status report: `<generation>.<sequence>`,
  * sent by Decom's worker on every call of a run (libs/adapter run-fence.ts). Absent for any other adapter.
  */
 import type { FastifyRequest } from 'fastify';

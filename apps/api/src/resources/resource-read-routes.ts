@@ -1,6 +1,6 @@
 /**
  * The two hottest reads, `GET /api/hyperfleet/v1/{plural}` (and `/resources`) and
- * `GET /api/hyperfleet/v1/{plural}/{id}`, as plain Fastify routes below Nest (issue 16 P3/P4): Nest's
+ * `GET /api/hyperfleet/v1/{plural}/{id}`, as plain Fastify routes below Nest: Nest's
  * router, pipes and response handling cost more than the read itself. Hand-rolled on purpose, with the
  * very same answers as the Nest routes they replace (ResourcesController keeps every other route):
  * - an empty path parameter (`/clusters/`) goes to the not-found handler, as Nest's Fastify adapter does;
@@ -57,7 +57,7 @@ export function registerResourceReadRoutes(fastify: FastifyInstance, deps: Resou
 
   /**
    * The answer of `list` when everything it needs is kept (validated query, total, page, items) and no
-   * `fields=`: synchronous, no promise (issue 16 P4). Undefined otherwise, and for anything `list` would
+   * `fields=`: synchronous, no promise. Undefined otherwise, and for anything `list` would
    * refuse (it then answers the problem).
    */
   function keptList(request: ListRequest): string | undefined {
@@ -110,7 +110,7 @@ export function registerResourceReadRoutes(fastify: FastifyInstance, deps: Resou
 
   /**
    * The answer of `get` for a GET without query parameters, of a kind's own route, by an unscoped caller,
-   * when the resource's JSON is kept: synchronous, no promise (issue 16 P3). Undefined otherwise.
+   * when the resource's JSON is kept: synchronous, no promise. Undefined otherwise.
    */
   function keptGet(request: GetRequest): string | undefined {
     const { plural, id } = request.params;

@@ -1,5 +1,5 @@
 /**
- * Serves the web UI (issue #14) at `/ui/` from the Vite build (`npm run build:ui` → `dist/ui`): static
+ * Serves the web UI at `/ui/` from the Vite build (`npm run build:ui` → `dist/ui`): static
  * files only, no CDN, works offline. The UI routes with `#/...`, so every file path is a real file and
  * there is no HTML fallback to get wrong. Files are streamed with `@fastify/send` (the library
  * `@fastify/static` is built on; `@fastify/static` itself is pinned to 9.x for mercurius by an override and

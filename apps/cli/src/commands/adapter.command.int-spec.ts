@@ -46,7 +46,7 @@ describe('decom adapter validate', () => {
     expect(run.code).toBe(1);
   });
 
-  it('without --strict an unknown CEL variable is a warning; unset required env. sources are warned about (contract §8.4)', async () => {
+  it('without --strict an unknown CEL variable is a warning; unset required env. sources are warned about', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'decom-validate-'));
     const file = join(dir, 'envy.yaml');
     writeFileSync(file, 'params:\n  - {name: region, source: env.DECOM_TEST_UNSET_REGION, required: true}\n  - {name: zone, source: env.DECOM_TEST_ZONE, required: true}\n  - {name: other, source: env.DECOM_TEST_OTHER, required: true, default: x}\n  - {name: a, source: {expression: "clustr + 1"}}\n');
@@ -86,7 +86,7 @@ describe('decom adapter validate: deployment configs and adapters that never rep
     const dir = mkdtempSync(join(tmpdir(), 'decom-validate-'));
     const silent = join(dir, 'silent.yaml');
     const badDeployment = join(dir, 'silent.adapter.yaml');
-    // Valid, but does nothing: no post action reports a status (an empty file is an error: issue 17).
+    // Valid, but does nothing: no post action reports a status (an empty file is an error).
     writeFileSync(silent, 'params: []\n');
     writeFileSync(badDeployment, 'adapter:\n  nam: silent\n');
     const run = await decom('validate', 'config/adapters/validation.adapter.yaml', 'config/adapters/np-configmap.adapter.yaml', silent, badDeployment);
@@ -174,8 +174,8 @@ describe('decom adapter plan', () => {
 
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
-    // The seed's by_name Job (gen3) never existed; the gen2 Job carries our marker and goes first (issue #11
-    // discovery by ownership), the ConfigMap waits for it.
+    // The seed's by_name Job (gen3) never existed; the gen2 Job carries our marker and goes first
+    // (discovery by ownership), the ConfigMap waits for it.
     expect(run.out).toContain(`Deletion plan for Cluster ${id} (generation 3, deleted_time 2026-03-25T09:00:00Z)`);
     expect(run.out).toMatch(/Pass 1\n {2}validation\n {4}keep +Namespace \S+ \(clusterNamespace\): generation 0 unchanged — delete\.when = false\n {4}keep +ConfigMap .*\n {4}gone +Job \S+-gen3 .*\n {4}DELETE +Job \S+-gen2 \(clusterJob\): .*discovery by ownership/);
     expect(run.out).toMatch(/Pass 2\n {2}validation\n {4}keep +Namespace .*\n {4}DELETE +ConfigMap/);

@@ -1,6 +1,6 @@
 /**
  * `decom leaks`: objects in the managed cluster whose Decom owner marker names a resource that no longer
- * exists, from a running engine's `GET /api/decom/v1/leaks` (issue #11), one line each:
+ * exists, from a running engine's `GET /api/decom/v1/leaks`, one line each:
  * `ConfigMap ns/name  uid=…  owner=Cluster/<id>/validation`. `--delete --reason R` removes them through
  * `POST /api/decom/v1/leaks/delete` (administrators only), recorded as `LeakedObjectsDeleted` in each former
  * owner's history (`decom history <id>`). Exit 1 on an API error, with its detail.

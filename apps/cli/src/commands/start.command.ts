@@ -8,7 +8,7 @@ import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 /**
  * Requests and changes the bundled Kubernetes server of `decom start` keeps: none. Nothing in that process
  * reads them back (the demo's timeline and tests do, through `startEngine`'s default of 5,000), and at 5,000
- * they held ~4 MB of the heap after 1,000 clusters × 2 nodepools came and went (issue 16 P8, heap snapshot).
+ * they held ~4 MB of the heap after 1,000 clusters × 2 nodepools came and went.
  */
 const START_KUBE_HISTORY = 0;
 

@@ -105,7 +105,7 @@ export function registerWorkerCommand(program: Command): void {
           onWatchTrigger: (trigger) => processMetrics.metrics.watchTriggeredRuns.inc({ adapter: trigger.adapter }),
           onAdapterRun: (run) => {
             recordMetrics(run);
-            // A stale run stopping is the evidence of a frozen or partitioned worker: say so (issue #11).
+            // A stale run stopping is the evidence of a frozen or partitioned worker: say so.
             const { adapter, job, result } = run;
             if (result?.fence?.lost !== undefined) {
               logger.warn({ adapter, resource: `${job.event.data.kind}/${job.event.data.id}`, fence: `${result.fence.generation}.${result.fence.sequence}` }, `run stopped, fence lost: ${result.fence.lost}`);

@@ -1,5 +1,5 @@
 /**
- * The demo scenario of issue #2 (seeds 000 and 001 end to end), used by `npm run demo` and by the e2e
+ * The demo scenario (seeds 000 and 001 end to end), used by `npm run demo` and by the e2e
  * test. Each step checks what it claims and throws `DemoCheckFailed` otherwise.
  */
 import type { LocalKube } from '@decom/kube-local';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { applyHeapGrowth, heapGrowingPercentFor } from './heap-growth.js';
 
-describe('applyHeapGrowth (issue 16 P8)', () => {
+describe('applyHeapGrowth', () => {
   it('sets --heap-growing-percent unless it is 0 or node was started with the flag', () => {
     const set: string[] = [];
     const record = (flags: string) => void set.push(flags);

@@ -1,5 +1,5 @@
 /**
- * How far V8 lets the JavaScript heap grow between two full garbage collections (issue 16 P8).
+ * How far V8 lets the JavaScript heap grow between two full garbage collections.
  *
  * Why: after a full collection V8 sets the next one's trigger at the live size times a growing factor it
  * derives from the allocation rate, up to 4 × when the heap limit is large (every 64-bit machine with a

@@ -1,5 +1,5 @@
 /**
- * The leak side of the engine (issue #11): the leak scanner over the adapters' Kubernetes kinds, the
+ * The leak side of the engine: the leak scanner over the adapters' Kubernetes kinds, the
  * leak-inventory reactor, and the periodic scan with its count (`decom_leaked_objects`, on the process's
  * metrics registry; also `last_scan` of `GET /api/decom/v1/leaks`). Runs where this process has Kubernetes.
  */

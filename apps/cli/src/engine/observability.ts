@@ -1,6 +1,6 @@
 /**
  * Builds one process's metrics (a fresh `prom-client` registry, `DecomMetrics`) and serves them on
- * `DECOM_METRICS_PORT` (issue 13 §1). Also what the adapter side and the queue report into it: adapter runs
+ * `DECOM_METRICS_PORT`. Also what the adapter side and the queue report into it: adapter runs
  * (operation from the executor's policy report), job retries and dead letters.
  */
 import type { Logger } from 'pino';

@@ -1,5 +1,5 @@
 /**
- * One log line when a dependency is lost and one when it is back (issue 10), however many calls fail in
+ * One log line when a dependency is lost and one when it is back, however many calls fail in
  * between: the first failure logs `<name> unavailable: <cause>`, the rest are counted; `back()` logs
  * `<name> back after <s> s (<n> failed calls)` plus what the caller did about it (e.g. a recovery sweep).
  */

@@ -170,7 +170,7 @@ async function openEsdb(config: AppConfig, connectionString: string, databaseUrl
 }
 
 /**
- * A pool that survives its server (issue 10): an idle connection's death is reported on the pool, a
+ * A pool that survives its server: an idle connection's death is reported on the pool, a
  * checked-out one's on the client (57P01 between two queries of a transaction), and either without a
  * listener would crash the process; the next query reports the loss to its caller (→ 503, supervisor).
  * Connecting gives up after 5 s instead of waiting for a server that is down.

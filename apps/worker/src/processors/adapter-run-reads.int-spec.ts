@@ -1,5 +1,5 @@
 /**
- * Issue #16: the API calls of one run through the real processor and executor (local Kubernetes API server,
+ * The API calls of one run through the real processor and executor (local Kubernetes API server,
  * recorded-response API over HTTP). The resource read that starts the run answers the precondition's GET
  * of it; progress is decided from the run's own stored status report (the PUT's 201 answer) when there is
  * one, and read back from the API as before when the report was discarded (204); the fence check still
@@ -40,7 +40,7 @@ post:
       api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
 `;
 
-describe('issue #16 › one adapter run reads what it needs once', () => {
+describe('one adapter run reads what it needs once', () => {
   let h: ExecutorHarness;
   let queue: InProcessJobQueue;
   const runs: { progress?: { kind: string; reason: string } }[] = [];

@@ -7,12 +7,12 @@
  * exponential backoff, bounded, then dead-letters); terminal → reported as status conditions when the
  * run did not report itself, then `TerminalError` (BullMQ `UnrecoverableError`: no retry).
  *
- * "An adapter report that shows work still in progress" (issue #5) is acted on here rather than in the
+ * "An adapter report that shows work still in progress" is acted on here rather than in the
  * dispatch reactor: after the run the processor reads the stored report back, and only it knows how many
  * re-runs happened, which the backoff needs. The re-run is enqueued before the job completes, so it is as
  * durable as the job itself.
  *
- * Issue #16: with `triggers` (the process's watches of the objects its adapters manage), a change of one
+ * With `triggers` (the process's watches of the objects its adapters manage), a change of one
  * of the resource's objects enqueues its next run at once (watch-triggers.ts); that run skips the wait
  * backoff but not a failure backoff, and the backoff re-run it overtook ends without running (stale:
  * `backoff_attempts`).
@@ -49,7 +49,7 @@ export interface AdapterRunTiming {
   /** Cap of the re-run delay, in ms. */
   readonly maxDelayMs: number;
   /**
-   * Cap of the persistent backoff after failed runs, in ms (default 10 min; issue #11): a dead target is
+   * Cap of the persistent backoff after failed runs, in ms (default 10 min): a dead target is
    * called less and less often, whatever triggers keep arriving.
    */
   readonly failureCapMs?: number;
@@ -72,7 +72,7 @@ export class AdapterRunProcessor {
     private readonly now: () => Date = () => new Date(),
     /** [0,1) source of the backoff's jitter. */
     private readonly random: () => number = Math.random,
-    /** Watch-triggered runs (issue #16); without it, runs follow the backoff only. */
+    /** Watch-triggered runs; without it, runs follow the backoff only. */
     private readonly triggers?: WatchTriggers,
   ) {}
 
@@ -109,13 +109,13 @@ export class AdapterRunProcessor {
     const read = await this.backoffState(event);
     const backoff = read.state;
     if (job.attempt === 1 && job.data.backoff_attempts !== undefined && read.known && isOvertaken(backoff, event.data.generation, job.data.backoff_attempts)) {
-      // Issue #16: a watch-triggered run did this re-run's work already (and scheduled its own re-run, or
+      // A watch-triggered run did this re-run's work already (and scheduled its own re-run, or
       // finished). Not a run: nothing is observed (the metrics count runs).
       return other;
     }
     // A new trigger (fact, sweep) while this resource and adapter back off waits for the backoff's time
-    // instead of starting a fresh chain (issue #11); re-runs and deferred triggers are already timed by it.
-    // A watch trigger waits only for a failure backoff (issue #16).
+    // instead of starting a fresh chain; re-runs and deferred triggers are already timed by it.
+    // A watch trigger waits only for a failure backoff.
     const now = this.now().getTime();
     const fresh = job.attempt === 1 && job.data.rerun === 0 && !job.data.deferred && !job.data.watch;
     const gate = fresh
@@ -128,13 +128,13 @@ export class AdapterRunProcessor {
       return other;
     }
     const attempt = backoff && backoff.generation === event.data.generation ? backoff.attempts + 1 : 1;
-    // Issue #16: one read cache per run: the resource read just below answers the executor's own GET of it
+    // One read cache per run: the resource read just below answers the executor's own GET of it
     // (its precondition), and the run's status PUT tells progress() what is stored (run-read-cache.ts).
     const api = new RunReadCache(this.adapter.api);
     let current: (DispatchView & { generation: number; deleted_time?: string }) | undefined;
     let result: ExecutionResult;
     try {
-      // Issue #12: a run queued before a newer generation (e.g. a create re-run overtaken by a DELETE) would act
+      // A run queued before a newer generation (e.g. a create re-run overtaken by a DELETE) would act
       // on the newer state it reads: that generation has its own job. A held deletion (Foreground dependents,
       // InUse, cycle) runs nothing; the dispatcher (or the sweeper) dispatches it once released.
       current = await this.getOrUndefined<DispatchView & { generation: number; deleted_time?: string }>(event.data.href, api);
@@ -156,7 +156,7 @@ export class AdapterRunProcessor {
       return other;
     }
     if (result.fence?.lost !== undefined) {
-      // Not a failure to retry or report: the run that replaced this one does the work (issue #11).
+      // Not a failure to retry or report: the run that replaced this one does the work.
       observe({ adapter: this.adapter.name, job: job.data, result, progress: { kind: 'done', reason: `fence lost: ${result.fence.lost}` } });
       return other;
     }
@@ -219,7 +219,7 @@ export class AdapterRunProcessor {
   }
 
   /**
-   * Counts one more unfinished run of this resource and adapter (persistent, issue #11): capped at
+   * Counts one more unfinished run of this resource and adapter (persistent): capped at
    * `failureCapMs` after a failure, at the re-run cap while work is merely in progress. `unreachable`: the
    * dependency a failed run could not reach (its recovery re-runs the work: backoff-recovery.ts).
    */
@@ -259,7 +259,7 @@ export class AdapterRunProcessor {
       generation,
       sequence: jobFence.sequence,
       check: async (): Promise<FenceVerdict> => {
-        // Issue #16: the lock, the resource and (for a resource that was deleting when the run started) its
+        // The lock, the resource and (for a resource that was deleting when the run started) its
         // statuses are asked at once, one round trip instead of three. Each answer is still read after the
         // check began and before the write, and the verdict weighs them in the same order as one by one.
         const [lock, read, statusesRead] = await Promise.allSettled([
@@ -292,7 +292,7 @@ export class AdapterRunProcessor {
     } catch (error) {
       throw new RetryableError(`${text} (and the API could not be read: ${(error as Error).message})`);
     }
-    // Gone (hard or force deleted): a 404 is an answer, not a failure (contract P6, P12).
+    // Gone (hard or force deleted): a 404 is an answer, not a failure (nothing is left to act on or report to).
     if (!resource) return;
     if (failure.kind === 'transient') throw new RetryableError(text);
     // Make the failure visible on the resource unless the run delivered a status report itself.
@@ -318,8 +318,8 @@ export class AdapterRunProcessor {
 
   /**
    * `started`: the resource as this run read it first; `api`: the run's client. When the run's own status
-   * PUT was stored (201, contract §1.3: the answer is the stored status), progress is decided from that
-   * answer and `started` without reading both back (issue #16). Still right when something changed
+   * PUT was stored (201: HyperFleet answers with the stored status), progress is decided from that
+   * answer and `started` without reading both back. Still right when something changed
    * meanwhile: a newer generation has its own job, and a re-run scheduled for a resource since superseded
    * or gone ends at its first read (runOnce), so the worst case is one re-run that does nothing.
    * Otherwise (no PUT, or discarded: 204) the resource and its statuses are read as before.

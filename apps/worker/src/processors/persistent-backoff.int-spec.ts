@@ -1,8 +1,8 @@
 /**
- * Issue #11 "Backoff that persists", through the real processor and executor against a dead target (the
+ * Backoff that persists, through the real processor and executor against a dead target (the
  * local Kubernetes API server stopped: every call is refused) and a recorded-response API over HTTP. The
  * clock is a fixed, stepped clock (a real implementation, not a mock); triggers arrive as the sweeper sends
- * them, one every 30 s of that clock. Before issue #11 every trigger ran (each restarted the chain); now
+ * them, one every 30 s of that clock. Without a persistent backoff every trigger would run (each restarting the chain);
  * runs thin out as the backoff grows, and a new generation or a success starts over.
  */
 import { InProcessJobQueue, RetryableError, adapterRunJobId, reconcileCloudEvent, type AdapterRunJob, type Job } from '@decom/jobs';
@@ -40,7 +40,7 @@ post:
       api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
 `;
 
-describe('issue #11 › persistent backoff against a dead target', () => {
+describe('persistent backoff against a dead target', () => {
   let h: ExecutorHarness;
   let queue: InProcessJobQueue;
   let nowMs = Date.parse('2026-12-01T10:00:00Z');
@@ -118,7 +118,7 @@ describe('issue #11 › persistent backoff against a dead target', () => {
     expect(await queue.retryBackoff.get('validation.cluster-c1')).toBeUndefined();
   });
 
-  it('issue #16: a watch trigger passes a wait backoff but not a failure backoff; a backoff re-run a later run overtook does not run', async () => {
+  it('a watch trigger passes a wait backoff but not a failure backoff; a backoff re-run a later run overtook does not run', async () => {
     const p = await processor();
     const data = { id: ID, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${ID}`, generation: 1 };
     const job = (suffix: string, extra: Partial<AdapterRunJob>): Job<AdapterRunJob> => {

@@ -1,5 +1,5 @@
 /**
- * The watches of one process's adapters (issue #16): one `ObjectWatch` per (kind, namespace scope) the
+ * The watches of one process's adapters: one `ObjectWatch` per (kind, namespace scope) the
  * hosted adapters' task configs use (watch-scopes.ts), label-selected by `decom.io/managed-by`, feeding
  * one `WatchTriggers`. Both `decom start` (in-process queue, or BullMQ) and `decom worker` run them
  * for the adapters they host. Maestro resources are not watched (their ManifestWork status feed would

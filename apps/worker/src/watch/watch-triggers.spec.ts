@@ -14,7 +14,7 @@ const change = (type: ObjectChange['type'], resourceVersion: string, owner = `Cl
   object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'c1', resourceVersion, annotations: { 'decom.io/owner': owner } } },
 });
 
-describe('WatchTriggers: a watch change runs the owning resource\'s adapter at once while its work is in progress (issue #16)', () => {
+describe('WatchTriggers: a watch change runs the owning resource\'s adapter at once while its work is in progress', () => {
   let queue: InProcessJobQueue;
   let ran: Job<AdapterRunJob>[];
   let triggers: WatchTriggers;

@@ -1,5 +1,5 @@
 /**
- * Edge-triggered cleanup, level-triggered safety (issue #16 item 1), the per-process half: turns a watch
+ * Edge-triggered cleanup, level-triggered safety, the per-process half: turns a watch
  * change of an object Decom manages into an immediate adapter run of its owning resource, while that
  * adapter's work on it is still in progress. The backoff re-runs and the sweeper stay as they are: they
  * are the fallback when a watch is down or a change is missed.
@@ -12,7 +12,7 @@
  * - **waiting** (its last run here ended in progress, its backoff re-run is scheduled): the next run is
  *   enqueued at once;
  * - otherwise (done, failed, or never run here): nothing. A failed run is retried by the queue with its
- *   own backoff and the persistent failure backoff (issue #11), which a watch never shortens.
+ *   own backoff and the persistent failure backoff, which a watch never shortens.
  * A triggered run is a new job `<adapter>.<kind>-<id>.gen-<g>.w-<resourceVersion>` in the resource's
  * group (`adapterRunGroup`: never concurrent with its other runs); the processor lets it past the
  * *wait* backoff but defers it while a failure backoff holds (adapter-run.processor.ts). Every worker

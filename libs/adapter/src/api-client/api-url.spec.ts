@@ -1,6 +1,6 @@
 import { resolveApiUrl } from './api-url.js';
 
-describe('resolveApiUrl (hyperfleet-contract.md §2.1 prefix rules)', () => {
+describe('resolveApiUrl: HyperFleet\'s base URL and prefix rules', () => {
   const base = 'http://api.local:8000';
   it.each([
     ['/clusters/c1', 'http://api.local:8000/api/hyperfleet/v1/clusters/c1'],

@@ -5,7 +5,7 @@ import { HttpHyperfleetApiClient, type FetchLike } from './hyperfleet-api.client
 
 /**
  * Runs against a real HTTP server answering recorded HyperFleet responses (the real API is built elsewhere),
- * with the default `undiciFetch` and with the global `fetch` it stands in for (issue #16): same answers.
+ * with the default `undiciFetch` and with the global `fetch` it stands in for: same answers.
  */
 describe.each<[string, FetchLike | undefined]>([
   ['undiciFetch (default)', undefined],

@@ -10,7 +10,7 @@ export type FetchLike = (url: string, init: { method: string; headers: Record<st
 
 /** Side-effect providers, injectable so tests control time and randomness. */
 export interface HyperfleetApiRuntime {
-  /** Default `undiciFetch` (issue #16: a third to a quarter of the global fetch's CPU per call). */
+  /** Default `undiciFetch` (a third to a quarter of the global fetch's CPU per call). */
   readonly fetch?: FetchLike;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
@@ -30,7 +30,7 @@ function parseBody(text: string): unknown {
 /**
  * `fetch`-based HyperFleet API client: URL prefix rules, per-request timeout, retries on
  * 408/429/5xx and transport errors with jittered backoff.
- * @see hyperfleet-contract.md §2.1.
+ * @see HyperFleet: hyperfleet-adapter docs/configuration.md.
  */
 export class HttpHyperfleetApiClient implements HyperfleetApiClient {
   private readonly options: Required<Omit<HyperfleetApiClientOptions, 'bearerToken'>> & Pick<HyperfleetApiClientOptions, 'bearerToken'>;

@@ -3,7 +3,7 @@ import type { HttpMethod, RetryBackoff } from '../config/task-config.types.js';
 /**
  * HyperFleet API client settings (`clients.hyperfleet_api` of the deployment config), with
  * HyperFleet's defaults: version v1, timeout 10 s, 3 retries, exponential backoff 1 s..30 s.
- * @see hyperfleet-contract.md §2.1.
+ * @see HyperFleet: hyperfleet-adapter docs/configuration.md.
  */
 export interface HyperfleetApiClientOptions {
   /** e.g. `http://localhost:8000`; relative URLs are resolved against it. */

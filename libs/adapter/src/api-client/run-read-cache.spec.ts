@@ -21,7 +21,7 @@ class MapApi implements HyperfleetApiClient {
   }
 }
 
-describe('issue #16 › RunReadCache: one run reads a resource once until it writes', () => {
+describe('RunReadCache: one run reads a resource once until it writes', () => {
   let api: MapApi;
   let cache: RunReadCache;
   beforeEach(() => {

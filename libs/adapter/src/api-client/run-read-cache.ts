@@ -1,7 +1,7 @@
 import type { ApiRequest, ApiResponse, HyperfleetApiClient } from './hyperfleet-api.types.js';
 
 /**
- * A HyperFleet API client for the duration of one adapter run (issue #16): a GET answered 2xx is
+ * A HyperFleet API client for the duration of one adapter run: a GET answered 2xx is
  * remembered by its absolute URL and a second GET of that URL is answered from memory, until the run
  * sends anything else (PUT, POST, PATCH, DELETE), which forgets every remembered answer. Also keeps the
  * last 2xx answer to each write, so the caller can tell what the run itself stored (`lastWrite`).

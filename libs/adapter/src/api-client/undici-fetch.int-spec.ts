@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { undiciFetch } from './undici-fetch.js';
 
 /**
- * Issue #16: `undiciFetch` answers like the global `fetch` for what the API client uses (status, body
+ * `undiciFetch` answers like the global `fetch` for what the API client uses (status, body
  * text, redirects, timeouts, refused connections), against a real `node:http` server.
  */
 describe('undiciFetch, the API client’s fetch on undici.request', () => {

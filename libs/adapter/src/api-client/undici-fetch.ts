@@ -23,7 +23,7 @@ const MAX_REDIRECTIONS = 20;
 const dispatcher: Dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
 
 /**
- * The `fetch` subset the HyperFleet API client uses, on undici's `request` (issue #16). Why not the global
+ * The `fetch` subset the HyperFleet API client uses, on undici's `request`. Why not the global
  * `fetch` (undici too, behind WHATWG streams and Request/Response objects): an adapter run makes a handful
  * of API calls, and fetch cost 3-4 × the CPU of `request` per call against the same server (163-380 vs
  * 45-92 µs for both ends on 2 cores): in the embedded engine, where API, adapters and Kubernetes share one

@@ -5,7 +5,7 @@ import type { HyperfleetApiClientOptions } from '../api-client/hyperfleet-api.ty
  * reaches the HyperFleet API and Kubernetes. Business logic lives in the task config.
  * Durations are milliseconds. `clients.hyperfleet_api.base_url` may be omitted: the engine
  * that hosts the adapter supplies its own API address.
- * @see hyperfleet-contract.md §2.1.
+ * @see HyperFleet: hyperfleet-adapter docs/configuration.md.
  */
 export interface AdapterDeploymentConfig {
   readonly file: string;

@@ -21,7 +21,7 @@ export function readDuration(map: MapReader, key: string): number | undefined {
 /**
  * `api_call: {method, url, timeout?, retry_attempts?, retry_backoff?, body?, headers?: [{name, value}]}`;
  * `url`, `body` and header values are Go templates.
- * @see hyperfleet-contract.md §2.2 "APICall".
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go "APICall".
  */
 export function readApiCall(ctx: LoadContext, map: MapReader): ApiCallSpec | undefined {
   const method = map.oneOf('method', METHODS, { required: true });

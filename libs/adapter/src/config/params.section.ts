@@ -65,7 +65,7 @@ function mapSource(ctx: LoadContext, map: MapReader): ParamSource | undefined {
 /**
  * `params[]`: `{name, source, type?, default?, required?, description?}`. Sources resolve in
  * order, so `<earlierParam>.<path>` may only name a param declared above.
- * @see hyperfleet-contract.md §2.2 "params[]".
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go "params[]".
  */
 export function readParams(ctx: LoadContext, root: MapReader): ParamSpec[] {
   const params: ParamSpec[] = [];

@@ -60,7 +60,7 @@ function readPostAction(ctx: LoadContext, map: MapReader): PostActionSpec | unde
 
 /**
  * `post: {payloads[], post_actions[]}`.
- * @see hyperfleet-contract.md §2.2 "post".
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go "post".
  */
 export function readPost(ctx: LoadContext, root: MapReader): PostSpec {
   const post = root.map('post');

@@ -69,7 +69,7 @@ function readCondition(ctx: LoadContext, map: MapReader): ConditionSpec | undefi
 /**
  * `preconditions[]`: `{name, api_call?, capture[]?, conditions[]?, expression?, log?}`, at least one
  * of api_call / expression / conditions.
- * @see hyperfleet-contract.md §2.2 "preconditions[]".
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go "preconditions[]".
  */
 export function readPreconditions(ctx: LoadContext, root: MapReader): PreconditionSpec[] {
   const result: PreconditionSpec[] = [];

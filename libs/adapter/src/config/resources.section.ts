@@ -163,7 +163,7 @@ function readNestedDiscoveries(ctx: LoadContext, map: MapReader, transport: Tran
 
 /**
  * `resources[]`: `{name, transport?, manifest, discovery, nested_discoveries?, recreate_on_change?, lifecycle?}`.
- * @see hyperfleet-contract.md §2.2 "resources[]", seeds/000 "lifecycle".
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go "resources[]", seeds/000 "lifecycle".
  */
 export function readResources(ctx: LoadContext, root: MapReader): ResourceSpec[] {
   const result: ResourceSpec[] = [];

@@ -17,7 +17,7 @@ import { YamlSource } from './yaml-reader.js';
  * templates and CEL compiled with positions mapped into the file, template variables defined.
  * `ref`/`build_ref` files are read relative to `dirname(fileName)`.
  * @throws TaskConfigError listing every issue as `file:line:column path: message`.
- * @see hyperfleet-contract.md §2.2, seeds/000 "Example Task Config with Deletion".
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go, seeds/000 "Example Task Config with Deletion".
  */
 export function parseTaskConfig(yamlText: string, fileName: string, options: TaskConfigOptions = {}): TaskConfig {
   const source = new YamlSource(fileName, yamlText);

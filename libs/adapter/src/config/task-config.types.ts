@@ -6,7 +6,8 @@ import type { CompiledTemplate } from '@decom/go-template';
  * Typed, load-time-validated AdapterTaskConfig (the flat HyperFleet DSL, HyperFleet-551).
  * Every CEL expression and Go template is compiled once at load; `where` is the config path
  * (`resources[2].lifecycle.delete.when.expression`) used in execution traces and errors.
- * @see hyperfleet-contract.md §2.2, seeds/000 "Adapter Framework Changes › DSL Changes".
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go,
+ *   seeds/000 "Adapter Framework Changes › DSL Changes".
  */
 export interface TaskConfig {
   /** File name as given to the loader (used in error messages and traces). */
@@ -172,7 +173,7 @@ export const DELETE_POLICIES: readonly DeletePolicy[] = ['Delete', 'Orphan'];
  * exists but is not Decom's (no ownership marker for this resource and adapter). `Adopt` (default):
  * take it over; `AdoptIfMatching`: only when every field the manifest sets already matches, else no
  * write; `FailIfExists`: never adopt, no write. An object carrying a release marker (orphaned from
- * another resource, `decom.io/released-from`) is adopted only under `AdoptReleased` (issue #11), which
+ * another resource, `decom.io/released-from`) is adopted only under `AdoptReleased`, which
  * otherwise behaves as `Adopt`.
  */
 export type AdoptionPolicy = 'Adopt' | 'AdoptIfMatching' | 'FailIfExists' | 'AdoptReleased';

@@ -37,7 +37,7 @@ function readValueDefinition(ctx: LoadContext, map: MapReader): ValueDefinition 
  * Turns a YAML subtree into a template tree: strings (and map keys) become Go templates,
  * numbers/booleans/null stay literal. With `valueDefinitions` (payload `build`), a map holding
  * `expression` or `field` is a typed value definition.
- * @see hyperfleet-contract.md §2.2 "post.payloads[]".
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go "post.payloads[]".
  */
 export function readTemplateTree(ctx: LoadContext, node: Node, path: string, valueDefinitions: boolean): TemplateTree | undefined {
   if (isScalar(node)) {

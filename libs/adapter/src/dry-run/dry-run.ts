@@ -66,7 +66,7 @@ function asRecordedOperations(operations: readonly ResourceOperation[], calls: r
  * objects (present from the start, so a deletion pass can be rehearsed; an applied object whose
  * name is a discovery key is stored as that object, HyperFleet's override rule).
  * @throws TaskConfigError (bad config), SimulationInputError (bad event, responses or discovery file).
- * @see hyperfleet-contract.md §2 (dry-run flags), docs/adapter-tools.md.
+ * @see HyperFleet: hyperfleet-adapter docs/configuration.md (dry-run flags), docs/adapter-tools.md.
  */
 export async function runDryRun(inputs: DryRunInputs): Promise<DryRunReport> {
   const task = await loadTaskConfigFile(inputs.taskConfigFile);

@@ -152,7 +152,7 @@ describe('example adapter configs: end to end (local Kubernetes, local Maestro, 
     throw new Error(`not finalized after ${max} passes`);
   }
 
-  it('validation-by-selector: deletes Job → ConfigMap → Namespace after a real generation bump (#10)', async () => {
+  it('validation-by-selector: deletes Job → ConfigMap → Namespace after a real generation bump (seed 000 edge case #10)', async () => {
     const run = await executor('validation-by-selector');
     cluster(2, false);
     await run.execute(event);
@@ -202,7 +202,7 @@ describe('example adapter configs: end to end (local Kubernetes, local Maestro, 
     cluster(2, false);
     const created = await run.execute(event);
     expect(created.operations.map((o) => `${o.resource}:${o.operation}`)).toEqual(['tenantNamespace:adopt', 'tenantConfig:create']);
-    // Adoption is never silent (issue #11): the pass that took the namespace over says so.
+    // Adoption is never silent: the pass that took the namespace over says so.
     expect(conditions(lastReport())).toMatchObject({ Applied: 'True/Adopted', Available: 'True/TenantReady', Finalized: 'False/NotDeleting' });
     expect(h.kube.peek('v1', 'Namespace', undefined, ns)?.metadata).toMatchObject({ annotations: { 'decom.io/owner': `Cluster/${ID}/tenant-namespace` } });
 

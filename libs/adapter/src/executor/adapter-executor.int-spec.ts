@@ -1,8 +1,8 @@
 import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
 
 /**
- * Executor semantics (hyperfleet-contract.md §2.5 table, §2.6) and Decom's safer rules, against
- * the local Kubernetes API server and a recorded-response HyperFleet API server over HTTP.
+ * Executor semantics (HyperFleet: hyperfleet-adapter internal/executor/resource_executor.go) and Decom's safer
+ * rules, against the local Kubernetes API server and a recorded-response HyperFleet API server over HTTP.
  */
 const ID = 'c1';
 const GET = `GET /api/hyperfleet/v1/clusters/${ID}`;
@@ -10,7 +10,7 @@ const PUT = `PUT /api/hyperfleet/v1/clusters/${ID}/statuses`;
 const AUDIT = 'POST /api/hyperfleet/v1/audit';
 const event = { id: ID, kind: 'Cluster' };
 
-/** Reports the adapter metadata it sees, so each §2.5 row is visible in the PUT body. */
+/** Reports the adapter metadata it sees, so each row of HyperFleet's outcome table is visible in the PUT body. */
 const TABLE_CONFIG = `
 params:
   - name: clusterId
@@ -62,7 +62,7 @@ post:
         body: '{"cluster": "{{ .clusterId }}"}'
 `;
 
-describe('AdapterExecutor: the §2.5 outcome table', () => {
+describe('AdapterExecutor: HyperFleet\'s outcome table', () => {
   let h: ExecutorHarness;
   beforeEach(async () => {
     h = await ExecutorHarness.start();
@@ -197,7 +197,7 @@ describe('AdapterExecutor: Decom rules beyond HyperFleet', () => {
   });
   afterEach(() => h.close());
 
-  it('a delete.when that fails to evaluate blocks the resource: no apply, resource error, failed (P9)', async () => {
+  it('a delete.when that fails to evaluate blocks the resource: no apply, resource error, failed (HyperFleet would apply)', async () => {
     const result = await (await h.executor(LIFECYCLE_CONFIG('resources.first.metadata.name != \"\"'), 'x')).execute(event);
     expect(result.operations).toEqual([
       expect.objectContaining({ resource: 'first', operation: 'blocked', reason: expect.stringContaining('lifecycle.delete.when could not be evaluated') }),
@@ -209,7 +209,7 @@ describe('AdapterExecutor: Decom rules beyond HyperFleet', () => {
     expect(h.api.requests('PUT')[0]?.body).toEqual({ finalized: 'False', missing: 'fallback' });
   });
 
-  it('delete errors do not stop later resources (P7)', async () => {
+  it('delete errors do not stop later resources', async () => {
     const second = `  - name: second
     manifest:
       apiVersion: v1

@@ -15,27 +15,27 @@ import { RunReadCacheTransport } from './run-read-cache.transport.js';
 
 /** Per-run options of `execute`. */
 export interface ExecutionRun {
-  /** The run's fence: every write is checked against it first (run-fence.ts, issue #11). */
+  /** The run's fence: every write is checked against it first (run-fence.ts). */
   readonly fence?: ExecutionFence;
   /**
-   * How many consecutive runs of this resource and adapter this one is (the worker's persistent backoff,
-   * issue #11); from 2 on, a `Health=False` message ends with `(attempt N)`.
+   * How many consecutive runs of this resource and adapter this one is (the worker's persistent backoff);
+   * from 2 on, a `Health=False` message ends with `(attempt N)`.
    */
   readonly attempt?: number;
   /**
-   * The API client of this run instead of the executor's own (the worker's per-run `RunReadCache`,
-   * issue #16); it must reach the same API.
+   * The API client of this run instead of the executor's own (the worker's per-run
+   * `RunReadCache`); it must reach the same API.
    */
   readonly api?: HyperfleetApiClient;
   /**
-   * Remember this run's Kubernetes reads until its first write (RunReadCacheTransport, issue #16). The
+   * Remember this run's Kubernetes reads until its first write (RunReadCacheTransport). The
    * worker's runs set it; dry runs and deletion plans leave it off, so their traces list every read made.
    */
   readonly rememberReads?: boolean;
   /**
    * While the resource is deleting, go on within this pass through deletes a `lifecycle.delete.when` held
    * back until an earlier delete of the same pass confirmed its object gone (resources.phase.ts
-   * `continueOrderedDeletes`, issue #16). The worker's runs set it; dry runs and deletion plans leave it
+   * `continueOrderedDeletes`). The worker's runs set it; dry runs and deletion plans leave it
    * off, so they show HyperFleet's passes one by one.
    */
   readonly continueDeletes?: boolean;
@@ -66,7 +66,7 @@ export interface AdapterRuntimeDeps {
   /**
    * Apply as HyperFleet's dry-run recording client does: a present object is replaced (`update`, or
    * `recreate` with `recreate_on_change`) even when its `hyperfleet.io/generation` is unchanged. Default
-   * false: an unchanged generation is a `skip` (§2.6).
+   * false: an unchanged generation is a `skip`, as in HyperFleet.
    */
   replaceUnchanged?: boolean;
 }
@@ -84,12 +84,12 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * Runs one adapter task config for one event: param_extraction → preconditions → resources →
- * post_actions, with HyperFleet's semantics (§2.5, §2.6) and Decom's safer rules
+ * post_actions, with HyperFleet's semantics (resource_executor.go) and Decom's safer rules
  * (docs/adapter-expression-context.md) and policy rules (docs/policies.md "Adapter side": ownership
  * marker, adoption and deletion policies, pause, connection failures). One instance may execute
  * many events; each call has its own state. Never throws for execution problems: they are in the
  * result.
- * @see seeds/000 "Adapter Framework Changes", hyperfleet-contract.md §2.5.
+ * @see seeds/000 "Adapter Framework Changes", HyperFleet: hyperfleet-adapter internal/executor/resource_executor.go.
  */
 export class AdapterExecutor {
   constructor(
@@ -135,7 +135,7 @@ export class AdapterExecutor {
     }
     const outcome = await runPreconditions(ctx, this.task, api);
     if (outcome === 'stop') {
-      // The resource is gone (404): nothing to reconcile and nobody to report to (§2.5, P6).
+      // The resource is gone (404): nothing to reconcile and nobody to report to.
       skip('resources', 'post_actions');
       return result();
     }

@@ -16,7 +16,7 @@ const desired = (generation: string, mode = 'auto') => ({
 });
 
 describe('decideAdoption (seed 003 adoption policy, for an existing object that is not Decom\'s)', () => {
-  it('Adopt, same generation: only the marker is added (the object is otherwise kept); the drift is named with both values (issue #11)', () => {
+  it('Adopt, same generation: only the marker is added (the object is otherwise kept); the drift is named with both values', () => {
     const decision = decideAdoption('Adopt', desired('1', 'other'), existing, MARK);
     expect(decision).toMatchObject({
       kind: 'adopt',
@@ -61,7 +61,7 @@ describe('decideAdoption (seed 003 adoption policy, for an existing object that 
     });
   });
 
-  describe('issue #11 › release markers', () => {
+  describe('release markers', () => {
     const released = {
       ...existing,
       metadata: {

@@ -13,7 +13,7 @@ export type AdoptionDecision =
       readonly write: KubeObject;
       readonly reason: string;
       /**
-       * Issue #11 adoption record: `Adopted` (the object already matched, or was overwritten by the
+       * Adoption record: `Adopted` (the object already matched, or was overwritten by the
        * manifest: `overwrote` names the fields), or `AdoptedWithDrift` (taken over as it is: `drift`
        * names each differing field with both values).
        */
@@ -35,7 +35,7 @@ export type AdoptionDecision =
  * Whatever the policy, an object carrying another owner's `decom.io/owner` is never adopted
  * (`AlreadyExists`). An object carrying a release marker (`decom.io/released-from`: orphaned by a
  * deletion) is refused with `Released` naming the former owner, unless the policy is `AdoptReleased`
- * (which adopts as `Adopt` does and removes the release marker) (issue #11).
+ * (which adopts as `Adopt` does and removes the release marker).
  * Every adoption says what differed (`record`, `drift`, `overwrote`): never silent.
  * @see seeds/003 "Adoption policy", docs/policies.md "Adapter side".
  */

@@ -57,7 +57,7 @@ async function applyToForeign(ctx: ExecutionContext, target: Target, existing: K
 }
 
 /**
- * Apply path (§2.6 c, d): GET by the manifest's name; an object that is not ours goes through the
+ * Apply path: GET by the manifest's name; an object that is not ours goes through the
  * adoption policy; otherwise create / replace / recreate / skip by `hyperfleet.io/generation`.
  * Every write carries Decom's ownership marker (ownership.ts). Then discover (ours only) into
  * `resources`. While paused, a `recreate_on_change` delete is deferred (a pause runs no destroy).
@@ -81,7 +81,7 @@ export async function applyTarget(ctx: ExecutionContext, target: Target, wait: R
         op = operation(target, desired, 'skip', 'already exists (created concurrently; the adoption policy applies on the next pass)');
       }
     } else if (decision.operation === 'skip' && existing && missingOwnerLabels(existing, ctx.ownerMark)) {
-      // Issue 16: an object ours from before the selectable labels existed gets them once (nothing else
+      // An object ours from before the selectable labels existed gets them once (nothing else
       // changes), so adapter watches and label-selected discovery by ownership see it from now on.
       await transport.replace(withOwner(existing, ctx.ownerMark));
       op = operation(target, desired, 'update', `${decision.reason}; ownership labels added (${Object.keys(ownerLabels(ctx.ownerMark)).join(', ')})`);

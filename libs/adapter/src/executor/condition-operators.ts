@@ -37,7 +37,7 @@ function exists(field: FieldValue): boolean {
 /**
  * Evaluates one `conditions[]` entry against the field's value.
  * @throws ConditionTypeError when the operator does not apply to the values' types.
- * @see hyperfleet-contract.md §2.2 "preconditions[]" (11 operators).
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go "preconditions[]" (11 operators).
  */
 export function evaluateCondition(operator: ConditionOperator, field: FieldValue, expected: unknown): boolean {
   const value = field.found ? field.value : null;

@@ -30,7 +30,7 @@ export function leaveForeign(ctx: ExecutionContext, target: Target, object: Kube
 }
 
 /**
- * Delete path (§2.6 b): discover (ours only), DELETE with the propagation policy (404 = already
+ * Delete path: discover (ours only), DELETE with the propagation policy (404 = already
  * gone, #1), re-discover. An object already being deleted (`deletionTimestamp` set) is waited for, not
  * deleted again. Objects of the kind found by ownership under other names (`deleteStrays`) wait while
  * `strayWaitsFor`, another resource of the same kind, is still held back by its `when`. Gone → left out of `resources` so dependents can go in the same pass;
@@ -55,7 +55,7 @@ export async function deleteTarget(ctx: ExecutionContext, target: Target, policy
 }
 
 /**
- * Discovery by ownership at deletion (issue #11, owned-strays.ts): objects of this resource's kind
+ * Discovery by ownership at deletion (owned-strays.ts): objects of this resource's kind
  * carrying our marker under another name or generation are deleted too. While one is still
  * present, the resource counts as present (so `Finalized` waits and its dependents keep their order).
  */

@@ -33,7 +33,7 @@ export interface ExecutionInputs {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly config: Readonly<Record<string, unknown>>;
   readonly now: () => Date;
-  /** The worker's count of consecutive runs of this resource and adapter (issue #11 backoff). */
+  /** The worker's count of consecutive runs of this resource and adapter (the persistent backoff). */
   readonly attempt?: number;
 }
 

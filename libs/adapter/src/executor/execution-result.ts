@@ -1,4 +1,4 @@
-/** The four executor phases, in order (hyperfleet-contract.md §2.5). */
+/** The four executor phases, in order (HyperFleet: hyperfleet-adapter internal/executor/resource_executor.go). */
 export type PhaseName = 'param_extraction' | 'preconditions' | 'resources' | 'post_actions';
 
 /** `{phase, step, message}`: where an execution failed first. */
@@ -11,7 +11,7 @@ export interface ExecutionError {
 /**
  * The `adapter` variable CEL expressions and templates see, and the metadata of a result.
  * Optional fields are left out (never `null`) so `adapter.?x.hasValue()` stays meaningful.
- * @see hyperfleet-contract.md §2.4 "adapter map".
+ * @see HyperFleet: hyperfleet-adapter docs/conventions/cel.md (the `adapter` map).
  */
 export interface AdapterMetadata {
   readonly name: string;

@@ -29,7 +29,7 @@ describe('manifestDifferences (seed 003 AdoptIfMatching: every field the manifes
     expect(manifestDifferences(desired, existing)).toEqual([]);
   });
 
-  it('ignores the selectable ownership label decom.io/managed-by like the annotation (issue #16), not other labels', () => {
+  it('ignores the selectable ownership label decom.io/managed-by like the annotation, not other labels', () => {
     expect(manifestDifferences({ metadata: { labels: { app: 'a', 'decom.io/managed-by': 'validation' } } }, existing)).toEqual([]);
     expect(manifestDifferences({ metadata: { labels: { 'decom.io/other': 'x' } } }, existing)).toEqual(['metadata.labels.decom.io/other']);
   });

@@ -79,7 +79,7 @@ export function valueAt(object: unknown, path: string): unknown {
 }
 
 /**
- * Each differing field with both values, for messages (issue #11 `AdoptedWithDrift`):
+ * Each differing field with both values, for messages (`AdoptedWithDrift`):
  * `spec.replicas: manifest 5, object 3` (values as JSON, an absent one as `absent`).
  */
 export function describeDrift(desired: Record<string, unknown>, existing: Record<string, unknown>, paths: readonly string[]): string[] {

@@ -3,7 +3,7 @@ import type { ExecutionResult } from './execution-result.js';
 import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
 
 /**
- * The worker's runs go on through the ordered deletes within one pass (`continueDeletes`, issue #16):
+ * The worker's runs go on through the ordered deletes within one pass (`continueDeletes`):
  * the seed's task config (config/adapters/validation.yaml, Namespace listed before the ConfigMap and the
  * Job in it) deletes Job → ConfigMap → Namespace in one pass when each delete is confirmed at once, in the
  * same order HyperFleet's passes would; it stops at a delete that leaves its object present. An object
@@ -21,7 +21,7 @@ const NAMESPACE = `Namespace/${CLUSTER}`;
 type Condition = { type: string; status: string; reason: string };
 const finalized = (report: unknown) => (report as { conditions: Condition[] }).conditions.find((c) => c.type === 'Finalized');
 
-describe('ordered deletes within one pass (continueDeletes, issue #16)', () => {
+describe('ordered deletes within one pass (continueDeletes)', () => {
   let h: ExecutorHarness;
   let executor: AdapterExecutor;
   const cluster = (deleted: boolean) =>
@@ -94,7 +94,7 @@ describe('ordered deletes within one pass (continueDeletes, issue #16)', () => {
     expect(h.deletedKinds()).toEqual([JOB, CONFIG_MAP]);
     expect(first.operations.at(-1)).toMatchObject({ resource: 'clusterConfigMap', operation: 'wait' });
     expect(finalized(first.report)).toMatchObject({ status: 'False' });
-    // The report names what holds it, in its free data (contract §1.2): the ConfigMap, its finalizer, since when.
+    // The report names what holds it, in its free data: the ConfigMap, its finalizer, since when.
     const since = (h.kube.peek('v1', 'ConfigMap', namespace, name) as { metadata: { deletionTimestamp: string } }).metadata.deletionTimestamp;
     expect((first.report as { data?: unknown }).data).toEqual({ holding: [{ kind: 'ConfigMap', namespace, name, finalizers: ['example.com/hold'], deletion_timestamp: since }] });
     // The next pass waits for it (already being deleted) and still names it.
@@ -107,7 +107,7 @@ describe('ordered deletes within one pass (continueDeletes, issue #16)', () => {
     expect((released.report as { data?: { holding?: unknown[] } }).data?.holding?.some((o) => (o as { kind: string }).kind === 'ConfigMap')).not.toBe(true);
   });
 
-  it('objects of a shared kind found by ownership under other names wait for the resource still held back (reviewer M1)', async () => {
+  it('objects of a shared kind found by ownership under other names wait for the resource still held back', async () => {
     // Three ConfigMap resources: `b` (named by generation) waits for `gate` (held by a finalizer); `a` goes at
     // once. The stale b-gen1 and b-gen2 carry the marker like `a` does; deleting `a` must not take them early.
     const NS = 'shared-kind';

@@ -70,7 +70,7 @@ export interface Release {
 }
 
 /**
- * Removes the marks and leaves the release marker (issue #11), re-reading once when someone else
+ * Removes the marks and leaves the release marker, re-reading once when someone else
  * changed the object in between (409).
  */
 async function unmark(target: Target, object: KubeObject, budget: OrphanBudget, release: Release): Promise<string[]> {
@@ -163,7 +163,7 @@ export function orphanedMessage(why: string, results: readonly OrphanResult[]): 
 }
 
 /**
- * Discovery by ownership on the orphan path (issue #11): objects of the target's kind still carrying this
+ * Discovery by ownership on the orphan path: objects of the target's kind still carrying this
  * resource's and adapter's marker under another name or generation are released too (marks removed, release
  * marker added), so nothing stays marked as owned by a resource that is gone. Best effort and bounded like
  * the rest of the orphan path; an unreachable cluster is not tried again.

@@ -3,7 +3,7 @@ import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
 import { MANAGED_BY_LABEL, OWNER_ANNOTATION, OWNER_ID_LABEL } from './ownership.js';
 
 /**
- * Issue #11 "Discovery by ownership", with the shipped validation task config (its Job is named
+ * Discovery by ownership, with the shipped validation task config (its Job is named
  * after the generation: `validation-<id>-gen<N>`) against the local Kubernetes API server and a
  * recorded-response API: at deletion, every object of a resource's kind carrying this resource's
  * and adapter's marker goes, whatever its name or generation; nothing that is not ours is touched.
@@ -31,7 +31,7 @@ const cluster = (generation: number, deleting = false) => ({
 type Condition = { type: string; status: string; reason: string };
 const finalizedOf = (report: unknown) => (report as { conditions: Condition[] }).conditions.find((c) => c.type === 'Finalized');
 
-describe('issue #11 › Discovery by ownership at deletion', () => {
+describe('Discovery by ownership at deletion', () => {
   let h: ExecutorHarness;
   beforeEach(async () => {
     h = await ExecutorHarness.start();
@@ -57,7 +57,7 @@ describe('issue #11 › Discovery by ownership at deletion', () => {
     const strays = result.operations.filter((o) => o.reason.includes('discovery by ownership'));
     expect(strays.map((o) => `${o.operation} ${o.namespace}/${o.name}`).sort()).toEqual([`delete ${NS}/validation-${ID}-gen1`, `delete ${NS}/validation-${ID}-gen2`, 'delete default/ours-elsewhere'].sort());
     expect(strays[0]!.reason).toContain(`${OWNER_ANNOTATION}: Cluster/${ID}/validation`);
-    // Issue #16: the lists of discovery by ownership select this resource's labels; none lists a whole kind.
+    // The lists of discovery by ownership select this resource's labels; none lists a whole kind.
     const ownershipLists = h.kube.requestsMatching({ verb: 'list', kind: 'Job' }).filter((r) => !r.query['labelSelector']?.includes('hyperfleet.io'));
     expect(ownershipLists.length).toBeGreaterThan(0);
     for (const list of ownershipLists) {

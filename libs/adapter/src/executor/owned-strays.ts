@@ -20,7 +20,7 @@ function matchesQuery(object: KubeObject, query: DiscoveryQuery): boolean {
 }
 
 /**
- * Discovery by ownership (issue #11): every object of the target's kind, in any namespace, that
+ * Discovery by ownership: every object of the target's kind, in any namespace, that
  * carries this resource's and adapter's ownership marker but that no resource of this pass
  * discovers by its own rule: an object created under an earlier name or generation (`obj-a` before
  * the name became `obj-b`, `job-gen1` at generation 3). Objects the target's own discovery rule
@@ -34,7 +34,7 @@ function matchesQuery(object: KubeObject, query: DiscoveryQuery): boolean {
 export async function findOwnedStrays(target: Target, mark: string, claimed: readonly KubeObject[]): Promise<KubeObject[]> {
   const { transport, desired } = target;
   if (!transport.discoverAll) return [];
-  // Issue #16: select by the marker's labels, so each run lists this resource's objects only (one list
+  // Select by the marker's labels, so each run lists this resource's objects only (one list
   // of the whole kind per run made bulk deletion quadratic). Objects written before the labels existed
   // carry only the annotation: after the hard delete the leak scan (`decom leaks`) finds any left over.
   // Without both label values valid (an id or adapter name that is no label value) the whole kind is listed.

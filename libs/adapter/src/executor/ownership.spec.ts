@@ -1,7 +1,7 @@
 import { MANAGED_BY_LABEL, OWNER_ANNOTATION, OWNER_ID_LABEL, isOwnedBy, managedByValue, ownerLabels, withOwner, withoutOwnershipMarks } from './ownership.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
 
-describe('ownership marker: the decom.io/owner annotation and the selectable decom.io/managed-by and decom.io/owner-id labels (issue #16)', () => {
+describe('ownership marker: the decom.io/owner annotation and the selectable decom.io/managed-by and decom.io/owner-id labels', () => {
   const object: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'd', labels: { app: 'a' }, annotations: { note: 'x' } } };
 
   it('stamps the labels where it stamps the annotation, keeping the other labels and annotations', () => {

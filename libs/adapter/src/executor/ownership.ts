@@ -1,7 +1,7 @@
 import type { KubeObject } from '../transport/resource-transport.port.js';
 
 /**
- * Decom's ownership marker (seed 003, issue #6): an annotation `decom.io/owner: <kind>/<id>/<adapter>`
+ * Decom's ownership marker (seed 003): an annotation `decom.io/owner: <kind>/<id>/<adapter>`
  * on every object the executor creates or adopts. An annotation rather than a label because label
  * values are limited to 63 characters of `[-A-Za-z0-9_.]` and `<kind>/<id>/<adapter>` is neither.
  * An object is "ours" only when it carries the marker of this resource and adapter.
@@ -10,7 +10,7 @@ import type { KubeObject } from '../transport/resource-transport.port.js';
 export const OWNER_ANNOTATION = 'decom.io/owner';
 
 /**
- * The selectable half of the marker (issue #16): a label `decom.io/managed-by: <adapter>` stamped
+ * The selectable half of the marker: a label `decom.io/managed-by: <adapter>` stamped
  * wherever the annotation is, so an adapter can watch its objects with a label selector (a watch cannot
  * select annotations). The annotation stays the full owner record: only it decides ownership; the label
  * only narrows what a watch delivers. Absent when the adapter name is not a valid label value.
@@ -26,7 +26,7 @@ export function managedByValue(adapter: string): string | undefined {
 }
 
 /**
- * The other selectable half (issue #16): `decom.io/owner-id: <resource id>`, so discovery by ownership at
+ * The other selectable half: `decom.io/owner-id: <resource id>`, so discovery by ownership at
  * deletion lists only this resource's objects (`decom.io/owner-id=<id>,decom.io/managed-by=<adapter>`)
  * instead of every object of the kind in every namespace on every run, which made bulk deletion
  * quadratic. Like `decom.io/managed-by` it only narrows a query; the annotation decides ownership.
@@ -57,7 +57,7 @@ export function ownerLabels(mark: string): Record<string, string> {
 export const OWNERSHIP_LABELS: readonly string[] = [MANAGED_BY_LABEL, OWNER_ID_LABEL];
 
 /**
- * Release marker (issue #11): an orphaned object keeps where it came from, so it is never mistaken for
+ * Release marker: an orphaned object keeps where it came from, so it is never mistaken for
  * a foreign object: `decom.io/released-from: <kind>/<id>/<adapter>` (the former owner mark),
  * `decom.io/released-time` (RFC 3339) and `decom.io/released-by` (who asked for the deletion).
  * A released object is adopted only under `adoptionPolicy: AdoptReleased` (adoption-policy.ts).

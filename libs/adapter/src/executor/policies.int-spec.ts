@@ -4,7 +4,7 @@ import type { AdapterExecutor } from './adapter-executor.js';
 import { MANAGED_BY_LABEL, OWNER_ANNOTATION, OWNER_ID_LABEL } from './ownership.js';
 
 /**
- * Seeds 003/004 on the adapter side (issue #6), against the local Kubernetes API server over HTTP
+ * Seeds 003/004 on the adapter side, against the local Kubernetes API server over HTTP
  * and a recorded-response API: deletion policy Orphan (with and without a connection), ownership
  * marker, adoption policies with no write on conflict, pause, connection failures.
  */

@@ -73,7 +73,7 @@ function usesSkippedPayload(action: PostActionSpec, skipped: ReadonlySet<string>
  * `when` false → skipped; a body naming an unbuilt payload → skipped; API 404 (not NTF-000) →
  * `resourcesSkipped/ResourceNotFound`, remaining actions skipped; other failures → result
  * failed, remaining actions skipped.
- * @see hyperfleet-contract.md §2.2 "post", §2.5.
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go "post", internal/executor/resource_executor.go.
  */
 export async function runPostActions(ctx: ExecutionContext, task: TaskConfig, api: HyperfleetApiClient): Promise<void> {
   const skipped = buildPayloads(ctx, task);

@@ -2,7 +2,7 @@ import { ExecutorHarness } from '../testing/executor-harness.js';
 import { OWNER_ANNOTATION, RELEASED_BY_ANNOTATION, RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION } from './ownership.js';
 
 /**
- * Issue #11 "Ownership records", against the local Kubernetes API server and a recorded-response API:
+ * Ownership records, against the local Kubernetes API server and a recorded-response API:
  * orphaning leaves a release marker; a look-alike resource declaring the same object refuses to adopt it
  * (`Applied=False/Released`, naming the former owner) and never deletes it; `AdoptReleased` allows it; `Adopt`
  * of a differing object reports `Applied=True/AdoptedWithDrift` naming the fields and both values.
@@ -56,7 +56,7 @@ post:
 `;
 type Condition = { type: string; status: string; reason: string; message: string };
 
-describe('issue #11 › release markers and adoption records', () => {
+describe('release markers and adoption records', () => {
   let h: ExecutorHarness;
   beforeEach(async () => {
     h = await ExecutorHarness.start();

@@ -5,7 +5,7 @@ import type { Evaluation } from './execution-context.js';
 
 /** What to do with one resource this pass, decided before touching the cluster. */
 export type ResourceStep =
-  /** A lifecycle `when` could not be evaluated: neither apply nor delete (Decom, P9). */
+  /** A lifecycle `when` could not be evaluated: neither apply nor delete (Decom; HyperFleet would apply). */
   | { readonly kind: 'blocked'; readonly reason: string }
   /** `lifecycle.create.when` was false for an absent object. */
   | { readonly kind: 'create-skipped'; readonly reason: string }
@@ -32,9 +32,9 @@ function asBoolean(evaluation: Evaluation, what: string): { value: boolean } | {
  * Decides a resource's step from its lifecycle `when` results and discovered state (pure).
  * `delete.when` is consulted first: when it holds, the object goes (or is already gone) whatever
  * `create.when` says, so a deleting adapter never reports "skipped" for an absent object.
- * `create.when` only matters for an absent object (§2.2). A `when` that errors or is not a bool
- * blocks the resource (Decom; HyperFleet would fall through to apply, pitfall P9).
- * @see seeds/000 "Executor Behavior Change", hyperfleet-contract.md §2.6.
+ * `create.when` only matters for an absent object (as in HyperFleet). A `when` that errors or is not a bool
+ * blocks the resource (Decom; HyperFleet would fall through to apply).
+ * @see seeds/000 "Executor Behavior Change", HyperFleet: hyperfleet-adapter internal/executor/resource_executor.go.
  */
 export function decideResourceStep(input: ResourceStepInput): ResourceStep {
   if (input.deleteWhen) {
@@ -58,7 +58,7 @@ export interface ApplyDecision {
 
 /**
  * Create when absent; otherwise compare `hyperfleet.io/generation` (missing = 0): equal → skip,
- * different → update (full replace), or recreate with `recreate_on_change`. No spec diff (§2.6).
+ * different → update (full replace), or recreate with `recreate_on_change`. No spec diff, as in HyperFleet.
  * `replaceUnchanged`: HyperFleet's dry-run recording client, which compares no generation: a present
  * object is always updated (recreated with `recreate_on_change`).
  */

@@ -19,7 +19,7 @@ export interface ResourcePhaseOptions {
   readonly orphanCallTimeoutMs: number;
   /**
    * Reads these Kubernetes discoveries ahead, all at once, before the pre-discovery makes them one by one
-   * (the executor's RunReadCacheTransport.prefetch, issue #16); absent: no read ahead.
+   * (the executor's RunReadCacheTransport.prefetch); absent: no read ahead.
    */
   readonly prefetch?: (queries: readonly DiscoveryQuery[]) => Promise<void>;
   /** Go on through the ordered deletes in this pass (`continueOrderedDeletes`); absent: one sweep, as HyperFleet. */
@@ -86,7 +86,7 @@ async function orphanStage(ctx: ExecutionContext, targets: readonly Target[], op
 }
 
 /**
- * Phase 3 (§2.6) with Decom's policy rules (docs/policies.md "Adapter side"): render every
+ * Phase 3 (resources) with Decom's policy rules (docs/policies.md "Adapter side"): render every
  * manifest (a render failure fails the phase; without lifecycle and outside a deletion, the resources
  * listed before the failing one are applied first, as HyperFleet's ExecuteAll does); while deleting and paused, stop (no cluster call at all); orphan what the policies
  * say to orphan (orphanStage, no connection needed); pre-discover the rest when any lifecycle is
@@ -113,7 +113,7 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
   const targets = await orphanStage(ctx, rendered, options);
   const orphaned = new Set(rendered.filter((t) => !targets.includes(t)).map((t) => t.spec.name));
   const usesLifecycle = task.resources.some((r) => !orphaned.has(r.name) && (r.lifecycle?.create || r.lifecycle?.delete));
-  // Objects that exist but are not ours: absent for CEL, present for `create.when` (§2.2: only
+  // Objects that exist but are not ours: absent for CEL, present for `create.when` (HyperFleet: only
   // consulted for an absent object), so the apply path meets them and the adoption policy decides.
   const foreign = new Map<string, KubeObject>();
   // What this pass's resources render: discovery by ownership leaves those to their own resource.
@@ -124,7 +124,7 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
       try {
         const found = await discoverOwned(target, ctx.ownerMark);
         // While deleting, an object of ours under an earlier name or generation stands for the
-        // resource (issue #11), so the order the `when` expressions encode waits for it too.
+        // resource, so the order the `when` expressions encode waits for it too.
         const stray = !found.owned && state.deleting ? (await findOwnedStrays(target, ctx.ownerMark, [...claimed, ...Object.values(ctx.resources)]))[0] : undefined;
         remember(ctx, target, found.owned ?? stray);
         if (found.foreign) foreign.set(target.spec.name, found.foreign);
@@ -154,7 +154,7 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
 }
 
 /**
- * Deletion order within one pass (issue #16). HyperFleet evaluates each resource's `lifecycle.delete.when`
+ * Deletion order within one pass. HyperFleet evaluates each resource's `lifecycle.delete.when`
  * once per pass, in list order, so a config that lists its Namespace before the ConfigMap and the Job in it
  * (the order creation needs) deletes one object per pass: each later `when` waits for a pass that sees the
  * earlier object gone. Here, once a sweep has deleted an object and its re-discovery confirmed it gone, the

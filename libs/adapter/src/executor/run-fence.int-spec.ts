@@ -2,7 +2,7 @@ import { ExecutorHarness } from '../testing/executor-harness.js';
 import type { ExecutionFence, FenceVerdict } from './run-fence.js';
 
 /**
- * Issue #11 "Fencing", executor side: every write first asks the run's fence; a stale fence stops
+ * Fencing, executor side: every write first asks the run's fence; a stale fence stops
  * the run before the write, no later call is made and nothing is reported. Local Kubernetes API
  * server and a recorded-response HyperFleet API over HTTP.
  */
@@ -37,7 +37,7 @@ post:
       api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
 `;
 
-describe('issue #11 › Fencing › the executor checks its fence before every write', () => {
+describe('Fencing › the executor checks its fence before every write', () => {
   let h: ExecutorHarness;
   beforeEach(async () => {
     h = await ExecutorHarness.start();

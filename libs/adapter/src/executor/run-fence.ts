@@ -9,7 +9,7 @@ export const FENCE_HEADER = 'x-decom-fence';
 export type FenceVerdict = { readonly current: true } | { readonly current: false; readonly reason: string };
 
 /**
- * A run's fence (issue #11 "Fencing"), supplied by whoever runs the executor (the worker: the job's
+ * A run's fence, supplied by whoever runs the executor (the worker: the job's
  * group-lock sequence plus the resource read from the API). `generation` is the event's generation,
  * `sequence` grows with every run of this resource and adapter.
  */

@@ -2,7 +2,7 @@ import type { ExecutionResult } from './execution-result.js';
 import { ExecutorHarness } from '../testing/executor-harness.js';
 
 /**
- * Issue #16: `rememberReads` (the worker's runs) changes how often the cluster is read, nothing else. The
+ * `rememberReads` (the worker's runs) changes how often the cluster is read, nothing else. The
  * seed-000 validation adapter (config/adapters/validation.yaml) goes through its whole life, create then
  * three deletion passes, twice against fresh servers: once reading the cluster for every call, once with
  * reads remembered until each pass's first write. Every pass must decide, call (as the trace records it),
@@ -50,7 +50,7 @@ async function live(rememberReads: boolean, generationOfDeletion: number): Promi
   }
 }
 
-describe('issue #16 › rememberReads: the same passes with fewer cluster reads', () => {
+describe('rememberReads: the same passes with fewer cluster reads', () => {
   it.each([
     ['generation held at 2 (the Job of the current generation is deleted first)', 2],
     ['generation bumped to 3 by the deletion (the gen-2 Job is found by ownership)', 3],

@@ -3,7 +3,7 @@ import type { DeleteOutcome, DiscoveryQuery, KubeObject, ObjectRef, ResourceTran
 import { RunReadCacheTransport } from './run-read-cache.transport.js';
 
 /**
- * Issue #16: a run's cluster reads are remembered until its first write (RunReadCacheTransport). The
+ * A run's cluster reads are remembered until its first write (RunReadCacheTransport). The
  * cluster here is an in-memory map that counts the reads it answers (a real, minimal transport).
  */
 class MapCluster implements ResourceTransport {
@@ -47,7 +47,7 @@ class MapCluster implements ResourceTransport {
 const cm = (name: string, labels: Record<string, string> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', labels } });
 const ref = (kind: string, name: string): ObjectRef => ({ apiVersion: kind === 'Job' ? 'batch/v1' : 'v1', kind, name, namespace: 'ns' });
 
-describe('issue #16 › RunReadCacheTransport: a run reads each object once until it writes', () => {
+describe('RunReadCacheTransport: a run reads each object once until it writes', () => {
   let cluster: MapCluster;
   let cache: RunReadCacheTransport;
   beforeEach(() => {

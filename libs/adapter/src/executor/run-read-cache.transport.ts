@@ -2,7 +2,7 @@ import type { PropagationPolicy } from '../config/task-config.types.js';
 import type { DeleteOutcome, DiscoveryQuery, KubeObject, ObjectRef, ResourceTransport } from '../transport/resource-transport.port.js';
 
 /**
- * One execution's reads of the cluster, remembered until its first write (issue #16). A pass reads the
+ * One execution's reads of the cluster, remembered until its first write. A pass reads the
  * same object up to three times before it writes anything: its pre-discovery, then the apply path's GET
  * by name and its discovery after "skip", or the delete path's discovery before the DELETE. Until the
  * pass writes, the second and third reads are answered with the first one's answer (absent included).
@@ -48,7 +48,7 @@ export class RunReadCacheTransport implements ResourceTransport {
 
   /**
    * Reads the objects of several by-name discoveries at once and remembers the answers, so the pass's
-   * discoveries one after another find them here: one round trip instead of one per resource (issue #16).
+   * discoveries one after another find them here: one round trip instead of one per resource.
    * Only before the first write (afterwards nothing is remembered, so it does nothing); a failed read is
    * not remembered and fails again, in order, when the pass makes it itself.
    */

@@ -113,7 +113,7 @@ describe('seed 000 example task config', () => {
     });
   });
 
-  it('with a real generation bump the Job name changes (gen2 → gen3): the old Job is found by its ownership marker and goes first (#10, issue #11)', async () => {
+  it('with a real generation bump the Job name changes (gen2 → gen3): the old Job is found by its ownership marker and goes first (seed 000 edge case #10)', async () => {
     cluster(2, false);
     await pass();
     cluster(3, true);

@@ -14,11 +14,19 @@ export const DecomReason = {
   AdoptionConflict: 'AdoptionConflict',
   /** Applied=False: FailIfExists found an existing object; nothing written. */
   AlreadyExists: 'AlreadyExists',
-  /** Applied=False: the existing object was released (orphaned) from another resource; adopted only under AdoptReleased (issue #11). */
+  /**
+   * Applied=False: the existing object was released (orphaned) from another resource; adopted only under AdoptReleased.
+   */
   Released: 'Released',
-  /** Applied=True: this pass adopted an existing object (it matched, or the manifest overwrote it: the message says which fields) (issue #11). */
+  /**
+   * Applied=True: this pass adopted an existing object (it matched, or the manifest overwrote it: the message says
+   * which fields).
+   */
   Adopted: 'Adopted',
-  /** Applied=True: this pass adopted an existing object as it is; the message names each differing field with both values (issue #11). */
+  /**
+   * Applied=True: this pass adopted an existing object as it is; the message names each differing field with both
+   * values.
+   */
   AdoptedWithDrift: 'AdoptedWithDrift',
   /** Health=False: the cluster (Kubernetes or Maestro) could not be reached; the adapter keeps retrying. */
   ConnectionFailure: CONNECTION_FAILURE_REASON,
@@ -40,7 +48,7 @@ function changesFor(ctx: ExecutionContext): Change[] {
   if (refused.length > 0) {
     changes.push({ type: 'Applied', status: 'False', reason: refused[0]!.outcome, message: refused.map((o) => o.message).join('; ') });
   } else if (adopted.length > 0 && ctx.adapterMetadata().executionStatus === 'success') {
-    // Adoption is never silent (issue #11): the report says what was taken over and what differed.
+    // Adoption is never silent: the report says what was taken over and what differed.
     const reason = adopted.some((o) => o.outcome === 'AdoptedWithDrift') ? DecomReason.AdoptedWithDrift : DecomReason.Adopted;
     changes.push({ type: 'Applied', status: 'True', reason, message: adopted.map((o) => o.message).join('; ') });
   }
@@ -76,7 +84,7 @@ export function applyStatusOverrides(payloadName: string, payload: unknown, ctx:
   const attempt = ctx.inputs.attempt;
   const health = result.findIndex((c) => c?.type === 'Health' && c.status === 'False');
   if (attempt !== undefined && attempt > 1 && health >= 0) {
-    // The persistent backoff's count (issue #11): how long this has been failing, visible where operators look.
+    // The persistent backoff's count: how long this has been failing, visible where operators look.
     const current = result[health] as Condition;
     const message = `${typeof current.message === 'string' && current.message !== '' ? `${current.message} ` : ''}(attempt ${attempt})`;
     result[health] = { ...current, message };
@@ -97,7 +105,7 @@ export function applyStatusOverrides(payloadName: string, payload: unknown, ctx:
 
 /**
  * While deleting, the objects this pass waits on (deleted or already being deleted, still present: finalizers)
- * go into the report's free `data` (contract §1.2) under `holding`, next to whatever the task config put
+ * go into the report's free `data` under `holding`, next to whatever the task config put
  * there: `[{kind, namespace?, name, finalizers, deletion_timestamp}]`. The API keeps `data` with the report
  * and the deletion status names them (libs/domain holding.ts). A `data` that is not an object is left as the
  * config built it. Nothing is added when nothing holds (the payload is then exactly the config's).

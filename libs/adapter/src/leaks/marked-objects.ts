@@ -15,7 +15,7 @@ export interface OwnerMark {
   readonly adapter: string;
 }
 
-/** An object carrying a Decom marker, as the leak inventory names it (issue #11). */
+/** An object carrying a Decom marker, as the leak inventory names it. */
 export interface MarkedObject {
   readonly apiVersion: string;
   readonly kind: string;

@@ -45,7 +45,8 @@ export type DeleteOutcome = 'deleted' | 'not-found';
 /**
  * The executor's only door to the cluster. Absent objects are `undefined`; every other failure
  * throws `TransportError`, so a broken connection can never look like "already deleted".
- * @see hyperfleet-contract.md §2.6, STYLE.md §3 (plan, then a thin Transport acts).
+ * @see HyperFleet: hyperfleet-adapter internal/executor/resource_executor.go,
+ *   STYLE.md §3 (plan, then a thin Transport acts).
  */
 export interface ResourceTransport {
   get(ref: ObjectRef): Promise<KubeObject | undefined>;

@@ -1,5 +1,5 @@
 /**
- * ObjectWatch against the bundled local Kubernetes API server over HTTP (issue #16): label-selected
+ * ObjectWatch against the bundled local Kubernetes API server over HTTP: label-selected
  * changes, a dropped watch, a 410 Gone, a watch that never starts. Waits poll for a state, never a time.
  */
 import { KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';

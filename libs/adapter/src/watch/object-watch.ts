@@ -1,5 +1,5 @@
 /**
- * One Kubernetes watch of the objects some adapters manage (issue #16): `@kubernetes/client-node`'s
+ * One Kubernetes watch of the objects some adapters manage: `@kubernetes/client-node`'s
  * informer (`makeInformer`: list, then watch from the list's resourceVersion) for one kind in one
  * namespace scope, label-selected (watch-scopes.ts), reporting each change as ADDED / MODIFIED / DELETED.
  *

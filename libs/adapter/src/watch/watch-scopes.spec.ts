@@ -19,7 +19,7 @@ resources:
       namespace: ${namespace}
 `;
 
-describe('watchScopes: one watch per (kind, namespace scope) of the hosted adapters (issue #16)', () => {
+describe('watchScopes: one watch per (kind, namespace scope) of the hosted adapters', () => {
   it('covers the shipped adapters with three cluster-wide watches selected by decom.io/managed-by', async () => {
     const adapters = [
       { name: 'validation', task: await loadTaskConfigFile(resolve('config/adapters/validation.yaml')) },

@@ -1,5 +1,5 @@
 /**
- * What the adapters of one process watch (issue #16 "Edge-triggered cleanup"): one watch per
+ * What the adapters of one process watch: one watch per
  * (apiVersion, kind, namespace scope) their task configs' Kubernetes resources use, label-selected by
  * `decom.io/managed-by in (<adapters>)` (ownership.ts). A literal `discovery.namespace` is watched in
  * that namespace; a templated one (`{{ .clusterId | lower }}`), `"*"` or none (cluster-scoped kinds)

@@ -5,17 +5,17 @@
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
-/** A condition inside an adapter report (`PUT .../statuses`, contract §1.2). */
+/** A condition inside an adapter report (`PUT .../statuses`, as HyperFleet's API takes it). */
 export interface AdapterCondition {
   readonly type: string;
   readonly status: ConditionStatus;
   readonly reason?: string;
   readonly message?: string;
-  /** RFC 3339; kept from the stored report while `status` is unchanged (contract §1.2). */
+  /** RFC 3339; kept from the stored report while `status` is unchanged, as HyperFleet does. */
   readonly last_transition_time: string;
 }
 
-/** An aggregated condition on a resource's `status.conditions` (contract §1.2 ResourceCondition). */
+/** An aggregated condition on a resource's `status.conditions` (HyperFleet's ResourceCondition). */
 export interface ResourceCondition {
   readonly type: string;
   readonly status: 'True' | 'False';
@@ -40,11 +40,11 @@ export const ConditionType = {
   DeletionBlocked: 'DeletionBlocked',
   /** Decom (seed 004): the resource or an ancestor is paused. */
   Paused: 'Paused',
-  /** Decom (issue #6): the deletion exceeded the kind's deletion timeout; it keeps waiting. */
+  /** Decom: the deletion exceeded the kind's deletion timeout; it keeps waiting. */
   DeletionTimedOut: 'DeletionTimedOut',
 } as const;
 
-/** Conditions every adapter report must carry (contract §1.2; 400 otherwise). */
+/** Conditions every adapter report must carry (400 otherwise, as in HyperFleet). */
 export const MANDATORY_REPORT_CONDITIONS = ['Available', 'Applied', 'Health'] as const;
 
 export const Reason = {
@@ -69,9 +69,12 @@ export const Reason = {
    * propagationPolicy Foreground, the ids: the parent's adapters are not dispatched until they are gone).
    */
   DependentsExist: 'DependentsExist',
-  /** DeletionBlocked=True (issue #12): stored resources reference this one; its adapters wait until they are hard-deleted. The message names them. */
+  /**
+   * DeletionBlocked=True: stored resources reference this one; its adapters wait until they are hard-deleted. The
+   * message names them.
+   */
   InUse: 'InUse',
-  /** DeletionBlocked=True (issue #12): this resource waits on others that wait on it; the message names every member in order. */
+  /** DeletionBlocked=True: this resource waits on others that wait on it; the message names every member in order. */
   DependencyCycle: 'DependencyCycle',
   /** DeletionBlocked=False: no dependents remain. */
   NotBlocked: 'NotBlocked',
@@ -90,7 +93,7 @@ export const Reason = {
 /** The message adapters and the `Deleting` condition give while a pause holds a deletion (seed 004). */
 export const DELETION_WAITS_FOR_UNPAUSE = 'Deletion waits until the resource is unpaused';
 
-/** `validation` → `ValidationSuccessful`, `np-configmap` → `NpConfigmapSuccessful` (contract §1.4). */
+/** `validation` → `ValidationSuccessful`, `np-configmap` → `NpConfigmapSuccessful`, as HyperFleet names them. */
 export function adapterConditionType(adapter: string): string {
   const pascal = adapter
     .split(/[-_]/)

@@ -1,5 +1,5 @@
 /**
- * Issue #12, deletion order across the tree: one describe per seed section / rule.
+ * Deletion order across the tree: one describe per seed section / rule.
  */
 import {
   CascadeThroughLiveReference,
@@ -40,7 +40,7 @@ const dependsOn = (...ids: string[]) => ({ references: { depends_on: ids.map((id
 const deletionOf = (events: ResourceEvent[], id: string) =>
   events.find((e): e is Extract<ResourceEvent, { type: 'DeletionRequested' }> => e.type === 'DeletionRequested' && e.data.id === id)!.data;
 
-describe('issue #12 › propagation (seed 004 "The order"; seed 000 "Subresource Deletion")', () => {
+describe('propagation (seed 004 "The order"; seed 000 "Subresource Deletion")', () => {
   it('a kind declared Foreground records it on the whole cascade; the request overrides it', () => {
     const events = spec.given([cluster(C), nodepool('np1')]).when({ type: 'RequestDeletion', id: C, kind: 'Cluster', metadata: meta() }).thenEvents();
     expect(deletionOf(events, C).deletion_propagation).toBe('Foreground');
@@ -63,7 +63,7 @@ describe('issue #12 › propagation (seed 004 "The order"; seed 000 "Subresource
   });
 });
 
-describe('issue #12 › the adapter set is frozen at DeletionRequested', () => {
+describe('the adapter set is frozen at DeletionRequested', () => {
   it('records the required adapters of the moment', () => {
     const events = spec.given([cluster(C), nodepool('np1')]).when({ type: 'RequestDeletion', id: C, kind: 'Cluster', metadata: meta() }).thenEvents();
     expect(deletionOf(events, C).required_adapters).toEqual(['validation']);
@@ -96,7 +96,7 @@ describe('issue #12 › the adapter set is frozen at DeletionRequested', () => {
   });
 });
 
-describe('issue #12 › users before what they use (InUse)', () => {
+describe('users before what they use (InUse)', () => {
   it('a deleting resource referenced by any stored resource waits for it, naming the referrers', () => {
   });
 
@@ -109,7 +109,7 @@ describe('issue #12 › users before what they use (InUse)', () => {
   });
 });
 
-describe('issue #12 › no cascade through a live reference (seed 004 guard, across the subtree)', () => {
+describe('no cascade through a live reference (seed 004 guard, across the subtree)', () => {
   const live = (target_id: string, id: string, paused = false): ReferenceEdge => ({ target_id, id, kind: 'NodePool', name: id, paused, deleting: false });
 
   it('refuses a cascade whose subtree holds a resource a live resource outside references, naming referrer and child', () => {
@@ -140,7 +140,7 @@ describe('issue #12 › no cascade through a live reference (seed 004 guard, acr
   });
 });
 
-describe('issue #12 › cycles are diagnosed', () => {
+describe('cycles are diagnosed', () => {
   it('findWaitCycle returns the members in order, the first repeated last', () => {
     const graph: Record<string, string[]> = { a: ['b'], b: ['c'], c: ['a'], d: ['a'] };
     expect(findWaitCycle('a', (x) => graph[x] ?? [])).toEqual(['a', 'b', 'c', 'a']);
@@ -193,7 +193,7 @@ describe('issue #12 › cycles are diagnosed', () => {
   });
 });
 
-describe('issue #12 › effective policy with its source (seed 003)', () => {
+describe('effective policy with its source (seed 003)', () => {
   it('DeletionRequested records the policy and where it comes from', () => {
     const events = spec
       .given([cluster(C, { deletion_policy: 'Orphan' }), nodepool('np1'), nodepool('np2', C, { deletion_policy: 'Delete' })])

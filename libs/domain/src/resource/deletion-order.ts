@@ -1,5 +1,5 @@
 /**
- * Deletion order across the tree (issue #12; seed 004 "The order", "The cluster waits for its machines";
+ * Deletion order across the tree (seed 004 "The order", "The cluster waits for its machines";
  * seed 000 "Subresource Deletion" for the parallel kind). Pure.
  *
  * - Propagation, as Kubernetes names it: `Foreground` — a resource's adapters are not dispatched until every
@@ -31,7 +31,7 @@ export interface DeletionBlocker {
 /**
  * One line per blocker: `2 dependent resource(s) must be deleted first (Foreground): [a, b]`. Dependents
  * are in the resource's own tree (its tenancy), so they are named; referrers and cycle members may live in
- * a tenancy some readers of this shared condition cannot see (HyperFleet §8.1), so they are only counted:
+ * a tenancy some readers of this shared condition cannot see (as HyperFleet scopes tenancy), so they are only counted:
  * the finalizing blockers (`InUse.referrers`) and the DELETE's 409 name those the caller may see.
  */
 export function describeBlocker(blocker: DeletionBlocker): string {

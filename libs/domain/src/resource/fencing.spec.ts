@@ -31,7 +31,7 @@ const finalized = { Applied: 'False', Available: 'False', Health: 'True', Finali
 const inProgress = { Applied: 'True', Available: 'True', Health: 'True', Finalized: 'False' };
 const after = (history: ResourceEvent[], command: ResourceCommand) => [...history, ...decide(command, fold(history), kinds)];
 
-describe('issue #11 › Fencing › stale reports are recorded as discarded, never applied', () => {
+describe('Fencing › stale reports are recorded as discarded, never applied', () => {
   it('a report whose run was for an older generation is AdapterStatusDiscarded with reason StaleFence', () => {
     const events = spec.given([created, deleted]).when(report(2, inProgress, { generation: 1, sequence: 10 })).thenEvents();
     expect(events).toEqual([

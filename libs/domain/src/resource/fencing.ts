@@ -1,5 +1,5 @@
 /**
- * Fenced adapter reports (issue #11 "Fencing"): a run of Decom's worker carries a fence, the event's
+ * Fenced adapter reports: a run of Decom's worker carries a fence, the event's
  * generation and a sequence that grows with every run of that resource and adapter (sent as the
  * `X-Decom-Fence` header). A report from a stale fence is recorded as discarded, never applied.
  * Reports without a fence (any HyperFleet adapter) follow the ingestion rules alone.

@@ -1,6 +1,6 @@
 /**
- * The delete guard's 409 messages (seed 004; issue #12) as a caller of a narrower tenancy reads them:
- * referrers it may not see are counted, never named (HyperFleet §8.1).
+ * The delete guard's 409 messages (seed 004) as a caller of a narrower tenancy reads them:
+ * referrers it may not see are counted, never named, as HyperFleet keeps tenants apart.
  */
 import { CascadeThroughLiveReference, DependencyCycle, LiveReferrers } from './errors.js';
 

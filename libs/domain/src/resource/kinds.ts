@@ -1,12 +1,12 @@
 /**
- * Resource kinds, as HyperFleet's `entities` config declares them (contract §1.1).
+ * Resource kinds, as HyperFleet's `entities` config declares them.
  * Pure data: the domain receives a `KindRegistry` with each decision; it never reads files.
  */
 
 import type { ConditionMappingRule } from './condition-mapping-rule.js';
 import type { PropagationPolicy } from './deletion-order.js';
 
-/** What happens to children when their parent is deleted (contract §1.5 step 4/5, seed 004). */
+/** What happens to children when their parent is deleted (HyperFleet's cascade, seed 004). */
 export type OnParentDelete = 'cascade' | 'restrict';
 
 /** One entity descriptor. `kind` is PascalCase (`NodePool`), `plural` the URL segment (`nodepools`). */
@@ -22,16 +22,19 @@ export interface KindDescriptor {
   readonly name_min_len?: number;
   readonly name_max_len?: number;
   /**
-   * Decom (issue #6): after this many seconds in Finalizing a resource shows `DeletionTimedOut=True`.
+   * Decom: after this many seconds in Finalizing a resource shows `DeletionTimedOut=True`.
    * Timeouts never imply success: the deletion keeps waiting for its adapters.
    */
   readonly deletion_timeout_seconds?: number;
   /**
-   * Decom (issue #12): the propagation a DELETE of this kind uses when the request names none
+   * Decom: the propagation a DELETE of this kind uses when the request names none
    * (`?propagationPolicy=`); default `Background` (seed 000's parallel cleanup).
    */
   readonly deletion_propagation?: PropagationPolicy;
-  /** HyperFleet condition mapping (contract §8.3): compiled `conditions:` rules, evaluated on each status report. */
+  /**
+   * HyperFleet condition mapping (HyperFleet: hyperfleet-api docs/condition-mapping.md): compiled `conditions:`
+   * rules, evaluated on each status report.
+   */
   readonly conditions?: readonly ConditionMappingRule[];
 }
 

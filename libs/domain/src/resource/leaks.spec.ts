@@ -11,7 +11,7 @@ import {
   type ResourceEvent,
 } from '@decom/domain';
 
-/** Issue #11: leak records on removed resources, and adoption records derived from reports. */
+/** Leak records on removed resources, and adoption records derived from reports. */
 const kinds = new KindRegistry([{ kind: 'Cluster', plural: 'clusters', required_adapters: ['validation'] }]);
 const T0 = '2026-12-01T10:00:00.000Z';
 const T1 = '2026-12-01T10:01:00.000Z';
@@ -23,7 +23,7 @@ const hardDeleted = (cause: 'Reconciled' | 'ForceDeleted'): ResourceEvent => ({ 
 const objects: LeakedObject[] = [{ apiVersion: 'v1', kind: 'Namespace', name: 'ns', uid: 'u1', adapter: 'validation' }];
 const inventory = { type: 'RecordLeakInventory', id: C, kind: 'Cluster', adapter: 'validation', trigger: 'ForceDeleted', objects, metadata: meta } as const;
 
-describe('issue #11 › leak inventory', () => {
+describe('leak inventory', () => {
   it('records the inventory of a force-deleted resource once (a replayed reaction records nothing)', () => {
     const history = [created, deleted, hardDeleted('ForceDeleted')];
     const events = decideLeakInventory(inventory, fold(history));
@@ -46,7 +46,7 @@ describe('issue #11 › leak inventory', () => {
   });
 });
 
-describe('issue #11 › ownership records: Adopted', () => {
+describe('ownership records: Adopted', () => {
   const report = (reason: string, message: string, now = T1): ResourceCommand => ({
     type: 'ReportAdapterStatus',
     id: C,

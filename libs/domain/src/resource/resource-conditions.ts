@@ -1,6 +1,6 @@
 /**
  * Builds a resource's `status.conditions`: `[Reconciled, LastKnownReconciled, <Adapter>Successful...]`
- * with HyperFleet's time rules (contract §1.4). Pure: the projection passes the previous conditions.
+ * with HyperFleet's time rules. Pure: the projection passes the previous conditions.
  */
 import {
   ConditionType,
@@ -31,7 +31,7 @@ export interface ResourceConditionsInput extends ReconcileInput {
   readonly deletion_started?: boolean;
   /** The policy the deletion runs with (seed 003), for messages. */
   readonly deletion_policy?: string;
-  /** Issue #12: what holds this deleting resource's adapters (see `deletionBlockers`), most fundamental first. */
+  /** What holds this deleting resource's adapters (see `deletionBlockers`), most fundamental first. */
   readonly blockers?: readonly DeletionBlocker[];
   /** RFC 3339 "now", used for the conditions' times of Decom's own conditions. */
   readonly now?: string;
@@ -101,7 +101,7 @@ function deletionConditions(input: ResourceConditionsInput, previous: ReadonlyMa
   return out;
 }
 
-/** Initial conditions of a new resource (contract §1.4 "Initial conditions on create"). */
+/** Initial conditions of a new resource (as HyperFleet sets them on create). */
 export function initialResourceConditions(created_time: string, required_adapters: readonly string[]): ResourceCondition[] {
   return computeResourceConditions({
     generation: 1,

@@ -1,7 +1,7 @@
 import { RESOURCE_EVENT_SCHEMA_VERSION, UPCASTERS, UnsupportedSchemaVersion, schemaVersionOf, upcastResourceEvent } from './upcast.js';
 import { fold } from './evolve.js';
 
-/** A `DeletionRequested` as issue #2's Decom wrote it (schema 1: no `deletion_policy`, no `schema_version`). */
+/** A `DeletionRequested` as the first Decom schema wrote it (schema 1: no `deletion_policy`, no `schema_version`). */
 const v1DeletionRequested = {
   type: 'DeletionRequested',
   data: { id: 'c1', kind: 'Cluster', generation: 2, deleted_time: '2026-11-20T10:00:00.000Z', deleted_by: 'alice@example.com' },

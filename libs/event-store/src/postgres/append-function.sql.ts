@@ -10,12 +10,12 @@
  * - An id that is already stored, with the expected revision holding (an exact retry with `any`, or a
  *   reused id), fails the INSERT with unique_violation 23505 on `<table>_id_key`: the statement rolls back
  *   and the caller reads the tip and the stored ids afterwards (postgres-event-store.ts). Checking the ids
- *   up front cost every append a second lookup of the batch (issue 16 P7: half of a batch's time), for
+ *   up front cost every append a second lookup of the batch (half of a batch's time), for
  *   the rare retry; the unique index does that check anyway.
  * - A reserved key held by another holder or stream raises SQLSTATE `DCR01` with the holder as JSON in
  *   DETAIL; the raise rolls the statement back, so nothing of the append stays.
  *
- * Gap safety as before (postgres-event-store.ts): the advisory lock is taken by its own statement inside
+ * Gap safety (postgres-event-store.ts): the advisory lock is taken by its own statement inside
  * the function, and a VOLATILE function's every statement takes a fresh snapshot under READ COMMITTED,
  * so the reads after the lock see every append committed before we got it.
  */

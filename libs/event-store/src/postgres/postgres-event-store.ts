@@ -124,7 +124,7 @@ export class PostgresEventStore implements EventStore {
    * Appends atomically in one statement: `decom_append(...)`, a server-side function (created by
    * `init`) that takes the schema's append lock, checks the expected revision, inserts the events, takes
    * and releases reservations and notifies subscribers, all in the statement's own transaction. One round
-   * trip instead of four (issue 16). When the expected revision does not hold it writes nothing and
+   * trip instead of four. When the expected revision does not hold it writes nothing and
    * returns what it read; when an id is already stored its INSERT fails on the unique index and we read
    * the tip and the stored ids (a second round trip, for retries only). `decideAppend` then names the
    * outcome (conflict, duplicate id, or an exact retry's original result) exactly as on the other backends.

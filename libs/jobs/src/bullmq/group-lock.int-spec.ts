@@ -1,5 +1,5 @@
 /**
- * Group-lock fences on a real Redis (`REDIS_URL` with a fresh prefix, or a throw-away server), issue #11:
+ * Group-lock fences on a real Redis (`REDIS_URL` with a fresh prefix, or a throw-away server):
  * the sequence grows with every run of a group, also after the fence key is lost; a run whose lock
  * lapsed (its process frozen longer than the TTL) or that another run replaced is no longer current;
  * the persistent retry backoff lives beside them.
@@ -9,7 +9,7 @@ import { useRedis, type RedisForTests } from '../../../../test/support/redis.js'
 import { GroupLocks } from './group-lock.js';
 import { RedisRetryBackoffStore } from './redis-retry-backoff.js';
 
-describe('issue #11 › GroupLocks fences', () => {
+describe('GroupLocks fences', () => {
   let redis: RedisForTests;
   let client: Redis;
   let locks: GroupLocks;

@@ -1,5 +1,6 @@
 /**
- * Which fields a list's `search` may name, and what each is in the read model (contract §1.6):
+ * Which fields a list's `search` may name, and what each is in the read model
+ * (HyperFleet: hyperfleet-api docs/search.md):
  * plain columns, `labels.<key>` (a JSON map of strings), `<prefix>.<path>` into a JSON document
  * (`spec.`, `data.`) and `<prefix>.<Type>[.<subfield>]` over a JSON condition list.
  */
@@ -14,7 +15,7 @@ export interface SearchSchema {
   /**
    * `table`, when given: a `(resource_id, key, value)` table mirroring the JSON column, one row per label,
    * indexed by (key, value): label predicates become an indexed `EXISTS` probe of it instead of a JSON
-   * parse of every row (issue 16 P4). Same results: a missing key matches nothing, as a JSON null does.
+   * parse of every row. Same results: a missing key matches nothing, as a JSON null does.
    */
   readonly labels?: { readonly prefix: string; readonly column: string; readonly table?: string };
   readonly documents?: readonly { readonly prefix: string; readonly column: string }[];

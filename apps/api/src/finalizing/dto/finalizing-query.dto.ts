@@ -8,7 +8,7 @@ const BLOCKER_LIST = new RegExp(`^(${BLOCKER_TYPES.join('|')})(,(${BLOCKER_TYPES
 /**
  * `GET /api/decom/v1/finalizing` parameters, snake_case like every Decom/HyperFleet query parameter. Any
  * other parameter (e.g. the GraphQL spelling `olderThanSeconds`) is refused with 400 by the global pipe's
- * `forbidNonWhitelisted`, never silently ignored (issue #14).
+ * `forbidNonWhitelisted`, never silently ignored.
  */
 export class FinalizingQueryDto {
   /** Only deletions pending at least this many seconds (default 0). */

@@ -52,7 +52,7 @@ function selectorString(labels: Readonly<Record<string, string>>): string {
  * `ResourceTransport` over `@kubernetes/client-node`'s `KubernetesObjectApi` (any kind, plain JSON).
  * NotFound on get/discover → `undefined`; NotFound on delete → `'not-found'` (seeds/000 #1);
  * anything else → `TransportError`, never a false "absent".
- * @see hyperfleet-contract.md §2.6.
+ * @see HyperFleet: hyperfleet-adapter internal/executor/resource_executor.go.
  */
 export class KubernetesTransport implements ResourceTransport {
   private readonly api: RawKubernetesObjectApi;

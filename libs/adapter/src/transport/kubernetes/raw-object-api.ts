@@ -24,7 +24,7 @@ export class RawKubernetesObjectApi extends KubernetesObjectApi {
         await kubeConfig.applySecurityAuthentication(context);
         // client-node 1.4.0 builds a new Agent for every request: no connection is ever reused, so each
         // call pays a TCP connect (and against https a TLS handshake). One keep-alive agent per client,
-        // with the options the kubeconfig gave the first one, instead (issue #16: the Kubernetes round
+        // with the options the kubeconfig gave the first one, instead (the Kubernetes round
         // trips of an adapter run). Proxy agents are left as they are.
         agent ??= keepAliveAgent(context.getAgent());
         if (agent) context.setAgent(agent);

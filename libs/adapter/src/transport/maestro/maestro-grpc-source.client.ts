@@ -81,7 +81,7 @@ function credentials(options: MaestroGrpcSourceClientOptions): grpc.ChannelCrede
  * `resourceid`, `resourceversion`, `metadata`) and subscribes to the status events of its source.
  * Every failure is a `TransportError` (`ConnectionFailure` when unreachable, `Conflict`,
  * `BadRequest`, ...), never a silent success.
- * @see docs/adapter-maestro.md, hyperfleet-contract.md §2.6.
+ * @see docs/adapter-maestro.md, HyperFleet: hyperfleet-adapter internal/executor/resource_executor.go.
  */
 export class MaestroGrpcSourceClient {
   private readonly client: grpc.Client;

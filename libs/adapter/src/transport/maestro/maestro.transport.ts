@@ -28,7 +28,7 @@ export interface SpecPublisher {
  * work stays, with `deletionTimestamp`, until the agent confirms it. `propagationPolicy` is
  * ignored (a work's own `spec.deleteOption` governs its manifests). Reads and deletes go through
  * the REST API; create/update specs through `publisher`.
- * @see hyperfleet-contract.md §2.2 "transport", docs/adapter-maestro.md.
+ * @see HyperFleet: hyperfleet-adapter internal/configloader/types.go "transport", docs/adapter-maestro.md.
  */
 export class MaestroTransport implements ResourceTransport {
   constructor(
