@@ -1,6 +1,6 @@
 // Node module hooks that run the TypeScript sources as ts-jest does in the tests: each file transpiled on
-// its own (TypeScript's transpileModule, no type check), `@decom/<lib>` mapped to libs/<lib>/src/index.ts
-// and `./x.js` imports mapped to `./x.ts`. Hand-rolled because no TS loader (tsx, ts-node) is installed
+// its own (TypeScript's transpileModule, no type check), `@decom/...` aliases mapped as tsconfig.json's
+// `paths` say and `./x.js` imports mapped to `./x.ts`. Hand-rolled because no TS loader (tsx, ts-node) is installed
 // and esbuild-based ones drop emitDecoratorMetadata, which Nest's dependency injection needs.
 // Outputs are cached on disk by content hash: the first child pays ~10 s of transpiling, the next ones don't.
 import { createHash } from 'node:crypto';
@@ -22,9 +22,13 @@ const options = {
   inlineSourceMap: true,
 };
 
+// The aliases are tsconfig.json's own (exact names, one target each), so a new one needs no change here.
+const { compilerOptions } = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile).config;
+const aliases = new Map(Object.entries(compilerOptions.paths).map(([name, [target]]) => [name, pathToFileURL(join(root, target)).href]));
+
 export async function resolve(specifier, context, next) {
-  const alias = /^@decom\/([a-z-]+)$/.exec(specifier);
-  if (alias) return { url: pathToFileURL(join(root, 'libs', alias[1], 'src', 'index.ts')).href, shortCircuit: true };
+  const alias = aliases.get(specifier);
+  if (alias) return { url: alias, shortCircuit: true };
   if (specifier.startsWith('.') && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts')) {
     const candidate = join(dirname(fileURLToPath(context.parentURL)), specifier.replace(/\.js$/, '.ts'));
     if (existsSync(candidate)) return { url: pathToFileURL(candidate).href, shortCircuit: true };
