@@ -7,9 +7,10 @@ import { parse as parseYaml } from 'yaml';
 import type { ApiContext } from './api-context.js';
 import { deleteObject, type DeleteRequest } from './deletion.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import { openApiV2, openApiV3Document, openApiV3Root } from './openapi.js';
 import type { FieldValidation, ResourceOperations } from './resource-operations.js';
 import type { Route } from './router.js';
-import { badRequest, invalidOptions, KubeStatusError, methodNotAllowed, routeNotFound, type FieldError } from './status-errors.js';
+import { badRequest, invalidOptions, KubeStatusError, methodNotAllowed, routeNotFound, unsupportedMediaType, type FieldError } from './status-errors.js';
 
 export interface ApiRequest {
   readonly method: string;
@@ -17,6 +18,8 @@ export interface ApiRequest {
   readonly query: Readonly<Record<string, string>>;
   readonly rawBody: string;
   readonly contentType: string;
+  /** The `Accept` header, `''` when absent. */
+  readonly accept?: string;
   /** `host:port` the server listens on, for `/api`'s `serverAddressByClientCIDRs`. */
   readonly serverAddress: string;
 }
@@ -52,7 +55,16 @@ export function verbOf(method: string, route: Route, query: Readonly<Record<stri
   }
 }
 
+/** The body formats this server decodes (kube-apiserver also takes protobuf and CBOR; this one does not). */
+const BODY_TYPES = ['application/json', 'application/yaml'];
+
+/**
+ * @throws KubeStatusError 415 UnsupportedMediaType for a protobuf or CBOR body: the answer kube-apiserver
+ *   gives a format it does not serve (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/negotiation
+ *   NegotiateInputSerializer), which tells a client to send JSON.
+ */
 function parseBody(rawBody: string, contentType: string): unknown {
+  if (/protobuf|cbor/i.test(contentType)) throw unsupportedMediaType(contentType.split(';')[0]!.trim(), BODY_TYPES);
   if (rawBody.trim() === '') return undefined;
   try {
     return /yaml/i.test(contentType) ? parseYaml(rawBody) : JSON.parse(rawBody);
@@ -141,6 +153,8 @@ export class ApiHandler {
         return { code: 200, body: 'ok' };
       case 'version':
         return { code: 200, body: versionInfo() };
+      case 'openapi':
+        return this.openapi(request, route);
       case 'apiVersions':
       case 'groupList':
       case 'group':
@@ -153,6 +167,24 @@ export class ApiHandler {
       case 'resource':
         return this.resource(request, route);
     }
+  }
+
+  /**
+   * The OpenAPI documents. v2 is served as JSON only: a client asking for protobuf alone (client-go's
+   * `OpenAPISchema`) gets 406 NotAcceptable, as kube-openapi answers a format it cannot produce.
+   */
+  private openapi(request: ApiRequest, route: Extract<Route, { type: 'openapi' }>): ApiResponse {
+    if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed(request.method);
+    const accept = request.accept ?? '';
+    if (accept !== '' && !/json|\*\/\*/i.test(accept)) {
+      return { code: 406, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `only application/json is served, not ${accept}`, reason: 'NotAcceptable', code: 406 } };
+    }
+    const version = String(versionInfo().gitVersion);
+    if (route.version === 'v2') return { code: 200, body: openApiV2(this.ctx.kinds, version) };
+    if (route.gvPath === undefined) return { code: 200, body: openApiV3Root(this.ctx.kinds, version) };
+    const document = openApiV3Document(this.ctx.kinds, route.gvPath, version);
+    if (!document) throw routeNotFound();
+    return { code: 200, body: document, headers: { 'Cache-Control': 'public, immutable' } };
   }
 
   private resource(request: ApiRequest, route: Extract<Route, { type: 'resource' }>): ApiResponse {

@@ -276,7 +276,89 @@ export const FIDELITY_ROWS: readonly Row[] = [
       { method: 'GET', path: `${CMS}/rehearsed`, expect: { code: 404, reason: 'NotFound' } },
     ],
   },
+  // 8. What kubectl needs.
+  {
+    item: '8',
+    name: '/openapi/v3 lists a document per group-version, and its ConfigMap PATCH takes fieldValidation',
+    cite: 'staging/src/k8s.io/kube-openapi/pkg/handler3/handler.go; staging/src/k8s.io/kubectl/pkg/cmd/util/query_param_verifier_v3.go',
+    steps: [
+      { method: 'GET', path: '/openapi/v3', expect: { code: 200, body: (b) => expect((b.paths as Record<string, { serverRelativeURL: string }>)['api/v1']?.serverRelativeURL).toMatch(/^\/openapi\/v3\/api\/v1\?hash=/) } },
+      { method: 'GET', path: '/openapi/v3/api/v1', expect: { code: 200, body: (b) => expect(patchParameters(b, { group: '', version: 'v1', kind: 'ConfigMap' })).toEqual(expect.arrayContaining(['fieldValidation', 'dryRun', 'fieldManager'])) } },
+    ],
+  },
+  {
+    item: '8',
+    name: "/openapi/v3's Job schema has the fields the server keeps, found by x-kubernetes-group-version-kind",
+    cite: 'staging/src/k8s.io/kube-openapi/pkg/builder3; docs: Kubernetes API, "OpenAPI V3"',
+    steps: [
+      {
+        method: 'GET',
+        path: '/openapi/v3/apis/batch/v1',
+        expect: { code: 200, body: (b) => expect(Object.keys(schemaOfKind(b, { group: 'batch', version: 'v1', kind: 'Job' })?.properties ?? {})).toEqual(expect.arrayContaining(['apiVersion', 'kind', 'metadata', 'spec', 'status'])) },
+      },
+    ],
+  },
+  {
+    item: '8',
+    name: '/openapi/v2 has a definition per served kind (JSON)',
+    cite: 'staging/src/k8s.io/kube-openapi/pkg/handler/handler.go',
+    steps: [{ method: 'GET', path: '/openapi/v2', expect: { code: 200, body: (b) => expect(Object.values(b.definitions as Record<string, Schema>).some((d) => hasGvk(d['x-kubernetes-group-version-kind'], { group: 'apps', version: 'v1', kind: 'Deployment' }))).toBe(true) } }],
+  },
+  {
+    item: '8',
+    name: 'a body in a format the server does not decode (CBOR) is 415 UnsupportedMediaType',
+    cite: 'staging/src/k8s.io/apiserver/pkg/endpoints/handlers/negotiation/negotiate.go NegotiateInputSerializer',
+    steps: [{ method: 'POST', path: CMS, contentType: 'application/cbor', body: configMap('cbor'), expect: { code: 415, reason: 'UnsupportedMediaType' } }],
+  },
+  {
+    item: '8',
+    name: 'core/v1 and events.k8s.io/v1 events are served; an Event is found by involvedObject field selectors',
+    cite: 'pkg/registry/core/event/strategy.go ToSelectableFields; pkg/apis/events/v1',
+    steps: [
+      {
+        method: 'POST',
+        path: '/api/v1/namespaces/{ns}/events',
+        body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'cm.1' }, involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', namespace: '{ns}' }, reason: 'Tested', message: 'a test event', type: 'Normal', source: { component: 'fidelity' }, firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:00:00Z', count: 1 },
+      },
+      { method: 'GET', path: '/api/v1/namespaces/{ns}/events?fieldSelector=involvedObject.kind%3DConfigMap,involvedObject.name%3Dcm,reason%3DTested', expect: { code: 200, body: (b) => expect((b.items as { reason: string }[]).map((e) => e.reason)).toEqual(['Tested']) } },
+      { method: 'GET', path: '/api/v1/namespaces/{ns}/events?fieldSelector=involvedObject.name%3Dother', expect: { code: 200, body: (b) => expect(b.items).toEqual([]) } },
+      { method: 'GET', path: '/apis/events.k8s.io/v1/namespaces/{ns}/events', expect: { code: 200, body: (b) => expect(b.kind).toBe('EventList') } },
+    ],
+  },
+  {
+    item: '8',
+    name: 'pods are selected by status.phase; a ConfigMap field selector on status.phase is 400',
+    cite: 'pkg/registry/core/pod/strategy.go ToSelectableFields; staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (field label not supported)',
+    steps: [
+      { method: 'POST', path: '/api/v1/namespaces/{ns}/pods', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: pod('Never') } },
+      { method: 'GET', path: '/api/v1/namespaces/{ns}/pods?fieldSelector=status.phase%3DPending', expect: { code: 200, body: (b) => expect((b.items as { metadata: { name: string } }[]).map((p) => p.metadata.name)).toEqual(['p']) } },
+      { method: 'GET', path: '/api/v1/namespaces/{ns}/pods?fieldSelector=status.phase%3DSucceeded', expect: { code: 200, body: (b) => expect(b.items).toEqual([]) } },
+      { method: 'GET', path: `${CMS}?fieldSelector=status.phase%3DPending`, expect: { code: 400, reason: 'BadRequest', message: 'field label not supported: status.phase' } },
+    ],
+  },
 ];
+
+type Schema = Record<string, unknown> & { properties?: Record<string, unknown> };
+type Gvk = { group: string; version: string; kind: string };
+
+/** Whether an `x-kubernetes-group-version-kind` value (one, or a list) names `gvk`. */
+function hasGvk(value: unknown, gvk: Gvk): boolean {
+  const all = Array.isArray(value) ? value : [value];
+  return all.some((v: Partial<Gvk> | undefined) => v?.group === gvk.group && v.version === gvk.version && v.kind === gvk.kind);
+}
+
+/** The schema of a kind in an OpenAPI v3 document, found as kubectl finds it (by GVK, not by name). */
+function schemaOfKind(doc: Record<string, unknown>, gvk: Gvk): Schema | undefined {
+  const schemas = (doc.components as { schemas: Record<string, Schema> }).schemas;
+  return Object.values(schemas).find((s) => hasGvk(s['x-kubernetes-group-version-kind'], gvk));
+}
+
+/** The query parameters of the PATCH operation for `gvk` in an OpenAPI v3 document. */
+function patchParameters(doc: Record<string, unknown>, gvk: Gvk): string[] {
+  const paths = doc.paths as Record<string, { patch?: { 'x-kubernetes-group-version-kind'?: unknown; parameters?: { name: string; in: string }[] }; parameters?: { name: string; in: string }[] }>;
+  const item = Object.values(paths).find((p) => p.patch && hasGvk(p.patch['x-kubernetes-group-version-kind'], gvk));
+  return [...(item?.parameters ?? []), ...(item?.patch?.parameters ?? [])].filter((p) => p.in === 'query').map((p) => p.name);
+}
 
 /** Plain HTTP(S) to the cluster a kubeconfig names, with its credentials. */
 class Http {
@@ -313,7 +395,8 @@ async function runRow(http: Http, row: Row): Promise<void> {
   expect(created.code).toBe(201);
   try {
     for (const [i, step] of row.steps.entries()) {
-      const answer = await http.send(step.method, step.path.replace('{ns}', ns), step.body, step.contentType);
+      const body = step.body === undefined ? undefined : JSON.parse(JSON.stringify(step.body).replaceAll('{ns}', ns));
+      const answer = await http.send(step.method, step.path.replace('{ns}', ns), body, step.contentType);
       const where = `${row.name}: step ${i + 1} (${step.method} ${step.path})`;
       const expected = step.expect;
       if (!expected) {
@@ -345,7 +428,7 @@ describe('fidelity table against the bundled server', () => {
   afterAll(() => kube.close());
 
   it('has rows for each behaviour it checks, each citing its source', () => {
-    expect(new Set(FIDELITY_ROWS.map((r) => r.item))).toEqual(new Set(['1', '2', '3', '4', '6']));
+    expect(new Set(FIDELITY_ROWS.map((r) => r.item))).toEqual(new Set(['1', '2', '3', '4', '6', '8']));
     for (const row of FIDELITY_ROWS) expect(row.cite).toMatch(/\.go|docs:|KEP/);
   });
 

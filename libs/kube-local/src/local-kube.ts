@@ -20,6 +20,8 @@ export interface LocalKubeOptions {
    * whole histories; 0 keeps none). The embedded engine sets one so a long-running engine does not grow forever.
    */
   historyLimit?: number;
+  /** Events kept per Event kind (oldest dropped), in place of kube-apiserver's `--event-ttl`; default 1000. */
+  maxEvents?: number;
   /** Clock for timestamps; default `() => new Date()`. */
   now?: () => Date;
   /** Source of `metadata.uid`; default `randomUUID`. */

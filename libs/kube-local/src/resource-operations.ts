@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { isNamespaceKind, namespaceKind, rfc3339, scopeOf, type ApiContext } from './api-context.js';
 import { removeIfReleased } from './deletion.js';
-import { matchesFields, parseFieldSelector } from './field-selector.js';
+import { matchesFields, parseFieldSelector, selectableFields } from './field-selector.js';
 import { jsonEqual } from './json-equal.js';
 import type { KindDef } from './kinds.js';
 import { parseLabelSelector, SelectorSyntaxError } from './label-selector.js';
@@ -93,14 +93,14 @@ export class ResourceOperations {
     let labels, fields;
     try {
       labels = parseLabelSelector(options.labelSelector ?? '');
-      fields = parseFieldSelector(options.fieldSelector ?? '');
+      fields = parseFieldSelector(options.fieldSelector ?? '', selectableFields(def));
     } catch (error) {
       if (error instanceof SelectorSyntaxError) throw badRequest(error.message);
       throw error;
     }
     let items = this.ctx.store
       .list(def, scopeOf(def, namespace), labels)
-      .filter((o) => matchesFields(fields, o.metadata.name, o.metadata.namespace ?? ''));
+      .filter((o) => matchesFields(fields, o));
     if (options.continueToken) {
       const after = this.decodeContinue(options.continueToken);
       items = items.filter((o) => compareKeys(storageKey(o), after) > 0);
