@@ -20,6 +20,8 @@ export interface ApiRequest {
   readonly contentType: string;
   /** The `Accept` header, `''` when absent. */
   readonly accept?: string;
+  /** The `User-Agent` header, `''` when absent (its prefix names the field manager when the query does not). */
+  readonly userAgent?: string;
   /** `host:port` the server listens on, for `/api`'s `serverAddressByClientCIDRs`. */
   readonly serverAddress: string;
 }
@@ -196,7 +198,12 @@ export class ApiHandler {
     if (verb !== undefined) checkWriteOptions(verb, query, body);
     const warnings: string[] = [];
     const fieldValidation = FIELD_VALIDATIONS.find((v) => v === query.fieldValidation);
-    const writeOptions = { dryRun, warnings, ...(fieldValidation ? { fieldValidation } : {}) };
+    // kube-apiserver's managerOrUserAgent: the fieldManager parameter, else the User-Agent up to its first '/'.
+    // An apply names its manager itself (PatchOptions validation); other writes fall back to the User-Agent.
+    const isApply = request.contentType.split(';')[0]!.trim().toLowerCase() === 'application/apply-patch+yaml';
+    const fieldManager = query.fieldManager ?? (isApply ? '' : (request.userAgent ?? '').split('/')[0]!);
+    const force = query.force === undefined ? {} : { force: query.force === 'true' };
+    const writeOptions = { dryRun, warnings, fieldManager, ...force, ...(fieldValidation ? { fieldValidation } : {}) };
     // A namespace's `finalize` subresource takes PUT only.
     if (subresource === 'finalize' && verb !== 'update') throw methodNotAllowed(request.method);
     switch (verb) {
@@ -228,7 +235,6 @@ export class ApiHandler {
         const result = this.ops.patch(def, namespace, name, request.contentType, request.rawBody, {
           ...writeOptions,
           ...(subresource ? { subresource } : {}),
-          ...(query.fieldManager !== undefined ? { fieldManager: query.fieldManager } : {}),
         });
         return { code: result.created ? 201 : 200, body: result.object, headers: warningHeader(warnings) };
       }

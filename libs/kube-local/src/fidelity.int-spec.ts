@@ -57,6 +57,10 @@ const CMS = '/api/v1/namespaces/{ns}/configmaps';
 const SECRETS = '/api/v1/namespaces/{ns}/secrets';
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/{ns}/deployments';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
+const APPLY = 'application/apply-patch+yaml';
+/** `metadata.managedFields` without the `time`s. */
+const managers = (b: Record<string, unknown>) =>
+  ((b.metadata as { managedFields?: Record<string, unknown>[] }).managedFields ?? []).map(({ time: _time, ...rest }) => rest);
 
 export const FIDELITY_ROWS: readonly Row[] = [
   // 1. The shipped default adapter's Job.
@@ -276,6 +280,90 @@ export const FIDELITY_ROWS: readonly Row[] = [
       { method: 'GET', path: `${CMS}/rehearsed`, expect: { code: 404, reason: 'NotFound' } },
     ],
   },
+  // 7. Server-side apply.
+  {
+    item: '7',
+    name: 'an apply without fieldManager is 422 Invalid (PatchOptions)',
+    cite: 'staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go ValidatePatchOptions',
+    steps: [{ method: 'PATCH', path: `${CMS}/applied`, contentType: APPLY, body: configMap('applied'), expect: { code: 422, reason: 'Invalid', causes: ['fieldManager'], message: 'is required for apply patch' } }],
+  },
+  {
+    item: '7',
+    name: 'an apply without apiVersion and kind is 400 and creates nothing',
+    cite: 'staging/src/k8s.io/apimachinery/pkg/util/managedfields/internal/structuredmerge.go Apply (Incorrect version specified in apply patch)',
+    steps: [
+      { method: 'PATCH', path: `${CMS}/bare?fieldManager=alice`, contentType: APPLY, body: { metadata: { name: 'bare' }, data: { a: 'b' } }, expect: { code: 400, reason: 'BadRequest' } },
+      { method: 'GET', path: `${CMS}/bare`, expect: { code: 404, reason: 'NotFound' } },
+    ],
+  },
+  {
+    item: '7',
+    name: 'an apply records its fields in managedFields (operation Apply, FieldsV1)',
+    cite: 'docs: Server-Side Apply, "Field Management"; staging/src/k8s.io/apimachinery/pkg/util/managedfields',
+    steps: [
+      {
+        method: 'PATCH',
+        path: `${CMS}/owned?fieldManager=alice`,
+        contentType: APPLY,
+        body: configMap('owned', { data: { a: 'one' } }),
+        expect: { code: 201, body: (b) => expect(managers(b)).toEqual([{ manager: 'alice', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } }]) },
+      },
+    ],
+  },
+  {
+    item: '7',
+    name: 'another manager applying an owned field with another value is 409 Apply failed with 1 conflict; force=true takes it',
+    cite: 'staging/src/k8s.io/apimachinery/pkg/util/managedfields/internal/conflict.go NewConflictError; docs: Server-Side Apply, "Conflicts"',
+    steps: [
+      { method: 'PATCH', path: `${CMS}/shared?fieldManager=alice`, contentType: APPLY, body: configMap('shared', { data: { a: 'one' } }) },
+      {
+        method: 'PATCH',
+        path: `${CMS}/shared?fieldManager=bob`,
+        contentType: APPLY,
+        body: configMap('shared', { data: { a: 'two' } }),
+        expect: { code: 409, reason: 'Conflict', causes: ['.data.a'], message: 'Apply failed with 1 conflict: conflict with "alice": .data.a' },
+      },
+      { method: 'PATCH', path: `${CMS}/shared?fieldManager=bob`, contentType: APPLY, body: configMap('shared', { data: { a: 'one' } }), expect: { code: 200 } },
+      {
+        method: 'PATCH',
+        path: `${CMS}/shared?fieldManager=bob&force=true`,
+        contentType: APPLY,
+        body: configMap('shared', { data: { a: 'two' } }),
+        expect: { code: 200, body: (b) => expect([b.data, managers(b).map((m) => m.manager)]).toEqual([{ a: 'two' }, ['bob']]) },
+      },
+    ],
+  },
+  {
+    item: '7',
+    name: "a field left out of a manager's next apply is removed",
+    cite: 'docs: Server-Side Apply, "Merge strategy" (fields removed from the configuration are removed when no other manager owns them)',
+    steps: [
+      { method: 'PATCH', path: `${CMS}/shrinking?fieldManager=alice`, contentType: APPLY, body: configMap('shrinking', { data: { a: 'one', b: 'two' } }) },
+      { method: 'PATCH', path: `${CMS}/shrinking?fieldManager=alice`, contentType: APPLY, body: configMap('shrinking', { data: { a: 'one' } }), expect: { code: 200, body: (b) => expect(b.data).toEqual({ a: 'one' }) } },
+    ],
+  },
+  {
+    item: '7',
+    name: 'an update takes an applied field without conflict and owns it (operation Update)',
+    cite: 'docs: Server-Side Apply, "Comparison with Update"',
+    steps: [
+      { method: 'PATCH', path: `${CMS}/edited?fieldManager=alice`, contentType: APPLY, body: configMap('edited', { data: { a: 'one' } }) },
+      {
+        method: 'PATCH',
+        path: `${CMS}/edited?fieldManager=carol`,
+        contentType: 'application/merge-patch+json',
+        body: { data: { a: 'two' } },
+        expect: { code: 200, body: (b) => expect(managers(b).map((m) => [m.manager, m.operation, m.fieldsV1])).toEqual([['carol', 'Update', { 'f:data': { 'f:a': {} } }]]) },
+      },
+      {
+        method: 'PATCH',
+        path: `${CMS}/edited?fieldManager=alice`,
+        contentType: APPLY,
+        body: configMap('edited', { data: { a: 'one' } }),
+        expect: { code: 409, reason: 'Conflict', causes: ['.data.a'], message: 'conflict with "carol" using v1' },
+      },
+    ],
+  },
   // 8. What kubectl needs.
   {
     item: '8',
@@ -428,7 +516,7 @@ describe('fidelity table against the bundled server', () => {
   afterAll(() => kube.close());
 
   it('has rows for each behaviour it checks, each citing its source', () => {
-    expect(new Set(FIDELITY_ROWS.map((r) => r.item))).toEqual(new Set(['1', '2', '3', '4', '6', '8']));
+    expect(new Set(FIDELITY_ROWS.map((r) => r.item))).toEqual(new Set(['1', '2', '3', '4', '6', '7', '8']));
     for (const row of FIDELITY_ROWS) expect(row.cite).toMatch(/\.go|docs:|KEP/);
   });
 

@@ -62,6 +62,17 @@ if (!kubectlFound) console.log('kubectl against the bundled server: skipped (no 
     await expect(kubectl('create', '-f', manifest('bad.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bad\ncolour: blue\n'))).rejects.toThrow('unknown field "colour"');
   });
 
+  it('apply --server-side owns fields; another field manager conflicts until --force-conflicts', async () => {
+    const file = manifest('ssa.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: one\n');
+    expect(await kubectl('apply', '--server-side', '-f', file)).toContain('configmap/ssa serverside-applied');
+    const other = manifest('ssa-other.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: two\n');
+    await expect(kubectl('apply', '--server-side', '--field-manager=other', '-f', other)).rejects.toThrow('Apply failed with 1 conflict: conflict with "kubectl": .data.a');
+    await kubectl('apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', other);
+    const stored = kube.peek('v1', 'ConfigMap', 'default', 'ssa') as { data: unknown; metadata: { managedFields: { manager: string; operation: string }[] } };
+    expect(stored.data).toEqual({ a: 'two' });
+    expect(stored.metadata.managedFields.map((m) => [m.manager, m.operation])).toEqual([['other', 'Apply']]);
+  });
+
   it('create configmap --from-literal', async () => {
     expect(await kubectl('create', 'configmap', 'literal', '--from-literal=a=b')).toContain('configmap/literal created');
     expect(kube.peek('v1', 'ConfigMap', 'default', 'literal')).toMatchObject({ data: { a: 'b' } });

@@ -69,7 +69,7 @@ describe('PATCH through @kubernetes/client-node', () => {
 
   it('apply patch creates a missing object and needs a fieldManager', async () => {
     const desired = obj({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', namespace: 'default' }, data: { k: 'v' } });
-    expect(await apiFailure(api.patch(desired, undefined, undefined, undefined, undefined, PatchStrategy.ServerSideApply))).toMatchObject({ code: 400 });
+    expect(await apiFailure(api.patch(desired, undefined, undefined, undefined, undefined, PatchStrategy.ServerSideApply))).toMatchObject({ code: 422 });
     const created = await api.patch(desired, undefined, undefined, 'decom', undefined, PatchStrategy.ServerSideApply);
     expect(created.metadata?.uid).toBeTruthy();
     expect(kube.requests.at(-1)).toMatchObject({ verb: 'patch', status: 201 });

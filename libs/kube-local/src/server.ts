@@ -208,7 +208,7 @@ class LocalKubeServer implements LocalKube {
     const entry = { ...subject, query, ...(typeof traceparent === 'string' ? { traceparent } : {}) };
     const handle = (): ApiResponse => {
       try {
-        return this.api.handle({ method, route, query, rawBody, contentType: req.headers['content-type'] ?? '', accept: req.headers.accept ?? '', serverAddress: `${this.host}:${this.port}` });
+        return this.api.handle({ method, route, query, rawBody, contentType: req.headers['content-type'] ?? '', accept: req.headers.accept ?? '', userAgent: req.headers['user-agent'] ?? '', serverAddress: `${this.host}:${this.port}` });
       } catch (error) {
         const status = internalError((error as Error).message).status;
         return { code: status.code, body: status };
