@@ -1,5 +1,5 @@
 import { ApisApi, AppsV1Api, CoreApi, KubernetesObjectApi, VersionApi } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 import { obj } from './testing/test-object.js';
 
 /** Exposes client-node's protected discovery lookup, which every KubernetesObjectApi call goes through. */
@@ -15,7 +15,7 @@ describe('discovery through @kubernetes/client-node', () => {
   let lookup: ResourceLookup;
 
   beforeEach(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
     lookup = kube.kubeConfig().makeApiClient(ResourceLookup);
   });

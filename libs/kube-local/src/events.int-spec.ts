@@ -1,4 +1,4 @@
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 
 /**
  * Events the bundled server records for what its controllers and deletions do or wait for, so
@@ -7,7 +7,7 @@ import { startLocalKube, type LocalKube } from './index.js';
 describe('events recorded by the bundled server', () => {
   let kube: LocalKube;
   beforeEach(async () => {
-    kube = await startLocalKube({ maxEvents: 5 });
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS, maxEvents: 5 });
   });
   afterEach(() => kube.close());
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 
 /**
  * Fidelity table: requests and the answers kube-apiserver gives to them, each row citing the
@@ -510,7 +510,7 @@ describe('fidelity table against the bundled server', () => {
   let kube: LocalKube;
   let http: Http;
   beforeAll(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     http = new Http(kube.kubeConfig());
   });
   afterAll(() => kube.close());

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 
 /**
  * The real kubectl against the bundled server: what an operator types while the engine runs
@@ -19,7 +19,7 @@ if (!kubectlFound) console.log('kubectl against the bundled server: skipped (no 
   let kubeconfig: string;
 
   beforeAll(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     dir = mkdtempSync(join(tmpdir(), 'kubectl-'));
     kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, kube.kubeconfigYaml());

@@ -10,7 +10,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { LocalKube, LocalKubeOptions } from './local-kube.js';
 import { scopeOf, type ApiContext } from './api-context.js';
 import { ApiHandler, verbOf, type ApiResponse } from './api-handler.js';
-import { ControllerLoop } from './controller-loop.js';
+import { ControllerLoop, delayDrawer } from './controller-loop.js';
 import { EventRecorder } from './events.js';
 import { Faults, type FaultSpec } from './faults.js';
 import { GarbageCollector } from './garbage-collector.js';
@@ -61,7 +61,7 @@ class LocalKubeServer implements LocalKube {
     this.controllers = new ControllerLoop(
       this.ctx.store,
       [new GarbageCollector(this.ctx), new NamespaceController(this.ctx)],
-      options.controllerDelayMs ?? 0,
+      delayDrawer(options.controllerDelayMs ?? 0),
     );
     this.port = options.port ?? 0;
     this.host = options.host ?? '127.0.0.1';
