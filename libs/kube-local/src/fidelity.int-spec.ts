@@ -242,6 +242,17 @@ export const FIDELITY_ROWS: readonly Row[] = [
       },
     ],
   },
+  // 5. Controllers take their time.
+  {
+    item: '5',
+    name: 'a namespace with content is still there, Terminating, right after its DELETE',
+    cite: 'pkg/controller/namespace/deletion/namespaced_resources_deleter.go (content deleted asynchronously, then the kubernetes finalizer removed); docs: Namespaces, "Deleting a namespace"',
+    steps: [
+      { method: 'POST', path: CMS, body: configMap('content') },
+      { method: 'DELETE', path: '/api/v1/namespaces/{ns}', expect: { code: 200, body: (b) => expect(b.status).toMatchObject({ phase: 'Terminating' }) } },
+      { method: 'GET', path: '/api/v1/namespaces/{ns}', expect: { code: 200, body: (b) => expect(b.status).toMatchObject({ phase: 'Terminating' }) } },
+    ],
+  },
   // 6. Size limits and dryRun values.
   {
     item: '6',
@@ -516,7 +527,7 @@ describe('fidelity table against the bundled server', () => {
   afterAll(() => kube.close());
 
   it('has rows for each behaviour it checks, each citing its source', () => {
-    expect(new Set(FIDELITY_ROWS.map((r) => r.item))).toEqual(new Set(['1', '2', '3', '4', '6', '7', '8']));
+    expect(new Set(FIDELITY_ROWS.map((r) => r.item))).toEqual(new Set(['1', '2', '3', '4', '5', '6', '7', '8']));
     for (const row of FIDELITY_ROWS) expect(row.cite).toMatch(/\.go|docs:|KEP/);
   });
 
