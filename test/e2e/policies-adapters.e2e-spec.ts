@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { DELETION_WAITS_FOR_UNPAUSE } from '@decom/domain';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { REALISTIC_CONTROLLER_DELAY_MS } from '@decom/kube-local';
 
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
 
@@ -15,7 +16,7 @@ describe('adapter policies end to end (seeds 003, 004)', () => {
   let api: DemoApi;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+    fixture = await startTestEngine({ localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }, adaptersDir: resolve('config/adapters') });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());
