@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import type { ApiContext } from './api-context.js';
 import { deleteObject, type DeleteRequest } from './deletion.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import { eventTable, TABLE_CONTENT_TYPE, wantsTable } from './event-table.js';
 import { openApiV2, openApiV3Document, openApiV3Root } from './openapi.js';
 import type { FieldValidation, ResourceOperations } from './resource-operations.js';
 import type { Route } from './router.js';
@@ -209,16 +210,18 @@ export class ApiHandler {
     switch (verb) {
       case 'get':
         return { code: 200, body: this.ops.get(def, namespace, name!) };
-      case 'list':
-        return {
-          code: 200,
-          body: this.ops.list(def, namespace, {
-            ...(query.labelSelector !== undefined ? { labelSelector: query.labelSelector } : {}),
-            ...(query.fieldSelector !== undefined ? { fieldSelector: query.fieldSelector } : {}),
-            ...(query.limit !== undefined ? { limit: Number(query.limit) } : {}),
-            ...(query.continue !== undefined ? { continueToken: query.continue } : {}),
-          }),
-        };
+      case 'list': {
+        const list = this.ops.list(def, namespace, {
+          ...(query.labelSelector !== undefined ? { labelSelector: query.labelSelector } : {}),
+          ...(query.fieldSelector !== undefined ? { fieldSelector: query.fieldSelector } : {}),
+          ...(query.limit !== undefined ? { limit: Number(query.limit) } : {}),
+          ...(query.continue !== undefined ? { continueToken: query.continue } : {}),
+        });
+        if (def.builtIn && def.apiVersion === 'v1' && def.kind === 'Event' && wantsTable(request.accept ?? '')) {
+          return { code: 200, body: eventTable(list, this.ctx.now()), headers: { 'Content-Type': TABLE_CONTENT_TYPE } };
+        }
+        return { code: 200, body: list };
+      }
       case 'watch':
         // Streams are served by the WatchHub before a request gets here.
         throw badRequest('watch requests are streamed, not answered');

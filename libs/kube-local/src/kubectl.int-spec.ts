@@ -84,6 +84,7 @@ if (!kubectlFound) console.log('kubectl against the bundled server: skipped (no 
     const described = await kubectl('describe', 'configmap', 'held');
     expect(described).toMatch(/Events:\s+Type\s+Reason/);
     expect(described).toContain('Deletion waits for finalizers: example.com/hold');
+    expect(await kubectl('get', 'events', '--field-selector', 'involvedObject.name=held')).toMatch(/LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE\n\S+\s+Normal\s+WaitingForFinalizers\s+configmap\/held\s+Deletion waits for finalizers: example.com\/hold/);
     const events = JSON.parse(await kubectl('get', 'events', '--field-selector', 'involvedObject.name=held', '-o', 'json')) as { items: { reason: string }[] };
     expect(events.items.map((e) => e.reason)).toEqual(['WaitingForFinalizers']);
     const newEvents = JSON.parse(await kubectl('get', 'events.v1.events.k8s.io', '-o', 'json')) as { items: { reason: string; regarding: { name: string } }[] };
