@@ -521,7 +521,9 @@ describe('fidelity table against the bundled server', () => {
   let kube: LocalKube;
   let http: Http;
   beforeAll(async () => {
-    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
+    // The top of the realistic range: the controller-timing row reads a namespace right after its
+    // DELETE, and a loaded machine must not stretch that read past the controllers' first pass.
+    kube = await startLocalKube({ controllerDelayMs: { min: 250, max: REALISTIC_CONTROLLER_DELAY_MS.max } });
     http = new Http(kube.kubeConfig());
   });
   afterAll(() => kube.close());
