@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startLocalKube, type LocalKube } from '@decom/kube-local';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from '@decom/kube-local';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
@@ -18,7 +18,7 @@ describe('deletion order end to end (issue #12)', () => {
   let api: DemoApi;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ adaptersDir: ADAPTERS });
+    fixture = await startTestEngine({ adaptersDir: ADAPTERS, localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS } });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());
@@ -211,7 +211,7 @@ describe('the adapter set is frozen at DeletionRequested (issue #12), across a c
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'decom-frozen-'));
     // One Kubernetes server outlives both engines, so the restarted engine finds the objects the first created.
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     await writeFile(join(dir, 'kubeconfig.yaml'), kube.kubeconfigYaml());
   });
   afterAll(async () => {

@@ -8,13 +8,14 @@ import { join, resolve } from 'node:path';
 import { KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { REALISTIC_CONTROLLER_DELAY_MS } from '@decom/kube-local';
 
 describe('a deletion held by a finalizer names the object and the finalizer', () => {
   let fixture: EngineFixture;
   let api: DemoApi;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+    fixture = await startTestEngine({ localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }, adaptersDir: resolve('config/adapters') });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());

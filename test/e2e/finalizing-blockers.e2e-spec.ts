@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { REALISTIC_CONTROLLER_DELAY_MS } from '@decom/kube-local';
 
 describe('finalizing blockers over REST and GraphQL', () => {
   let fixture: EngineFixture;
@@ -18,7 +19,7 @@ describe('finalizing blockers over REST and GraphQL', () => {
     (await (await fetch(`${fixture.engine.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json()) as any;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+    fixture = await startTestEngine({ localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }, adaptersDir: resolve('config/adapters') });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());

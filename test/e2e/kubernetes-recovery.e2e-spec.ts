@@ -14,6 +14,7 @@ import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { useRedis, type RedisForTests } from '../support/redis.js';
 import { loggerInto } from './support/json-log-lines.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { REALISTIC_CONTROLLER_DELAY_MS } from '@decom/kube-local';
 
 /** Failed tries of the DELETE's run before Kubernetes comes back: the next queue retry is then 16 s ±20% away. */
 const FAILED_TRIES = 6;
@@ -31,6 +32,7 @@ describe.each(['in-process', 'BullMQ'] as const)('Kubernetes back: backed-off ad
   beforeAll(async () => {
     if (backend === 'BullMQ') redis = await useRedis();
     fixture = await startTestEngine({
+      localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS },
       adaptersDir: resolve('config/adapters'),
       logger: loggerInto(lines),
       ...(redis && { env: { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: redis.prefix('kube-recovery') } }),

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { REALISTIC_CONTROLLER_DELAY_MS } from '@decom/kube-local';
 
 const cond = (r: any, type: string) => r?.status?.conditions?.find((c: any) => c.type === type);
 
@@ -19,7 +20,7 @@ describe('Orphan nodepool under a Delete cluster: the Namespace holding its Conf
   let kube: KubernetesObjectApi;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
+    fixture = await startTestEngine({ localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }, adaptersDir: resolve('config/adapters') });
     api = new DemoApi(fixture.engine.url);
     const kc = new KubeConfig();
     kc.loadFromFile(join(fixture.dataDir, 'kubeconfig'));

@@ -9,6 +9,7 @@ import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { registerHistoryCommand } from '../../apps/cli/src/commands/history.command.js';
 import { registerLeaksCommand } from '../../apps/cli/src/commands/leaks.command.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { REALISTIC_CONTROLLER_DELAY_MS } from '@decom/kube-local';
 
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
 
@@ -18,7 +19,7 @@ describe('end to end: ownership, leaks', () => {
 
   beforeAll(async () => {
     // The periodic leak scan runs often here, so its count is observable.
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), admins: 'admin@example.com', env: { DECOM_LEAK_SCAN_INTERVAL_MS: '200' } });
+    fixture = await startTestEngine({ localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }, adaptersDir: resolve('config/adapters'), admins: 'admin@example.com', env: { DECOM_LEAK_SCAN_INTERVAL_MS: '200' } });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());

@@ -8,6 +8,7 @@ import { DELETION_WAITS_FOR_UNPAUSE } from '@decom/domain';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import type { AdapterRunObserver } from '@decom/worker';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { REALISTIC_CONTROLLER_DELAY_MS } from '@decom/kube-local';
 
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
 
@@ -19,7 +20,11 @@ describe('adapter policies end to end (seeds 003, 004)', () => {
   const runsOf = (adapter: string, id: string) => runs.filter((run) => run.adapter === adapter && run.job.event.data.id === id).length;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), onAdapterRun: (run) => runs.push(run) });
+    fixture = await startTestEngine({
+      localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS },
+      adaptersDir: resolve('config/adapters'),
+      onAdapterRun: (run) => runs.push(run),
+    });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());

@@ -6,6 +6,7 @@
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 import { statusReport, type ConditionStatuses, FINALIZED, IN_PROGRESS } from '../support/status-reports.js';
+import { REALISTIC_CONTROLLER_DELAY_MS } from '@decom/kube-local';
 
 const now = () => new Date().toISOString();
 const report = (adapter: string, generation: number, conds: ConditionStatuses, reason = 'R') => statusReport(adapter, generation, conds, reason);
@@ -16,7 +17,7 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
   let api: DemoApi;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ admins: 'operator@example.com' });
+    fixture = await startTestEngine({ localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }, admins: 'operator@example.com' });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());

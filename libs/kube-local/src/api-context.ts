@@ -3,13 +3,25 @@
  * and uid source (STYLE §3: time and ids are providers, so tests may fix them).
  */
 import type { KindDef, KindRegistry } from './kinds.js';
-import type { ObjectStore } from './object-store.js';
+import type { KubeObject, ObjectStore } from './object-store.js';
+
+/** `Normal` or `Warning`, as `Event.type` spells them. */
+export type EventType = 'Normal' | 'Warning';
+
+/**
+ * Where the server's controllers and deletions report what they did or wait for (the role of
+ * client-go's `record.EventRecorder`): one `Event` about `object`, from `component`.
+ */
+export interface EventSink {
+  record(def: KindDef, object: KubeObject, type: EventType, reason: string, message: string, component: string): void;
+}
 
 export interface ApiContext {
   readonly store: ObjectStore;
   readonly kinds: KindRegistry;
   readonly now: () => Date;
   readonly newUid: () => string;
+  readonly events: EventSink;
 }
 
 /** RFC 3339 UTC with whole seconds, the format of `metadata.creationTimestamp` and `deletionTimestamp`. */
@@ -23,7 +35,7 @@ export function scopeOf(def: KindDef, namespace: string | undefined): string | u
 }
 
 /** The served `v1 Namespace` kind. @throws Error if the registry lost it (it is built in). */
-export function namespaceKind(ctx: ApiContext): KindDef {
+export function namespaceKind(ctx: Pick<ApiContext, 'kinds'>): KindDef {
   const def = ctx.kinds.byKind('v1', 'Namespace');
   if (!def) throw new Error('the v1 Namespace kind is not registered');
   return def;

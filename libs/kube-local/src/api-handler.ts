@@ -7,9 +7,11 @@ import { parse as parseYaml } from 'yaml';
 import type { ApiContext } from './api-context.js';
 import { deleteObject, type DeleteRequest } from './deletion.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import { eventTable, TABLE_CONTENT_TYPE, wantsTable } from './event-table.js';
+import { openApiV2, openApiV3Document, openApiV3Root } from './openapi.js';
 import type { FieldValidation, ResourceOperations } from './resource-operations.js';
 import type { Route } from './router.js';
-import { badRequest, invalidOptions, KubeStatusError, methodNotAllowed, routeNotFound, type FieldError } from './status-errors.js';
+import { badRequest, invalidOptions, KubeStatusError, methodNotAllowed, routeNotFound, unsupportedMediaType, type FieldError } from './status-errors.js';
 
 export interface ApiRequest {
   readonly method: string;
@@ -17,6 +19,10 @@ export interface ApiRequest {
   readonly query: Readonly<Record<string, string>>;
   readonly rawBody: string;
   readonly contentType: string;
+  /** The `Accept` header, `''` when absent. */
+  readonly accept?: string;
+  /** The `User-Agent` header, `''` when absent (its prefix names the field manager when the query does not). */
+  readonly userAgent?: string;
   /** `host:port` the server listens on, for `/api`'s `serverAddressByClientCIDRs`. */
   readonly serverAddress: string;
 }
@@ -52,7 +58,16 @@ export function verbOf(method: string, route: Route, query: Readonly<Record<stri
   }
 }
 
+/** The body formats this server decodes (kube-apiserver also takes protobuf and CBOR; this one does not). */
+const BODY_TYPES = ['application/json', 'application/yaml'];
+
+/**
+ * @throws KubeStatusError 415 UnsupportedMediaType for a protobuf or CBOR body: the answer kube-apiserver
+ *   gives a format it does not serve (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/negotiation
+ *   NegotiateInputSerializer), which tells a client to send JSON.
+ */
 function parseBody(rawBody: string, contentType: string): unknown {
+  if (/protobuf|cbor/i.test(contentType)) throw unsupportedMediaType(contentType.split(';')[0]!.trim(), BODY_TYPES);
   if (rawBody.trim() === '') return undefined;
   try {
     return /yaml/i.test(contentType) ? parseYaml(rawBody) : JSON.parse(rawBody);
@@ -141,6 +156,8 @@ export class ApiHandler {
         return { code: 200, body: 'ok' };
       case 'version':
         return { code: 200, body: versionInfo() };
+      case 'openapi':
+        return this.openapi(request, route);
       case 'apiVersions':
       case 'groupList':
       case 'group':
@@ -155,6 +172,24 @@ export class ApiHandler {
     }
   }
 
+  /**
+   * The OpenAPI documents. v2 is served as JSON only: a client asking for protobuf alone (client-go's
+   * `OpenAPISchema`) gets 406 NotAcceptable, as kube-openapi answers a format it cannot produce.
+   */
+  private openapi(request: ApiRequest, route: Extract<Route, { type: 'openapi' }>): ApiResponse {
+    if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed(request.method);
+    const accept = request.accept ?? '';
+    if (accept !== '' && !/json|\*\/\*/i.test(accept)) {
+      return { code: 406, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `only application/json is served, not ${accept}`, reason: 'NotAcceptable', code: 406 } };
+    }
+    const version = String(versionInfo().gitVersion);
+    if (route.version === 'v2') return { code: 200, body: openApiV2(this.ctx.kinds, version) };
+    if (route.gvPath === undefined) return { code: 200, body: openApiV3Root(this.ctx.kinds, version) };
+    const document = openApiV3Document(this.ctx.kinds, route.gvPath, version);
+    if (!document) throw routeNotFound();
+    return { code: 200, body: document, headers: { 'Cache-Control': 'public, immutable' } };
+  }
+
   private resource(request: ApiRequest, route: Extract<Route, { type: 'resource' }>): ApiResponse {
     const { def, namespace, name, subresource } = route;
     const { query } = request;
@@ -164,22 +199,29 @@ export class ApiHandler {
     if (verb !== undefined) checkWriteOptions(verb, query, body);
     const warnings: string[] = [];
     const fieldValidation = FIELD_VALIDATIONS.find((v) => v === query.fieldValidation);
-    const writeOptions = { dryRun, warnings, ...(fieldValidation ? { fieldValidation } : {}) };
+    // kube-apiserver's managerOrUserAgent: the fieldManager parameter, else the User-Agent up to its first '/'.
+    // An apply names its manager itself (PatchOptions validation); other writes fall back to the User-Agent.
+    const isApply = request.contentType.split(';')[0]!.trim().toLowerCase() === 'application/apply-patch+yaml';
+    const fieldManager = query.fieldManager ?? (isApply ? '' : (request.userAgent ?? '').split('/')[0]!);
+    const force = query.force === undefined ? {} : { force: query.force === 'true' };
+    const writeOptions = { dryRun, warnings, fieldManager, ...force, ...(fieldValidation ? { fieldValidation } : {}) };
     // A namespace's `finalize` subresource takes PUT only.
     if (subresource === 'finalize' && verb !== 'update') throw methodNotAllowed(request.method);
     switch (verb) {
       case 'get':
         return { code: 200, body: this.ops.get(def, namespace, name!) };
-      case 'list':
-        return {
-          code: 200,
-          body: this.ops.list(def, namespace, {
-            ...(query.labelSelector !== undefined ? { labelSelector: query.labelSelector } : {}),
-            ...(query.fieldSelector !== undefined ? { fieldSelector: query.fieldSelector } : {}),
-            ...(query.limit !== undefined ? { limit: Number(query.limit) } : {}),
-            ...(query.continue !== undefined ? { continueToken: query.continue } : {}),
-          }),
-        };
+      case 'list': {
+        const list = this.ops.list(def, namespace, {
+          ...(query.labelSelector !== undefined ? { labelSelector: query.labelSelector } : {}),
+          ...(query.fieldSelector !== undefined ? { fieldSelector: query.fieldSelector } : {}),
+          ...(query.limit !== undefined ? { limit: Number(query.limit) } : {}),
+          ...(query.continue !== undefined ? { continueToken: query.continue } : {}),
+        });
+        if (def.builtIn && def.apiVersion === 'v1' && def.kind === 'Event' && wantsTable(request.accept ?? '')) {
+          return { code: 200, body: eventTable(list, this.ctx.now()), headers: { 'Content-Type': TABLE_CONTENT_TYPE } };
+        }
+        return { code: 200, body: list };
+      }
       case 'watch':
         // Streams are served by the WatchHub before a request gets here.
         throw badRequest('watch requests are streamed, not answered');
@@ -196,7 +238,6 @@ export class ApiHandler {
         const result = this.ops.patch(def, namespace, name, request.contentType, request.rawBody, {
           ...writeOptions,
           ...(subresource ? { subresource } : {}),
-          ...(query.fieldManager !== undefined ? { fieldManager: query.fieldManager } : {}),
         });
         return { code: result.created ? 201 : 200, body: result.object, headers: warningHeader(warnings) };
       }

@@ -1,6 +1,6 @@
 import { KubernetesObjectApi } from '@kubernetes/client-node';
 import { appendBounded } from './bounded-history.js';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 
 describe('bounded request and change history (issue 16 P8: a long-running embedded engine does not grow)', () => {
   it('appendBounded keeps the newest `limit` entries once 10 % over', () => {
@@ -21,7 +21,7 @@ describe('bounded request and change history (issue 16 P8: a long-running embedd
   describe('through the server', () => {
     let kube: LocalKube;
     beforeAll(async () => {
-      kube = await startLocalKube({ historyLimit: 40 });
+      kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS, historyLimit: 40 });
     });
     afterAll(() => kube.close());
 
@@ -41,7 +41,7 @@ describe('bounded request and change history (issue 16 P8: a long-running embedd
   });
 
   it('a server with historyLimit 0 records no requests or changes and still serves every object', async () => {
-    const kube = await startLocalKube({ historyLimit: 0 });
+    const kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS, historyLimit: 0 });
     try {
       const api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
       for (let i = 0; i < 5; i++) await api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' } });

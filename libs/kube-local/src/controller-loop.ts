@@ -1,8 +1,9 @@
 /**
  * Runs the server's controllers (garbage collector, namespace controller) asynchronously after
  * changes, as kube-controller-manager does beside the API server: a store change schedules a pass
- * `delayMs` later (one timer tick at 0), and a pass that changed something schedules the next.
- * So a DELETE's response always shows the state before the controllers act.
+ * after a delay (one timer tick at 0; a fresh draw of a jittered range each time, as informer
+ * resyncs and work-queue latency make real controllers' timing vary), and a pass that changed
+ * something schedules the next. So a DELETE's response always shows the state before the controllers act.
  */
 import type { ObjectStore } from './object-store.js';
 
@@ -11,6 +12,23 @@ export interface Controller {
   runOnce(): void;
   /** Queues everything again (the next pass looks at the whole store). */
   resync(): void;
+}
+
+/** A fixed delay in ms, or a range `{ min, max }` each pass draws its delay from (uniformly). */
+export type ControllerDelay = number | { readonly min: number; readonly max: number };
+
+/**
+ * A function drawing delays from a `ControllerDelay`.
+ * @throws RangeError for a negative delay or a range with `max < min`.
+ */
+export function delayDrawer(delay: ControllerDelay, random: () => number = Math.random): () => number {
+  if (typeof delay === 'number') {
+    if (!(delay >= 0)) throw new RangeError(`controllerDelayMs must be ≥ 0, got ${delay}`);
+    return () => delay;
+  }
+  const { min, max } = delay;
+  if (!(min >= 0) || !(max >= min)) throw new RangeError(`controllerDelayMs needs 0 ≤ min ≤ max, got ${JSON.stringify(delay)}`);
+  return () => min + Math.floor(random() * (max - min + 1));
 }
 
 export class ControllerLoop {
@@ -24,7 +42,7 @@ export class ControllerLoop {
   constructor(
     private readonly store: ObjectStore,
     private readonly controllers: readonly Controller[],
-    private readonly delayMs: number,
+    private readonly nextDelayMs: () => number,
   ) {
     store.onChange(() => this.kick());
   }
@@ -32,7 +50,7 @@ export class ControllerLoop {
   /** Schedules a pass unless one is pending or running (a running pass reschedules itself if it changed anything). */
   kick(): void {
     if (this.timer || this.running || this.stopped || this.paused) return;
-    this.timer = setTimeout(() => this.run(), this.delayMs);
+    this.timer = setTimeout(() => this.run(), this.nextDelayMs());
   }
 
   /** Resolves once no pass is pending (immediately while paused). @throws the error a controller threw, if any. */

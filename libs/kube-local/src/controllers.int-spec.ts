@@ -1,5 +1,5 @@
 import { CoreV1Api, KubernetesObjectApi } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 import { obj, jobSpec } from './testing/test-object.js';
 
 /** The change-driven controllers: cases a pass that only looks at what changed could miss. */
@@ -11,7 +11,7 @@ describe('garbage collector and namespace controller work from changes', () => {
   const exists = (name: string, namespace = 'default') => kube.peek('v1', 'ConfigMap', namespace, name) !== undefined;
 
   beforeEach(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
   });
   afterEach(() => kube.close());
@@ -78,6 +78,19 @@ describe('garbage collector and namespace controller work from changes', () => {
     expect(exists('a', 'ns-0')).toBe(false);
     expect(exists('a', 'ns-1')).toBe(true);
     expect(exists('kept')).toBe(true);
+  });
+
+  it('with a jittered delay the namespace controller acts passes later: Terminating first, content gone after', async () => {
+    const core = kube.kubeConfig().makeApiClient(CoreV1Api);
+    kube.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'slow' } });
+    kube.seed(cm('a', {}, 'slow'));
+    await core.deleteNamespace({ name: 'slow' });
+    await kube.settle();
+    const at = (type: string, kind: string, name: string) => Date.parse(kube.changes.find((c) => c.type === type && c.kind === kind && c.name === name)!.time);
+    // The DELETE marks the namespace; its content goes in a controller pass at least the minimum delay later.
+    const marked = kube.changes.find((c) => c.kind === 'Namespace' && c.name === 'slow' && c.type === 'MODIFIED')!;
+    expect(at('DELETED', 'ConfigMap', 'a') - Date.parse(marked.time)).toBeGreaterThanOrEqual(REALISTIC_CONTROLLER_DELAY_MS.min);
+    expect(at('DELETED', 'Namespace', 'slow')).toBeGreaterThanOrEqual(at('DELETED', 'ConfigMap', 'a'));
   });
 
   it('hands out copies: changing what seed or peek returned does not change the stored object', async () => {

@@ -1,5 +1,5 @@
 import { AppsV1Api, KubernetesObjectApi } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 import { apiFailure } from './testing/api-failure.js';
 import { obj, type TestObject, workloadSpec } from './testing/test-object.js';
 
@@ -16,7 +16,7 @@ describe('create / get / replace through KubernetesObjectApi', () => {
   let api: KubernetesObjectApi;
 
   beforeEach(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
   });
   afterEach(() => kube.close());

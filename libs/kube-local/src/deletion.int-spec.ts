@@ -1,5 +1,5 @@
 import { CoreV1Api, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 import { apiFailure } from './testing/api-failure.js';
 import { obj, type TestObject, podSpec, workloadSpec, jobSpec } from './testing/test-object.js';
 
@@ -25,7 +25,7 @@ describe('deletion semantics through KubernetesObjectApi', () => {
   const deletedOrder = () => kube.changes.filter((c) => c.type === 'DELETED').map((c) => c.name);
 
   beforeEach(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
   });
   afterEach(() => kube.close());

@@ -146,5 +146,10 @@ export function deleteObject(
     existing.metadata.deletionTimestamp !== undefined &&
     JSON.stringify(existing.metadata.finalizers ?? []) === JSON.stringify(next.metadata.finalizers ?? []);
   const stored = unchanged || request.dryRun ? (unchanged ? existing : next) : ctx.store.write(def, next);
+  const waitingFor = (stored.metadata.finalizers ?? []).filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
+  if (!unchanged && !request.dryRun && !isNamespace && waitingFor.length > 0) {
+    // The object stays until whoever owns these finalizers removes them: say so where `kubectl describe` looks.
+    ctx.events.record(def, stored, 'Normal', 'WaitingForFinalizers', `Deletion waits for finalizers: ${waitingFor.join(', ')}`, 'kube-apiserver');
+  }
   return { code: request.orphanDependents === false ? 202 : 200, body: stored, removed: false };
 }

@@ -1,5 +1,5 @@
 import { ApisApi, AppsV1Api, CoreApi, KubernetesObjectApi, VersionApi } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 import { obj } from './testing/test-object.js';
 
 /** Exposes client-node's protected discovery lookup, which every KubernetesObjectApi call goes through. */
@@ -15,7 +15,7 @@ describe('discovery through @kubernetes/client-node', () => {
   let lookup: ResourceLookup;
 
   beforeEach(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
     lookup = kube.kubeConfig().makeApiClient(ResourceLookup);
   });
@@ -45,7 +45,7 @@ describe('discovery through @kubernetes/client-node', () => {
     const kc = kube.kubeConfig();
     expect((await kc.makeApiClient(CoreApi).getAPIVersions()).versions).toEqual(['v1']);
     const groups = (await kc.makeApiClient(ApisApi).getAPIVersions()).groups.map((g) => g.preferredVersion?.groupVersion);
-    expect(groups).toEqual(['apps/v1', 'batch/v1', 'rbac.authorization.k8s.io/v1', 'work.open-cluster-management.io/v1']);
+    expect(groups).toEqual(['apps/v1', 'batch/v1', 'rbac.authorization.k8s.io/v1', 'events.k8s.io/v1', 'work.open-cluster-management.io/v1']);
     const names = (await kc.makeApiClient(AppsV1Api).getAPIResources()).resources.map((r) => r.name);
     expect(names).toEqual(['deployments', 'replicasets', 'deployments/status', 'replicasets/status']);
     expect((await kc.makeApiClient(VersionApi).getCode()).gitVersion).toMatch(/^v1\.\d+\.\d+/);

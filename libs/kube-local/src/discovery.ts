@@ -6,6 +6,9 @@
  */
 import { apiVersionOf, VERBS, type KindRegistry } from './kinds.js';
 
+/** Served kinds in the `all` category (`kubectl get all`), as their registries list them (`Categories()`). */
+const ALL_CATEGORY = new Set(['Pod', 'Service', 'Deployment', 'ReplicaSet', 'Job']);
+
 /** `/api`: the core group's versions. */
 export function apiVersions(serverAddress: string): Record<string, unknown> {
   return {
@@ -41,6 +44,7 @@ export function apiResourceList(kinds: KindRegistry, group: string, version: str
     kind: d.kind,
     verbs: [...VERBS],
     ...(d.shortNames.length > 0 ? { shortNames: [...d.shortNames] } : {}),
+    ...(d.builtIn && ALL_CATEGORY.has(d.kind) ? { categories: ['all'] } : {}),
   }));
   const subresources = defs.flatMap((d) => [
     ...(d.statusSubresource ? [{ name: `${d.plural}/status`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['get', 'patch', 'update'] }] : []),

@@ -1,5 +1,5 @@
 import { ApiException, KubernetesObjectApi } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 import { apiFailure } from './testing/api-failure.js';
 import { obj, type TestObject } from './testing/test-object.js';
 
@@ -25,7 +25,7 @@ describe('fault injection and the request log', () => {
   let api: KubernetesObjectApi;
 
   beforeEach(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
     kube.seed({ ...cm('a') });
     kube.seed({ ...cm('b') });

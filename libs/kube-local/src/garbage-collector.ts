@@ -82,7 +82,9 @@ export class GarbageCollector {
 
   private orphanDependents({ def, object: owner }: StoredEntry): void {
     for (const dependent of this.dependentsOf(owner.metadata.uid)) {
-      this.stripReferences(dependent, new Set([owner.metadata.uid]));
+      if (this.stripReferences(dependent, new Set([owner.metadata.uid]))) {
+        this.event(dependent, 'Orphaned', `ownerReference to ${owner.kind}/${owner.metadata.name} removed: the owner is deleted with propagationPolicy Orphan`);
+      }
     }
     this.dropFinalizer(def, owner, ORPHAN_FINALIZER);
   }
@@ -104,6 +106,9 @@ export class GarbageCollector {
     if (waited && this.ctx.store.hasDependents(object.metadata.uid)) policy = 'Foreground';
     else if (hasFinalizer(object, ORPHAN_FINALIZER)) policy = 'Orphan';
     else if (hasFinalizer(object, FOREGROUND_FINALIZER)) policy = 'Foreground';
+    const owners = states.map((s) => `${s.ref.kind}/${s.ref.name}`).join(', ');
+    const why = waited ? `its owner ${owners} is being deleted in the foreground` : `its owner ${owners} is gone`;
+    this.event({ def, object }, 'GarbageCollected', `Deleting with propagationPolicy ${policy}: ${why}`);
     this.ignoringNotFound(() => deleteObject(this.ctx, def, object.metadata.namespace, object.metadata.name, { propagationPolicy: policy }));
   }
 
@@ -111,7 +116,16 @@ export class GarbageCollector {
     const blocking = this.dependentsOf(owner.metadata.uid).filter(({ object }) =>
       ownerRefs(object).some((ref) => ref.uid === owner.metadata.uid && ref.blockOwnerDeletion === true),
     );
-    if (blocking.length === 0) this.dropFinalizer(def, owner, FOREGROUND_FINALIZER);
+    if (blocking.length === 0) {
+      this.dropFinalizer(def, owner, FOREGROUND_FINALIZER);
+      return;
+    }
+    const names = blocking.map(({ object }) => `${object.kind}/${object.metadata.name}`);
+    this.event({ def, object: owner }, 'WaitingForDependents', `Foreground deletion waits for ${names.length} dependent(s) with blockOwnerDeletion: ${names.join(', ')}`);
+  }
+
+  private event({ def, object }: StoredEntry, reason: string, message: string): void {
+    this.ctx.events.record(def, object, 'Normal', reason, message, 'garbage-collector-controller');
   }
 
   private ownerState(dependent: KubeObject, ref: OwnerReference): OwnerState {
@@ -129,14 +143,16 @@ export class GarbageCollector {
     return this.ctx.store.dependentsOf(uid);
   }
 
-  private stripReferences({ def, object }: StoredEntry, uids: ReadonlySet<string>): void {
+  /** Drops the references to `uids`; returns whether there were any. */
+  private stripReferences({ def, object }: StoredEntry, uids: ReadonlySet<string>): boolean {
     const fresh = this.ctx.store.get(def, object.metadata.namespace, object.metadata.name);
-    if (!fresh) return;
+    if (!fresh) return false;
     const kept = ownerRefs(fresh).filter((ref) => !uids.has(ref.uid));
-    if (kept.length === ownerRefs(fresh).length) return;
+    if (kept.length === ownerRefs(fresh).length) return false;
     if (kept.length > 0) fresh.metadata.ownerReferences = kept;
     else delete fresh.metadata.ownerReferences;
     this.ctx.store.write(def, fresh);
+    return true;
   }
 
   private dropFinalizer(def: KindDef, object: KubeObject, finalizer: string): void {

@@ -1,5 +1,5 @@
 export { startLocalKube } from './server.js';
-export type { LocalKube, LocalKubeOptions } from './local-kube.js';
+export { REALISTIC_CONTROLLER_DELAY_MS, type LocalKube, type LocalKubeOptions } from './local-kube.js';
 export type { RecordedKubeRequest, RequestFilter } from './request-log.js';
 export type { FaultInjector, FaultHandle, FaultSpec, FaultMatch, FaultEffect } from './faults.js';
 export type { KindRegistration, PropagationPolicy } from './kinds.js';

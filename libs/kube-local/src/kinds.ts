@@ -82,6 +82,7 @@ export function builtInKinds(): KindDef[] {
     builtIn('', 'v1', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] }),
     builtIn('', 'v1', 'Service', 'services', true, { statusSubresource: true, shortNames: ['svc'] }),
     builtIn('', 'v1', 'Pod', 'pods', true, { statusSubresource: true, shortNames: ['po'], returnsDeletedObject: true }),
+    builtIn('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
     builtIn('apps', 'v1', 'Deployment', 'deployments', true, { statusSubresource: true, shortNames: ['deploy'] }),
     builtIn('apps', 'v1', 'ReplicaSet', 'replicasets', true, { statusSubresource: true, shortNames: ['rs'] }),
     // Real batch/v1 Jobs default to Orphan (pkg/registry/batch/job/strategy.go, "for back compatibility").
@@ -89,6 +90,8 @@ export function builtInKinds(): KindDef[] {
     builtIn('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true),
     builtIn('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true),
     builtIn('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false),
+    // Upstream one event store served in two versions; here the recorder writes each event in both.
+    builtIn('events.k8s.io', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
     // A CRD in real clusters (open-cluster-management's work API) with the status subresource enabled.
     fromRegistration({
       group: 'work.open-cluster-management.io',

@@ -1,5 +1,5 @@
 import { KubernetesObjectApi } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 import { obj } from './testing/test-object.js';
 
 /** Label-selected lists go through the store's label index: it must follow relabels and deletes. */
@@ -16,7 +16,7 @@ describe('label-selected lists follow label changes', () => {
     api.patch(cm(name, labels), undefined, undefined, undefined, undefined, 'application/merge-patch+json');
 
   beforeEach(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
     kube.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
   });

@@ -53,10 +53,20 @@ describe('field selectors (metadata.name, metadata.namespace)', () => {
     ['metadata.namespace=ns,metadata.name=a', 'a', 'ns', true],
     ['metadata.namespace=other', 'a', 'ns', false],
   ])('%j on %s/%s → %s', (selector, name, namespace, expected) => {
-    expect(matchesFields(parseFieldSelector(selector), name, namespace)).toBe(expected);
+    expect(matchesFields(parseFieldSelector(selector), { metadata: { name, namespace } })).toBe(expected);
   });
 
   it('rejects fields other than metadata.name and metadata.namespace', () => {
     expect(() => parseFieldSelector('spec.nodeName=x')).toThrow('field label not supported: spec.nodeName');
+  });
+
+  it('takes the fields a kind makes selectable, compared as printed values', () => {
+    const pod = { metadata: { name: 'p', namespace: 'ns' }, status: { phase: 'Running' } };
+    expect(matchesFields(parseFieldSelector('status.phase=Running', ['status.phase']), pod)).toBe(true);
+    expect(matchesFields(parseFieldSelector('status.phase!=Running', ['status.phase']), pod)).toBe(false);
+    const job = { metadata: { name: 'j' }, status: { successful: 1 } };
+    expect(matchesFields(parseFieldSelector('status.successful=1', ['status.successful']), job)).toBe(true);
+    const event = { metadata: { name: 'e' }, source: { component: 'garbage-collector-controller' } };
+    expect(matchesFields(parseFieldSelector('source=garbage-collector-controller', ['source']), event)).toBe(true);
   });
 });

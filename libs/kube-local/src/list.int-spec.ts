@@ -1,5 +1,5 @@
 import { KubernetesObjectApi } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 import { apiFailure } from './testing/api-failure.js';
 
 describe('list with selectors and paging through KubernetesObjectApi', () => {
@@ -12,7 +12,7 @@ describe('list with selectors and paging through KubernetesObjectApi', () => {
     );
 
   beforeAll(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
     kube.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
     const seeds: [string, string, Record<string, string>][] = [

@@ -8,18 +8,32 @@ import type { KindRegistration } from './kinds.js';
 import type { StoreChange } from './object-store.js';
 import type { RecordedKubeRequest, RequestFilter } from './request-log.js';
 
+/**
+ * The controller delay test suites run the bundled server with: 50–300 ms, drawn per pass. A namespace
+ * with content, or a Foreground chain, then takes a few passes to go, so a client sees the
+ * intermediate states (Terminating, foregroundDeletion) a real cluster shows for seconds.
+ */
+export const REALISTIC_CONTROLLER_DELAY_MS = { min: 50, max: 300 } as const;
+
 export interface LocalKubeOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   /** Default `127.0.0.1`. */
   host?: string;
-  /** Delay before each garbage-collector / namespace-controller pass; default 0 (next timer tick). */
-  controllerDelayMs?: number;
+  /**
+   * Delay before each garbage-collector / namespace-controller pass, ms: a number, or `{ min, max }`
+   * to draw each pass's delay from (jitter, as real controllers' timing varies). Default 0 (the next
+   * timer tick: benchmarks and tests that say so); test suites use `REALISTIC_CONTROLLER_DELAY_MS`
+   * so that clients exercise their wait and re-run paths. @throws RangeError (from `startLocalKube`) when negative or `max < min`.
+   */
+  controllerDelayMs?: number | { readonly min: number; readonly max: number };
   /**
    * Entries kept in `requests` and in `changes` each, oldest dropped (default unlimited: tests assert on
    * whole histories; 0 keeps none). The embedded engine sets one so a long-running engine does not grow forever.
    */
   historyLimit?: number;
+  /** Events kept per Event kind (oldest dropped), in place of kube-apiserver's `--event-ttl`; default 1000. */
+  maxEvents?: number;
   /** Clock for timestamps; default `() => new Date()`. */
   now?: () => Date;
   /** Source of `metadata.uid`; default `randomUUID`. */

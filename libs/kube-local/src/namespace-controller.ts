@@ -119,6 +119,14 @@ export class NamespaceController {
     const comparable = (cs: NamespaceCondition[]) => cs.map(({ lastTransitionTime: _t, ...rest }) => rest);
     if (jsonEqual(comparable(conditions), comparable(previous)) && status.phase === 'Terminating') return;
     ns.status = { ...status, phase: 'Terminating', conditions };
-    this.ctx.store.write(namespaceKind(this.ctx), ns);
+    const stored = this.ctx.store.write(namespaceKind(this.ctx), ns);
+    // An event per condition that turned True or changed its message: what `kubectl describe ns` shows an
+    // operator asking why the namespace is still there.
+    for (const c of conditions) {
+      const before = previous.find((p) => p.type === c.type);
+      if (c.status !== 'True' || (before?.status === c.status && before.message === c.message)) continue;
+      const type = c.type === 'NamespaceFinalizersRemaining' ? 'Warning' : 'Normal';
+      this.ctx.events.record(namespaceKind(this.ctx), stored, type, c.type, c.message, 'namespace-controller');
+    }
   }
 }

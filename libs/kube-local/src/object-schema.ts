@@ -13,10 +13,15 @@
  * or dropped silently (`Ignore`) — staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go and
  * the field validation KEP (2885).
  */
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import * as models from '@kubernetes/client-node';
 import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { Event as EventsV1Event } from 'kubernetes-models/events.k8s.io/v1/Event';
+import { Event } from 'kubernetes-models/v1/Event';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Pod } from 'kubernetes-models/v1/Pod';
@@ -70,6 +75,8 @@ const SCHEMAS: Readonly<Record<string, KindSchema>> = {
   'v1/ServiceAccount': { validate: compiledFrom(ServiceAccount), model: 'V1ServiceAccount' },
   'v1/Service': { validate: compiledFrom(Service), model: 'V1Service' },
   'v1/Pod': { validate: compiledFrom(Pod), model: 'V1Pod' },
+  'v1/Event': { validate: compiledFrom(Event), model: 'CoreV1Event' },
+  'events.k8s.io/v1/Event': { validate: compiledFrom(EventsV1Event), model: 'EventsV1Event' },
   'apps/v1/Deployment': { validate: compiledFrom(Deployment), model: 'V1Deployment' },
   'apps/v1/ReplicaSet': { validate: compiledFrom(ReplicaSet), model: 'V1ReplicaSet' },
   'batch/v1/Job': { validate: compiledFrom(Job), model: 'V1Job' },
@@ -77,6 +84,55 @@ const SCHEMAS: Readonly<Record<string, KindSchema>> = {
   'rbac.authorization.k8s.io/v1/RoleBinding': { validate: compiledFrom(RoleBinding), model: 'V1RoleBinding' },
   'rbac.authorization.k8s.io/v1/ClusterRole': { validate: compiledFrom(ClusterRole), model: 'V1ClusterRole' },
 };
+
+/** The `@kubernetes/client-node` model name of a built-in kind's schema (`V1ConfigMap`), or undefined. */
+export function schemaModelOf(apiVersion: string, kind: string): string | undefined {
+  return SCHEMAS[`${apiVersion}/${kind}`]?.model;
+}
+
+const requireHere = createRequire(import.meta.url);
+let validatorFiles: Map<string, string> | undefined;
+
+/**
+ * The `kubernetes-models` validator files by the model names `@kubernetes/client-node` uses for the
+ * same definition: `IoK8sApiCoreV1Container` → `V1Container` and `CoreV1Container` (the client
+ * prefixes the group where two groups define the same name, as `CoreV1Event` / `EventsV1Event`).
+ */
+function validatorFileIndex(): Map<string, string> {
+  if (validatorFiles) return validatorFiles;
+  const dir = join(dirname(requireHere.resolve('kubernetes-models/package.json')), '_schemas');
+  validatorFiles = new Map();
+  for (const file of readdirSync(dir)) {
+    const match = /^IoK8s(?:Api|Apimachinery\w*?)([A-Z][a-z]*)(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)\.js$/.exec(file);
+    if (!match) continue;
+    const [, group, version, name] = match;
+    validatorFiles.set(`${group}${version}${name}`, join(dir, file));
+    if (!validatorFiles.has(`${version}${name}`)) validatorFiles.set(`${version}${name}`, join(dir, file));
+  }
+  return validatorFiles;
+}
+
+const requiredCache = new Map<string, readonly string[]>();
+
+/**
+ * The required properties of a model (`V1Container` → `['name']`), read from the compiled
+ * `kubernetes-models` validator of the same definition by validating an empty object; `[]` when
+ * no validator matches.
+ */
+export function requiredFieldsOf(model: string): readonly string[] {
+  const cached = requiredCache.get(model);
+  if (cached) return cached;
+  const file = validatorFileIndex().get(model);
+  let required: string[] = [];
+  if (file) {
+    const { validate } = requireHere(file) as { validate: CompiledValidator };
+    if (!validate({})) {
+      required = (validate.errors ?? []).filter((e) => e.keyword === 'required' && e.instancePath === '').map((e) => String(e.params.missingProperty));
+    }
+  }
+  requiredCache.set(model, required);
+  return required;
+}
 
 /** The kinds with a published schema here (`<apiVersion>/<kind>`). */
 export function hasSchema(apiVersion: string, kind: string): boolean {

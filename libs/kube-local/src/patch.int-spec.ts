@@ -1,5 +1,5 @@
 import { CoreV1Api, KubernetesObjectApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 import { apiFailure } from './testing/api-failure.js';
 import { obj } from './testing/test-object.js';
 
@@ -10,7 +10,7 @@ describe('PATCH through @kubernetes/client-node', () => {
   let api: KubernetesObjectApi;
 
   beforeEach(async () => {
-    kube = await startLocalKube();
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
     kube.seed({ ...ref, metadata: { ...ref.metadata, labels: { keep: 'yes', drop: 'yes' }, finalizers: ['example.com/a'] }, data: { x: '1' } });
   });
@@ -69,7 +69,7 @@ describe('PATCH through @kubernetes/client-node', () => {
 
   it('apply patch creates a missing object and needs a fieldManager', async () => {
     const desired = obj({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', namespace: 'default' }, data: { k: 'v' } });
-    expect(await apiFailure(api.patch(desired, undefined, undefined, undefined, undefined, PatchStrategy.ServerSideApply))).toMatchObject({ code: 400 });
+    expect(await apiFailure(api.patch(desired, undefined, undefined, undefined, undefined, PatchStrategy.ServerSideApply))).toMatchObject({ code: 422 });
     const created = await api.patch(desired, undefined, undefined, 'decom', undefined, PatchStrategy.ServerSideApply);
     expect(created.metadata?.uid).toBeTruthy();
     expect(kube.requests.at(-1)).toMatchObject({ verb: 'patch', status: 201 });

@@ -124,7 +124,7 @@ export function applyJsonPatch(target: Json, operations: Json): Json {
 }
 
 /** Lists merged by a key instead of replaced (the `patchMergeKey` tags of the built-in types we serve). */
-const MERGE_KEYS: Record<string, (item: JsonObject) => string> = {
+export const MERGE_KEYS: Readonly<Record<string, (item: JsonObject) => string>> = {
   containers: () => 'name',
   initContainers: () => 'name',
   ephemeralContainers: () => 'name',
@@ -138,7 +138,7 @@ const MERGE_KEYS: Record<string, (item: JsonObject) => string> = {
 };
 
 /** Lists of scalars merged as sets (`patchStrategy: merge` on `metadata.finalizers`). */
-const SET_LISTS = new Set(['finalizers']);
+export const SET_LISTS: ReadonlySet<string> = new Set(['finalizers']);
 
 function mergeKeyedList(existing: Json, items: Json[], keyOf: (item: JsonObject) => string): Json[] {
   if (items.some((i) => isObject(i) && i.$patch === 'replace')) return items.filter((i) => !(isObject(i) && i.$patch));

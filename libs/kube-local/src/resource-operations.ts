@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { isNamespaceKind, namespaceKind, rfc3339, scopeOf, type ApiContext } from './api-context.js';
 import { removeIfReleased } from './deletion.js';
-import { matchesFields, parseFieldSelector } from './field-selector.js';
+import { matchesFields, parseFieldSelector, selectableFields } from './field-selector.js';
 import { jsonEqual } from './json-equal.js';
 import type { KindDef } from './kinds.js';
 import { parseLabelSelector, SelectorSyntaxError } from './label-selector.js';
@@ -16,11 +16,13 @@ import { compareKeys, storageKey, type KubeObject } from './object-store.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PATCH_TYPES, PatchError } from './patches.js';
 import {
   alreadyExists,
+  applyConflict,
   badRequest,
   conflict,
   forbidden,
   internalError,
   invalid,
+  invalidOptions,
   namespaceNotFound,
   type FieldError,
   notFound,
@@ -29,6 +31,7 @@ import {
   unsupportedMediaType,
 } from './status-errors.js';
 import { applyDefaults, convertIncoming, validateKind, validateKindUpdate } from './kind-rules.js';
+import { afterUpdate, planApply, sameOwnership, type ManagedFieldsEntry, type Writer } from './managed-fields.js';
 import { checkStructure, pruneUnknownFields } from './object-schema.js';
 import { validateObjectMeta } from './validation.js';
 
@@ -60,6 +63,19 @@ export interface WriteOptions {
   readonly fieldValidation?: FieldValidation;
   /** Receives the `Warning` header texts of the write (unknown fields dropped under `Warn`). */
   readonly warnings?: string[];
+  /**
+   * Who writes, for `metadata.managedFields` (the `fieldManager` query parameter, else the User-Agent's
+   * prefix, as kube-apiserver takes it). Undefined for the server's own writes (fixtures, `setStatus`),
+   * which leave ownership as it is.
+   */
+  readonly fieldManager?: string;
+  /** `force=true` on an apply: take conflicting fields instead of answering 409. */
+  readonly force?: boolean;
+}
+
+/** What `create`/`applyUpdate` store as `managedFields` when an apply planned them. */
+interface InternalWriteOptions extends WriteOptions {
+  readonly applyOwnership?: ManagedFieldsEntry[];
 }
 
 const GENERATE_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -93,14 +109,14 @@ export class ResourceOperations {
     let labels, fields;
     try {
       labels = parseLabelSelector(options.labelSelector ?? '');
-      fields = parseFieldSelector(options.fieldSelector ?? '');
+      fields = parseFieldSelector(options.fieldSelector ?? '', selectableFields(def));
     } catch (error) {
       if (error instanceof SelectorSyntaxError) throw badRequest(error.message);
       throw error;
     }
     let items = this.ctx.store
       .list(def, scopeOf(def, namespace), labels)
-      .filter((o) => matchesFields(fields, o.metadata.name, o.metadata.namespace ?? ''));
+      .filter((o) => matchesFields(fields, o));
     if (options.continueToken) {
       const after = this.decodeContinue(options.continueToken);
       items = items.filter((o) => compareKeys(storageKey(o), after) > 0);
@@ -129,7 +145,7 @@ export class ResourceOperations {
    *   missing; 403 Forbidden (cause `NamespaceTerminating`) when it is terminating; 422 Invalid;
    *   500 when `metadata.resourceVersion` is set (as etcd3 storage refuses it); 409 AlreadyExists.
    */
-  create(def: KindDef, namespace: string | undefined, body: unknown, options: WriteOptions = {}): KubeObject {
+  create(def: KindDef, namespace: string | undefined, body: unknown, options: InternalWriteOptions = {}): KubeObject {
     const incoming = this.checkBody(def, body);
     const meta = incoming.metadata;
     const scope = scopeOf(def, namespace);
@@ -156,6 +172,11 @@ export class ResourceOperations {
     if (errors.length > 0) throw invalid(def, name, errors);
     if (meta.resourceVersion) throw internalError('resourceVersion should not be set on objects to be created');
     if (this.ctx.store.read(def, scope, name)) throw alreadyExists(def, name);
+    if (options.fieldManager !== undefined) {
+      const ownership = options.applyOwnership ?? afterUpdate(undefined, object, this.writer(def, options.fieldManager));
+      if (ownership.length > 0) object.metadata.managedFields = ownership;
+      else delete object.metadata.managedFields;
+    }
     if (options.dryRun) return object;
     return this.ctx.store.write(def, object);
   }
@@ -174,10 +195,13 @@ export class ResourceOperations {
 
   /**
    * Patches an object with a JSON merge, JSON, strategic merge (built-in kinds only, as for real CRDs)
-   * or apply patch; apply creates a missing object and is otherwise approximated as a merge patch
-   * (no managed fields, no conflicts).
+   * or apply patch. An apply (server-side apply, managed-fields.ts) creates a missing object, owns the
+   * fields of its configuration, removes the ones its manager applied before and left out, and merges
+   * the rest like a strategic merge patch (a merge patch for custom resources).
    * @returns the object, and whether apply created it (the HTTP layer answers 201).
-   * @throws KubeStatusError 415 for an unsupported patch type; 400/422 for a bad patch; as `update`.
+   * @throws KubeStatusError 415 for an unsupported patch type; 400/422 for a bad patch; 422 for an apply
+   *   without `fieldManager` or `force` on another patch type; 400 for an apply without a matching
+   *   `apiVersion`/`kind`; 409 `Apply failed with N conflicts` unless forced; as `update`.
    */
   patch(
     def: KindDef,
@@ -190,15 +214,15 @@ export class ResourceOperations {
     const type = contentType.split(';')[0]!.trim().toLowerCase();
     const accepted = def.builtIn ? Object.values(PATCH_TYPES) : [PATCH_TYPES.json, PATCH_TYPES.merge, PATCH_TYPES.apply];
     if (!accepted.includes(type as never)) throw unsupportedMediaType(type, accepted);
+    if (type === PATCH_TYPES.apply && !options.fieldManager) {
+      throw invalidOptions('PatchOptions', [{ reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }]);
+    }
+    if (type !== PATCH_TYPES.apply && options.force !== undefined) {
+      throw invalidOptions('PatchOptions', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
+    }
     const patch = this.parsePatchBody(type, rawBody);
     const existing = this.ctx.store.get(def, scopeOf(def, namespace), name);
-    if (type === PATCH_TYPES.apply) {
-      if (!options.fieldManager) throw badRequest('PATCH apply requests must include a fieldManager query parameter');
-      if (!existing) {
-        this.checkIdentity(def, namespace, name, this.checkBody(def, patch));
-        return { object: this.create(def, namespace, patch, options), created: true };
-      }
-    }
+    if (type === PATCH_TYPES.apply) return this.apply(def, namespace, name, existing, this.checkApplyConfig(def, patch, rawBody), options);
     if (!existing) throw notFound(def, name);
     let patched: unknown;
     try {
@@ -214,7 +238,40 @@ export class ResourceOperations {
     return { object: this.applyUpdate(def, existing, incoming, options), created: false };
   }
 
-  private applyUpdate(def: KindDef, existing: KubeObject, incoming: KubeObject, options: WriteOptions): KubeObject {
+  /** Server-side apply of `config` by `options.fieldManager` (see `patch`). */
+  private apply(def: KindDef, namespace: string | undefined, name: string, existing: KubeObject | undefined, config: KubeObject, options: WriteOptions): { object: KubeObject; created: boolean } {
+    this.checkIdentity(def, namespace, name, config);
+    const writer = this.writer(def, options.fieldManager!, options.subresource);
+    const plan = planApply(existing ?? { apiVersion: def.apiVersion, kind: def.kind, metadata: {} }, config, writer, options.force === true);
+    if ('conflicts' in plan) throw applyConflict(plan.conflicts);
+    if (!existing) {
+      const body = { ...config, metadata: { ...config.metadata, name } };
+      return { object: this.create(def, namespace, body, { ...options, applyOwnership: plan.managedFields }), created: true };
+    }
+    const merged = def.builtIn ? applyStrategicMergePatch(plan.pruned, config) : applyMergePatch(plan.pruned, config);
+    const incoming = this.checkBody(def, merged);
+    return { object: this.applyUpdate(def, existing, incoming, { ...options, applyOwnership: plan.managedFields }), created: false };
+  }
+
+  /**
+   * An apply configuration must name this kind's apiVersion and kind
+   * (staging/src/k8s.io/apimachinery/pkg/util/managedfields/internal/structuredmerge.go Apply).
+   * @throws KubeStatusError 400 BadRequest otherwise.
+   */
+  private checkApplyConfig(def: KindDef, config: unknown, rawBody: string): KubeObject {
+    if (!isObject(config)) throw badRequest('the body of an apply patch must be an object');
+    if (config.apiVersion !== def.apiVersion) {
+      throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof config.apiVersion === 'string' ? config.apiVersion : ''}, expected: ${def.apiVersion}`);
+    }
+    if (config.kind === undefined || config.kind === '') throw badRequest(`Object 'Kind' is missing in '${rawBody.trim()}'`);
+    return this.checkBody(def, config);
+  }
+
+  private writer(def: KindDef, manager: string, subresource?: Subresource): Writer {
+    return { manager, apiVersion: def.apiVersion, time: rfc3339(this.ctx.now()), keyed: def.builtIn, ...(subresource ? { subresource } : {}) };
+  }
+
+  private applyUpdate(def: KindDef, existing: KubeObject, incoming: KubeObject, options: InternalWriteOptions): KubeObject {
     const meta = incoming.metadata;
     const name = existing.metadata.name;
     if (meta.uid && meta.uid !== existing.metadata.uid) {
@@ -223,7 +280,17 @@ export class ResourceOperations {
     if (meta.resourceVersion && meta.resourceVersion !== existing.metadata.resourceVersion) throw staleResourceVersion(def, name);
 
     const next = options.subresource ? this.subresourceUpdate(existing, incoming, options.subresource) : this.mainUpdate(def, existing, incoming, options);
-    if (jsonEqual(next, existing)) return existing;
+    if (options.fieldManager !== undefined) {
+      // Ownership is the server's to compute: what a client sent in managedFields does not count.
+      if (existing.metadata.managedFields !== undefined) next.metadata.managedFields = structuredClone(existing.metadata.managedFields);
+      else delete next.metadata.managedFields;
+      const ownership = options.applyOwnership ?? afterUpdate(existing, next, this.writer(def, options.fieldManager, options.subresource));
+      if (jsonEqual(next, existing) && sameOwnership(ownership, existing.metadata.managedFields as ManagedFieldsEntry[] | undefined)) return existing;
+      if (ownership.length > 0) next.metadata.managedFields = ownership;
+      else delete next.metadata.managedFields;
+    } else if (jsonEqual(next, existing)) {
+      return existing;
+    }
     if (options.dryRun) return next;
     const stored = this.ctx.store.write(def, next);
     // The write that drops the last finalizer of a marked object is also its removal (store.go Update).

@@ -15,6 +15,8 @@ export type Route =
   | { readonly type: 'resourceList'; readonly group: string; readonly version: string }
   | { readonly type: 'version' }
   | { readonly type: 'health' }
+  /** `/openapi/v2`, `/openapi/v3` (`gvPath` absent) or `/openapi/v3/<api/v1|apis/group/version>`. */
+  | { readonly type: 'openapi'; readonly version: 'v2' | 'v3'; readonly gvPath?: string }
   | {
       readonly type: 'resource';
       readonly def: KindDef;
@@ -37,6 +39,11 @@ export function resolveRoute(path: string, kinds: KindRegistry): Route {
   }
   if (parts.length === 1 && parts[0] === 'version') return { type: 'version' };
   if (parts.length === 1 && HEALTH_PATHS.has(parts[0]!)) return { type: 'health' };
+  if (parts[0] === 'openapi') {
+    if (parts.length === 2 && parts[1] === 'v2') return { type: 'openapi', version: 'v2' };
+    if (parts[1] === 'v3') return parts.length === 2 ? { type: 'openapi', version: 'v3' } : { type: 'openapi', version: 'v3', gvPath: parts.slice(2).join('/') };
+    return { type: 'notFound' };
+  }
   let group: string;
   let version: string | undefined;
   let rest: string[];

@@ -10,7 +10,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { LocalKube, LocalKubeOptions } from './local-kube.js';
 import { scopeOf, type ApiContext } from './api-context.js';
 import { ApiHandler, verbOf, type ApiResponse } from './api-handler.js';
-import { ControllerLoop } from './controller-loop.js';
+import { ControllerLoop, delayDrawer } from './controller-loop.js';
+import { EventRecorder } from './events.js';
 import { Faults, type FaultSpec } from './faults.js';
 import { GarbageCollector } from './garbage-collector.js';
 import { fromRegistration, KindRegistry, type KindDef, type KindRegistration } from './kinds.js';
@@ -42,12 +43,13 @@ class LocalKubeServer implements LocalKube {
 
   constructor(options: LocalKubeOptions) {
     const now = options.now ?? (() => new Date());
-    this.ctx = {
+    const base = {
       store: new ObjectStore(now, 1000, options.watchWindow ?? 10_000, options.historyLimit),
       kinds: new KindRegistry(),
       now,
       newUid: options.newUid ?? randomUUID,
     };
+    this.ctx = { ...base, events: new EventRecorder(base, options.maxEvents) };
     this.watches = new WatchHub(this.ctx, {
       bookmarkIntervalMs: options.watchBookmarkIntervalMs ?? DEFAULT_WATCH_SETTINGS.bookmarkIntervalMs,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? DEFAULT_WATCH_SETTINGS.minRequestTimeoutSeconds,
@@ -59,7 +61,7 @@ class LocalKubeServer implements LocalKube {
     this.controllers = new ControllerLoop(
       this.ctx.store,
       [new GarbageCollector(this.ctx), new NamespaceController(this.ctx)],
-      options.controllerDelayMs ?? 0,
+      delayDrawer(options.controllerDelayMs ?? 0),
     );
     this.port = options.port ?? 0;
     this.host = options.host ?? '127.0.0.1';
@@ -206,7 +208,7 @@ class LocalKubeServer implements LocalKube {
     const entry = { ...subject, query, ...(typeof traceparent === 'string' ? { traceparent } : {}) };
     const handle = (): ApiResponse => {
       try {
-        return this.api.handle({ method, route, query, rawBody, contentType: req.headers['content-type'] ?? '', serverAddress: `${this.host}:${this.port}` });
+        return this.api.handle({ method, route, query, rawBody, contentType: req.headers['content-type'] ?? '', accept: req.headers.accept ?? '', userAgent: req.headers['user-agent'] ?? '', serverAddress: `${this.host}:${this.port}` });
       } catch (error) {
         const status = internalError((error as Error).message).status;
         return { code: status.code, body: status };

@@ -179,6 +179,23 @@ export function invalidOptions(kind: string, errors: readonly FieldError[]): Kub
   });
 }
 
+/**
+ * 409 for a server-side apply that would take fields other managers own, worded as
+ * staging/src/k8s.io/apimachinery/pkg/util/managedfields/internal/conflict.go NewConflictError
+ * (`Apply failed with 1 conflict: conflict with "m": .data.a`), one `FieldManagerConflict` cause each.
+ */
+export function applyConflict(conflicts: readonly { manager: string; field: string }[]): KubeStatusError {
+  let message: string;
+  if (conflicts.length === 1) {
+    message = `Apply failed with 1 conflict: conflict with ${conflicts[0]!.manager}: ${conflicts[0]!.field}`;
+  } else {
+    const managers = [...new Set(conflicts.map((c) => c.manager))].sort();
+    const lines = managers.flatMap((m) => [`conflicts with ${m}:`, ...conflicts.filter((c) => c.manager === m).map((c) => `- ${c.field}`)]);
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  }
+  return failure(409, 'Conflict', message, { causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: c.field })) });
+}
+
 export function badRequest(message: string): KubeStatusError {
   return failure(400, 'BadRequest', message);
 }

@@ -1,5 +1,5 @@
 import { CoreV1Api, KubernetesObjectApi, makeInformer, Watch, type KubernetesObject, type V1ConfigMap } from '@kubernetes/client-node';
-import { startLocalKube, type LocalKube, type LocalKubeOptions } from './index.js';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube, type LocalKubeOptions } from './index.js';
 import { obj, jobSpec } from './testing/test-object.js';
 
 const cm = (name: string, labels: Record<string, string> = {}, namespace = 'default') =>
@@ -80,7 +80,7 @@ describe('watch through @kubernetes/client-node', () => {
     return recorder;
   };
   const start = async (options: LocalKubeOptions = {}) => {
-    kube = await startLocalKube(options);
+    kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS, ...options });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
     core = kube.kubeConfig().makeApiClient(CoreV1Api);
   };

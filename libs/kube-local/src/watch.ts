@@ -21,7 +21,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ApiContext } from './api-context.js';
 import type { WindowedChange } from './change-window.js';
-import { matchesFields, parseFieldSelector, type FieldRequirement } from './field-selector.js';
+import { matchesFields, parseFieldSelector, selectableFields, type FieldRequirement } from './field-selector.js';
 import type { KindDef } from './kinds.js';
 import { LastSerialized } from './last-serialized.js';
 import { matchesLabels, parseLabelSelector, SelectorSyntaxError, type LabelRequirement } from './label-selector.js';
@@ -103,7 +103,7 @@ export class WatchHub {
     let fields: FieldRequirement[];
     try {
       labels = parseLabelSelector(query.labelSelector ?? '');
-      fields = parseFieldSelector(query.fieldSelector ?? '');
+      fields = parseFieldSelector(query.fieldSelector ?? '', selectableFields(def));
     } catch (error) {
       if (error instanceof SelectorSyntaxError) throw badRequest(error.message);
       throw error;
@@ -199,7 +199,7 @@ export class WatchHub {
   private matches(watcher: Watcher, object: KubeObject): boolean {
     return (
       matchesLabels(watcher.labels, object.metadata.labels) &&
-      matchesFields(watcher.fields, object.metadata.name, object.metadata.namespace ?? '')
+      matchesFields(watcher.fields, object)
     );
   }
 

@@ -1,4 +1,4 @@
-import { startLocalKube, type LocalKube } from '@decom/kube-local';
+import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from '@decom/kube-local';
 import { startLocalMaestro, type LocalMaestro } from '@decom/maestro-local';
 import { HttpHyperfleetApiClient } from '../api-client/hyperfleet-api.client.js';
 import { loadTaskConfigFile, parseTaskConfig } from '../config/task-config.parser.js';
@@ -23,7 +23,8 @@ export const MAESTRO_SOURCE = 'hyperfleet-adapter';
 
 /**
  * A real local Kubernetes API server, a local Maestro-compatible server (consumer `cluster1`) and
- * a recorded-response HyperFleet API server, and executors wired to all three over HTTP. Close it
+ * a recorded-response HyperFleet API server, and executors wired to all three over HTTP. The Kubernetes server's
+ * controllers run with a realistic jittered delay, so executors meet the intermediate states. Close it
  * in `afterEach`.
  */
 export class ExecutorHarness {
@@ -34,7 +35,7 @@ export class ExecutorHarness {
   ) {}
 
   static async start(): Promise<ExecutorHarness> {
-    const [kube, api, maestro] = await Promise.all([startLocalKube(), new RecordedApiServer().start(), startLocalMaestro({ consumers: ['cluster1'] })]);
+    const [kube, api, maestro] = await Promise.all([startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }), new RecordedApiServer().start(), startLocalMaestro({ consumers: ['cluster1'] })]);
     return new ExecutorHarness(kube, api, maestro);
   }
 
