@@ -116,7 +116,7 @@ export default async function authBench(ctx: BenchContext): Promise<string> {
     const addedUs = (n: number) => `${Math.max(0, Math.round(1e6 / n - 1e6 / best.open))} µs`;
     const oneUs = (n: number) => `${Math.round(1e6 / n)} µs`;
     return [
-      '## Authentication overhead (issue 9)',
+      '## Authentication overhead',
       '',
       `\`GET /api/hyperfleet/v1/clusters/{id}\` on two embedded engines in one run (SQLite, no adapters), one without authentication and one verifying a JWT on every request (jose, JWKS from a local HTTP endpoint, cached). Keep-alive HTTP from the same process, ${IN_FLIGHT} in flight, ${SECONDS} s per measurement, best of ${ROUNDS} rounds in rotating order.`,
       `Load average when the bench started: ${load} (the box may be shared: compare ratios, not absolutes).`,

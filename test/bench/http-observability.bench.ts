@@ -71,7 +71,7 @@ export default async function httpObservabilityBench(ctx: BenchContext): Promise
   }
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   return [
-    '## HTTP: GET throughput with and without metrics and logging (issue #13)',
+    '## HTTP: GET throughput with and without metrics and logging',
     '',
     `One embedded engine (API role, SQLite) per run; ${CLIENTS} concurrent keep-alive clients in the same process GET one cluster for ${SECONDS} s;`,
     `runs interleaved off/on, best of ${ROUNDS} each. "on" = one pino access-log line per request (JSON to /dev/null, asynchronous) and`,

@@ -76,7 +76,7 @@ for (const file of files) {
 const totalSeconds = secondsSince(started);
 const loadAtEnd = loadAverage();
 const table = targetsTable(targets, quick);
-process.stdout.write(`\n## Targets (issue 16)\n\n${table}\n\nTotal ${fmt(totalSeconds)} s (${timings.join(', ')}); load average at the end ${loadAtEnd}.\n`);
+process.stdout.write(`\n## Targets\n\n${table}\n\nTotal ${fmt(totalSeconds)} s (${timings.join(', ')}); load average at the end ${loadAtEnd}.\n`);
 
 if (failures.length > 0) {
   process.stdout.write(`\nbench: ${failures.length} module(s) failed: ${failures.join(', ')}${quick ? '' : '; docs/benchmarks.md left unchanged'}\n`);
@@ -99,7 +99,7 @@ const header = [
 ].join('\n');
 const target = resolve(here, '../../../docs/benchmarks.md');
 if (only.length === 0) {
-  const targetsSection = ['## Targets (issue 16)', '', table].join('\n');
+  const targetsSection = ['## Targets', '', table].join('\n');
   await writeFile(target, `${header}\n${targetsSection}\n\n${sections.join('\n\n')}\n`);
   process.stdout.write('\nwrote docs/benchmarks.md\n');
 } else {

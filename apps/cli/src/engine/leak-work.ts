@@ -68,7 +68,7 @@ export async function startLeakWork(deps: LeakWorkDeps): Promise<LeakWork> {
 
   const gauge = new Gauge({
     name: 'decom_leaked_objects',
-    help: 'Objects in the managed cluster whose Decom owner marker names a resource that no longer exists, at the last leak scan (issue #11).',
+    help: 'Objects in the managed cluster whose Decom owner marker names a resource that no longer exists, at the last leak scan.',
     registers: [deps.metrics.registry],
   });
   let timer: NodeJS.Timeout | undefined;
