@@ -6,7 +6,7 @@
  *   a stuck cluster force-deleted with its audit;
  * - status discards, through HTTP with the test playing the adapter: a future generation (204), a report
  *   without a mandatory condition (400), a stale Finalized after DELETE;
- * - the same create/delete/hard-delete stream in schema 1 (issue #2's shapes: no `deletion_policy`, no
+ * - the same create/delete/hard-delete stream in schema 1 (the first release's shapes: no `deletion_policy`, no
  *   `DeletionStarted`, no `schema_version`), for the upcasters.
  */
 import { writeFile } from 'node:fs/promises';
@@ -100,7 +100,7 @@ describe('record histories', () => {
   }, 120_000);
 });
 
-/** Issue #2's shapes: what schema 2 added removed. */
+/** Schema 1's shapes: what schema 2 added removed. */
 function toSchema1(events: readonly RecordedEvent[]): RecordedEvent[] {
   return events
     .filter((event) => event.type !== 'DeletionStarted')

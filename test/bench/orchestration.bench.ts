@@ -1,5 +1,5 @@
 /**
- * Deletion scenarios of issue 16, on the shipped adapters (config/adapters: `validation` for clusters,
+ * Deletion scenarios, on the shipped adapters (config/adapters: `validation` for clusters,
  * Job → ConfigMap → Namespace; `np-configmap` for nodepools) and the bundled local Kubernetes API server.
  * - P1: DELETE → GET 404 of a provisioned cluster with 2 nodepools, embedded (`decom start`: SQLite,
  *   in-process jobs, bundled Kubernetes in the engine process); p50/p99, a few deletions in flight.
@@ -44,7 +44,7 @@ interface Sizes {
   readonly redisSets: number;
 }
 
-/** Full run: ~2-5 minutes, by the caps, however slow the engine (issue 16: the whole bench in ≤ 10 minutes). */
+/** Full run: ~2-5 minutes, by the caps, however slow the engine (the whole bench fits in 10 minutes). */
 const FULL: Sizes = { latencyClusters: 50, latencyInFlight: 4, latencyCapS: 35, chainRuns: 10, bulkClusters: 1000, bulkBatch: 50, provisionCapS: 60, deleteCapS: 60, kubeRateClusters: 60, redisSets: 200_000 };
 const QUICK: Sizes = { latencyClusters: 3, latencyInFlight: 3, latencyCapS: 30, chainRuns: 2, bulkClusters: 4, bulkBatch: 4, provisionCapS: 60, deleteCapS: 60, kubeRateClusters: 4, redisSets: 5_000 };
 const NODEPOOLS = 2;

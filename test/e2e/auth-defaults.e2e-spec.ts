@@ -1,5 +1,5 @@
 /**
- * Safe defaults and the open development mode (issue 9 items 5 and 8, issue 17 item 4's identity part):
+ * Safe defaults and the open development mode, and the caller's identity with auth off:
  * loopback bind by default, a non-loopback bind refused without authentication unless DECOM_AUTH=disabled,
  * header identities bounded and validated, whoami with auth off, and the per-caller rate limit (429).
  */

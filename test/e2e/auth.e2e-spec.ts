@@ -1,5 +1,6 @@
 /**
- * Issue 9 end to end: JWT authentication against a real local JWKS endpoint (HTTP) with RS256/ES256 keys
+ * Authentication and authorization end to end: JWT authentication against a real local JWKS endpoint
+ * (HTTP) with RS256/ES256 keys
  * the test generates, the role × action matrix over REST and GraphQL, the adapter ↔ identity binding (a
  * forged Finalized=True is refused and the cluster keeps its Kubernetes objects), the embedded adapters
  * authenticating with minted tokens, key rotation without restart, an unreachable JWKS, the audit fields.
@@ -26,7 +27,7 @@ const COOLDOWN_MS = 1_000;
 
 const cond = (r: any, type: string) => r?.status?.conditions?.find((c: any) => c.type === type);
 
-describe('authentication and authorization (issue 9)', () => {
+describe('authentication and authorization', () => {
   let issuer: TestIssuer;
   let fixture: EngineFixture;
   let dir: string;

@@ -1,7 +1,7 @@
 /**
- * Issue #12, deletion order across the tree, through the API, the in-process worker running the shipped
+ * Deletion order across the tree, through the API, the in-process worker running the shipped
  * adapters (config/adapters) and the bundled local Kubernetes API server (its request log is the witness):
- * each case of the issue, now holding.
+ * propagation, users before what they use, the cascade and cycle guards, and the effective policy.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
 const ADAPTERS = resolve('config/adapters');
 
-describe('deletion order end to end (issue #12)', () => {
+describe('deletion order end to end', () => {
   let fixture: EngineFixture;
   let api: DemoApi;
 
@@ -204,7 +204,7 @@ describe('deletion order end to end (issue #12)', () => {
   }, 30_000);
 });
 
-describe('the adapter set is frozen at DeletionRequested (issue #12), across a config change and a restart', () => {
+describe('the adapter set is frozen at DeletionRequested, across a config change and a restart', () => {
   let dir: string;
   let kube: LocalKube;
 

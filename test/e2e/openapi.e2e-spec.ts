@@ -1,5 +1,5 @@
 /**
- * The served OpenAPI document (issue 13 §5): `.json` and `.yaml` say the same; every operation it declares
+ * The served OpenAPI document: `.json` and `.yaml` say the same; every operation it declares
  * is called on a real embedded engine, and each answer's status is one the operation declares (problem
  * details under `default`) and its body validates (ajv) against the declared schema. A coverage check
  * fails when the document gains an operation this test does not call.

@@ -88,7 +88,7 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
     const b = await nodepool(c.id, 'np-b');
     await api.call('DELETE', `/clusters/${c.id}`);
     const blocked = async () => cond((await api.get(`/clusters/${c.id}`)).body, 'DeletionBlocked');
-    // The shipped config deletes clusters Foreground (issue #12): the count and the ids of what must go first.
+    // The shipped config deletes clusters Foreground: the count and the ids of what must go first.
     expect(await blocked()).toMatchObject({
       status: 'True',
       reason: 'DependentsExist',

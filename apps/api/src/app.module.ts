@@ -59,7 +59,7 @@ export interface ApiRuntime {
   readonly readiness?: Readiness;
   /** Authentication and roles; absent = JWT off and the roles of `options.admins` (DECOM_ADMINS). */
   readonly auth?: ApiAuth;
-  /** The leak scan (issue #11), filled once Kubernetes is known; absent = none in this process. */
+  /** The leak scan, filled once Kubernetes is known; absent = none in this process. */
   readonly leaks?: LeakScannerSlot;
   /** The job queue's dead letters, shown as `DeadLettered` blockers; none when absent. */
   readonly deadLetters?: DeadLetterSource;

@@ -14,7 +14,7 @@ export interface ReadSide {
   waitFor(position: number): Promise<void>;
   /**
    * Why commands must be refused now (503), or undefined when they may run: the read model has not yet
-   * caught up with the head seen at start, or the projections are recovering (issue 10).
+   * caught up with the head seen at start, or the projections are recovering.
    */
   writeRefusal?(): string | undefined;
   /**
@@ -35,7 +35,7 @@ export interface Clock {
 }
 
 export interface IdGenerator {
-  /** A new lowercase UUID v7 (contract §1.1). */
+  /** A new lowercase UUID v7 (time-ordered, the form HyperFleet's ids take). */
   next(): string;
 }
 

@@ -2,7 +2,7 @@ import { KubernetesObjectApi } from '@kubernetes/client-node';
 import { appendBounded } from './bounded-history.js';
 import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from './index.js';
 
-describe('bounded request and change history (issue 16 P8: a long-running embedded engine does not grow)', () => {
+describe('bounded request and change history (a long-running embedded engine does not grow)', () => {
   it('appendBounded keeps the newest `limit` entries once 10 % over', () => {
     const entries: number[] = [];
     for (let i = 1; i <= 1_000; i++) appendBounded(entries, i, 100);

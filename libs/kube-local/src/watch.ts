@@ -1,7 +1,7 @@
 /**
  * The `watch` verb of the local API server (`GET <list path>?watch=true`), as kube-apiserver's watch
  * cache serves it (`staging/src/k8s.io/apiserver/pkg/storage/cacher`), so @kubernetes/client-node's
- * `Watch` and `makeInformer` work unchanged (issue 16, item 1):
+ * `Watch` and `makeInformer` work unchanged:
  * - a chunked `application/json` stream of newline-delimited `{"type","object"}` events: ADDED,
  *   MODIFIED, DELETED (the last state, with the delete's `resourceVersion`), BOOKMARK, ERROR;
  * - `resourceVersion` absent or `"0"`: a synthetic ADDED per current object, then changes; an exact

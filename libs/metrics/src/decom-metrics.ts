@@ -2,7 +2,7 @@
  * Every Prometheus metric Decom exports, on one `prom-client` registry handed in by the composition root
  * (no module-level default registry, so tests and several engines in one process never share series).
  *
- * - HyperFleet's API metrics with their exact names, labels and buckets (hyperfleet-contract.md §8.2), so
+ * - HyperFleet's API metrics with their exact names, labels and buckets (hyperfleet-api docs/metrics.md), so
  *   HyperFleet dashboards and alerts work unchanged.
  * - Decom's deletion metrics (`decom_*`, seed 000 §Observability): deletions by outcome, `deleted_time` →
  *   hard delete, Finalizing, adapter runs, queues, lag, event-store appends. The leak scan registers its own
@@ -18,7 +18,7 @@
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
-/** HyperFleet's request-duration buckets, in seconds (contract §8.2). */
+/** HyperFleet's request-duration buckets, in seconds. */
 export const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** `deleted_time` → hard delete, in seconds: 1 s to 1 day. */
 export const DELETION_DURATION_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400];
@@ -34,7 +34,7 @@ export interface BuildInfo {
   readonly commit: string;
 }
 
-/** A resource whose `Reconciled` is False or that is deleting (contract §8.2 "pending reconciliation"). */
+/** A resource whose `Reconciled` is False or that is deleting (HyperFleet's "pending reconciliation"). */
 export interface PendingResource {
   readonly kind: string;
   readonly deleting: boolean;
@@ -113,7 +113,7 @@ export class DecomMetrics {
 
   /**
    * @param registry where every metric registers (a fresh `new Registry()` per engine).
-   * @param stuckThresholdSeconds pending longer than this counts as stuck (default 600, contract §8.2).
+   * @param stuckThresholdSeconds pending longer than this counts as stuck (default 600, as in HyperFleet).
    * @param now epoch ms clock (tests).
    * @param collectorTimeoutMs bound of one source read at scrape time (default `COLLECTOR_TIMEOUT_MS`).
    */
@@ -343,7 +343,7 @@ export class DecomMetrics {
 
   /** One answered HTTP request; `path` is the route with ids replaced by `-`. */
   observeRequest(method: string, path: string, code: number, seconds: number): void {
-    // One labels object per series, reused (issue 16: this runs on every request); series are bounded
+    // One labels object per series, reused (this runs on every request); series are bounded
     // (routes × methods × codes), the cap only guards misuse.
     const key = `${method} ${code} ${path}`;
     let labels = this.requestLabels.get(key);
@@ -356,7 +356,7 @@ export class DecomMetrics {
     this.requestDuration.observe(labels, seconds);
   }
 
-  /** A Reconciled→False transition was persisted for a resource of `kind` (contract §8.2). */
+  /** A Reconciled→False transition was persisted for a resource of `kind`. */
   reconciliationStartedFor(kind: string, isDelete: boolean): void {
     this.reconciliationStarted.inc({ resource_type: kind, is_delete: String(isDelete), ...this.base });
   }

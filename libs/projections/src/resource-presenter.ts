@@ -1,5 +1,5 @@
 /**
- * Turns read-model rows into HyperFleet's JSON (contract §1.1/§1.2): `labels` omitted when empty,
+ * Turns read-model rows into HyperFleet's JSON (resource and AdapterStatus): `labels` omitted when empty,
  * `deleted_time`/`deleted_by` omitted unless pending deletion, `owner_references` on children only.
  */
 import type { AdapterStatus, DispatchDecision, ResourceCondition } from '@decom/domain';
@@ -25,14 +25,14 @@ export interface ResourceJson {
   readonly deletion_policy: 'Delete' | 'Orphan';
   readonly references?: Record<string, { id: string; kind: string }[]>;
   /**
-   * Issue #12: the policy a deletion runs (or would run) with and where it comes from: `own`,
+   * The policy a deletion runs (or would run) with and where it comes from: `own`,
    * `inherited from <Kind>/<id>`, `force-orphan on <Kind>/<id>`, `default`. Per adapter object a task
    * config's `lifecycle.delete.policy: Orphan` may still orphan it (docs/policies.md).
    */
   readonly effective_deletion_policy: { readonly policy: 'Delete' | 'Orphan'; readonly source: string };
-  /** Issue #12, once deleting: `Foreground` (adapters wait for every descendant) or `Background` (parallel). */
+  /** Once deleting: `Foreground` (adapters wait for every descendant) or `Background` (parallel). */
   readonly deletion_propagation?: 'Foreground' | 'Background';
-  /** Issue #12, once deleting: the required adapters frozen when the deletion was requested. */
+  /** Once deleting: the required adapters frozen when the deletion was requested. */
   readonly deletion_required_adapters?: readonly string[];
   /**
    * Once deleting: what dispatch may do, as the stored deletion status decided (`run` with the adapters
@@ -78,7 +78,7 @@ export function presentResource(row: ResourceRow): ResourceJson {
   };
 }
 
-/** AdapterStatus JSON (contract §1.2): the stored report as is. */
+/** AdapterStatus JSON: the stored report as is. */
 export function presentAdapterStatus(status: AdapterStatus): AdapterStatus {
   return status;
 }

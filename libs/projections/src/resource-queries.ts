@@ -59,13 +59,13 @@ export interface ListOptions {
   /** Only resources pending deletion (`true`) or only active ones (`false`). */
   readonly deleting?: boolean;
   /**
-   * TSL search (contract §1.6; fields: RESOURCE_SEARCH).
+   * TSL search (HyperFleet's search syntax; fields: RESOURCE_SEARCH).
    * @throws SearchSyntaxError, SearchFieldError
    */
   readonly search?: string;
   /** Only resources whose `references` hold `{ type → [.. targetId ..] }` (HyperFleet `ref_type` + `ref_target_id`). */
   readonly reference?: { readonly type: string; readonly targetId: string };
-  /** Only resources whose tenancy contains this one (HyperFleet §8.1); null/absent = unscoped. */
+  /** Only resources whose tenancy contains this one (as HyperFleet scopes it); null/absent = unscoped. */
   readonly tenant?: Tenancy | null;
 }
 
@@ -93,7 +93,7 @@ export interface FinalizingJson {
   readonly unhealthy_adapters: readonly { adapter: string; reason: string; message: string }[];
   readonly children_remaining: number;
   readonly reconciled: { readonly reason: string; readonly message: string };
-  /** Issue #12: the resource's `DeletionBlocked` condition while True (DependentsExist, InUse, DependencyCycle). */
+  /** The resource's `DeletionBlocked` condition while True (DependentsExist, InUse, DependencyCycle). */
   readonly deletion_blocked?: { readonly reason: string; readonly message: string };
   /** Why it is still pending, root causes first (the stored `deletionStatus` and `finalizingBlockers` in the domain). Empty = hard delete due. */
   readonly blockers: readonly FinalizingBlocker[];
@@ -108,7 +108,10 @@ export interface FinalizingFilter {
   readonly deadLetters?: readonly DeadLetter[];
   /** Set while the job queue cannot be read: every deletion gets a `JobQueueUnavailable` blocker. */
   readonly jobQueueUnavailable?: { readonly reason: string; readonly since: string };
-  /** TSL search over the resources' fields (contract §1.6, RESOURCE_SEARCH). @throws SearchSyntaxError, SearchFieldError */
+  /**
+   * TSL search over the resources' fields (HyperFleet's search syntax, RESOURCE_SEARCH).
+   * @throws SearchSyntaxError, SearchFieldError
+   */
   readonly search?: string;
   /** Only resources whose tenancy contains this one; null/absent = unscoped. */
   readonly tenant?: Tenancy | null;
@@ -165,7 +168,7 @@ export class ResourceQueries {
 
   /**
    * `get(id)` as JSON text (exactly `JSON.stringify(await get(id))`) with the resource's kind, from the
-   * presented-JSON cache when the row did not change (issue 16 P3); undefined when there is no such resource.
+   * presented-JSON cache when the row did not change; undefined when there is no such resource.
    */
   async getJson(id: string): Promise<{ readonly kind: string; readonly text: string } | undefined> {
     const version = this.db.writeVersion?.();
@@ -177,7 +180,7 @@ export class ResourceQueries {
 
   /**
    * `getJson(id)` without a query or a promise, when its answer is kept and nothing was written since
-   * (issue 16 P3: the hot GET answers from here); undefined otherwise (then use `getJson`, which also
+   * (the hot GET answers from here); undefined otherwise (then use `getJson`, which also
    * answers for resources that do not exist).
    */
   keptJson(id: string): { readonly kind: string; readonly text: string } | undefined {
@@ -231,7 +234,7 @@ export class ResourceQueries {
 
   /**
    * `list(options)` as JSON text (exactly `JSON.stringify(await list(options))`), items from the
-   * presented-JSON cache (issue 16 P4). Where the store has a `writeVersion`, a repeated page with no
+   * presented-JSON cache. Where the store has a `writeVersion`, a repeated page with no
    * read-model write since reads only its total's cache and the kept items.
    * @throws SearchSyntaxError, SearchFieldError (as `list`)
    */
@@ -255,7 +258,7 @@ export class ResourceQueries {
 
   /**
    * `listJson(options)` without a query or a promise, when its total, page and items are all kept and nothing
-   * was written since (issue 16 P4); undefined otherwise (then use `listJson`).
+   * was written since (the hot list answers from here); undefined otherwise (then use `listJson`).
    * @throws SearchSyntaxError, SearchFieldError (as `list`)
    */
   keptListJson(options: ListOptions): string | undefined {
@@ -361,7 +364,7 @@ export class ResourceQueries {
   }
 
   /**
-   * Issue #12: every stored reference into `rootId`'s subtree and, breadth-first, into those referrers in
+   * Every stored reference into `rootId`'s subtree and, breadth-first, into those referrers in
    * turn, for the delete guard (seed 004), the cascade guard and cycle detection. The index's facts only
    * (who references whom, and the referrer's kind to find its tree): whether a referrer is paused or
    * deleting is read from its own tree by the domain (`referenceEdgeFrom`). Bounded: at most
@@ -573,7 +576,7 @@ function pendingOf(rows: readonly Pick<ResourceRow, 'id' | 'kind' | 'generation'
   });
 }
 
-/** `{ deletion_blocked }` from a resource's stored conditions while `DeletionBlocked=True` (issue #12). */
+/** `{ deletion_blocked }` from a resource's stored conditions while `DeletionBlocked=True`. */
 function deletionBlocked(conditions: string | null): { deletion_blocked?: { reason: string; message: string } } {
   const blocked = (conditions ? (JSON.parse(conditions) as { type: string; status: string; reason?: string; message?: string }[]) : []).find(
     (c) => c.type === ConditionType.DeletionBlocked && c.status === 'True',

@@ -1,6 +1,6 @@
 /**
  * The bundled local Kubernetes API server (libs/kube-local) in a process of its own, for the distributed
- * topology of scenario P2 (issue 16): `decom api` and two `decom worker` processes reach it through a
+ * topology of scenario P2: `decom api` and two `decom worker` processes reach it through a
  * kubeconfig file, as they would a real cluster.
  * Usage: `node kube-server.js <kubeconfig-path>`; writes the kubeconfig, logs `kube ready <url>`, stops on SIGTERM.
  * Its probe answers carry `kube_requests`: the requests the server answered so far (P2's calls per resource).

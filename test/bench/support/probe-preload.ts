@@ -3,7 +3,7 @@
  * `{ probe: id, reset? }` with this process's `process.memoryUsage().rss` (bytes), CPU time, and the event-loop delay
  * (`perf_hooks.monitorEventLoopDelay`, 5 ms resolution) since the last reset: max, p99 and mean in ms.
  * It adds nothing else to the process (one 5 ms timer inside libuv, no JS on the loop between probes),
- * so the engine under test runs its shipped code. Scenario P6 (issue 16) reads the max stall from here.
+ * so the engine under test runs its shipped code. Scenario P6 (http-api.bench.ts) reads the max stall from here.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 

@@ -1,6 +1,6 @@
 /**
  * Who may do what (docs/security.md "Roles"), pure: a verified `Principal` and an action in, allowed or a
- * 403 reason out. Rules (issue 9, HyperFleet §8.1):
+ * 403 reason out. Rules:
  * - a status report for adapter X only from an identity bound to X (`authorization.adapters.X`);
  * - system identities (any identity bound to an adapter) write statuses only;
  * - force-delete, force-orphan, abandoning an adapter, pause, unpause and retrying a dead-lettered job are admin-only;

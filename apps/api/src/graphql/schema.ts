@@ -39,11 +39,11 @@ export const TYPE_DEFS = /* GraphQL */ `
     deleted_time: String
     deleted_by: String
     deletion_policy: String!
-    "Issue #12: the policy a deletion runs with and where it comes from (own, inherited from <Kind>/<id>, force-orphan on <Kind>/<id>, default)."
+    "The deletion policy and its source (own, inherited from <Kind>/<id>, force-orphan on <Kind>/<id>, default)."
     effective_deletion_policy: EffectiveDeletionPolicy!
-    "Issue #12, once deleting: Foreground or Background."
+    "Once deleting: Foreground or Background."
     deletion_propagation: String
-    "Issue #12, once deleting: the required adapters frozen when the deletion was requested."
+    "Once deleting: the required adapters frozen when the deletion was requested."
     deletion_required_adapters: [String!]
     "Once deleting: what dispatch may do, from the stored deletion status (action run with adapters, or hold with reason)."
     deletion_dispatch: DeletionDispatch
@@ -239,7 +239,7 @@ export const TYPE_DEFS = /* GraphQL */ `
     reconciled_message: String!
     blockers: [FinalizingBlocker!]!
     deletion_timeout_seconds: Int
-    "Issue #12: DeletionBlocked while True (DependentsExist, InUse, DependencyCycle)."
+    "DeletionBlocked while True (DependentsExist, InUse, DependencyCycle)."
     deletion_blocked: DeletionBlocked
   }
 

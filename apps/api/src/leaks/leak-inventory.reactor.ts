@@ -1,5 +1,5 @@
 /**
- * Records the leak inventory (issue #11): after a `ForceDeleted` (for the resource and every removed
+ * Records the leak inventory: after a `ForceDeleted` (for the resource and every removed
  * subresource) or a `ForceOrphaned`, per adapter that had not confirmed cleanup (`Finalized=True` in the
  * audit snapshot), the objects still carrying its ownership marker (or its release marker, once the
  * adapter orphaned them) are recorded as `LeakInventoryRecorded` in the resource's history. An adapter

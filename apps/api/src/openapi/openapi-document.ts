@@ -1,7 +1,7 @@
 /**
- * The OpenAPI 3.0 document of every Decom endpoint (issue 13 §5), built from the kinds of the entities
+ * The OpenAPI 3.0 document of every Decom endpoint, built from the kinds of the entities
  * config so each kind's concrete paths appear (`/clusters/{id}`, `/clusters/{cluster_id}/nodepools/{id}`,
- * flat `/nodepools/{id}`), with HyperFleet's wire shapes (contract §1: resource, list page, adapter
+ * flat `/nodepools/{id}`), with HyperFleet's wire shapes (resource, list page, adapter
  * status, RFC 9457 problem details) and Decom's own endpoints (finalizing, events, pause/unpause,
  * force-orphan, force-delete, GraphQL pointer). Schemas are JSON-Schema compatible (ajv validates
  * responses against them in openapi.e2e-spec.ts). Served at `/api/hyperfleet/v1/openapi.{yaml,json}`.
@@ -23,8 +23,11 @@ const query = (name: string, schema: Json, description?: string) => ({ name, in:
 const fieldsParam = query('fields', { type: 'string' }, 'sparse fieldset, comma separated (`id` always included; dotted names select nested fields)');
 const pageParam = query('page', { type: 'integer', minimum: 1, maximum: 100000, default: 1 });
 const sizeParam = query('size', { type: 'integer', minimum: 1, maximum: 100, default: 20 }, 'items per page');
-const searchParam = query('search', { type: 'string', maxLength: 4096 }, 'TSL filter (contract §1.6), e.g. `status.conditions.Reconciled=\'True\' and labels.env=\'prod\'`');
-/** The list parameters as the API takes them (contract §1.6; HyperFleet's list_params.go): `order`, not `orderBy`; `size`, default 20. */
+const searchParam = query('search', { type: 'string', maxLength: 4096 }, 'TSL filter (hyperfleet-api pkg/db/sql_tsl.go), e.g. `status.conditions.Reconciled=\'True\' and labels.env=\'prod\'`');
+/**
+ * The list parameters as the API takes them (hyperfleet-api pkg/handlers/list_params.go): `order`, not
+ * `orderBy`; `size`, default 20.
+ */
 const listParams = [
   searchParam,
   pageParam,
@@ -142,7 +145,7 @@ const SCHEMAS: Record<string, Json> = {
       data: {
         type: 'object',
         description:
-          "Free JSON (contract §1.2). Decom's executor adds `holding` while deleting: `[{kind, namespace?, name, finalizers, deletion_timestamp}]`, the objects it waits on; `/finalizing` shows them on the adapter's AdapterNotFinalized blocker",
+          "Free JSON (hyperfleet-api pkg/handlers/resource_status_handler.go). Decom's executor adds `holding` while deleting: `[{kind, namespace?, name, finalizers, deletion_timestamp}]`, the objects it waits on; `/finalizing` shows them on the adapter's AdapterNotFinalized blocker",
       },
       created_time: TIME,
       last_report_time: TIME,
@@ -426,7 +429,7 @@ function resourceOperations(kind: KindDescriptor, base: string, params: Json[], 
       put: {
         tags: tag,
         operationId: ids.putStatuses,
-        summary: 'Report an adapter status (contract §1.3)',
+        summary: 'Report an adapter status',
         requestBody: { required: true, content: json(ref('AdapterStatus')) },
         responses: {
           200: answer('identical report, stored status', ref('AdapterStatus')),

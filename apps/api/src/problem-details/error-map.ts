@@ -62,7 +62,8 @@ export function mapError(error: unknown): MappedError | undefined {
   if (error instanceof MutationWhileFinalizing || error instanceof NotFinalizing || error instanceof ActiveChildrenRestrict || error instanceof LiveReferrers) {
     return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
   }
-  // Issue #12: the same 409 as a direct delete's guard; the detail names the referrer and child, or the cycle.
+  // A cascade through a live reference or a cycle: the same 409 as a direct delete's guard; the detail names
+  // the referrer and child, or the cycle.
   if (error instanceof CascadeThroughLiveReference || error instanceof DependencyCycle) {
     return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
   }
@@ -99,7 +100,7 @@ export function mapError(error: unknown): MappedError | undefined {
     };
   }
   if (isTransientError(error)) {
-    // A dependency (PostgreSQL, Redis) is away or the read side is behind: retry later (issue 10).
+    // A dependency (PostgreSQL, Redis) is away or the read side is behind: retry later.
     return {
       status: 503,
       code: 'HYPERFLEET-SVC-001',

@@ -1,6 +1,6 @@
 /**
  * Builds the API's authentication and roles from `DECOM_SERVER_CONFIG` and `DECOM_ADMINS`, and applies the
- * safe defaults (issue 9 item 5): without JWT the API serves loopback only, unless `DECOM_AUTH=disabled`
+ * safe defaults: without JWT the API serves loopback only, unless `DECOM_AUTH=disabled`
  * says otherwise explicitly. Returns the start-up summary lines (issuers, admins, tenants).
  */
 import type { Logger } from 'pino';

@@ -71,7 +71,7 @@ export type EngineRole = 'all' | 'api';
 
 /**
  * Requests and changes the bundled Kubernetes server keeps for looking back (`localKube.requests`/`changes`,
- * the demo's timeline): bounded, so a long-running embedded engine does not grow (issue 16 P8). 5,000 covers
+ * the demo's timeline): bounded, so a long-running embedded engine does not grow. 5,000 covers
  * the demo (a few hundred) many times over; at 20,000 the request log alone held 11 MB of a 120 MB heap once
  * 300 clusters had come and gone (heap snapshot, its dominator tree), and the live heap is what V8 sizes
  * its growth by (heap-growth.ts).
@@ -96,7 +96,7 @@ export interface EngineOptions {
   readonly localKube?: LocalKubeOptions;
   readonly onAdapterRun?: AdapterRunObserver;
   /**
-   * Watch the objects the adapters manage and run an adapter as soon as one changes (issue #16; default
+   * Watch the objects the adapters manage and run an adapter as soon as one changes (default
    * true). False: re-runs by backoff only (benchmarks compare both).
    */
   readonly adapterWatch?: boolean;
@@ -191,7 +191,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const queries = new ResourceQueries(readModels, kinds);
     logger.info(`event store: ${storage.description}`);
 
-    // Every long-running loop is supervised (issue 10): a failure restarts it from its checkpoint with a
+    // Every long-running loop is supervised: a failure restarts it from its checkpoint with a
     // capped jittered backoff; state changes are logged once and reported by /readyz.
     const storeOutage = new OutageLog(storage.description.split(',')[0]!.replace(/ \(.*$/, ''), logger);
     const supervisors: Supervisor[] = [];
@@ -254,7 +254,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     metrics.watchDependencies(() => dependencies.probes.results());
 
     const leaks = new LeakScannerSlot();
-    // The adapters' Kubernetes watches (issue #16), once they started: information in /readyz, never a condition.
+    // The adapters' Kubernetes watches, once they started: information in /readyz, never a condition.
     let watchStatuses: (() => WatchStatus[]) | undefined;
     // Supervised loops started after the API listens (leak inventory), listed in /readyz after dispatch.
     const extraLoops: { status(): LoopStatus; position(): number }[] = [];
@@ -366,7 +366,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       logger.info(`adapters: none in this process (role api); \`decom worker\` processes run them`);
     }
     registerHardDeleteProcessor(queue, app.get(CommandBus));
-    // Issue #11: leak inventory and scans where this process reaches Kubernetes (role all, or api with KUBECONFIG).
+    // Leak inventory and scans where this process reaches Kubernetes (role all, or api with KUBECONFIG).
     const leakKube = kubeConfig ?? (config.kubeconfig ? loadKubeConfig(config.kubeconfig) : undefined);
     if (leakKube) {
       const leakWork = await startLeakWork({

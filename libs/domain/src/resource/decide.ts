@@ -48,7 +48,7 @@ import {
 import { discardReason, toAdapterStatus, validateReport } from './status-ingestion.js';
 import { staleFence } from './fencing.js';
 
-/** Force-delete reasons longer than this are refused (contract §1.5: > 1024 runes → 400). */
+/** Force-delete reasons longer than this are refused (more than 1024 runes → 400). */
 export const MAX_FORCE_DELETE_REASON_LENGTH = 1024;
 
 export function decide(command: ResourceCommand, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
@@ -84,7 +84,7 @@ function existing(state: TreeState, kind: string, id: string): ResourceState {
  * Creates a resource at generation 1.
  * @throws InvalidParent when a child kind has no parent or the parent is of the wrong kind.
  * @throws ResourceNotFound when the parent does not exist.
- * @throws MutationWhileFinalizing when the parent is marked for deletion (seed 000 #12, contract §1.5).
+ * @throws MutationWhileFinalizing when the parent is marked for deletion (seed 000 #12).
  * @throws NameAlreadyTaken for a sibling with the same name and kind.
  * With `deletion_protection: true` a `DeletionProtectionChanged` (creator, optional reason) follows the create.
  */
@@ -100,7 +100,7 @@ export function decideCreate(command: CreateResource, state: TreeState, kinds: K
   } else if (command.owner) {
     throw new InvalidParent(`${command.kind} is a top-level kind and takes no parent`);
   }
-  // A child inherits its parent's tenancy (HyperFleet §8.1); a top-level resource takes its creator's.
+  // A child inherits its parent's tenancy (as HyperFleet scopes it); a top-level resource takes its creator's.
   const tenant = command.owner ? state.resources.get(command.owner.id)?.tenant : command.tenant;
   const sibling = [...state.resources.values()].find(
     (r) => r.kind === command.kind && r.name === command.name && r.owner_references?.id === command.owner?.id,
@@ -173,19 +173,19 @@ function specChange(command: PatchResource, resource: ResourceState): ResourceEv
 
 /**
  * Marks a resource and every subresource for deletion: `deleted_time`, `deleted_by`, `generation + 1`.
- * Idempotent: an already-marked resource yields no event (same `deleted_time`, same generation; P13).
+ * Idempotent: an already-marked resource yields no event (same `deleted_time`, same generation).
  * Subresources already marked keep their `deleted_time`.
  * Each `DeletionRequested` records the effective deletion policy and its source, the propagation
  * (`command.propagation_policy`, else the kind's `deletion_propagation`, else `Background`) and the required
- * adapters frozen at this moment (issue #12).
+ * adapters frozen at this moment.
  * @throws ResourceNotFound; ActiveChildrenRestrict for an active child of a `restrict` kind.
  * @throws DeletionProtected when the resource or a descendant this DELETE would mark has `deletion_protection`.
  * @throws LiveReferrers (a live resource outside the cascade references the resource itself, seed 004 guard);
- *   CascadeThroughLiveReference (it references a descendant, issue #12); both 409 unless `delete_for_move`
+ *   CascadeThroughLiveReference (it references a descendant); both 409 unless `delete_for_move`
  *   and every such referrer is paused.
  * @throws DependencyCycle when the deletion's waits (InUse referrers, Foreground dependents, a record's wait for
  *   its children's hard delete) form a cycle.
- * @see seeds/000 "API Deletion Handling › Step 1: Mark for Deletion"; contract §1.5; seed 004 "The order".
+ * @see seeds/000 "API Deletion Handling › Step 1: Mark for Deletion"; seed 004 "The order".
  */
 export function decideDeletion(command: RequestDeletion, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
   const resource = existing(state, command.kind, command.id);
@@ -197,10 +197,10 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
   const propagationOf = (target: ResourceState): PropagationPolicy =>
     command.propagation_policy ?? kinds.find(target.kind)?.deletion_propagation ?? DEFAULT_PROPAGATION_POLICY;
   const edges = referenceEdges(command, state, resource.id);
-  // Seed 004 guard, issue #12 across the cascade: live referrers outside the cascade block it.
+  // Seed 004 guard, applied across the cascade: live referrers outside the cascade block it.
   const blocking = edges.filter((e) => !e.deleting && cascade.has(e.target_id) && !cascade.has(e.id));
   const forMove = command.delete_for_move === true && blocking.every((r) => r.paused);
-  // Issue #12: a cycle of waits through this cascade can never resolve; say so before anything else. A move
+  // A cycle of waits through this cascade can never resolve; say so before anything else. A move
   // (everything paused, seed 004) is let through: a resulting cycle shows as DeletionBlocked=True/DependencyCycle.
   if (!forMove) refuseCycles(resource, members, edges, state, propagationOf);
   if (blocking.length > 0 && !forMove) {
@@ -236,7 +236,7 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
         deletion_policy: policy.policy,
         deletion_policy_source: policy.source,
         deletion_propagation: propagationOf(target),
-        // Issue #12: frozen here, so a later config change can neither strand nor shortcut this deletion.
+        // Frozen here, so a later config change can neither strand nor shortcut this deletion.
         required_adapters: [...(kinds.find(target.kind)?.required_adapters ?? [])],
         ...(!cascadedFrom && command.budget_override_reason ? { deletion_budget_override: { caller: command.metadata.caller, reason: requireReason(command.budget_override_reason) } } : {}),
       },
@@ -273,7 +273,7 @@ function uniqueReferrers(edges: readonly ReferenceEdge[]): { id: string; kind: s
 }
 
 /**
- * Issue #12: once marked, a cascade member waits for its referrers (InUse) and, under Foreground, for its
+ * Once marked, a cascade member waits for its referrers (InUse) and, under Foreground, for its
  * descendants. A cycle in those waits through any member can never resolve.
  * @throws DependencyCycle naming every member in order.
  */
@@ -313,7 +313,7 @@ function refuseCycles(
 }
 
 /**
- * Ingests an adapter report (contract §1.3). Returns `[]` when the report is discarded (the API answers 204).
+ * Ingests an adapter report. Returns `[]` when the report is discarded (the API answers 204).
  * Adds `AdapterFinalized` when the report newly confirms cleanup at the current generation.
  * @throws ValidationFailed (400: missing mandatory condition, bad status, observed_time window).
  * @throws ResourceNotFound (404; force-deleted resources included — adapters must not retry, seed 001).
@@ -335,7 +335,7 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
     const message = `adapter '${command.adapter}' was abandoned for this deletion by ${abandoned.caller} at ${abandoned.time}: ${abandoned.reason}`;
     return [{ type: 'AdapterStatusDiscarded', data: { id, kind, adapter: command.adapter, observed_generation: command.observed_generation, reason: 'AdapterAbandoned', message, discarded_time: command.metadata.now } }];
   }
-  // Issue #12: during a deletion only the adapters frozen at DeletionRequested count; others are discarded, visibly.
+  // During a deletion only the adapters frozen at DeletionRequested count; others are discarded, visibly.
   const frozen = isFinalizing(resource) ? resource.deletion_required_adapters : undefined;
   if (frozen && !frozen.includes(command.adapter)) {
     return [
@@ -354,7 +354,7 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
     ];
   }
   const stored = resource.adapter_statuses[command.adapter];
-  // Status events fire on transitions only: an identical repeat records nothing (issue #6, seed 003).
+  // Status events fire on transitions only: an identical repeat records nothing (seed 003).
   if (isSameReport(stored, command)) return [];
   const status = toAdapterStatus(command, stored);
   const events: ResourceEvent[] = [
@@ -399,7 +399,7 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
 }
 
 /**
- * Issue #11: a report newly saying `Applied=True` with reason `Adopted` / `AdoptedWithDrift` records the
+ * Ownership: a report newly saying `Applied=True` with reason `Adopted` / `AdoptedWithDrift` records the
  * adoption (`Adopted` event); the same Applied condition repeated records nothing.
  */
 function adoptionRecord(command: ReportAdapterStatus, stored: AdapterStatus | undefined): { reason: 'Adopted' | 'AdoptedWithDrift'; message: string } | undefined {
@@ -431,7 +431,8 @@ function finalizedAt(status: AdapterStatus | undefined, generation: number): boo
 
 /**
  * Hard-deletes the resource when its gate holds, then walks up: an owner whose last child just went and
- * whose own gate now holds goes in the same decision (Decom §7 P4: no fresh adapter report needed).
+ * whose own gate now holds goes in the same decision, without waiting for a fresh adapter report (its adapters
+ * may have reported Finalized long before and have nothing new to say).
  * Returns `[]` when the gate does not hold or the resource is already gone (idempotent job).
  * @see seeds/000 "API Hard-Delete Signal".
  */

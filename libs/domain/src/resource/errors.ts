@@ -43,7 +43,7 @@ export class NotFinalizing extends DomainError {
   }
 }
 
-/** DELETE of a parent with active children of a `restrict` kind (contract §1.5 step 4: 409). */
+/** DELETE of a parent with active children of a `restrict` kind (409). */
 export class ActiveChildrenRestrict extends DomainError {
   override readonly name = 'ActiveChildrenRestrict';
   readonly code = 'ActiveChildrenRestrict';
@@ -104,7 +104,7 @@ export class LiveReferrers extends DomainError {
   override readonly name = 'LiveReferrers';
   readonly code = 'LiveReferrers';
   /**
-   * @param hidden referrers the caller may not see (another tenant, HyperFleet §8.1): counted in the
+   * @param hidden referrers the caller may not see (another tenant): counted in the
    * message, never named. The guard holds for them all the same.
    */
   constructor(
@@ -145,7 +145,7 @@ export interface LiveReference {
 }
 
 /**
- * Issue #12 "No cascade through a live reference": a cascade DELETE whose subtree holds a resource that a
+ * No cascade through a live reference: a cascade DELETE whose subtree holds a resource that a
  * live resource outside the subtree references (409, the same rule as a direct delete). The message names
  * the referrer and the referenced child.
  */
@@ -174,7 +174,7 @@ export class CascadeThroughLiveReference extends DomainError {
 }
 
 /**
- * Issue #12 "Cycles are diagnosed": a DELETE that can never succeed because its resources wait on each other
+ * Cycles are diagnosed: a DELETE that can never succeed because its resources wait on each other
  * through references (and Foreground dependents) in a cycle (409). `members` in order, the first repeated last.
  */
 export class DependencyCycle extends DomainError {

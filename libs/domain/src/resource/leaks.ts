@@ -1,5 +1,5 @@
 /**
- * The leak inventory (issue #11): what Decom knows it left behind in the managed clusters, recorded in the
+ * The leak inventory: what Decom knows it left behind in the managed clusters, recorded in the
  * owning resource's history, also after the resource is gone. Two facts:
  * - `LeakInventoryRecorded`: after a force delete or force orphan removed a resource whose adapters had
  *   not confirmed cleanup, per adapter, the objects still present that carry its ownership marker;

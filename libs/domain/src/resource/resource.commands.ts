@@ -60,7 +60,7 @@ export interface Referrer {
 }
 
 /**
- * A stored resource whose `references` name `target_id` (issue #12: found by the handler in the reference
+ * A stored resource whose `references` name `target_id` (found by the handler in the reference
  * index for every member of the cascade and, bounded, for their referrers in turn).
  */
 export interface ReferenceEdge extends Referrer {
@@ -87,7 +87,7 @@ export interface RequestDeletion {
   readonly live_referrers?: readonly Referrer[];
   /** The documented exception (seed 004 `delete-for-move`): honoured only while every referrer is paused. */
   readonly delete_for_move?: boolean;
-  /** `?propagationPolicy=` (issue #12); applies to the whole cascade. Absent: each kind's `deletion_propagation`. */
+  /** `?propagationPolicy=`; applies to the whole cascade. Absent: each kind's `deletion_propagation`. */
   readonly propagation_policy?: PropagationPolicy;
   /**
    * References into the cascade (and their referrers' referrers, bounded), for the cascade guard and

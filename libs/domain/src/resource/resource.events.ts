@@ -33,12 +33,12 @@ export interface ResourceCreated {
     /** Absent = inherit / `Delete` (seed 003). Added in schema 2; absent in older histories. */
     readonly deletion_policy?: DeletionPolicy;
     readonly references?: References;
-    /** Tenancy (HyperFleet §8.1) when tenants are on; absent in older histories and with tenants off. */
+    /** Tenancy (as HyperFleet scopes it) when tenants are on; absent in older histories and with tenants off. */
     readonly tenant?: Tenancy;
   };
 }
 
-/** The desired state (spec and/or labels) changed; generation was bumped (contract §1.1). */
+/** The desired state (spec and/or labels) changed; generation was bumped (as HyperFleet does on a spec change). */
 export interface SpecChanged {
   readonly type: 'SpecChanged';
   readonly data: {
@@ -69,12 +69,18 @@ export interface DeletionRequested {
     readonly cascaded_from?: string;
     /** The policy this deletion runs with (seed 003), after inheritance. */
     readonly deletion_policy?: DeletionPolicy;
-    /** Where `deletion_policy` comes from (issue #12): `own`, `inherited from <Kind>/<id>`, `force-orphan on <Kind>/<id>`, `default`. Absent in older histories. */
+    /**
+     * Where `deletion_policy` comes from: `own`, `inherited from <Kind>/<id>`, `force-orphan on <Kind>/<id>`,
+     * `default`. Absent in older histories.
+     */
     readonly deletion_policy_source?: DeletionPolicySource;
-    /** Issue #12: `Foreground` holds this resource's adapters until its descendants are hard-deleted. Absent in older histories = `Background`. */
+    /**
+     * `Foreground` holds this resource's adapters until its descendants are hard-deleted. Absent in older
+     * histories = `Background`.
+     */
     readonly deletion_propagation?: PropagationPolicy;
     /**
-     * Issue #12: the required adapters frozen at this moment; `Reconciled` during the deletion is computed
+     * The required adapters frozen at this moment; `Reconciled` during the deletion is computed
      * against this set, whatever the config says later. Absent in older histories = the kind's current set.
      */
     readonly required_adapters?: readonly string[];
@@ -84,7 +90,7 @@ export interface DeletionRequested {
 }
 
 /**
- * An adapter report was received and deliberately not counted (issue #12: an adapter outside the deletion's
+ * An adapter report was received and deliberately not counted (e.g. an adapter outside the deletion's
  * frozen adapter set; other rules may add reasons, e.g. a stale fence). The API answers 204; nothing changes.
  */
 export interface AdapterStatusDiscarded {
@@ -94,7 +100,7 @@ export interface AdapterStatusDiscarded {
     readonly kind: string;
     readonly adapter: string;
     readonly observed_generation: number;
-    /** PascalCase, e.g. `NotInDeletionAdapterSet`, `StaleFence` (issue #11, fencing.ts). */
+    /** PascalCase, e.g. `NotInDeletionAdapterSet`, `StaleFence` (fencing.ts). */
     readonly reason: string;
     readonly message: string;
     readonly discarded_time: string;
@@ -135,7 +141,7 @@ export interface ForceOrphaned {
   readonly data: { readonly id: string; readonly kind: string; readonly caller: string; readonly reason: string; readonly force_orphaned_time: string; readonly generation: number };
 }
 
-/** The stored form of one adapter's report (one per resource and adapter; contract §1.2 AdapterStatus). */
+/** The stored form of one adapter's report (one per resource and adapter; HyperFleet's AdapterStatus). */
 export interface AdapterStatus {
   readonly adapter: string;
   readonly observed_generation: number;
@@ -146,7 +152,7 @@ export interface AdapterStatus {
   readonly last_report_time: string;
 }
 
-/** An adapter report passed ingestion and replaced the adapter's stored status (contract §1.3). */
+/** An adapter report passed ingestion and replaced the adapter's stored status. */
 export interface AdapterStatusReported {
   readonly type: 'AdapterStatusReported';
   /** `fence`: the reporting run's fence, when it carried one (fencing.ts). */
@@ -201,7 +207,7 @@ export interface HardDeleted {
     readonly hard_deleted_time: string;
     /** `Reconciled` for the normal gate, `ForceDeleted` for the escape hatch. */
     readonly cause: 'Reconciled' | 'ForceDeleted';
-    /** Issue #12: what the removed resource referenced (those may now be released). Absent in older histories. */
+    /** What the removed resource referenced (those may now be released). Absent in older histories. */
     readonly references?: References;
   };
 }
@@ -236,7 +242,7 @@ export interface ForceDeleted {
 }
 
 /**
- * Issue #11: per adapter, the objects still carrying its ownership marker after a force delete or force
+ * Leak inventory: per adapter, the objects still carrying its ownership marker after a force delete or force
  * orphan removed a resource whose cleanup was not confirmed (leaks.ts). `objects` may be empty.
  */
 export interface LeakInventoryRecorded {
@@ -252,7 +258,7 @@ export interface LeakInventoryRecorded {
 }
 
 /**
- * Issue #11 ownership record: an adapter took over an existing object (its report said `Applied=True` with
+ * Ownership record: an adapter took over an existing object (its report said `Applied=True` with
  * reason `Adopted` or `AdoptedWithDrift`); `message` names the object and every field that differed, with
  * both values (or what the manifest overwrote).
  */
@@ -269,7 +275,7 @@ export interface Adopted {
   };
 }
 
-/** Issue #11: an operator deleted leaked objects of this (removed) resource, with a reason (audited). */
+/** An operator deleted leaked objects of this (removed) resource, with a reason (audited). */
 export interface LeakedObjectsDeleted {
   readonly type: 'LeakedObjectsDeleted';
   readonly data: {

@@ -31,7 +31,7 @@ export interface ResourceState {
   /** Declared deletion policy; undefined = inherit, else `Delete` (seed 003). */
   readonly deletion_policy?: DeletionPolicy;
   readonly references?: References;
-  /** Tenancy (HyperFleet §8.1); undefined = untenanted. */
+  /** Tenancy (as HyperFleet scopes it); undefined = untenanted. */
   readonly tenant?: Tenancy;
   /** Set while paused (seed 004). */
   readonly paused?: OperatorMark;
@@ -41,9 +41,9 @@ export interface ResourceState {
   readonly force_orphan?: OperatorMark;
   /** `DeletionStarted` was recorded (seed 004: once). */
   readonly deletion_started?: boolean;
-  /** Issue #12: the required adapters frozen at `DeletionRequested` (undefined for older histories: the kind's set). */
+  /** The required adapters frozen at `DeletionRequested` (undefined for older histories: the kind's set). */
   readonly deletion_required_adapters?: readonly string[];
-  /** Issue #12: the propagation the deletion runs with (undefined for older histories: Background). */
+  /** The propagation the deletion runs with (undefined for older histories: Background). */
   readonly deletion_propagation?: PropagationPolicy;
   /** Set while `deletion_protection` is on: who set it, why (empty when none was given), when. */
   readonly deletion_protection?: OperatorMark;
@@ -55,7 +55,7 @@ export interface ResourceState {
 
 export interface TreeState {
   readonly resources: ReadonlyMap<string, ResourceState>;
-  /** Resources hard-deleted from this tree (issue #11: their history still takes leak records). */
+  /** Resources hard-deleted from this tree (their history still takes leak records). */
   readonly removed?: ReadonlyMap<string, RemovedResource>;
   /** Leak inventories already recorded (`inventoryKey`), so a replayed reaction records nothing twice. */
   readonly inventories?: ReadonlySet<string>;

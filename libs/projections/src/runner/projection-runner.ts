@@ -160,7 +160,7 @@ export class ProjectionRunner {
    * Creates missing tables and checkpoint rows, returns the checkpoints. The DDL runs only when a table is
    * missing, in a set-up transaction (advisory-locked on PostgreSQL), and apart from the checkpoint rows:
    * a second process starting while a first one's runner holds its checkpoint row and writes the read
-   * models then takes no lock the runner waits for, so the two cannot deadlock (issue 10). A race that
+   * models then takes no lock the runner waits for, so the two cannot deadlock. A race that
    * still fails (two first starts on a server without the lock) is retried; a persistent error surfaces.
    */
   private async prepare(attempts = 3): Promise<Map<string, number>> {
