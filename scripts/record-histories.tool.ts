@@ -51,7 +51,7 @@ describe('record histories', () => {
       await save('force-delete', 'A cluster whose adapter reports Health=False after DELETE, force-deleted by an admin with a reason: audit, then hard delete.', 'decom demo, force-delete steps', await demo.engine.store.readStream(`cluster-${run.stuckClusterId}`));
       await save(
         'create-delete-hard-delete.schema-1',
-        'The create-delete-hard-delete stream as issue #2 wrote it (schema 1): DeletionRequested without deletion_policy, no DeletionStarted, no schema_version. Derived from the recorded stream by removing what schema 2 added.',
+        'The create-delete-hard-delete stream as schema 1 wrote it: DeletionRequested without deletion_policy, no DeletionStarted, no schema_version. Derived from the recorded stream by removing what schema 2 added.',
         'derived from create-delete-hard-delete',
         toSchema1(deleted),
         1,

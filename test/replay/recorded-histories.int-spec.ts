@@ -1,7 +1,7 @@
 /**
  * Replays every recorded history (test/fixtures/histories/*.json) through today's upcasters, `fold` and
  * `ResourceViewProjection` (real SQLite read model), and checks the outcome recorded with the stream:
- * a change that breaks an old stream fails here, not in production (STYLE §6 "Replay").
+ * a change that breaks an old stream fails here, not in production.
  * An intended change of meaning: review, then DECOM_UPDATE_HISTORIES=1 rewrites `expected` (never `events`).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';

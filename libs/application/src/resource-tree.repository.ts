@@ -1,6 +1,6 @@
 /**
  * Loads a resource tree (fold of its stream) and appends decided events with optimistic concurrency.
- * The only writer of the event store (STYLE §3): handlers go through `decideAndAppend`.
+ * The only writer of the event store: handlers go through `decideAndAppend`.
  */
 import type { CallerAudit } from './command-context.js';
 import {

@@ -1,6 +1,6 @@
 import { CelCompileError, CelEvalError, compileCel, evaluateCel } from './index.js';
 
-/** A fixed clock is a real clock, not a mock (STYLE §3). */
+/** A fixed clock is a real clock, not a mock. */
 const NOW = new Date('2026-03-01T12:00:00.250Z');
 const fixedClock = () => NOW;
 

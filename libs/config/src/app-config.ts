@@ -1,6 +1,6 @@
 /**
  * The one validated application configuration. `libs/config` is the only reader of `process.env`
- * (STYLE §8); everything else receives an `AppConfig`.
+ *; everything else receives an `AppConfig`.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { IDENTITY_MAX, isValidIdentity, nonCanonicalIdentity } from './identity.js';

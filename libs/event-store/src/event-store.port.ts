@@ -1,6 +1,6 @@
 /**
  * The event-store port: the one contract every backend (SQLite, PostgreSQL, EventStoreDB) implements.
- * Streams are named `<kind>-<id>` (see STYLE §2); revisions are 0-based per stream; positions are the
+ * Streams are named `<kind>-<id>`; revisions are 0-based per stream; positions are the
  * global, gap-free-for-readers order of `$all` (1-based, strictly increasing in commit-visibility order).
  */
 

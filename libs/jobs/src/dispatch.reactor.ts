@@ -1,5 +1,5 @@
 /**
- * Turns recorded facts into jobs (STYLE §3: a store subscription with a stored checkpoint, not an
+ * Turns recorded facts into jobs (a store subscription with a stored checkpoint, not an
  * in-memory event handler). Run by a `ReactorRunner`: its checkpoint advances only after the jobs were
  * enqueued, and deterministic job ids make a replay after a crash harmless (at-least-once, deduplicated).
  *

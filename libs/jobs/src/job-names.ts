@@ -1,7 +1,7 @@
 import { currentTrace } from '@decom/tracing';
 
 /**
- * Queue names, payloads and deterministic job ids (STYLE §2: `<adapter>.<kind>-<id>.gen-<generation>`;
+ * Queue names, payloads and deterministic job ids (`<adapter>.<kind>-<id>.gen-<generation>`;
  * BullMQ rejects `:` in custom ids).
  */
 

@@ -1,6 +1,6 @@
 /**
  * What the server's operations and controllers share: the store, the kinds, and the injected clock
- * and uid source (STYLE §3: time and ids are providers, so tests may fix them).
+ * and uid source (time and ids are providers, so tests may fix them).
  */
 import type { KindDef, KindRegistry } from './kinds.js';
 import type { KubeObject, ObjectStore } from './object-store.js';

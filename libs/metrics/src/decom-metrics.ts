@@ -325,7 +325,7 @@ export class DecomMetrics {
     this.appendDuration = new Histogram({ name: 'decom_event_store_append_duration_seconds', help: 'Latency of one event-store append, in seconds.', buckets: APPEND_BUCKETS, registers });
     new Gauge({
       name: 'decom_kube_watch_up',
-      help: "1 while an adapter watch of Kubernetes objects is running, 0 while it retries, by watch (issue #16; computed at scrape).",
+      help: "1 while an adapter watch of Kubernetes objects is running, 0 while it retries, by watch (computed at scrape).",
       labelNames: ['watch'],
       registers,
       collect() {

@@ -1,6 +1,6 @@
 /**
  * The stored deletion status against real read models (SQLite and PostgreSQL): given events, the
- * projection stores the domain's `deletionStatus`, and `/finalizing` and dispatch read it (STYLE §6).
+ * projection stores the domain's `deletionStatus`, and `/finalizing` and dispatch read it.
  */
 import Database from 'better-sqlite3';
 import { KindRegistry, dispatchOf, type KindDescriptor, type ResourceEvent } from '@decom/domain';

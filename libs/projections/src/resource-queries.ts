@@ -1,5 +1,5 @@
 /**
- * Read side: every GET reads projections only (STYLE §4.5).
+ * Read side: every GET reads projections only.
  */
 import {
   ConditionType,
@@ -518,7 +518,7 @@ export class ResourceQueries {
       status_blockers: info.deletion_status?.blockers ?? [],
       conditions: JSON.parse(resource.conditions) as ResourceCondition[],
       ...(timeout !== undefined ? { deletion_timeout_seconds: timeout } : {}),
-      // Job ids embed `<kind>-<id>` (STYLE §2), so a resource's dead letters are found by its id.
+      // Job ids embed `<kind>-<id>`, so a resource's dead letters are found by its id.
       dead_letters: deadLetters.filter((d) => d.id.includes(row.id)),
       ...(jobQueueUnavailable && { job_queue_unavailable: jobQueueUnavailable }),
     });

@@ -1,5 +1,5 @@
 /**
- * Projection spec against a real SQLite read model: given events, then rows (STYLE §6).
+ * Projection spec against a real SQLite read model: given events, then rows.
  */
 import Database from 'better-sqlite3';
 import { KindRegistry, type ResourceEvent } from '@decom/domain';

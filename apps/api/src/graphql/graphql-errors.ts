@@ -1,5 +1,5 @@
 /**
- * GraphQL reuses the REST error table (STYLE §5): a mapped error becomes a GraphQLError whose
+ * GraphQL reuses the REST error table: a mapped error becomes a GraphQLError whose
  * `extensions.problem` is the problem-details body; anything unexpected becomes a generic internal error.
  */
 import { GraphQLError } from 'graphql';

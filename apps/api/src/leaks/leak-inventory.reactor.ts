@@ -5,7 +5,7 @@
  * adapter orphaned them) are recorded as `LeakInventoryRecorded` in the resource's history. An adapter
  * with nothing left records nothing (its history would only gain noise). An abandoned adapter (`AdapterFinalized`
  * with `forced`) is inventoried alone, and always: "nothing left" is then the answer its abandoner asked for.
- * A store subscription with a checkpoint (STYLE §3): a crash replays the
+ * A store subscription with a checkpoint: a crash replays the
  * fact and the decider records each inventory once.
  */
 import type { CommandBus } from '@nestjs/cqrs';

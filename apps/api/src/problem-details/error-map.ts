@@ -1,5 +1,5 @@
 /**
- * The one error → HTTP table (STYLE §5). Domain errors carry data; this maps each class once.
+ * The one error → HTTP table. Domain errors carry data; this maps each class once.
  */
 import {
   ActiveChildrenRestrict,

@@ -1,5 +1,5 @@
 /**
- * The global ValidationPipe (STYLE §4.1): whitelist, forbid unknown fields, transform; its errors become
+ * The global ValidationPipe: whitelist, forbid unknown fields, transform; its errors become
  * HyperFleet validation problems with `errors[{field, value, constraint, message}]`.
  */
 import { ValidationPipe, type ValidationError } from '@nestjs/common';

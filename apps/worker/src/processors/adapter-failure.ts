@@ -1,5 +1,5 @@
 /**
- * The worker's error taxonomy (STYLE §5 "the worker classifies instead of mapping"; contract §7 P14):
+ * The worker's error taxonomy:
  * - transient: no answer (network), 5xx, 408, 429, conflicts (409, Kubernetes Conflict/AlreadyExists),
  *   404 (a dependency not there yet, e.g. a namespace another adapter creates) → retried with
  *   exponential backoff and jitter, a bounded number of times, then dead-lettered;

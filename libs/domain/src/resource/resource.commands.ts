@@ -6,7 +6,7 @@ import type { References } from './references.js';
 
 /**
  * Task-based commands. Time and the actor arrive on the command (`metadata`), never from a clock
- * inside the domain (STYLE §3).
+ * inside the domain.
  */
 
 export interface CommandMetadata {

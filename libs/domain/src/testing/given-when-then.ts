@@ -1,5 +1,5 @@
 /**
- * `given(events).when(command).then(events)` for the resource decider (STYLE §6). Pure: no Nest, no DB.
+ * `given(events).when(command).then(events)` for the resource decider. Pure: no Nest, no DB.
  */
 import { decide } from '../resource/decide.js';
 import { fold } from '../resource/evolve.js';

@@ -15,7 +15,7 @@ export interface EventStoreContractOptions {
 }
 
 /**
- * The behaviour every `EventStore` backend must show (STYLE §6), run by each backend's spec:
+ * The behaviour every `EventStore` backend must show, run by each backend's spec:
  * `describeEventStoreContract('sqlite', makeSqlite)`. The store is closed by the contract, then `cleanup`
  * runs. Backends should poll subscriptions every <= 100 ms here, or the "no delivery after close" waits
  * prove little.

@@ -38,7 +38,7 @@ interface Waiter {
 class CheckpointMoved extends Error {}
 
 /**
- * Feeds `$all` to a set of projections with exactly-once effect on the read models (STYLE §3: a store
+ * Feeds `$all` to a set of projections with exactly-once effect on the read models (a store
  * subscription with a stored checkpoint). Each batch of events is applied by every projection that has not
  * seen it yet, and those projections' checkpoints move in the same read-model transaction, so a crash
  * anywhere leaves events either fully applied and checkpointed or not at all; the next start resumes
