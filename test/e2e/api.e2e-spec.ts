@@ -219,7 +219,7 @@ describe('HyperFleet API contract (embedded engine)', () => {
       expect(history.body.items.map((e: any) => e.type)).toContain('AdapterFinalized');
     });
 
-    it('ignores Finalized reported for an older generation (P5)', async () => {
+    it('ignores Finalized reported for an older generation', async () => {
       const c = await createCluster('gamma-3');
       await api.call('DELETE', `/clusters/${c.id}`);
       await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, FINALIZED));

@@ -158,7 +158,7 @@ describe('status ingestion', () => {
     expect(events.map((e) => e.type)).toEqual(['DeletionStarted', 'AdapterStatusReported', 'AdapterFinalized']);
   });
 
-  it('records AdapterFinalized only at the current generation (P5) and only once', () => {
+  it('records AdapterFinalized only at the current generation and only once', () => {
     const h = [clusterCreated, deleted(C, 'Cluster', 2)];
     spec.given(h).when(finalizedReport(C, 'Cluster', 'validation', 1)).thenEvents().forEach((e) => expect(e.type).toBe('AdapterStatusReported'));
     const first = recorded(h, finalizedReport(C, 'Cluster', 'validation', 2));
