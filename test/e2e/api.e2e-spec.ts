@@ -137,7 +137,7 @@ describe('HyperFleet API contract (embedded engine)', () => {
     });
   });
 
-  describe('status ingestion (contract §1.3)', () => {
+  describe('status ingestion', () => {
     it('stores a report (201), discards a future generation (204), 400s a missing mandatory condition', async () => {
       const c = await createCluster('beta-1');
       const stored = await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, AVAILABLE));
@@ -200,7 +200,7 @@ describe('HyperFleet API contract (embedded engine)', () => {
       expect(listed.body.items.map((i: any) => i.id)).toContain(c.id);
     });
 
-    it('hard-deletes the nodepool, then the cluster as soon as its last child went (no extra report, P4)', async () => {
+    it('hard-deletes the nodepool, then the cluster as soon as its last child went (no extra report)', async () => {
       const c = await createCluster('gamma-2');
       const np = (await api.call('POST', `/clusters/${c.id}/nodepools`, { kind: 'NodePool', name: 'pool-1', spec: {} })).body;
       await api.call('DELETE', `/clusters/${c.id}`);
@@ -219,7 +219,7 @@ describe('HyperFleet API contract (embedded engine)', () => {
       expect(history.body.items.map((e: any) => e.type)).toContain('AdapterFinalized');
     });
 
-    it('ignores Finalized reported for an older generation (P5)', async () => {
+    it('ignores Finalized reported for an older generation', async () => {
       const c = await createCluster('gamma-3');
       await api.call('DELETE', `/clusters/${c.id}`);
       await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, FINALIZED));

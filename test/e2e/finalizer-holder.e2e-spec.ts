@@ -64,7 +64,7 @@ describe('a deletion held by a finalizer names the object and the finalizer', ()
         message: adapter.message,
         holding: [{ kind: 'ConfigMap', namespace, name: `cluster-${id}-config`, finalizers: ['example.com/hold'], since: adapter.holding[0].since }],
       });
-      // The adapter's own report keeps it in its free data (contract §1.2), next to the conditions.
+      // The adapter's own report keeps it in its free data, next to the conditions.
       const statuses = (await api.get(`/clusters/${id}/statuses`)).body.items as any[];
       expect(statuses.find((s) => s.adapter === 'validation').data).toEqual({
         holding: [{ kind: 'ConfigMap', namespace, name: `cluster-${id}-config`, finalizers: ['example.com/hold'], deletion_timestamp: adapter.holding[0].since }],

@@ -6,7 +6,7 @@
  *
  * The type names are those `libs/domain` emits (`resource/conditions.ts`: resource and adapter-report
  * conditions; the blocker reasons DependentsExist, InUse and DependencyCycle also name abnormal states) and
- * the per-adapter `<Adapter>Successful` conditions (contract §1.4). Kept free of imports so it runs both in
+ * the per-adapter `<Adapter>Successful` conditions HyperFleet's API adds. Kept free of imports so it runs both in
  * the browser bundle and under Jest.
  */
 
@@ -17,7 +17,7 @@ export type ConditionTone = 'good' | 'bad' | 'neutral';
 
 /** Condition type → polarity. One entry per type; a type absent here is neutral unless a suffix rule below names it. */
 export const CONDITION_POLARITY: Readonly<Record<string, Polarity>> = {
-  // Resource conditions (contract §1.2/§1.4) and the mandatory adapter-report conditions.
+  // HyperFleet's resource conditions and the mandatory adapter-report conditions.
   Reconciled: 'positive',
   LastKnownReconciled: 'positive',
   Available: 'positive',
@@ -42,7 +42,7 @@ export const CONDITION_POLARITY: Readonly<Record<string, Polarity>> = {
   Stalled: 'negative',
 };
 
-/** Suffixes that name a positive type: `ValidationSuccessful` (contract §1.4), `ControlPlaneReady`, `ClusterHealthy`. */
+/** Suffixes that name a positive type: `ValidationSuccessful` (per adapter), `ControlPlaneReady`, `ClusterHealthy`. */
 const POSITIVE_SUFFIXES = ['Successful', 'Ready', 'Healthy', 'Available'] as const;
 
 /** The polarity of condition `type`: the table first, then the suffix rule; undefined when unknown. */

@@ -42,7 +42,7 @@ export interface AdapterHostOptions {
   readonly only?: readonly string[];
   /**
    * The adapters' process environment (AppConfig.adapterEnv): `env.X` params, the `env` CEL variable and
-   * the `HYPERFLEET_*` overrides of deployment configs (contract §8.4). Default: empty.
+   * the `HYPERFLEET_*` overrides of deployment configs (hyperfleet-adapter `docs/configuration.md`). Default: empty.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**

@@ -1,5 +1,5 @@
 /**
- * Ingests an adapter report (contract §1.3); no events when discarded (204).
+ * Ingests an adapter report (HyperFleet's status ingestion rules); no events when discarded (204).
  */
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';

@@ -1,6 +1,6 @@
 /**
- * Compiles an entity descriptor's `conditions:` list (HyperFleet condition mapping, contract §8.3;
- * HyperFleet `docs/condition-mapping.md` "Configuration Schema" and "Startup Validation"): each rule is
+ * Compiles an entity descriptor's `conditions:` list (HyperFleet condition mapping;
+ * hyperfleet-api `docs/condition-mapping.md` "Configuration Schema" and "Startup Validation"): each rule is
  * `{ type, when: {expression}, output: { status|reason|message: {expression} } }`, compiled with the
  * shared CEL environment (libs/cel, which has `toJson` and `dig`). Every problem is reported as
  * `file:line:column field: message`, the CEL error's position placed inside the YAML scalar.

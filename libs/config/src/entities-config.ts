@@ -1,5 +1,5 @@
 /**
- * Loads the HyperFleet-style `entities` config (contract §1.1) into `KindDescriptor`s, with
+ * Loads the HyperFleet-style `entities` config into `KindDescriptor`s, with
  * `file:line:column field: message` errors for every problem at once.
  */
 import { readFile } from 'node:fs/promises';
@@ -92,7 +92,7 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
     if (!Array.isArray(adapters) || adapters.some((a) => typeof a !== 'string' || a === '')) {
       at((item.get('required_adapters', true) as Node) ?? item, `${path}.required_adapters`, 'must be a list of adapter names');
     }
-    // HyperFleet condition mapping (contract §8.3): compiled now, so a bad rule stops the start.
+    // Condition mapping rules (hyperfleet-api `docs/condition-mapping.md`) compile now: a bad rule stops the start.
     const conditions = parseConditionRules(item.get('conditions', true), path, Array.isArray(adapters) ? (adapters as string[]) : [], { text, lineCounter, file, issues });
     if (kind && plural) {
       sourceIndex.push(i);

@@ -1,6 +1,6 @@
 /**
  * The server config file named by `DECOM_SERVER_CONFIG` (YAML): HyperFleet's `server.jwt` shape
- * (contract §1.8, §8.1) plus Decom's `authorization:` roles and `server.rate_limit`. Every problem is
+ * and `server.tenant` plus Decom's `authorization:` roles and `server.rate_limit`. Every problem is
  * reported at once as `file:line:column field: message`; nothing is half-applied.
  */
 import { readFile } from 'node:fs/promises';
@@ -101,7 +101,7 @@ export interface RateLimitConfig {
   readonly time_window_ms: number;
 }
 
-/** HyperFleet `server.tenant` (contract §8.1). Header names are stored lower-case. */
+/** HyperFleet's `server.tenant`. Header names are stored lower-case. */
 export interface TenantConfig {
   readonly enabled: boolean;
   /** A request with this header equal to `true` is a system caller (honoured for system identities only). */

@@ -271,7 +271,7 @@ const BUILTINS: Readonly<Record<string, GoFunc>> = {
 /**
  * HyperFleet's FuncMap. `replace trimPrefix trimSuffix contains hasPrefix hasSuffix` take the
  * subject FIRST (Go's `strings` signatures), so `{{ .s | replace "a" "b" }}` calls
- * `replace "a" "b" .s` — wrong, but what Go does (contract §5 P16). `date` and `default` take the
+ * `replace "a" "b" .s` — wrong, but what Go does. `date` and `default` take the
  * subject last and are pipe-friendly.
  */
 const HYPERFLEET_FUNCS: Readonly<Record<string, GoFunc>> = {

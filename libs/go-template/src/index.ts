@@ -1,5 +1,5 @@
 /**
- * Go `text/template` for HyperFleet adapter task configs (contract §2.3): Go's template language with
+ * Go `text/template` for HyperFleet adapter task configs: Go's template language with
  * `missingkey=error` and HyperFleet's FuncMap, checked against real Go (see template.spec.ts).
  *
  * Supported: text, `{{ }}` actions with `{{-`/`-}}` trim markers, comments, pipelines (the piped value

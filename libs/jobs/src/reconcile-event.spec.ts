@@ -2,7 +2,7 @@ import { reconcileCloudEvent } from './job-names.js';
 import { TerminalError } from './job-queue.port.js';
 import { InvalidReconcileEvent, parseReconcileEvent } from './reconcile-event.js';
 
-describe('parseReconcileEvent (Sentinel CloudEvent shape, contract §3)', () => {
+describe('parseReconcileEvent (Sentinel CloudEvent shape)', () => {
   const data = { id: 'np1', kind: 'NodePool', href: '/api/hyperfleet/v1/clusters/c1/nodepools/np1', generation: 2, owner_references: { id: 'c1', kind: 'Cluster', href: '/api/hyperfleet/v1/clusters/c1' } };
 
   it("accepts what Decom's dispatch and HyperFleet's Sentinel publish", () => {

@@ -1,5 +1,5 @@
 /**
- * Checks an adapter-run payload is a CloudEvent in Sentinel's shape (contract §3) before an adapter acts
+ * Checks an adapter-run payload is a CloudEvent in Sentinel's shape before an adapter acts
  * on it, whoever enqueued it. The envelope is validated by the `cloudevents` package (CloudEvents 1.0
  * JSON schema); `data` must carry `{id, kind, href, generation, owner_references?}`.
  */

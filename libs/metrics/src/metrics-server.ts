@@ -1,7 +1,7 @@
 /**
  * The Prometheus endpoint on its own port (`DECOM_METRICS_PORT`, default 9090, path `/metrics`), as
- * HyperFleet serves it (contract §8.2), so scraping never competes with the API's routes or middleware.
- * A process without an API port of its own (`decom worker`) also answers `/healthz` and `/readyz` here once
+ * HyperFleet serves it (hyperfleet-api `docs/metrics.md`), so scraping never competes with the API's routes or
+ * middleware. A process without an API port of its own (`decom worker`) also answers `/healthz` and `/readyz` here once
  * it calls `serveHealth`. A plain `node:http` server: three routes, no framework needed.
  */
 import { createServer, type Server } from 'node:http';

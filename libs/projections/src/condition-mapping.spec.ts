@@ -1,5 +1,5 @@
 /**
- * HyperFleet condition mapping (contract §8.3; HyperFleet docs/condition-mapping.md): rules compiled by
+ * HyperFleet condition mapping (hyperfleet-api `docs/condition-mapping.md`): rules compiled by
  * the entities config loader, evaluated by `mapConditions`. Table-driven over the doc's three examples
  * and the edge rules (Unknown filtered, masking, status/reason/message limits, times).
  */

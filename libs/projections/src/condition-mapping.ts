@@ -1,5 +1,5 @@
 /**
- * HyperFleet condition mapping (contract §8.3; HyperFleet `docs/condition-mapping.md`): evaluates a
+ * HyperFleet condition mapping (hyperfleet-api `docs/condition-mapping.md`): evaluates a
  * kind's compiled `conditions:` rules against the resource's adapter statuses and the resource itself,
  * giving the mapped conditions appended to `status.conditions` after Reconciled/LastKnownReconciled.
  * Pure (time comes from the caller: the event being projected), so a replay yields the same rows.

@@ -1,5 +1,5 @@
 /**
- * HyperFleet hrefs (contract §1.1): top-level `/api/hyperfleet/v1/{plural}/{id}`, child
+ * HyperFleet hrefs: top-level `/api/hyperfleet/v1/{plural}/{id}`, child
  * `{owner_href}/{plural}/{id}`.
  */
 import type { KindRegistry } from '@decom/domain';

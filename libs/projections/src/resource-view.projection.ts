@@ -1,7 +1,7 @@
 /**
  * Projects resource-tree events into the resource view (resources, adapter statuses, index) and the
  * Finalizing dashboard. Conditions are recomputed with the domain's pure functions after every change
- * to a resource, its adapter statuses or its children (seed 000 §Reconciled; contract §1.4). A deleting
+ * to a resource, its adapter statuses or its children (seed 000 §Reconciled). A deleting
  * resource's `deletionStatus` (libs/domain) is stored in `deletion_info.deletion_status`; its conditions,
  * `/finalizing` and dispatch read it.
  */
@@ -315,8 +315,8 @@ export class ResourceViewProjection implements Projection {
   }
 
   /**
-   * HyperFleet condition mapping (contract §8.3): evaluated on each status report only, after the
-   * aggregated conditions; any other refresh keeps the mapped conditions as they were.
+   * HyperFleet condition mapping (hyperfleet-api `docs/condition-mapping.md`): evaluated on each status report only,
+   * after the aggregated conditions; any other refresh keeps the mapped conditions as they were.
    */
   private mappedConditions(
     row: ResourceRow,

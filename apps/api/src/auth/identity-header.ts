@@ -1,5 +1,5 @@
 /**
- * The identity header and the caller of a request without one (contract §1.8): with JWT off the caller is
+ * The identity header and the caller of a request without one: with JWT off the caller is
  * `X-HyperFleet-Identity`, else `system@hyperfleet.local`, as HyperFleet does with authentication disabled.
  */
 export const IDENTITY_HEADER = 'x-hyperfleet-identity';

@@ -1,6 +1,6 @@
 /**
- * Bearer-token verification with `jose` (no hand-written crypto), HyperFleet `server.jwt` semantics
- * (contract §1.8, §8.1): RS256 or ES256 only, `iss` equal to a configured `issuer_url`, `aud` containing its
+ * Bearer-token verification with `jose` (no hand-written crypto), HyperFleet `server.jwt` semantics:
+ * RS256 or ES256 only, `iss` equal to a configured `issuer_url`, `aud` containing its
  * `audience`, `exp`/`nbf` with `clock_skew_seconds` of tolerance, a lifetime (`exp - iat`, or `exp - now`
  * without `iat`) of at most `max_token_lifetime_seconds`, identity from `identity_claim`.
  * JWKS over HTTP is cached (remote-key-set.ts, jose's semantics on a monotonic clock): an unknown `kid`

@@ -1,5 +1,5 @@
 /**
- * The caller's tenancy (HyperFleet contract §8.1), read from headers a trusted gateway injects:
+ * The caller's tenancy (HyperFleet's `server.tenant`), read from headers a trusted gateway injects:
  * - `system_header` equal to `true` (trimmed, case-insensitive) → a system caller: tenancy null (unscoped
  *   reads). Unlike HyperFleet, which trusts its gateway for this header, Decom honours it only for callers
  *   it already treats as system identities (an identity bound in `authorization.adapters`, or the embedded

@@ -1,5 +1,5 @@
 /**
- * Caller identity (contract §1.8): the verified principal of the request (auth/request-authentication.ts);
+ * Caller identity: the verified principal of the request (auth/request-authentication.ts);
  * with JWT off it is the `X-HyperFleet-Identity` header, else `system@hyperfleet.local` as HyperFleet does
  * with authentication disabled.
  */

@@ -47,7 +47,7 @@ export class ResourcesResolver {
   resources(@Args('kind') kind: string, @Args('page') page: number, @Args('size') size: number, @Context() ctx: GraphQLContext, @Args('deleting') deleting?: boolean) {
     return withProblems('resources', async () => {
       if (!this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
-      // Same bounds as REST (contract §1.6): refused, not clamped.
+      // Same bounds as REST (hyperfleet-api `pkg/handlers/list_params.go`): refused, not clamped.
       requireRange('page', page, 1, 100_000);
       requireRange('size', size, 1, 100);
       const result = await this.queries.list({
@@ -212,7 +212,7 @@ function context(ctx: GraphQLContext): CommandContext {
   return commandContextOf(ctx.reply!.request as unknown as FastifyRequest);
 }
 
-/** The request's tenant scope (HyperFleet §8.1; null = unscoped). */
+/** The request's tenant scope (HyperFleet's tenancy; null = unscoped). */
 function scope(ctx: GraphQLContext): Tenancy | null {
   return scopeOf(ctx.reply!.request as unknown as FastifyRequest);
 }

@@ -1,6 +1,7 @@
 /**
  * `hard-delete` job → `HardDelete` command: removes the resource (and owners whose gate now holds)
- * when the gate holds, otherwise records nothing (seed 000 "API Hard-Delete Signal"; Decom §7 P4).
+ * when the gate holds, otherwise records nothing (seed 000 "API Hard-Delete Signal"; Decom: the walk up
+ * to owners happens in the same append).
  */
 import type { CommandBus } from '@nestjs/cqrs';
 import { HardDeleteCommand, type DecisionOutcome } from '@decom/application';

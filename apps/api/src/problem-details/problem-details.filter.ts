@@ -1,5 +1,5 @@
 /**
- * Renders every error as `application/problem+json` (contract §1.7). Unexpected errors become a 500 with
+ * Renders every error as `application/problem+json`, as HyperFleet's API does. Unexpected errors become a 500 with
  * a generic detail; the stack goes to the log with the trace id, never to the client.
  */
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter, Logger } from '@nestjs/common';

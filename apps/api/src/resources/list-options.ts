@@ -1,6 +1,6 @@
 /**
- * List query parameters (contract §1.6) → read-side options, shared by the Nest routes and the plain
- * Fastify read routes (resource-read-routes.ts).
+ * List query parameters (hyperfleet-api `pkg/handlers/list_params.go`) → read-side options, shared by the Nest routes
+ * and the plain Fastify read routes (resource-read-routes.ts).
  */
 import type { Page } from '@decom/projections';
 import { Problems } from '../problem-details/problem.js';
@@ -25,7 +25,7 @@ export function listOptions(query: ListQuery) {
   };
 }
 
-/** `ref_type` + `ref_target_id` (contract §1.6): both or neither. */
+/** `ref_type` + `ref_target_id`: both or neither, as HyperFleet's API requires. */
 function referenceFilter(query: ListQuery): { type: string; targetId: string } | undefined {
   if (query.ref_type === undefined && query.ref_target_id === undefined) return undefined;
   if (query.ref_type === undefined || query.ref_target_id === undefined) {

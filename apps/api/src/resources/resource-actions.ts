@@ -92,7 +92,7 @@ export class ResourceActions {
     const names = nameViolations(body.name, descriptor);
     if (names.length > 0) throw new ValidationFailed(names.map((v) => v.message).join('; '), names);
     const labels = validLabels(body.labels ?? {});
-    // Names are unique per kind and parent (contract §1.7 CNF-001). This read-model look-up is only a fast
+    // Names are unique per kind and parent (HyperFleet's CNF-001). This read-model look-up is only a fast
     // path; the decision is the store's (a name reservation in the create's append, name-reservations.ts).
     const known = await this.queries.findByName(kind, body.name, owner?.id, context.audit?.tenant ?? null);
     if (known) throw Problems.nameTaken(new NameAlreadyTaken(kind, body.name, known.id).message, { id: known.id, href: known.href });
@@ -275,8 +275,8 @@ export class ResourceActions {
 
   /**
    * A guard's 409 names referrers (or a cycle's members); one in a tenant the caller cannot see is counted or
-   * shown as outside the caller's tenant, not named (HyperFleet
-   * §8.1: outside its tenancy a resource is as unknown as a missing one). The guard itself is unchanged.
+   * shown as outside the caller's tenant, not named (as in
+   * HyperFleet: outside its tenancy a resource is as unknown as a missing one). The guard itself is unchanged.
    */
   private async redactReferrers(error: unknown, scope: Tenancy | null): Promise<unknown> {
     if (!scope || !(error instanceof LiveReferrers || error instanceof CascadeThroughLiveReference || error instanceof DependencyCycle)) return error;
@@ -323,7 +323,7 @@ export class ResourceActions {
     if (!decision.allowed) throw Problems.forbidden(decision.reason);
   }
 
-  /** @throws HttpProblem 403 unless the caller is an administrator (Decom §7 P12; docs/security.md). */
+  /** @throws HttpProblem 403 unless the caller is an administrator (a Decom choice; docs/security.md). */
   async forceDelete(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<void> {
     this.authorize(context, 'force_delete');
     await this.execute(
@@ -452,7 +452,7 @@ async function validReferences(raw: Record<string, unknown>, kinds: KindRegistry
         violations.push({ field, constraint: 'format', message: 'must be { id, kind } with a configured kind' });
         continue;
       }
-      // A target outside the caller's tenancy is as unknown as a missing one (HyperFleet §8.1).
+      // A target outside the caller's tenancy is as unknown as a missing one (as in HyperFleet).
       const found = (await queries.visible(target.id, scope)) ? await queries.get(target.id) : undefined;
       if (!found || found.kind !== target.kind) {
         violations.push({ field, value: target.id, constraint: 'format', message: `no ${target.kind} with id '${target.id}'` });

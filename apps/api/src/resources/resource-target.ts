@@ -1,7 +1,7 @@
 /**
- * Resolves URL segments to a resource kind/id (contract §1.1 routes): `/{plural}/{id}`,
+ * Resolves URL segments to a resource kind/id (HyperFleet's routes): `/{plural}/{id}`,
  * `/{parent plural}/{pid}/{plural}/{id}` (the parent must exist and own the child: 404 against the parent
- * otherwise), and the kind-agnostic `/resources/{id}`. With a tenant `scope` (HyperFleet §8.1), a resource
+ * otherwise), and the kind-agnostic `/resources/{id}`. With a tenant `scope` (HyperFleet's tenancy), a resource
  * whose tenancy does not contain it answers 404 like one that does not exist.
  */
 import { ResourceNotFound, type KindDescriptor, type KindRegistry, type Tenancy } from '@decom/domain';

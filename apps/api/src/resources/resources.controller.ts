@@ -1,5 +1,5 @@
 /**
- * HyperFleet REST routes for every configured kind (contract §1.1), thin: resolve the target, call
+ * HyperFleet REST routes for every configured kind, thin: resolve the target, call
  * `ResourceActions` or the read side, pick the status code. Static segments (`statuses`, `force-delete`)
  * win over `:childPlural` in the router.
  */
@@ -243,7 +243,8 @@ export class ResourcesController {
   }
 
   /**
-   * 201 with the stored status, or 204 when the report was discarded (contract §1.3). A discard carries a
+   * 201 with the stored status, or 204 when the report was discarded (hyperfleet-api
+   * `pkg/handlers/resource_status_handler.go`). A discard carries a
    * Kubernetes-style `Warning: 299 decom "<Reason>: <message>"` header (HyperFleet's answer stays 204, so
    * its adapters are unaffected; one that reads warnings learns why, e.g. a generation from the future),
    * and the request's access-log line carries it as `warning`.

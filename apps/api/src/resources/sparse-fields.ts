@@ -1,6 +1,6 @@
 /**
- * HyperFleet's `fields=` sparse fieldsets (contract §1.6): keep only the named fields of a JSON object,
- * `id` always included. A dotted name (`status.conditions`) keeps that nested field inside its parents.
+ * HyperFleet's `fields=` sparse fieldsets (hyperfleet-api `pkg/handlers/list_params.go`): keep only the named fields of
+ * a JSON object, `id` always included. A dotted name (`status.conditions`) keeps that nested field inside its parents.
  * Names of fields the object does not have select nothing (HyperFleet omits absent fields too).
  */
 export function parseFields(fields: string | undefined): string[][] | undefined {

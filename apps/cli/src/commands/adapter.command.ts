@@ -48,7 +48,8 @@ const processIo: AdapterCliIo = {
 
 /**
  * `--env NAME=VALUE` (repeatable): added to (and winning over) the process environment, which adapters
- * read as HyperFleet's do (`env.X` params, `HYPERFLEET_*` deployment-config overrides; contract §8.4).
+ * read as HyperFleet's do (`env.X` params, `HYPERFLEET_*` deployment-config overrides;
+ * hyperfleet-adapter `docs/configuration.md`).
  */
 function collectEnv(value: string, previous: Record<string, string>): Record<string, string> {
   const at = value.indexOf('=');

@@ -1,6 +1,6 @@
 /**
  * After an adapter run: is this adapter's part done, or must it run again? (seed 000 "The `when.expression`
- * is evaluated each reconciliation loop"; Decom §7: events and backoff instead of a poll interval).
+ * is evaluated each reconciliation loop"; Decom: events and backoff instead of a poll interval).
  * Done when the resource is gone, or the adapter's stored report "meets" Reconciled at the current
  * generation (Available=True; Finalized=True while deleting). Otherwise wait with exponential backoff.
  */

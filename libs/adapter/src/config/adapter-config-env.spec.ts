@@ -1,9 +1,9 @@
 import { parseAdapterConfig } from './adapter-config.parser.js';
 
-/** HyperFleet's shipped deployment configs hold `base_url: CHANGE_ME` (contract §8.4). */
+/** HyperFleet's shipped deployment configs hold `base_url: CHANGE_ME` (hyperfleet-adapter `docs/configuration.md`). */
 const SHIPPED = `adapter:\n  name: cl-namespace\nclients:\n  hyperfleet_api:\n    base_url: CHANGE_ME\n    version: v1\n`;
 
-describe('deployment config environment (HYPERFLEET_* overrides, contract §8.4)', () => {
+describe('deployment config environment (HYPERFLEET_* overrides, as HyperFleet reads them)', () => {
   it('HYPERFLEET_API_BASE_URL replaces the CHANGE_ME placeholder', () => {
     const config = parseAdapterConfig(SHIPPED, 'adapter-config.yaml', { HYPERFLEET_API_BASE_URL: 'http://api.example:8000' });
     expect(config.clients.hyperfleetApi.baseUrl).toBe('http://api.example:8000');

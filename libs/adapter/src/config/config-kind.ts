@@ -4,9 +4,9 @@ import { isMap, isScalar, parseDocument } from 'yaml';
 /** Which of HyperFleet's two adapter configs a YAML file is. */
 export type AdapterConfigKind = 'task' | 'deployment';
 
-/** Top-level keys only a task config has (contract §2.2). */
+/** Top-level keys only a task config has (hyperfleet-adapter `internal/configloader/types.go`). */
 const TASK_KEYS: ReadonlySet<string> = new Set(['params', 'preconditions', 'resources', 'post']);
-/** Top-level keys only a deployment config has (contract §2.1). */
+/** Top-level keys only a deployment config has (hyperfleet-adapter `internal/configloader/types.go`). */
 const DEPLOYMENT_KEYS: ReadonlySet<string> = new Set(['adapter', 'clients', 'debug_config', 'log']);
 
 /** What the content of a config says about it: its kind, and `adapter.name` of a deployment config. */

@@ -2,7 +2,7 @@ import type { Declaration, DeclarationKind, LoadContext } from './load-context.j
 import { RESERVED_CONTEXT_NAMES } from './task-config.types.js';
 
 /**
- * Params, resources, preconditions and post actions follow HyperFleet's one rule (contract §2.2, §8.4).
+ * Params, resources, preconditions and post actions follow HyperFleet's one rule, `^[a-z][a-zA-Z0-9_]*$`.
  * CEL reserved words (`namespace`, `package`, ...) are valid names: as a field (`resources.?namespace`)
  * they work; only a bare top-level reference fails, at CEL parse, as in HyperFleet.
  */

@@ -2,7 +2,7 @@ import type { TaskConfig } from './task-config.types.js';
 
 /**
  * The `env.<VAR>` sources of required params (without a default) whose variable is unset in `env`:
- * every run of the adapter would fail its param extraction (contract §8.4). Sorted, no duplicates.
+ * every run of the adapter would fail its param extraction (HyperFleet's loader refuses it). Sorted, no duplicates.
  */
 export function unsetRequiredEnv(task: TaskConfig, env: Readonly<Record<string, string | undefined>>): string[] {
   const unset = new Set<string>();

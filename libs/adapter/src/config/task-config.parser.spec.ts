@@ -294,7 +294,7 @@ describe('adapter deployment config and directory', () => {
   });
 });
 
-describe('HyperFleet name and CEL-variable rules (contract §8.4)', () => {
+describe('HyperFleet name and CEL-variable rules', () => {
   const unknownVariable = `params:\n  - name: a\n    source: {expression: "clustr + 1"}\n`;
 
   it('an unknown CEL variable is a positioned warning at load, and an error with strict', () => {

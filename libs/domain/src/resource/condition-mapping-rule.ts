@@ -1,5 +1,5 @@
 /**
- * HyperFleet condition mapping rules (contract §8.3; HyperFleet `docs/condition-mapping.md`): per kind,
+ * HyperFleet condition mapping rules (hyperfleet-api `docs/condition-mapping.md`): per kind,
  * CEL rules that turn adapter conditions into extra resource conditions. The domain holds the shapes and
  * the naming rules only; compiling is libs/config's job (with libs/cel), evaluating the projection's.
  */

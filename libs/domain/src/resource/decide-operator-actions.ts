@@ -6,7 +6,7 @@ import type { ForceOrphan, SetPaused } from './resource.commands.js';
 import type { ResourceEvent } from './resource.events.js';
 import { isFinalizing, type TreeState } from './resource.state.js';
 
-/** Operator reasons (force delete, force orphan, pause) are at most this long (contract §1.5: 1024 runes). */
+/** Operator reasons (force delete, force orphan, pause) are at most this long (1024 runes, as in HyperFleet). */
 export const MAX_REASON_LENGTH = 1024;
 
 /** @throws ValidationFailed (400) when the reason is missing, blank or too long. Returns it trimmed. */

@@ -74,7 +74,7 @@ describe('seed 000 › API Deletion Handling › Step 1: Mark for Deletion', () 
       .then([deleted(C, 'Cluster', 2), deleted(NP1, 'NodePool', 2, C), deleted(NP2, 'NodePool', 2, C)]);
   });
 
-  it('is idempotent: a second DELETE records nothing (same deleted_time and generation, P13)', () => {
+  it('is idempotent: a second DELETE records nothing (same deleted_time and generation)', () => {
     spec.given([clusterCreated, deleted(C, 'Cluster', 2)]).when({ type: 'RequestDeletion', id: C, kind: 'Cluster', metadata: meta(T2) }).then([]);
   });
 
@@ -89,7 +89,7 @@ describe('seed 000 › API Deletion Handling › Step 1: Mark for Deletion', () 
     spec.given([]).when({ type: 'RequestDeletion', id: C, kind: 'Cluster', metadata: meta() }).thenThrows(ResourceNotFound);
   });
 
-  it('refuses to delete a parent with an active child of a restrict kind (contract §1.5 step 4)', () => {
+  it('refuses to delete a parent with an active child of a restrict kind', () => {
     const channel: ResourceEvent = { type: 'ResourceCreated', data: { ...clusterCreated.data, kind: 'Channel', id: 'ch1' } };
     const version: ResourceEvent = {
       type: 'ResourceCreated',
@@ -121,7 +121,7 @@ describe('seed 000 edge case #12 › API rejects mutations during Finalizing', (
   });
 });
 
-describe('contract §1.3 › status ingestion', () => {
+describe('status ingestion', () => {
   const history = [clusterCreated];
 
   it('stores a valid report', () => {
@@ -150,7 +150,7 @@ describe('contract §1.3 › status ingestion', () => {
     spec.given([...h, ...stored]).when(report(C, 'Cluster', 'validation', 1, { Applied: 'True', Available: 'True', Health: 'True' })).then([]);
   });
 
-  it('discards Available=Unknown when a report is stored, but not a Finalized report while deleting (P1)', () => {
+  it('discards Available=Unknown when a report is stored, but not a Finalized report while deleting', () => {
     const stored = recorded(history, report(C, 'Cluster', 'validation', 1, { Applied: 'True', Available: 'True', Health: 'True' }));
     spec.given([...history, ...stored]).when(report(C, 'Cluster', 'validation', 1, { Applied: 'True', Available: 'Unknown', Health: 'True' })).then([]);
     const deleting = [...history, ...stored, deleted(C, 'Cluster', 2)];
@@ -158,7 +158,7 @@ describe('contract §1.3 › status ingestion', () => {
     expect(events.map((e) => e.type)).toEqual(['DeletionStarted', 'AdapterStatusReported', 'AdapterFinalized']);
   });
 
-  it('records AdapterFinalized only at the current generation (P5) and only once', () => {
+  it('records AdapterFinalized only at the current generation and only once', () => {
     const h = [clusterCreated, deleted(C, 'Cluster', 2)];
     spec.given(h).when(finalizedReport(C, 'Cluster', 'validation', 1)).thenEvents().forEach((e) => expect(e.type).toBe('AdapterStatusReported'));
     const first = recorded(h, finalizedReport(C, 'Cluster', 'validation', 2));
@@ -203,7 +203,7 @@ describe('seed 000 › Reconciled condition', () => {
     expect(computeReconciled({ ...deleting, adapter_statuses: status(1, { Finalized: 'True' }) }).status).toBe('False');
   });
 
-  it('stays False while any child record remains, soft-deleted ones included (P3)', () => {
+  it('stays False while any child record remains, soft-deleted ones included', () => {
     const verdict = computeReconciled({ ...base, deleted_time: T1, child_record_count: 1, adapter_statuses: status(2, { Finalized: 'True' }) });
     expect(verdict).toMatchObject({ status: 'False', reason: 'ReconciledWaitingForChildren' });
   });
@@ -221,7 +221,7 @@ describe('seed 000 › API Hard-Delete Signal (bottom-up)', () => {
     spec.given([...tree, ...fin]).when({ type: 'HardDelete', id: C, kind: 'Cluster', metadata: meta(T2) }).then([]);
   });
 
-  it('hard-deletes the nodepool, then the cluster in the same decision when its gate now holds (P4)', () => {
+  it('hard-deletes the nodepool, then the cluster in the same decision when its gate now holds', () => {
     const finC = recorded(tree, finalizedReport(C, 'Cluster', 'validation', 2));
     const finNp = recorded([...tree, ...finC], finalizedReport(NP1, 'NodePool', 'np-configmap', 2));
     const events = spec.given([...tree, ...finC, ...finNp]).when({ type: 'HardDelete', id: NP1, kind: 'NodePool', metadata: meta(T2) }).thenEvents();

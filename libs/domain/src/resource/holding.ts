@@ -1,7 +1,7 @@
 /**
  * What holds an adapter's deletion in Kubernetes (seed 000 edge case #5 "why is it still there"): the objects
  * whose delete was requested and that are still present, waiting on finalizers. Decom's executor sends them
- * in the status report's free `data` (contract §1.2 `AdapterStatusCreateRequest.data`) under
+ * in the status report's free `data` (`AdapterStatusCreateRequest.data`) under
  * `HOLDING_DATA_KEY`; the domain reads them back from the adapter's last report. An adapter that does not
  * send them (HyperFleet's own, any external one) shows no holder; a malformed entry is left out.
  */

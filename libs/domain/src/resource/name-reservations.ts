@@ -1,5 +1,5 @@
 /**
- * Resource names are unique per kind and parent (contract §1.7 `HYPERFLEET-CNF-001`). A child lives in its
+ * Resource names are unique per kind and parent (HyperFleet's `HYPERFLEET-CNF-001`). A child lives in its
  * root's stream, so `decideCreate` checks its siblings atomically; a top-level resource roots a stream of
  * its own, so its name is a store reservation taken in the create's append and released in the append
  * that hard-deletes it (event-store `AppendOptions.reserve` / `release`).

@@ -1,11 +1,11 @@
 /**
  * The `Reconciled` aggregate and the hard-delete gate (seed 000 "Reconciled Condition and Finalized",
- * "API Hard-Delete Signal"; contract §1.4 with Decom's §7 choices P1 and P3).
+ * "API Hard-Delete Signal"; HyperFleet's `Reconciled` with two Decom choices, below).
  *
  * - Not deleting: an adapter is "met" when it reported `Available=True` at the current generation.
  * - Deleting (`deleted_time` set): "met" when it reported `Finalized=True` at the current generation,
- *   whatever its `Available` says (P1: a report with `Available=Unknown` still counts).
- * - While deleting, ANY child record (active or Finalizing) keeps `Reconciled=False` (P3: follow the design).
+ *   whatever its `Available` says (Decom: a report with `Available=Unknown` still counts).
+ * - While deleting, ANY child record (active or Finalizing) keeps `Reconciled=False` (Decom: as the seed design says).
  */
 import { ConditionType, Reason, conditionStatus } from './conditions.js';
 import type { AdapterStatus } from './resource.events.js';
@@ -35,7 +35,7 @@ export function isAdapterMet(input: ReconcileInput, adapter: string): boolean {
   return conditionStatus(status.conditions, wanted) === 'True';
 }
 
-/** Computes `Reconciled`. With no required adapters it is False (contract §1.4), but see `isHardDeleteAllowed`. */
+/** Computes `Reconciled`. With no required adapters it is False (as in HyperFleet), but see `isHardDeleteAllowed`. */
 export function computeReconciled(input: ReconcileInput): ReconciledVerdict {
   const required = [...input.required_adapters].sort();
   const missing = required.filter((a) => !isAdapterMet(input, a));
@@ -71,7 +71,7 @@ export function computeReconciled(input: ReconcileInput): ReconciledVerdict {
 /**
  * The hard-delete gate (seed 000 "API Hard-Delete Signal"): `deleted_time` set, every required adapter
  * finalized at the current generation, and no child record left. A kind with no required adapters has
- * nothing to wait for and is removed as soon as its children are gone (contract §1.5 step 7).
+ * nothing to wait for and is removed as soon as its children are gone.
  */
 export function isHardDeleteAllowed(input: ReconcileInput): boolean {
   if (input.deleted_time === undefined || input.child_record_count > 0) return false;

@@ -1,5 +1,5 @@
 /**
- * The name rule of a resource kind (contract §1.1 entities: `name_min_len`, `name_max_len`): lower-case
+ * The name rule of a resource kind (HyperFleet `entities`: `name_min_len`, `name_max_len`): lower-case
  * letters, digits and `-`, starting and ending with a letter or digit, within the kind's own length limits.
  */
 import type { FieldViolation } from './errors.js';

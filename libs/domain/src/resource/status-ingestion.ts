@@ -1,5 +1,6 @@
 /**
- * Adapter-status ingestion rules (contract §1.3, Decom §7 P1): validation (400) and discard (204).
+ * Adapter-status ingestion rules (hyperfleet-api `pkg/handlers/resource_status_handler.go`): validation (400) and
+ * discard (204).
  */
 import {
   ConditionType,
@@ -12,9 +13,9 @@ import type { ReportAdapterStatus } from './resource.commands.js';
 import type { AdapterStatus } from './resource.events.js';
 import type { ResourceState } from './resource.state.js';
 
-/** An adapter clock may run at most this far ahead of ours (contract §1.3: now + 5m). */
+/** An adapter clock may run at most this far ahead of ours (now + 5m, as HyperFleet's API allows). */
 export const MAX_OBSERVED_TIME_SKEW_MS = 5 * 60_000;
-/** A report may be at most this old (contract §1.3: now − 30m). */
+/** A report may be at most this old (now − 30m, as HyperFleet's API allows). */
 export const MAX_OBSERVED_TIME_AGE_MS = 30 * 60_000;
 
 const STATUSES: readonly string[] = ['True', 'False', 'Unknown'];
@@ -62,7 +63,7 @@ export type DiscardReason = 'FutureGeneration' | 'StaleGeneration' | 'StaleObser
 
 /**
  * Why a valid report is discarded (answered 204, nothing recorded), or undefined to store it.
- * P1: while deleting, a report carrying `Finalized` is never discarded for `Available=Unknown`.
+ * Decom's choice: while deleting, a report carrying `Finalized` is never discarded for `Available=Unknown`.
  */
 export function discardReason(resource: ResourceState, command: ReportAdapterStatus): DiscardReason | undefined {
   const stored = resource.adapter_statuses[command.adapter];

@@ -1,5 +1,5 @@
 /**
- * Tenancy of resources and callers (HyperFleet contract §8.1): a map of tenant dimension key → value
+ * Tenancy of resources and callers (HyperFleet's tenancy): a map of tenant dimension key → value
  * (e.g. `{ org: "acme", project: "web" }`). A resource records the tenancy of its creator (children inherit
  * their parent's); a caller sees a resource when the resource's tenancy *contains* the caller's (every
  * caller dimension present with the same value). `null` = unscoped (tenants off, or a system caller).

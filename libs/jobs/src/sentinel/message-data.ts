@@ -1,6 +1,6 @@
 /**
- * Sentinel's `message_data` (contract §3): a map of CEL expressions (nested maps allowed) evaluated per
- * resource into the CloudEvent `data` the adapters receive, e.g. `{ id: resource.id, kind: resource.kind,
+ * Sentinel's `message_data` (hyperfleet-sentinel `docs/config.md`): a map of CEL expressions (nested maps allowed)
+ * evaluated per resource into the CloudEvent `data` the adapters receive, e.g. `{ id: resource.id, kind: resource.kind,
  * href: resource.href, generation: resource.generation }`. Variables: `resource` (the API's JSON) and
  * `now` (timestamp). A field whose expression fails or yields null is omitted, as Sentinel does.
  */

@@ -14,7 +14,7 @@ const resource = (generation: number, reconciled?: { status: 'True' | 'False'; o
   },
 });
 
-describe("Sentinel's default message_decision (contract §3)", () => {
+describe("Sentinel's default message_decision", () => {
   const rule = compileMessageDecision(sentinelDefaultDecision());
 
   it.each([

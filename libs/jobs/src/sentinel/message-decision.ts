@@ -1,6 +1,6 @@
 /**
- * Sentinel's `message_decision` (contract §3): named CEL `params`, evaluated in authored order (each sees
- * the ones before it), and a boolean `result` saying whether to publish a reconcile event for a resource.
+ * Sentinel's `message_decision` (hyperfleet-sentinel `docs/config.md`): named CEL `params`, evaluated in authored order
+ * (each sees the ones before it), and a boolean `result` saying whether to publish a reconcile event for a resource.
  * Variables: `resource` (the resource as the API's GET returns it), `now` (timestamp), and Sentinel's
  * `condition(name)`, which returns the resource's condition of that type or a zero value
  * `{status: "", observed_generation: 0, last_updated_time: "", ...}`.

@@ -1,5 +1,5 @@
 /**
- * `config/sentinel.yaml`: Sentinel's `message_decision` per resource type (contract §3), e.g.
+ * `config/sentinel.yaml`: Sentinel's `message_decision` per resource type, e.g.
  *
  * ```yaml
  * sentinels:
@@ -11,8 +11,8 @@
  *       result: ref_time == ""
  * ```
  * Kinds without an entry, and every kind when the file does not exist, use Sentinel's default rule.
- * HyperFleet Sentinel's own config files load unchanged too (contract §3): a file with a top-level
- * `resource_type` is one Sentinel (`sentinel`, `resource_type`, `poll_interval`, `resource_selector`,
+ * HyperFleet Sentinel's own config files load unchanged too (hyperfleet-sentinel `docs/config.md`): a file with a
+ * top-level `resource_type` is one Sentinel (`sentinel`, `resource_type`, `poll_interval`, `resource_selector`,
  * `clients`, `message_decision`, `message_data`, `log`, `debug_config`, `tracing_enabled`), and the path
  * may name a directory of such files (one per resource type). `clients`, `log`, `debug_config`,
  * `tracing_enabled` and `sentinel` are accepted and not used (Decom's sweep runs in-process).
@@ -122,7 +122,7 @@ export function parseSentinelConfig(text: string, file: string, plurals: readonl
   return sentinelRules(entries.byPlural, compileMessageDecision(fallback ?? sentinelDefaultDecision()), entries.options);
 }
 
-/** HyperFleet Sentinel's top-level keys (contract §3). */
+/** HyperFleet Sentinel's top-level keys (hyperfleet-sentinel `docs/config.md`). */
 const SENTINEL_FILE_KEYS = ['sentinel', 'resource_type', 'poll_interval', 'resource_selector', 'clients', 'message_decision', 'message_data', 'log', 'debug_config', 'tracing_enabled'];
 
 /** Parses one file into `into`. @throws SentinelConfigError */
@@ -175,7 +175,7 @@ function parseEntries(text: string, file: string, plurals: readonly string[], in
   if (issues.length > 0) throw new SentinelConfigError(issues.sort((a, b) => a.line - b.line || a.column - b.column));
 }
 
-/** One HyperFleet Sentinel config file (contract §3). */
+/** One HyperFleet Sentinel config file. */
 function readSentinelFile(root: YAMLMap, plurals: readonly string[], into: ParsedEntries, claim: (plural: string, node: Node, path: string) => boolean, at: At): void {
   unknownKeys(root, SENTINEL_FILE_KEYS, '', at);
   const typeNode = root.get('resource_type', true) as Scalar | undefined;

@@ -1,6 +1,6 @@
 /**
- * HyperFleet Sentinel config files load unchanged (contract §3): one file per resource type, or a
- * directory of them; `resource_selector`, `poll_interval` and `message_data` act on the sweep.
+ * HyperFleet Sentinel config files load unchanged (hyperfleet-sentinel `docs/config.md`): one file per resource type,
+ * or a directory of them; `resource_selector`, `poll_interval` and `message_data` act on the sweep.
  */
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

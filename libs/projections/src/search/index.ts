@@ -1,5 +1,5 @@
 /**
- * TSL search for list endpoints (contract §1.6): parse (peggy grammar tsl.peggy) and compile to a
+ * TSL search for list endpoints (hyperfleet-api `docs/search.md`): parse (peggy grammar tsl.peggy) and compile to a
  * parameterized SQL condition on the read model's dialect.
  */
 export { parseSearch, MAX_SEARCH_LENGTH } from './parse-search.js';

@@ -2,7 +2,7 @@ import { SearchSyntaxError } from './search-errors.js';
 import type { TslExpr } from './tsl-ast.js';
 import { parse, SyntaxError as PeggySyntaxError } from './tsl-parser.generated.js';
 
-/** HyperFleet's limit on the `search` parameter (contract §1.6), in characters. */
+/** HyperFleet's limit on the `search` parameter (hyperfleet-api `docs/search.md`), in characters. */
 export const MAX_SEARCH_LENGTH = 4096;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Errors of a list's `search` parameter (contract §1.6, §1.7). The API maps them to 400 problem details:
+ * Errors of a list's `search` parameter (hyperfleet-api `docs/search.md`). The API maps them to 400 problem details:
  * both are HyperFleet's `BadRequest`, `HYPERFLEET-VAL-005`: `SearchSyntaxError` for a search that does not
  * parse (or is too long), `SearchFieldError` for an unknown field, or a field used with an operator or
  * value it does not take.

@@ -3,9 +3,9 @@
  * Every value from the search text is a bound parameter, never spliced into SQL; identifiers come only
  * from the schema's table, and JSON keys/paths are bound too.
  *
- * Typing (contract §1.6): text columns take quoted strings; `generation`-like columns take integers;
- * `*_time` columns take RFC 3339 strings or dates (`'2020-01-01'`, midnight UTC), normalised to the stored ISO
- * form, so comparisons are by time.
+ * Typing (hyperfleet-api `pkg/db/sql_tsl.go`): text columns take quoted strings; `generation`-like columns take
+ * integers; `*_time` columns take RFC 3339 strings or dates (`'2020-01-01'`, midnight UTC), normalised to the stored
+ * ISO form, so comparisons are by time.
  * In `spec.<path>` a quoted string matches only JSON strings, an unquoted number only JSON numbers
  * (compared numerically), `true`/`false` only JSON booleans. `status.conditions.<Type>` takes `=` with
  * True/False/Unknown, or `IS NULL` (no condition of that type); its subfields compare like columns. `not` over `labels.*` or `status.conditions.*` is

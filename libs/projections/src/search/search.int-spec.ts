@@ -1,6 +1,6 @@
 /**
- * TSL search, table-driven, run unchanged on SQLite and PostgreSQL read models (contract §1.6): the same
- * fixture rows, the same searches, the same ids (or the same error) on both databases, plus injection attempts.
+ * TSL search, table-driven, run unchanged on SQLite and PostgreSQL read models (hyperfleet-api `docs/search.md`): the
+ * same fixture rows, the same searches, the same ids (or the same error) on both databases, plus injection attempts.
  */
 import Database from 'better-sqlite3';
 import { usePostgres, type PostgresForTests } from '../../../../test/support/postgres.js';

@@ -1,5 +1,5 @@
 /**
- * The TSL search AST produced by tsl.peggy (contract §1.6). Field names are raw dotted identifiers
+ * The TSL search AST produced by tsl.peggy (hyperfleet-api `docs/search.md`). Field names are raw dotted identifiers
  * (`labels.env`, `spec.release.version`, `status.conditions.Ready.observed_generation`); what they mean
  * is decided by the field table of the list being searched (search-fields.ts).
  */

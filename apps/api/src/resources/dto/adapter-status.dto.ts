@@ -19,7 +19,7 @@ export class ReportedConditionDto {
   message?: string;
 }
 
-/** Body of `PUT .../statuses` (contract §1.2 AdapterStatusCreateRequest). */
+/** Body of `PUT .../statuses` (HyperFleet's OpenAPI schema `AdapterStatusCreateRequest`). */
 export class AdapterStatusDto {
   @IsString()
   @MaxLength(253)

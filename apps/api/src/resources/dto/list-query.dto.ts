@@ -7,10 +7,10 @@ const FIELD = '[a-z_][a-z0-9_]*(\\.[A-Za-z0-9_]+)*';
 const SPARSE_FIELDS = new RegExp(`^\\s*${FIELD}(\\s*,\\s*${FIELD})*\\s*$`);
 
 /**
- * List parameters (contract §1.6): `page` ≥ 1, `size` 1..100, `order` `field [asc|desc],...`, `search`
- * (TSL, checked by the read side), `fields` (sparse fieldsets), `ref_type` + `ref_target_id`, `kind`
- * (`GET /resources` only: one configured kind, e.g. `Cluster`; empty means every kind). Read with
- * `createLenientValidationPipe`: other query parameters are ignored, as HyperFleet does.
+ * List parameters (hyperfleet-api `pkg/handlers/list_params.go`): `page` ≥ 1, `size` 1..100,
+ * `order` `field [asc|desc],...`, `search` (TSL, checked by the read side), `fields` (sparse fieldsets),
+ * `ref_type` + `ref_target_id`, `kind` (`GET /resources` only: one configured kind, e.g. `Cluster`; empty means
+ * every kind). Read with `createLenientValidationPipe`: other query parameters are ignored, as HyperFleet does.
  */
 export class ListQueryDto {
   @OptionalField()
