@@ -17,7 +17,7 @@ export function formatConfigIssue(issue: ConfigIssue): string {
 /**
  * Every problem found while loading a task or deployment config, reported all at once.
  * `message` is the formatted issues joined by newlines, in file order.
- * A bad config is terminal for the worker (never retried): STYLE.md §5.
+ * A bad config is terminal for the worker (never retried): a retry cannot fix it.
  */
 export class TaskConfigError extends Error {
   readonly issues: readonly ConfigIssue[];

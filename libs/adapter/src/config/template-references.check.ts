@@ -11,7 +11,7 @@ function rootName(reference: string): string {
  * Every `{{ .var }}` must name a param, capture, payload, precondition response or runtime variable
  * (`adapter`, `resources`, `env`, `event`, `config`, `deleted_time`): with `missingkey=error` an
  * unknown one would only fail at run time. Checked after all sections so order does not matter
- * (HyperFleet's check is global too, §2.3).
+ * (HyperFleet's check is global too).
  */
 export function checkTemplateReferences(ctx: LoadContext): void {
   const known = new Set<string>([...declaredVariables(ctx), ...RESERVED_CONTEXT_NAMES, DELETED_TIME_VARIABLE]);

@@ -94,7 +94,7 @@ function describe(node: Node | null | undefined): string {
 
 /**
  * Strict reader over one YAML mapping: every key read is remembered and `finish()` reports
- * the rest as unknown (HyperFleet decodes task configs strictly, §2.2).
+ * the rest as unknown (HyperFleet decodes task configs strictly: hyperfleet-adapter `internal/configloader/types.go`).
  */
 export class MapReader {
   private readonly seen = new Set<string>();
