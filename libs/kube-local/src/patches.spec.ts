@@ -52,3 +52,31 @@ describe('strategic merge patch (approximation)', () => {
     });
   });
 });
+
+describe('patches never reach the prototype of the process', () => {
+  const clean = () => expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+
+  it('a JSON pointer through __proto__ or constructor names no member: 422-style PatchError, nothing polluted', () => {
+    const doc = { metadata: { name: 'x' } };
+    for (const path of ['/metadata/__proto__/polluted', '/metadata/constructor/prototype/polluted', '/__proto__/polluted']) {
+      expect(() => applyJsonPatch(doc, [{ op: 'add', path, value: 'x' }])).toThrow(PatchError);
+      expect(() => applyJsonPatch(doc, [{ op: 'replace', path, value: 'x' }])).toThrow(PatchError);
+      expect(() => applyJsonPatch(doc, [{ op: 'remove', path: path.replace('/polluted', '/toString') }])).toThrow(PatchError);
+      clean();
+    }
+    expect(Object.prototype.toString).toBeDefined();
+  });
+
+  it('a member named __proto__ is an own property of the document (as Go would keep a field of that name)', () => {
+    const patched = applyJsonPatch({ metadata: {} }, [{ op: 'add', path: '/metadata/__proto__', value: { polluted: 'x' } }]) as { metadata: object };
+    // Had the assignment replaced the prototype, `polluted` would be inherited.
+    expect((patched.metadata as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(Object.keys(patched.metadata)).toEqual(['__proto__']);
+    clean();
+    const merged = applyMergePatch({ metadata: {} }, JSON.parse('{"metadata":{"__proto__":{"polluted":"x"}}}')) as { metadata: object };
+    expect((merged.metadata as Record<string, unknown>)['polluted']).toBeUndefined();
+    const strategic = applyStrategicMergePatch({ metadata: {} }, JSON.parse('{"metadata":{"__proto__":{"polluted":"x"}}}')) as { metadata: object };
+    expect((strategic.metadata as Record<string, unknown>)['polluted']).toBeUndefined();
+    clean();
+  });
+});

@@ -27,9 +27,23 @@ export function applyMergePatch(target: Json, patch: Json): Json {
   const result: JsonObject = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    else result[key] = applyMergePatch(result[key], value);
+    else setMember(result, key, applyMergePatch(member(result, key), value));
   }
   return result;
+}
+
+/**
+ * A member of `parent` named `token`: an own property only. A JSON pointer names members of the document, and
+ * `__proto__` or `constructor` of a plain object is not one: following them would reach (and let a patch
+ * change) `Object.prototype` of the whole process.
+ */
+function member(parent: JsonObject, token: string): Json | undefined {
+  return Object.hasOwn(parent, token) ? parent[token] : undefined;
+}
+
+/** Sets an own property, also for a key like `__proto__` (a plain assignment would replace the prototype). */
+function setMember(parent: JsonObject, token: string, value: Json): void {
+  Object.defineProperty(parent, token, { value, writable: true, enumerable: true, configurable: true });
 }
 
 function parsePointer(pointer: string): string[] {
@@ -47,7 +61,7 @@ function locate(doc: Json, pointer: string): { parent: Json; token: string } {
   if (tokens.length === 0) throw new PatchError('operations on the document root are not supported');
   let parent: Json = doc;
   for (const token of tokens.slice(0, -1)) {
-    parent = Array.isArray(parent) ? parent[Number(token)] : isObject(parent) ? parent[token] : undefined;
+    parent = Array.isArray(parent) ? parent[Number(token)] : isObject(parent) ? member(parent, token) : undefined;
     if (parent === undefined) throw new PatchError(`path '${pointer}' does not exist`);
   }
   return { parent, token: tokens[tokens.length - 1]! };
@@ -55,7 +69,7 @@ function locate(doc: Json, pointer: string): { parent: Json; token: string } {
 
 function read(doc: Json, pointer: string): Json {
   const { parent, token } = locate(doc, pointer);
-  const value = Array.isArray(parent) ? parent[Number(token)] : isObject(parent) ? parent[token] : undefined;
+  const value = Array.isArray(parent) ? parent[Number(token)] : isObject(parent) ? member(parent, token) : undefined;
   if (value === undefined) throw new PatchError(`path '${pointer}' does not exist`);
   return value;
 }
@@ -69,8 +83,8 @@ function put(doc: Json, pointer: string, value: Json, insert: boolean): void {
     else if (index < parent.length) parent[index] = value;
     else throw new PatchError(`path '${pointer}' does not exist`);
   } else if (isObject(parent)) {
-    if (!insert && !(token in parent)) throw new PatchError(`path '${pointer}' does not exist`);
-    parent[token] = value;
+    if (!insert && !Object.hasOwn(parent, token)) throw new PatchError(`path '${pointer}' does not exist`);
+    setMember(parent, token, value);
   } else {
     throw new PatchError(`path '${pointer}' does not exist`);
   }
@@ -180,13 +194,14 @@ export function applyStrategicMergePatch(target: Json, patch: Json): Json {
       deletions.push([key.slice('$deleteFromPrimitiveList/'.length), value]);
     } else if (value === null || (isObject(value) && value.$patch === 'delete')) {
       delete result[key];
-    } else if (Array.isArray(value) && MERGE_KEYS[key] && value.every(isObject)) {
-      result[key] = mergeKeyedList(result[key], value, MERGE_KEYS[key]!);
+    } else if (Array.isArray(value) && Object.hasOwn(MERGE_KEYS, key) && value.every(isObject)) {
+      setMember(result, key, mergeKeyedList(member(result, key), value, MERGE_KEYS[key]!));
     } else if (Array.isArray(value) && SET_LISTS.has(key)) {
-      const current = Array.isArray(result[key]) ? (result[key] as Json[]) : [];
-      result[key] = [...current, ...value.filter((v) => !current.includes(v))];
+      const present = member(result, key);
+      const current = Array.isArray(present) ? present : [];
+      setMember(result, key, [...current, ...value.filter((v) => !current.includes(v))]);
     } else {
-      result[key] = applyStrategicMergePatch(result[key], value);
+      setMember(result, key, applyStrategicMergePatch(member(result, key), value));
     }
   }
   for (const [field, values] of deletions) {
