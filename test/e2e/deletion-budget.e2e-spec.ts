@@ -55,6 +55,14 @@ describe('deletion budget: limits.deletions per kind, 429 with Retry-After, admi
     expect(preview.status).toBe(429);
     expect(preview.body).toMatchObject({ dry_run: true, budget: { name: 'max_in_flight' } });
     expect(await types(c3.id)).toEqual(['ResourceCreated']);
+    // What the domain refuses is refused as such even over budget: a protected cluster is 409 naming it, not 429.
+    const guarded = (await operator.call('POST', '/clusters', { kind: 'Cluster', name: 'budget-protected', spec: {}, deletion_protection: true })).body;
+    for (const path of [`/clusters/${guarded.id}`, `/clusters/${guarded.id}?dryRun=All`]) {
+      const refused = await operator.call('DELETE', path);
+      expect({ status: refused.status, protected: refused.body.protected_resources?.map((r: { id: string }) => r.id) }).toEqual({ status: 409, protected: [guarded.id] });
+    }
+    // A parameter given twice is a 400, never a guess (or a 500).
+    expect((await admin.call('DELETE', `/clusters/${c3.id}?deletion_budget_override=a&deletion_budget_override=b`)).status).toBe(400);
     // A repeated DELETE of a deleting cluster records nothing and is not counted.
     expect((await operator.call('DELETE', `/clusters/${c1.id}`)).status).toBe(202);
     // An operator may not override; an administrator may, with a reason, recorded on the event.

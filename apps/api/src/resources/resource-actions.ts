@@ -174,6 +174,12 @@ export class ResourceActions {
    */
   async delete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string, budgetOverride?: string): Promise<ResourceJson> {
     const planned = await this.deletionCommand(target, context, deleteForMove, propagationPolicy);
+    // What the domain refuses (protection, InUse, a cycle) is refused as such before the budget is counted: a 409
+    // says what to fix where a 429 would only say to wait, and a refused DELETE uses no budget.
+    if (deletionBudgetOf(this.budgets.budgets, target.kind)) {
+      const preview = await this.queryBus.execute<PreviewDeletionQuery, DeletionPreview>(new PreviewDeletionQuery(planned));
+      if (preview.outcome === 'Refused') throw await this.redactReferrers(preview.refusal, principalOfContext(context).tenant);
+    }
     const override = await this.withinBudget(target, planned, context, budgetOverride, false);
     const command: RequestDeletion = override ? { ...planned, budget_override_reason: override } : planned;
     const outcome = await this.execute(new RequestDeletionCommand(command, context)).catch(async (error: unknown) => {
@@ -191,11 +197,12 @@ export class ResourceActions {
    */
   async previewDelete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string, budgetOverride?: string): Promise<DeletionPreviewJson> {
     const command = await this.deletionCommand(target, context, deleteForMove, propagationPolicy);
+    // The domain's refusal first, as the DELETE answers it (see `delete`).
+    const preview = await this.queryBus.execute<PreviewDeletionQuery, DeletionPreview>(new PreviewDeletionQuery(command));
+    if (preview.outcome === 'Refused') throw new DryRunRefused(await this.redactReferrers(preview.refusal, principalOfContext(context).tenant));
     await this.withinBudget(target, command, context, budgetOverride, true).catch((error: unknown) => {
       throw error instanceof DeletionBudgetExceeded ? new DryRunRefused(error) : error;
     });
-    const preview = await this.queryBus.execute<PreviewDeletionQuery, DeletionPreview>(new PreviewDeletionQuery(command));
-    if (preview.outcome === 'Refused') throw new DryRunRefused(await this.redactReferrers(preview.refusal, principalOfContext(context).tenant));
     return presentPreview(preview, await this.queries.get(target.id), deleteForMove, command.propagation_policy);
   }
 

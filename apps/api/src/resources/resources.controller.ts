@@ -24,6 +24,7 @@ import { createQueryValidationPipe } from '../problem-details/validation-pipe.js
 import { ResourceActions } from './resource-actions.js';
 import type { DeletionPreviewJson } from './deletion-preview-answer.js';
 import { isDryRun } from './dry-run.js';
+import { deleteQueryOf } from './delete-query.js';
 import { ResourceTargets, type ResourceTarget } from './resource-target.js';
 import { parseFields, selectFields } from './sparse-fields.js';
 import { listOptions, sparse } from './list-options.js';
@@ -95,16 +96,14 @@ export class ResourcesController {
   async delete(
     @Param('plural') plural: string,
     @Param('id') id: string,
-    @Query('delete_for_move') move: string | undefined,
-    @Query('propagationPolicy') propagationPolicy: string | undefined,
-    @Query('deletion_budget_override') budgetOverride: string | undefined,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
     const dryRun = isDryRun(req.query, req.body);
+    const { deleteForMove, propagationPolicy, budgetOverride } = deleteQueryOf(req.query);
     const target = await this.targets.single(plural, id, req.url, scopeOf(req));
-    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy, budgetOverride));
-    return this.actions.delete(target, context(req), move === 'true', propagationPolicy, budgetOverride);
+    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), deleteForMove, propagationPolicy, budgetOverride));
+    return this.actions.delete(target, context(req), deleteForMove, propagationPolicy, budgetOverride);
   }
 
   @Post(':plural/:id/pause')
@@ -164,16 +163,14 @@ export class ResourcesController {
   @HttpCode(202)
   async deleteChild(
     @Param() p: NestedParams,
-    @Query('delete_for_move') move: string | undefined,
-    @Query('propagationPolicy') propagationPolicy: string | undefined,
-    @Query('deletion_budget_override') budgetOverride: string | undefined,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
     const dryRun = isDryRun(req.query, req.body);
+    const { deleteForMove, propagationPolicy, budgetOverride } = deleteQueryOf(req.query);
     const target = await this.nested(p, req);
-    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), move === 'true', propagationPolicy, budgetOverride));
-    return this.actions.delete(target, context(req), move === 'true', propagationPolicy, budgetOverride);
+    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), deleteForMove, propagationPolicy, budgetOverride));
+    return this.actions.delete(target, context(req), deleteForMove, propagationPolicy, budgetOverride);
   }
 
   @Post(':plural/:pid/:childPlural/:id/pause')
