@@ -82,6 +82,10 @@ export class InProcessJobQueue implements JobQueue {
     return true;
   }
 
+  async consumedQueues(): Promise<string[]> {
+    return [...this.handlers.keys()].sort();
+  }
+
   process<T>(queue: string, handler: JobHandler<T>, options: { concurrency?: number } = {}): void {
     this.handlers.set(queue, { handler: handler as JobHandler<unknown>, concurrency: options.concurrency ?? 4 });
     this.pump();

@@ -104,6 +104,12 @@ export interface JobQueue {
    * @returns how many jobs this call made due.
    */
   promoteDelayed?(queue: string, select: (job: DelayedJob) => boolean | Promise<boolean>): Promise<number>;
+  /**
+   * Names of the queues that have a live consumer now, sorted: for BullMQ every queue a connected worker
+   * client of this prefix serves, in any process (one `CLIENT LIST`, as `Queue.getWorkers()` reads it); for
+   * the in-process queue every queue with a registered handler. Optional so test doubles need not implement it.
+   */
+  consumedQueues?(): Promise<string[]>;
   /** Counts per queue this process knows (metrics; optional so test doubles need not implement it). */
   depths?(): Promise<QueueCounts[]>;
   close(): Promise<void>;

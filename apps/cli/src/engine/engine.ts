@@ -29,6 +29,7 @@ import {
   ReactorRunner,
   DeadLetterPruner,
   ResourceAddressBook,
+  QueueConsumers,
   Sweeper,
   compileMessageDecision,
   loadSentinelConfig,
@@ -239,6 +240,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     };
     const { queue: rawQueue, localOnly, description: queueDescription, reachability } = await openJobQueue(config, logger, options.queueTuning, metrics, redisWatch, startWait);
     const queue = countRetries(rawQueue, metrics);
+    // One CLIENT LIST per few seconds, whatever the number of /finalizing reads and scrapes.
+    const consumers = new QueueConsumers(async () => (reachability && queue.consumedQueues ? reachability.bounded(() => queue.consumedQueues!()) : []));
     closers.push(() => queue.close());
     logger.info(`jobs: ${queueDescription}`);
 
@@ -299,6 +302,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
               list: (name) => reachability.bounded(() => queue.failed(name)),
               retry: (name, id) => reachability.bounded(() => queue.retry(name, id)),
               queues: () => reachability.bounded(() => queue.queueNames()),
+              // Only here: an in-process queue dispatches only to the adapters it hosts, each with its handler.
+              ...(queue.consumedQueues && { consumedQueues: () => consumers.queues() }),
               availability: () => reachability.availability(),
             }
           : { list: (name) => queue.failed(name), retry: (name, id) => queue.retry(name, id), queues: () => queue.queueNames() },

@@ -66,6 +66,30 @@ describe('BullMqJobQueue on a shared Redis', () => {
     }
   });
 
+  it('stops listing a consumed queue once its worker process closed; queues of another prefix never show', async () => {
+    const { open, closeAll } = openQueues();
+    const other = openQueues();
+    try {
+      const reader = open();
+      const worker = open();
+      worker.process('gone-soon', async () => undefined);
+      other.open().process('elsewhere', async () => undefined);
+      const consumedBy = async (want: boolean) => {
+        for (let tries = 0; tries < 100; tries += 1) {
+          const queues = await reader.consumedQueues();
+          if (queues.includes('gone-soon') === want) return queues;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        return reader.consumedQueues();
+      };
+      expect(await consumedBy(true)).toEqual(['gone-soon']);
+      await worker.close();
+      expect(await consumedBy(false)).toEqual([]);
+    } finally {
+      await Promise.all([closeAll(), other.closeAll()]);
+    }
+  });
+
   it('lists dead letters of every queue under the prefix from another process', async () => {
     const prefix = redis.prefix();
     const { open, closeAll } = openQueues(prefix);

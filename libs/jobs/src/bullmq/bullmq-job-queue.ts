@@ -192,6 +192,26 @@ export class BullMqJobQueue implements JobQueue {
     return [...new Set([...(await this.redis.smembers(this.registryKey())), ...this.queues.keys()])].sort();
   }
 
+  /**
+   * One `CLIENT LIST`: a BullMQ worker names its blocking connection `<prefix>:<base64 queue>` (or with
+   * `:w:<worker name>` after it), which is what `Queue.getWorkers()` matches per queue; reading the list once
+   * answers for every queue. Queue-events clients (`:qe`) and other prefixes do not count.
+   */
+  async consumedQueues(): Promise<string[]> {
+    const list = String(await this.redis.client('LIST'));
+    const head = `${this.prefix}:`;
+    const out = new Set<string>();
+    for (const match of list.matchAll(/(?:^| )name=(\S*)/gm)) {
+      const name = match[1]!;
+      if (!name.startsWith(head)) continue;
+      const rest = name.slice(head.length);
+      const colon = rest.indexOf(':');
+      if (colon !== -1 && !rest.startsWith(':w:', colon)) continue;
+      out.add(Buffer.from(colon === -1 ? rest : rest.slice(0, colon), 'base64').toString());
+    }
+    return [...out].sort();
+  }
+
   async idle(): Promise<void> {
     for (;;) {
       let pending = 0;
