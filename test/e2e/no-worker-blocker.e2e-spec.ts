@@ -1,7 +1,7 @@
 /**
  * `decom api` on BullMQ with no `decom worker` running: a deletion's adapter run waits in
  * `adapter-run.validation` with nothing consuming it, and `/finalizing` (REST and GraphQL) says so on the
- * adapter's blocker (`no_worker`). Once a real `decom worker` child process starts, the mark goes and the
+ * adapter's blocker (`no_worker`) and `decom_queue_workers` is 0 for it. Once a real `decom worker` child process starts, the mark goes and the
  * deletion completes (GET 404).
  */
 import { randomUUID } from 'node:crypto';
@@ -48,9 +48,13 @@ describe('finalizing blockers: no decom worker consumes an adapter queue (BullMQ
     const data = ((await gql.json()) as { data: { finalizing: { id: string; blockers: Blocker[] }[] } }).data;
     expect(data.finalizing.find((i) => i.id === id)?.blockers).toContainEqual({ type: 'AdapterNotFinalized', adapter: 'validation', no_worker: true, message: idle!.message });
 
+    const workers = async () => (await (await fetch(topology.fixture.engine.metricsUrl)).text()).match(/^decom_queue_workers\{queue="adapter-run\.validation"\} (\d+)$/m)?.[1];
+    expect(await workers()).toBe('0');
+
     const worker = spawnDecom(['worker', '--adapters', 'validation', '--concurrency', '2'], topology.workerEnv);
     topology.workers.push(worker);
     await worker.waitFor(/worker ready: validation/, 45_000);
+    await eventually('decom_queue_workers counts the worker', async () => ((await workers()) === '1' ? true : undefined));
     await eventually('the cluster is hard-deleted (GET 404)', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 30_000, 100);
     const events = (await topology.fixture.engine.store.readStream(`cluster-${id}`)).map((e) => e.type);
     expect(events.filter((t) => t === 'HardDeleted')).toHaveLength(1);

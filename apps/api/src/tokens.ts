@@ -62,7 +62,7 @@ export interface DeadLetterSource {
   /** The queues the store knows, sorted. */
   queues?(): Promise<string[]>;
   /**
-   * Sorted names of the queues some process consumes now (`JobQueue.consumedQueues`, kept a few seconds);
+   * Sorted names of the queues some process consumes now (`JobQueue.queueConsumers`, kept a few seconds);
    * absent where every dispatched queue is consumed by construction (the in-process queue).
    */
   consumedQueues?(): Promise<readonly string[]>;

@@ -18,6 +18,7 @@ import {
   type JobHandler,
   type JobOptions,
   type JobQueue,
+  type QueueConsumerCount,
   type QueueCounts,
 } from './job-queue.port.js';
 
@@ -82,8 +83,8 @@ export class InProcessJobQueue implements JobQueue {
     return true;
   }
 
-  async consumedQueues(): Promise<string[]> {
-    return [...this.handlers.keys()].sort();
+  async queueConsumers(): Promise<QueueConsumerCount[]> {
+    return [...this.handlers.keys()].sort().map((queue) => ({ queue, consumers: 1 }));
   }
 
   process<T>(queue: string, handler: JobHandler<T>, options: { concurrency?: number } = {}): void {

@@ -62,6 +62,13 @@ export interface QueueCounts {
   readonly failed: number;
 }
 
+/** How many consumers (BullMQ worker connections) one queue has at one moment. */
+export interface QueueConsumerCount {
+  readonly queue: string;
+  /** At least 1. */
+  readonly consumers: number;
+}
+
 /** A job scheduled for later (a retry's backoff, a deferred trigger, a re-run), as `promoteDelayed` shows it. */
 export interface DelayedJob {
   readonly queue: string;
@@ -105,11 +112,12 @@ export interface JobQueue {
    */
   promoteDelayed?(queue: string, select: (job: DelayedJob) => boolean | Promise<boolean>): Promise<number>;
   /**
-   * Names of the queues that have a live consumer now, sorted: for BullMQ every queue a connected worker
-   * client of this prefix serves, in any process (one `CLIENT LIST`, as `Queue.getWorkers()` reads it); for
-   * the in-process queue every queue with a registered handler. Optional so test doubles need not implement it.
+   * The queues that have a live consumer now, sorted by name, each with how many: for BullMQ the connected
+   * worker clients of this prefix per queue, in any process (one `CLIENT LIST`, matched as
+   * `Queue.getWorkers()` does); for the in-process queue 1 per queue with a registered handler. A queue
+   * without a consumer is absent. Optional so test doubles need not implement it.
    */
-  consumedQueues?(): Promise<string[]>;
+  queueConsumers?(): Promise<QueueConsumerCount[]>;
   /** Counts per queue this process knows (metrics; optional so test doubles need not implement it). */
   depths?(): Promise<QueueCounts[]>;
   close(): Promise<void>;

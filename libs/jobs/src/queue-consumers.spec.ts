@@ -3,14 +3,15 @@ import { QueueConsumers } from './queue-consumers.js';
 describe('QueueConsumers (which queues have a live consumer, read at most once per ttl)', () => {
   it('reuses an answer within the ttl and reads again after it', async () => {
     let now = 0;
-    const answers = [['adapter-run.a'], ['adapter-run.a', 'adapter-run.b']];
+    const one = (queue: string) => ({ queue, consumers: 1 });
+    const answers = [[one('adapter-run.a')], [one('adapter-run.a'), { queue: 'adapter-run.b', consumers: 2 }]];
     let reads = 0;
     const consumers = new QueueConsumers(async () => answers[reads++]!, 3_000, () => now);
     expect(await consumers.queues()).toEqual(['adapter-run.a']);
     now = 2_999;
     expect(await consumers.queues()).toEqual(['adapter-run.a']);
     now = 3_000;
-    expect(await consumers.queues()).toEqual(['adapter-run.a', 'adapter-run.b']);
+    expect(await consumers.counts()).toEqual([one('adapter-run.a'), { queue: 'adapter-run.b', consumers: 2 }]);
     expect(reads).toBe(2);
   });
 
@@ -20,7 +21,7 @@ describe('QueueConsumers (which queues have a live consumer, read at most once p
     const consumers = new QueueConsumers(async () => {
       reads += 1;
       if (fail) throw new Error('no answer');
-      return ['hard-delete'];
+      return [{ queue: 'hard-delete', consumers: 1 }];
     }, 3_000, () => 0);
     await expect(Promise.all([consumers.queues(), consumers.queues()])).rejects.toThrow('no answer');
     expect(reads).toBe(1);

@@ -28,6 +28,7 @@ import {
   type JobHandler,
   type JobOptions,
   type JobQueue,
+  type QueueConsumerCount,
   type QueueCounts,
 } from '../job-queue.port.js';
 import { GroupLocks } from './group-lock.js';
@@ -197,19 +198,20 @@ export class BullMqJobQueue implements JobQueue {
    * `:w:<worker name>` after it), which is what `Queue.getWorkers()` matches per queue; reading the list once
    * answers for every queue. Queue-events clients (`:qe`) and other prefixes do not count.
    */
-  async consumedQueues(): Promise<string[]> {
+  async queueConsumers(): Promise<QueueConsumerCount[]> {
     const list = String(await this.redis.client('LIST'));
     const head = `${this.prefix}:`;
-    const out = new Set<string>();
+    const out = new Map<string, number>();
     for (const match of list.matchAll(/(?:^| )name=(\S*)/gm)) {
       const name = match[1]!;
       if (!name.startsWith(head)) continue;
       const rest = name.slice(head.length);
       const colon = rest.indexOf(':');
       if (colon !== -1 && !rest.startsWith(':w:', colon)) continue;
-      out.add(Buffer.from(colon === -1 ? rest : rest.slice(0, colon), 'base64').toString());
+      const queue = Buffer.from(colon === -1 ? rest : rest.slice(0, colon), 'base64').toString();
+      out.set(queue, (out.get(queue) ?? 0) + 1);
     }
-    return [...out].sort();
+    return [...out].sort(([a], [b]) => a.localeCompare(b)).map(([queue, consumers]) => ({ queue, consumers }));
   }
 
   async idle(): Promise<void> {

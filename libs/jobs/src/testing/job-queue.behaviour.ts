@@ -245,7 +245,7 @@ export function describeJobQueueBehaviour(name: string, open: () => Promise<Queu
       // A BullMQ worker names its connection once it has connected: poll, bounded.
       let queues: string[] = [];
       for (let tries = 0; tries < 100 && !queues.includes(consumed); tries += 1) {
-        queues = await queue.consumedQueues!();
+        queues = (await queue.queueConsumers!()).map((c) => c.queue);
         if (!queues.includes(consumed)) await sleep(20);
       }
       expect(queues).toContain(consumed);
