@@ -51,8 +51,8 @@ export interface ApiOptions {
 export const DEAD_LETTERS = Symbol('DeadLetters');
 
 /**
- * The job queue's dead-letter set (`JobQueue.failed()`/`retry()`/`queueNames()`), for the finalizing
- * blockers and `/api/decom/v1/jobs`; empty when not wired.
+ * The job queue's dead-letter set (`JobQueue.failed()`/`retry()`/`queueNames()`) and which queues have a
+ * consumer, for the finalizing blockers and `/api/decom/v1/jobs`; empty when not wired.
  */
 export interface DeadLetterSource {
   /** Dead letters, of one queue when given. `data` is the job's payload (absent in sources that keep none). */
@@ -61,6 +61,11 @@ export interface DeadLetterSource {
   retry?(queue: string, id: string): Promise<boolean>;
   /** The queues the store knows, sorted. */
   queues?(): Promise<string[]>;
+  /**
+   * Sorted names of the queues some process consumes now (`JobQueue.queueConsumers`, kept a few seconds);
+   * absent where every dispatched queue is consumed by construction (the in-process queue).
+   */
+  consumedQueues?(): Promise<readonly string[]>;
   /** Whether the queue answers now (absent = always: the in-process queue). The calls above throw `QueueUnavailable` meanwhile. */
   availability?(): import('@decom/jobs').QueueAvailability;
 }

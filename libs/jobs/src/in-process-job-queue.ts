@@ -18,6 +18,7 @@ import {
   type JobHandler,
   type JobOptions,
   type JobQueue,
+  type QueueConsumerCount,
   type QueueCounts,
 } from './job-queue.port.js';
 
@@ -80,6 +81,10 @@ export class InProcessJobQueue implements JobQueue {
     this.waiting.set(key, entry);
     this.schedule(entry);
     return true;
+  }
+
+  async queueConsumers(): Promise<QueueConsumerCount[]> {
+    return [...this.handlers.keys()].sort().map((queue) => ({ queue, consumers: 1 }));
   }
 
   process<T>(queue: string, handler: JobHandler<T>, options: { concurrency?: number } = {}): void {

@@ -15,3 +15,4 @@ export * from './retry-backoff.js';
 export * from './dead-letter-pruner.js';
 export * from './queue-reachability.js';
 export * from './backoff-recovery.js';
+export * from './queue-consumers.js';

@@ -62,6 +62,13 @@ export interface QueueCounts {
   readonly failed: number;
 }
 
+/** How many consumers (BullMQ worker connections) one queue has at one moment. */
+export interface QueueConsumerCount {
+  readonly queue: string;
+  /** At least 1. */
+  readonly consumers: number;
+}
+
 /** A job scheduled for later (a retry's backoff, a deferred trigger, a re-run), as `promoteDelayed` shows it. */
 export interface DelayedJob {
   readonly queue: string;
@@ -104,6 +111,13 @@ export interface JobQueue {
    * @returns how many jobs this call made due.
    */
   promoteDelayed?(queue: string, select: (job: DelayedJob) => boolean | Promise<boolean>): Promise<number>;
+  /**
+   * The queues that have a live consumer now, sorted by name, each with how many: for BullMQ the connected
+   * worker clients of this prefix per queue, in any process (one `CLIENT LIST`, matched as
+   * `Queue.getWorkers()` does); for the in-process queue 1 per queue with a registered handler. A queue
+   * without a consumer is absent. Optional so test doubles need not implement it.
+   */
+  queueConsumers?(): Promise<QueueConsumerCount[]>;
   /** Counts per queue this process knows (metrics; optional so test doubles need not implement it). */
   depths?(): Promise<QueueCounts[]>;
   close(): Promise<void>;

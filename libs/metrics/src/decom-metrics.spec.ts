@@ -87,10 +87,13 @@ describe('DecomMetrics', () => {
     };
     metrics.watchFinalizing(read([{ kind: 'Cluster' }, { kind: 'Cluster' }]));
     metrics.watchQueues(read([{ queue: 'adapter-run', waiting: 3, delayed: 1, active: 2, failed: 0 }]));
+    metrics.watchQueueWorkers(read([{ queue: 'adapter-run.validation', workers: 0 }, { queue: 'hard-delete', workers: 2 }]));
     metrics.watchLag('projections', read(7));
     metrics.deletionsRequested.inc({ kind: 'Cluster' });
     const healthy = await metrics.registry.metrics();
     expect(healthy).toMatch(/^decom_resources_finalizing\{kind="Cluster"\} 2$/m);
+    expect(healthy).toMatch(/^decom_queue_workers\{queue="adapter-run.validation"\} 0$/m);
+    expect(healthy).toMatch(/^decom_queue_workers\{queue="hard-delete"\} 2$/m);
     // Like the counters, the staleness gauge is read before the gauges collect: it shows in the next scrape.
     expect(await metrics.registry.metrics()).toMatch(/^decom_scrape_collector_last_success_timestamp_seconds\{collector="decom_resources_finalizing"\} \d+$/m);
 
@@ -102,6 +105,7 @@ describe('DecomMetrics', () => {
       expect(Date.now() - started).toBeLessThan(1_000);
       expect(text).toMatch(/^decom_resources_finalizing\{kind="Cluster"\} 2$/m);
       expect(text).toMatch(/^decom_queue_depth\{queue="adapter-run"\} 4$/m);
+      expect(text).toMatch(/^decom_queue_workers\{queue="hard-delete"\} 2$/m);
       expect(text).toMatch(/^decom_subscription_lag_events\{subscriber="projections"\} 7$/m);
       expect(text).toContain('decom_deletions_requested_total{kind="Cluster"} 1');
     }

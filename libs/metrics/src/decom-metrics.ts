@@ -51,6 +51,12 @@ export interface QueueDepth {
   readonly failed: number;
 }
 
+/** How many processes consume one queue (`decom_queue_workers`); 0 for a known queue nothing consumes. */
+export interface QueueWorkers {
+  readonly queue: string;
+  readonly workers: number;
+}
+
 export type AdapterOperation = 'apply' | 'delete' | 'orphan';
 export type AdapterOutcome = 'success' | 'in_progress' | 'transient_error' | 'terminal_error' | 'gone';
 
@@ -75,6 +81,7 @@ export class DecomMetrics {
   private pendingSource?: () => Promise<readonly PendingResource[]>;
   private finalizingSource?: () => Promise<readonly { kind: string }[]>;
   private queueSource?: () => Promise<readonly QueueDepth[]>;
+  private queueWorkersSource?: () => Promise<readonly QueueWorkers[]>;
   private lagSources: { name: string; lag: () => Promise<number> }[] = [];
   private kubeWatchSource?: () => readonly { name: string; state: string }[];
   private dependencySource?: () => readonly DependencyState[];
@@ -297,6 +304,20 @@ export class DecomMetrics {
         },
       });
     queueGauge('decom_queue_depth', 'Jobs waiting or delayed, by queue (computed at scrape).', (d) => d.waiting + d.delayed);
+    new Gauge({
+      name: 'decom_queue_workers',
+      help: 'Worker connections consuming each queue, in any process (0: nothing runs its jobs; computed at scrape).',
+      labelNames: ['queue'],
+      registers,
+      async collect() {
+        const source = self.queueWorkersSource;
+        if (!source) return this.reset();
+        const counts = await self.guarded('decom_queue_workers', source);
+        if (!counts) return;
+        this.reset();
+        for (const count of counts) this.set({ queue: count.queue }, count.workers);
+      },
+    });
     queueGauge('decom_queue_active', 'Jobs running, by queue (computed at scrape).', (d) => d.active);
     queueGauge('decom_queue_dead_letters', 'Jobs in the dead-letter (failed) set, by queue (computed at scrape).', (d) => d.failed);
     this.jobRetries = new Counter({ name: 'decom_job_retries_total', help: 'Job tries after the first (retries), by queue.', labelNames: ['queue'], registers });
@@ -393,6 +414,11 @@ export class DecomMetrics {
 
   watchQueues(source: () => Promise<readonly QueueDepth[]>): void {
     this.queueSource = source;
+  }
+
+  /** The consumers per queue (`decom_queue_workers`), including 0 for a queue nothing consumes. */
+  watchQueueWorkers(source: () => Promise<readonly QueueWorkers[]>): void {
+    this.queueWorkersSource = source;
   }
 
   /** The adapters' Kubernetes watches (`decom_kube_watch_up`). */

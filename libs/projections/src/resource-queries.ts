@@ -8,6 +8,7 @@ import {
   type AdapterStatus,
   type BlockerType,
   type DeadLetter,
+  type IdleAdapter,
   type FinalizingBlocker,
   type KindRegistry,
   type PauseMark,
@@ -108,6 +109,8 @@ export interface FinalizingFilter {
   readonly deadLetters?: readonly DeadLetter[];
   /** Set while the job queue cannot be read: every deletion gets a `JobQueueUnavailable` blocker. */
   readonly jobQueueUnavailable?: { readonly reason: string; readonly since: string };
+  /** Adapters whose job queue no process consumes: their `AdapterNotFinalized` blockers get `no_worker`. */
+  readonly idleAdapters?: readonly IdleAdapter[];
   /**
    * TSL search over the resources' fields (HyperFleet's search syntax, RESOURCE_SEARCH).
    * @throws SearchSyntaxError, SearchFieldError
@@ -476,7 +479,7 @@ export class ResourceQueries {
       if (finalizing_seconds < olderThanSeconds) continue;
       const timeout = this.kinds?.find(row.kind)?.deletion_timeout_seconds;
       const resource = (await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE id = ?`, [row.id]))[0];
-      const blockers = resource ? this.blockersOf(row, resource, now, timeout, filter.deadLetters ?? [], filter.jobQueueUnavailable) : [];
+      const blockers = resource ? this.blockersOf(row, resource, now, timeout, filter) : [];
       if (filter.blockerTypes?.length && !blockers.some((b) => filter.blockerTypes!.includes(b.type))) continue;
       out.push({
         id: row.id,
@@ -501,15 +504,15 @@ export class ResourceQueries {
 
   /**
    * The stored deletion status's blockers (the frozen adapters, InUse referrers with their own blockers,
-   * cycle members and edges) plus what depends on this read: `now` (TimedOut) and the job queue (DeadLettered).
+   * cycle members and edges) plus what depends on this read: `now` (TimedOut) and the job queue (DeadLettered,
+   * JobQueueUnavailable, the `no_worker` mark of an adapter whose queue nothing consumes).
    */
   private blockersOf(
     row: FinalizingRow,
     resource: ResourceRow,
     now: Date,
     timeout: number | undefined,
-    deadLetters: readonly DeadLetter[],
-    jobQueueUnavailable: FinalizingFilter['jobQueueUnavailable'],
+    { deadLetters = [], jobQueueUnavailable, idleAdapters }: Pick<FinalizingFilter, 'deadLetters' | 'jobQueueUnavailable' | 'idleAdapters'>,
   ): FinalizingBlocker[] {
     const info = resource.deletion_info ? (JSON.parse(resource.deletion_info) as Partial<DeletionInfo>) : {};
     return finalizingBlockers({
@@ -521,6 +524,7 @@ export class ResourceQueries {
       // Job ids embed `<kind>-<id>`, so a resource's dead letters are found by its id.
       dead_letters: deadLetters.filter((d) => d.id.includes(row.id)),
       ...(jobQueueUnavailable && { job_queue_unavailable: jobQueueUnavailable }),
+      ...(idleAdapters?.length ? { idle_adapters: idleAdapters } : {}),
     });
   }
 }

@@ -13,6 +13,7 @@ import { CLOCK, DEAD_LETTERS, type Clock, type DeadLetterSource } from '../token
 import type { QueueAvailability } from '@decom/jobs';
 import { FinalizingQueryDto } from './dto/finalizing-query.dto.js';
 import { readDeadLetters } from './dead-letter-read.js';
+import { readIdleAdapters } from './idle-adapters-read.js';
 
 @Controller('api/decom/v1/finalizing')
 export class FinalizingController {
@@ -27,17 +28,20 @@ export class FinalizingController {
    * `older_than_seconds` (default 0), `kind`, `blocker` (comma list of blocker types) and `search` (TSL) filter the list.
    * `dead_letters`: `{status: 'available'}`, or `{status: 'unavailable', reason, since}` while the job queue
    * cannot be read (the list is then the read model's, without `DeadLettered` blockers, which are unknown, and
-   * each deletion's first blocker is `JobQueueUnavailable`: nothing is dispatched without the queue).
+   * each deletion's first blocker is `JobQueueUnavailable`: nothing is dispatched without the queue). An
+   * `AdapterNotFinalized` blocker has `no_worker: true` while no process consumes that adapter's queue.
    * @throws ValidationFailed (400) for a bad value or an unknown parameter; ResourceNotFound (404) for an unknown kind.
    */
   @Get()
   async list(@Query() query: FinalizingQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: FinalizingJson[]; dead_letters: QueueAvailability }> {
     if (query.kind !== undefined && !this.kinds.find(query.kind)) throw new ResourceNotFound('Kind', query.kind);
     const { deadLetters, availability } = await readDeadLetters(this.deadLetters);
+    const idleAdapters = await readIdleAdapters(this.deadLetters, this.kinds);
     const items = await this.queries.finalizing(this.clock.now(), query.older_than_seconds ?? 0, query.kind, {
       ...(query.blocker ? { blockerTypes: query.blocker.split(',') as BlockerType[] } : {}),
       ...(query.search !== undefined ? { search: query.search } : {}),
       deadLetters,
+      idleAdapters,
       ...(availability.status === 'unavailable' && { jobQueueUnavailable: { reason: availability.reason, since: availability.since } }),
       tenant: scopeOf(req),
     });

@@ -14,6 +14,7 @@ import { scopeOf } from '../auth/request-authentication.js';
 import { visibleAudit } from '../audit/visible-audit.js';
 import { ResourceActions } from '../resources/resource-actions.js';
 import { readDeadLetters } from '../finalizing/dead-letter-read.js';
+import { readIdleAdapters } from '../finalizing/idle-adapters-read.js';
 import { AUDIT_LOG, CLOCK, DEAD_LETTERS, type AuditLog, type Clock, type DeadLetterSource } from '../tokens.js';
 import { withProblems } from './graphql-errors.js';
 import { LIST_BOUNDS } from './list-cost.js';
@@ -93,10 +94,12 @@ export class ResourcesResolver {
         throw new ValidationFailed(message, unknown.map((value) => ({ field: 'blocker', value, constraint: 'enum' as const, message })));
       }
       const { deadLetters, availability } = await readDeadLetters(this.deadLetters);
+      const idleAdapters = await readIdleAdapters(this.deadLetters, this.kinds);
       const filter = {
         ...(blocker?.length ? { blockerTypes: blocker as BlockerType[] } : {}),
         ...(typeof search === 'string' ? { search } : {}),
         deadLetters,
+        idleAdapters,
         ...(availability.status === 'unavailable' && { jobQueueUnavailable: { reason: availability.reason, since: availability.since } }),
         tenant: scope(ctx),
       };

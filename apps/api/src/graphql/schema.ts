@@ -194,6 +194,8 @@ export const TYPE_DEFS = /* GraphQL */ `
     held_by_pause: Boolean
     "AdapterNotFinalized: the objects the adapter's last report says it waits on (finalizers), first one named in message"
     holding: [HoldingObject!]
+    "AdapterNotFinalized: true while no process consumes the adapter's job queue (adapter-run.<adapter>; no decom worker for it)"
+    no_worker: Boolean
     "Paused (source: self, parent or dependent)"
     source: String
     resource: BlockerResource

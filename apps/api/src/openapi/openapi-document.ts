@@ -296,6 +296,10 @@ const SCHEMAS: Record<string, Json> = {
                       properties: { kind: { type: 'string' }, namespace: { type: 'string' }, name: { type: 'string' }, finalizers: { type: 'array', items: { type: 'string' } }, since: TIME },
                     },
                   },
+                  no_worker: {
+                    type: 'boolean',
+                    description: "AdapterNotFinalized: true while no process consumes the adapter's job queue (`adapter-run.<adapter>`: no `decom worker` for it); the message then says so first. Absent otherwise",
+                  },
                 },
               },
             },

@@ -29,6 +29,7 @@ import {
   ReactorRunner,
   DeadLetterPruner,
   ResourceAddressBook,
+  QueueConsumers,
   Sweeper,
   compileMessageDecision,
   loadSentinelConfig,
@@ -239,6 +240,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     };
     const { queue: rawQueue, localOnly, description: queueDescription, reachability } = await openJobQueue(config, logger, options.queueTuning, metrics, redisWatch, startWait);
     const queue = countRetries(rawQueue, metrics);
+    // One CLIENT LIST per few seconds, whatever the number of /finalizing reads and scrapes.
+    const consumers = new QueueConsumers(async () => (reachability && queue.queueConsumers ? reachability.bounded(() => queue.queueConsumers!()) : []));
     closers.push(() => queue.close());
     logger.info(`jobs: ${queueDescription}`);
 
@@ -299,6 +302,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
               list: (name) => reachability.bounded(() => queue.failed(name)),
               retry: (name, id) => reachability.bounded(() => queue.retry(name, id)),
               queues: () => reachability.bounded(() => queue.queueNames()),
+              // Only here: an in-process queue dispatches only to the adapters it hosts, each with its handler.
+              ...(queue.queueConsumers && { consumedQueues: () => consumers.queues() }),
               availability: () => reachability.availability(),
             }
           : { list: (name) => queue.failed(name), retry: (name, id) => queue.retry(name, id), queues: () => queue.queueNames() },
@@ -444,6 +449,14 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     );
     metrics.watchFinalizing(() => queries.finalizing(new Date()));
     metrics.watchQueues(async () => (queue.depths ? (reachability ? reachability.bounded(() => queue.depths!()) : queue.depths()) : []));
+    if (reachability && queue.queueConsumers) {
+      // Every queue the store knows, 0 when nothing consumes it: `decom_queue_workers == 0` is the alert.
+      metrics.watchQueueWorkers(async () => {
+        const counts = new Map((await consumers.counts()).map((c) => [c.queue, c.consumers]));
+        const names = new Set([...(await reachability.bounded(() => queue.queueNames())), ...counts.keys()]);
+        return [...names].sort().map((name) => ({ queue: name, workers: counts.get(name) ?? 0 }));
+      });
+    }
     metrics.watchLag('projections', async () => (await store.headPosition()) - (await projections.checkpoint()));
     metrics.watchLag('dispatch', async () => (await store.headPosition()) - dispatch.checkpoint());
     metrics.watchKubeWatches(() => watchStatuses?.() ?? []);

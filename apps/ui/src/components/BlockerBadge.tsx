@@ -13,12 +13,17 @@ export const BLOCKER_LABELS: Record<string, string> = {
   TimedOut: 'timed out',
 };
 
-/** One blocker as a readable badge: the API's own `message`, coloured by type. */
+/**
+ * One blocker as a readable badge: the API's own `message`, coloured by type. An adapter whose job queue no
+ * process consumes (`no_worker`) is labelled so: what it needs is a `decom worker`, not the adapter's cleanup.
+ */
 export function BlockerBadge({ blocker }: { blocker: Blocker }) {
   const held = blocker.type === 'AdapterNotFinalized' && blocker['held_by_pause'] === true;
+  const noWorker = blocker.type === 'AdapterNotFinalized' && blocker['no_worker'] === true;
+  const label = noWorker ? 'no worker' : (BLOCKER_LABELS[blocker.type] ?? blocker.type);
   return (
-    <span className={`badge badge-${blocker.type}${held ? ' badge-held' : ''}`} data-blocker={blocker.type} title={BLOCKER_LABELS[blocker.type] ?? blocker.type}>
-      <span className="badge-type">{BLOCKER_LABELS[blocker.type] ?? blocker.type}</span> {blocker.message}
+    <span className={`badge badge-${blocker.type}${held ? ' badge-held' : ''}`} data-blocker={blocker.type} title={label}>
+      <span className="badge-type">{label}</span> {blocker.message}
       {held ? <span className="badge-note"> (waits for the pause)</span> : null}
     </span>
   );

@@ -64,6 +64,11 @@ export interface AdapterNotFinalizedBlocker {
    * absent when it named none (an adapter that does not send `data.holding`, or nothing left terminating).
    */
   readonly holding?: readonly HoldingObject[];
+  /**
+   * Set at read time (never stored) when no process consumes the adapter's job queue (`adapter-run.<adapter>`):
+   * its runs wait for a worker, and `message` says so first.
+   */
+  readonly no_worker?: true;
 }
 
 export type WaitEdgeKind = 'InUse' | 'RecordWait';

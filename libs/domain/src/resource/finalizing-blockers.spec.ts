@@ -134,6 +134,18 @@ describe('finalizing blockers: the stored status plus what depends on the read (
     expect(finalizingBlockers(base({}))).toEqual([]);
   });
 
+  it("an adapter whose queue no worker consumes: its AdapterNotFinalized blocker says so first, the others stay as stored", () => {
+    const stale = adapterNotFinalizedBlocker('np-configmap', report('np-configmap', 1, { Finalized: ['True'] }), 2, false);
+    const other = adapterNotFinalizedBlocker('validation', undefined, 2, false);
+    const blockers = finalizingBlockers(base({ status_blockers: [stale, other], idle_adapters: [{ adapter: 'np-configmap', queue: 'adapter-run.np-configmap' }] }));
+    expect(blockers).toEqual([
+      { ...stale, no_worker: true, message: 'np-configmap: no decom worker consumes adapter-run.np-configmap (last report at generation 1, deletion is generation 2)' },
+      other,
+    ]);
+    // An idle queue of an adapter this deletion does not wait on adds nothing.
+    expect(finalizingBlockers(base({ status_blockers: [other], idle_adapters: [{ adapter: 'np-configmap', queue: 'adapter-run.np-configmap' }] }))).toEqual([other]);
+  });
+
   it('TimedOut once now passed deleted_time + deletion_timeout_seconds, and not before', () => {
     expect(finalizingBlockers(base({ deletion_timeout_seconds: 30 }))).toEqual([
       { type: 'TimedOut', message: 'deletion timed out at 2026-12-01T10:00:30.000Z (deletion_timeout_seconds 30)', since: '2026-12-01T10:00:30.000Z', timeout_seconds: 30 },

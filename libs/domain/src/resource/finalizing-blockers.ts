@@ -75,6 +75,18 @@ export interface BlockerInput {
    * on it, because adapter runs and hard deletes are dispatched through it, and its dead letters are unknown.
    */
   readonly job_queue_unavailable?: { readonly reason: string; readonly since: string };
+  /**
+   * Adapters whose job queue no process consumes now (no `decom worker` connected for it), each with that
+   * queue's name (`adapter-run.<adapter>`). Their `AdapterNotFinalized` blockers get `no_worker: true`.
+   */
+  readonly idle_adapters?: readonly IdleAdapter[];
+}
+
+/** An adapter whose job queue has no live consumer. */
+export interface IdleAdapter {
+  readonly adapter: string;
+  /** The queue its runs wait in (`adapter-run.<adapter>`). */
+  readonly queue: string;
 }
 
 /** Reasons of `DeletionBlocked=True` that the deletion status already carries as blockers of their own. */
@@ -115,7 +127,11 @@ export function finalizingBlockers(input: BlockerInput): FinalizingBlocker[] {
       failed_time: dead.failed_time,
     });
   }
-  out.push(...rest);
+  // The missing worker is told on the adapter's own blocker rather than as a blocker type of its own: it is
+  // why that adapter has not finalized, so one blocker per adapter keeps counts and `?blocker=AdapterNotFinalized`
+  // as they were, and the message an operator reads names the cause before the last report's detail.
+  const idle = new Map((input.idle_adapters ?? []).map((a) => [a.adapter, a.queue]));
+  out.push(...(idle.size === 0 ? rest : rest.map((b) => withNoWorker(b, idle))));
   const blocked = input.conditions.filter((c) => c.type === ConditionType.DeletionBlocked && c.status === 'True');
   for (const other of blocked.filter((c) => !DEDICATED_REASONS.has(c.reason ?? ''))) {
     out.push({ type: 'DeletionBlocked', reason: other.reason ?? '', message: other.message ?? other.reason ?? 'deletion blocked' });
@@ -129,6 +145,16 @@ export function finalizingBlockers(input: BlockerInput): FinalizingBlocker[] {
     }
   }
   return out;
+}
+
+/** `<adapter>: no decom worker consumes <queue> (<last report's detail>)` when the adapter's queue is idle. */
+function withNoWorker(blocker: FinalizingBlocker, idle: ReadonlyMap<string, string>): FinalizingBlocker {
+  if (blocker.type !== 'AdapterNotFinalized') return blocker;
+  const queue = idle.get(blocker.adapter);
+  if (queue === undefined) return blocker;
+  const prefix = `${blocker.adapter}: `;
+  const detail = blocker.message.startsWith(prefix) ? blocker.message.slice(prefix.length) : blocker.message;
+  return { ...blocker, no_worker: true, message: `${prefix}no decom worker consumes ${queue} (${detail})` };
 }
 
 /** `paused by <caller>: <reason>` (with where the pause comes from when it is not the resource's own). */

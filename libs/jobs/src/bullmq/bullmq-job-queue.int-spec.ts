@@ -66,6 +66,31 @@ describe('BullMqJobQueue on a shared Redis', () => {
     }
   });
 
+  it('counts the worker processes of a queue, one fewer once one closed; queues of another prefix never show', async () => {
+    const { open, closeAll } = openQueues();
+    const other = openQueues();
+    try {
+      const reader = open();
+      const worker = open();
+      worker.process('gone-soon', async () => undefined);
+      open().process('gone-soon', async () => undefined);
+      other.open().process('elsewhere', async () => undefined);
+      const consumedBy = async (want: number) => {
+        for (let tries = 0; tries < 100; tries += 1) {
+          const counts = await reader.queueConsumers();
+          if ((counts.find((c) => c.queue === 'gone-soon')?.consumers ?? 0) === want) return counts;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        return reader.queueConsumers();
+      };
+      expect(await consumedBy(2)).toEqual([{ queue: 'gone-soon', consumers: 2 }]);
+      await worker.close();
+      expect(await consumedBy(1)).toEqual([{ queue: 'gone-soon', consumers: 1 }]);
+    } finally {
+      await Promise.all([closeAll(), other.closeAll()]);
+    }
+  });
+
   it('lists dead letters of every queue under the prefix from another process', async () => {
     const prefix = redis.prefix();
     const { open, closeAll } = openQueues(prefix);

@@ -28,6 +28,7 @@ import {
   type JobHandler,
   type JobOptions,
   type JobQueue,
+  type QueueConsumerCount,
   type QueueCounts,
 } from '../job-queue.port.js';
 import { GroupLocks } from './group-lock.js';
@@ -190,6 +191,27 @@ export class BullMqJobQueue implements JobQueue {
 
   async queueNames(): Promise<string[]> {
     return [...new Set([...(await this.redis.smembers(this.registryKey())), ...this.queues.keys()])].sort();
+  }
+
+  /**
+   * One `CLIENT LIST`: a BullMQ worker names its blocking connection `<prefix>:<base64 queue>` (or with
+   * `:w:<worker name>` after it), which is what `Queue.getWorkers()` matches per queue; reading the list once
+   * answers for every queue. Queue-events clients (`:qe`) and other prefixes do not count.
+   */
+  async queueConsumers(): Promise<QueueConsumerCount[]> {
+    const list = String(await this.redis.client('LIST'));
+    const head = `${this.prefix}:`;
+    const out = new Map<string, number>();
+    for (const match of list.matchAll(/(?:^| )name=(\S*)/gm)) {
+      const name = match[1]!;
+      if (!name.startsWith(head)) continue;
+      const rest = name.slice(head.length);
+      const colon = rest.indexOf(':');
+      if (colon !== -1 && !rest.startsWith(':w:', colon)) continue;
+      const queue = Buffer.from(colon === -1 ? rest : rest.slice(0, colon), 'base64').toString();
+      out.set(queue, (out.get(queue) ?? 0) + 1);
+    }
+    return [...out].sort(([a], [b]) => a.localeCompare(b)).map(([queue, consumers]) => ({ queue, consumers }));
   }
 
   async idle(): Promise<void> {

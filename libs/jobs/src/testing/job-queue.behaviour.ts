@@ -237,6 +237,21 @@ export function describeJobQueueBehaviour(name: string, open: () => Promise<Queu
       expect(counts).toMatchObject({ [name]: 4, [adapterRunQueue('other')]: 1 });
     });
 
+    it('lists the queues a worker consumes, also one registered by another worker; a queue only enqueued to is not', async () => {
+      const consumed = adapterRunQueue('consumed');
+      const unconsumed = adapterRunQueue('unconsumed');
+      backend.secondWorker().process(consumed, async () => undefined);
+      await queue.enqueue(unconsumed, 'waits', {});
+      // A BullMQ worker names its connection once it has connected: poll, bounded.
+      let queues: string[] = [];
+      for (let tries = 0; tries < 100 && !queues.includes(consumed); tries += 1) {
+        queues = (await queue.queueConsumers!()).map((c) => c.queue);
+        if (!queues.includes(consumed)) await sleep(20);
+      }
+      expect(queues).toContain(consumed);
+      expect(queues).not.toContain(unconsumed);
+    });
+
     it('names its data with a stable epoch', async () => {
       const epoch = await queue.epoch();
       expect(epoch).toEqual(expect.any(String));
