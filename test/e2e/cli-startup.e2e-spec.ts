@@ -60,7 +60,7 @@ describe('decom start-up loads only the command that runs', () => {
     ]) {
       // DECOM_API_URL and DECOM_TOKEN_FILE as defaults: read by the same function as `decom start`.
       const run = await loadedBy(args, { DECOM_API_URL: unreachable, DECOM_TOKEN_FILE: token });
-      expect({ args, ...run }).toEqual({ args, code: 1, libs: ['libs/config'], commands: [args[0]], ours: ['libs/config/src/app-config.js'] });
+      expect({ args, ...run }).toEqual({ args, code: 1, libs: ['libs/config'], commands: [args[0]], ours: ['libs/config/src/app-config.js', 'libs/config/src/identity.js'] });
     }
     const help = await loadedBy(['help', 'delete']);
     expect(help.commands).toEqual(['delete']);

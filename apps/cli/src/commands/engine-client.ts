@@ -60,11 +60,21 @@ export async function bearerHeaders(tokenFile: string | undefined): Promise<Reco
 }
 
 /**
- * `fetch(base + path)`; a connection failure throws `cannot reach the engine at <base> (<code>): …`, and a 401
- * throws `401 <detail>` with how to pass a token, since that is the one fix for it.
+ * How long a client command waits for the engine's answer, ms: the API answers within seconds even while a
+ * dependency is down (503), so a silence this long is a process that accepted the connection and hung.
  */
-export async function fetchEngine(base: string, path: string, init: RequestInit = {}): Promise<Response> {
-  const response = await fetch(`${base}${path}`, init).catch((error: unknown) => {
+export const ENGINE_ANSWER_TIMEOUT_MS = 30_000;
+
+/**
+ * `fetch(base + path)`; a connection failure throws `cannot reach the engine at <base> (<code>): …`, and a 401
+ * throws `401 <detail>` with how to pass a token, since that is the one fix for it;
+ * no answer within `timeoutMs` throws `the engine at <base> gave no answer within …`.
+ */
+export async function fetchEngine(base: string, path: string, init: RequestInit = {}, timeoutMs = ENGINE_ANSWER_TIMEOUT_MS): Promise<Response> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+  const response = await fetch(`${base}${path}`, { ...init, signal }).catch((error: unknown) => {
+    if (timeout.aborted) throw new Error(`the engine at ${base} gave no answer within ${timeoutMs / 1000} s (is it stuck? check its log and /readyz)`);
     throw new Error(unreachable(base, error));
   });
   if (response.status === 401) {
