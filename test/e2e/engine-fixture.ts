@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { loadAppConfig } from '@decom/config';
+import { REALISTIC_CONTROLLER_DELAY_MS } from '@decom/kube-local';
 import { startEngine, type Engine, type EngineOptions } from '../../apps/cli/src/engine/engine.js';
 
 export interface EngineFixture {
@@ -20,7 +21,8 @@ export interface EngineFixture {
  * `logger`: where the engine logs (default silent; a test may capture the access and transition lines).
  * `env`: extra configuration variables, e.g. `{ DECOM_EVENT_STORE: 'postgres', DATABASE_URL, DECOM_PG_SCHEMA }`
  * or `{ REDIS_URL, DECOM_QUEUE_PREFIX }` for BullMQ. `role`, `sweep`, `queueTuning`, `adapterRerun` (default 50 ms
- * doubling to 1 s), `onAdapterRun`, `onWatchTrigger`, `localKube` (the bundled server's options): as `EngineOptions`.
+ * doubling to 1 s), `onAdapterRun`, `onWatchTrigger`, `localKube` (the bundled server's options; default: controllers
+ * delayed 50-300 ms per pass, `REALISTIC_CONTROLLER_DELAY_MS`): as `EngineOptions`.
  */
 export async function startTestEngine(
   options: { adaptersDir?: string; admins?: string; env?: Record<string, string>; logger?: Logger; dataDir?: string } & Pick<
@@ -57,7 +59,9 @@ export async function startTestEngine(
     sweep: options.sweep ?? { intervalMs: 2_000, debounceMs: 1_000 },
     ...(options.role ? { role: options.role } : {}),
     ...(options.queueTuning ? { queueTuning: options.queueTuning } : {}),
-    ...(options.localKube ? { localKube: options.localKube } : {}),
+    // The bundled server's controllers (garbage collector, namespace controller) take 50-300 ms per pass, as a real
+    // cluster's take time: every suite goes through the wait and re-run paths. A suite may set its own.
+    localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS, ...options.localKube },
   });
   return {
     engine,
