@@ -5,9 +5,9 @@
 import Database from 'better-sqlite3';
 import { KindRegistry, dispatchOf, type KindDescriptor, type ResourceEvent } from '@decom/domain';
 import { SqliteEventStore } from '@decom/event-store';
-import { ProjectionRunner, ResourceQueries, ResourceViewProjection, SqliteReadModelStore, type ReadModelStore } from '@decom/projections';
+import { ProjectionRunner, ResourceQueries, ResourceViewProjection, type ReadModelStore } from '@decom/projections';
 import { usePostgres, type PostgresForTests } from '../../../test/support/postgres.js';
-import { PostgresReadModelStore } from './runner/postgres-read-model-store.js';
+import { readModelBackends } from './testing/read-model-backends.js';
 
 const T0 = '2026-12-01T10:00:00.000Z';
 const T1 = '2026-12-01T10:01:00.000Z';
@@ -38,23 +38,7 @@ let postgres: PostgresForTests;
 beforeAll(async () => void (postgres = await usePostgres()));
 afterAll(() => postgres?.stop());
 
-const backends: Array<[string, () => Promise<{ readModels: ReadModelStore; close(): Promise<void> }>]> = [
-  [
-    'sqlite',
-    async () => {
-      const db = new Database(':memory:');
-      return { readModels: new SqliteReadModelStore(db), close: async () => void db.close() };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const schema = await postgres.newSchema();
-      const readModels = new PostgresReadModelStore({ connectionString: postgres.connectionString, schema });
-      return { readModels, close: async () => (await readModels.close(), await postgres.dropSchema(schema)) };
-    },
-  ],
-];
+const backends = readModelBackends(() => postgres);
 
 describe.each(backends)('stored deletion status on %s', (_, open) => {
   let store: SqliteEventStore;

@@ -7,15 +7,13 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import { KindRegistry, type KindDescriptor } from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
 import { usePostgres, type PostgresForTests } from '../../../test/support/postgres.js';
+import { readModelBackends } from './testing/read-model-backends.js';
 import { RESOURCE_VIEW_TABLES } from './resource-view.schema.js';
 import { ResourceViewProjection } from './resource-view.projection.js';
-import { PostgresReadModelStore } from './runner/postgres-read-model-store.js';
 import type { ReadModelStore } from './runner/read-model-store.port.js';
-import { SqliteReadModelStore } from './runner/sqlite-read-model-store.js';
 
 const kinds = new KindRegistry([
   { kind: 'Cluster', plural: 'clusters', required_adapters: ['validation'] },
@@ -121,23 +119,7 @@ let postgres: PostgresForTests;
 beforeAll(async () => void (postgres = await usePostgres()));
 afterAll(() => postgres?.stop());
 
-const backends: Array<[string, () => Promise<{ readModels: ReadModelStore; close(): Promise<void> }>]> = [
-  [
-    'sqlite',
-    async () => {
-      const db = new Database(':memory:');
-      return { readModels: new SqliteReadModelStore(db), close: async () => void db.close() };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const schema = await postgres.newSchema();
-      const readModels = new PostgresReadModelStore({ connectionString: postgres.connectionString, schema });
-      return { readModels, close: async () => (await readModels.close(), await postgres.dropSchema(schema)) };
-    },
-  ],
-];
+const backends = readModelBackends(() => postgres);
 
 describe.each(backends)('resource view applied in batches on %s', (_, open) => {
   /** Applies the log in transactions of `size` events (`apply` per event when size is 1) and dumps the tables. */
