@@ -118,13 +118,11 @@ function single(header: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Every value a header was sent with, in order (`undefined` when absent). Node's `headersDistinct` says it for
- * a request from a socket; a request injected by this process (the hosted adapters' in-process calls, Fastify's
- * `inject`) has only `rawHeaders`, read the same way.
+ * Every value a header was sent with, in order (`undefined` when absent), read from `rawHeaders`: what Node's
+ * `headersDistinct` is built from for a request from a socket, and all a request injected by this process has
+ * (the hosted adapters' in-process calls, Fastify's `inject`), so both are read by one rule.
  */
 function headerOccurrences(request: FastifyRequest, name: string): string[] | undefined {
-  const distinct = (request.raw as { headersDistinct?: Record<string, string[] | undefined> }).headersDistinct;
-  if (distinct) return distinct[name];
   const raw = request.raw.rawHeaders;
   const values: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) if ((raw[i] as string).toLowerCase() === name) values.push(raw[i + 1] as string);
