@@ -11,6 +11,7 @@ import { eventTable, TABLE_CONTENT_TYPE, wantsTable } from './event-table.js';
 import { openApiV2, openApiV3Document, openApiV3Root } from './openapi.js';
 import type { FieldValidation, ResourceOperations } from './resource-operations.js';
 import type { Route } from './router.js';
+import { nestsDeeperThan } from './nesting-depth.js';
 import { badRequest, invalidOptions, KubeStatusError, methodNotAllowed, routeNotFound, unsupportedMediaType, type FieldError } from './status-errors.js';
 
 export interface ApiRequest {
@@ -69,11 +70,14 @@ const BODY_TYPES = ['application/json', 'application/yaml'];
 function parseBody(rawBody: string, contentType: string): unknown {
   if (/protobuf|cbor/i.test(contentType)) throw unsupportedMediaType(contentType.split(';')[0]!.trim(), BODY_TYPES);
   if (rawBody.trim() === '') return undefined;
+  let body: unknown;
   try {
-    return /yaml/i.test(contentType) ? parseYaml(rawBody) : JSON.parse(rawBody);
+    body = /yaml/i.test(contentType) ? parseYaml(rawBody) : JSON.parse(rawBody);
   } catch (error) {
     throw badRequest(`couldn't get version/kind; json parse error: ${(error as Error).message}`);
   }
+  if (nestsDeeperThan(body)) throw badRequest(`couldn't get version/kind; json parse error: exceeded max depth`);
+  return body;
 }
 
 function isDryRun(value: unknown): boolean {

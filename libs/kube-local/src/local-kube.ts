@@ -28,6 +28,11 @@ export interface LocalKubeOptions {
    */
   controllerDelayMs?: number | { readonly min: number; readonly max: number };
   /**
+   * Milliseconds a client may take to send a whole request before the server answers 408 and closes the
+   * connection (default 60,000, kube-apiserver's `--request-timeout`).
+   */
+  requestTimeoutMs?: number;
+  /**
    * Entries kept in `requests` and in `changes` each, oldest dropped (default unlimited: tests assert on
    * whole histories; 0 keeps none). The embedded engine sets one so a long-running engine does not grow forever.
    */

@@ -32,6 +32,7 @@ import {
 } from './status-errors.js';
 import { applyDefaults, convertIncoming, validateKind, validateKindUpdate } from './kind-rules.js';
 import { afterUpdate, planApply, sameOwnership, type ManagedFieldsEntry, type Writer } from './managed-fields.js';
+import { nestsDeeperThan } from './nesting-depth.js';
 import { checkStructure, pruneUnknownFields } from './object-schema.js';
 import { validateObjectMeta } from './validation.js';
 
@@ -413,11 +414,14 @@ export class ResourceOperations {
   }
 
   private parsePatchBody(type: string, rawBody: string): unknown {
+    let patch: unknown;
     try {
-      return type === PATCH_TYPES.apply ? parseYaml(rawBody) : JSON.parse(rawBody);
+      patch = type === PATCH_TYPES.apply ? parseYaml(rawBody) : JSON.parse(rawBody);
     } catch (error) {
       throw badRequest(`error decoding patch: ${(error as Error).message}`);
     }
+    if (nestsDeeperThan(patch)) throw badRequest('error decoding patch: exceeded max depth');
+    return patch;
   }
 
   private decodeContinue(token: string): string {

@@ -21,13 +21,19 @@ import { ObjectStore, type StoreChange } from './object-store.js';
 import { RequestLog, type RecordedKubeRequest, type RequestFilter } from './request-log.js';
 import { ResourceOperations } from './resource-operations.js';
 import { resolveRoute } from './router.js';
-import { injected, internalError, KubeStatusError } from './status-errors.js';
+import { injected, internalError, KubeStatusError, requestEntityTooLarge } from './status-errors.js';
 import { DEFAULT_WATCH_SETTINGS, WatchHub } from './watch.js';
 
 /** Namespaces a fresh cluster has. */
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
+/** kube-apiserver's request body limit (`--max-request-body-bytes`, default 3 MiB). */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
+/**
+ * How long a client may take to send a whole request: kube-apiserver's `--request-timeout` default, one
+ * minute. Node's own default (five minutes) would hold a half-sent body's socket open five times longer.
+ */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 class LocalKubeServer implements LocalKube {
   readonly faults: Faults = new Faults();
@@ -66,7 +72,11 @@ class LocalKubeServer implements LocalKube {
     this.port = options.port ?? 0;
     this.host = options.host ?? '127.0.0.1';
     for (const name of INITIAL_NAMESPACES) this.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-    this.server = createServer((req, res) => {
+    const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+    // Node checks for expired requests every `connectionsCheckingInterval` (30 s by default): a shorter
+    // timeout needs a shorter check to hold.
+    const connectionsCheckingInterval = Math.min(30_000, Math.max(50, Math.floor(requestTimeout / 4)));
+    this.server = createServer({ requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval }, (req, res) => {
       this.onRequest(req, res).catch((error: unknown) => {
         // Last resort: a bug here must answer 500, not leave the client hanging or crash the host.
         if (res.headersSent) res.destroy();
@@ -185,7 +195,12 @@ class LocalKubeServer implements LocalKube {
     const query = Object.fromEntries(url.searchParams);
     let rawBody: string;
     try {
-      rawBody = await readBody(req);
+      const body = await readBody(req);
+      if (body === TOO_LARGE) {
+        refuseTooLarge(res);
+        return;
+      }
+      rawBody = body;
     } catch {
       req.socket.destroy();
       return;
@@ -280,18 +295,39 @@ function nameOf(urlName: string | undefined, verb: string | undefined, rawBody: 
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+const TOO_LARGE = Symbol('request body too large');
+
+/**
+ * The request body as text, or `TOO_LARGE` as soon as the declared length or the bytes received pass
+ * `MAX_BODY_BYTES` (the rest is not read).
+ */
+function readBody(req: IncomingMessage): Promise<string | typeof TOO_LARGE> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) reject(new Error('request body too large'));
-      else chunks.push(chunk);
-    });
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else {
+        req.off('data', onData);
+        resolve(TOO_LARGE);
+      }
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/**
+ * Answers 413 and closes the connection once the answer is out: the unread rest of the body would
+ * otherwise be taken for the next request on a kept-alive connection.
+ */
+function refuseTooLarge(res: ServerResponse): void {
+  const status = requestEntityTooLarge(MAX_BODY_BYTES).status;
+  res.once('finish', () => res.socket?.destroySoon());
+  send(res, { code: status.code, body: status, headers: { Connection: 'close' } });
 }
 
 function send(res: ServerResponse, response: ApiResponse): void {

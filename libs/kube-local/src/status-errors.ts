@@ -16,6 +16,7 @@ export type StatusReason =
   | 'Expired'
   | 'Invalid'
   | 'UnsupportedMediaType'
+  | 'RequestEntityTooLarge'
   | 'TooManyRequests'
   | 'InternalError'
   | 'ServiceUnavailable'
@@ -198,6 +199,14 @@ export function applyConflict(conflicts: readonly { manager: string; field: stri
 
 export function badRequest(message: string): KubeStatusError {
   return failure(400, 'BadRequest', message);
+}
+
+/**
+ * 413 for a body over the limit: kube-apiserver's words (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go
+ * limitedReadBody, errors.NewRequestEntityTooLargeError).
+ */
+export function requestEntityTooLarge(limitBytes: number): KubeStatusError {
+  return failure(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limitBytes}`);
 }
 
 export function unprocessable(message: string): KubeStatusError {
