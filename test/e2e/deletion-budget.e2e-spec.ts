@@ -79,12 +79,22 @@ describe('deletion budget: limits.deletions per kind, 429 with Retry-After, admi
     expect(hourly.status).toBe(429);
     expect(Number(hourly.headers.get('retry-after'))).toBeGreaterThan(3500);
     expect(((await hourly.json()) as any).budget).toMatchObject({ name: 'max_per_hour', limit: 3, used: 3 });
+    // GraphQL answers 200 with the error: the wait REST puts in Retry-After is in the problem.
+    const viaGraphql = await fetch(`${fixture.engine.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hyperfleet-identity': 'operator@example.com' },
+      body: JSON.stringify({ query: `mutation { deleteResource(id: "${c4.id}") { id } }` }),
+    });
+    const refusal = ((await viaGraphql.json()) as any).errors?.[0]?.extensions?.problem;
+    expect(refusal).toMatchObject({ status: 429, budget: { name: 'max_per_hour' } });
+    expect(refusal.retry_after_seconds).toBeGreaterThan(3500);
     // Another kind has no budget here.
     const np = (await operator.call('POST', `/clusters/${c4.id}/nodepools`, { kind: 'NodePool', name: 'np-free', spec: {} })).body;
     expect((await operator.call('DELETE', `/nodepools/${np.id}`)).status).toBe(202);
 
     expect(await metric('decom_deletion_budget_checks_total', { kind: 'Cluster', outcome: 'allowed' })).toBe(2);
-    expect(await metric('decom_deletion_budget_checks_total', { kind: 'Cluster', outcome: 'refused' })).toBe(2);
+    // Refused: the first REST DELETE, the hourly one and its GraphQL twin (a preview is not counted).
+    expect(await metric('decom_deletion_budget_checks_total', { kind: 'Cluster', outcome: 'refused' })).toBe(3);
     expect(await metric('decom_deletion_budget_checks_total', { kind: 'Cluster', outcome: 'overridden' })).toBe(1);
     expect(await metric('decom_deletion_budget_used', { kind: 'Cluster', budget: 'per_hour' })).toBe(3);
     expect(await metric('decom_deletion_budget_limit', { kind: 'Cluster', budget: 'in_flight' })).toBe(2);

@@ -35,7 +35,14 @@ export async function withProblems<T>(operation: string, run: () => Promise<T>):
       // A deletion refused by protection names the protected resources, as its REST answer does.
       ...(mapped?.extensions?.['protected_resources'] !== undefined && { protected_resources: mapped.extensions['protected_resources'] }),
       ...(mapped?.extensions?.['budget'] !== undefined && { budget: mapped.extensions['budget'] }),
+      // A GraphQL answer is 200 with errors, so REST's `Retry-After` header (429, 503) travels in the problem.
+      ...(retryAfterSeconds(mapped?.headers) !== undefined && { retry_after_seconds: retryAfterSeconds(mapped?.headers) }),
     });
     throw new GraphQLError(problem.detail, { extensions: { code: problem.code, problem } });
   }
+}
+
+function retryAfterSeconds(headers: Readonly<Record<string, string>> | undefined): number | undefined {
+  const value = Number(headers?.['retry-after']);
+  return Number.isInteger(value) && value >= 0 ? value : undefined;
 }
