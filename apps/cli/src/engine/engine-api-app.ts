@@ -1,0 +1,76 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { v7 as uuidv7 } from 'uuid';
+import type { Logger } from 'pino';
+import type { AppConfig } from '@decom/config';
+import type { KindRegistry } from '@decom/domain';
+import type { EventStore } from '@decom/event-store';
+import { auditEntries, type ReadModelStore, type ResourceQueries } from '@decom/projections';
+import type { DecomMetrics } from '@decom/metrics';
+import { createApiApp, domainTransitionObserver, type ApiAuth, type LeakScannerSlot, type SpanExporter } from '@decom/api';
+import { buildInfo } from '../build-info.js';
+import { NestPinoLogger } from './nest-pino-logger.js';
+import { readinessReport } from './readiness.js';
+import type { EngineProbes } from './engine-probes.js';
+import type { EngineReadSide } from './read-side.js';
+import type { EngineJobs } from './engine-jobs.js';
+import type { StartedAfterListen } from './started-after-listen.js';
+
+/** Everything the API app is handed by the engine (nothing in it picks a backend). */
+export interface EngineApiParts {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly metrics: DecomMetrics;
+  readonly kinds: KindRegistry;
+  readonly store: EventStore;
+  readonly readModels: ReadModelStore;
+  readonly queries: ResourceQueries;
+  readonly readSide: EngineReadSide;
+  readonly dependencies: EngineProbes;
+  readonly jobs: EngineJobs;
+  readonly later: StartedAfterListen;
+  readonly leaks: LeakScannerSlot;
+  readonly auth: ApiAuth;
+  readonly spans?: SpanExporter;
+  /** Access log and request metrics (default true). */
+  readonly requestObservability?: boolean;
+}
+
+/**
+ * Builds the REST/GraphQL app (not listening): its read side, `/readyz` from the cached probes and the
+ * loops, dead letters and audit from the stores, domain transitions logged and counted.
+ */
+export function createEngineApiApp(parts: EngineApiParts): Promise<NestFastifyApplication> {
+  const { config, logger, metrics, readSide, dependencies, later } = parts;
+  return createApiApp(
+    {
+      leaks: parts.leaks,
+      store: parts.store,
+      kinds: parts.kinds,
+      queries: parts.queries,
+      readSide: readSide.forApi(),
+      readiness: {
+        check: async () =>
+          readinessReport({
+            dependencies: () => dependencies.probes.results(),
+            eventStore: dependencies.eventStore,
+            loops: [readSide.loop(), later.dispatchLoop(), ...later.extraLoops],
+            writeRefusal: () => readSide.writeRefusal(),
+            watches: () => later.watches(),
+          }),
+      },
+      clock: { now: () => new Date() },
+      ids: { next: () => uuidv7() },
+      options: { admins: config.admins, corsOrigins: config.corsOrigins, version: buildInfo().version },
+      onAppended: domainTransitionObserver(logger, metrics),
+      auth: parts.auth,
+      deadLetters: parts.jobs.deadLetters,
+      audit: { list: (options) => auditEntries(parts.readModels, options) },
+      operatorLog: logger,
+      metrics,
+    },
+    {
+      logger: config.logLevel === 'silent' ? false : new NestPinoLogger(logger.child({ component: 'nest' })),
+      observability: parts.requestObservability === false ? {} : { logger, metrics, ...(parts.spans ? { spans: parts.spans } : {}) },
+    },
+  );
+}
