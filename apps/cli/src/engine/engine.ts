@@ -20,7 +20,9 @@ import { Supervisor, describeError, isTransientError, type EventStore, type Loop
 import { ProjectionRunner, ResourceQueries, auditEntries, pendingWork } from '@decom/projections';
 import { createProjections } from './rebuild-projections.js';
 import type { DecomMetrics } from '@decom/metrics';
-import { domainTransitionObserver, startOtlpExport, createApiApp, registerHardDeleteProcessor, LeakScannerSlot, openStartupGate, type StartupGate } from '@decom/api';
+import { domainTransitionObserver, startOtlpExport, createApiApp, registerHardDeleteProcessor, KubernetesCleanupVerifier, LeakScannerSlot, openStartupGate, type StartupGate } from '@decom/api';
+import { KubernetesTransport } from '@decom/adapter';
+import { hostedAdapterKinds } from './hosted-adapter-kinds.js';
 import { adapterRunMetrics, countRetries, prunedDeadLetterReporter, startProcessMetrics } from './observability.js';
 import { resourceProgressOf } from './resource-progress.js';
 import { buildInfo } from '../build-info.js';
@@ -257,6 +259,12 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     metrics.watchDependencies(() => dependencies.probes.results());
 
     const leaks = new LeakScannerSlot();
+    // Verify before hard delete: the hosted adapters are known from their files now; their objects can be listed
+    // once Kubernetes is (below). Until then, and in a process that never reaches it, a check is unverified.
+    const cleanupVerifier = new KubernetesCleanupVerifier(
+      await hostedAdapterKinds(config.adaptersDir, config.adapterEnv, config.apiBaseUrl),
+      role === 'all' || config.kubeconfig ? undefined : 'this process has no Kubernetes connection (KUBECONFIG is not set)',
+    );
     // The adapters' Kubernetes watches, once they started: information in /readyz, never a condition.
     let watchStatuses: (() => WatchStatus[]) | undefined;
     // Supervised loops started after the API listens (leak inventory), listed in /readyz after dispatch.
@@ -270,6 +278,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const app = await createApiApp(
       {
         leaks,
+        cleanupVerifier,
         store,
         kinds,
         queries,
@@ -374,6 +383,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     // Leak inventory and scans where this process reaches Kubernetes (role all, or api with KUBECONFIG).
     const leakKube = kubeConfig ?? (config.kubeconfig ? loadKubeConfig(config.kubeconfig) : undefined);
     if (leakKube) {
+      cleanupVerifier.transport = new KubernetesTransport(leakKube);
+      closers.push(async () => void (cleanupVerifier.transport = undefined));
       const leakWork = await startLeakWork({
         config,
         kinds,
