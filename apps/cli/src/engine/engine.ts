@@ -261,10 +261,16 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const leaks = new LeakScannerSlot();
     // Verify before hard delete: the hosted adapters are known from their files now; their objects can be listed
     // once Kubernetes is (below). Until then, and in a process that never reaches it, a check is unverified.
+    const reachesKubernetes = role === 'all' || config.kubeconfig !== undefined;
     const cleanupVerifier = new KubernetesCleanupVerifier(
       await hostedAdapterKinds(config.adaptersDir, config.adapterEnv, config.apiBaseUrl),
-      role === 'all' || config.kubeconfig ? undefined : 'this process has no Kubernetes connection (KUBECONFIG is not set)',
+      reachesKubernetes ? undefined : 'this process has no Kubernetes connection (KUBECONFIG is not set)',
     );
+    if (!reachesKubernetes && cleanupVerifier.hostedAdapters.length > 0) {
+      logger.warn(
+        `verify before hard delete: adapters ${cleanupVerifier.hostedAdapters.join(', ')} are hosted (${config.adaptersDir}) but this process has no KUBECONFIG: their deletions wait with CleanupUnverified (set KUBECONFIG, or verify_cleanup: false per kind; docs/policies.md)`,
+      );
+    }
     // The adapters' Kubernetes watches, once they started: information in /readyz, never a condition.
     let watchStatuses: (() => WatchStatus[]) | undefined;
     // Supervised loops started after the API listens (leak inventory), listed in /readyz after dispatch.
