@@ -16,6 +16,8 @@ import {
   QUERY_HANDLERS,
   EVENT_STORE,
   KIND_REGISTRY,
+  CLEANUP_VERIFIER,
+  type CleanupVerifier,
   RESOURCE_QUERIES,
   ResourceTreeRepository,
   StreamLocator,
@@ -61,6 +63,8 @@ export interface ApiRuntime {
   readonly auth?: ApiAuth;
   /** The leak scan, filled once Kubernetes is known; absent = none in this process. */
   readonly leaks?: LeakScannerSlot;
+  /** Verify before hard delete (docs/policies.md): the hosted adapters' ownership discovery; absent = nothing verified. */
+  readonly cleanupVerifier?: CleanupVerifier;
   /** The job queue's dead letters, shown as `DeadLettered` blockers; none when absent. */
   readonly deadLetters?: DeadLetterSource;
   /** Info lines for operator actions such as a job retry (the engine's logger); Nest's logger when absent. */
@@ -132,6 +136,7 @@ export class AppModule {
         { provide: ACCESS_POLICY, useValue: (runtime.auth ?? headerAuth(runtime.options.admins)).policy },
         { provide: DELETION_BUDGETS, useValue: { ...(runtime.auth?.deletionBudgets && { budgets: runtime.auth.deletionBudgets }), ...(runtime.metrics && { metrics: runtime.metrics }) } satisfies DeletionBudgetSettings },
         { provide: LEAK_SCANNER, useValue: runtime.leaks ?? new LeakScannerSlot() },
+        ...(runtime.cleanupVerifier ? [{ provide: CLEANUP_VERIFIER, useValue: runtime.cleanupVerifier }] : []),
         { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended), inject: [EVENT_STORE] },
         { provide: AUDIT_LOG, useValue: runtime.audit ?? { list: async () => [] } },
         { provide: DEAD_LETTERS, useValue: runtime.deadLetters ?? { list: async () => [] } },

@@ -13,6 +13,7 @@ export { TenantResolver } from './auth/tenant-resolver.js';
 export { openStartupGate, type StartupGate } from './http-edge/startup-gate.js';
 export { registerHardDeleteProcessor } from './jobs/hard-delete.processor.js';
 export { LeakInventoryReactor, LEAK_INVENTORY_CALLER } from './leaks/leak-inventory.reactor.js';
+export { KubernetesCleanupVerifier } from './leaks/kubernetes-cleanup-verifier.js';
 export { LeakScanner, LeakScannerSlot, type LeakJson, type LeakScanSummary, type OwnerState } from './leaks/leak-scanner.js';
 export { domainTransitionObserver } from './observability/domain-transitions.js';
 export { startOtlpExport, type RequestSpan, type SpanExporter } from './observability/otlp-export.js';

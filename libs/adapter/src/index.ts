@@ -69,6 +69,6 @@ export { formatDeletionPlan } from './plan/deletion-plan.format.js';
 export { PlanError, loadPlanEvent } from './plan/plan-event.js';
 export type * from './plan/deletion-plan.types.js';
 export { RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, RELEASED_BY_ANNOTATION } from './executor/ownership.js';
-export { listMarked, managedKinds, markedFor, parseMark, type ManagedKind, type MarkedObject, type OwnerMark } from './leaks/marked-objects.js';
+export { listMarked, listOwned, managedKinds, markedFor, parseMark, type ManagedKind, type MarkedObject, type OwnerMark } from './leaks/marked-objects.js';
 export { watchScopes, describeScope, type WatchScope } from './watch/watch-scopes.js';
 export { ObjectWatch, describeWatchError, type ObjectChange, type ObjectWatchOptions, type WatchChangeType, type WatchState, type WatchStatus } from './watch/object-watch.js';

@@ -9,6 +9,7 @@ export * from './request-deletion.handler.js';
 export * from './preview-deletion.handler.js';
 export * from './report-adapter-status.handler.js';
 export * from './hard-delete.handler.js';
+export * from './cleanup-verifier.js';
 export * from './force-delete.handler.js';
 export * from './set-paused.handler.js';
 export * from './force-orphan.handler.js';

@@ -72,6 +72,14 @@ describe('parseEntitiesConfig', () => {
     );
   });
 
+  it('reads verify_cleanup (absent = on) and refuses anything but true or false with file:line:column', () => {
+    const kind = (extra: string) => `entities:\n  - kind: Cluster\n    plural: clusters\n${extra}`;
+    expect(parseEntitiesConfig(kind(''), 'e.yaml')[0]!.verify_cleanup).toBeUndefined();
+    expect(parseEntitiesConfig(kind('    verify_cleanup: true\n'), 'e.yaml')[0]!.verify_cleanup).toBeUndefined();
+    expect(parseEntitiesConfig(kind('    verify_cleanup: false\n'), 'e.yaml')[0]).toMatchObject({ verify_cleanup: false });
+    expect(() => parseEntitiesConfig(kind('    verify_cleanup: "no"\n'), 'e.yaml')).toThrow('e.yaml:4:21 entities[0].verify_cleanup: must be true or false, got "no"');
+  });
+
   it('refuses name limits that are not whole numbers from 1 to 253, or a minimum above the maximum', () => {
     const kind = (extra: string) => `entities:\n  - kind: Cluster\n    plural: clusters\n${extra}`;
     expect(() => parseEntitiesConfig(kind('    name_max_len: banana\n'), 'e.yaml')).toThrow(

@@ -14,7 +14,7 @@ export class EntitiesConfigError extends Error {
   }
 }
 
-const KIND_KEYS = new Set(['kind', 'plural', 'parent_kind', 'on_parent_delete', 'required_adapters', 'name_min_len', 'name_max_len', 'spec_schema_name', 'references', 'conditions', 'require_spec_schema', 'deletion_timeout_seconds', 'deletion_propagation']);
+const KIND_KEYS = new Set(['kind', 'plural', 'parent_kind', 'on_parent_delete', 'required_adapters', 'name_min_len', 'name_max_len', 'spec_schema_name', 'references', 'conditions', 'require_spec_schema', 'deletion_timeout_seconds', 'deletion_propagation', 'verify_cleanup']);
 
 /** @throws EntitiesConfigError listing every issue as `file:line:column field: message`. */
 export function parseEntitiesConfig(text: string, file: string): KindDescriptor[] {
@@ -84,6 +84,11 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
     if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0)) {
       at(item.get('deletion_timeout_seconds', true) as Node, `${path}.deletion_timeout_seconds`, 'must be a positive integer (seconds)');
     }
+    // Verify before hard delete (docs/policies.md): on unless turned off; a typo must not turn it off silently.
+    const verifyCleanup = value['verify_cleanup'];
+    if (verifyCleanup !== undefined && typeof verifyCleanup !== 'boolean') {
+      at(item.get('verify_cleanup', true) as Node, `${path}.verify_cleanup`, `must be true or false, got ${JSON.stringify(verifyCleanup)}`);
+    }
     const propagation = value['deletion_propagation'];
     if (propagation !== undefined && !isPropagationPolicy(propagation)) {
       at(item.get('deletion_propagation', true) as Node, `${path}.deletion_propagation`, `must be ${PROPAGATION_POLICIES.join(' or ')}, got "${String(propagation)}"`);
@@ -107,6 +112,7 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
         ...(typeof value['deletion_timeout_seconds'] === 'number' ? { deletion_timeout_seconds: value['deletion_timeout_seconds'] } : {}),
         ...(isPropagationPolicy(propagation) ? { deletion_propagation: propagation } : {}),
         ...(conditions.length > 0 ? { conditions } : {}),
+        ...(verifyCleanup === false ? { verify_cleanup: false } : {}),
       });
     }
   });

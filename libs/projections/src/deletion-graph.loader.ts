@@ -98,6 +98,7 @@ export function deletionNodeOf(row: ResourceRow, adapterStatuses: Readonly<Recor
           deleted_time: row.deleted_time,
           ...(info.deletion_propagation ? { deletion_propagation: info.deletion_propagation as PropagationPolicy } : {}),
           ...(info.deletion_required_adapters ? { deletion_required_adapters: info.deletion_required_adapters } : {}),
+          ...(info.leftovers ? { leftovers: info.leftovers } : {}),
           // Histories before the source was recorded say so instead of naming a source they never had.
           recorded_policy: {
             policy: (row.effective_policy ?? 'Delete') as DeletionPolicy,

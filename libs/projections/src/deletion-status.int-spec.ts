@@ -77,6 +77,47 @@ describe.each(backends)('stored deletion status on %s', (_, open) => {
     expect(dispatchOf((await queries.get(C))!)).toEqual({ action: 'run', adapters: ['dns'] });
   });
 
+  it('verify before hard delete: /finalizing names the leftover objects LeftoverObjectsFound recorded, and a rebuild stores the same', async () => {
+    const kinds = kindsWith(['validation']);
+    const finalized: ResourceEvent = {
+      type: 'AdapterStatusReported',
+      data: {
+        id: C,
+        kind: 'Cluster',
+        status: {
+          adapter: 'validation',
+          observed_generation: 2,
+          conditions: [
+            { type: 'Applied', status: 'False', reason: 'Deleted', message: '', last_transition_time: T1 },
+            { type: 'Available', status: 'False', reason: 'Deleted', message: '', last_transition_time: T1 },
+            { type: 'Health', status: 'True', reason: 'OK', message: '', last_transition_time: T1 },
+            { type: 'Finalized', status: 'True', reason: 'CleanupConfirmed', message: '', last_transition_time: T1 },
+          ],
+          created_time: T1,
+          last_report_time: T1,
+        },
+      },
+    };
+    const leftover = { adapter: 'validation', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'c1', name: 'cluster-config' };
+    const found: ResourceEvent = { type: 'LeftoverObjectsFound', data: { id: C, kind: 'Cluster', objects: [leftover], unverified: [], checked_time: T1 } };
+    const queries = await project(kinds, [cluster(), deletion(C, 'Cluster', ['validation']), finalized, found]);
+    const blockers = await blockersOf(queries, C);
+    expect(blockers).toEqual([expect.objectContaining({ type: 'LeftoverObjects', objects: [leftover], message: expect.stringContaining('validation: ConfigMap c1/cluster-config') })]);
+    // A rebuild: the same log projected into fresh read models stores the same deletion status.
+    await runner!.stop();
+    const fresh = await open();
+    try {
+      const again = new ProjectionRunner(store, fresh.readModels, [new ResourceViewProjection(kinds)]);
+      await again.start();
+      await again.waitFor(await store.headPosition());
+      await again.stop();
+      const rebuilt = new ResourceQueries(fresh.readModels, kinds, () => new Date(T1));
+      expect(await blockersOf(rebuilt, C)).toEqual(blockers);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('seed 004 "users before what they use": InUse names the deleting referrer and the referrer\'s own pause', async () => {
     const queries = await project(kindsWith(['validation']), [
       cluster(),

@@ -92,6 +92,10 @@ const fleet: readonly Fact[] = [
   report(C1, 'Cluster', 'validation', 2, false, 18),
   created(D, 'Cluster', 'd', { references: { peer: [{ id: C1, kind: 'Cluster' }] } }),
   ['AdapterFinalized', { id: C2, kind: 'Cluster', adapter: 'validation', observed_generation: 2, finalized_time: time(19) }],
+  report(D, 'Cluster', 'validation', 1, false, 19),
+  deleted(D, 'Cluster', 2, 19, { required_adapters: ['validation'] }),
+  report(D, 'Cluster', 'validation', 2, true, 19),
+  ['LeftoverObjectsFound', { id: D, kind: 'Cluster', objects: [{ adapter: 'validation', apiVersion: 'v1', kind: 'Namespace', name: 'd', terminating: true }], unverified: [], checked_time: time(19) }],
   hardDeleted(B1, 'NodePool', 20, owner(B)),
 ];
 

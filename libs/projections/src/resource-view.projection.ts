@@ -194,6 +194,16 @@ export class ResourceViewProjection implements Projection {
         await tx.updateRow(d.id, { deletion_protection: mark });
         return;
       }
+      case 'LeftoverObjectsFound': {
+        const d = event.data;
+        const row = await tx.row(d.id);
+        if (!row) return;
+        // Stored as recorded: the domain's deletionStatus turns it into blockers on the refresh.
+        const leftovers = { objects: d.objects, unverified: d.unverified, checked_time: d.checked_time };
+        await tx.updateRow(d.id, { deletion_info: JSON.stringify({ ...tx.deletionInfo(row), leftovers }) });
+        await this.refresh(tx, d.id);
+        return;
+      }
       case 'AdapterFinalized':
       case 'AdapterStatusDiscarded':
       case 'Orphaned':

@@ -9,7 +9,7 @@
  * - `deletion_requests`: every top-level deletion (a DELETE's target, not its cascade), never deleted: what the
  *   deletion budget counts (in flight: still in `resources` with `deleted_time`; per hour: by `deleted_time`).
  */
-import type { DeletionStatus } from '@decom/domain';
+import type { DeletionStatus, RecordedLeftovers } from '@decom/domain';
 
 export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS resources (
@@ -173,6 +173,8 @@ export interface DeletionInfo {
   readonly deletion_required_adapters?: readonly string[];
   /** Once deleting: the source recorded on DeletionRequested. */
   readonly recorded_source?: string;
+  /** What the last cleanup verification found, as `LeftoverObjectsFound` recorded it (verify before hard delete). */
+  readonly leftovers?: RecordedLeftovers;
   /**
    * Once deleting: the domain's `deletionStatus` at the last refresh (phase, blockers root causes first,
    * effective policy, frozen adapters, dispatch). `/finalizing`, dispatch and the conditions read it.

@@ -179,6 +179,22 @@ export const TYPE_DEFS = /* GraphQL */ `
     since: String!
   }
 
+  "LeftoverObjects: an object a hosted adapter created or adopted for the resource, still carrying its ownership marker."
+  type LeftoverObject {
+    adapter: String!
+    apiVersion: String!
+    kind: String!
+    namespace: String
+    name: String!
+    terminating: Boolean
+  }
+
+  "CleanupUnverified: a hosted adapter whose objects could not be listed, and why."
+  type UnverifiedAdapter {
+    adapter: String!
+    reason: String!
+  }
+
   "One reason a deletion is pending; type is one of BLOCKER_TYPES (libs/domain finalizing-blockers.ts), the other fields depend on it."
   type FinalizingBlocker {
     type: String!
@@ -217,6 +233,12 @@ export const TYPE_DEFS = /* GraphQL */ `
     members: [BlockerResource!]
     "DependencyCycle: from's hard delete waits for to's (InUse: to references from; RecordWait: to is from's child record)"
     edges: [WaitEdge!]
+    "LeftoverObjects (verify before hard delete): the objects still marked as the hosted adapters' own"
+    objects: [LeftoverObject!]
+    "CleanupUnverified (verify before hard delete): the hosted adapters whose objects could not be listed"
+    adapters: [UnverifiedAdapter!]
+    "LeftoverObjects, CleanupUnverified: when the verification ran"
+    checked_time: String
     "DeadLettered"
     queue: String
     job_id: String

@@ -246,13 +246,14 @@ const SCHEMAS: Record<string, Json> = {
             deletion_timeout_seconds: { type: 'integer' },
             // Why the deletion is pending, root causes first: the stored deletion status (libs/domain
             // deletion-status.ts) plus DeadLettered and TimedOut (finalizing-blockers.ts). Fields depend on `type`.
+            // LeftoverObjects / CleanupUnverified: verify before hard delete (docs/policies.md).
             blockers: {
               type: 'array',
               items: {
                 type: 'object',
                 required: ['type', 'message'],
                 properties: {
-                  type: { type: 'string', enum: ['JobQueueUnavailable', 'Paused', 'DeadLettered', 'AdapterNotFinalized', 'InUse', 'DependencyCycle', 'DeletionBlocked', 'DependentsRemaining', 'TimedOut'] },
+                  type: { type: 'string', enum: ['JobQueueUnavailable', 'Paused', 'DeadLettered', 'AdapterNotFinalized', 'InUse', 'DependencyCycle', 'DeletionBlocked', 'DependentsRemaining', 'CleanupUnverified', 'LeftoverObjects', 'TimedOut'] },
                   message: { type: 'string' },
                   referrers: {
                     type: 'array',
@@ -296,6 +297,22 @@ const SCHEMAS: Record<string, Json> = {
                       properties: { kind: { type: 'string' }, namespace: { type: 'string' }, name: { type: 'string' }, finalizers: { type: 'array', items: { type: 'string' } }, since: TIME },
                     },
                   },
+                  objects: {
+                    type: 'array',
+                    description:
+                      "LeftoverObjects (verify before hard delete): every adapter reported Finalized=True, but these objects a hosted adapter created or adopted for the resource still carry its ownership marker (`terminating`: delete requested, still there). The resource stays Finalizing until they are gone; adapters Decom does not host are never verified",
+                    items: {
+                      type: 'object',
+                      required: ['adapter', 'apiVersion', 'kind', 'name'],
+                      properties: { adapter: { type: 'string' }, apiVersion: { type: 'string' }, kind: { type: 'string' }, namespace: { type: 'string' }, name: { type: 'string' }, terminating: { type: 'boolean' } },
+                    },
+                  },
+                  adapters: {
+                    type: 'array',
+                    description: 'CleanupUnverified (verify before hard delete): hosted adapters whose objects could not be listed (Kubernetes unreachable or not connected), and why; never taken for clean',
+                    items: { type: 'object', required: ['adapter', 'reason'], properties: { adapter: { type: 'string' }, reason: { type: 'string' } } },
+                  },
+                  checked_time: { ...TIME, description: 'LeftoverObjects, CleanupUnverified: when the verification that found it ran' },
                   no_worker: {
                     type: 'boolean',
                     description: "AdapterNotFinalized: true while no process consumes the adapter's job queue (`adapter-run.<adapter>`: no `decom worker` for it); the message then says so first. Absent otherwise",

@@ -6,7 +6,7 @@ import type { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import { auditEntries, type ReadModelStore, type ResourceQueries } from '@decom/projections';
 import type { DecomMetrics } from '@decom/metrics';
-import { createApiApp, domainTransitionObserver, type ApiAuth, type LeakScannerSlot, type SpanExporter } from '@decom/api';
+import { createApiApp, domainTransitionObserver, type ApiAuth, type KubernetesCleanupVerifier, type LeakScannerSlot, type SpanExporter } from '@decom/api';
 import { buildInfo } from '../build-info.js';
 import { NestPinoLogger } from './nest-pino-logger.js';
 import { readinessReport } from './readiness.js';
@@ -29,6 +29,7 @@ export interface EngineApiParts {
   readonly jobs: EngineJobs;
   readonly later: StartedAfterListen;
   readonly leaks: LeakScannerSlot;
+  readonly cleanupVerifier: KubernetesCleanupVerifier;
   readonly auth: ApiAuth;
   readonly spans?: SpanExporter;
   /** Access log and request metrics (default true). */
@@ -44,6 +45,7 @@ export function createEngineApiApp(parts: EngineApiParts): Promise<NestFastifyAp
   return createApiApp(
     {
       leaks: parts.leaks,
+      cleanupVerifier: parts.cleanupVerifier,
       store: parts.store,
       kinds: parts.kinds,
       queries: parts.queries,

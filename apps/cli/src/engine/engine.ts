@@ -16,7 +16,9 @@ import type { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import { ResourceQueries, type ReadModelStore } from '@decom/projections';
 import type { DecomMetrics } from '@decom/metrics';
-import { registerHardDeleteProcessor, LeakScannerSlot, startOtlpExport, type JwtVerifier, type SpanExporter } from '@decom/api';
+import { registerHardDeleteProcessor, KubernetesCleanupVerifier, LeakScannerSlot, startOtlpExport, type JwtVerifier, type SpanExporter } from '@decom/api';
+import { KubernetesTransport } from '@decom/adapter';
+import { hostedAdapterKinds } from './hosted-adapter-kinds.js';
 import type { DeadLetterPruner, JobQueue, Sweeper } from '@decom/jobs';
 import type { LocalKube } from '@decom/kube-local';
 import type { HostedAdapter } from '@decom/worker';
@@ -125,8 +127,11 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const dependencies = await startDependencyProbes({ config, store, readModels, kubeConfig, verifier: auth.verifier, queue, later, logger, metrics, closers });
     const spans = await startTracing(config, logger, closers);
     const leaks = new LeakScannerSlot();
+    // Leak inventory, scans and verify-before-hard-delete where this process reaches Kubernetes (role all, or api with KUBECONFIG).
+    const leakKube = kubeConfig ?? (config.kubeconfig ? loadKubeConfig(config.kubeconfig) : undefined);
+    const cleanupVerifier = await startCleanupVerifier(config, logger, leakKube !== undefined);
     const app = await createEngineApiApp({
-      config, logger, metrics, kinds, store, readModels, queries, readSide, dependencies, jobs, later, leaks, auth: auth.auth,
+      config, logger, metrics, kinds, store, readModels, queries, readSide, dependencies, jobs, later, leaks, cleanupVerifier, auth: auth.auth,
       ...(spans ? { spans } : {}),
       ...(options.requestObservability !== undefined ? { requestObservability: options.requestObservability } : {}),
     });
@@ -143,9 +148,11 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const commandBus = app.get(CommandBus);
     registerHardDeleteProcessor(queue, commandBus);
     const background = { config, logger, metrics, kinds, store, readModels, queries, queue, loops, later, closers };
-    // Leak inventory and scans where this process reaches Kubernetes (role all, or api with KUBECONFIG).
-    const leakKube = kubeConfig ?? (config.kubeconfig ? loadKubeConfig(config.kubeconfig) : undefined);
-    if (leakKube) await startLeakInventory({ ...background, kubeConfig: leakKube, slot: leaks, commandBus });
+    if (leakKube) {
+      cleanupVerifier.transport = new KubernetesTransport(leakKube);
+      closers.add(async () => void (cleanupVerifier.transport = undefined));
+      await startLeakInventory({ ...background, kubeConfig: leakKube, slot: leaks, commandBus });
+    }
     const isDispatchable = dispatchableAdapters(kinds, hosted.adapters, jobs.localOnly, logger);
     const dispatch = await startDispatch({ ...background, readSide, isDispatchable });
     const { sweeper, deadLetterPruner } = await startSweeping({ ...background, rules, intervalMs: options.sweep?.intervalMs ?? config.sweepIntervalMs, isDispatchable });
@@ -215,6 +222,20 @@ async function startDependencyProbes(parts: {
   dependencies.probes.start();
   parts.metrics.watchDependencies(() => dependencies.probes.results());
   return dependencies;
+}
+
+/**
+ * Verify before hard delete: the hosted adapters are known from their files now; their objects can be listed
+ * once Kubernetes is (its transport is set after the API listens; until then a check is unverified, never
+ * clean). A process that never reaches Kubernetes (`decom api` without KUBECONFIG) cannot list anything, so it
+ * verifies nothing rather than holding every deletion: it says so at start (docs/policies.md).
+ */
+async function startCleanupVerifier(config: AppConfig, logger: Logger, reachesKubernetes: boolean): Promise<KubernetesCleanupVerifier> {
+  if (!reachesKubernetes) {
+    logger.warn('verify before hard delete is off in this process: it has no KUBECONFIG, so hosted adapters\' objects cannot be listed before a hard delete (set KUBECONFIG to their cluster to verify; docs/policies.md)');
+    return new KubernetesCleanupVerifier(new Map());
+  }
+  return new KubernetesCleanupVerifier(await hostedAdapterKinds(config.adaptersDir, config.adapterEnv, config.apiBaseUrl));
 }
 
 /** OpenTelemetry only when asked for: the SDK is imported then, never otherwise. */

@@ -22,6 +22,11 @@ describe('decom history lines', () => {
     ['DeletionProtectionChanged', { id: 'c1', kind: 'Cluster', deletion_protection: false, caller: 'root', reason: 'CHG-42 retire', changed_time: 't' }, ['deletion_protection=false', 'reason="CHG-42 retire"']],
     ['AdapterFinalized', { id: 'c1', adapter: 'dns', observed_generation: 2, finalized_time: 't', forced: true, caller: 'root', reason: 'zone gone' }, ['adapter=dns', 'observed_generation=2', 'forced=true', 'reason="zone gone"']],
     ['DeletionRequested', { id: 'c1', generation: 2, deletion_policy: 'Delete', deletion_budget_override: { caller: 'root', reason: 'evacuation' } }, ['generation=2', 'deletion_policy=Delete', 'budget_override=evacuation']],
+    [
+      'LeftoverObjectsFound',
+      { id: 'c1', kind: 'Cluster', objects: [{ adapter: 'validation', apiVersion: 'v1', kind: 'Namespace', name: 'c1', terminating: true }], unverified: [{ adapter: 'dns', reason: 'connect ECONNREFUSED' }], checked_time: 't' },
+      ['leftover="Namespace c1 (terminating)"', 'unverified=dns'],
+    ],
   ])('%s', (type, data, fields) => {
     expect(keyFields(type, data)).toEqual(fields);
   });

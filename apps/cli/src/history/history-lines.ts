@@ -29,6 +29,14 @@ export function keyFields(type: string, data: Data): string[] {
     }
     case 'DeletionProtectionChanged':
       return pick('deletion_protection', 'reason');
+    case 'LeftoverObjectsFound': {
+      const objects = (data['objects'] ?? []) as Array<{ kind: string; namespace?: string; name: string; terminating?: boolean }>;
+      const unverified = (data['unverified'] ?? []) as Array<{ adapter: string }>;
+      return [
+        ...objects.map((o) => field('leftover', `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}${o.terminating ? ' (terminating)' : ''}`)),
+        ...unverified.map((u) => field('unverified', u.adapter)),
+      ];
+    }
     case 'DeletionStarted':
       return pick('generation', 'adapter');
     case 'AdapterStatusReported': {

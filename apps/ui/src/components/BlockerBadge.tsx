@@ -10,6 +10,8 @@ export const BLOCKER_LABELS: Record<string, string> = {
   DependencyCycle: 'dependency cycle',
   DeletionBlocked: 'blocked',
   DependentsRemaining: 'dependents remain',
+  CleanupUnverified: 'cleanup not verified',
+  LeftoverObjects: 'leftover objects',
   TimedOut: 'timed out',
 };
 

@@ -1,5 +1,5 @@
 import type { ResourceSpec, TaskConfig, TemplateTree } from '../config/task-config.types.js';
-import { OWNER_ANNOTATION, RELEASED_FROM_ANNOTATION } from '../executor/ownership.js';
+import { OWNER_ANNOTATION, RELEASED_FROM_ANNOTATION, ownerLabels } from '../executor/ownership.js';
 import type { KubeObject, ResourceTransport } from '../transport/resource-transport.port.js';
 
 /** A kind an adapter manages on Kubernetes. */
@@ -116,4 +116,32 @@ export async function listMarked(transport: ResourceTransport, kinds: readonly M
 export function markedFor(objects: readonly MarkedObject[], mark: OwnerMark): MarkedObject[] {
   const same = (m?: OwnerMark) => m !== undefined && m.kind === mark.kind && m.id === mark.id && m.adapter === mark.adapter;
   return objects.filter((o) => same(o.owner) || same(o.releasedFrom));
+}
+
+/**
+ * Objects of `kinds` still owned by `mark` (its `decom.io/owner` annotation; an object released by an orphaning
+ * no longer is), terminating ones included: what verify before hard delete looks for. Found through the marker's
+ * labels (`decom.io/owner-id`, `decom.io/managed-by`), one label-selected list call per kind in every namespace;
+ * the annotation decides. A kind the server does not serve is skipped (nothing of it can exist).
+ * @throws TransportError for any other failure, and an Error when the transport cannot list (never "nothing left").
+ */
+export async function listOwned(transport: ResourceTransport, kinds: readonly ManagedKind[], mark: OwnerMark): Promise<MarkedObject[]> {
+  if (!transport.discoverAll) throw new Error('this Kubernetes transport cannot list objects by label');
+  const labelSelector = ownerLabels(`${mark.kind}/${mark.id}/${mark.adapter}`);
+  const out: MarkedObject[] = [];
+  for (const kind of kinds) {
+    let objects: KubeObject[];
+    try {
+      objects = await transport.discoverAll({ apiVersion: kind.apiVersion, kind: kind.kind, labelSelector });
+    } catch (error) {
+      if ((error as { reason?: string }).reason === 'UnknownKind') continue;
+      throw error;
+    }
+    for (const object of objects) {
+      const marked = toMarked(object, kind);
+      const owner = marked?.owner;
+      if (marked && owner && owner.kind === mark.kind && owner.id === mark.id && owner.adapter === mark.adapter) out.push(marked);
+    }
+  }
+  return out;
 }

@@ -3,6 +3,7 @@
  * Stuck Detection"): types only, shared by the rules in `deletion-status.ts` and the `/finalizing` view in
  * `finalizing-blockers.ts` without either depending on the other.
  */
+import type { LeftoverObject, UnverifiedAdapter } from './leftover-object.js';
 
 /** A condition of an adapter report, reduced to what a dashboard shows. */
 export interface BlockerCondition {
@@ -100,4 +101,8 @@ export type DeletionStatusBlocker =
       readonly ids: readonly string[];
       /** Foreground: the dependents hold the adapters too, not only the record. */
       readonly holds_adapters: boolean;
-    };
+    }
+  /** Verify before hard delete: objects of hosted adapters still carry the resource's ownership marker. */
+  | { readonly type: 'LeftoverObjects'; readonly message: string; readonly objects: readonly LeftoverObject[]; readonly checked_time: string }
+  /** Verify before hard delete: a hosted adapter's objects could not be listed, so nothing is hard-deleted yet. */
+  | { readonly type: 'CleanupUnverified'; readonly message: string; readonly adapters: readonly UnverifiedAdapter[]; readonly checked_time: string };

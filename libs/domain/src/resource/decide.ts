@@ -25,6 +25,7 @@ import { decideForceOrphan, decideSetPaused, requireReason } from './decide-oper
 import { protectionChange, refuseProtected } from './deletion-protection.js';
 import { decideAbandonAdapter } from './abandon-adapter.js';
 import { requiredAdaptersOf } from './required-adapters.js';
+import { adaptersToVerify, cleanupVerdict, sameLeftovers } from './cleanup-verification.js';
 
 export { requiredAdaptersOf } from './required-adapters.js';
 import type {
@@ -433,6 +434,10 @@ function finalizedAt(status: AdapterStatus | undefined, generation: number): boo
  * Hard-deletes the resource when its gate holds, then walks up: an owner whose last child just went and
  * whose own gate now holds goes in the same decision, without waiting for a fresh adapter report (its adapters
  * may have reported Finalized long before and have nothing new to say).
+ * Verify before hard delete (cleanup-verification.ts): a resource with hosted adapters to verify goes only
+ * when `command.cleanup_checks` covers them and found nothing; leftovers or an adapter that could not be
+ * listed record `LeftoverObjectsFound` (when different from the last recorded) and stop the walk there; no
+ * check for it (the tree changed since the job looked) stops the walk with nothing recorded.
  * Returns `[]` when the gate does not hold or the resource is already gone (idempotent job).
  * @see seeds/000 "API Hard-Delete Signal".
  */
@@ -441,22 +446,53 @@ export function decideHardDelete(command: HardDelete, state: TreeState, kinds: K
   let current = state;
   let target = current.resources.get(command.id);
   while (target && gateHolds(current, target, kinds)) {
-    const event: ResourceEvent = {
-      type: 'HardDeleted',
-      data: {
-        id: target.id,
-        kind: target.kind,
-        ...(target.owner_references ? { owner_references: target.owner_references } : {}),
-        hard_deleted_time: command.metadata.now,
-        cause: 'Reconciled',
-        ...(target.references && Object.keys(target.references).length > 0 ? { references: target.references } : {}),
-      },
-    };
+    const adapters = adaptersToVerify(target, kinds, command.hosted_adapters ?? []);
+    const check = command.cleanup_checks?.[target.id];
+    const verdict = cleanupVerdict(check, adapters);
+    if (verdict === 'missing') break;
+    if (verdict === 'leftovers') {
+      if (!sameLeftovers(target.leftovers, check!)) {
+        events.push({ type: 'LeftoverObjectsFound', data: { id: target.id, kind: target.kind, objects: check!.objects, unverified: check!.unverified, checked_time: command.metadata.now } });
+      }
+      break;
+    }
+    const event = hardDeletedEvent(target, command.metadata.now);
     events.push(event);
     current = evolve(current, event);
     target = target.owner_references ? current.resources.get(target.owner_references.id) : undefined;
   }
   return events;
+}
+
+/**
+ * The resources a hard-delete check of `id` would remove if every cleanup verification came back clean,
+ * bottom-up, each with the hosted adapters to verify for it: what the hard-delete job gathers facts for
+ * before deciding. Empty when the gate does not hold.
+ */
+export function hardDeleteCandidates(state: TreeState, id: string, kinds: KindRegistry, hosted: readonly string[]): { id: string; kind: string; adapters: string[] }[] {
+  const out: { id: string; kind: string; adapters: string[] }[] = [];
+  let current = state;
+  let target = current.resources.get(id);
+  while (target && gateHolds(current, target, kinds)) {
+    out.push({ id: target.id, kind: target.kind, adapters: adaptersToVerify(target, kinds, hosted) });
+    current = evolve(current, hardDeletedEvent(target, ''));
+    target = target.owner_references ? current.resources.get(target.owner_references.id) : undefined;
+  }
+  return out;
+}
+
+function hardDeletedEvent(target: ResourceState, now: string): ResourceEvent {
+  return {
+    type: 'HardDeleted',
+    data: {
+      id: target.id,
+      kind: target.kind,
+      ...(target.owner_references ? { owner_references: target.owner_references } : {}),
+      hard_deleted_time: now,
+      cause: 'Reconciled',
+      ...(target.references && Object.keys(target.references).length > 0 ? { references: target.references } : {}),
+    },
+  };
 }
 
 function gateHolds(state: TreeState, resource: ResourceState, kinds: KindRegistry): boolean {

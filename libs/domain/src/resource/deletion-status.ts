@@ -17,6 +17,8 @@ import type { DeletionStatusBlocker, InUseReferrer, NamedRef, PauseMark, WaitEdg
 import { DEFAULT_PROPAGATION_POLICY, findWaitCycle, type DeletionBlocker, type PropagationPolicy } from './deletion-order.js';
 import { resolveDeletionPolicy, type DeletionPolicy, type EffectiveDeletionPolicy, type OperatorMark } from './policies.js';
 import type { AdapterStatus } from './resource.events.js';
+import type { RecordedLeftovers } from './leftover-object.js';
+import { leftoverBlockers } from './cleanup-verification.js';
 
 export type { WaitEdgeKind, WaitEdge, NamedRef, InUseReferrer, DeletionStatusBlocker } from './blocker-vocabulary.js';
 
@@ -40,6 +42,8 @@ export interface DeletionNode {
   readonly force_orphan?: boolean;
   /** The effective policy recorded on `DeletionRequested` (once deleting). */
   readonly recorded_policy?: EffectiveDeletionPolicy;
+  /** What the last cleanup verification found (`LeftoverObjectsFound`), once one held the hard delete. */
+  readonly leftovers?: RecordedLeftovers;
 }
 
 /**
@@ -70,7 +74,10 @@ export type DispatchDecision =
 export interface DeletionStatus {
   readonly id: string;
   readonly phase: DeletionPhase;
-  /** Root causes first: DependencyCycle, Paused, InUse, DependentsRemaining, AdapterNotFinalized. */
+  /**
+   * Root causes first: DependencyCycle, Paused, InUse, DependentsRemaining, AdapterNotFinalized, then (once the
+   * gate holds) CleanupUnverified and LeftoverObjects.
+   */
   readonly blockers: readonly DeletionStatusBlocker[];
   readonly effective_policy: EffectiveDeletionPolicy;
   readonly deletion_propagation: PropagationPolicy;
@@ -210,6 +217,8 @@ export function deletionStatus(graph: DeletionGraph, id: string, depth = 1, inde
     });
   }
   for (const adapter of pending) blockers.push(adapterNotFinalizedBlocker(adapter, node.adapter_statuses[adapter], node.generation, pause !== undefined));
+  // A verification only holds a resource whose gate holds: before that its leftovers are the adapters' work.
+  if (node.leftovers && pending.length === 0 && children.length === 0) blockers.push(...leftoverBlockers(node.leftovers));
   const dispatch: DispatchDecision = cycle
     ? { action: 'hold', reason: 'DependencyCycle' }
     : propagation === 'Foreground' && children.length > 0

@@ -126,6 +126,11 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
     case 'LeakInventoryRecorded':
       inventories = new Set(inventories ?? []).add(inventoryKey(event.data.id, event.data.adapter, event.data.trigger));
       break;
+    case 'LeftoverObjectsFound': {
+      const d = event.data;
+      update(resources, d.id, (r) => ({ ...r, leftovers: { objects: d.objects, unverified: d.unverified, checked_time: d.checked_time } }));
+      break;
+    }
     case 'Adopted':
     case 'LeakedObjectsDeleted':
       // Audit fact: the objects were outside the tree already.

@@ -22,6 +22,8 @@ export const BLOCKER_TYPES = [
   'DependencyCycle',
   'DeletionBlocked',
   'DependentsRemaining',
+  'CleanupUnverified',
+  'LeftoverObjects',
   'TimedOut',
 ] as const;
 

@@ -36,6 +36,11 @@ export interface KindDescriptor {
    * rules, evaluated on each status report.
    */
   readonly conditions?: readonly ConditionMappingRule[];
+  /**
+   * Decom: before `HardDeleted`, confirm by ownership discovery that the hosted adapters left none of their
+   * objects behind (cleanup-verification.ts). Absent = `true`; `false` trusts their `Finalized=True`.
+   */
+  readonly verify_cleanup?: boolean;
 }
 
 /** Lookup over the configured kinds. @throws UnknownKind from `get` for a kind never configured. */

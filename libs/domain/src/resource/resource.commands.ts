@@ -3,6 +3,7 @@ import type { PropagationPolicy } from './deletion-order.js';
 import type { ReportFence } from './report-fence.js';
 import type { DeletionPolicy } from './deletion-policy.js';
 import type { References } from './references.js';
+import type { CleanupCheck } from './leftover-object.js';
 
 /**
  * Task-based commands. Time and the actor arrive on the command (`metadata`), never from a clock
@@ -147,6 +148,13 @@ export interface HardDelete {
   readonly type: 'HardDelete';
   readonly id: string;
   readonly kind: string;
+  /**
+   * The adapters this installation hosts (their cleanup is verified: cleanup-verification.ts). Absent or empty:
+   * none is hosted, nothing is verified.
+   */
+  readonly hosted_adapters?: readonly string[];
+  /** Resource id → what the job's ownership discovery found for it (`hardDeleteCandidates` says which). */
+  readonly cleanup_checks?: Readonly<Record<string, CleanupCheck>>;
   readonly metadata: CommandMetadata;
 }
 

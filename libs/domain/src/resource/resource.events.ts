@@ -11,6 +11,7 @@ import type { ReportFence } from './report-fence.js';
 import type { LeakedObject, LeakTrigger } from './leaked-object.js';
 import type { DeletionPolicy, DeletionPolicySource } from './deletion-policy.js';
 import type { References } from './references.js';
+import type { LeftoverObject, UnverifiedAdapter } from './leftover-object.js';
 
 export interface OwnerReference {
   readonly id: string;
@@ -212,6 +213,24 @@ export interface HardDeleted {
   };
 }
 
+/**
+ * Verify before hard delete (cleanup-verification.ts): the gate held, but objects a hosted adapter created or
+ * adopted for the resource still carry its ownership marker (`objects`, terminating ones included), or an
+ * adapter's objects could not be listed (`unverified`). The resource stays Finalizing; recorded when what was
+ * found changes, not on every check.
+ */
+export interface LeftoverObjectsFound {
+  readonly type: 'LeftoverObjectsFound';
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly objects: readonly LeftoverObject[];
+    readonly unverified: readonly UnverifiedAdapter[];
+    /** RFC 3339. */
+    readonly checked_time: string;
+  };
+}
+
 /** A removed subresource, as listed in the force-delete audit record. */
 export interface RemovedSubresource {
   readonly id: string;
@@ -305,7 +324,8 @@ export type ResourceEvent =
   | LeakInventoryRecorded
   | LeakedObjectsDeleted
   | Adopted
-  | DeletionProtectionChanged;
+  | DeletionProtectionChanged
+  | LeftoverObjectsFound;
 
 export type ResourceEventType = ResourceEvent['type'];
 
@@ -327,6 +347,7 @@ export const RESOURCE_EVENT_TYPES: readonly ResourceEventType[] = [
   'LeakedObjectsDeleted',
   'Adopted',
   'DeletionProtectionChanged',
+  'LeftoverObjectsFound',
 ];
 
 export function isResourceEvent(event: { type: string }): event is ResourceEvent {

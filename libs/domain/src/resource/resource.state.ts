@@ -9,6 +9,7 @@ import type { DeletionPolicy } from './deletion-policy.js';
 import type { OperatorMark } from './operator-mark.js';
 import type { References } from './references.js';
 import type { RemovedResource } from './leaked-object.js';
+import type { RecordedLeftovers } from './leftover-object.js';
 
 /** Customer-facing phase, derived from `deleted_time` (seed 000 "Customer-Visible Deletion State"). */
 export type ResourcePhase = 'Active' | 'Finalizing';
@@ -51,6 +52,8 @@ export interface ResourceState {
   readonly abandoned_adapters?: Readonly<Record<string, OperatorMark>>;
   /** Adapter → highest fence sequence of an applied report (fencing.ts). */
   readonly adapter_fences?: Readonly<Record<string, number>>;
+  /** What the last cleanup verification found, while the gate waits on it (`LeftoverObjectsFound`). */
+  readonly leftovers?: RecordedLeftovers;
 }
 
 export interface TreeState {
