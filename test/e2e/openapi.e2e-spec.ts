@@ -201,6 +201,8 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     await call({ method: 'GET', template: '/kinds', path: '/kinds', expect: 200 });
     const gql = await call({ method: 'POST', template: '/graphql', path: '/graphql', body: { query: `{ resource(id: "${c}") { id } }` }, expect: 200 });
     expect(gql.data.resource.id).toBe(c);
+    const gqlGet = await call({ method: 'GET', template: '/graphql', path: `/graphql?query=${encodeURIComponent(`{ resource(id: "${c}") { id } }`)}`, expect: 200 });
+    expect(gqlGet.data.resource.id).toBe(c);
     for (const a of addresses) {
       await call({ method: 'GET', template: a.template, path: a.path, expect: 200 });
       await call({ method: 'GET', template: `${a.template}/statuses`, path: `${a.path}/statuses`, expect: 200 });
