@@ -46,7 +46,8 @@ export async function openApiDocument(app: INestApplication, options: OpenApiOpt
   const own = SwaggerModule.createDocument(app, config, { extraModels: [ProblemAnswer], autoTagControllers: false });
   // The same for every process: scanned once (a preview application: nothing instantiated, nothing routed).
   outside ??= scanOutsideNest(config);
-  const theirs = await outside;
+  // A copy: the steps below set security on the operations, which differs per application.
+  const theirs = structuredClone(await outside);
   const paths: Record<string, Json> = { ...(own.paths as Json) };
   for (const [path, item] of Object.entries(theirs.paths as Json)) {
     const clash = Object.keys(item as Json).filter((method) => paths[path]?.[method] !== undefined);
