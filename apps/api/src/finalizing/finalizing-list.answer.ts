@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { BLOCKER_TYPES } from '@decom/domain';
+import { BLOCKER_TYPES, type FinalizingBlocker } from '@decom/domain';
+import type { FinalizingJson } from '@decom/projections';
+
+class BlockerConditionAnswer {
+  @ApiProperty() status!: string;
+  @ApiPropertyOptional() reason?: string;
+  @ApiPropertyOptional() message?: string;
+}
+
+class ResourceRefAnswer {
+  @ApiProperty() id!: string;
+  @ApiProperty() kind!: string;
+}
 
 class BlockerBriefAnswer {
   @ApiProperty() type!: string;
@@ -54,22 +66,56 @@ class BlockerAnswer {
   })
   holding?: HeldObjectAnswer[];
   @ApiPropertyOptional({ description: "AdapterNotFinalized: true while no process consumes the adapter's job queue (no `decom worker` for it)" }) no_worker?: boolean;
+  @ApiPropertyOptional({ description: 'AdapterNotFinalized: the adapter' }) adapter?: string;
+  @ApiPropertyOptional({ description: 'AdapterNotFinalized: false when the adapter never reported on this resource' }) reported?: boolean;
+  @ApiPropertyOptional({ type: 'integer', description: "AdapterNotFinalized: the generation of the adapter's last report" }) observed_generation?: number;
+  @ApiPropertyOptional({ type: 'integer', description: "AdapterNotFinalized: the deletion's generation" }) generation?: number;
+  @ApiPropertyOptional({ type: BlockerConditionAnswer, description: 'AdapterNotFinalized: its Finalized condition' }) finalized?: BlockerConditionAnswer;
+  @ApiPropertyOptional({ type: BlockerConditionAnswer, description: 'AdapterNotFinalized: its Health condition' }) health?: BlockerConditionAnswer;
+  @ApiPropertyOptional({ format: 'date-time', description: "AdapterNotFinalized: the adapter's last report" }) last_report_time?: string;
+  @ApiPropertyOptional({ description: 'AdapterNotFinalized: a pause holds the deletion (the adapter waits for it, not failing)' }) held_by_pause?: boolean;
+  @ApiPropertyOptional({ enum: ['self', 'parent', 'dependent'], description: 'Paused: who pauses it' }) source?: string;
+  @ApiPropertyOptional({ type: ResourceRefAnswer, description: 'Paused: the paused resource' }) resource?: ResourceRefAnswer;
+  @ApiPropertyOptional({ description: 'Paused: the caller that paused it' }) paused_by?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Paused' }) paused_time?: string;
+  @ApiPropertyOptional({ description: 'Paused, JobQueueUnavailable, DeletionBlocked: why' }) reason?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'JobQueueUnavailable, TimedOut: since when' }) since?: string;
+  @ApiPropertyOptional({ type: 'integer', description: "TimedOut: the kind's deletion_timeout_seconds" }) timeout_seconds?: number;
+  @ApiPropertyOptional({ description: 'DeadLettered: the queue' }) queue?: string;
+  @ApiPropertyOptional({ description: 'DeadLettered: the job id' }) job_id?: string;
+  @ApiPropertyOptional({ type: 'integer', description: 'DeadLettered: attempts made' }) attempts?: number;
+  @ApiPropertyOptional({ description: "DeadLettered: the last attempt's error" }) error?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'DeadLettered' }) failed_time?: string;
 }
 
-/** One pending deletion (`FinalizingJson`). */
-class FinalizingAnswer {
+class UnhealthyAdapterAnswer {
+  @ApiProperty() adapter!: string;
+  @ApiProperty() reason!: string;
+  @ApiProperty() message!: string;
+}
+
+class ReasonMessageAnswer {
+  @ApiProperty() reason!: string;
+  @ApiProperty() message!: string;
+}
+
+/** One pending deletion; the compiler holds it to the read model's `FinalizingJson`. */
+class FinalizingAnswer implements FinalizingJson {
   @ApiProperty() id!: string;
   @ApiProperty() kind!: string;
   @ApiProperty() name!: string;
   @ApiProperty() href!: string;
-  @ApiPropertyOptional({ type: 'integer' }) generation?: number;
+  @ApiProperty({ type: 'integer' }) generation!: number;
   @ApiProperty({ format: 'date-time' }) deleted_time!: string;
-  @ApiPropertyOptional() deleted_by?: string;
-  @ApiPropertyOptional({ type: [String] }) waiting_on_adapters?: string[];
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' } }) unhealthy_adapters?: object[];
-  @ApiPropertyOptional({ type: 'integer' }) finalizing_seconds?: number;
-  @ApiPropertyOptional({ type: 'integer' }) deletion_timeout_seconds?: number;
-  @ApiPropertyOptional({ type: [BlockerAnswer] }) blockers?: BlockerAnswer[];
+  @ApiProperty() deleted_by!: string;
+  @ApiProperty({ type: 'integer' }) finalizing_seconds!: number;
+  @ApiProperty({ type: [String] }) waiting_on_adapters!: string[];
+  @ApiProperty({ type: [UnhealthyAdapterAnswer] }) unhealthy_adapters!: UnhealthyAdapterAnswer[];
+  @ApiProperty({ type: 'integer' }) children_remaining!: number;
+  @ApiProperty({ type: ReasonMessageAnswer, description: 'its Reconciled condition' }) reconciled!: ReasonMessageAnswer;
+  @ApiPropertyOptional({ type: ReasonMessageAnswer, description: 'its DeletionBlocked condition while True' }) deletion_blocked?: ReasonMessageAnswer;
+  @ApiProperty({ type: [BlockerAnswer], description: 'root causes first; empty: hard delete due' }) blockers!: readonly FinalizingBlocker[];
+  @ApiPropertyOptional({ type: 'integer', description: "the kind's deletion_timeout_seconds, when it has one" }) deletion_timeout_seconds?: number;
 }
 
 /** Whether the job queue's dead letters could be read (`QueueAvailability`). */
