@@ -871,8 +871,8 @@ export interface components {
             deleted_time?: string;
             deleted_by?: string;
             /** @enum {string} */
-            deletion_policy?: "Delete" | "Orphan";
-            effective_deletion_policy?: components["schemas"]["EffectiveDeletionPolicyAnswer"];
+            deletion_policy: "Delete" | "Orphan";
+            effective_deletion_policy: components["schemas"]["EffectiveDeletionPolicyAnswer"];
             /** @enum {string} */
             deletion_propagation?: "Foreground" | "Background";
             deletion_required_adapters?: string[];

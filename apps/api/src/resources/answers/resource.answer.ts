@@ -1,8 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, getSchemaPath } from '@nestjs/swagger';
 import { ConditionAnswer } from './condition.answer.js';
 import { ObjectReferenceAnswer } from './object-reference.answer.js';
+import type { ResourceJson } from '@decom/projections';
 
 const POLICIES = ['Delete', 'Orphan'];
+type Policy = 'Delete' | 'Orphan';
 const PROPAGATIONS = ['Foreground', 'Background'];
 
 class ResourceStatusAnswer {
@@ -10,7 +12,7 @@ class ResourceStatusAnswer {
 }
 
 class EffectiveDeletionPolicyAnswer {
-  @ApiProperty({ enum: POLICIES }) policy!: string;
+  @ApiProperty({ enum: POLICIES }) policy!: Policy;
   @ApiProperty() source!: string;
 }
 
@@ -27,9 +29,12 @@ class ProtectionSetAnswer {
   @ApiProperty({ format: 'date-time' }) time!: string;
 }
 
-/** A HyperFleet resource (cluster, nodepool, any registered kind) as the read model presents it (`ResourceJson`). */
+/**
+ * A HyperFleet resource (cluster, nodepool, any registered kind) as the read model presents it; the
+ * compiler holds it to `ResourceJson` (resource-presenter.ts), so the document cannot miss a field it sends.
+ */
 @ApiSchema({ name: 'Resource' })
-export class ResourceAnswer {
+export class ResourceAnswer implements ResourceJson {
   @ApiProperty() id!: string;
   @ApiProperty() kind!: string;
   @ApiProperty() href!: string;
@@ -37,19 +42,19 @@ export class ResourceAnswer {
   @ApiProperty({ type: 'object', additionalProperties: true }) spec!: Record<string, unknown>;
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } }) labels?: Record<string, string>;
   @ApiProperty({ type: 'integer', minimum: 1 }) generation!: number;
-  @ApiProperty({ type: ResourceStatusAnswer }) status!: ResourceStatusAnswer;
-  @ApiPropertyOptional({ type: ObjectReferenceAnswer }) owner_references?: ObjectReferenceAnswer;
+  @ApiProperty({ type: ResourceStatusAnswer }) status!: ResourceJson['status'];
+  @ApiPropertyOptional({ type: ObjectReferenceAnswer }) owner_references?: ResourceJson['owner_references'];
   @ApiProperty({ format: 'date-time' }) created_time!: string;
   @ApiProperty({ format: 'date-time' }) updated_time!: string;
   @ApiProperty() created_by!: string;
   @ApiProperty() updated_by!: string;
   @ApiPropertyOptional({ format: 'date-time' }) deleted_time?: string;
   @ApiPropertyOptional() deleted_by?: string;
-  @ApiPropertyOptional({ enum: POLICIES }) deletion_policy?: string;
-  @ApiPropertyOptional({ type: EffectiveDeletionPolicyAnswer }) effective_deletion_policy?: EffectiveDeletionPolicyAnswer;
-  @ApiPropertyOptional({ enum: PROPAGATIONS }) deletion_propagation?: string;
+  @ApiProperty({ enum: POLICIES }) deletion_policy!: Policy;
+  @ApiProperty({ type: EffectiveDeletionPolicyAnswer }) effective_deletion_policy!: EffectiveDeletionPolicyAnswer;
+  @ApiPropertyOptional({ enum: PROPAGATIONS }) deletion_propagation?: 'Foreground' | 'Background';
   @ApiPropertyOptional({ type: [String] }) deletion_required_adapters?: string[];
-  @ApiPropertyOptional({ type: DeletionDispatchAnswer }) deletion_dispatch?: DeletionDispatchAnswer;
+  @ApiPropertyOptional({ type: DeletionDispatchAnswer }) deletion_dispatch?: ResourceJson['deletion_dispatch'];
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'array', items: { $ref: getSchemaPath(ObjectReferenceAnswer) } } })
   references?: Record<string, ObjectReferenceAnswer[]>;
   @ApiPropertyOptional({
