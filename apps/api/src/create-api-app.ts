@@ -170,7 +170,7 @@ export async function createApiApp(
   app.useGlobalFilters(problems);
   // Generated from the controllers this application registered (and the plain Fastify routes above).
   const security = { jwt: auth.authenticator.jwtEnabled, anonymousReads: auth.authenticator.anonymousReads };
-  app.get(OpenApiDocumentSlot).set(await openApiDocument(app, { kinds: runtime.kinds, version: runtime.options.version ?? '0.0.0', security }));
+  app.get(OpenApiDocumentSlot).set(() => openApiDocument(app, { kinds: runtime.kinds, version: runtime.options.version ?? '0.0.0', security }));
   // No enableShutdownHooks(): the engine owns SIGINT/SIGTERM (stopOnSignals) and closes the app among its
   // other parts; Nest's hook re-raised the signal after closing only itself, killing the process mid-stop.
   return app;

@@ -1,21 +1,25 @@
 /**
- * Holds the OpenAPI document once `createApiApp` has generated it from the application's controllers
- * (openapi-document.ts), for `OpenApiController` to serve: the document needs the built application, so
- * it cannot be made in a provider's constructor.
+ * Holds how to generate the OpenAPI document from the built application (openapi-document.ts), set by
+ * `createApiApp`, for `OpenApiController` to serve: the document needs the application, so it cannot be
+ * made in a provider's constructor. Generated on the first request and kept: scanning the controllers costs
+ * a few hundred milliseconds that every engine start would otherwise pay.
  */
 import { Injectable } from '@nestjs/common';
 
 @Injectable()
 export class OpenApiDocumentSlot {
-  private document?: Record<string, unknown>;
+  private generate?: () => Promise<Record<string, unknown>>;
+  private document?: Promise<Record<string, unknown>>;
 
-  set(document: Record<string, unknown>): void {
-    this.document = document;
+  set(generate: () => Promise<Record<string, unknown>>): void {
+    this.generate = generate;
+    this.document = undefined;
   }
 
   /** @throws Error before `createApiApp` set it (a programming error: the app is served only after). */
-  get(): Record<string, unknown> {
-    if (!this.document) throw new Error('the OpenAPI document is not generated yet');
+  get(): Promise<Record<string, unknown>> {
+    if (!this.generate) throw new Error('the OpenAPI document has no generator yet');
+    this.document ??= this.generate();
     return this.document;
   }
 }
