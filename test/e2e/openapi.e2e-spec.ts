@@ -2,10 +2,12 @@
  * The served OpenAPI document: `.json` and `.yaml` say the same; every operation it declares
  * is called on a real embedded engine, and each answer's status is one the operation declares (problem
  * details under `default`) and its body validates (ajv) against the declared schema. A coverage check
- * fails when the document gains an operation this test does not call.
+ * fails when the document gains an operation this test does not call, and the route table check when the
+ * engine registers a route the document does not describe.
  */
 import AjvModule from 'ajv';
 import { parse } from 'yaml';
+import { registeredRoutes } from '../../apps/api/src/auth/public-routes.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as new (options: object) => {
@@ -173,6 +175,20 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     expect((await get(`${pools}?order=bogus`)).status).toBe(400);
   });
 
+  it('documents every route the engine registers (the route table), and nothing it does not serve', () => {
+    const documented = Object.entries(doc.paths).flatMap(([template, item]: [string, any]) => {
+      const server = item.servers?.[0]?.url ?? doc.servers[0].url;
+      return ['get', 'post', 'put', 'patch', 'delete'].filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${server === '/' ? '' : server}${template}`);
+    });
+    // Not API operations: HEAD twins of GETs, CORS/Allow answers, the UI's files, and the document itself.
+    const undocumented = new Set(['/ui', '/ui/*', '/api/hyperfleet/v1/openapi.json', '/api/hyperfleet/v1/openapi.yaml']);
+    const routes = registeredRoutes(fixture.engine.app.getHttpAdapter().getInstance() as never).filter((r) => !['HEAD', 'OPTIONS'].includes(r.method) && !undocumented.has(r.url));
+    expect(routes.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['GET /api/hyperfleet/v1/:plural', 'POST /graphql', 'GET /api/decom/v1/finalizing']));
+    const pattern = (route: { method: string; url: string }) => new RegExp(`^${route.method} ${route.url.replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
+    expect(routes.filter((route) => !documented.some((op) => pattern(route).test(op))).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    expect(documented.filter((op) => !routes.some((route) => pattern(route).test(op)))).toEqual([]);
+  });
+
   it('each declared operation answers with a declared status and a body of the declared schema', async () => {
     const cluster = await call({ method: 'POST', template: '/clusters', path: '/clusters', body: { kind: 'Cluster', name: 'openapi-c1', spec: { region: 'eu' } }, expect: 201 });
     const c = cluster.id as string;
@@ -201,6 +217,8 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     await call({ method: 'GET', template: '/kinds', path: '/kinds', expect: 200 });
     const gql = await call({ method: 'POST', template: '/graphql', path: '/graphql', body: { query: `{ resource(id: "${c}") { id } }` }, expect: 200 });
     expect(gql.data.resource.id).toBe(c);
+    const gqlGet = await call({ method: 'GET', template: '/graphql', path: `/graphql?query=${encodeURIComponent(`{ resource(id: "${c}") { id } }`)}`, expect: 200 });
+    expect(gqlGet.data.resource.id).toBe(c);
     for (const a of addresses) {
       await call({ method: 'GET', template: a.template, path: a.path, expect: 200 });
       await call({ method: 'GET', template: `${a.template}/statuses`, path: `${a.path}/statuses`, expect: 200 });

@@ -37,6 +37,7 @@ import { KindsController } from './kinds/kinds.controller.js';
 import { EventsStreamController, STREAM_SLOTS } from './live/events-stream.controller.js';
 import { StreamSlots } from './live/stream-slots.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
+import { OpenApiDocumentSlot } from './openapi/openapi-document-slot.js';
 import { HealthController } from './health/health.controller.js';
 import { HistoryController } from './history/history.controller.js';
 import { LeaksController } from './leaks/leaks.controller.js';
@@ -143,6 +144,7 @@ export class AppModule {
         { provide: OPERATOR_LOG, useValue: runtime.operatorLog ?? nestOperatorLog() },
         { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,
+        OpenApiDocumentSlot,
         EventFeed,
         { provide: STREAM_SLOTS, useValue: new StreamSlots(runtime.auth?.streams ?? DEFAULT_STREAM_LIMITS) },
         ResourcesResolver,

@@ -22,6 +22,8 @@ import { Problems } from './problem-details/problem.js';
 import { installSecurityHeaders } from './http-edge/security-headers.js';
 import { registerUiRoutes } from './ui/ui-static.js';
 import { registerResourceReadRoutes } from './resources/resource-read-routes.js';
+import { openApiDocument } from './openapi/openapi-document.js';
+import { OpenApiDocumentSlot } from './openapi/openapi-document-slot.js';
 
 /**
  * One Fastify error handler, installed before Nest registers its routes (so their contexts inherit it):
@@ -166,6 +168,9 @@ export async function createApiApp(
   registerResourceReadRoutes(fastify as never, { kinds: runtime.kinds, queries: runtime.queries, problems });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(problems);
+  // Generated from the controllers this application registered (and the plain Fastify routes above).
+  const security = { jwt: auth.authenticator.jwtEnabled, anonymousReads: auth.authenticator.anonymousReads };
+  app.get(OpenApiDocumentSlot).set(() => openApiDocument(app, { kinds: runtime.kinds, version: runtime.options.version ?? '0.0.0', security }));
   // No enableShutdownHooks(): the engine owns SIGINT/SIGTERM (stopOnSignals) and closes the app among its
   // other parts; Nest's hook re-raised the signal after closing only itself, killing the process mid-stop.
   return app;

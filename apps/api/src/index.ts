@@ -4,6 +4,7 @@
  * Other apps import the API only from here.
  */
 export { createApiApp, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './create-api-app.js';
+export { standaloneOpenApiDocument } from './openapi/standalone-document.js';
 export { headerAuth, type ApiAuth, type ApiRuntime } from './app.module.js';
 export { AccessPolicy, ACTIONS, type AccessDecision, type AccessPolicyOptions, type Principal, type ResourceAction, type Role } from './auth/access-policy.js';
 export { Authenticator, ANONYMOUS_READER, isLoopbackHostHeader, type AuthenticatorOptions } from './auth/authenticator.js';

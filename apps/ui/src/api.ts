@@ -4,6 +4,7 @@
  * engine runs without authentication. Errors come back as the API's problem details (RFC 9457).
  */
 import type { DeadLetterAvailability } from './outage';
+import type { components } from './api-types.generated';
 
 export type { DeadLetterAvailability };
 
@@ -138,146 +139,49 @@ function safeJson(text: string): unknown {
 export const HF = '/api/hyperfleet/v1';
 export const DECOM = '/api/decom/v1';
 
-// ---- shapes the UI reads (the API's field names, unchanged) ----
+// ---- shapes the UI reads: generated from the API's OpenAPI document (npm run generate:api-types) ----
 
-export interface Condition {
-  readonly type: string;
-  readonly status: string;
-  readonly reason?: string;
-  readonly message?: string;
-  readonly last_transition_time?: string;
-  readonly last_updated_time?: string;
-  readonly observed_generation?: number;
-}
+type Schemas = components['schemas'];
 
-export interface Resource {
-  readonly id: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly href: string;
-  readonly generation: number;
-  readonly spec: Record<string, unknown>;
-  readonly labels?: Record<string, string>;
-  readonly created_time: string;
-  readonly created_by: string;
-  readonly deleted_time?: string;
-  readonly deleted_by?: string;
-  readonly deletion_policy?: string;
-  /** Present (true) while deletion protection is set: a DELETE reaching it is refused (409). */
-  readonly deletion_protection?: true;
-  readonly deletion_protection_set?: { readonly caller: string; readonly reason: string; readonly time: string };
-  /** Once deleting: the adapters frozen for this deletion, and what dispatch may still run. */
-  readonly deletion_required_adapters?: readonly string[];
-  readonly deletion_dispatch?: { readonly action: string; readonly adapters?: readonly string[] };
-  readonly owner_references?: { id: string; kind: string; href: string };
-  readonly references?: Record<string, { id: string; kind: string }[]>;
-  readonly status: { conditions: Condition[] };
-}
-
-export interface AdapterStatus {
-  readonly adapter: string;
-  readonly observed_generation: number;
-  readonly conditions: Condition[];
-  readonly last_report_time: string;
-}
-
-export interface Blocker {
-  readonly type: string;
-  readonly message: string;
-  readonly [field: string]: unknown;
-}
-
-export interface Finalizing {
-  readonly id: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly href: string;
-  readonly deleted_time: string;
-  readonly deleted_by: string;
-  readonly finalizing_seconds: number;
-  readonly deletion_timeout_seconds?: number;
-  readonly blockers: Blocker[];
-}
-
-/** `GET /api/decom/v1/finalizing`. */
-export interface FinalizingPage {
-  readonly total: number;
-  readonly items: Finalizing[];
-  /** Absent from an engine older than the field: read as available. */
-  readonly dead_letters?: DeadLetterAvailability;
-}
-
-export interface HistoryEntry {
-  readonly position: number;
-  readonly revision: number;
-  readonly type: string;
-  readonly recorded_time: string;
-  readonly caller?: string;
-  readonly data: Record<string, unknown>;
-}
-
-export interface AuditEntry {
-  readonly position: number;
-  readonly type: string;
-  readonly id: string;
-  readonly kind: string;
-  readonly name?: string;
-  readonly caller: string;
-  readonly reason: string;
-  readonly time: string;
-  readonly subresources: { id: string; kind: string; name: string }[];
-  readonly adapter_statuses: Record<string, AdapterStatus[]>;
-}
-
-export interface Kind {
-  readonly kind: string;
-  readonly plural: string;
-  readonly parent_kind?: string;
-}
-
+export type Condition = Schemas['Condition'];
+export type Resource = Schemas['Resource'];
+export type AdapterStatus = Schemas['AdapterStatus'];
+/** Why a deletion is pending; which optional fields are present depends on `type`. */
+export type Blocker = Schemas['BlockerAnswer'];
+export type Finalizing = Schemas['FinalizingAnswer'];
+/**
+ * `GET /api/decom/v1/finalizing`. `dead_letters` is read as the UI's union (outage.ts), which the document's
+ * `{status, reason?, since?}` admits; absent from an engine older than the field: read as available.
+ */
+export type FinalizingPage = Omit<Schemas['FinalizingList'], 'dead_letters'> & { readonly dead_letters?: DeadLetterAvailability };
+export type HistoryEntry = Schemas['HistoryEntryAnswer'];
+export type AuditEntry = Schemas['AuditEntryAnswer'];
+export type Kind = Schemas['KindAnswer'];
 /** One resource a DELETE would mark (`DELETE …?dryRun=All`, docs/policies.md "Deletion preview"). */
-export interface PreviewedDeletion {
-  readonly id: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly generation: number;
-  readonly cascaded_from?: string;
-  readonly deletion_policy: string;
-  readonly deletion_policy_source: string;
-  readonly deletion_propagation: string;
-  readonly required_adapters: readonly string[];
-  readonly notes?: readonly string[];
-}
-
+export type PreviewedDeletion = Schemas['PreviewedDeletionAnswer'];
 /** The answer of `DELETE …?dryRun=All`: nothing was recorded; `resources` in hard-delete order. */
-export interface DeletionPreview {
-  readonly kind: 'DeletionPreview';
-  readonly outcome: 'WouldDelete' | 'AlreadyDeleting';
-  readonly resources: readonly PreviewedDeletion[];
-}
+export type DeletionPreview = Schemas['DeletionPreview'];
+/** What the caller may do (`GET /whoami`'s `can`). */
+export type Permissions = Schemas['Whoami']['can'];
 
-export interface Permissions {
-  readonly create: boolean;
-  readonly delete: boolean;
-  readonly pause: boolean;
-  readonly unpause: boolean;
-  readonly force_delete: boolean;
-  readonly force_orphan: boolean;
-  /** Absent from engines older than the abandon action. */
-  readonly abandon_adapter?: boolean;
-}
-
-export interface WhoAmI {
-  readonly identity?: string;
-  readonly issuer?: string;
-  readonly roles?: string[];
-  readonly tenant?: string;
+/** `GET /api/decom/v1/whoami`, or what the UI assumes when the engine has none. */
+export type WhoAmI = Partial<Omit<Schemas['Whoami'], 'can'>> & {
   readonly can: Permissions;
   /** Set by the UI when the engine has no whoami endpoint (authentication not configured). */
   readonly unauthenticated?: boolean;
-}
+};
 
-const EVERYTHING: Permissions = { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true, abandon_adapter: true };
+const EVERYTHING: Permissions = {
+  create: true,
+  delete: true,
+  pause: true,
+  unpause: true,
+  force_delete: true,
+  force_orphan: true,
+  abandon_adapter: true,
+  clear_deletion_protection: true,
+  override_deletion_budget: true,
+};
 
 /** `GET /api/decom/v1/whoami`; a 404 means the engine runs without authentication: every action is offered. */
 export async function whoami(): Promise<WhoAmI> {

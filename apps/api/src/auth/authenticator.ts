@@ -47,6 +47,11 @@ export class Authenticator {
     return this.options.verifier !== undefined;
   }
 
+  /** JWT on with `anonymous_reads`: GET/HEAD may come without a token. */
+  get anonymousReads(): boolean {
+    return this.jwtEnabled && this.options.anonymousReads === true;
+  }
+
   /**
    * @throws HttpProblem 401 (AUT-001..003), 503 (keys unavailable), 400 (header identity not valid) or,
    *   tenants on, 403 AUZ-001 (tenant-resolver.ts).

@@ -4,6 +4,9 @@
  * can: { create, delete, pause, unpause, force_delete, force_orphan } }` (booleans). With authentication
  * off every action is allowed and the identity is the header's value or `system@hyperfleet.local`.
  */
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../openapi/problem-responses.js';
+import { WhoamiAnswer } from './whoami.answer.js';
 import { Controller, Get, Inject, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ACCESS_POLICY } from '../tokens.js';
@@ -19,9 +22,13 @@ export interface WhoamiJson {
 }
 
 @Controller('api/decom/v1/whoami')
+@ApiTags('Decom')
 export class WhoamiController {
   constructor(@Inject(ACCESS_POLICY) private readonly access: AccessPolicy) {}
 
+  @ApiOperation({ operationId: 'getWhoami', summary: 'The caller as the API sees it (identity, roles, what it may do)' })
+  @ApiOkResponse({ type: WhoamiAnswer, description: 'caller' })
+  @ApiProblems()
   @Get()
   whoami(@Req() req: FastifyRequest): WhoamiJson {
     const principal = principalOf(req);

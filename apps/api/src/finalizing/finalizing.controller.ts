@@ -3,6 +3,9 @@
  * in Finalizing, oldest first, with the structured `blockers` of each and, for compatibility,
  * the adapters they wait on and the unhealthy ones. Decom-specific route.
  */
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../openapi/problem-responses.js';
+import { FinalizingListAnswer } from './finalizing-list.answer.js';
 import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { scopeOf } from '../auth/request-authentication.js';
@@ -16,6 +19,7 @@ import { readDeadLetters } from './dead-letter-read.js';
 import { readIdleAdapters } from './idle-adapters-read.js';
 
 @Controller('api/decom/v1/finalizing')
+@ApiTags('Decom')
 export class FinalizingController {
   constructor(
     @Inject(RESOURCE_QUERIES) private readonly queries: ResourceQueries,
@@ -32,6 +36,9 @@ export class FinalizingController {
    * `AdapterNotFinalized` blocker has `no_worker: true` while no process consumes that adapter's queue.
    * @throws ValidationFailed (400) for a bad value or an unknown parameter; ResourceNotFound (404) for an unknown kind.
    */
+  @ApiOperation({ operationId: 'getFinalizing', summary: 'Pending deletions and what they wait on' })
+  @ApiOkResponse({ type: FinalizingListAnswer, description: 'pending deletions' })
+  @ApiProblems(400, 404)
   @Get()
   async list(@Query() query: FinalizingQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: FinalizingJson[]; dead_letters: QueueAvailability }> {
     if (query.kind !== undefined && !this.kinds.find(query.kind)) throw new ResourceNotFound('Kind', query.kind);

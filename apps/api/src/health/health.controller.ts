@@ -1,4 +1,6 @@
 import { Controller, Get, Inject, Optional, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { LivenessAnswer, ReadinessAnswer } from './readiness.answer.js';
 import type { FastifyReply } from 'fastify';
 import { READINESS, type Readiness, type ReadinessReport } from '../tokens.js';
 
@@ -11,14 +13,23 @@ import { READINESS, type Readiness, type ReadinessReport } from '../tokens.js';
  * results (dependency-probes.ts), so this never waits on a network call. Without a source it is `/healthz`.
  */
 @Controller()
+@ApiTags('Decom', 'Health')
 export class HealthController {
   constructor(@Optional() @Inject(READINESS) private readonly readiness?: Readiness) {}
 
+  @ApiOperation({ operationId: 'getHealthz', summary: 'Liveness' })
+  @ApiOkResponse({ type: LivenessAnswer, description: 'alive' })
   @Get('healthz')
   health(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
+  @ApiOperation({
+    operationId: 'getReadyz',
+    summary: 'Readiness from cached probes: event store and read models, Redis (noeviction), JWKS, loops within their lag bound, writes accepted',
+  })
+  @ApiOkResponse({ type: ReadinessAnswer, description: 'ready' })
+  @ApiServiceUnavailableResponse({ type: ReadinessAnswer, description: 'not ready (same shape, naming what is not ready)' })
   @Get('readyz')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessReport> {
     const report = this.readiness ? await this.readiness.check() : { status: 'ready' as const };

@@ -3,6 +3,10 @@
  * force delete): every event that concerns a resource (who did what, when, with which reason and
  * statuses), and the resource as it was at a past time (`?as_of=`).
  */
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../openapi/problem-responses.js';
+import { ResourceAnswer } from '../resources/answers/resource.answer.js';
+import { HistoryAnswer } from './history.answer.js';
 import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { scopeOf } from '../auth/request-authentication.js';
@@ -55,6 +59,11 @@ export class HistoryController {
    * One page of the resource's events, oldest first: `page` (default 1), `size` (default 100, max 1000).
    * The stream is read in chunks (history-scan.ts), so a long history is never held whole.
    */
+  @ApiOperation({ operationId: 'getResourceEvents', summary: "A resource's history (also after hard delete)" })
+  @ApiTags('Decom')
+  @ApiQuery({ type: PageQueryDto })
+  @ApiOkResponse({ type: HistoryAnswer, description: 'events, oldest first' })
+  @ApiProblems(400, 404)
   @Get(':id/events')
   async events(@Param('id') id: string, @Query(pageQuery) query: Readonly<PageQueryDto>, @Req() req: FastifyRequest): Promise<HistoryPage> {
     const located = await this.locate(id, req);
@@ -80,6 +89,12 @@ export class HistoryController {
    * the plain read too (same answers: 404 `Resource` when unknown or hard-deleted). With `as_of` (RFC 3339)
    * it answers the resource as it was then, 404 when it did not exist at that time, 400 for a bad `as_of`.
    */
+  @ApiOperation({ operationId: 'getResourceById', summary: 'Get a resource of any kind; with `as_of`, as it was then' })
+  @ApiTags('Resource')
+  @ApiQuery({ type: ListQueryDto })
+  @ApiQuery({ name: 'as_of', required: false, type: String, format: 'date-time', description: 'RFC 3339: the resource as it was then (404 when it did not exist then)' })
+  @ApiOkResponse({ type: ResourceAnswer, description: 'resource' })
+  @ApiProblems(400, 404)
   @Get(':id')
   async get(@Param('id') id: string, @Query(fieldsQuery) query: Readonly<ListQueryDto>, @Req() req: FastifyRequest, @Query('as_of') asOf?: string): Promise<Partial<ResourceJson>> {
     if (asOf === undefined) return selectFields(await this.current(id, req), parseFields(query.fields));

@@ -11,6 +11,10 @@
  * Dead letters span every tenant, so with tenants on they are for administrators and system callers only
  * (as the leak scan). Works on both queues: BullMQ (Redis) and the embedded in-process queue.
  */
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../openapi/problem-responses.js';
+import { ItemListAnswer } from '../leaks/item-list.answer.js';
+import { JobRetriedAnswer } from './job-retried.answer.js';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { RefuseDryRunOnWrites } from '../resources/refuse-dry-run-on-writes.guard.js';
 import type { FastifyRequest } from 'fastify';
@@ -23,6 +27,7 @@ import { ACCESS_POLICY, DEAD_LETTERS, OPERATOR_LOG, type DeadLetterSource, type 
 import { FailedJobsQueryDto, RetryJobDto } from './dto/dead-letters.dto.js';
 
 @Controller('api/decom/v1/jobs')
+@ApiTags('Decom')
 @UseGuards(RefuseDryRunOnWrites)
 export class DeadLettersController {
   constructor(
@@ -32,6 +37,9 @@ export class DeadLettersController {
   ) {}
 
   /** @throws 403 with tenants on for a tenant-scoped non-admin; 400 for an unknown parameter. */
+  @ApiOperation({ operationId: 'getFailedJobs', summary: "The job queue's dead-letter set (jobs that failed for good)" })
+  @ApiOkResponse({ type: ItemListAnswer, description: 'dead-lettered jobs' })
+  @ApiProblems(400, 404)
   @Get('failed')
   async failed(@Query() query: FailedJobsQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: unknown[] }> {
     this.requireFleetWide(req);
@@ -41,6 +49,9 @@ export class DeadLettersController {
   }
 
   /** @throws 400 (no queue/id), 403 (not an administrator), 404 (unknown queue, or no such dead letter), 501 (not retryable here). */
+  @ApiOperation({ operationId: 'retryJob', summary: 'Send a dead-lettered job back to its queue with fresh attempts (administrators)' })
+  @ApiOkResponse({ type: JobRetriedAnswer, description: 'retried' })
+  @ApiProblems(400, 404, 501)
   @Post('retry')
   @HttpCode(200)
   async retry(@Body() body: RetryJobDto, @Req() req: FastifyRequest): Promise<{ queue: string; id: string; retried: true }> {

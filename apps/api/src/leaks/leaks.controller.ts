@@ -5,6 +5,9 @@
  * `LeakedObjectsDeleted` (caller, reason, objects) in that resource's history.
  * 503 when this process has no Kubernetes connection (role `api` without KUBECONFIG).
  */
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../openapi/problem-responses.js';
+import { ItemListAnswer } from './item-list.answer.js';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { RefuseDryRunOnWrites } from '../resources/refuse-dry-run-on-writes.guard.js';
 import { CommandBus } from '@nestjs/cqrs';
@@ -23,6 +26,7 @@ import { LEAK_SCANNER } from './leak-tokens.js';
 import type { LeakJson, LeakScanner, LeakScannerSlot, LeakScanSummary } from './leak-scanner.js';
 
 @Controller('api/decom/v1/leaks')
+@ApiTags('Decom')
 @UseGuards(RefuseDryRunOnWrites)
 export class LeaksController {
   constructor(
@@ -37,6 +41,9 @@ export class LeaksController {
     requireFleetWide(req, this.access, 'leaks');
   }
 
+  @ApiOperation({ operationId: 'getLeaks', summary: 'Objects whose Decom owner no longer exists (leak scan)' })
+  @ApiOkResponse({ type: ItemListAnswer, description: 'leaked objects' })
+  @ApiProblems(400, 503)
   @Get()
   async list(@Query() _query: LeaksQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[]; last_scan?: LeakScanSummary }> {
     this.requireFleetWide(req);
@@ -49,6 +56,9 @@ export class LeaksController {
    * @returns what was deleted; 400 without a reason, 403 for a caller the access policy would not let
    * force-delete (administrators only, docs/security.md): deleting leaked objects is as destructive.
    */
+  @ApiOperation({ operationId: 'deleteLeaks', summary: 'Delete the leaked objects (administrators; a reason is required)' })
+  @ApiOkResponse({ type: ItemListAnswer, description: 'deleted' })
+  @ApiProblems(400, 503)
   @Post('delete')
   @HttpCode(200)
   async remove(@Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[] }> {

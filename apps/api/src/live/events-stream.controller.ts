@@ -7,6 +7,8 @@
  * capped per caller and per process (`server.streams`, stream-slots.ts): 429 over a cap. A stream opened
  * with a token ends when the token expires (`exp`). HEAD answers the headers only.
  */
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiProblems } from '../openapi/problem-responses.js';
 import { Controller, Get, Headers, Inject, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf, scopeOf } from '../auth/request-authentication.js';
@@ -25,6 +27,7 @@ const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'ca
 const MAX_BACKLOG = 1000;
 
 @Controller('api/decom/v1/events')
+@ApiTags('Decom')
 export class EventsStreamController {
   constructor(
     private readonly feed: EventFeed,
@@ -35,6 +38,11 @@ export class EventsStreamController {
    * @throws ValidationFailed (400) when `after` / `Last-Event-ID` is not a non-negative integer.
    * @throws HttpProblem 429 when the caller or the process holds its maximum of open streams.
    */
+  @ApiOperation({ operationId: 'streamEvents', summary: 'Live feed of recorded events (Server-Sent Events)' })
+  @ApiQuery({ name: 'after', required: false, type: 'integer', minimum: 0, description: 'replay from after this $all position (or the `Last-Event-ID` header)' })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'as `after`, sent by a reconnecting EventSource' })
+  @ApiOkResponse({ description: 'event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } })
+  @ApiProblems(400, 429)
   @Get('stream')
   async stream(@Res() reply: FastifyReply, @Req() req: FastifyRequest, @Query('after') after?: string, @Headers('last-event-id') lastEventId?: string): Promise<void> {
     if (scopeOf(req)) throw Problems.forbidden('the event stream is fleet-wide: with tenants on, only system callers may follow it');

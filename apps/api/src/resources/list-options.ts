@@ -4,7 +4,7 @@
  */
 import type { Page } from '@decom/projections';
 import { Problems } from '../problem-details/problem.js';
-import type { ListQueryDto } from './dto/list-query.dto.js';
+import { DEFAULT_PAGE_SIZE, type ListQueryDto } from './dto/list-query.dto.js';
 import { selectFields } from './sparse-fields.js';
 
 type ListQuery = Readonly<ListQueryDto>;
@@ -18,7 +18,7 @@ export function listOptions(query: ListQuery) {
     .map(([field, direction]) => ({ field: field!, direction: direction?.toLowerCase() === 'asc' ? ('asc' as const) : ('desc' as const) }));
   return {
     page: query.page ?? 1,
-    size: query.size ?? 20,
+    size: query.size ?? DEFAULT_PAGE_SIZE,
     order,
     ...(query.search !== undefined && { search: query.search }),
     ...(referenceFilter(query) && { reference: referenceFilter(query)! }),

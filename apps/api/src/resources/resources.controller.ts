@@ -4,7 +4,23 @@
  * win over `:childPlural` in the router.
  */
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { RefuseDryRunOnWrites } from './refuse-dry-run-on-writes.guard.js';
+import { ApiProblems, problemResponse } from '../openapi/problem-responses.js';
+import { ResourceAnswer } from './answers/resource.answer.js';
+import { ResourceListAnswer } from './answers/resource-list.answer.js';
+import { AdapterStatusAnswer, AdapterStatusListAnswer } from './answers/adapter-status.answer.js';
+import { DeletionPreviewAnswer } from './answers/deletion-preview.answer.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ResourceNotFound, ValidationFailed, type KindDescriptor, type KindRegistry } from '@decom/domain';
 import { KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/application';
@@ -15,7 +31,7 @@ import { scopeOf } from '../auth/request-authentication.js';
 import { Problems } from '../problem-details/problem.js';
 import { AdapterStatusDto } from './dto/adapter-status.dto.js';
 import { validCreateBody } from './dto/create-body.js';
-import type { CreateResourceDto } from './dto/create-resource.dto.js';
+import { CreateResourceDto } from './dto/create-resource.dto.js';
 import { ForceDeleteDto } from './dto/force-delete.dto.js';
 import { OperatorActionDto } from './dto/operator-action.dto.js';
 import { ListQueryDto } from './dto/list-query.dto.js';
@@ -24,7 +40,7 @@ import { createQueryValidationPipe } from '../problem-details/validation-pipe.js
 import { ResourceActions } from './resource-actions.js';
 import type { DeletionPreviewJson } from './deletion-preview-answer.js';
 import { isDryRun } from './dry-run.js';
-import { deleteQueryOf } from './delete-query.js';
+import { ApiDeleteQuery, deleteQueryOf } from './delete-query.js';
 import { ResourceTargets, type ResourceTarget } from './resource-target.js';
 import { parseFields, selectFields } from './sparse-fields.js';
 import { listOptions, sparse } from './list-options.js';
@@ -40,6 +56,7 @@ type CreateBody = Readonly<CreateResourceDto>;
 import { reportFence } from './fence-header.js';
 
 @Controller('api/hyperfleet/v1')
+@ApiTags('{Kind}')
 @UseGuards(RefuseDryRunOnWrites)
 export class ResourcesController {
   private readonly targets: ResourceTargets;
@@ -56,6 +73,10 @@ export class ResourcesController {
   // `GET /{plural}` (and `GET /resources`) and `GET /{plural}/{id}` are plain Fastify routes (resource-read-routes.ts).
 
   /** `POST /{plural}`, and `POST /resources` where the body's `kind` picks the (top-level) kind. */
+  @ApiOperation({ operationId: 'post{Kind}', summary: 'Create a {Kind}' })
+  @ApiBody({ type: CreateResourceDto })
+  @ApiCreatedResponse({ type: ResourceAnswer, description: 'created; `Location` names it' })
+  @ApiProblems(400, 404, 409)
   @Post(':plural')
   async create(@Param('plural') plural: string, @Body() raw: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     // `/resources`: the body's kind picks the kind (an unknown one is refused after the body, with every violation).
@@ -69,12 +90,20 @@ export class ResourcesController {
     return created(reply, await this.actions.create(descriptor.kind, body, undefined, context(req)));
   }
 
+  @ApiOperation({ operationId: 'get{Kinds}By{Parent}Id', summary: 'List the {Kind}s of a {Parent}' })
+  @ApiQuery({ type: ListQueryDto })
+  @ApiOkResponse({ type: ResourceListAnswer, description: 'page' })
+  @ApiProblems(400, 404)
   @Get(':plural/:id/:childPlural')
   async listChildren(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<ResourceJson>>> {
     const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url, scopeOf(req));
     return sparse(await this.queries.list({ kind: descriptor.kind, ownerId: owner!.id, ...listOptions(query) }), parseFields(query.fields));
   }
 
+  @ApiOperation({ operationId: 'create{Kind}', summary: 'Create a {Kind} under its {Parent}' })
+  @ApiBody({ type: CreateResourceDto })
+  @ApiCreatedResponse({ type: ResourceAnswer, description: 'created; `Location` names it' })
+  @ApiProblems(400, 404, 409)
   @Post(':plural/:id/:childPlural')
   async createChild(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Body() raw: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url, scopeOf(req));
@@ -84,6 +113,9 @@ export class ResourcesController {
   }
 
   // ── one resource, top-level or flat (`/nodepools/{id}`, `/resources/{id}`) ──
+  @ApiOperation({ operationId: 'patch{Kind}ById{Flat}', summary: 'Patch a {Kind} (409 while deleting)' })
+  @ApiOkResponse({ type: ResourceAnswer, description: 'patched' })
+  @ApiProblems(400, 404, 409)
   @Patch(':plural/:id')
   async patch(@Param('plural') plural: string, @Param('id') id: string, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
     requireBody(req.body);
@@ -91,6 +123,16 @@ export class ResourcesController {
   }
 
   /** 202 with the marked resource; `?dryRun=All`: 200 with the preview, nothing recorded (dry-run.ts). */
+  @ApiOperation({ operationId: 'delete{Kind}ById{Flat}', summary: 'Request deletion of a {Kind} (seed 000): sets deleted_time, cascades to children' })
+  @ApiDeleteQuery()
+  @ApiOkResponse({ type: DeletionPreviewAnswer, description: 'dryRun=All: what the DELETE would do, nothing recorded' })
+  @ApiAcceptedResponse({ type: ResourceAnswer, description: 'deletion requested' })
+  @ApiProblems(400, 404, 409)
+  @ApiTooManyRequestsResponse({
+    description: 'deletion budget exceeded (limits.deletions): Retry-After in seconds; the problem names the budget (`budget: {kind, name, limit, used, tenant?}`)',
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+    content: problemResponse(429).content,
+  })
   @Delete(':plural/:id')
   @HttpCode(202)
   async delete(
@@ -106,18 +148,30 @@ export class ResourcesController {
     return this.actions.delete(target, context(req), deleteForMove, propagationPolicy, budgetOverride);
   }
 
+  @ApiOperation({ operationId: 'pause{Kind}{Flat}', summary: 'Pause (seed 004): adapters hold destructive work' })
+  @ApiTags('Decom')
+  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
+  @ApiProblems(400, 404)
   @Post(':plural/:id/pause')
   async pause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), true, body?.reason, context(req));
   }
 
+  @ApiOperation({ operationId: 'unpause{Kind}{Flat}', summary: 'Unpause' })
+  @ApiTags('Decom')
+  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
+  @ApiProblems(400, 404)
   @Post(':plural/:id/unpause')
   async unpause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), false, body?.reason, context(req));
   }
 
+  @ApiOperation({ operationId: 'forceOrphan{Kind}{Flat}', summary: 'Force orphan (seed 003): finish the deletion leaving objects in place' })
+  @ApiTags('Decom')
+  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
+  @ApiProblems(400, 404, 409)
   @Post(':plural/:id/force-orphan')
   async forceOrphan(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
@@ -125,40 +179,75 @@ export class ResourcesController {
   }
 
   /** Abandon one adapter of the deletion (admin; `reason` required): 200 with the resource. */
+  @ApiOperation({
+    operationId: 'abandon{Kind}Adapter{Flat}',
+    summary: 'Abandon one adapter of the deletion (admin): AdapterFinalized forced, with caller and reason, and a leak inventory of its objects; 409 unless Finalizing with that adapter pending',
+  })
+  @ApiTags('Decom')
+  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
+  @ApiProblems(400, 403, 404, 409)
   @Post(':plural/:id/adapters/:adapter/abandon')
   async abandonAdapter(@Param('plural') plural: string, @Param('id') id: string, @Param('adapter') adapter: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.abandonAdapter(await this.targets.single(plural, id, req.url, scopeOf(req)), adapter, body?.reason, context(req));
   }
 
+  @ApiOperation({ operationId: 'forceDelete{Kind}{Flat}', summary: 'Force delete (seed 001): remove a Finalizing {Kind} and its subresources now' })
+  @ApiNoContentResponse({ description: 'removed' })
+  @ApiProblems(400, 404, 409)
   @Post(':plural/:id/force-delete')
   @HttpCode(204)
   async forceDelete(@Param('plural') plural: string, @Param('id') id: string, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void> {
     await this.actions.forceDelete(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
   }
 
+  @ApiOperation({ operationId: 'get{Kind}Statuses{Flat}', summary: 'Adapter statuses of a {Kind}' })
+  @ApiQuery({ type: ListQueryDto })
+  @ApiOkResponse({ type: AdapterStatusListAnswer, description: 'statuses, ordered by adapter' })
+  @ApiProblems(400, 404)
   @Get(':plural/:id/statuses')
   async statuses(@Param('plural') plural: string, @Param('id') id: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<AdapterStatus>>> {
     return this.readStatuses(await this.targets.single(plural, id, req.url, scopeOf(req)), query);
   }
 
+  @ApiOperation({ operationId: 'put{Kind}Statuses{Flat}', summary: 'Report an adapter status for a {Kind}' })
+  @ApiCreatedResponse({ type: AdapterStatusAnswer, description: 'stored' })
+  @ApiNoContentResponse({ description: 'discarded (future or stale generation, Available=Unknown over a stored report); a `Warning` header says why' })
+  @ApiProblems(400, 404, 409)
   @Put(':plural/:id/statuses')
   async report(@Param('plural') plural: string, @Param('id') id: string, @Body() body: AdapterStatusDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdapterStatus | undefined> {
     return this.ingest(await this.targets.single(plural, id, req.url, scopeOf(req)), body, req, reply);
   }
 
   // ── nested children (`/clusters/{cid}/nodepools/{id}`) ─────────────────────
+  @ApiOperation({ operationId: 'get{Kind}ById', summary: 'Get a {Kind} under its {Parent}' })
+  @ApiQuery({ type: ListQueryDto })
+  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
+  @ApiProblems(400, 404)
   @Get(':plural/:pid/:childPlural/:id')
   async getChild(@Param() p: NestedParams, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Partial<ResourceJson>> {
     return selectFields(await this.read(await this.nested(p, req)), parseFields(query.fields));
   }
 
+  @ApiOperation({ operationId: 'patch{Kind}ById', summary: 'Patch a {Kind} (409 while deleting)' })
+  @ApiOkResponse({ type: ResourceAnswer, description: 'patched' })
+  @ApiProblems(400, 404, 409)
   @Patch(':plural/:pid/:childPlural/:id')
   async patchChild(@Param() p: NestedParams, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
     requireBody(req.body);
     return this.actions.patch(await this.nested(p, req), body ?? {}, context(req));
   }
 
+  @ApiOperation({ operationId: 'delete{Kind}ById', summary: 'Request deletion of a {Kind} (seed 000): sets deleted_time, cascades to children' })
+  @ApiDeleteQuery()
+  @ApiOkResponse({ type: DeletionPreviewAnswer, description: 'dryRun=All: what the DELETE would do, nothing recorded' })
+  @ApiAcceptedResponse({ type: ResourceAnswer, description: 'deletion requested' })
+  @ApiProblems(400, 404, 409)
+  @ApiTooManyRequestsResponse({
+    description: 'deletion budget exceeded (limits.deletions): Retry-After in seconds; the problem names the budget (`budget: {kind, name, limit, used, tenant?}`)',
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+    content: problemResponse(429).content,
+  })
   @Delete(':plural/:pid/:childPlural/:id')
   @HttpCode(202)
   async deleteChild(
@@ -173,41 +262,71 @@ export class ResourcesController {
     return this.actions.delete(target, context(req), deleteForMove, propagationPolicy, budgetOverride);
   }
 
+  @ApiOperation({ operationId: 'pause{Kind}', summary: 'Pause (seed 004): adapters hold destructive work' })
+  @ApiTags('Decom')
+  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
+  @ApiProblems(400, 404)
   @Post(':plural/:pid/:childPlural/:id/pause')
   async pauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.setPaused(await this.nested(p, req), true, body?.reason, context(req));
   }
 
+  @ApiOperation({ operationId: 'unpause{Kind}', summary: 'Unpause' })
+  @ApiTags('Decom')
+  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
+  @ApiProblems(400, 404)
   @Post(':plural/:pid/:childPlural/:id/unpause')
   async unpauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.setPaused(await this.nested(p, req), false, body?.reason, context(req));
   }
 
+  @ApiOperation({ operationId: 'forceOrphan{Kind}', summary: 'Force orphan (seed 003): finish the deletion leaving objects in place' })
+  @ApiTags('Decom')
+  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
+  @ApiProblems(400, 404, 409)
   @Post(':plural/:pid/:childPlural/:id/force-orphan')
   async forceOrphanChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.forceOrphan(await this.nested(p, req), body?.reason, context(req));
   }
 
+  @ApiOperation({
+    operationId: 'abandon{Kind}Adapter',
+    summary: 'Abandon one adapter of the deletion (admin): AdapterFinalized forced, with caller and reason, and a leak inventory of its objects; 409 unless Finalizing with that adapter pending',
+  })
+  @ApiTags('Decom')
+  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
+  @ApiProblems(400, 403, 404, 409)
   @Post(':plural/:pid/:childPlural/:id/adapters/:adapter/abandon')
   async abandonAdapterChild(@Param() p: NestedParams & { adapter: string }, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.abandonAdapter(await this.nested(p, req), p.adapter, body?.reason, context(req));
   }
 
+  @ApiOperation({ operationId: 'forceDelete{Kind}', summary: 'Force delete (seed 001): remove a Finalizing {Kind} and its subresources now' })
+  @ApiNoContentResponse({ description: 'removed' })
+  @ApiProblems(400, 404, 409)
   @Post(':plural/:pid/:childPlural/:id/force-delete')
   @HttpCode(204)
   async forceDeleteChild(@Param() p: NestedParams, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void> {
     await this.actions.forceDelete(await this.nested(p, req), body?.reason, context(req));
   }
 
+  @ApiOperation({ operationId: 'get{Kinds}Statuses', summary: 'Adapter statuses of a {Kind}' })
+  @ApiQuery({ type: ListQueryDto })
+  @ApiOkResponse({ type: AdapterStatusListAnswer, description: 'statuses, ordered by adapter' })
+  @ApiProblems(400, 404)
   @Get(':plural/:pid/:childPlural/:id/statuses')
   async childStatuses(@Param() p: NestedParams, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<AdapterStatus>>> {
     return this.readStatuses(await this.nested(p, req), query);
   }
 
+  @ApiOperation({ operationId: 'put{Kind}Statuses', summary: 'Report an adapter status for a {Kind}' })
+  @ApiCreatedResponse({ type: AdapterStatusAnswer, description: 'stored' })
+  @ApiNoContentResponse({ description: 'discarded (future or stale generation, Available=Unknown over a stored report); a `Warning` header says why' })
+  @ApiProblems(400, 404, 409)
   @Put(':plural/:pid/:childPlural/:id/statuses')
   async reportChild(@Param() p: NestedParams, @Body() body: AdapterStatusDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdapterStatus | undefined> {
     return this.ingest(await this.nested(p, req), body, req, reply);

@@ -5,6 +5,7 @@
  * can quote it.
  */
 import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationArguments } from 'class-validator';
 
@@ -12,9 +13,14 @@ const WHOLE_NUMBER = /^[+]?\d{1,15}$/;
 /** Longest raw value quoted back (input is never echoed unbounded). */
 const QUOTE_MAX = 32;
 
-export function IntegerQueryParam(range: { readonly min: number; readonly max: number }): PropertyDecorator {
+/**
+ * The same range documents the parameter in the OpenAPI document (`integer`, `minimum`, `maximum`, and the
+ * `default` the handler applies when it is absent), so what is documented is what is validated.
+ */
+export function IntegerQueryParam(range: { readonly min: number; readonly max: number; readonly default?: number; readonly description?: string }): PropertyDecorator {
   const isWhole = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
   return applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: range.min, maximum: range.max, ...(range.default !== undefined && { default: range.default }), ...(range.description && { description: range.description }) }),
     Transform(({ value }: { value: unknown }) => (typeof value === 'string' && WHOLE_NUMBER.test(value.trim()) ? Number(value.trim()) : value)),
     ValidateBy({
       name: 'singleValue',
