@@ -58,7 +58,7 @@ describe('one adapter run reads what it needs once', () => {
     const executor = await h.executor(CONFIG, 'validation');
     const api = (executor as unknown as { deps: { api: never } }).deps.api;
     const adapter = { name: 'validation', file: 'inline', executor, api, warnings: [] };
-    return new AdapterRunProcessor(adapter, queue, { baseDelayMs: 60_000, maxDelayMs: 60_000 }, (run) => runs.push(run));
+    return new AdapterRunProcessor({ adapter, queue, timing: { baseDelayMs: 60_000, maxDelayMs: 60_000 }, observe: (run) => runs.push(run) });
   };
   const job = (generation: number): Job<AdapterRunJob> => {
     const data = { id: ID, kind: 'Cluster', href: BASE, generation };

@@ -63,7 +63,7 @@ describe('persistent backoff against a dead target', () => {
     const executor = await h.executor(CONFIG, 'validation');
     const api = (executor as unknown as { deps: { api: never } }).deps.api;
     const adapter = { name: 'validation', file: 'inline', executor, api, warnings: [] };
-    return new AdapterRunProcessor(adapter, queue, { baseDelayMs: 1_000, maxDelayMs: 15_000, failureCapMs: 10 * 60_000 }, () => undefined, () => new Date(nowMs), () => 0.5);
+    return new AdapterRunProcessor({ adapter, queue, timing: { baseDelayMs: 1_000, maxDelayMs: 15_000, failureCapMs: 10 * 60_000 }, now: () => new Date(nowMs), random: () => 0.5 });
   };
   const trigger = (generation: number, n: number): Job<AdapterRunJob> => {
     const data = { id: ID, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${ID}`, generation };
