@@ -2,8 +2,8 @@
  * Adapter runs (by adapter, operation, outcome, with their duration), the deletions an adapter has in progress,
  * runs a Kubernetes watch triggered, and whether those watches run.
  */
-import { Counter, Gauge, Histogram } from 'prom-client';
-import type { ScrapeContext } from './scrape-context.js';
+import { Counter, Gauge } from 'prom-client';
+import { secondsHistogram, type ScrapeContext } from './scrape-context.js';
 
 /** One adapter run, in seconds. */
 export const ADAPTER_RUN_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -15,13 +15,13 @@ export function adapterMetrics(
 ) {
   const adapterLabels = ['adapter', 'operation', 'outcome'] as const;
   const adapterRuns = new Counter({ name: 'decom_adapter_runs_total', help: 'Adapter runs by adapter, operation (apply, delete, orphan) and outcome.', labelNames: adapterLabels, registers });
-  const adapterRunDuration = new Histogram({
-    name: 'decom_adapter_run_duration_seconds',
-    help: 'Duration of one adapter run (task config execution and progress check), in seconds.',
-    labelNames: adapterLabels,
-    buckets: ADAPTER_RUN_BUCKETS,
-    registers,
-  });
+  const adapterRunDuration = secondsHistogram(
+    { registers },
+    'decom_adapter_run_duration_seconds',
+    'Duration of one adapter run (task config execution and progress check), in seconds.',
+    adapterLabels,
+    ADAPTER_RUN_BUCKETS,
+  );
   new Gauge({
     name: 'decom_adapter_deletions_in_progress',
     help: 'Resources an adapter is deleting whose cleanup is not confirmed yet (last run: delete, in progress).',

@@ -2,8 +2,8 @@
  * Decom's deletion metrics (seed 000 §Observability): deletions requested, completed, forced, the deletion
  * budget's checks, `deleted_time` → hard delete, and at scrape the resources still Finalizing.
  */
-import { Counter, Gauge, Histogram } from 'prom-client';
-import { scrapedGauge, type ScrapeContext } from './scrape-context.js';
+import { Counter, Gauge } from 'prom-client';
+import { scrapedGauge, secondsHistogram, type ScrapeContext } from './scrape-context.js';
 
 /** `deleted_time` → hard delete, in seconds: 1 s to 1 day. */
 export const DELETION_DURATION_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400];
@@ -27,13 +27,7 @@ export function deletionMetrics(context: ScrapeContext, finalizing: () => (() =>
     'Deletion budget use seen by the last check of a kind, for the tenant checked: in_flight (top-level deletions still Finalizing) or per_hour (requested in the last hour).',
   );
   const deletionBudgetLimit = byKindAndBudget('decom_deletion_budget_limit', 'The configured deletion budget of a kind (limits.deletions): in_flight or per_hour; per tenant.');
-  const deletionDuration = new Histogram({
-    name: 'decom_deletion_duration_seconds',
-    help: 'Time from deleted_time to hard delete (gate or force), in seconds, by kind.',
-    labelNames: ['kind'],
-    buckets: DELETION_DURATION_BUCKETS,
-    registers,
-  });
+  const deletionDuration = secondsHistogram(context, 'decom_deletion_duration_seconds', 'Time from deleted_time to hard delete (gate or force), in seconds, by kind.', ['kind'], DELETION_DURATION_BUCKETS);
   scrapedGauge(context, {
     name: 'decom_resources_finalizing',
     help: 'Resources with deleted_time set that are not hard-deleted yet, by kind (computed at scrape).',

@@ -1,6 +1,6 @@
 /** HyperFleet's API metrics with their exact names, labels and buckets (hyperfleet-api docs/metrics.md). */
-import { Counter, Gauge, Histogram } from 'prom-client';
-import type { ScrapeContext } from './scrape-context.js';
+import { Counter, Gauge } from 'prom-client';
+import { secondsHistogram, type ScrapeContext } from './scrape-context.js';
 
 /** HyperFleet's request-duration buckets, in seconds. */
 export const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -21,12 +21,12 @@ export function httpMetrics({ registers }: Pick<ScrapeContext, 'registers'>, bas
   build.set({ ...base, commit, go_version: process.version }, 1);
   const httpLabels = ['component', 'version', 'method', 'path', 'code'] as const;
   const requests = new Counter({ name: 'hyperfleet_api_requests_total', help: 'HTTP requests answered, by method, route (ids replaced by -) and status code.', labelNames: httpLabels, registers });
-  const requestDuration = new Histogram({
-    name: 'hyperfleet_api_request_duration_seconds',
-    help: 'HTTP request duration in seconds, by method, route (ids replaced by -) and status code.',
-    labelNames: httpLabels,
-    buckets: HTTP_DURATION_BUCKETS,
-    registers,
-  });
+  const requestDuration = secondsHistogram(
+    { registers },
+    'hyperfleet_api_request_duration_seconds',
+    'HTTP request duration in seconds, by method, route (ids replaced by -) and status code.',
+    httpLabels,
+    HTTP_DURATION_BUCKETS,
+  );
   return { requests, requestDuration };
 }

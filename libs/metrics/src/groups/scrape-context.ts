@@ -3,7 +3,7 @@
  * source (`DecomMetrics.guarded`: undefined when the source failed or did not answer in time; the gauge then
  * keeps its last values).
  */
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, Histogram, type Registry } from 'prom-client';
 
 export interface ScrapeContext {
   readonly registers: Registry[];
@@ -40,4 +40,9 @@ export function scrapedGauge<T>(context: ScrapeContext, gauge: ScrapedGauge<T>):
       for (const [value, count] of gauge.series(rows)) this.set({ [gauge.label]: value }, count);
     },
   });
+}
+
+/** A histogram of seconds with `labels`, on the context's registry. */
+export function secondsHistogram<L extends string>({ registers }: Pick<ScrapeContext, 'registers'>, name: string, help: string, labels: readonly L[], buckets: number[]): Histogram<L> {
+  return new Histogram({ name, help, labelNames: labels, buckets, registers });
 }
