@@ -2,38 +2,33 @@
  * Creates a resource (generation 1) in its tree's stream. @throws MutationWhileFinalizing when the parent is deleting (seed 000 #12).
  * @throws NameAlreadyTaken (with the holder's id) when the name is taken, decided atomically by the store.
  */
-import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
-import { NameAlreadyTaken, decideCreate, type CreateResource, type KindRegistry } from '@decom/domain';
+import { CommandHandler } from '@nestjs/cqrs';
+import { NameAlreadyTaken, decideCreate, type CreateResource, type ResourceEvent, type TreeState } from '@decom/domain';
 import { ReservationTaken } from '@decom/event-store';
-import type { CommandContext } from './command-context.js';
-import { KIND_REGISTRY } from './tokens.js';
-import { ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
-import { StreamLocator } from './stream-locator.js';
+import type { DecisionOutcome } from './resource-tree.repository.js';
+import { TreeCommand } from './tree-command.js';
+import { TreeCommandHandler } from './tree-command.handler.js';
 
-export class CreateResourceCommand implements ICommand {
-  constructor(
-    readonly payload: CreateResource,
-    readonly context: CommandContext,
-  ) {}
-}
+export class CreateResourceCommand extends TreeCommand<CreateResource> {}
 
 @CommandHandler(CreateResourceCommand)
-export class CreateResourceHandler implements ICommandHandler<CreateResourceCommand, DecisionOutcome> {
-  constructor(
-    private readonly repository: ResourceTreeRepository,
-    private readonly locator: StreamLocator,
-    @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
-  ) {}
-
-  async execute({ payload, context }: CreateResourceCommand): Promise<DecisionOutcome> {
-    const stream = await this.locator.forNew(payload.kind, payload.id, payload.owner);
+export class CreateResourceHandler extends TreeCommandHandler<CreateResource> {
+  override async execute(command: CreateResourceCommand): Promise<DecisionOutcome> {
     try {
-      return await this.repository.decideAndAppend(stream, (state) => decideCreate(payload as never, state, this.kinds), context);
+      return await super.execute(command);
     } catch (error) {
       // The store refused the name reservation: another top-level resource holds it (name-reservations.ts).
-      if (error instanceof ReservationTaken) throw new NameAlreadyTaken(payload.kind, payload.name, error.holder);
+      if (error instanceof ReservationTaken) throw new NameAlreadyTaken(command.payload.kind, command.payload.name, error.holder);
       throw error;
     }
+  }
+
+  /** A top-level resource roots its own stream; a child lives in its parent's. @throws ResourceNotFound (parent). */
+  protected override streamOf(payload: CreateResource): Promise<string> {
+    return this.locator.forNew(payload.kind, payload.id, payload.owner);
+  }
+
+  protected decide(payload: CreateResource, state: TreeState): ResourceEvent[] {
+    return decideCreate(payload, state, this.kinds);
   }
 }

@@ -4,44 +4,40 @@
  * up by ownership first (one label-selected list per managed kind and resource) and the facts go to the decider.
  */
 import { Inject, Optional } from '@nestjs/common';
-import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
-import { decideHardDelete, hardDeleteCandidates, type CleanupCheck, type HardDelete, type KindRegistry } from '@decom/domain';
-import type { CommandContext } from './command-context.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { decideHardDelete, hardDeleteCandidates, type CleanupCheck, type HardDelete, type KindRegistry, type ResourceEvent, type TreeState } from '@decom/domain';
 import { CLEANUP_VERIFIER, type CleanupVerifier } from './cleanup-verifier.js';
 import { KIND_REGISTRY } from './tokens.js';
-import { ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
+import { ResourceTreeRepository } from './resource-tree.repository.js';
 import { StreamLocator } from './stream-locator.js';
+import { TreeCommand } from './tree-command.js';
+import { TreeCommandHandler } from './tree-command.handler.js';
 
-export class HardDeleteCommand implements ICommand {
-  constructor(
-    readonly payload: HardDelete,
-    readonly context: CommandContext,
-  ) {}
-}
+export class HardDeleteCommand extends TreeCommand<HardDelete> {}
 
 @CommandHandler(HardDeleteCommand)
-export class HardDeleteHandler implements ICommandHandler<HardDeleteCommand, DecisionOutcome> {
+export class HardDeleteHandler extends TreeCommandHandler<HardDelete> {
   constructor(
-    private readonly repository: ResourceTreeRepository,
-    private readonly locator: StreamLocator,
-    @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
+    repository: ResourceTreeRepository,
+    locator: StreamLocator,
+    @Inject(KIND_REGISTRY) kinds: KindRegistry,
     @Optional() @Inject(CLEANUP_VERIFIER) private readonly verifier?: CleanupVerifier,
-  ) {}
+  ) {
+    super(repository, locator, kinds);
+  }
 
-  async execute({ payload, context }: HardDeleteCommand): Promise<DecisionOutcome> {
-    const stream = await this.locator.forExisting(payload.kind, payload.id);
-    const command = await this.withCleanupChecks(stream, payload);
-    return this.repository.decideAndAppend(stream, (state) => decideHardDelete(command, state, this.kinds), context);
+  protected decide(payload: HardDelete, state: TreeState): ResourceEvent[] {
+    return decideHardDelete(payload, state, this.kinds);
   }
 
   /**
    * `payload` with the hosted adapters and, for each resource the check would remove, what its hosted adapters
    * left. Nothing is listed while the gate does not hold (most checks).
    */
-  private async withCleanupChecks(stream: string, payload: HardDelete): Promise<HardDelete> {
+  protected override async resolve(payload: HardDelete): Promise<HardDelete> {
     const hosted = this.verifier?.hostedAdapters ?? [];
     if (!this.verifier || hosted.length === 0) return payload;
-    const { state } = await this.repository.load(stream);
+    const { state } = await this.repository.load(await this.streamOf(payload));
     const checks: Record<string, CleanupCheck> = {};
     for (const candidate of hardDeleteCandidates(state, payload.id, this.kinds, hosted)) {
       if (candidate.adapters.length === 0) continue;

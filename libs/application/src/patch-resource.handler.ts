@@ -1,31 +1,16 @@
 /**
  * Changes spec/labels (generation + 1). @throws MutationWhileFinalizing (seed 000 #12).
  */
-import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
-import { decidePatch, type PatchResource, type KindRegistry } from '@decom/domain';
-import type { CommandContext } from './command-context.js';
-import { KIND_REGISTRY } from './tokens.js';
-import { ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
-import { StreamLocator } from './stream-locator.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { decidePatch, type PatchResource, type ResourceEvent, type TreeState } from '@decom/domain';
+import { TreeCommand } from './tree-command.js';
+import { TreeCommandHandler } from './tree-command.handler.js';
 
-export class PatchResourceCommand implements ICommand {
-  constructor(
-    readonly payload: PatchResource,
-    readonly context: CommandContext,
-  ) {}
-}
+export class PatchResourceCommand extends TreeCommand<PatchResource> {}
 
 @CommandHandler(PatchResourceCommand)
-export class PatchResourceHandler implements ICommandHandler<PatchResourceCommand, DecisionOutcome> {
-  constructor(
-    private readonly repository: ResourceTreeRepository,
-    private readonly locator: StreamLocator,
-    @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
-  ) {}
-
-  async execute({ payload, context }: PatchResourceCommand): Promise<DecisionOutcome> {
-    const stream = await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decidePatch(payload as never, state), context);
+export class PatchResourceHandler extends TreeCommandHandler<PatchResource> {
+  protected decide(payload: PatchResource, state: TreeState): ResourceEvent[] {
+    return decidePatch(payload, state);
   }
 }

@@ -4,48 +4,32 @@
  * resource's tree stream, also after the resource was hard-deleted (the stream is found through the
  * never-deleted resource index).
  */
-import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
-import { decideLeakCleanup, decideLeakInventory, type RecordLeakCleanup, type RecordLeakInventory } from '@decom/domain';
-import type { CommandContext } from './command-context.js';
-import { ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
-import { StreamLocator } from './stream-locator.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import {
+  decideLeakCleanup,
+  decideLeakInventory,
+  type RecordLeakCleanup,
+  type RecordLeakInventory,
+  type ResourceEvent,
+  type TreeState,
+} from '@decom/domain';
+import { TreeCommand } from './tree-command.js';
+import { TreeCommandHandler } from './tree-command.handler.js';
 
-export class RecordLeakInventoryCommand implements ICommand {
-  constructor(
-    readonly payload: RecordLeakInventory,
-    readonly context: CommandContext,
-  ) {}
-}
+export class RecordLeakInventoryCommand extends TreeCommand<RecordLeakInventory> {}
 
-export class RecordLeakCleanupCommand implements ICommand {
-  constructor(
-    readonly payload: RecordLeakCleanup,
-    readonly context: CommandContext,
-  ) {}
-}
+export class RecordLeakCleanupCommand extends TreeCommand<RecordLeakCleanup> {}
 
 @CommandHandler(RecordLeakInventoryCommand)
-export class RecordLeakInventoryHandler implements ICommandHandler<RecordLeakInventoryCommand, DecisionOutcome> {
-  constructor(
-    private readonly repository: ResourceTreeRepository,
-    private readonly locator: StreamLocator,
-  ) {}
-
-  async execute({ payload, context }: RecordLeakInventoryCommand): Promise<DecisionOutcome> {
-    const stream = await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideLeakInventory(payload, state), context);
+export class RecordLeakInventoryHandler extends TreeCommandHandler<RecordLeakInventory> {
+  protected decide(payload: RecordLeakInventory, state: TreeState): ResourceEvent[] {
+    return decideLeakInventory(payload, state);
   }
 }
 
 @CommandHandler(RecordLeakCleanupCommand)
-export class RecordLeakCleanupHandler implements ICommandHandler<RecordLeakCleanupCommand, DecisionOutcome> {
-  constructor(
-    private readonly repository: ResourceTreeRepository,
-    private readonly locator: StreamLocator,
-  ) {}
-
-  async execute({ payload, context }: RecordLeakCleanupCommand): Promise<DecisionOutcome> {
-    const stream = await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideLeakCleanup(payload, state), context);
+export class RecordLeakCleanupHandler extends TreeCommandHandler<RecordLeakCleanup> {
+  protected decide(payload: RecordLeakCleanup, state: TreeState): ResourceEvent[] {
+    return decideLeakCleanup(payload, state);
   }
 }

@@ -1,31 +1,16 @@
 /**
  * Ingests an adapter report (HyperFleet's status ingestion rules); no events when discarded (204).
  */
-import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
-import { decideReport, type ReportAdapterStatus, type KindRegistry } from '@decom/domain';
-import type { CommandContext } from './command-context.js';
-import { KIND_REGISTRY } from './tokens.js';
-import { ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
-import { StreamLocator } from './stream-locator.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { decideReport, type ReportAdapterStatus, type ResourceEvent, type TreeState } from '@decom/domain';
+import { TreeCommand } from './tree-command.js';
+import { TreeCommandHandler } from './tree-command.handler.js';
 
-export class ReportAdapterStatusCommand implements ICommand {
-  constructor(
-    readonly payload: ReportAdapterStatus,
-    readonly context: CommandContext,
-  ) {}
-}
+export class ReportAdapterStatusCommand extends TreeCommand<ReportAdapterStatus> {}
 
 @CommandHandler(ReportAdapterStatusCommand)
-export class ReportAdapterStatusHandler implements ICommandHandler<ReportAdapterStatusCommand, DecisionOutcome> {
-  constructor(
-    private readonly repository: ResourceTreeRepository,
-    private readonly locator: StreamLocator,
-    @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
-  ) {}
-
-  async execute({ payload, context }: ReportAdapterStatusCommand): Promise<DecisionOutcome> {
-    const stream = await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideReport(payload as never, state), context);
+export class ReportAdapterStatusHandler extends TreeCommandHandler<ReportAdapterStatus> {
+  protected decide(payload: ReportAdapterStatus, state: TreeState): ResourceEvent[] {
+    return decideReport(payload, state);
   }
 }

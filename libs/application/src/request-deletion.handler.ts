@@ -1,33 +1,22 @@
 /**
  * Marks a resource and its subresources for deletion in one append (seed 000 Step 1).
  */
-import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
-import { decideDeletion, type RequestDeletion, type KindRegistry } from '@decom/domain';
-import type { CommandContext } from './command-context.js';
-import { KIND_REGISTRY } from './tokens.js';
-import { OPERATOR_CONFLICT_RETRIES, ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { decideDeletion, type RequestDeletion, type ResourceEvent, type TreeState } from '@decom/domain';
 import { resolveReferences } from './resolve-references.js';
-import { StreamLocator } from './stream-locator.js';
+import { TreeCommand } from './tree-command.js';
+import { OperatorCommandHandler } from './operator-command.handler.js';
 
-export class RequestDeletionCommand implements ICommand {
-  constructor(
-    readonly payload: RequestDeletion,
-    readonly context: CommandContext,
-  ) {}
-}
+export class RequestDeletionCommand extends TreeCommand<RequestDeletion> {}
 
 @CommandHandler(RequestDeletionCommand)
-export class RequestDeletionHandler implements ICommandHandler<RequestDeletionCommand, DecisionOutcome> {
-  constructor(
-    private readonly repository: ResourceTreeRepository,
-    private readonly locator: StreamLocator,
-    @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
-  ) {}
+export class RequestDeletionHandler extends OperatorCommandHandler<RequestDeletion> {
+  /** The referrers the reference index names, with their facts read from their own trees (resolve-references.ts). */
+  protected override resolve(payload: RequestDeletion): Promise<RequestDeletion> {
+    return resolveReferences(payload, this.locator, this.repository);
+  }
 
-  async execute({ payload, context }: RequestDeletionCommand): Promise<DecisionOutcome> {
-    const stream = await this.locator.forExisting(payload.kind, payload.id);
-    const command = await resolveReferences(payload, this.locator, this.repository);
-    return this.repository.decideAndAppend(stream, (state) => decideDeletion(command, state, this.kinds), { ...context, maxConflictRetries: OPERATOR_CONFLICT_RETRIES });
+  protected decide(payload: RequestDeletion, state: TreeState): ResourceEvent[] {
+    return decideDeletion(payload, state, this.kinds);
   }
 }

@@ -1,28 +1,16 @@
 /**
  * Pause/unpause a resource (seed 004 "Pause stops a deletion").
  */
-import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
-import { decideSetPaused, type SetPaused } from '@decom/domain';
-import type { CommandContext } from './command-context.js';
-import { OPERATOR_CONFLICT_RETRIES, ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
-import { StreamLocator } from './stream-locator.js';
+import { CommandHandler } from '@nestjs/cqrs';
+import { decideSetPaused, type ResourceEvent, type SetPaused, type TreeState } from '@decom/domain';
+import { TreeCommand } from './tree-command.js';
+import { OperatorCommandHandler } from './operator-command.handler.js';
 
-export class SetPausedCommand implements ICommand {
-  constructor(
-    readonly payload: SetPaused,
-    readonly context: CommandContext,
-  ) {}
-}
+export class SetPausedCommand extends TreeCommand<SetPaused> {}
 
 @CommandHandler(SetPausedCommand)
-export class SetPausedHandler implements ICommandHandler<SetPausedCommand, DecisionOutcome> {
-  constructor(
-    private readonly repository: ResourceTreeRepository,
-    private readonly locator: StreamLocator,
-  ) {}
-
-  async execute({ payload, context }: SetPausedCommand): Promise<DecisionOutcome> {
-    const stream = await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideSetPaused(payload, state), { ...context, maxConflictRetries: OPERATOR_CONFLICT_RETRIES });
+export class SetPausedHandler extends OperatorCommandHandler<SetPaused> {
+  protected decide(payload: SetPaused, state: TreeState): ResourceEvent[] {
+    return decideSetPaused(payload, state);
   }
 }

@@ -1,462 +1,313 @@
 /**
  * Lexer for Go `text/template` with the default `{{` `}}` delimiters, a port of the state machine in
  * Go's `text/template/parse/lex.go` (trim markers `{{- ` / ` -}}`, comments, numbers, strings,
- * characters). It stops at the first error, emitting an `error` token the parser reports when it
- * reaches it, as Go's does.
+ * characters): each state is a method that reads one piece and returns the next state. It stops at the first
+ * error, emitting an `error` token the parser reports when it reaches it, as Go's does.
  */
-
-export type TokenType =
-  | 'error'
-  | 'bool'
-  | 'char'
-  | 'charConstant'
-  | 'comment'
-  | 'assign'
-  | 'declare'
-  | 'eof'
-  | 'field'
-  | 'identifier'
-  | 'leftDelim'
-  | 'leftParen'
-  | 'number'
-  | 'pipe'
-  | 'rawString'
-  | 'rightDelim'
-  | 'rightParen'
-  | 'space'
-  | 'string'
-  | 'text'
-  | 'variable'
-  // keywords
-  | 'block'
-  | 'break'
-  | 'continue'
-  | 'dot'
-  | 'define'
-  | 'else'
-  | 'end'
-  | 'if'
-  | 'nil'
-  | 'range'
-  | 'template'
-  | 'with';
-
-export interface Token {
-  readonly type: TokenType;
-  readonly val: string;
-  /** UTF-16 offset of the token's start. */
-  readonly pos: number;
-}
-
-const KEYWORDS: ReadonlySet<string> = new Set([
-  '.',
-  'block',
-  'break',
-  'continue',
-  'define',
-  'else',
-  'end',
-  'if',
-  'range',
-  'nil',
-  'template',
-  'with',
-]);
-
-const KEYWORD_TYPE: Readonly<Record<string, TokenType>> = { '.': 'dot' };
-
-/** Go's `item.String()`, used in "unexpected X in Y" messages. */
-export function tokenString(t: Token): string {
-  if (t.type === 'eof') return 'EOF';
-  if (t.type === 'error') return t.val;
-  if (KEYWORDS.has(t.val) && t.type !== 'identifier' && t.type !== 'field') return `<${t.val}>`;
-  const runes = [...t.val];
-  if (runes.length > 10) return `${goQuoteSimple(runes.slice(0, 10).join(''))}...`;
-  return goQuoteSimple(t.val);
-}
-
-/** `%q` for the short token texts that show up in syntax errors. */
-function goQuoteSimple(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    switch (ch) {
-      case '"':
-        out += '\\"';
-        break;
-      case '\\':
-        out += '\\\\';
-        break;
-      case '\n':
-        out += '\\n';
-        break;
-      case '\t':
-        out += '\\t';
-        break;
-      case '\r':
-        out += '\\r';
-        break;
-      default:
-        out += ch;
-    }
-  }
-  return `${out}"`;
-}
-
-const LEFT_DELIM = '{{';
-const RIGHT_DELIM = '}}';
-const LEFT_COMMENT = '/*';
-const RIGHT_COMMENT = '*/';
-const EOF = -1;
-
-export function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
-}
-
-const LETTER_OR_DIGIT = /^[\p{L}\p{Nd}]$/u;
-export function isAlphaNumeric(c: number): boolean {
-  if (c === 0x5f) return true;
-  if (c < 0) return false;
-  if (c < 0x80) {
-    return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-  }
-  return LETTER_OR_DIGIT.test(String.fromCodePoint(c));
-}
-
-function hasLeftTrimMarker(s: string, at: number): boolean {
-  return s.length - at >= 2 && s[at] === '-' && isSpace(s.charCodeAt(at + 1));
-}
-function hasRightTrimMarker(s: string, at: number): boolean {
-  return s.length - at >= 2 && isSpace(s.charCodeAt(at)) && s[at + 1] === '-';
-}
-function isSpaceChar(ch: string | undefined): boolean {
-  return ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n';
-}
+import {
+  EOF,
+  LEFT_COMMENT,
+  LEFT_DELIM,
+  LexScanner,
+  RIGHT_COMMENT,
+  RIGHT_DELIM,
+  charName,
+  hasLeftTrimMarker,
+  hasRightTrimMarker,
+  isAlphaNumeric,
+  isSpace,
+  isSpaceChar,
+} from './lex-scanner.js';
+import { KEYWORDS, KEYWORD_TYPE, goQuoteSimple, type Token, type TokenType } from './token.js';
 
 /** Tokenizes `input` completely; the last token is `eof` or `error`. */
 export function lex(input: string): Token[] {
-  const tokens: Token[] = [];
-  let start = 0;
-  let pos = 0;
-  let parenDepth = 0;
+  return new Lexer(input).run();
+}
 
-  const emit = (type: TokenType): void => {
-    tokens.push({ type, val: input.slice(start, pos), pos: start });
-    start = pos;
-  };
-  const fail = (message: string): null => {
-    tokens.push({ type: 'error', val: message, pos: start });
-    return null;
-  };
-  const peek = (): number => (pos < input.length ? (input.codePointAt(pos) as number) : EOF);
-  const next = (): number => {
-    if (pos >= input.length) {
-      pos = input.length + 1; // so that backup() returns to the end
-      return EOF;
-    }
-    const c = input.codePointAt(pos) as number;
-    pos += c > 0xffff ? 2 : 1;
-    return c;
-  };
-  const backup = (): void => {
-    if (pos > input.length) {
-      pos = input.length;
-      return;
-    }
-    const prev = input.codePointAt(pos - 2);
-    pos -= prev !== undefined && prev > 0xffff ? 2 : 1;
-  };
-  const accept = (valid: string): boolean => {
-    const c = peek();
-    if (c !== EOF && valid.includes(String.fromCodePoint(c))) {
-      next();
-      return true;
-    }
-    return false;
-  };
-  const acceptRun = (valid: string): void => {
-    while (accept(valid)) {
-      // absorb
-    }
-  };
-  const atRightDelim = (): { delim: boolean; trim: boolean } => {
-    if (hasRightTrimMarker(input, pos) && input.startsWith(RIGHT_DELIM, pos + 2)) return { delim: true, trim: true };
-    if (input.startsWith(RIGHT_DELIM, pos)) return { delim: true, trim: false };
-    return { delim: false, trim: false };
-  };
-  const atTerminator = (): boolean => {
-    const c = peek();
-    if (isSpace(c)) return true;
-    if (c === EOF) return true;
-    if ('.,|:)('.includes(String.fromCodePoint(c))) return true;
-    return input.startsWith(RIGHT_DELIM, pos);
-  };
-  const charName = (c: number): string =>
-    `U+${c.toString(16).toUpperCase().padStart(4, '0')} '${String.fromCodePoint(c)}'`;
+type State = (this: Lexer) => State | null;
 
-  type State = () => State | null;
+/** Inside an action, the runes that are a token by themselves (the rest: `lexInsideAction`'s own cases). */
+const SINGLE_RUNE_TOKENS: Readonly<Record<string, TokenType>> = { '=': 'assign', '|': 'pipe' };
 
-  const lexText: State = () => {
-    const x = input.indexOf(LEFT_DELIM, pos);
+class Lexer extends LexScanner {
+  private parenDepth = 0;
+
+  run(): Token[] {
+    let state: State | null = this.lexText;
+    while (state) state = state.call(this);
+    return this.tokens;
+  }
+
+  /** Text up to the next left delimiter (less the spaces a `{{- ` trims). */
+  private lexText(): State | null {
+    const x = this.input.indexOf(LEFT_DELIM, this.pos);
     if (x >= 0) {
-      pos = x;
+      this.pos = x;
       let trimLength = 0;
-      if (hasLeftTrimMarker(input, pos + LEFT_DELIM.length)) {
-        let i = pos;
-        while (i > start && isSpaceChar(input[i - 1])) i--;
-        trimLength = pos - i;
+      if (hasLeftTrimMarker(this.input, this.pos + LEFT_DELIM.length)) {
+        let i = this.pos;
+        while (i > this.start && isSpaceChar(this.input[i - 1])) i--;
+        trimLength = this.pos - i;
       }
-      pos -= trimLength;
-      if (pos > start) emit('text');
-      pos += trimLength;
-      start = pos;
-      return lexLeftDelim;
+      this.pos -= trimLength;
+      if (this.pos > this.start) this.emit('text');
+      this.pos += trimLength;
+      this.start = this.pos;
+      return this.lexLeftDelim;
     }
-    pos = input.length;
-    if (pos > start) emit('text');
-    emit('eof');
+    this.pos = this.input.length;
+    if (this.pos > this.start) this.emit('text');
+    this.emit('eof');
     return null;
-  };
+  }
 
-  const lexLeftDelim: State = () => {
-    pos += LEFT_DELIM.length;
-    const trim = hasLeftTrimMarker(input, pos);
+  private lexLeftDelim(): State | null {
+    this.pos += LEFT_DELIM.length;
+    const trim = hasLeftTrimMarker(this.input, this.pos);
     const afterMarker = trim ? 2 : 0;
-    if (input.startsWith(LEFT_COMMENT, pos + afterMarker)) {
-      pos += afterMarker;
-      start = pos;
-      return lexComment;
+    if (this.input.startsWith(LEFT_COMMENT, this.pos + afterMarker)) {
+      this.pos += afterMarker;
+      this.start = this.pos;
+      return this.lexComment;
     }
-    emit('leftDelim');
-    pos += afterMarker;
-    start = pos;
-    parenDepth = 0;
-    return lexInsideAction;
-  };
+    this.emit('leftDelim');
+    this.pos += afterMarker;
+    this.start = this.pos;
+    this.parenDepth = 0;
+    return this.lexInsideAction;
+  }
 
-  const lexComment: State = () => {
-    pos += LEFT_COMMENT.length;
-    const i = input.indexOf(RIGHT_COMMENT, pos);
-    if (i < 0) return fail('unclosed comment');
-    pos = i + RIGHT_COMMENT.length;
-    const { delim, trim } = atRightDelim();
-    if (!delim) return fail('comment ends before closing delimiter');
-    emit('comment');
-    if (trim) pos += 2;
-    pos += RIGHT_DELIM.length;
-    if (trim) while (isSpaceChar(input[pos])) pos++;
-    start = pos;
-    return lexText;
-  };
+  private lexComment(): State | null {
+    this.pos += LEFT_COMMENT.length;
+    const i = this.input.indexOf(RIGHT_COMMENT, this.pos);
+    if (i < 0) return this.fail('unclosed comment');
+    this.pos = i + RIGHT_COMMENT.length;
+    const { delim, trim } = this.atRightDelim();
+    if (!delim) return this.fail('comment ends before closing delimiter');
+    this.emit('comment');
+    if (trim) this.pos += 2;
+    this.pos += RIGHT_DELIM.length;
+    if (trim) this.skipSpaces();
+    this.start = this.pos;
+    return this.lexText;
+  }
 
-  const lexRightDelim: State = () => {
-    const trim = hasRightTrimMarker(input, pos);
+  private lexRightDelim(): State | null {
+    const trim = hasRightTrimMarker(this.input, this.pos);
     if (trim) {
-      pos += 2;
-      start = pos;
+      this.pos += 2;
+      this.start = this.pos;
     }
-    pos += RIGHT_DELIM.length;
-    emit('rightDelim');
+    this.pos += RIGHT_DELIM.length;
+    this.emit('rightDelim');
     if (trim) {
-      while (isSpaceChar(input[pos])) pos++;
-      start = pos;
+      this.skipSpaces();
+      this.start = this.pos;
     }
-    return lexText;
-  };
+    return this.lexText;
+  }
 
-  const lexInsideAction: State = () => {
-    if (atRightDelim().delim) {
-      if (parenDepth === 0) return lexRightDelim;
-      return fail('unclosed left paren');
+  private lexInsideAction(): State | null {
+    if (this.atRightDelim().delim) {
+      if (this.parenDepth === 0) return this.lexRightDelim;
+      return this.fail('unclosed left paren');
     }
-    const r = next();
-    if (r === EOF) return fail('unclosed action');
+    const r = this.next();
+    if (r === EOF) return this.fail('unclosed action');
     if (isSpace(r)) {
-      backup();
-      return lexSpace;
+      this.backup();
+      return this.lexSpace;
     }
     const ch = String.fromCodePoint(r);
+    const single = SINGLE_RUNE_TOKENS[ch];
+    if (single) {
+      this.emit(single);
+      return this.lexInsideAction;
+    }
     switch (ch) {
-      case '=':
-        emit('assign');
-        return lexInsideAction;
       case ':':
-        if (next() !== 0x3d) return fail('expected :=');
-        emit('declare');
-        return lexInsideAction;
-      case '|':
-        emit('pipe');
-        return lexInsideAction;
+        if (this.next() !== 0x3d) return this.fail('expected :=');
+        this.emit('declare');
+        return this.lexInsideAction;
       case '"':
-        return lexQuote;
+        return this.lexQuote;
       case '`':
-        return lexRawQuote;
+        return this.lexRawQuote;
       case '$':
-        return lexVariable;
+        return this.lexVariable;
       case "'":
-        return lexChar;
+        return this.lexChar;
       case '(':
-        emit('leftParen');
-        parenDepth++;
-        return lexInsideAction;
       case ')':
-        emit('rightParen');
-        parenDepth--;
-        if (parenDepth < 0) return fail(`unexpected right paren ${charName(r)}`);
-        return lexInsideAction;
+        return this.paren(r);
     }
-    if (ch === '.') {
-      const c = input.charCodeAt(pos);
-      if (pos < input.length && (c < 0x30 || c > 0x39)) return lexField;
+    return this.lexWordOrChar(r);
+  }
+
+  /** `(` or `)`, counting the depth: a `}}` inside parentheses is an error. */
+  private paren(r: number): State | null {
+    if (r === 0x28) {
+      this.emit('leftParen');
+      this.parenDepth++;
+      return this.lexInsideAction;
     }
-    if (ch === '.' || ch === '+' || ch === '-' || (r >= 0x30 && r <= 0x39)) {
-      backup();
-      return lexNumber;
+    this.emit('rightParen');
+    this.parenDepth--;
+    if (this.parenDepth < 0) return this.fail(`unexpected right paren ${charName(r)}`);
+    return this.lexInsideAction;
+  }
+
+  /** After rune `r` inside an action: a field, a number, an identifier or keyword, or a lone ASCII char. */
+  private lexWordOrChar(r: number): State | null {
+    if (r === 0x2e) {
+      const c = this.input.charCodeAt(this.pos);
+      if (this.pos < this.input.length && (c < 0x30 || c > 0x39)) return this.lexField;
+    }
+    if (r === 0x2e || r === 0x2b || r === 0x2d || (r >= 0x30 && r <= 0x39)) {
+      this.backup();
+      return this.lexNumber;
     }
     if (isAlphaNumeric(r)) {
-      backup();
-      return lexIdentifier;
+      this.backup();
+      return this.lexIdentifier;
     }
     if (r <= 0x7f && r >= 0x20 && r !== 0x7f) {
-      emit('char');
-      return lexInsideAction;
+      this.emit('char');
+      return this.lexInsideAction;
     }
-    return fail(`unrecognized character in action: ${charName(r)}`);
-  };
+    return this.fail(`unrecognized character in action: ${charName(r)}`);
+  }
 
-  const lexSpace: State = () => {
+  private lexSpace(): State | null {
     let numSpaces = 0;
-    while (isSpace(peek())) {
-      next();
+    while (isSpace(this.peek())) {
+      this.next();
       numSpaces++;
     }
-    if (hasRightTrimMarker(input, pos - 1) && input.startsWith(RIGHT_DELIM, pos + 1)) {
-      backup();
-      if (numSpaces === 1) return lexRightDelim;
+    if (hasRightTrimMarker(this.input, this.pos - 1) && this.input.startsWith(RIGHT_DELIM, this.pos + 1)) {
+      this.backup();
+      if (numSpaces === 1) return this.lexRightDelim;
     }
-    emit('space');
-    return lexInsideAction;
-  };
+    this.emit('space');
+    return this.lexInsideAction;
+  }
 
-  const lexIdentifier: State = () => {
+  private lexIdentifier(): State | null {
     for (;;) {
-      const r = next();
+      const r = this.next();
       if (isAlphaNumeric(r)) continue;
-      backup();
-      const word = input.slice(start, pos);
-      if (!atTerminator()) return fail(`bad character ${charName(r)}`);
-      if (KEYWORDS.has(word)) emit((KEYWORD_TYPE[word] ?? word) as TokenType);
-      else if (word === 'true' || word === 'false') emit('bool');
-      else emit('identifier');
-      return lexInsideAction;
+      this.backup();
+      const word = this.input.slice(this.start, this.pos);
+      if (!this.atTerminator()) return this.fail(`bad character ${charName(r)}`);
+      if (KEYWORDS.has(word)) this.emit((KEYWORD_TYPE[word] ?? word) as TokenType);
+      else if (word === 'true' || word === 'false') this.emit('bool');
+      else this.emit('identifier');
+      return this.lexInsideAction;
     }
-  };
+  }
 
-  const lexFieldOrVariable = (type: 'field' | 'variable'): State | null => {
-    if (atTerminator()) {
-      emit(type === 'variable' ? 'variable' : 'dot');
-      return lexInsideAction;
+  private lexField(): State | null {
+    return this.lexFieldOrVariable('field');
+  }
+
+  private lexVariable(): State | null {
+    if (this.atTerminator()) {
+      this.emit('variable');
+      return this.lexInsideAction;
+    }
+    return this.lexFieldOrVariable('variable');
+  }
+
+  private lexFieldOrVariable(type: 'field' | 'variable'): State | null {
+    if (this.atTerminator()) {
+      this.emit(type === 'variable' ? 'variable' : 'dot');
+      return this.lexInsideAction;
     }
     let r: number;
     for (;;) {
-      r = next();
+      r = this.next();
       if (!isAlphaNumeric(r)) {
-        backup();
+        this.backup();
         break;
       }
     }
-    if (!atTerminator()) return fail(`bad character ${charName(r)}`);
-    emit(type);
-    return lexInsideAction;
-  };
-  const lexField: State = () => lexFieldOrVariable('field');
-  const lexVariable: State = () => {
-    if (atTerminator()) {
-      emit('variable');
-      return lexInsideAction;
-    }
-    return lexFieldOrVariable('variable');
-  };
+    if (!this.atTerminator()) return this.fail(`bad character ${charName(r)}`);
+    this.emit(type);
+    return this.lexInsideAction;
+  }
 
-  const lexChar: State = () => {
+  private lexChar(): State | null {
+    return this.lexQuoted(0x27, 'charConstant', 'unterminated character constant');
+  }
+
+  private lexQuote(): State | null {
+    return this.lexQuoted(0x22, 'string', 'unterminated quoted string');
+  }
+
+  /** A quoted token with backslash escapes, up to the closing rune `close`; a newline or the end is `unterminated`. */
+  private lexQuoted(close: number, type: TokenType, unterminated: string): State | null {
     for (;;) {
-      const r = next();
+      const r = this.next();
       if (r === 0x5c) {
-        const e = next();
+        const e = this.next();
         if (e !== EOF && e !== 0x0a) continue;
-        return fail('unterminated character constant');
+        return this.fail(unterminated);
       }
-      if (r === EOF || r === 0x0a) return fail('unterminated character constant');
-      if (r === 0x27) break;
+      if (r === EOF || r === 0x0a) return this.fail(unterminated);
+      if (r === close) break;
     }
-    emit('charConstant');
-    return lexInsideAction;
-  };
+    this.emit(type);
+    return this.lexInsideAction;
+  }
 
-  const scanNumber = (): boolean => {
-    accept('+-');
+  private lexRawQuote(): State | null {
+    for (;;) {
+      const r = this.next();
+      if (r === EOF) return this.fail('unterminated raw quoted string');
+      if (r === 0x60) break;
+    }
+    this.emit('rawString');
+    return this.lexInsideAction;
+  }
+
+  /** Scans a number's runes (base prefix, digits, fraction, exponent, `i`); false when a letter follows. */
+  private scanNumber(): boolean {
+    this.accept('+-');
     let digits = '0123456789_';
-    if (accept('0')) {
-      if (accept('xX')) digits = '0123456789abcdefABCDEF_';
-      else if (accept('oO')) digits = '01234567_';
-      else if (accept('bB')) digits = '01_';
+    if (this.accept('0')) {
+      if (this.accept('xX')) digits = '0123456789abcdefABCDEF_';
+      else if (this.accept('oO')) digits = '01234567_';
+      else if (this.accept('bB')) digits = '01_';
     }
-    acceptRun(digits);
-    if (accept('.')) acceptRun(digits);
-    if (digits.length === 11 && accept('eE')) {
-      accept('+-');
-      acceptRun('0123456789_');
+    this.acceptRun(digits);
+    if (this.accept('.')) this.acceptRun(digits);
+    if (digits.length === 11 && this.accept('eE')) {
+      this.accept('+-');
+      this.acceptRun('0123456789_');
     }
-    if (digits.length === 23 && accept('pP')) {
-      accept('+-');
-      acceptRun('0123456789_');
+    if (digits.length === 23 && this.accept('pP')) {
+      this.accept('+-');
+      this.acceptRun('0123456789_');
     }
-    accept('i');
-    if (isAlphaNumeric(peek())) {
-      next();
+    this.accept('i');
+    if (isAlphaNumeric(this.peek())) {
+      this.next();
       return false;
     }
     return true;
-  };
+  }
 
-  const lexNumber: State = () => {
-    if (!scanNumber()) return fail(`bad number syntax: ${goQuoteSimple(input.slice(start, pos))}`);
-    const sign = peek();
+  private lexNumber(): State | null {
+    if (!this.scanNumber()) return this.fail(`bad number syntax: ${goQuoteSimple(this.input.slice(this.start, this.pos))}`);
+    const sign = this.peek();
     if (sign === 0x2b || sign === 0x2d) {
       // Complex constant such as 1+2i: lexed like Go, rejected by the parser.
-      if (!scanNumber() || input[pos - 1] !== 'i') {
-        return fail(`bad number syntax: ${goQuoteSimple(input.slice(start, pos))}`);
+      if (!this.scanNumber() || this.input[this.pos - 1] !== 'i') {
+        return this.fail(`bad number syntax: ${goQuoteSimple(this.input.slice(this.start, this.pos))}`);
       }
     }
-    emit('number');
-    return lexInsideAction;
-  };
-
-  const lexQuote: State = () => {
-    for (;;) {
-      const r = next();
-      if (r === 0x5c) {
-        const e = next();
-        if (e !== EOF && e !== 0x0a) continue;
-        return fail('unterminated quoted string');
-      }
-      if (r === EOF || r === 0x0a) return fail('unterminated quoted string');
-      if (r === 0x22) break;
-    }
-    emit('string');
-    return lexInsideAction;
-  };
-
-  const lexRawQuote: State = () => {
-    for (;;) {
-      const r = next();
-      if (r === EOF) return fail('unterminated raw quoted string');
-      if (r === 0x60) break;
-    }
-    emit('rawString');
-    return lexInsideAction;
-  };
-
-  let state: State | null = lexText;
-  while (state) state = state();
-  return tokens;
+    this.emit('number');
+    return this.lexInsideAction;
+  }
 }

@@ -5,7 +5,8 @@
  * supported and are rejected with a syntax error. Positions are those of the offending token.
  */
 import { TemplateSyntaxError, lineColumn } from './errors.js';
-import { type Token, type TokenType, lex, tokenString } from './lexer.js';
+import { lex } from './lexer.js';
+import { type Token, type TokenType, tokenString } from './token.js';
 import { LiteralError, parseNumber, unquoteCharConstant, unquoteString } from './literals.js';
 import {
   type ArgNode,

@@ -1,4 +1,10 @@
 export * from './decom-metrics.js';
+export * from './groups/http.metrics.js';
+export * from './groups/deletion.metrics.js';
+export * from './groups/adapter.metrics.js';
+export * from './groups/event-log.metrics.js';
+export * from './groups/queue.metrics.js';
+export * from './groups/scrape-health.metrics.js';
 export * from './metrics-server.js';
 export * from './route-label.js';
 export { Registry } from 'prom-client';

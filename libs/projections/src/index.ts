@@ -4,5 +4,6 @@ export * from './resource-view.schema.js';
 export * from './resource-view.projection.js';
 export * from './resource-presenter.js';
 export * from './resource-queries.js';
+export * from './queries/index.js';
 export * from './search/index.js';
 export * from './audit.projection.js';

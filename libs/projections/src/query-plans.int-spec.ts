@@ -4,7 +4,8 @@
  * OFFSET rows). The SQL is the one ResourceQueries really sends (recorded), its plan SQLite's own.
  */
 import Database from 'better-sqlite3';
-import { ResourceQueries, pendingWork } from './resource-queries.js';
+import { ResourceQueries } from './resource-queries.js';
+import { pendingWork } from './queries/pending-work.js';
 import { RESOURCE_VIEW_SCHEMA } from './resource-view.schema.js';
 import type { ReadModelQueries } from './runner/read-model-store.port.js';
 import { SqliteReadModelStore } from './runner/sqlite-read-model-store.js';

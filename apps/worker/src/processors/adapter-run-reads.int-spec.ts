@@ -6,39 +6,21 @@
  * reads the resource (and, while deleting, its statuses) before every write.
  */
 import { InProcessJobQueue, adapterRunJobId, reconcileCloudEvent, type AdapterRunJob, type Job } from '@decom/jobs';
-import { ExecutorHarness, ownedBy } from '@decom/adapter/testing';
+import { ExecutorHarness, ownedBy, reportingTaskConfig } from '@decom/adapter/testing';
 import { AdapterRunProcessor } from './adapter-run.processor.js';
 
 const ID = 'c1';
 const BASE = `/api/hyperfleet/v1/clusters/${ID}`;
-const CONFIG = `
-params:
-  - {name: clusterId, source: event.id, required: true}
-preconditions:
-  - name: cluster
-    api_call: {method: GET, url: '/clusters/{{ .clusterId }}'}
-    capture:
-      - {name: generation, field: generation}
-resources:
-  - name: cm
+const CONFIG = reportingTaskConfig({
+  resources: `  - name: cm
     manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: 'cm-{{ .clusterId }}', namespace: default}}
     discovery: {by_name: 'cm-{{ .clusterId }}', namespace: default}
     lifecycle:
       delete:
-        when: {expression: 'deleted_time != null'}
-post:
-  payloads:
-    - name: report
-      build:
-        adapter: '{{ .adapter.name }}'
-        observed_generation: {expression: generation}
-        conditions:
-          - {type: Available, status: {expression: 'resources.?cm.hasValue() ? "True" : "False"'}, reason: R, message: m}
-          - {type: Finalized, status: {expression: 'deleted_time != null && !resources.?cm.hasValue() ? "True" : "False"'}, reason: R, message: m}
-  post_actions:
-    - name: put
-      api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
-`;
+        when: {expression: 'deleted_time != null'}`,
+  conditions: `          - {type: Available, status: {expression: 'resources.?cm.hasValue() ? "True" : "False"'}, reason: R, message: m}
+          - {type: Finalized, status: {expression: 'deleted_time != null && !resources.?cm.hasValue() ? "True" : "False"'}, reason: R, message: m}`,
+});
 
 describe('one adapter run reads what it needs once', () => {
   let h: ExecutorHarness;
@@ -55,10 +37,8 @@ describe('one adapter run reads what it needs once', () => {
   });
 
   const processor = async () => {
-    const executor = await h.executor(CONFIG, 'validation');
-    const api = (executor as unknown as { deps: { api: never } }).deps.api;
-    const adapter = { name: 'validation', file: 'inline', executor, api, warnings: [] };
-    return new AdapterRunProcessor(adapter, queue, { baseDelayMs: 60_000, maxDelayMs: 60_000 }, (run) => runs.push(run));
+    const adapter = await h.hostedAdapter(CONFIG, 'validation');
+    return new AdapterRunProcessor({ adapter, queue, timing: { baseDelayMs: 60_000, maxDelayMs: 60_000 }, observe: (run) => runs.push(run) });
   };
   const job = (generation: number): Job<AdapterRunJob> => {
     const data = { id: ID, kind: 'Cluster', href: BASE, generation };

@@ -63,18 +63,52 @@ export interface AdapterRunObserver {
   (run: { adapter: string; job: AdapterRunJob; result?: ExecutionResult; progress?: AdapterProgress; failure?: AdapterFailure; seconds?: number }): void;
 }
 
+export interface AdapterRunProcessorOptions {
+  readonly adapter: Pick<HostedAdapter, 'name' | 'executor' | 'api'>;
+  readonly queue: JobQueue;
+  readonly timing: AdapterRunTiming;
+  /** Told about every run (metrics, logs); must not throw. */
+  readonly observe?: AdapterRunObserver;
+  readonly now?: () => Date;
+  /** [0,1) source of the backoff's jitter. */
+  readonly random?: () => number;
+  /** Watch-triggered runs; without it, runs follow the backoff only. */
+  readonly triggers?: WatchTriggers;
+}
+
+/** The resource as a run reads it first: what dispatch needs, its generation and whether it is deleting. */
+type RunTarget = DispatchView & { generation: number; deleted_time?: string };
+
+/** One run of one job: what its steps share. */
+interface Run {
+  readonly job: Job<AdapterRunJob>;
+  readonly event: ReconcileCloudEvent;
+  readonly observe: AdapterRunObserver;
+  /** This resource and adapter's stored backoff when the run began (none stored, or the store did not answer). */
+  readonly backoff?: RetryBackoffState;
+}
+
+/** How a run ends when it scheduled no re-run of its own. */
+const ENDED: RunEnd = { kind: 'other' };
+
 export class AdapterRunProcessor {
-  constructor(
-    private readonly adapter: Pick<HostedAdapter, 'name' | 'executor' | 'api'>,
-    private readonly queue: JobQueue,
-    private readonly timing: AdapterRunTiming,
-    private readonly observe: AdapterRunObserver = () => undefined,
-    private readonly now: () => Date = () => new Date(),
-    /** [0,1) source of the backoff's jitter. */
-    private readonly random: () => number = Math.random,
-    /** Watch-triggered runs; without it, runs follow the backoff only. */
-    private readonly triggers?: WatchTriggers,
-  ) {}
+  private readonly adapter: AdapterRunProcessorOptions['adapter'];
+  private readonly queue: JobQueue;
+  private readonly timing: AdapterRunTiming;
+  private readonly observe: AdapterRunObserver;
+  private readonly now: () => Date;
+  private readonly random: () => number;
+  private readonly triggers: WatchTriggers | undefined;
+
+  constructor(options: AdapterRunProcessorOptions) {
+    this.adapter = options.adapter;
+    this.queue = options.queue;
+    this.timing = options.timing;
+    this.observe = options.observe ?? (() => undefined);
+    this.now = options.now ?? (() => new Date());
+    this.random = options.random ?? Math.random;
+    this.triggers = options.triggers;
+  }
 
   register(concurrency = 4): void {
     this.queue.process<AdapterRunJob>(adapterRunQueue(this.adapter.name), (job) => this.handle(job), { concurrency });
@@ -95,7 +129,7 @@ export class AdapterRunProcessor {
     const event = parseReconcileEvent(job.data.event);
     const key = this.backoffKey(event);
     this.triggers?.begin(key, job.data.watch !== undefined);
-    let end: RunEnd = { kind: 'other' };
+    let end: RunEnd = ENDED;
     try {
       end = await this.runOnce(job, event, observe);
     } finally {
@@ -103,19 +137,50 @@ export class AdapterRunProcessor {
     }
   }
 
-  /** @returns how the run ended, for the watch triggers: `wait` with the re-run it scheduled. */
+  /**
+   * Backoff gate → read the resource → execute → progress → re-run while in progress. Each step returns
+   * undefined when the run ended there (observed, or failed: `fail` throws the queue's error).
+   * @returns how the run ended, for the watch triggers: `wait` with the re-run it scheduled.
+   */
   private async runOnce(job: Job<AdapterRunJob>, event: ReconcileCloudEvent, observe: AdapterRunObserver): Promise<RunEnd> {
-    const other: RunEnd = { kind: 'other' };
     const read = await this.backoffState(event);
-    const backoff = read.state;
-    if (job.attempt === 1 && job.data.backoff_attempts !== undefined && read.known && isOvertaken(backoff, event.data.generation, job.data.backoff_attempts)) {
-      // A watch-triggered run did this re-run's work already (and scheduled its own re-run, or
-      // finished). Not a run: nothing is observed (the metrics count runs).
-      return other;
+    const run: Run = { job, event, observe, ...(read.state && { backoff: read.state }) };
+    if (read.known && this.overtaken(run)) return ENDED;
+    if (await this.deferredByBackoff(run)) return ENDED;
+    // One read cache per run: the resource read just below answers the executor's own GET of it
+    // (its precondition), and the run's status PUT tells progress() what is stored (run-read-cache.ts).
+    const api = new RunReadCache(this.adapter.api);
+    const target = await this.readTarget(run, api);
+    if (!target) return ENDED;
+    const result = await this.execute(run, target, api);
+    if (!result) return ENDED;
+    const progress = await this.progressAfter(run, result, target, api);
+    if (!progress) return ENDED;
+    observe({ adapter: this.adapter.name, job: job.data, result, progress });
+    if (progress.kind === 'done') {
+      // Success (or gone, or superseded): the next trouble starts from the first delay again.
+      await this.queue.retryBackoff?.clear(this.backoffKey(event)).catch(() => undefined);
+      return ENDED;
     }
-    // A new trigger (fact, sweep) while this resource and adapter back off waits for the backoff's time
-    // instead of starting a fresh chain; re-runs and deferred triggers are already timed by it.
-    // A watch trigger waits only for a failure backoff.
+    return this.rerun(run, progress);
+  }
+
+  /**
+   * A backoff re-run whose work a watch-triggered run did already (and scheduled its own re-run, or
+   * finished). Not a run: nothing is observed (the metrics count runs).
+   */
+  private overtaken({ job, event, backoff }: Run): boolean {
+    return job.attempt === 1 && job.data.backoff_attempts !== undefined && isOvertaken(backoff, event.data.generation, job.data.backoff_attempts);
+  }
+
+  /**
+   * A new trigger (fact, sweep) while this resource and adapter back off waits for the backoff's time
+   * instead of starting a fresh chain; re-runs and deferred triggers are already timed by it.
+   * A watch trigger waits only for a failure backoff.
+   * @returns true when the run was deferred (a later job does it).
+   */
+  private async deferredByBackoff(run: Run): Promise<boolean> {
+    const { job, event, backoff } = run;
     const now = this.now().getTime();
     const fresh = job.attempt === 1 && job.data.rerun === 0 && !job.data.deferred && !job.data.watch;
     const gate = fresh
@@ -123,65 +188,78 @@ export class AdapterRunProcessor {
       : job.attempt === 1 && job.data.watch
         ? retryBackoffGate(backoff, event.data.generation, now, 'watch')
         : { kind: 'run' as const };
-    if (gate.kind === 'defer') {
-      await this.defer(observe, job, event, gate.untilMs, backoff!.attempts);
-      return other;
+    if (gate.kind !== 'defer') return false;
+    await this.defer(run, gate.untilMs, backoff!.attempts);
+    return true;
+  }
+
+  /**
+   * The resource to run on, as the API has it now. A run queued before a newer generation (e.g. a create
+   * re-run overtaken by a DELETE) would act on the newer state it reads: that generation has its own job. A
+   * held deletion (Foreground dependents, InUse, cycle) runs nothing; the dispatcher (or the sweeper)
+   * dispatches it once released. @returns undefined when there is nothing to run (gone, superseded, held).
+   */
+  private async readTarget(run: Run, api: RunReadCache): Promise<RunTarget | undefined> {
+    let target: RunTarget | undefined;
+    try {
+      target = await this.getOrUndefined<RunTarget>(run.event.data.href, api);
+    } catch (error) {
+      await this.fail(run, classifyError(error));
+      return undefined;
     }
+    if (!target) return undefined;
+    const superseded = target.generation > run.event.data.generation;
+    if (superseded || dispatchOf(target)?.action === 'hold') {
+      const reason = superseded ? `superseded by generation ${target.generation}` : 'deletion held (DeletionBlocked)';
+      run.observe({ adapter: this.adapter.name, job: run.job.data, progress: { kind: 'done', reason } });
+      return undefined;
+    }
+    return target;
+  }
+
+  /**
+   * The executor's run (it PUTs the status itself), fenced when the queue gives the job a fence.
+   * @returns undefined when the run failed (backed off, reported) or lost its fence (the run that replaced it
+   * does the work).
+   */
+  private async execute(run: Run, target: RunTarget, api: RunReadCache): Promise<ExecutionResult | undefined> {
+    const { job, event, backoff } = run;
     const attempt = backoff && backoff.generation === event.data.generation ? backoff.attempts + 1 : 1;
-    // One read cache per run: the resource read just below answers the executor's own GET of it
-    // (its precondition), and the run's status PUT tells progress() what is stored (run-read-cache.ts).
-    const api = new RunReadCache(this.adapter.api);
-    let current: (DispatchView & { generation: number; deleted_time?: string }) | undefined;
     let result: ExecutionResult;
     try {
-      // A run queued before a newer generation (e.g. a create re-run overtaken by a DELETE) would act
-      // on the newer state it reads: that generation has its own job. A held deletion (Foreground dependents,
-      // InUse, cycle) runs nothing; the dispatcher (or the sweeper) dispatches it once released.
-      current = await this.getOrUndefined<DispatchView & { generation: number; deleted_time?: string }>(event.data.href, api);
-      if (!current) return other;
-      if (current.generation > event.data.generation || dispatchOf(current)?.action === 'hold') {
-        observe({ adapter: this.adapter.name, job: job.data, progress: { kind: 'done', reason: current.generation > event.data.generation ? `superseded by generation ${current.generation}` : 'deletion held (DeletionBlocked)' } });
-        return other;
-      }
+      const fence = job.fence && this.fence(job, event, target.deleted_time !== undefined);
+      result = await this.adapter.executor.execute({ ...event.data }, { ...(fence && { fence }), attempt, api, rememberReads: true, continueDeletes: true });
     } catch (error) {
-      await this.fail(observe, classifyError(error), job.data, event);
-      return other;
-    }
-    try {
-      result = await this.adapter.executor.execute(event.data as never, { ...(job.fence && { fence: this.fence(job, event, current.deleted_time !== undefined) }), attempt, api, rememberReads: true, continueDeletes: true });
-    } catch (error) {
-      const failure = classifyError(error);
-      await this.backOff(event, backoff, 'failure', failure.unreachable);
-      await this.fail(observe, failure, job.data, event);
-      return other;
+      await this.failAndBackOff(run, classifyError(error));
+      return undefined;
     }
     if (result.fence?.lost !== undefined) {
       // Not a failure to retry or report: the run that replaced this one does the work.
-      observe({ adapter: this.adapter.name, job: job.data, result, progress: { kind: 'done', reason: `fence lost: ${result.fence.lost}` } });
-      return other;
+      run.observe({ adapter: this.adapter.name, job: job.data, result, progress: { kind: 'done', reason: `fence lost: ${result.fence.lost}` } });
+      return undefined;
     }
     const failure = classifyExecution(result);
     if (failure) {
-      await this.backOff(event, backoff, 'failure', failure.unreachable);
-      await this.fail(observe, failure, job.data, event, result);
-      return other;
+      await this.failAndBackOff(run, failure, result);
+      return undefined;
     }
-    let progress: AdapterProgress;
+    return result;
+  }
+
+  /** `progress` after a run that executed; undefined when reading it failed (backed off, reported). */
+  private async progressAfter(run: Run, result: ExecutionResult, target: RunTarget, api: RunReadCache): Promise<AdapterProgress | undefined> {
     try {
-      progress = await this.progress(job.data, current, api);
+      return await this.progress(run.job.data, target, api);
     } catch (error) {
-      const failure = classifyError(error);
-      await this.backOff(event, backoff, 'failure', failure.unreachable);
-      await this.fail(observe, failure, job.data, event, result);
-      return other;
+      await this.failAndBackOff(run, classifyError(error), result);
+      return undefined;
     }
-    observe({ adapter: this.adapter.name, job: job.data, result, progress });
-    if (progress.kind === 'done') {
-      // Success (or gone, or superseded): the next trouble starts from the first delay again.
-      await this.queue.retryBackoff?.clear(this.backoffKey(event)).catch(() => undefined);
-      return other;
-    }
-    const next = await this.backOff(event, backoff, 'wait');
+  }
+
+  /** Enqueues the next run while work is in progress: at the backoff's time, else after `progress.requeueAfterMs`. */
+  private async rerun(run: Run, progress: AdapterProgress & { kind: 'wait' }): Promise<RunEnd> {
+    const { job, event } = run;
+    const next = await this.backOff(event, run.backoff, 'wait');
     const delayMs = next ? Math.max(0, next.next_at_ms - this.now().getTime()) : progress.requeueAfterMs;
     const rerun = job.data.rerun + 1;
     const id = adapterRunJobId(this.adapter.name, event.data, `r-${rerun}`);
@@ -193,12 +271,19 @@ export class AdapterRunProcessor {
       event: reconcileCloudEvent(event.data, id, this.now().toISOString()),
       ...(next && { backoff_attempts: next.attempts }),
     };
-    await this.queue.enqueue(adapterRunQueue(this.adapter.name), id, again, {
-      delayMs,
-      group: adapterRunGroup(this.adapter.name, event.data.id),
-      ...ADAPTER_RUN_RETRY,
-    });
+    await this.enqueueRun(event, id, again, delayMs);
     return { kind: 'wait', rerun: again };
+  }
+
+  /** The job `id` on this adapter's queue after `delayMs`, in the resource's group (one run at a time). */
+  private async enqueueRun(event: ReconcileCloudEvent, id: string, job: AdapterRunJob, delayMs: number): Promise<void> {
+    await this.queue.enqueue(adapterRunQueue(this.adapter.name), id, job, { delayMs, group: adapterRunGroup(this.adapter.name, event.data.id), ...ADAPTER_RUN_RETRY });
+  }
+
+  /** A failed run counts towards the failure backoff, then fails (`fail`). */
+  private async failAndBackOff(run: Run, failure: AdapterFailure, result?: ExecutionResult): Promise<void> {
+    await this.backOff(run.event, run.backoff, 'failure', failure.unreachable);
+    await this.fail(run, failure, result);
   }
 
   private backoffKey(event: ReconcileCloudEvent): string {
@@ -237,11 +322,11 @@ export class AdapterRunProcessor {
   }
 
   /** Holds a trigger until the backoff's time: one deferred run per attempt count (deterministic id). */
-  private async defer(observe: AdapterRunObserver, job: Job<AdapterRunJob>, event: ReconcileCloudEvent, untilMs: number, attempts: number): Promise<void> {
+  private async defer({ job, event, observe }: Run, untilMs: number, attempts: number): Promise<void> {
     const id = adapterRunJobId(this.adapter.name, event.data, `backoff-${attempts}`);
     const deferred: AdapterRunJob = { ...job.data, deferred: true, event: reconcileCloudEvent(event.data, id, this.now().toISOString()) };
     const delayMs = Math.max(0, untilMs - this.now().getTime());
-    await this.queue.enqueue(adapterRunQueue(this.adapter.name), id, deferred, { delayMs, group: adapterRunGroup(this.adapter.name, event.data.id), ...ADAPTER_RUN_RETRY });
+    await this.enqueueRun(event, id, deferred, delayMs);
     observe({ adapter: this.adapter.name, job: job.data, progress: { kind: 'wait', reason: `backing off after ${attempts} attempt(s)`, requeueAfterMs: delayMs } });
   }
 
@@ -283,8 +368,8 @@ export class AdapterRunProcessor {
   }
 
   /** Throws the queue's error for `failure`; returns normally only when the resource is gone (nothing to do). */
-  private async fail(observe: AdapterRunObserver, failure: AdapterFailure, job: AdapterRunJob, event: ReconcileCloudEvent, result?: ExecutionResult): Promise<void> {
-    observe({ adapter: this.adapter.name, job, ...(result ? { result } : {}), failure });
+  private async fail({ job, event, observe }: Run, failure: AdapterFailure, result?: ExecutionResult): Promise<void> {
+    observe({ adapter: this.adapter.name, job: job.data, ...(result ? { result } : {}), failure });
     const text = `adapter ${this.adapter.name} on ${event.data.kind} ${event.data.id}: ${failure.reason}: ${failure.message}`;
     let resource: { generation: number; deleted_time?: string } | undefined;
     try {
@@ -321,7 +406,7 @@ export class AdapterRunProcessor {
    * PUT was stored (201: HyperFleet answers with the stored status), progress is decided from that
    * answer and `started` without reading both back. Still right when something changed
    * meanwhile: a newer generation has its own job, and a re-run scheduled for a resource since superseded
-   * or gone ends at its first read (runOnce), so the worst case is one re-run that does nothing.
+   * or gone ends at its first read (readTarget), so the worst case is one re-run that does nothing.
    * Otherwise (no PUT, or discarded: 204) the resource and its statuses are read as before.
    */
   private async progress(job: AdapterRunJob, started?: { generation: number; deleted_time?: string }, api?: RunReadCache): Promise<AdapterProgress> {
@@ -343,7 +428,7 @@ export class AdapterRunProcessor {
       adapter: this.adapter.name,
       rerun: job.rerun,
       ...this.timing,
-    } as never);
+    });
   }
 
   private async getOrUndefined<T>(url: string, api: Pick<HostedAdapter['api'], 'request'> = this.adapter.api): Promise<T | undefined> {

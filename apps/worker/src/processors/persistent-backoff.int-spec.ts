@@ -6,39 +6,21 @@
  * runs thin out as the backoff grows, and a new generation or a success starts over.
  */
 import { InProcessJobQueue, RetryableError, adapterRunJobId, reconcileCloudEvent, type AdapterRunJob, type Job } from '@decom/jobs';
-import { ExecutorHarness } from '@decom/adapter/testing';
+import { ExecutorHarness, reportingTaskConfig } from '@decom/adapter/testing';
 import { AdapterRunProcessor } from './adapter-run.processor.js';
 
 const ID = 'c1';
-const CONFIG = `
-params:
-  - {name: clusterId, source: event.id, required: true}
-preconditions:
-  - name: cluster
-    api_call: {method: GET, url: '/clusters/{{ .clusterId }}'}
-    capture:
-      - {name: generation, field: generation}
-resources:
-  - name: cm
+const CONFIG = reportingTaskConfig({
+  resources: `  - name: cm
     manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: 'cm-{{ .clusterId }}', namespace: default}}
-    discovery: {by_name: 'cm-{{ .clusterId }}', namespace: default}
-post:
-  payloads:
-    - name: report
-      build:
-        adapter: '{{ .adapter.name }}'
-        observed_generation: {expression: generation}
-        conditions:
-          - {type: Applied, status: 'False', reason: NotYet, message: not yet}
+    discovery: {by_name: 'cm-{{ .clusterId }}', namespace: default}`,
+  conditions: `          - {type: Applied, status: 'False', reason: NotYet, message: not yet}
           - {type: Available, status: 'False', reason: NotYet, message: not yet}
           - type: Health
             status: {expression: 'adapter.errorReason == "" ? "True" : "False"'}
             reason: {expression: 'adapter.errorReason == "" ? "Healthy" : adapter.errorReason'}
-            message: {expression: 'adapter.errorMessage == "" ? "ok" : "target unreachable"'}
-  post_actions:
-    - name: put
-      api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
-`;
+            message: {expression: 'adapter.errorMessage == "" ? "ok" : "target unreachable"'}`,
+});
 
 describe('persistent backoff against a dead target', () => {
   let h: ExecutorHarness;
@@ -60,10 +42,8 @@ describe('persistent backoff against a dead target', () => {
   });
 
   const processor = async () => {
-    const executor = await h.executor(CONFIG, 'validation');
-    const api = (executor as unknown as { deps: { api: never } }).deps.api;
-    const adapter = { name: 'validation', file: 'inline', executor, api, warnings: [] };
-    return new AdapterRunProcessor(adapter, queue, { baseDelayMs: 1_000, maxDelayMs: 15_000, failureCapMs: 10 * 60_000 }, () => undefined, () => new Date(nowMs), () => 0.5);
+    const adapter = await h.hostedAdapter(CONFIG, 'validation');
+    return new AdapterRunProcessor({ adapter, queue, timing: { baseDelayMs: 1_000, maxDelayMs: 15_000, failureCapMs: 10 * 60_000 }, now: () => new Date(nowMs), random: () => 0.5 });
   };
   const trigger = (generation: number, n: number): Job<AdapterRunJob> => {
     const data = { id: ID, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${ID}`, generation };

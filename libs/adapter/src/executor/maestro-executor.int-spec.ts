@@ -1,4 +1,5 @@
 import { ExecutorHarness, MAESTRO_SOURCE } from '../testing/executor-harness.js';
+import { clusterPrelude } from '../testing/reporting-task-config.js';
 import { maestroTransports } from '../transport/maestro/maestro-transport.factory.js';
 import type { ExecutionResult } from './execution-result.js';
 
@@ -12,15 +13,7 @@ const GET = `GET /api/hyperfleet/v1/clusters/${ID}`;
 const PUT = `PUT /api/hyperfleet/v1/clusters/${ID}/statuses`;
 const event = { id: ID, kind: 'Cluster' };
 
-const CONFIG = `
-params:
-  - {name: clusterId, source: event.id, required: true}
-preconditions:
-  - name: cluster
-    api_call: {method: GET, url: '/clusters/{{ .clusterId }}'}
-    capture:
-      - {name: generation, field: generation}
-      - {name: is_deleting, expression: 'has(cluster.deleted_time)'}
+const CONFIG = `${clusterPrelude(`      - {name: is_deleting, expression: 'has(cluster.deleted_time)'}`)}
 resources:
   - name: work
     transport:

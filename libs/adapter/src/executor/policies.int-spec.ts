@@ -1,5 +1,6 @@
 import { DELETION_WAITS_FOR_UNPAUSE } from '@decom/domain';
 import { ExecutorHarness, ownedBy } from '../testing/executor-harness.js';
+import { reportingTaskConfig } from '../testing/reporting-task-config.js';
 import type { AdapterExecutor } from './adapter-executor.js';
 import { MANAGED_BY_LABEL, OWNER_ANNOTATION, OWNER_ID_LABEL } from './ownership.js';
 
@@ -30,34 +31,17 @@ const clusterBody = (o: { deleting?: boolean; policy?: 'Delete' | 'Orphan'; paus
 });
 
 /** A minimal status-reporting config around `resources` (Finalized=True once they are all absent). */
-const config = (resources: string, absent: string) => `
-params:
-  - {name: clusterId, source: event.id, required: true}
-preconditions:
-  - name: cluster
-    api_call: {method: GET, url: '/clusters/{{ .clusterId }}'}
-    capture:
-      - {name: generation, field: generation}
-resources:
-${resources}
-post:
-  payloads:
-    - name: report
-      build:
-        adapter: '{{ .adapter.name }}'
-        observed_generation: {expression: generation}
-        conditions:
-          - {type: Applied, status: {expression: 'adapter.executionStatus == "success" ? "True" : "False"'}, reason: Config, message: from config}
+const config = (resources: string, absent: string) =>
+  reportingTaskConfig({
+    resources,
+    conditions: `          - {type: Applied, status: {expression: 'adapter.executionStatus == "success" ? "True" : "False"'}, reason: Config, message: from config}
           - {type: Available, status: 'True', reason: Config, message: from config}
           - {type: Health, status: {expression: 'adapter.errorReason == "" ? "True" : "False"'}, reason: {expression: 'adapter.errorReason == "" ? "Healthy" : adapter.errorReason'}, message: from config}
           - type: Finalized
             status: {expression: 'deleted_time != null && ${absent} ? "True" : "False"'}
             reason: {expression: 'deleted_time != null && ${absent} ? "CleanupConfirmed" : "NotDone"'}
-            message: from config
-  post_actions:
-    - name: put
-      api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
-`;
+            message: from config`,
+  });
 
 /** A ConfigMap resource; `create` is a `lifecycle.create` body, `policy` a `lifecycle.delete.policy`. */
 const configMap = (name: string, o: { create?: string; policy?: string } = {}) => `  - name: ${name}

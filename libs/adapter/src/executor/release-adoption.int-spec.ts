@@ -1,4 +1,5 @@
 import { ExecutorHarness } from '../testing/executor-harness.js';
+import { reportingTaskConfig } from '../testing/reporting-task-config.js';
 import { OWNER_ANNOTATION, RELEASED_BY_ANNOTATION, RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION } from './ownership.js';
 
 /**
@@ -21,39 +22,22 @@ const cluster = (id: string, o: { deleting?: boolean; policy?: 'Delete' | 'Orpha
 const event = (id: string) => ({ id, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${id}`, generation: 1 });
 
 /** One shared ConfigMap `web` (the same object for every cluster), with `adoption` as its policy. */
-const config = (adoption = 'Adopt', replicas = '5') => `
-params:
-  - {name: clusterId, source: event.id, required: true}
-preconditions:
-  - name: cluster
-    api_call: {method: GET, url: '/clusters/{{ .clusterId }}'}
-    capture:
-      - {name: generation, field: generation}
-resources:
-  - name: web
+const config = (adoption = 'Adopt', replicas = '5') =>
+  reportingTaskConfig({
+    resources: `  - name: web
     manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: web, namespace: default}, data: {replicas: '${replicas}'}}
     discovery: {by_name: web, namespace: default}
     lifecycle:
       create: {adoptionPolicy: ${adoption}}
-      delete: {when: {expression: 'deleted_time != null'}}
-post:
-  payloads:
-    - name: report
-      build:
-        adapter: '{{ .adapter.name }}'
-        observed_generation: {expression: generation}
-        conditions:
-          - {type: Applied, status: {expression: 'resources.?web.hasValue() ? "True" : "False"'}, reason: FromConfig, message: from config}
+      delete: {when: {expression: 'deleted_time != null'}}`,
+    conditions: `          - {type: Applied, status: {expression: 'resources.?web.hasValue() ? "True" : "False"'}, reason: FromConfig, message: from config}
           - {type: Available, status: 'True', reason: FromConfig, message: from config}
           - {type: Health, status: 'True', reason: FromConfig, message: from config}
           - type: Finalized
             status: {expression: 'deleted_time != null && !resources.?web.hasValue() ? "True" : "False"'}
             reason: FromConfig
-            message: from config
-  post_actions:
-    - name: put
-      api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
-`;
+            message: from config`,
+  });
 type Condition = { type: string; status: string; reason: string; message: string };
 
 describe('release markers and adoption records', () => {

@@ -1,4 +1,5 @@
 import { ExecutorHarness } from '../testing/executor-harness.js';
+import { reportingTaskConfig } from '../testing/reporting-task-config.js';
 import type { ExecutionFence, FenceVerdict } from './run-fence.js';
 
 /**
@@ -9,33 +10,14 @@ import type { ExecutionFence, FenceVerdict } from './run-fence.js';
 const ID = 'c1';
 const GET = `GET /api/hyperfleet/v1/clusters/${ID}`;
 const PUT = `PUT /api/hyperfleet/v1/clusters/${ID}/statuses`;
-const CONFIG = `
-params:
-  - name: clusterId
-    required: true
-    source: event.id
-preconditions:
-  - name: cluster
-    api_call: {method: GET, url: '/clusters/{{ .clusterId }}'}
-    capture:
-      - {name: generation, field: generation}
-resources:
-  - name: first
+const CONFIG = reportingTaskConfig({
+  resources: `  - name: first
     manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: 'first-{{ .clusterId }}', namespace: default}}
     discovery: {by_name: 'first-{{ .clusterId }}', namespace: default}
   - name: second
     manifest: {apiVersion: v1, kind: ConfigMap, metadata: {name: 'second-{{ .clusterId }}', namespace: default}}
-    discovery: {by_name: 'second-{{ .clusterId }}', namespace: default}
-post:
-  payloads:
-    - name: report
-      build:
-        adapter: '{{ .adapter.name }}'
-        observed_generation: {expression: generation}
-  post_actions:
-    - name: putStatus
-      api_call: {method: PUT, url: '/clusters/{{ .clusterId }}/statuses', body: '{{ .report }}'}
-`;
+    discovery: {by_name: 'second-{{ .clusterId }}', namespace: default}`,
+});
 
 describe('Fencing › the executor checks its fence before every write', () => {
   let h: ExecutorHarness;

@@ -52,6 +52,16 @@ export class ExecutorHarness {
     });
   }
 
+  /**
+   * An executor for `config` with what hosts it (the worker's `HostedAdapter` fields but `task`): its name,
+   * `file` = `inline`, and the API client it reports through.
+   */
+  async hostedAdapter(config: string | TaskConfig, adapterName: string) {
+    const api = new HttpHyperfleetApiClient({ baseUrl: this.api.url, retryAttempts: 1 });
+    const executor = await this.executor(config, adapterName, { api });
+    return { name: adapterName, file: 'inline', executor, api, warnings: [] as string[] };
+  }
+
   /** Kinds of the DELETE requests the Kubernetes server received, in order. */
   deletedKinds(): string[] {
     return this.kube.requestsMatching({ method: 'DELETE' }).map((r) => `${r.kind}/${r.name}`);
