@@ -29,3 +29,4 @@ export * from './resource/holding.js';
 export * from './resource/deletion-protection.js';
 export * from './resource/abandon-adapter.js';
 export * from './resource/deletion-budget.js';
+export * from './resource/break-glass.js';

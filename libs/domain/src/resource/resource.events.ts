@@ -11,6 +11,7 @@ import type { ReportFence } from './report-fence.js';
 import type { LeakedObject, LeakTrigger } from './leaked-object.js';
 import type { DeletionPolicy, DeletionPolicySource } from './deletion-policy.js';
 import type { References } from './references.js';
+import type { BreakGlassEvent } from './break-glass.events.js';
 
 export interface OwnerReference {
   readonly id: string;
@@ -305,7 +306,8 @@ export type ResourceEvent =
   | LeakInventoryRecorded
   | LeakedObjectsDeleted
   | Adopted
-  | DeletionProtectionChanged;
+  | DeletionProtectionChanged
+  | BreakGlassEvent;
 
 export type ResourceEventType = ResourceEvent['type'];
 
@@ -327,6 +329,10 @@ export const RESOURCE_EVENT_TYPES: readonly ResourceEventType[] = [
   'LeakedObjectsDeleted',
   'Adopted',
   'DeletionProtectionChanged',
+  'BreakGlassRequested',
+  'BreakGlassApproved',
+  'BreakGlassRejected',
+  'BreakGlassVoided',
 ];
 
 export function isResourceEvent(event: { type: string }): event is ResourceEvent {
