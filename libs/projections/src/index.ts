@@ -6,3 +6,4 @@ export * from './resource-presenter.js';
 export * from './resource-queries.js';
 export * from './search/index.js';
 export * from './audit.projection.js';
+export * from './break-glass.projection.js';

@@ -35,6 +35,7 @@ export async function withProblems<T>(operation: string, run: () => Promise<T>):
       // A deletion refused by protection names the protected resources, as its REST answer does.
       ...(mapped?.extensions?.['protected_resources'] !== undefined && { protected_resources: mapped.extensions['protected_resources'] }),
       ...(mapped?.extensions?.['budget'] !== undefined && { budget: mapped.extensions['budget'] }),
+      ...(mapped?.extensions?.['break_glass_request'] !== undefined && { break_glass_request: mapped.extensions['break_glass_request'] }),
     });
     throw new GraphQLError(problem.detail, { extensions: { code: problem.code, problem } });
   }

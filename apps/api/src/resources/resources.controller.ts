@@ -3,7 +3,8 @@
  * `ResourceActions` or the read side, pick the status code. Static segments (`statuses`, `force-delete`)
  * win over `:childPlural` in the router.
  */
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import { BreakGlassAcceptedInterceptor, type BreakGlassAccepted } from '../break-glass/break-glass-accepted.js';
 import { RefuseDryRunOnWrites } from './refuse-dry-run-on-writes.guard.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ResourceNotFound, ValidationFailed, type KindDescriptor, type KindRegistry } from '@decom/domain';
@@ -41,6 +42,7 @@ import { reportFence } from './fence-header.js';
 
 @Controller('api/hyperfleet/v1')
 @UseGuards(RefuseDryRunOnWrites)
+@UseInterceptors(BreakGlassAcceptedInterceptor)
 export class ResourcesController {
   private readonly targets: ResourceTargets;
 
@@ -107,19 +109,19 @@ export class ResourcesController {
   }
 
   @Post(':plural/:id/pause')
-  async pause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async pause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), true, body?.reason, context(req));
   }
 
   @Post(':plural/:id/unpause')
-  async unpause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async unpause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), false, body?.reason, context(req));
   }
 
   @Post(':plural/:id/force-orphan')
-  async forceOrphan(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async forceOrphan(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.forceOrphan(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
   }
@@ -133,8 +135,8 @@ export class ResourcesController {
 
   @Post(':plural/:id/force-delete')
   @HttpCode(204)
-  async forceDelete(@Param('plural') plural: string, @Param('id') id: string, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void> {
-    await this.actions.forceDelete(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
+  async forceDelete(@Param('plural') plural: string, @Param('id') id: string, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void | BreakGlassAccepted> {
+    return this.actions.forceDelete(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
   }
 
   @Get(':plural/:id/statuses')
@@ -174,19 +176,19 @@ export class ResourcesController {
   }
 
   @Post(':plural/:pid/:childPlural/:id/pause')
-  async pauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async pauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.nested(p, req), true, body?.reason, context(req));
   }
 
   @Post(':plural/:pid/:childPlural/:id/unpause')
-  async unpauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async unpauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.nested(p, req), false, body?.reason, context(req));
   }
 
   @Post(':plural/:pid/:childPlural/:id/force-orphan')
-  async forceOrphanChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async forceOrphanChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.forceOrphan(await this.nested(p, req), body?.reason, context(req));
   }
@@ -199,8 +201,8 @@ export class ResourcesController {
 
   @Post(':plural/:pid/:childPlural/:id/force-delete')
   @HttpCode(204)
-  async forceDeleteChild(@Param() p: NestedParams, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void> {
-    await this.actions.forceDelete(await this.nested(p, req), body?.reason, context(req));
+  async forceDeleteChild(@Param() p: NestedParams, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void | BreakGlassAccepted> {
+    return this.actions.forceDelete(await this.nested(p, req), body?.reason, context(req));
   }
 
   @Get(':plural/:pid/:childPlural/:id/statuses')

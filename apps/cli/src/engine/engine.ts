@@ -17,7 +17,7 @@ import type { AppConfig } from '@decom/config';
 import { ConfigError, loadEntitiesConfig } from '@decom/config';
 import { KindRegistry } from '@decom/domain';
 import { Supervisor, describeError, isTransientError, type EventStore, type LoopState, type LoopStatus } from '@decom/event-store';
-import { ProjectionRunner, ResourceQueries, auditEntries, pendingWork } from '@decom/projections';
+import { ProjectionRunner, ResourceQueries, auditEntries, breakGlassRequest, breakGlassRequests, pendingWork } from '@decom/projections';
 import { createProjections } from './rebuild-projections.js';
 import type { DecomMetrics } from '@decom/metrics';
 import { domainTransitionObserver, startOtlpExport, createApiApp, registerHardDeleteProcessor, LeakScannerSlot, openStartupGate, type StartupGate } from '@decom/api';
@@ -308,6 +308,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
             }
           : { list: (name) => queue.failed(name), retry: (name, id) => queue.retry(name, id), queues: () => queue.queueNames() },
         audit: { list: (options) => auditEntries(readModels, options) },
+        breakGlass: { list: (options) => breakGlassRequests(readModels, options), get: (id, now) => breakGlassRequest(readModels, id, now) },
         operatorLog: logger,
         metrics,
       },

@@ -22,6 +22,11 @@ export * from './break-glass-errors.js';
 /** The target kind of a `delete_leaks` request (it names objects, not a resource). */
 export const LEAKS_TARGET_KIND = 'Leaks';
 
+/** The stream of a `delete_leaks` request (no resource tree holds it): `breakglass-<request_id>`. */
+export function breakGlassStreamName(requestId: string): string {
+  return `breakglass-${requestId}`;
+}
+
 /** Default time a request waits for its approval: one hour, in seconds. */
 export const DEFAULT_BREAK_GLASS_EXPIRY_SECONDS = 3600;
 
