@@ -116,6 +116,8 @@ export interface EngineOptions {
    * rejects with `StartAborted` after closing what it opened.
    */
   readonly abort?: AbortSignal;
+  /** The API's clock (command times, break-glass expiry); the system clock when absent. Tests pass a fixed one. */
+  readonly apiClock?: { now(): Date };
 }
 
 export interface Engine {
@@ -291,7 +293,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
               watches: () => watchStatuses?.() ?? [],
             }),
         },
-        clock: { now: () => new Date() },
+        clock: options.apiClock ?? { now: () => new Date() },
         ids: { next: () => uuidv7() },
         options: { admins: config.admins, corsOrigins: config.corsOrigins, version: buildInfo().version },
         onAppended: domainTransitionObserver(logger, metrics),
