@@ -42,6 +42,8 @@ const statusListParams = [query('search', { type: 'string', maxLength: 4096 }, '
 const reasonBody = (required: boolean) => ({ required, content: json(ref(required ? 'ReasonRequired' : 'Reason')) });
 
 const TIME = { type: 'string', format: 'date-time' };
+/** A break-glass action under the two-person rule: recorded as a request, `Location` names it. */
+const AWAITING_APPROVAL = { description: 'two-person rule on (authorization.break_glass): recorded as a request a different administrator approves; Location names it', content: { 'application/json': { schema: { $ref: '#/components/schemas/BreakGlassRequest' } } } };
 
 const SCHEMAS: Record<string, Json> = {
   Condition: {
@@ -322,6 +324,27 @@ const SCHEMAS: Record<string, Json> = {
       writes: {},
     },
   },
+  BreakGlassRequest: {
+    type: 'object',
+    description: 'A break-glass request of the two-person rule (authorization.break_glass, docs/policies.md); status at the time asked.',
+    required: ['request_id', 'action', 'target', 'generation', 'reason', 'requested_by', 'requested_time', 'expires_at', 'status', 'href'],
+    properties: {
+      request_id: { type: 'string' },
+      action: { type: 'string', enum: ['force_delete', 'force_orphan', 'unpause', 'delete_leaks'] },
+      target: { type: 'object', required: ['kind', 'id'], properties: { kind: { type: 'string' }, id: { type: 'string' } } },
+      generation: { type: 'integer', minimum: 0 },
+      reason: { type: 'string' },
+      requested_by: { type: 'string' },
+      requested_time: TIME,
+      expires_at: TIME,
+      status: { type: 'string', enum: ['Pending', 'Approved', 'Rejected', 'Voided', 'Expired'] },
+      objects: { type: 'array', items: { type: 'object' } },
+      decision: { type: 'object', required: ['status', 'by', 'time'], properties: { status: { type: 'string', enum: ['Approved', 'Rejected', 'Voided'] }, by: { type: 'string' }, time: TIME, reason: { type: 'string' }, current_generation: { type: 'integer' } } },
+      href: { type: 'string' },
+    },
+  },
+  BreakGlassRequestList: { type: 'object', required: ['total', 'items'], properties: { total: { type: 'integer', minimum: 0 }, items: { type: 'array', items: ref('BreakGlassRequest') } } },
+  BreakGlassApproval: { type: 'object', required: ['request'], properties: { request: ref('BreakGlassRequest'), deleted_leaks: ref('ItemList') } },
   ItemList: {
     type: 'object',
     required: ['total', 'items'],
@@ -451,14 +474,14 @@ function resourceOperations(kind: KindDescriptor, base: string, params: Json[], 
         operationId: ids.forceDelete,
         summary: 'Force delete (seed 001): remove a Finalizing resource and its subresources now',
         requestBody: reasonBody(true),
-        responses: { 204: answer('removed'), ...problems(400, 404, 409), default: problemResponse },
+        responses: { 202: AWAITING_APPROVAL, 204: answer('removed'), ...problems(400, 404, 409), default: problemResponse },
       },
     },
     [`${base}/pause`]: { parameters: params, post: { tags: decomTag, operationId: ids.pause, summary: 'Pause (seed 004): adapters hold destructive work', requestBody: reasonBody(false), responses: { 200: answer(what, ref('Resource')), ...problems(400, 404), default: problemResponse } } },
-    [`${base}/unpause`]: { parameters: params, post: { tags: decomTag, operationId: ids.unpause, summary: 'Unpause', requestBody: reasonBody(false), responses: { 200: answer(what, ref('Resource')), ...problems(400, 404), default: problemResponse } } },
+    [`${base}/unpause`]: { parameters: params, post: { tags: decomTag, operationId: ids.unpause, summary: 'Unpause', requestBody: reasonBody(false), responses: { 200: answer(what, ref('Resource')), 202: AWAITING_APPROVAL, ...problems(400, 404), default: problemResponse } } },
     [`${base}/force-orphan`]: {
       parameters: params,
-      post: { tags: decomTag, operationId: ids.forceOrphan, summary: 'Force orphan (seed 003): finish the deletion leaving objects in place', requestBody: reasonBody(false), responses: { 200: answer(what, ref('Resource')), ...problems(400, 404, 409), default: problemResponse } },
+      post: { tags: decomTag, operationId: ids.forceOrphan, summary: 'Force orphan (seed 003): finish the deletion leaving objects in place', requestBody: reasonBody(false), responses: { 200: answer(what, ref('Resource')), 202: AWAITING_APPROVAL, ...problems(400, 404, 409), default: problemResponse } },
     },
     [`${base}/adapters/{adapter}/abandon`]: {
       parameters: [...params, { name: 'adapter', in: 'path', required: true, schema: { type: 'string' } }],
@@ -633,8 +656,9 @@ function decomPaths(): Record<string, Json> {
     '/leaks': list('getLeaks', 'Objects whose Decom owner no longer exists (leak scan)'),
     '/leaks/delete': {
       servers: decom,
-      post: { tags: [DECOM], operationId: 'deleteLeaks', summary: 'Delete the leaked objects (administrators; a reason is required)', requestBody: reasonBody(true), responses: { 200: answer('deleted', ref('ItemList')), default: problemResponse } },
+      post: { tags: [DECOM], operationId: 'deleteLeaks', summary: 'Delete the leaked objects (administrators; a reason is required)', requestBody: reasonBody(true), responses: { 200: answer('deleted', ref('ItemList')), 202: AWAITING_APPROVAL, default: problemResponse } },
     },
+    ...breakGlassPaths(),
     '/jobs/failed': list('getFailedJobs', 'The job queue\'s dead-letter set (jobs that failed for good)', [{ name: 'queue', in: 'query', required: false, schema: { type: 'string' } }]),
     '/jobs/retry': {
       servers: decom,
@@ -673,5 +697,44 @@ function decomPaths(): Record<string, Json> {
         },
       },
     },
+  };
+}
+
+/** The two-person rule's approval queue (`/api/decom/v1/break-glass-requests`). */
+function breakGlassPaths(): Record<string, Json> {
+  const servers = [{ url: '/api/decom/v1' }];
+  const request = ref('BreakGlassRequest');
+  const requestId = { name: 'request_id', in: 'path', required: true, schema: { type: 'string' } };
+  const decide = (operationId: string, summary: string, reasonRequired: boolean, answered: Json) => ({
+    servers,
+    parameters: [requestId],
+    post: { tags: [DECOM], operationId, summary, requestBody: reasonBody(reasonRequired), responses: { 200: answer('decided', answered), ...problems(400, 403, 404, 409), default: problemResponse } },
+  });
+  return {
+    '/break-glass-requests': {
+      servers,
+      get: {
+        tags: [DECOM],
+        operationId: 'getBreakGlassRequests',
+        summary: 'Break-glass requests, newest first (two-person rule)',
+        parameters: [
+          { name: 'status', in: 'query', schema: { type: 'string', enum: ['Pending', 'Approved', 'Rejected', 'Voided', 'Expired'] } },
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+        ],
+        responses: { 200: answer('requests', ref('BreakGlassRequestList')), default: problemResponse },
+      },
+    },
+    '/break-glass-requests/{request_id}': {
+      servers,
+      parameters: [requestId],
+      get: { tags: [DECOM], operationId: 'getBreakGlassRequest', summary: 'One break-glass request', responses: { 200: answer('request', request), ...problems(404), default: problemResponse } },
+    },
+    '/break-glass-requests/{request_id}/approve': decide(
+      'approveBreakGlassRequest',
+      'Approve (an administrator other than the requester): the action runs against the requested generation; 409 when the target moved (the request is voided) or the request is decided or expired',
+      false,
+      ref('BreakGlassApproval'),
+    ),
+    '/break-glass-requests/{request_id}/reject': decide('rejectBreakGlassRequest', 'Reject (administrators; a reason is required); nothing runs', true, request),
   };
 }
