@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { parse, stringify } from 'yaml';
+import { Command } from 'commander';
+import { registerBreakGlassCommands } from '../../apps/cli/src/commands/break-glass.command.js';
 import { serverConfigYaml } from '../support/server-config.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
@@ -175,5 +177,30 @@ describe('two-person rule: break-glass actions become requests a different admin
     const approved = await graphql(BOB, 'mutation($r: ID!) { approveBreakGlass(requestId: $r) { status decision } }', { r: problem.break_glass_request.request_id });
     expect(approved.data.approveBreakGlass).toMatchObject({ status: 'Approved', decision: { by: BOB } });
     expect((await types(id)).slice(-2)).toEqual(['BreakGlassApproved', 'ForceOrphaned']);
+  });
+
+  it('CLI: decom break-glass list shows the pending request; approve refuses the requester; reject records it', async () => {
+    const id = await deleting('bg-cli');
+    const requested = await hf(ALICE, 'POST', `/clusters/${id}/force-delete`, { reason: 'cli path' });
+    const requestId = requested.body.request_id as string;
+    const tokenFile = async (identity: string) => {
+      const file = join(folder, `${identity}.jwt`);
+      await writeFile(file, `${await issuer.token(identity)}\n`);
+      return file;
+    };
+    const decom = async (...args: string[]) => {
+      let out = '';
+      const program = new Command('decom').exitOverride();
+      registerBreakGlassCommands(program, { out: (text) => void (out += text), defaultApiUrl: () => fixture.engine.url });
+      await program.parseAsync(['node', 'decom', 'break-glass', ...args]);
+      return out;
+    };
+    const bob = await tokenFile(BOB);
+    const listed = await decom('list', '--status', 'Pending', '--token-file', bob);
+    expect(listed).toContain(`${requestId}  Pending  force_delete Cluster/${id} g2  by ${ALICE}`);
+    await expect(decom('approve', requestId, '--token-file', await tokenFile(ALICE))).rejects.toThrow('403 ');
+    await expect(decom('reject', requestId, '--token-file', bob)).rejects.toThrow('reject needs --reason');
+    expect(await decom('reject', requestId, '--reason', 'not this one', '--token-file', bob)).toContain(`${requestId}  Rejected`);
+    expect((await types(id)).slice(-1)).toEqual(['BreakGlassRejected']);
   });
 });
