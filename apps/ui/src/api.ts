@@ -288,3 +288,26 @@ export async function whoami(): Promise<WhoAmI> {
     throw error;
   }
 }
+
+/** The two-person rule's approval queue (docs/policies.md "Two-person rule for break-glass actions"). */
+export const BREAK_GLASS = `${DECOM}/break-glass-requests`;
+
+/** A break-glass request (`GET /api/decom/v1/break-glass-requests`); also the 202 answer of an action under the rule. */
+export interface BreakGlassRequest {
+  readonly request_id: string;
+  readonly action: 'force_delete' | 'force_orphan' | 'unpause' | 'delete_leaks';
+  readonly target: { readonly kind: string; readonly id: string };
+  readonly generation: number;
+  readonly reason: string;
+  readonly requested_by: string;
+  readonly requested_time: string;
+  readonly expires_at: string;
+  readonly status: 'Pending' | 'Approved' | 'Rejected' | 'Voided' | 'Expired';
+  readonly decision?: { readonly status: string; readonly by: string; readonly time: string; readonly reason?: string; readonly current_generation?: number };
+  readonly href: string;
+}
+
+/** Whether an action's answer is a recorded break-glass request (202 under the two-person rule), not the resource. */
+export function isBreakGlassRequest(answer: unknown): answer is BreakGlassRequest {
+  return typeof answer === 'object' && answer !== null && 'request_id' in answer && 'expires_at' in answer;
+}
