@@ -91,7 +91,7 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     ).toEqual([
       '/etc/decom/server.yaml:6:23 server.jwt.configs[0].jwk_cert_url: must be an http(s) URL, got "ftp://x"',
       '/etc/decom/server.yaml:5:9 server.jwt.configs[0].audience: is required',
-      '/etc/decom/server.yaml:9:3 authorization.roles: unknown field (expected one of admins, operators, adapters, deletion_protection)',
+      '/etc/decom/server.yaml:9:3 authorization.roles: unknown field (expected one of admins, operators, adapters, deletion_protection, break_glass)',
       '/etc/decom/server.yaml:8:12 authorization.admins[0]: must be an identity: 1..256 printable ASCII characters',
       '/etc/decom/server.yaml:8:16 authorization.admins[1]: must be an identity: 1..256 printable ASCII characters',
     ]);
