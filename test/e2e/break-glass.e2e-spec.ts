@@ -8,7 +8,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { parse, stringify } from 'yaml';
 import { Command } from 'commander';
@@ -16,6 +16,7 @@ import { registerBreakGlassCommands } from '../../apps/cli/src/commands/break-gl
 import { serverConfigYaml } from '../support/server-config.js';
 import { TestIssuer } from '../support/test-issuer.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
+import { eventually } from '../../apps/cli/src/demo/api-client.js';
 
 const ALICE = 'alice@example.com';
 const BOB = 'bob@example.com';
@@ -203,4 +204,65 @@ describe('two-person rule: break-glass actions become requests a different admin
     expect(await decom('reject', requestId, '--reason', 'not this one', '--token-file', bob)).toContain(`${requestId}  Rejected`);
     expect((await types(id)).slice(-1)).toEqual(['BreakGlassRejected']);
   });
+});
+
+describe('two-person rule: leak deletion', () => {
+  let fixture: EngineFixture;
+  let issuer: TestIssuer;
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'decom-break-glass-leaks-'));
+    issuer = await TestIssuer.start();
+    const document = parse(serverConfigYaml(issuer, { identityClaim: 'email', authorization: { admins: [ALICE, BOB] } })) as { authorization: Record<string, unknown> };
+    document.authorization['break_glass'] = { approvals: 1 };
+    const file = join(folder, 'server.yaml');
+    await writeFile(file, stringify(document));
+    // The shipped adapters provision the cluster, so its objects carry their owner marker (and become leaks).
+    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), env: { DECOM_SERVER_CONFIG: file } });
+  }, 60_000);
+  afterAll(async () => {
+    await fixture?.stop();
+    await issuer?.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  const call = async (identity: string, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${fixture.engine.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${await issuer.token(identity)}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  it('202 naming the exact objects; on approval those still leaking are deleted, recorded for the requester', async () => {
+    const id: string = (await call(OPERATOR, 'POST', '/api/hyperfleet/v1/clusters', { kind: 'Cluster', name: 'bg-leaks', spec: {} })).body.id;
+    const ns = id.toLowerCase();
+    const kube = fixture.engine.localKube!;
+    await eventually('the validation adapter provisioned the namespace', async () => kube.peek('v1', 'Namespace', undefined, ns));
+    expect((await call(ALICE, 'POST', `/api/hyperfleet/v1/clusters/${id}/pause`, { reason: 'hold' })).status).toBe(200);
+    expect((await call(OPERATOR, 'DELETE', `/api/hyperfleet/v1/clusters/${id}`)).status).toBe(202);
+    const forced = await call(ALICE, 'POST', `/api/hyperfleet/v1/clusters/${id}/force-delete`, { reason: 'give up' });
+    expect((await call(BOB, 'POST', `/api/decom/v1/break-glass-requests/${forced.body.request_id}/approve`, {})).status).toBe(200);
+
+    const requested = await call(ALICE, 'POST', '/api/decom/v1/leaks/delete', { reason: 'INC-9 leftovers' });
+    expect(requested.status).toBe(202);
+    expect(requested.body).toMatchObject({ action: 'delete_leaks', target: { kind: 'Leaks' }, status: 'Pending', requested_by: ALICE });
+    expect(requested.body.objects).toContainEqual(expect.objectContaining({ kind: 'Namespace', name: ns, adapter: 'validation', owner: { kind: 'Cluster', id } }));
+    expect(kube.peek('v1', 'Namespace', undefined, ns)).toBeDefined();
+    const requestId = requested.body.request_id as string;
+    expect((await fixture.engine.store.readStream(`breakglass-${requestId}`)).map((e) => e.type)).toEqual(['BreakGlassRequested']);
+
+    expect((await call(ALICE, 'POST', `/api/decom/v1/break-glass-requests/${requestId}/approve`, {})).status).toBe(403);
+    const approved = await call(BOB, 'POST', `/api/decom/v1/break-glass-requests/${requestId}/approve`, {});
+    expect(approved.status).toBe(200);
+    expect(approved.body.deleted_leaks.items).toContainEqual(expect.objectContaining({ kind: 'Namespace', name: ns }));
+    await kube.settle();
+    expect(kube.peek('v1', 'Namespace', undefined, ns)).toBeUndefined();
+    expect((await fixture.engine.store.readStream(`breakglass-${requestId}`)).map((e) => e.type)).toEqual(['BreakGlassRequested', 'BreakGlassApproved']);
+    const recorded = (await fixture.engine.store.readStream(`cluster-${id}`)).find((e) => e.type === 'LeakedObjectsDeleted');
+    expect(recorded?.data).toMatchObject({ id, caller: ALICE, reason: 'INC-9 leftovers' });
+  }, 60_000);
 });
