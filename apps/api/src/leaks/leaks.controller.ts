@@ -23,7 +23,7 @@ import { LEAK_SCANNER } from './leak-tokens.js';
 import type { LeakJson, LeakScanner, LeakScannerSlot, LeakScanSummary } from './leak-scanner.js';
 import { deleteLeaks, requestedLeak } from './leak-deletion.js';
 import { BreakGlassActions } from '../break-glass/break-glass-actions.js';
-import { BreakGlassAcceptedInterceptor, type BreakGlassAccepted } from '../break-glass/break-glass-accepted.js';
+import { BreakGlassAccepted, BreakGlassAcceptedInterceptor } from '../break-glass/break-glass-accepted.js';
 
 @Controller('api/decom/v1/leaks')
 @UseGuards(RefuseDryRunOnWrites)
@@ -65,7 +65,11 @@ export class LeaksController {
     const scanner = this.scanner();
     // Two-person rule: the exact objects listed now are what a second administrator approves (202).
     const leaks = await scanner.scan();
-    if (this.breakGlass.required && leaks.length > 0) return (await this.breakGlass.request('delete_leaks', { objects: leaks.map(requestedLeak) }, reason, context)) as BreakGlassAccepted;
+    if (this.breakGlass.required && leaks.length > 0) {
+      const requested = await this.breakGlass.request('delete_leaks', { objects: leaks.map(requestedLeak) }, reason, context);
+      // Never deleted at once under the rule, whatever the decision recorded.
+      return requested instanceof BreakGlassAccepted ? requested : { total: 0, items: [] };
+    }
     const removed = await deleteLeaks(scanner, leaks, { reason, caller: context.caller, now: this.clock.now().toISOString(), context }, this.commandBus);
     return { total: removed.length, items: removed };
   }

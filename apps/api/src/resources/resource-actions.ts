@@ -346,8 +346,11 @@ export class ResourceActions {
   /** @throws HttpProblem 403 unless the caller is an administrator (a Decom choice; docs/security.md). */
   async forceDelete(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<void | BreakGlassAccepted> {
     this.authorize(context, 'force_delete');
-    // A force delete of an existing Finalizing resource always has something to request.
-    if (this.breakGlass.required) return (await this.breakGlass.request('force_delete', target, reason, context)) as BreakGlassAccepted;
+    if (this.breakGlass.required) {
+      // A force delete of an existing Finalizing resource always records a request; nothing recorded = nothing to do.
+      const requested = await this.breakGlass.request('force_delete', target, reason, context);
+      return requested instanceof BreakGlassAccepted ? requested : undefined;
+    }
     await this.execute(
       new ForceDeleteCommand({ type: 'ForceDelete', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
     );
