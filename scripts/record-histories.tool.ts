@@ -6,11 +6,17 @@
  *   a stuck cluster force-deleted with its audit;
  * - status discards, through HTTP with the test playing the adapter: a future generation (204), a report
  *   without a mandatory condition (400), a stale Finalized after DELETE;
+ * - the two-person rule: break-glass requests voided, rejected and approved (JWT callers; its own `it`, so
+ *   `-t two-person` records only `break-glass.json`);
  * - the same create/delete/hard-delete stream in schema 1 (the first release's shapes: no `deletion_policy`, no
  *   `DeletionStarted`, no `schema_version`), for the upcasters.
  */
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { serverConfigYaml } from '../test/support/server-config.js';
+import { TestIssuer } from '../test/support/test-issuer.js';
 import { execFileSync } from 'node:child_process';
 import { loadEntitiesConfig } from '@decom/config';
 import { KindRegistry, RESOURCE_EVENT_SCHEMA_VERSION } from '@decom/domain';
@@ -96,6 +102,54 @@ describe('record histories', () => {
       );
     } finally {
       await played.stop();
+    }
+  }, 120_000);
+
+  it('records the two-person rule stream (break-glass requests voided, rejected, approved)', async () => {
+    const entities = await loadEntitiesConfig(resolve('config/entities.yaml'));
+    const kinds = new KindRegistry(entities);
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const folderForConfig = await mkdtemp(join(tmpdir(), 'decom-record-break-glass-'));
+    const issuer = await TestIssuer.start();
+    const document = parse(serverConfigYaml(issuer, { identityClaim: 'email', authorization: { admins: ['alice@example.com', 'bob@example.com'] } })) as { authorization: Record<string, unknown> };
+    document.authorization['break_glass'] = { approvals: 1 };
+    await writeFile(join(folderForConfig, 'server.yaml'), stringify(document));
+    const engine = await startTestEngine({ env: { DECOM_SERVER_CONFIG: join(folderForConfig, 'server.yaml') } });
+    try {
+      const call = async (identity: string, method: string, path: string, body?: unknown) => {
+        const response = await fetch(`${engine.engine.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${await issuer.token(identity)}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+        });
+        return (await response.json().catch(() => undefined)) as any;
+      };
+      const hf = '/api/hyperfleet/v1';
+      const queue = '/api/decom/v1/break-glass-requests';
+      const cluster = await call('operator@example.com', 'POST', `${hf}/clusters`, { kind: 'Cluster', name: 'two-person', spec: { size: 1 } });
+      await call('alice@example.com', 'POST', `${hf}/clusters/${cluster.id}/pause`, { reason: 'investigating' });
+      const unpause = await call('alice@example.com', 'POST', `${hf}/clusters/${cluster.id}/unpause`, { reason: 'done' });
+      await call('operator@example.com', 'PATCH', `${hf}/clusters/${cluster.id}`, { spec: { size: 2 } });
+      await call('bob@example.com', 'POST', `${queue}/${unpause.request_id}/approve`, {});
+      await call('operator@example.com', 'DELETE', `${hf}/clusters/${cluster.id}`);
+      const orphan = await call('alice@example.com', 'POST', `${hf}/clusters/${cluster.id}/force-orphan`, { reason: 'account closed' });
+      await call('bob@example.com', 'POST', `${queue}/${orphan.request_id}/reject`, { reason: 'account being restored' });
+      const force = await call('alice@example.com', 'POST', `${hf}/clusters/${cluster.id}/force-delete`, { reason: 'adapter stuck' });
+      await call('bob@example.com', 'POST', `${queue}/${force.request_id}/approve`, { reason: 'checked' });
+      const events = await engine.engine.store.readStream(`cluster-${cluster.id}`);
+      const fixture: HistoryFixture = {
+        description: 'The two-person rule: an unpause request voided by a PATCH (generation moved), a force-orphan request rejected, a force-delete request approved by a second admin (ForceDeleted and HardDeleted in the same append).',
+        recorded: { with: `break-glass requests through HTTP with JWT callers (Decom ${commit})`, at: new Date().toISOString(), schema_version: RESOURCE_EVENT_SCHEMA_VERSION },
+        kinds: entities,
+        stream: events[0]!.stream,
+        events,
+        expected: await replayHistory(events, kinds),
+      };
+      await writeFile(resolve(folder, 'break-glass.json'), `${JSON.stringify(fixture, null, 2)}\n`);
+    } finally {
+      await engine.stop();
+      await issuer.close();
+      await rm(folderForConfig, { recursive: true, force: true });
     }
   }, 120_000);
 });

@@ -27,7 +27,7 @@ export interface EngineFixture {
 export async function startTestEngine(
   options: { adaptersDir?: string; admins?: string; env?: Record<string, string>; logger?: Logger; dataDir?: string } & Pick<
     EngineOptions,
-    'role' | 'sweep' | 'queueTuning' | 'adapterRerun' | 'onAdapterRun' | 'onWatchTrigger' | 'localKube'
+    'role' | 'sweep' | 'queueTuning' | 'adapterRerun' | 'onAdapterRun' | 'onWatchTrigger' | 'localKube' | 'apiClock'
   > = {},
 ): Promise<EngineFixture> {
   // A given `dataDir` (a restart on the same data) belongs to the caller: `stop()` leaves it in place.
@@ -59,6 +59,7 @@ export async function startTestEngine(
     sweep: options.sweep ?? { intervalMs: 2_000, debounceMs: 1_000 },
     ...(options.role ? { role: options.role } : {}),
     ...(options.queueTuning ? { queueTuning: options.queueTuning } : {}),
+    ...(options.apiClock && { apiClock: options.apiClock }),
     // The bundled server's controllers (garbage collector, namespace controller) take 50-300 ms per pass, as a real
     // cluster's take time: every suite goes through the wait and re-run paths. A suite may set its own.
     localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS, ...options.localKube },

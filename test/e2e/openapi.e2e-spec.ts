@@ -261,6 +261,13 @@ describe('OpenAPI document: served, and every route answers in the declared shap
     await call({ method: 'GET', template: '/jobs/failed', path: '/jobs/failed', expect: 200 });
     await call({ method: 'GET', template: '/jobs/failed', path: '/jobs/failed?queue=hard-delete', expect: 200 });
     await call({ method: 'POST', template: '/jobs/retry', path: '/jobs/retry', body: { queue: 'hard-delete', id: 'no-such-job' }, expect: 404 });
+    // The two-person rule is off here (approvals 0): the queue is empty and an unknown request is a 404.
+    await call({ method: 'GET', template: '/break-glass-requests', path: '/break-glass-requests?status=Pending&limit=5', expect: 200 });
+    await call({ method: 'GET', template: '/break-glass-requests', path: '/break-glass-requests?status=Bogus', expect: 400 });
+    const unknownRequest = '/break-glass-requests/0190b2b4-0000-7000-8000-00000000dead';
+    await call({ method: 'GET', template: '/break-glass-requests/{request_id}', path: unknownRequest, expect: 404 });
+    await call({ method: 'POST', template: '/break-glass-requests/{request_id}/approve', path: `${unknownRequest}/approve`, body: {}, expect: 404 });
+    await call({ method: 'POST', template: '/break-glass-requests/{request_id}/reject', path: `${unknownRequest}/reject`, body: { reason: 'openapi' }, expect: 404 });
     await call({ method: 'POST', template: '/jobs/retry', path: '/jobs/retry', body: { queue: 'hard-delete' }, expect: 400 });
     await call({ method: 'GET', template: '/whoami', path: '/whoami', expect: 200 });
     await call({ method: 'GET', template: '/healthz', path: '/healthz', expect: 200 });

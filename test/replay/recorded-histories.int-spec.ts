@@ -6,7 +6,9 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { KindRegistry, upcastResourceEvent } from '@decom/domain';
+import Database from 'better-sqlite3';
+import { KindRegistry, breakGlassStatus, fold, isResourceEvent, upcastResourceEvent } from '@decom/domain';
+import { BreakGlassProjection, SqliteReadModelStore, breakGlassRequests } from '@decom/projections';
 import { replayHistory, type HistoryFixture } from './history-fixture.js';
 
 const folder = resolve('test/fixtures/histories');
@@ -60,6 +62,32 @@ describe('recorded histories replay through today’s code', () => {
     const replayed = await replayHistory(events, new KindRegistry(kinds));
     expect(replayed.tree).toEqual([expect.objectContaining({ phase: 'Finalizing', generation: 2 })]);
     expect(replayed.rows.finalizing).toEqual([expect.objectContaining({ waiting_on: ['validation'] })]);
+  });
+
+  it('break-glass: the approval queue replayed from the stream says what the fold says (voided, rejected, approved)', async () => {
+    const { events, expected } = load('break-glass.json');
+    expect(expected.tree).toEqual([]);
+    expect(expected.rows.resource_index.every((row) => row.hard_delete_cause === 'ForceDeleted')).toBe(true);
+    const database = new Database(':memory:');
+    try {
+      const readModels = new SqliteReadModelStore(database);
+      const projection = new BreakGlassProjection();
+      await readModels.transaction(async (tx) => {
+        for (const statement of projection.schema) await tx.execute(statement);
+        for (const event of events) await projection.apply(event, tx);
+      });
+      const now = new Date(events.at(-1)!.recorded_time);
+      const rows = await breakGlassRequests(readModels, { limit: 100, now });
+      const folded = fold(events.filter((event) => isResourceEvent(event)).map(upcastResourceEvent)).break_glass!;
+      expect(rows.map((row) => [row.action, row.status]).sort()).toEqual([
+        ['force_delete', 'Approved'],
+        ['force_orphan', 'Rejected'],
+        ['unpause', 'Voided'],
+      ]);
+      for (const row of rows) expect(row.status).toBe(breakGlassStatus(folded.get(row.request_id)!, now));
+    } finally {
+      database.close();
+    }
   });
 
   it('schema 1: old-shape events are upcast and fold like their schema-2 twins', () => {

@@ -46,6 +46,10 @@ import { LeakScannerSlot } from './leaks/leak-scanner.js';
 import { LEAK_SCANNER } from './leaks/leak-tokens.js';
 import { ResourceActions } from './resources/resource-actions.js';
 import { ResourcesController } from './resources/resources.controller.js';
+import { BREAK_GLASS_REQUESTS, type BreakGlassRequests } from './tokens.js';
+import { BreakGlassActions } from './break-glass/break-glass-actions.js';
+import { BreakGlassController } from './break-glass/break-glass.controller.js';
+import { BreakGlassResolver } from './graphql/break-glass.resolver.js';
 import { ACCESS_POLICY, API_OPTIONS, AUDIT_LOG, CLOCK, DEAD_LETTERS, DELETION_BUDGETS, ID_GENERATOR, OPERATOR_LOG, READINESS, READ_SIDE, type DeletionBudgetSettings, type ApiOptions, type AuditLog, type Clock, type DeadLetterSource, type IdGenerator, type OperatorLog, type ReadSide, type Readiness } from './tokens.js';
 
 export interface ApiRuntime {
@@ -72,6 +76,8 @@ export interface ApiRuntime {
   readonly operatorLog?: OperatorLog;
   /** The force delete / orphan audit trail (`audit_log` read model); empty when absent. */
   readonly audit?: AuditLog;
+  /** The break-glass approval queue (`break_glass_requests` read model); empty when absent. */
+  readonly breakGlass?: BreakGlassRequests;
   /** Where DELETEs checked against a deletion budget are counted (its budgets come with `auth`); none when absent. */
   readonly metrics?: DeletionBudgetSettings['metrics'];
 }
@@ -124,7 +130,7 @@ export class AppModule {
           errorHandler: graphqlErrorHandler as never,
         }),
       ],
-      controllers: [OpenApiController, HealthController, WhoamiController, HistoryController, FinalizingController, LeaksController, DeadLettersController, AuditController, EventsStreamController, KindsController, ResourcesController],
+      controllers: [OpenApiController, HealthController, WhoamiController, HistoryController, FinalizingController, LeaksController, DeadLettersController, AuditController, BreakGlassController, EventsStreamController, KindsController, ResourcesController],
       providers: [
         { provide: EVENT_STORE, useValue: runtime.store },
         { provide: KIND_REGISTRY, useValue: runtime.kinds },
@@ -140,6 +146,8 @@ export class AppModule {
         ...(runtime.cleanupVerifier ? [{ provide: CLEANUP_VERIFIER, useValue: runtime.cleanupVerifier }] : []),
         { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended), inject: [EVENT_STORE] },
         { provide: AUDIT_LOG, useValue: runtime.audit ?? { list: async () => [] } },
+        { provide: BREAK_GLASS_REQUESTS, useValue: runtime.breakGlass ?? { list: async () => [], get: async () => undefined } },
+        BreakGlassActions,
         { provide: DEAD_LETTERS, useValue: runtime.deadLetters ?? { list: async () => [] } },
         { provide: OPERATOR_LOG, useValue: runtime.operatorLog ?? nestOperatorLog() },
         { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
@@ -148,6 +156,7 @@ export class AppModule {
         EventFeed,
         { provide: STREAM_SLOTS, useValue: new StreamSlots(runtime.auth?.streams ?? DEFAULT_STREAM_LIMITS) },
         ResourcesResolver,
+        BreakGlassResolver,
         ...COMMAND_HANDLERS,
         ...QUERY_HANDLERS,
       ],

@@ -98,3 +98,12 @@ export interface DeletionBudgetSettings {
     readonly deletionBudgetLimit: { set(labels: { kind: string; budget: 'in_flight' | 'per_hour' }, value: number): void };
   };
 }
+
+export const BREAK_GLASS_REQUESTS = Symbol('BreakGlassRequests');
+
+/** The break-glass approval queue (`break_glass_requests` read model); empty when absent. */
+export interface BreakGlassRequests {
+  /** Newest first; `status` at `now` (a pending request past `expires_at` is Expired), at most `limit`. */
+  list(options: { status?: import('@decom/domain').BreakGlassStatus; limit: number; now: Date }): Promise<import('@decom/projections').BreakGlassRequestJson[]>;
+  get(requestId: string, now: Date): Promise<import('@decom/projections').BreakGlassRequestJson | undefined>;
+}

@@ -14,6 +14,7 @@ export const COMMAND_DESCRIPTIONS = {
   projections: 'read models derived from the event log',
   history: "print a resource's recorded history: time, event, caller, key fields (works after hard delete)",
   leaks: 'list objects whose Decom owner marker names a resource that no longer exists; --delete --reason removes them (audited)',
+  'break-glass': 'the two-person rule: list break-glass requests, approve or reject one (administrators)',
   delete: 'request the deletion of a resource and its subresources; --dry-run shows what it would do and records nothing',
 } as const;
 

@@ -24,6 +24,7 @@ const COMMAND_LOADERS: Readonly<Record<CommandName, () => Promise<(program: Comm
   history: async () => (await import('./commands/history.command.js')).registerHistoryCommand,
   leaks: async () => (await import('./commands/leaks.command.js')).registerLeaksCommand,
   delete: async () => (await import('./commands/delete.command.js')).registerDeleteCommand,
+  'break-glass': async () => (await import('./commands/break-glass.command.js')).registerBreakGlassCommands,
 };
 
 const info = buildInfo();

@@ -193,6 +193,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/break-glass-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Break-glass requests under the two-person rule, newest first */
+        get: operations["getBreakGlassRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/break-glass-requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One break-glass request */
+        get: operations["getBreakGlassRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/break-glass-requests/{request_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve another administrator's request: the action runs against the requested generation */
+        post: operations["approveBreakGlassRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/break-glass-requests/{request_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject (or, the requester, withdraw) a request; a reason is required */
+        post: operations["rejectBreakGlassRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events/stream": {
         parameters: {
             query?: never;
@@ -1164,6 +1232,42 @@ export interface components {
             /** @description why; required (400 when missing or blank), recorded with the caller */
             reason?: string;
         };
+        BreakGlassTargetAnswer: {
+            kind: string;
+            id: string;
+        };
+        BreakGlassDecisionAnswer: {
+            /** @enum {string} */
+            status: "Approved" | "Rejected" | "Voided";
+            /** @description the administrator who decided (or, Voided, who tried to approve) */
+            by: string;
+            /** Format: date-time */
+            time: string;
+            reason?: string;
+            /** @description Voided: the target's generation at the approval (absent: the target was gone) */
+            current_generation?: number;
+        };
+        BreakGlassRequest: {
+            request_id: string;
+            /** @enum {string} */
+            action: "force_delete" | "force_orphan" | "unpause" | "delete_leaks";
+            /** @description the resource (for delete_leaks: kind `Leaks`, id the request id) */
+            target: components["schemas"]["BreakGlassTargetAnswer"];
+            /** @description the target's generation when asked: the action runs against it only */
+            generation: number;
+            reason: string;
+            requested_by: string;
+            /** Format: date-time */
+            requested_time: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @enum {string} */
+            status: "Pending" | "Approved" | "Rejected" | "Voided" | "Expired";
+            /** @description delete_leaks: the exact objects asked for */
+            objects?: Record<string, never>[];
+            decision?: components["schemas"]["BreakGlassDecisionAnswer"];
+            href: string;
+        };
         RetryJobDto: {
             queue: string;
             id: string;
@@ -1200,6 +1304,19 @@ export interface components {
         AuditList: {
             total: number;
             items: components["schemas"]["AuditEntryAnswer"][];
+        };
+        BreakGlassRequestList: {
+            total: number;
+            items: components["schemas"]["BreakGlassRequest"][];
+        };
+        BreakGlassDecisionDto: {
+            /** @description why: optional to approve, required to reject */
+            reason?: string;
+        };
+        BreakGlassApproval: {
+            request: components["schemas"]["BreakGlassRequest"];
+            /** @description delete_leaks: the objects deleted */
+            deleted_leaks?: components["schemas"]["ItemList"];
         };
         KindAnswer: {
             kind: string;
@@ -1883,6 +2000,17 @@ export interface operations {
                     "application/json": components["schemas"]["ItemList"];
                 };
             };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
             400: {
                 headers: {
@@ -2082,6 +2210,244 @@ export interface operations {
             };
             /** @description RFC 9457 problem details: the caller's roles, tenant or host do not allow it (HYPERFLEET-AUZ-001) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (HyperFleet error model) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBreakGlassRequests: {
+        parameters: {
+            query?: {
+                /** @description only requests in this status (default: all) */
+                status?: "Pending" | "Approved" | "Rejected" | "Voided" | "Expired";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequestList"];
+                };
+            };
+            /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details: the caller's roles, tenant or host do not allow it (HYPERFLEET-AUZ-001) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (HyperFleet error model) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBreakGlassRequestById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
+            /** @description RFC 9457 problem details: the caller's roles, tenant or host do not allow it (HYPERFLEET-AUZ-001) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details: no such resource, kind or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (HyperFleet error model) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    approveBreakGlassRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BreakGlassDecisionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassApproval"];
+                };
+            };
+            /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details: the caller's roles, tenant or host do not allow it (HYPERFLEET-AUZ-001) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details: no such resource, kind or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details: refused by the resource's state (e.g. while deleting, deletion protection) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details (HyperFleet error model) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rejectBreakGlassRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BreakGlassDecisionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
+            /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details: the caller's roles, tenant or host do not allow it (HYPERFLEET-AUZ-001) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details: no such resource, kind or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details: refused by the resource's state (e.g. while deleting, deletion protection) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3503,6 +3869,17 @@ export interface operations {
                     "application/json": components["schemas"]["Resource"];
                 };
             };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
             400: {
                 headers: {
@@ -3564,6 +3941,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
                 };
             };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
@@ -3629,6 +4017,17 @@ export interface operations {
                     "application/json": components["schemas"]["Resource"];
                 };
             };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
             400: {
                 headers: {
@@ -3690,6 +4089,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
                 };
             };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
@@ -3764,6 +4174,17 @@ export interface operations {
                     "application/json": components["schemas"]["Resource"];
                 };
             };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
             400: {
                 headers: {
@@ -3834,6 +4255,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
                 };
             };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
@@ -4118,6 +4550,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description removed */
             204: {
                 headers: {
@@ -4188,6 +4631,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description removed */
             204: {
                 headers: {
@@ -4258,6 +4712,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description removed */
             204: {
                 headers: {
@@ -5107,6 +5572,17 @@ export interface operations {
                     "application/json": components["schemas"]["Resource"];
                 };
             };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
             400: {
                 headers: {
@@ -5170,6 +5646,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
                 };
             };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
@@ -5312,6 +5799,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description removed */
             204: {
                 headers: {

@@ -192,3 +192,14 @@ export async function whoami(): Promise<WhoAmI> {
     throw error;
   }
 }
+
+/** The two-person rule's approval queue (docs/policies.md "Two-person rule for break-glass actions"). */
+export const BREAK_GLASS = `${DECOM}/break-glass-requests`;
+
+/** A break-glass request (`GET /api/decom/v1/break-glass-requests`); also the 202 answer of an action under the rule. */
+export type BreakGlassRequest = Schemas['BreakGlassRequest'];
+
+/** Whether an action's answer is a recorded break-glass request (202 under the two-person rule), not the resource. */
+export function isBreakGlassRequest(answer: unknown): answer is BreakGlassRequest {
+  return typeof answer === 'object' && answer !== null && 'request_id' in answer && 'expires_at' in answer;
+}

@@ -10,6 +10,7 @@ import { OutageBanner } from './components/OutageBanner';
 import { ProblemView } from './components/ProblemView';
 import type { OutageNotice } from './outage';
 import { OutageReportContext, sameNotices } from './outage-report';
+import { ApprovalsPage } from './pages/ApprovalsPage';
 import { AuditPage } from './pages/AuditPage';
 import { LoginPage } from './pages/LoginPage';
 import { ReplayPage } from './pages/ReplayPage';
@@ -55,6 +56,7 @@ function App() {
   else if (path === 'resource' && arg) page = <ResourcePage key={arg} id={arg} me={me} />;
   else if (path === 'replay' && arg) page = <ReplayPage key={arg} id={arg} />;
   else if (path === 'audit') page = <AuditPage />;
+  else if (path === 'approvals') page = <ApprovalsPage me={me} />;
   else page = <StuckPage />;
 
   const who = me?.unauthenticated ? `${session.identity() || 'anonymous'} (authentication off)` : me?.identity;
@@ -66,6 +68,7 @@ function App() {
           <strong className="brand">Decom</strong>
           <a href="#/" aria-current={path === '' ? 'page' : undefined}>Stuck deletions</a>
           <a href="#/audit" aria-current={path === 'audit' ? 'page' : undefined}>Audit</a>
+          <a href="#/approvals" aria-current={path === 'approvals' ? 'page' : undefined}>Approvals</a>
           <span className="spacer" />
           {who ? <span className="who">{who}</span> : null}
           <a href="#/login">{session.token() ? 'Change token' : 'Sign in'}</a>

@@ -18,6 +18,8 @@ export * from './set-paused.handler.js';
 export * from './force-orphan.handler.js';
 export * from './record-leaks.handler.js';
 export * from './abandon-adapter.handler.js';
+export * from './request-break-glass.handler.js';
+export * from './decide-break-glass.handler.js';
 
 import { CreateResourceHandler } from './create-resource.handler.js';
 import { ForceDeleteHandler } from './force-delete.handler.js';
@@ -30,6 +32,8 @@ import { SetPausedHandler } from './set-paused.handler.js';
 import { ForceOrphanHandler } from './force-orphan.handler.js';
 import { RecordLeakCleanupHandler, RecordLeakInventoryHandler } from './record-leaks.handler.js';
 import { AbandonAdapterHandler } from './abandon-adapter.handler.js';
+import { RequestBreakGlassHandler } from './request-break-glass.handler.js';
+import { DecideBreakGlassHandler } from './decide-break-glass.handler.js';
 
 export const COMMAND_HANDLERS = [
   CreateResourceHandler,
@@ -43,6 +47,8 @@ export const COMMAND_HANDLERS = [
   RecordLeakInventoryHandler,
   RecordLeakCleanupHandler,
   AbandonAdapterHandler,
+  RequestBreakGlassHandler,
+  DecideBreakGlassHandler,
 ];
 
 /** Read-only handlers: they decide on current state and record nothing. */

@@ -91,7 +91,7 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     ).toEqual([
       '/etc/decom/server.yaml:6:23 server.jwt.configs[0].jwk_cert_url: must be an http(s) URL, got "ftp://x"',
       '/etc/decom/server.yaml:5:9 server.jwt.configs[0].audience: is required',
-      '/etc/decom/server.yaml:9:3 authorization.roles: unknown field (expected one of admins, operators, adapters, deletion_protection)',
+      '/etc/decom/server.yaml:9:3 authorization.roles: unknown field (expected one of admins, operators, adapters, deletion_protection, break_glass)',
       '/etc/decom/server.yaml:8:12 authorization.admins[0]: must be an identity: 1..256 printable ASCII characters',
       '/etc/decom/server.yaml:8:16 authorization.admins[1]: must be an identity: 1..256 printable ASCII characters',
     ]);
@@ -221,6 +221,22 @@ describe('server config (DECOM_SERVER_CONFIG)', () => {
     expect(parseServerConfig('authorization:\n  admins: [root@x.test]\n', '/f.yaml').authorization.deletion_protection).toBeUndefined();
     expect(parseServerConfig('authorization:\n  deletion_protection:\n    clear_role: operator\n', '/f.yaml').authorization.deletion_protection).toEqual({ clear_role: 'operator' });
     expect(issues('authorization:\n  deletion_protection:\n    clear_role: reader\n')).toEqual(['/etc/decom/server.yaml:3:17 authorization.deletion_protection.clear_role: must be admin or operator, got "reader"']);
+  });
+
+  it('reads authorization.break_glass: approvals 0 (default, off) or 1, expires_after_seconds 3600 by default; needs JWT on', () => {
+    const jwt = 'server:\n  jwt:\n    enabled: true\n    configs:\n      - { issuer_url: https://idp, jwks_file: /k.json, audience: decom }\n';
+    expect(parseServerConfig('authorization:\n  admins: [root@x.test]\n', '/f.yaml').authorization.break_glass).toBeUndefined();
+    expect(parseServerConfig(`${jwt}authorization:\n  break_glass: { approvals: 0 }\n`, '/f.yaml').authorization.break_glass).toBeUndefined();
+    expect(parseServerConfig(`${jwt}authorization:\n  break_glass: { approvals: 1 }\n`, '/f.yaml').authorization.break_glass).toEqual({ approvals: 1, expires_after_seconds: 3600 });
+    expect(parseServerConfig(`${jwt}authorization:\n  break_glass: { approvals: 1, expires_after_seconds: 600 }\n`, '/f.yaml').authorization.break_glass).toEqual({ approvals: 1, expires_after_seconds: 600 });
+    const problems = [...issues(`${jwt}authorization:\n  break_glass: { approvals: 2, expires_after_seconds: 5, quorum: 2 }\n`), ...issues('authorization:\n  break_glass:\n    approvals: 1\n')];
+    expect(problems.map((p) => p.replace(/^\S+:\d+:\d+ /, ''))).toEqual([
+      expect.stringMatching(/^authorization\.break_glass\.quorum: unknown field/),
+      expect.stringMatching(/^authorization\.break_glass\.approvals: /),
+      expect.stringMatching(/^authorization\.break_glass\.expires_after_seconds: /),
+      'authorization.break_glass.approvals: the two-person rule needs verified callers: set server.jwt.enabled: true',
+    ]);
+    expect(problems.every((p) => /^\/etc\/decom\/server\.yaml:\d+:\d+ /.test(p))).toBe(true);
   });
 
   it('reads limits.deletions per kind (or *): max_in_flight and/or max_per_hour, whole numbers from 1', () => {

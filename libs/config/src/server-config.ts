@@ -80,6 +80,18 @@ export interface AuthorizationConfig {
    * (`admin`, the default, or `operator`). Setting it needs only the patch right.
    */
   readonly deletion_protection?: { readonly clear_role: 'admin' | 'operator' };
+  /**
+   * `break_glass`: the two-person rule (docs/policies.md "Two-person rule"). `approvals: 1` turns force delete,
+   * force orphan, unpause and leak deletion into requests a different administrator approves within
+   * `expires_after_seconds` (default 3600). Absent = `approvals: 0`: the actions run at once.
+   */
+  readonly break_glass?: BreakGlassConfig;
+}
+
+/** `authorization.break_glass`: approvals needed (1; 0 = off) and how long a request waits, seconds. */
+export interface BreakGlassConfig {
+  readonly approvals: number;
+  readonly expires_after_seconds: number;
 }
 
 /** `server.streams`: caps on concurrent Server-Sent-Events streams (`/api/decom/v1/events/stream`). */
@@ -306,13 +318,20 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   }
 
   const authz = reader.map('authorization');
-  authz.only(['admins', 'operators', 'adapters', 'deletion_protection']);
+  authz.only(['admins', 'operators', 'adapters', 'deletion_protection', 'break_glass']);
   const admins = authz.identities('admins') ?? [];
   const protectionMap = authz.map('deletion_protection');
   protectionMap.only(['clear_role']);
   const clearRole = protectionMap.string('clear_role', false) ?? 'admin';
   if (clearRole !== 'admin' && clearRole !== 'operator') protectionMap.problem('clear_role', `must be admin or operator, got "${clearRole}"`);
   const operators = authz.identities('operators');
+  const breakGlassMap = authz.map('break_glass');
+  breakGlassMap.only(['approvals', 'expires_after_seconds']);
+  // One other administrator: the rule is about two people; more approvers would need a quorum the API does not model.
+  const approvals = breakGlassMap.integer('approvals', 0, 0, 1);
+  const expiresAfter = breakGlassMap.integer('expires_after_seconds', 3600, 60, 604_800);
+  // Header identities prove nothing: without verified tokens one person could approve as another.
+  if (approvals > 0 && !enabled) breakGlassMap.problem('approvals', 'the two-person rule needs verified callers: set server.jwt.enabled: true');
   const adaptersMap = authz.map('adapters');
   const adapters: Record<string, readonly RoleGrant[]> = {};
   for (const key of adaptersMap.keys()) adapters[key] = adaptersMap.identities(key) ?? [];
@@ -338,7 +357,7 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     file,
     ...(Object.keys(deletions).length > 0 ? { limits: { deletions } } : {}),
     jwt: { enabled, anonymous_reads: jwtMap.bool('anonymous_reads', false), clock_skew_seconds: clockSkew, jwks_refetch_cooldown_seconds: cooldown, max_token_lifetime_seconds: maxLifetime, configs },
-    authorization: { admins, ...(operators ? { operators } : {}), adapters, ...(clearRole === 'operator' ? { deletion_protection: { clear_role: 'operator' as const } } : {}) },
+    authorization: { admins, ...(operators ? { operators } : {}), adapters, ...(clearRole === 'operator' ? { deletion_protection: { clear_role: 'operator' as const } } : {}), ...(approvals > 0 && { break_glass: { approvals, expires_after_seconds: expiresAfter } }) },
     rate_limit,
     streams,
     graphql,

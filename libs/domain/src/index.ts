@@ -30,3 +30,4 @@ export * from './resource/deletion-protection.js';
 export * from './resource/abandon-adapter.js';
 export * from './resource/deletion-budget.js';
 export * from './resource/cleanup-verification.js';
+export * from './resource/break-glass.js';

@@ -7,3 +7,4 @@ export * from './resource-queries.js';
 export * from './queries/index.js';
 export * from './search/index.js';
 export * from './audit.projection.js';
+export * from './break-glass.projection.js';

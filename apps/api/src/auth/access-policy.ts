@@ -3,13 +3,14 @@
  * 403 reason out. Rules:
  * - a status report for adapter X only from an identity bound to X (`authorization.adapters.X`);
  * - system identities (any identity bound to an adapter) write statuses only;
- * - force-delete, force-orphan, abandoning an adapter, pause, unpause and retrying a dead-lettered job are admin-only;
+ * - force-delete, force-orphan, abandoning an adapter, pause, unpause, retrying a dead-lettered job and
+ *   approving or rejecting a break-glass request are admin-only;
  * - clearing deletion protection is admin-only unless `authorization.deletion_protection.clear_role: operator`;
  * - create, patch and delete: admins and operators, or any authenticated non-system caller when
  *   `operators` is not configured (as in HyperFleet).
  * With authentication off and no roles configured everyone may do everything (development mode).
  */
-import type { AuthorizationConfig, RoleGrant } from '@decom/config';
+import type { AuthorizationConfig, BreakGlassConfig, RoleGrant } from '@decom/config';
 
 /** The verified caller of one request. `issuer`/`subject` are null when no token was verified. */
 export interface Principal {
@@ -37,7 +38,8 @@ export type ResourceAction =
   | 'retry_job'
   | 'abandon_adapter'
   | 'clear_deletion_protection'
-  | 'override_deletion_budget';
+  | 'override_deletion_budget'
+  | 'decide_break_glass';
 
 export const ACTIONS: readonly Exclude<ResourceAction, 'read' | 'patch' | 'retry_job'>[] = [
   'create',
@@ -51,7 +53,7 @@ export const ACTIONS: readonly Exclude<ResourceAction, 'read' | 'patch' | 'retry
   'override_deletion_budget',
 ];
 
-const ADMIN_ONLY: ReadonlySet<ResourceAction> = new Set(['pause', 'unpause', 'force_delete', 'force_orphan', 'retry_job', 'abandon_adapter', 'override_deletion_budget']);
+const ADMIN_ONLY: ReadonlySet<ResourceAction> = new Set(['pause', 'unpause', 'force_delete', 'force_orphan', 'retry_job', 'abandon_adapter', 'override_deletion_budget', 'decide_break_glass']);
 
 export type AccessDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
@@ -110,6 +112,14 @@ export class AccessPolicy {
   get isOpen(): boolean {
     const a = this.options.authorization;
     return !this.options.authenticated && a.admins.length === 0 && !a.operators && Object.keys(a.adapters).length === 0;
+  }
+
+  /**
+   * `authorization.break_glass` when the two-person rule is on (`approvals` ≥ 1): force delete, force orphan,
+   * unpause and leak deletion are then requests another administrator approves. Undefined = off.
+   */
+  get breakGlass(): BreakGlassConfig | undefined {
+    return this.options.authorization.break_glass;
   }
 
   /** The adapters whose statuses `principal` may report. */

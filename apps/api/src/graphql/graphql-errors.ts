@@ -37,6 +37,7 @@ export async function withProblems<T>(operation: string, run: () => Promise<T>):
       ...(mapped?.extensions?.['budget'] !== undefined && { budget: mapped.extensions['budget'] }),
       // A GraphQL answer is 200 with errors, so REST's `Retry-After` header (429, 503) travels in the problem.
       ...(retryAfterSeconds(mapped?.headers) !== undefined && { retry_after_seconds: retryAfterSeconds(mapped?.headers) }),
+      ...(mapped?.extensions?.['break_glass_request'] !== undefined && { break_glass_request: mapped.extensions['break_glass_request'] }),
     });
     throw new GraphQLError(problem.detail, { extensions: { code: problem.code, problem } });
   }

@@ -13,6 +13,7 @@ import { commandContextOf } from '../caller/caller.js';
 import { scopeOf } from '../auth/request-authentication.js';
 import { visibleAudit } from '../audit/visible-audit.js';
 import { ResourceActions } from '../resources/resource-actions.js';
+import { awaitingApproval } from '../break-glass/break-glass-accepted.js';
 import { readDeadLetters } from '../finalizing/dead-letter-read.js';
 import { readIdleAdapters } from '../finalizing/idle-adapters-read.js';
 import { AUDIT_LOG, CLOCK, DEAD_LETTERS, type AuditLog, type Clock, type DeadLetterSource } from '../tokens.js';
@@ -161,24 +162,24 @@ export class ResourcesResolver {
   @Mutation('forceDelete')
   forceDelete(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
     return withProblems('forceDelete', async () => {
-      await this.actions.forceDelete(await this.target(id, ctx), reason, context(ctx));
+      awaitingApproval(await this.actions.forceDelete(await this.target(id, ctx), reason, context(ctx)));
       return true;
     });
   }
 
   @Mutation('forceOrphan')
   forceOrphan(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('forceOrphan', async () => toGraph(await this.actions.forceOrphan(await this.target(id, ctx), reason, context(ctx))));
+    return withProblems('forceOrphan', async () => toGraph(awaitingApproval(await this.actions.forceOrphan(await this.target(id, ctx), reason, context(ctx)))));
   }
 
   @Mutation('pause')
   pause(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('pause', async () => toGraph(await this.actions.setPaused(await this.target(id, ctx), true, reason, context(ctx))));
+    return withProblems('pause', async () => toGraph(awaitingApproval(await this.actions.setPaused(await this.target(id, ctx), true, reason, context(ctx)))));
   }
 
   @Mutation('unpause')
   unpause(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('unpause', async () => toGraph(await this.actions.setPaused(await this.target(id, ctx), false, reason, context(ctx))));
+    return withProblems('unpause', async () => toGraph(awaitingApproval(await this.actions.setPaused(await this.target(id, ctx), false, reason, context(ctx)))));
   }
 
   @Mutation('setDeletionProtection')

@@ -302,6 +302,22 @@ export const TYPE_DEFS = /* GraphQL */ `
     since: String
   }
 
+  "A break-glass request of the two-person rule (docs/policies.md): status Pending, Approved, Rejected, Voided or Expired; decision once decided; objects for delete_leaks."
+  type BreakGlassRequest {
+    request_id: ID!
+    action: String!
+    target: BlockerResource!
+    generation: Int!
+    reason: String!
+    requested_by: String!
+    requested_time: String!
+    expires_at: String!
+    status: String!
+    decision: JSONObject
+    objects: [JSONObject!]
+    href: String!
+  }
+
   type Query {
     "A stored resource of any kind, or null."
     resource(id: ID!): Resource
@@ -316,6 +332,8 @@ export const TYPE_DEFS = /* GraphQL */ `
     history(id: ID!, page: Int = 1, size: Int = 100): [HistoryEntry!]!
     "Force deletes and force orphans fleet-wide, newest first (type: ForceDeleted, ForceOrphaned; limit 1..1000)."
     audit(type: [String!], limit: Int = 100): [AuditEntry!]!
+    "Break-glass requests, newest first (status: Pending, Approved, Rejected, Voided, Expired; limit 1..1000)."
+    breakGlassRequests(status: String, limit: Int = 100): [BreakGlassRequest!]!
   }
 
   type Mutation {
@@ -329,5 +347,9 @@ export const TYPE_DEFS = /* GraphQL */ `
     setDeletionProtection(id: ID!, enabled: Boolean!, reason: String): Resource!
     "Abandons one adapter of a Finalizing resource's frozen set (admin): recorded as AdapterFinalized forced with caller and reason."
     abandonAdapter(id: ID!, adapter: String!, reason: String!): Resource!
+    "Approves a pending break-glass request (an administrator other than the requester) and runs its action."
+    approveBreakGlass(requestId: ID!, reason: String): BreakGlassRequest!
+    "Rejects a pending break-glass request (reason required); nothing runs."
+    rejectBreakGlass(requestId: ID!, reason: String!): BreakGlassRequest!
   }
 `;

@@ -2,17 +2,18 @@
  * `GET /api/decom/v1/leaks`: objects whose Decom owner marker names a resource that no longer exists (a
  * live scan of the managed cluster), with the last periodic scan's summary. `POST /api/decom/v1/leaks/delete
  * {"reason"}`: deletes them, administrators only (the access policy's `force_delete`, docs/security.md), recorded per former owner as
- * `LeakedObjectsDeleted` (caller, reason, objects) in that resource's history.
+ * `LeakedObjectsDeleted` (caller, reason, objects) in that resource's history. Under the two-person rule
+ * (`authorization.break_glass`) it records a `delete_leaks` request naming the objects listed now (202).
  * 503 when this process has no Kubernetes connection (role `api` without KUBECONFIG).
  */
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../openapi/problem-responses.js';
 import { ItemListAnswer } from './item-list.answer.js';
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiBreakGlassAccepted } from '../break-glass/break-glass-request.answer.js';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards, UseInterceptors } from '@nestjs/common';
 import { RefuseDryRunOnWrites } from '../resources/refuse-dry-run-on-writes.guard.js';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { RecordLeakCleanupCommand } from '@decom/application';
 import { requireReason } from '@decom/domain';
 import type { AccessPolicy } from '../auth/access-policy.js';
 import { requireFleetWide } from '../auth/fleet-wide.js';
@@ -24,6 +25,9 @@ import { LeaksQueryDto } from './dto/leaks-query.dto.js';
 import { ACCESS_POLICY, CLOCK, type Clock } from '../tokens.js';
 import { LEAK_SCANNER } from './leak-tokens.js';
 import type { LeakJson, LeakScanner, LeakScannerSlot, LeakScanSummary } from './leak-scanner.js';
+import { deleteLeaks, requestedLeak } from './leak-deletion.js';
+import { BreakGlassActions } from '../break-glass/break-glass-actions.js';
+import { BreakGlassAccepted, BreakGlassAcceptedInterceptor } from '../break-glass/break-glass-accepted.js';
 
 @Controller('api/decom/v1/leaks')
 @ApiTags('Decom')
@@ -34,6 +38,7 @@ export class LeaksController {
     @Inject(ACCESS_POLICY) private readonly access: AccessPolicy,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly commandBus: CommandBus,
+    private readonly breakGlass: BreakGlassActions,
   ) {}
 
   /** Leaks are fleet-wide (their owners are gone): with tenants on, for system callers and admins only. */
@@ -56,32 +61,28 @@ export class LeaksController {
    * @returns what was deleted; 400 without a reason, 403 for a caller the access policy would not let
    * force-delete (administrators only, docs/security.md): deleting leaked objects is as destructive.
    */
+  @ApiBreakGlassAccepted()
   @ApiOperation({ operationId: 'deleteLeaks', summary: 'Delete the leaked objects (administrators; a reason is required)' })
   @ApiOkResponse({ type: ItemListAnswer, description: 'deleted' })
   @ApiProblems(400, 503)
   @Post('delete')
   @HttpCode(200)
-  async remove(@Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[] }> {
+  @UseInterceptors(BreakGlassAcceptedInterceptor)
+  async remove(@Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[] } | BreakGlassAccepted> {
     const context = commandContextOf(req);
-    const caller = context.caller;
     const reason = requireReason(body?.reason);
     this.requireFleetWide(req);
     const decision = this.access.can(principalOf(req), 'force_delete');
     if (!decision.allowed) throw Problems.forbidden(`deleting leaked objects: ${decision.reason}`);
     const scanner = this.scanner();
-    const removed = await scanner.remove(await scanner.scan());
-    const byOwner = new Map<string, LeakJson[]>();
-    for (const leak of removed) byOwner.set(leak.owner.id, [...(byOwner.get(leak.owner.id) ?? []), leak]);
-    for (const leaks of byOwner.values()) {
-      const owner = leaks[0]!.owner;
-      const objects = leaks.map(({ owner: o, ...object }) => ({ ...object, adapter: o.adapter }));
-      await this.commandBus.execute(
-        new RecordLeakCleanupCommand(
-          { type: 'RecordLeakCleanup', id: owner.id, kind: owner.kind, reason, objects, metadata: { now: this.clock.now().toISOString(), caller } },
-          context,
-        ),
-      );
+    // Two-person rule: the exact objects listed now are what a second administrator approves (202).
+    const leaks = await scanner.scan();
+    if (this.breakGlass.required && leaks.length > 0) {
+      const requested = await this.breakGlass.request('delete_leaks', { objects: leaks.map(requestedLeak) }, reason, context);
+      // Never deleted at once under the rule, whatever the decision recorded.
+      return requested instanceof BreakGlassAccepted ? requested : { total: 0, items: [] };
     }
+    const removed = await deleteLeaks(scanner, leaks, { reason, caller: context.caller, now: this.clock.now().toISOString(), context }, this.commandBus);
     return { total: removed.length, items: removed };
   }
 

@@ -16,6 +16,9 @@ import {
   ResourceNotFound,
   ValidationFailed,
   type FieldViolation,
+  BreakGlassNotPending,
+  BreakGlassRequestNotFound,
+  SelfApproval,
 } from '@decom/domain';
 import { ConcurrencyConflict, isTransientError } from '@decom/event-store';
 import { SearchFieldError, SearchSyntaxError } from '@decom/projections';
@@ -82,6 +85,16 @@ export function mapError(error: unknown): MappedError | undefined {
       extensions: { budget: { kind: error.kind, name: error.budget, limit: error.limit, used: error.used, ...(error.tenant ? { tenant: JSON.parse(error.tenant) as unknown } : {}) } },
       headers: { 'retry-after': String(error.retry_after_seconds) },
     };
+  }
+  // The two-person rule (break-glass.ts): an unknown request, one no longer pending, the requester approving.
+  if (error instanceof BreakGlassRequestNotFound) {
+    return { status: 404, code: 'HYPERFLEET-NTF-001', title: 'Resource Not Found', typeSlug: 'not-found', detail: error.message };
+  }
+  if (error instanceof BreakGlassNotPending) {
+    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message, extensions: { request_id: error.request_id, request_status: error.status } };
+  }
+  if (error instanceof SelfApproval) {
+    return { status: 403, code: 'HYPERFLEET-AUZ-001', title: 'Permission Denied', typeSlug: 'permission-denied', detail: error.message };
   }
   if (error instanceof AdapterNotPending) {
     return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };

@@ -61,6 +61,8 @@ import type { PatchResourceDto } from './dto/patch-resource.dto.js';
 import type { ResourceTarget } from './resource-target.js';
 import { DryRunRefused } from '../problem-details/dry-run-refused.js';
 import { presentPreview, type DeletionPreviewJson } from './deletion-preview-answer.js';
+import { BreakGlassActions } from '../break-glass/break-glass-actions.js';
+import { BreakGlassAccepted } from '../break-glass/break-glass-accepted.js';
 
 /** A report stored, or discarded (204) with the rule that discarded it, when one did (`undefined`: nothing to say). */
 export type StatusReportOutcome =
@@ -79,6 +81,7 @@ export class ResourceActions {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(ACCESS_POLICY) private readonly access: AccessPolicy,
     @Inject(DELETION_BUDGETS) private readonly budgets: DeletionBudgetSettings,
+    private readonly breakGlass: BreakGlassActions,
   ) {}
 
   async create(kind: string, body: CreateResourceDto, owner: { id: string; kind: string } | undefined, context: CommandContext): Promise<ResourceJson> {
@@ -295,8 +298,9 @@ export class ResourceActions {
   }
 
   /** Pause (`paused=true`) or unpause, any state, reason required (seed 004). */
-  async setPaused(target: ResourceTarget, paused: boolean, reason: string | undefined, context: CommandContext): Promise<ResourceJson> {
+  async setPaused(target: ResourceTarget, paused: boolean, reason: string | undefined, context: CommandContext): Promise<ResourceJson | BreakGlassAccepted> {
     this.authorize(context, paused ? 'pause' : 'unpause');
+    if (!paused && this.breakGlass.required) return this.requested(await this.breakGlass.request('unpause', target, reason, context), target.id);
     const outcome = await this.execute(
       new SetPausedCommand({ type: 'SetPaused', id: target.id, kind: target.kind, paused, reason: reason ?? '', metadata: this.metadata(context) }, context),
     );
@@ -304,8 +308,9 @@ export class ResourceActions {
   }
 
   /** Force-orphan break-glass (seed 003): admin only, only while Finalizing. */
-  async forceOrphan(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<ResourceJson> {
+  async forceOrphan(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<ResourceJson | BreakGlassAccepted> {
     this.authorize(context, 'force_orphan');
+    if (this.breakGlass.required) return this.requested(await this.breakGlass.request('force_orphan', target, reason, context), target.id);
     const outcome = await this.execute(
       new ForceOrphanCommand({ type: 'ForceOrphan', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
     );
@@ -324,6 +329,14 @@ export class ResourceActions {
     return this.present(outcome, target.id);
   }
 
+  /**
+   * Under the two-person rule (`authorization.break_glass`): the recorded request (202), or, when the action
+   * would change nothing and nothing was recorded, the resource as it is (as a repeat answers).
+   */
+  private async requested(result: BreakGlassAccepted | DecisionOutcome, id: string): Promise<ResourceJson | BreakGlassAccepted> {
+    return result instanceof BreakGlassAccepted ? result : this.present({ ...result, readSideCurrent: true }, id);
+  }
+
   /** @throws HttpProblem 403 `HYPERFLEET-AUZ-001` when the access policy refuses `action` to the caller. */
   private authorize(context: CommandContext, action: ResourceAction): void {
     const decision = this.access.can(principalOfContext(context), action);
@@ -331,8 +344,13 @@ export class ResourceActions {
   }
 
   /** @throws HttpProblem 403 unless the caller is an administrator (a Decom choice; docs/security.md). */
-  async forceDelete(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<void> {
+  async forceDelete(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<void | BreakGlassAccepted> {
     this.authorize(context, 'force_delete');
+    if (this.breakGlass.required) {
+      // A force delete of an existing Finalizing resource always records a request; nothing recorded = nothing to do.
+      const requested = await this.breakGlass.request('force_delete', target, reason, context);
+      return requested instanceof BreakGlassAccepted ? requested : undefined;
+    }
     await this.execute(
       new ForceDeleteCommand({ type: 'ForceDelete', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
     );

@@ -3,7 +3,9 @@
  * `ResourceActions` or the read side, pick the status code. Static segments (`statuses`, `force-delete`)
  * win over `:childPlural` in the router.
  */
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import { BreakGlassAcceptedInterceptor, type BreakGlassAccepted } from '../break-glass/break-glass-accepted.js';
+import { ApiBreakGlassAccepted } from '../break-glass/break-glass-request.answer.js';
 import {
   ApiAcceptedResponse,
   ApiBody,
@@ -58,6 +60,7 @@ import { reportFence } from './fence-header.js';
 @Controller('api/hyperfleet/v1')
 @ApiTags('{Kind}')
 @UseGuards(RefuseDryRunOnWrites)
+@UseInterceptors(BreakGlassAcceptedInterceptor)
 export class ResourcesController {
   private readonly targets: ResourceTargets;
 
@@ -153,27 +156,29 @@ export class ResourcesController {
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404)
   @Post(':plural/:id/pause')
-  async pause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async pause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), true, body?.reason, context(req));
   }
 
   @ApiOperation({ operationId: 'unpause{Kind}{Flat}', summary: 'Unpause' })
+  @ApiBreakGlassAccepted()
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404)
   @Post(':plural/:id/unpause')
-  async unpause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async unpause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), false, body?.reason, context(req));
   }
 
   @ApiOperation({ operationId: 'forceOrphan{Kind}{Flat}', summary: 'Force orphan (seed 003): finish the deletion leaving objects in place' })
+  @ApiBreakGlassAccepted()
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404, 409)
   @Post(':plural/:id/force-orphan')
-  async forceOrphan(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async forceOrphan(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.forceOrphan(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
   }
@@ -193,12 +198,13 @@ export class ResourcesController {
   }
 
   @ApiOperation({ operationId: 'forceDelete{Kind}{Flat}', summary: 'Force delete (seed 001): remove a Finalizing {Kind} and its subresources now' })
+  @ApiBreakGlassAccepted()
   @ApiNoContentResponse({ description: 'removed' })
   @ApiProblems(400, 404, 409)
   @Post(':plural/:id/force-delete')
   @HttpCode(204)
-  async forceDelete(@Param('plural') plural: string, @Param('id') id: string, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void> {
-    await this.actions.forceDelete(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
+  async forceDelete(@Param('plural') plural: string, @Param('id') id: string, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void | BreakGlassAccepted> {
+    return this.actions.forceDelete(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
   }
 
   @ApiOperation({ operationId: 'get{Kind}Statuses{Flat}', summary: 'Adapter statuses of a {Kind}' })
@@ -267,27 +273,29 @@ export class ResourcesController {
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404)
   @Post(':plural/:pid/:childPlural/:id/pause')
-  async pauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async pauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.nested(p, req), true, body?.reason, context(req));
   }
 
   @ApiOperation({ operationId: 'unpause{Kind}', summary: 'Unpause' })
+  @ApiBreakGlassAccepted()
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404)
   @Post(':plural/:pid/:childPlural/:id/unpause')
-  async unpauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async unpauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.nested(p, req), false, body?.reason, context(req));
   }
 
   @ApiOperation({ operationId: 'forceOrphan{Kind}', summary: 'Force orphan (seed 003): finish the deletion leaving objects in place' })
+  @ApiBreakGlassAccepted()
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404, 409)
   @Post(':plural/:pid/:childPlural/:id/force-orphan')
-  async forceOrphanChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async forceOrphanChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.forceOrphan(await this.nested(p, req), body?.reason, context(req));
   }
@@ -306,12 +314,13 @@ export class ResourcesController {
   }
 
   @ApiOperation({ operationId: 'forceDelete{Kind}', summary: 'Force delete (seed 001): remove a Finalizing {Kind} and its subresources now' })
+  @ApiBreakGlassAccepted()
   @ApiNoContentResponse({ description: 'removed' })
   @ApiProblems(400, 404, 409)
   @Post(':plural/:pid/:childPlural/:id/force-delete')
   @HttpCode(204)
-  async forceDeleteChild(@Param() p: NestedParams, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void> {
-    await this.actions.forceDelete(await this.nested(p, req), body?.reason, context(req));
+  async forceDeleteChild(@Param() p: NestedParams, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void | BreakGlassAccepted> {
+    return this.actions.forceDelete(await this.nested(p, req), body?.reason, context(req));
   }
 
   @ApiOperation({ operationId: 'get{Kinds}Statuses', summary: 'Adapter statuses of a {Kind}' })

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
 import type { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
-import { auditEntries, type ReadModelStore, type ResourceQueries } from '@decom/projections';
+import { auditEntries, breakGlassRequest, breakGlassRequests, type ReadModelStore, type ResourceQueries } from '@decom/projections';
 import type { DecomMetrics } from '@decom/metrics';
 import { createApiApp, domainTransitionObserver, type ApiAuth, type KubernetesCleanupVerifier, type LeakScannerSlot, type SpanExporter } from '@decom/api';
 import { buildInfo } from '../build-info.js';
@@ -32,6 +32,8 @@ export interface EngineApiParts {
   readonly cleanupVerifier: KubernetesCleanupVerifier;
   readonly auth: ApiAuth;
   readonly spans?: SpanExporter;
+  /** The API's clock (command times, break-glass expiry); the system clock when absent. */
+  readonly clock?: { now(): Date };
   /** Access log and request metrics (default true). */
   readonly requestObservability?: boolean;
 }
@@ -60,13 +62,14 @@ export function createEngineApiApp(parts: EngineApiParts): Promise<NestFastifyAp
             watches: () => later.watches(),
           }),
       },
-      clock: { now: () => new Date() },
+      clock: parts.clock ?? { now: () => new Date() },
       ids: { next: () => uuidv7() },
       options: { admins: config.admins, corsOrigins: config.corsOrigins, version: buildInfo().version },
       onAppended: domainTransitionObserver(logger, metrics),
       auth: parts.auth,
       deadLetters: parts.jobs.deadLetters,
       audit: { list: (options) => auditEntries(parts.readModels, options) },
+      breakGlass: { list: (options) => breakGlassRequests(parts.readModels, options), get: (id, now) => breakGlassRequest(parts.readModels, id, now) },
       operatorLog: logger,
       metrics,
     },

@@ -58,6 +58,8 @@ export interface EngineOptions extends AdapterHostingOptions {
   readonly sweep?: { intervalMs?: number; debounceMs?: number };
   /** BullMQ knobs for tests and benchmarks. */
   readonly queueTuning?: QueueTuning;
+  /** The API's clock (command times, break-glass expiry); the system clock when absent. Tests pass a fixed one. */
+  readonly apiClock?: { now(): Date };
   /** Access log and request metrics on the API (default true; the benchmark measures their cost with false). */
   readonly requestObservability?: boolean;
   /**
@@ -134,6 +136,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       config, logger, metrics, kinds, store, readModels, queries, readSide, dependencies, jobs, later, leaks, cleanupVerifier, auth: auth.auth,
       ...(spans ? { spans } : {}),
       ...(options.requestObservability !== undefined ? { requestObservability: options.requestObservability } : {}),
+      ...(options.apiClock ? { clock: options.apiClock } : {}),
     });
     closers.add(() => app.close());
     const url = await apiPort.listen(app);

@@ -6,12 +6,12 @@
 import type { AppConfig } from '@decom/config';
 import { loadEntitiesConfig } from '@decom/config';
 import { KindRegistry } from '@decom/domain';
-import { AuditProjection, ProjectionRunner, ResourceViewProjection, type Projection } from '@decom/projections';
+import { AuditProjection, BreakGlassProjection, ProjectionRunner, ResourceViewProjection, type Projection } from '@decom/projections';
 import { openStorage } from './storage.js';
 
 /** Every projection the engine runs, in order (the same list as `startEngine`'s ProjectionRunner). */
 export function createProjections(kinds: KindRegistry): Projection[] {
-  return [new ResourceViewProjection(kinds), new AuditProjection()];
+  return [new ResourceViewProjection(kinds), new AuditProjection(), new BreakGlassProjection()];
 }
 
 /** An unknown name was given to `projections rebuild`. */

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { api, type Permissions, type Resource } from '../api';
+import { api, isBreakGlassRequest, type BreakGlassRequest, type Permissions, type Resource } from '../api';
 import { DeleteDialog } from './DeleteDialog';
 import { ProblemView } from './ProblemView';
 
@@ -55,6 +55,7 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
   const [confirmed, setConfirmed] = useState(false);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const [requested, setRequested] = useState<BreakGlassRequest>();
   const dialog = useRef<HTMLDialogElement>(null);
   const offered = [...ACTIONS, ...abandonOffers(resource)].filter((a) => can[a.allowed] === true && a.when(resource));
   const deletable = can.delete && resource.deleted_time === undefined;
@@ -71,7 +72,9 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
     if (!pending || reason.trim() === '' || !confirmed) return;
     setBusy(true);
     try {
-      await api('POST', `${resource.href}/${pending.action}`, { reason: reason.trim() });
+      const answer = await api<unknown>('POST', `${resource.href}/${pending.action}`, { reason: reason.trim() });
+      // Under the two-person rule the action waits for another administrator (202 with the request).
+      setRequested(isBreakGlassRequest(answer) ? answer : undefined);
       dialog.current?.close();
       onDone();
     } catch (e) {
@@ -85,6 +88,11 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
     <section aria-labelledby="actions-heading" className="actions">
       <h2 id="actions-heading">Actions</h2>
       {offered.length === 0 && !deletable ? <p className="muted">No action available to you for this resource now.</p> : null}
+      {requested ? (
+        <p className="warning" role="status">
+          Requested {requested.action.replace('_', ' ')} at generation {requested.generation}: another administrator must approve it before {requested.expires_at} (<a href="#/approvals">Approvals</a>).
+        </p>
+      ) : null}
       {deletable ? <DeleteDialog resource={resource} onDone={onDone} /> : null}
       {offered.map((a) => (
         <button key={a.action} type="button" className={a.danger ? 'danger' : ''} onClick={() => open(a)}>

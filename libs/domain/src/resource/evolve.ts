@@ -5,11 +5,13 @@
 import type { ResourceEvent } from './resource.events.js';
 import type { ResourceState, TreeState } from './resource.state.js';
 import { inventoryKey } from './leaks.js';
+import { evolveBreakGlass } from './break-glass-request.js';
 
 export function evolve(state: TreeState, event: ResourceEvent): TreeState {
   const resources = new Map(state.resources);
   let removed = state.removed;
   let inventories = state.inventories;
+  let breakGlass = state.break_glass;
   switch (event.type) {
     case 'ResourceCreated': {
       const d = event.data;
@@ -135,8 +137,14 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
     case 'LeakedObjectsDeleted':
       // Audit fact: the objects were outside the tree already.
       break;
+    case 'BreakGlassRequested':
+    case 'BreakGlassApproved':
+    case 'BreakGlassRejected':
+    case 'BreakGlassVoided':
+      breakGlass = evolveBreakGlass(breakGlass, event);
+      break;
   }
-  return { resources, ...(removed && { removed }), ...(inventories && { inventories }) };
+  return { resources, ...(removed && { removed }), ...(inventories && { inventories }), ...(breakGlass && { break_glass: breakGlass }) };
 }
 
 function update(

@@ -12,6 +12,7 @@ import type { LeakedObject, LeakTrigger } from './leaked-object.js';
 import type { DeletionPolicy, DeletionPolicySource } from './deletion-policy.js';
 import type { References } from './references.js';
 import type { LeftoverObject, UnverifiedAdapter } from './leftover-object.js';
+import type { BreakGlassEvent } from './break-glass.events.js';
 
 export interface OwnerReference {
   readonly id: string;
@@ -325,7 +326,8 @@ export type ResourceEvent =
   | LeakedObjectsDeleted
   | Adopted
   | DeletionProtectionChanged
-  | LeftoverObjectsFound;
+  | LeftoverObjectsFound
+  | BreakGlassEvent;
 
 export type ResourceEventType = ResourceEvent['type'];
 
@@ -348,6 +350,10 @@ export const RESOURCE_EVENT_TYPES: readonly ResourceEventType[] = [
   'Adopted',
   'DeletionProtectionChanged',
   'LeftoverObjectsFound',
+  'BreakGlassRequested',
+  'BreakGlassApproved',
+  'BreakGlassRejected',
+  'BreakGlassVoided',
 ];
 
 export function isResourceEvent(event: { type: string }): event is ResourceEvent {

@@ -10,6 +10,7 @@ import type { OperatorMark } from './operator-mark.js';
 import type { References } from './references.js';
 import type { RemovedResource } from './leaked-object.js';
 import type { RecordedLeftovers } from './leftover-object.js';
+import type { BreakGlassRequest } from './break-glass-request.js';
 
 /** Customer-facing phase, derived from `deleted_time` (seed 000 "Customer-Visible Deletion State"). */
 export type ResourcePhase = 'Active' | 'Finalizing';
@@ -62,6 +63,8 @@ export interface TreeState {
   readonly removed?: ReadonlyMap<string, RemovedResource>;
   /** Leak inventories already recorded (`inventoryKey`), so a replayed reaction records nothing twice. */
   readonly inventories?: ReadonlySet<string>;
+  /** Break-glass requests on this tree (or, in a `breakglass-<id>` stream, the one request), by request id. */
+  readonly break_glass?: ReadonlyMap<string, BreakGlassRequest>;
 }
 
 export const EMPTY_TREE: TreeState = { resources: new Map() };

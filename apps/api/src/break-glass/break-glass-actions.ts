@@ -1,0 +1,146 @@
+/**
+ * The two-person rule at the edge (libs/domain break-glass.ts): records break-glass requests, approves and
+ * rejects them for a different administrator, and reads the queue. Approving a leak deletion then deletes
+ * the requested objects (those still carrying the same owner marker) through the leak scanner.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { DecideBreakGlassCommand, RequestBreakGlassCommand, type CommandContext, type DecisionOutcome } from '@decom/application';
+import { BreakGlassRequestNotFound, type BreakGlassAction, type BreakGlassRequested, type BreakGlassStatus, type RequestedLeak } from '@decom/domain';
+import type { AccessPolicy, Principal } from '../auth/access-policy.js';
+import { HttpProblem, Problems } from '../problem-details/problem.js';
+import { ACCESS_POLICY, BREAK_GLASS_REQUESTS, CLOCK, ID_GENERATOR, READ_SIDE, type BreakGlassRequests, type Clock, type IdGenerator, type ReadSide } from '../tokens.js';
+import { LEAK_SCANNER } from '../leaks/leak-tokens.js';
+import type { LeakJson, LeakScannerSlot } from '../leaks/leak-scanner.js';
+import { deleteLeaks, leakOfRequest } from '../leaks/leak-deletion.js';
+import { BreakGlassAccepted, presentBreakGlassRequest, type BreakGlassRequestAnswer } from './break-glass-accepted.js';
+
+/** What a request is for: a resource (`kind`, `id`), or for `delete_leaks` the exact objects. */
+export type BreakGlassTarget = { readonly kind: string; readonly id: string; readonly objects?: undefined } | { readonly kind?: undefined; readonly id?: undefined; readonly objects: readonly RequestedLeak[] };
+
+/** An approval's answer: the request as now decided; for a leak deletion also what was deleted. */
+export interface BreakGlassApproval {
+  readonly request: BreakGlassRequestAnswer;
+  readonly deleted_leaks?: { readonly total: number; readonly items: readonly LeakJson[] };
+}
+
+@Injectable()
+export class BreakGlassActions {
+  constructor(
+    private readonly commandBus: CommandBus,
+    @Inject(ACCESS_POLICY) private readonly access: AccessPolicy,
+    @Inject(BREAK_GLASS_REQUESTS) private readonly requests: BreakGlassRequests,
+    @Inject(READ_SIDE) private readonly readSide: ReadSide,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(LEAK_SCANNER) private readonly leaks: LeakScannerSlot,
+  ) {}
+
+  /** Whether `action` waits for a second administrator (`authorization.break_glass.approvals` ≥ 1). */
+  get required(): boolean {
+    return this.access.breakGlass !== undefined;
+  }
+
+  /**
+   * Records a request (the caller was authorized for the action itself). @returns `BreakGlassAccepted` (202), or
+   * the outcome when nothing was recorded because the action would change nothing (the caller answers as for
+   * a repeat). @throws whatever the domain refuses (400 reason, 404, 409 NotFinalizing).
+   */
+  async request(action: BreakGlassAction, target: BreakGlassTarget, reason: string | undefined, context: CommandContext): Promise<BreakGlassAccepted | DecisionOutcome> {
+    const settings = this.access.breakGlass!;
+    const outcome = await this.execute(
+      new RequestBreakGlassCommand(
+        {
+          type: 'RequestBreakGlass',
+          request_id: this.ids.next(),
+          action,
+          kind: target.kind ?? '',
+          id: target.id ?? '',
+          reason: reason ?? '',
+          expires_after_seconds: settings.expires_after_seconds,
+          ...(target.objects && { objects: target.objects }),
+          metadata: this.metadata(context),
+        },
+        context,
+      ),
+    );
+    const requested = outcome.events.find((e): e is BreakGlassRequested => e.type === 'BreakGlassRequested');
+    if (!requested) return outcome;
+    // Answered from the decided event, not the lagging read model.
+    const { id, kind, ...data } = requested.data;
+    return new BreakGlassAccepted(presentBreakGlassRequest({ ...data, target: { kind, id }, status: 'Pending', stream: '' }));
+  }
+
+  /**
+   * Approves as the caller (an administrator other than the requester) and runs the action.
+   * @throws HttpProblem 403 (not an administrator); SelfApproval (403); BreakGlassRequestNotFound (404);
+   *   BreakGlassNotPending (409: decided or expired); HttpProblem 409 when the target's generation moved (the
+   *   request is then recorded Voided, naming both generations); whatever the action refuses.
+   */
+  async approve(requestId: string, reason: string | undefined, context: CommandContext): Promise<BreakGlassApproval> {
+    this.authorize(context);
+    const found = await this.find(requestId);
+    const outcome = await this.execute(
+      new DecideBreakGlassCommand({ type: 'ApproveBreakGlass', request_id: requestId, ...(reason !== undefined && { reason }), metadata: this.metadata(context) }, found.stream, context),
+    );
+    const voided = outcome.events.find((e) => e.type === 'BreakGlassVoided');
+    if (voided?.type === 'BreakGlassVoided') {
+      const { requested_generation, current_generation } = voided.data;
+      const now = current_generation === undefined ? `${found.target.kind} '${found.target.id}' no longer exists` : `it is at generation ${current_generation} now`;
+      throw new HttpProblem(409, 'HYPERFLEET-CNF-003', 'State Conflict', 'conflict', `break-glass request '${requestId}' was made at generation ${requested_generation} and ${now}: the request is voided, request the action again`, undefined, {
+        request_id: requestId,
+        requested_generation,
+        ...(current_generation !== undefined && { current_generation }),
+      });
+    }
+    const request = await this.get(requestId);
+    if (found.action !== 'delete_leaks') return { request };
+    const scanner = this.leaks.current;
+    if (!scanner) throw Problems.unavailable('approved, but no Kubernetes connection in this process to delete the leaked objects: approve where KUBECONFIG is set');
+    const items = await deleteLeaks(scanner, (found.objects ?? []).map(leakOfRequest), { reason: found.reason, caller: found.requested_by, now: this.clock.now().toISOString(), context }, this.commandBus);
+    return { request, deleted_leaks: { total: items.length, items } };
+  }
+
+  /** Rejects (the requester may withdraw their own). @throws as `approve`, and ValidationFailed (400) without a reason. */
+  async reject(requestId: string, reason: string | undefined, context: CommandContext): Promise<BreakGlassRequestAnswer> {
+    this.authorize(context);
+    const found = await this.find(requestId);
+    await this.execute(new DecideBreakGlassCommand({ type: 'RejectBreakGlass', request_id: requestId, reason: reason ?? '', metadata: this.metadata(context) }, found.stream, context));
+    return this.get(requestId);
+  }
+
+  async list(options: { status?: BreakGlassStatus; limit: number }): Promise<BreakGlassRequestAnswer[]> {
+    return (await this.requests.list({ ...options, now: this.clock.now() })).map(presentBreakGlassRequest);
+  }
+
+  /** @throws BreakGlassRequestNotFound (404). */
+  async get(requestId: string): Promise<BreakGlassRequestAnswer> {
+    return presentBreakGlassRequest(await this.find(requestId));
+  }
+
+  private async find(requestId: string) {
+    const found = await this.requests.get(requestId, this.clock.now());
+    if (!found) throw new BreakGlassRequestNotFound(requestId);
+    return found;
+  }
+
+  /** @throws HttpProblem 403 `HYPERFLEET-AUZ-001` unless the caller is an administrator. */
+  private authorize(context: CommandContext): void {
+    const principal: Principal = { identity: context.caller, issuer: context.audit?.issuer ?? null, subject: context.audit?.subject ?? null, tenant: context.audit?.tenant ?? null };
+    const decision = this.access.can(principal, 'decide_break_glass');
+    if (!decision.allowed) throw Problems.forbidden(decision.reason);
+  }
+
+  private metadata(context: CommandContext) {
+    return { now: this.clock.now().toISOString(), caller: context.caller };
+  }
+
+  /** Runs `command`, then waits for the read models to show it (read-your-writes; a failed wait is no failure). */
+  private async execute(command: object): Promise<DecisionOutcome> {
+    const refusal = this.readSide.writeRefusal?.();
+    if (refusal) throw Problems.unavailable(refusal);
+    const outcome = await this.commandBus.execute<object, DecisionOutcome>(command as never);
+    if (outcome.position !== undefined) await this.readSide.waitFor(outcome.position).catch(() => undefined);
+    return outcome;
+  }
+}
