@@ -136,7 +136,7 @@ export class AppModule {
         { provide: AUDIT_LOG, useValue: runtime.audit ?? { list: async () => [] } },
         { provide: DEAD_LETTERS, useValue: runtime.deadLetters ?? { list: async () => [] } },
         { provide: OPERATOR_LOG, useValue: runtime.operatorLog ?? nestOperatorLog() },
-        { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
+        { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries, runtime.readSide.catchUp?.bind(runtime.readSide)), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,
         EventFeed,
         { provide: STREAM_SLOTS, useValue: new StreamSlots(runtime.auth?.streams ?? DEFAULT_STREAM_LIMITS) },

@@ -210,8 +210,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       supervisors.push(supervisor);
       return supervisor;
     };
-    // Writes wait until the read model has caught up with the head seen now (no name check or delete
-    // guard reads a read model that lags behind what an earlier process accepted).
+    // The head seen now: until the read models have applied it, they are catching up with a backlog (a
+    // restart behind the log). Commands still run meanwhile: each decides from its tree's stream in the event
+    // store, not from a read model; the few reads a decision needs exact (the delete guard's referrers and the
+    // deletion budget, `references` targets, a child's stream) wait for the read models to reach the head seen
+    // when they ask (`catchUp`, bounded: 503 past it), and a command's answer comes from the decided state
+    // without waiting for the backlog (`catchingUp`): a restart 20,000 events behind accepts writes as soon as
+    // it listens instead of after the whole replay (~11 s on PostgreSQL).
     const startHead = await store.headPosition();
     let projectionsSupervisor: Supervisor | undefined;
     const projections = new ProjectionRunner(store, readModels, createProjections(kinds), {
@@ -222,11 +227,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     await projectionsSupervisor.start();
     closers.push(() => projectionsSupervisor!.stop());
     let hasCaughtUp = false;
-    const writeRefusal = (): string | undefined => {
-      if (projectionsSupervisor!.state !== 'running') return `the read models are ${projectionsSupervisor!.state} (event store or read-model database unavailable)`;
-      if (!hasCaughtUp) hasCaughtUp = projections.appliedPosition() >= startHead;
-      return hasCaughtUp ? undefined : `the read models are catching up after start (position ${projections.appliedPosition()} of ${startHead})`;
-    };
+    const catchingUp = (): boolean => !(hasCaughtUp ||= projections.appliedPosition() >= startHead);
+    const writeRefusal = (): string | undefined =>
+      projectionsSupervisor!.state === 'running' ? undefined : `the read models are ${projectionsSupervisor!.state} (event store or read-model database unavailable)`;
 
     let sweeperRef: Sweeper | undefined;
     // Assigned below; until then (the API already listens) /readyz reports dispatch as starting.
@@ -273,7 +276,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
         store,
         kinds,
         queries,
-        readSide: { waitFor: (position) => projections.waitFor(position), writeRefusal, catchUp: async () => projections.waitFor(await store.headPosition()) },
+        readSide: { waitFor: (position) => projections.waitFor(position), writeRefusal, catchingUp, catchUp: async () => projections.waitFor(await store.headPosition()) },
         readiness: {
           check: async () =>
             readinessReport({
