@@ -75,7 +75,7 @@ export default async function httpObservabilityBench(ctx: BenchContext): Promise
     '',
     `One embedded engine (API role, SQLite) per run; ${CLIENTS} concurrent keep-alive clients in the same process GET one cluster for ${SECONDS} s;`,
     `runs interleaved off/on, best of ${ROUNDS} each. "on" = one pino access-log line per request (JSON to /dev/null, asynchronous) and`,
-    'HyperFleet\'s request counter + duration histogram; the trace id (header, AsyncLocalStorage) is chosen in both.',
+    'HyperFleet\'s request counter + duration histogram; the trace id (`request.id`, `X-Request-Id` header) is chosen in both.',
     `Load average when the bench started: ${load}.`,
     '',
     '| configuration | GET /clusters/{id} (requests/s) | relative |',

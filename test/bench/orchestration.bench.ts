@@ -165,7 +165,7 @@ async function deleteLatencies(api: DemoApi, sizes: Sizes): Promise<{ latencies:
   return { latencies: measured.map((m) => m.ms), medianTimeline: await deletionTimeline(api, median.cluster) };
 }
 
-interface BulkResult {
+export interface BulkResult {
   readonly clusters: number;
   readonly provisionSeconds: number;
   readonly deleteSeconds: number;
@@ -241,8 +241,11 @@ function workDuring(before: WorkCounts, after: WorkCounts): WorkCounts {
   };
 }
 
+/** What `bulk` needs of the sizes: clusters wanted, batch size, caps in seconds. */
+export type BulkSizes = Pick<Sizes, 'bulkClusters' | 'bulkBatch' | 'provisionCapS' | 'deleteCapS'>;
+
 /** P2: provisions up to `sizes.bulkClusters` (batches, cap), deletes them all at once, counts until gone or cap. */
-async function bulk(api: DemoApi, sizes: Sizes, log: (line: string) => void, processes: readonly BenchChild[]): Promise<BulkResult> {
+export async function bulk(api: DemoApi, sizes: BulkSizes, log: (line: string) => void, processes: readonly BenchChild[]): Promise<BulkResult> {
   const tag = `bulk-${randomUUID().slice(0, 6)}`;
   const ids: string[] = [];
   const provisionStarted = performance.now();
@@ -273,19 +276,19 @@ async function bulk(api: DemoApi, sizes: Sizes, log: (line: string) => void, pro
 }
 
 /** `label 12.3 ms` per resource gone, for each process, and their sum. */
-function cpuPerResource(b: BulkResult): string {
+export function cpuPerResource(b: BulkResult): string {
   const per = (ms: number) => `${fmt(ms / Math.max(1, b.gone), 1)} ms`;
   const sum = b.cpu.reduce((total, p) => total + p.ms, 0);
   return [...b.cpu.map((p) => `${p.label} ${per(p.ms)}`), ...(b.cpu.length > 1 ? [`all ${per(sum)}`] : [])].join('; ');
 }
 
 /** Jobs, retries, HTTP requests and Kubernetes requests per resource gone (one decimal). */
-function workPerResource(b: BulkResult): string[] {
+export function workPerResource(b: BulkResult): string[] {
   const per = (n: number) => fmt(n / Math.max(1, b.gone), 1);
   return [per(b.work.jobs), per(b.work.retries), per(b.work.http), b.work.kube === undefined ? 'n/a (inside the engine)' : per(b.work.kube)];
 }
 
-function workLine(b: BulkResult): string {
+export function workLine(b: BulkResult): string {
   const [jobs, retries, http, kube] = workPerResource(b);
   return `per resource gone: ${jobs} jobs, ${retries} retries, ${http} HTTP requests, ${kube} Kubernetes requests`;
 }
@@ -324,7 +327,7 @@ interface RunnerFigures {
   readonly profiles: { readonly label: string; readonly rows: readonly SelfTimeRow[] }[];
 }
 
-const rateOf = (b: BulkResult) => b.gone / b.deleteSeconds;
+export const rateOf = (b: BulkResult) => b.gone / b.deleteSeconds;
 
 export default async function orchestrationBench(ctx: BenchContext): Promise<string> {
   const sizes = ctx.quick ? QUICK : FULL;

@@ -150,7 +150,7 @@ export class AppModule {
         BreakGlassActions,
         { provide: DEAD_LETTERS, useValue: runtime.deadLetters ?? { list: async () => [] } },
         { provide: OPERATOR_LOG, useValue: runtime.operatorLog ?? nestOperatorLog() },
-        { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
+        { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries, runtime.readSide.catchUp?.bind(runtime.readSide)), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
         ResourceActions,
         OpenApiDocumentSlot,
         EventFeed,

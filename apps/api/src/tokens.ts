@@ -13,10 +13,16 @@ export const READINESS = Symbol('Readiness');
 export interface ReadSide {
   waitFor(position: number): Promise<void>;
   /**
-   * Why commands must be refused now (503), or undefined when they may run: the read model has not yet
-   * caught up with the head seen at start, or the projections are recovering.
+   * Why commands must be refused now (503), or undefined when they may run: the projections are recovering
+   * or failing (the event store or read-model database is unavailable).
    */
   writeRefusal?(): string | undefined;
+  /**
+   * True while the read models apply the backlog found at start (a restart behind the log). Commands run
+   * meanwhile (they decide from the event store); their answers come from the decided state at once, since
+   * waiting for the read side would mean waiting for the whole backlog.
+   */
+  catchingUp?(): boolean;
   /**
    * Resolves once the read models applied every event committed before the call (head read now): exact
    * decisions that must read a read model (delete guard's referrers, `references` targets) call it first.

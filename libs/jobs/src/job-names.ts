@@ -1,4 +1,4 @@
-import { currentTrace } from '@decom/tracing';
+import { currentTrace, type TraceContext } from '@decom/tracing';
 
 /**
  * Queue names, payloads and deterministic job ids (`<adapter>.<kind>-<id>.gen-<generation>`;
@@ -86,9 +86,9 @@ export function hardDeleteJobId(kind: string, id: string, trigger: string): stri
   return `hard-delete.${kind.toLowerCase()}-${id}.${trigger}`;
 }
 
-/** The reconcile CloudEvent; inside a trace (`@decom/tracing`) it carries the W3C `traceparent` extension. */
-export function reconcileCloudEvent(data: ReconcileEventData, id: string, time: string, kind: string = data.kind): ReconcileCloudEvent {
-  const traceparent = currentTrace()?.traceparent;
+/** The reconcile CloudEvent; in a trace (`trace`, default the current one: `@decom/tracing`) it carries the W3C `traceparent` extension. */
+export function reconcileCloudEvent(data: ReconcileEventData, id: string, time: string, kind: string = data.kind, trace: TraceContext | undefined = currentTrace()): ReconcileCloudEvent {
+  const traceparent = trace?.traceparent;
   return {
     specversion: '1.0',
     type: `com.redhat.hyperfleet.${kind.toLowerCase()}.reconcile`,

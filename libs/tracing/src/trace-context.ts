@@ -1,7 +1,9 @@
 /**
- * The trace id of one piece of work (an API request, the jobs it caused, the adapter calls they make),
- * carried across `await`s with `AsyncLocalStorage` so the HTTP and Kubernetes clients can stamp outgoing
- * requests without every signature growing a parameter (W3C Trace Context level 1).
+ * The trace id of one piece of work (an API request, the jobs it caused, the adapter calls they make)
+ * (W3C Trace Context level 1). Passed explicitly where it is known (a request's `request.id`, a fact's
+ * `trace_id` handed to the jobs it enqueues); carried across `await`s with `AsyncLocalStorage` (`runInTrace`)
+ * only around an adapter run, so the HTTP and Kubernetes clients can stamp its outgoing requests. Entering a
+ * store makes every promise of the process pay for propagation from then on, so nothing else enters one.
  *
  * Shapes: `traceId` is 32 lower-case hex digits (W3C trace-id) when Decom made it or the caller sent a
  * valid `traceparent`; otherwise the caller's well-formed `X-Request-Id` (1–128 of `[A-Za-z0-9._:-]`,

@@ -39,7 +39,7 @@ export class ResourcesResolver {
 
   @Query('resource')
   resource(@Args('id') id: string, @Context() ctx: GraphQLContext) {
-    return withProblems('resource', async () => {
+    return withProblems('resource', traceIdOf(ctx), async () => {
       const resource = (await this.queries.visible(id, scope(ctx))) ? await this.queries.get(id) : undefined;
       return resource ? toGraph(resource) : null;
     });
@@ -47,7 +47,7 @@ export class ResourcesResolver {
 
   @Query('resources')
   resources(@Args('kind') kind: string, @Args('page') page: number, @Args('size') size: number, @Context() ctx: GraphQLContext, @Args('deleting') deleting?: boolean) {
-    return withProblems('resources', async () => {
+    return withProblems('resources', traceIdOf(ctx), async () => {
       if (!this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
       // Same bounds as REST (hyperfleet-api `pkg/handlers/list_params.go`): refused, not clamped.
       requireRange('page', page, 1, 100_000);
@@ -65,13 +65,13 @@ export class ResourcesResolver {
 
   @Query('adapterStatuses')
   adapterStatuses(@Args('id') id: string, @Context() ctx: GraphQLContext) {
-    return withProblems('adapterStatuses', async () => ((await this.queries.visible(id, scope(ctx))) ? (await this.queries.statuses(id)).items : []));
+    return withProblems('adapterStatuses', traceIdOf(ctx), async () => ((await this.queries.visible(id, scope(ctx))) ? (await this.queries.statuses(id)).items : []));
   }
 
   /** Whether `finalizing`'s `DeadLettered` blockers are known: the job queue answers (REST `/finalizing`'s `dead_letters`). */
   @Query('finalizingDeadLetters')
-  finalizingDeadLetters() {
-    return withProblems('finalizingDeadLetters', async () => (await readDeadLetters(this.deadLetters)).availability);
+  finalizingDeadLetters(@Context() ctx: GraphQLContext) {
+    return withProblems('finalizingDeadLetters', traceIdOf(ctx), async () => (await readDeadLetters(this.deadLetters)).availability);
   }
 
   @Query('finalizing')
@@ -84,7 +84,7 @@ export class ResourcesResolver {
     @Args('blocker') blocker?: string[] | null,
     @Args('search') search?: string | null,
   ) {
-    return withProblems('finalizing', async () => {
+    return withProblems('finalizing', traceIdOf(ctx), async () => {
       requireRange('olderThanSeconds', olderThanSeconds, 0, Number.MAX_SAFE_INTEGER);
       requireRange('page', page, 1, 100_000);
       requireRange('size', size, 1, LIST_BOUNDS['Query.finalizing']!.max);
@@ -115,7 +115,7 @@ export class ResourcesResolver {
 
   @Query('audit')
   audit(@Args('type') type: string[] | null | undefined, @Args('limit') limit: number, @Context() ctx: GraphQLContext) {
-    return withProblems('audit', async () => {
+    return withProblems('audit', traceIdOf(ctx), async () => {
       requireRange('limit', limit, 1, 1000);
       const unknown = (type ?? []).filter((t) => !(AUDIT_TYPES as readonly string[]).includes(t));
       if (unknown.length > 0) {
@@ -128,7 +128,7 @@ export class ResourcesResolver {
 
   @Query('history')
   history(@Args('id') id: string, @Args('page') page: number, @Args('size') size: number, @Context() ctx: GraphQLContext) {
-    return withProblems('history', async () => {
+    return withProblems('history', traceIdOf(ctx), async () => {
       requireRange('page', page, 1, 100_000);
       requireRange('size', size, 1, HISTORY_MAX_SIZE);
       const located = await this.queries.locate(id);
@@ -148,7 +148,7 @@ export class ResourcesResolver {
     @Args('dryRun') dryRun?: boolean | null,
     @Args('budgetOverride') budgetOverride?: string | null,
   ) {
-    return withProblems('deleteResource', async () => {
+    return withProblems('deleteResource', traceIdOf(ctx), async () => {
       const target = await this.target(id, ctx);
       const override = budgetOverride ?? undefined;
       if (dryRun !== true) return toGraph(await this.actions.delete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined, override));
@@ -161,7 +161,7 @@ export class ResourcesResolver {
 
   @Mutation('forceDelete')
   forceDelete(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('forceDelete', async () => {
+    return withProblems('forceDelete', traceIdOf(ctx), async () => {
       awaitingApproval(await this.actions.forceDelete(await this.target(id, ctx), reason, context(ctx)));
       return true;
     });
@@ -169,22 +169,22 @@ export class ResourcesResolver {
 
   @Mutation('forceOrphan')
   forceOrphan(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('forceOrphan', async () => toGraph(awaitingApproval(await this.actions.forceOrphan(await this.target(id, ctx), reason, context(ctx)))));
+    return withProblems('forceOrphan', traceIdOf(ctx), async () => toGraph(awaitingApproval(await this.actions.forceOrphan(await this.target(id, ctx), reason, context(ctx)))));
   }
 
   @Mutation('pause')
   pause(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('pause', async () => toGraph(awaitingApproval(await this.actions.setPaused(await this.target(id, ctx), true, reason, context(ctx)))));
+    return withProblems('pause', traceIdOf(ctx), async () => toGraph(awaitingApproval(await this.actions.setPaused(await this.target(id, ctx), true, reason, context(ctx)))));
   }
 
   @Mutation('unpause')
   unpause(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('unpause', async () => toGraph(awaitingApproval(await this.actions.setPaused(await this.target(id, ctx), false, reason, context(ctx)))));
+    return withProblems('unpause', traceIdOf(ctx), async () => toGraph(awaitingApproval(await this.actions.setPaused(await this.target(id, ctx), false, reason, context(ctx)))));
   }
 
   @Mutation('setDeletionProtection')
   setDeletionProtection(@Args('id') id: string, @Args('enabled') enabled: boolean, @Args('reason') reason: string | undefined | null, @Context() ctx: GraphQLContext) {
-    return withProblems('setDeletionProtection', async () => {
+    return withProblems('setDeletionProtection', traceIdOf(ctx), async () => {
       const body = { deletion_protection: enabled, ...(reason != null ? { deletion_protection_reason: reason } : {}) };
       return toGraph(await this.actions.patch(await this.target(id, ctx), body, context(ctx)));
     });
@@ -192,7 +192,7 @@ export class ResourcesResolver {
 
   @Mutation('abandonAdapter')
   abandonAdapter(@Args('id') id: string, @Args('adapter') adapter: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('abandonAdapter', async () => toGraph(await this.actions.abandonAdapter(await this.target(id, ctx), adapter, reason, context(ctx))));
+    return withProblems('abandonAdapter', traceIdOf(ctx), async () => toGraph(await this.actions.abandonAdapter(await this.target(id, ctx), adapter, reason, context(ctx))));
   }
 
   private async target(id: string, ctx: GraphQLContext) {
@@ -214,6 +214,12 @@ function requireRange(field: string, value: number, min: number, max: number): v
 function context(ctx: GraphQLContext): CommandContext {
   // The request passed the same authentication hook as REST (auth/request-authentication.ts).
   return commandContextOf(ctx.reply!.request as unknown as FastifyRequest);
+}
+
+/** The request's trace id (request-observability.ts: Fastify's `request.id`), for problem bodies. */
+function traceIdOf(ctx: GraphQLContext): string | undefined {
+  const id = ctx.reply?.request?.id;
+  return id === undefined ? undefined : String(id);
 }
 
 /** The request's tenant scope (HyperFleet's tenancy; null = unscoped). */

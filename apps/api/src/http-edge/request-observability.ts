@@ -2,8 +2,9 @@
  * Per-request observability on the Fastify instance:
  * - the trace id: from a valid W3C `traceparent`, else a well-formed `X-Request-Id` (≤ 128 chars), else
  *   server-generated (`traceContextFromHeaders`); it is Fastify's `request.id` (so problem bodies carry it
- *   as `trace_id`), returned in the `X-Request-Id` response header, and the current trace
- *   (AsyncLocalStorage) while the route runs, so commands record it in event metadata;
+ *   as `trace_id`), returned in the `X-Request-Id` response header, and the commands' `traceId` (caller.ts), so
+ *   they record it in event metadata. No async context is entered per request: AsyncLocalStorage makes every
+ *   promise of the process pay for propagation once any store is entered, and the route reads `request.id`;
  * - one access-log line per request: method, route, status, duration_ms, caller, trace_id;
  * - HyperFleet's request counter and duration histogram (path = route with ids replaced by `-` and the
  *   configured plurals of the kind-agnostic routes kept: `/api/hyperfleet/v1/clusters/-/statuses`).
@@ -12,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { routeLabel, type DecomMetrics } from '@decom/metrics';
-import { runInTrace, traceContextFromHeaders, traceContextOf, type TraceContext } from '@decom/tracing';
+import { traceContextFromHeaders, traceContextOf, type TraceContext } from '@decom/tracing';
 import type { SpanExporter } from '../observability/otlp-export.js';
 
 export interface RequestObservability {
@@ -52,7 +53,7 @@ export function traceOf(request: FastifyRequest): TraceContext {
 export function installRequestObservability(fastify: FastifyInstance, options: RequestObservability, isPlural: (segment: string) => boolean = () => false): void {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     void reply.header('x-request-id', String(request.id));
-    runInTrace(traceOf(request), done);
+    done();
   });
   const { logger, metrics, spans } = options;
   if (!logger && !metrics && !spans) return;

@@ -18,7 +18,6 @@ import { JobRetriedAnswer } from './job-retried.answer.js';
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { RefuseDryRunOnWrites } from '../resources/refuse-dry-run-on-writes.guard.js';
 import type { FastifyRequest } from 'fastify';
-import { currentTrace } from '@decom/tracing';
 import type { AccessPolicy } from '../auth/access-policy.js';
 import { requireFleetWide } from '../auth/fleet-wide.js';
 import { principalOf } from '../auth/request-authentication.js';
@@ -67,7 +66,7 @@ export class DeadLettersController {
     }
     // Retrying is an operator action on the queue, not a resource decision: it is logged, attributable to
     // the verified caller, and the job's own run records its outcome in the resource's history.
-    this.log.info({ queue, job_id: id, caller: principal.identity, issuer: principal.issuer, reason: body.reason ?? null, trace_id: currentTrace()?.traceId ?? null }, 'dead-lettered job retried');
+    this.log.info({ queue, job_id: id, caller: principal.identity, issuer: principal.issuer, reason: body.reason ?? null, trace_id: String(req.id) }, 'dead-lettered job retried');
     return { queue, id, retried: true };
   }
 

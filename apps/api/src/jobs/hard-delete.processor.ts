@@ -6,27 +6,27 @@
 import type { CommandBus } from '@nestjs/cqrs';
 import { HardDeleteCommand, type DecisionOutcome } from '@decom/application';
 import { ResourceNotFound } from '@decom/domain';
-import { newTraceId, runInTrace, traceContextOf } from '@decom/tracing';
+import { newTraceId } from '@decom/tracing';
 import { HARD_DELETE_QUEUE, type HardDeleteJob, type JobQueue } from '@decom/jobs';
 
 export function registerHardDeleteProcessor(queue: JobQueue, commandBus: CommandBus, now: () => Date = () => new Date()): void {
   queue.process<HardDeleteJob>(
     HARD_DELETE_QUEUE,
-    async (job) =>
+    async (job) => {
       // The check runs in the trace of the fact that caused it: its events record that trace_id.
-      runInTrace(traceContextOf(job.data.trace_id ?? newTraceId()), async () => {
-        try {
-          await commandBus.execute<HardDeleteCommand, DecisionOutcome>(
-            new HardDeleteCommand(
-              { type: 'HardDelete', id: job.data.id, kind: job.data.kind, metadata: { now: now().toISOString(), caller: 'decom-hard-delete' } },
-              { caller: 'decom-hard-delete' },
-            ),
-          );
-        } catch (error) {
-          // Already gone (force-deleted, or removed with its child in one decision): nothing left to do.
-          if (!(error instanceof ResourceNotFound)) throw error;
-        }
-      }),
+      const traceId = job.data.trace_id ?? newTraceId();
+      try {
+        await commandBus.execute<HardDeleteCommand, DecisionOutcome>(
+          new HardDeleteCommand(
+            { type: 'HardDelete', id: job.data.id, kind: job.data.kind, metadata: { now: now().toISOString(), caller: 'decom-hard-delete' } },
+            { caller: 'decom-hard-delete', traceId },
+          ),
+        );
+      } catch (error) {
+        // Already gone (force-deleted, or removed with its child in one decision): nothing left to do.
+        if (!(error instanceof ResourceNotFound)) throw error;
+      }
+    },
     { concurrency: 2 },
   );
 }

@@ -400,7 +400,8 @@ export class ResourceActions {
    * Once the store has recorded it, the command is done whatever happens to the read side: a wait that
    * fails (PostgreSQL gone right after the append, projections behind past the wait's bound) is not a 503,
    * which would say "not done" (docs/operations.md "Outages"); the answer is then presented from the
-   * decided state alone (`readSideCurrent: false`).
+   * decided state alone (`readSideCurrent: false`), as it is at once while the read models apply the backlog
+   * found at start (`ReadSide.catchingUp`).
    * @throws HttpProblem 503 `SVC-001` before anything is recorded while writes are refused.
    */
   private async execute(command: object): Promise<RecordedOutcome> {
@@ -408,6 +409,7 @@ export class ResourceActions {
     if (refusal) throw Problems.unavailable(refusal);
     const outcome = await this.commandBus.execute<object, DecisionOutcome>(command as never);
     if (outcome.position === undefined) return { ...outcome, readSideCurrent: true };
+    if (this.readSide.catchingUp?.()) return { ...outcome, readSideCurrent: false };
     const readSideCurrent = await this.readSide.waitFor(outcome.position).then(
       () => true,
       () => false,

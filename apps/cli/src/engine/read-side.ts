@@ -8,9 +8,14 @@ import type { EngineLoops } from './engine-loops.js';
 import type { Closers } from './closers.js';
 
 /**
- * The read side of one process: the projections (supervised, started), and the read-your-writes gate the API
- * waits on. Writes wait until the read models caught up with the head seen at start, so no name check or
- * delete guard reads a read model that lags behind what an earlier process accepted.
+ * The read side of one process: the projections (supervised, started), and what the API's read-your-writes
+ * asks of them. Until the read models have applied the head seen at start they are catching up with a backlog
+ * (a restart behind the log). Commands still run meanwhile: each decides from its tree's stream in the event
+ * store, not from a read model; the few reads a decision needs exact (the delete guard's referrers and the
+ * deletion budget, `references` targets, a child's stream) wait for the read models to reach the head seen when
+ * they ask (`catchUp`, bounded: 503 past it), and a command's answer comes from the decided state without
+ * waiting for the backlog (`catchingUp`): a restart 20,000 events behind accepts writes as soon as it listens
+ * instead of after the whole replay.
  */
 export class EngineReadSide {
   private hasCaughtUp = false;
@@ -37,11 +42,15 @@ export class EngineReadSide {
     return new EngineReadSide(projections, started, parts.store, startHead);
   }
 
-  /** Why commands are refused now (503), or undefined when they may run. */
+  /** Why commands are refused now (503): the projections are not running; undefined when they may run. */
   writeRefusal(): string | undefined {
-    if (this.supervisor.state !== 'running') return `the read models are ${this.supervisor.state} (event store or read-model database unavailable)`;
+    return this.supervisor.state === 'running' ? undefined : `the read models are ${this.supervisor.state} (event store or read-model database unavailable)`;
+  }
+
+  /** Whether the read models are still applying the backlog seen at start. */
+  catchingUp(): boolean {
     if (!this.hasCaughtUp) this.hasCaughtUp = this.projections.appliedPosition() >= this.startHead;
-    return this.hasCaughtUp ? undefined : `the read models are catching up after start (position ${this.projections.appliedPosition()} of ${this.startHead})`;
+    return !this.hasCaughtUp;
   }
 
   /** What the API's read-your-writes needs (`READ_SIDE`). */
@@ -49,6 +58,7 @@ export class EngineReadSide {
     return {
       waitFor: (position) => this.projections.waitFor(position),
       writeRefusal: () => this.writeRefusal(),
+      catchingUp: () => this.catchingUp(),
       catchUp: async () => this.projections.waitFor(await this.store.headPosition()),
     };
   }

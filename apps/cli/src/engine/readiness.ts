@@ -6,7 +6,7 @@
  *   issuer fetched over HTTP (fresh cached keys or a successful fetch);
  * - every supervised loop (projections, dispatch, leak-inventory where this process reaches Kubernetes) is
  *   `running` and at most `maxLagEvents` behind the head last probed;
- * - writes are accepted (the read model caught up with the head seen at start).
+ * - writes are accepted (the projections are running: `ReadSide.writeRefusal`).
  * The JSON is the same for 200 and 503: `{ status, failing[], checks: { event_store, job_queue, dependencies[],
  * loops[], kube_watches }, writes }`; `failing` names each dependency that is not up, with reason and since.
  * Kubernetes and `kube_watches` (where this process hosts adapters) are information only: a watch or the
