@@ -1,12 +1,13 @@
 /**
  * A restart behind the log accepts writes while its read models apply the backlog (docs/operations.md
  * "Health"), on the PostgreSQL profile: an engine starts on an empty schema (the read-model tables exist) and
- * stops; 20,000 `ResourceCreated` are recorded while no engine runs (the create decision and append the API
+ * stops; 1,500 `ResourceCreated` are recorded while no engine runs (the create decision and append the API
  * makes, straight into the store); the engine starts again while the test holds the `resources` table against
  * writes (`LOCK TABLE … IN EXCLUSIVE MODE`: reads go on, the projections' first batch waits). The marker: a POST
  * and a PATCH of a cluster from the backlog are answered while the projections provably have not applied the
  * backlog (the patched cluster still answers 404 on a read, `/readyz` says `writes.accepted`); once the lock is released the read side shows
- * both. How fast is the bench's business (restart.bench.ts, P9); this spec asserts the order, not a duration.
+ * both. The lock, not the backlog's size, keeps the read models behind, so a small backlog proves the order; how
+ * fast a 20,000-event backlog is applied is the bench's business (restart.bench.ts, P9).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,14 +21,15 @@ import { seedClustersInto } from '../bench/support/seed-store.js';
 import { usePostgres, type PostgresForTests } from '../support/postgres.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
-const BACKLOG = 20_000;
+// More than /readyz tolerates (1,000 events of lag), so it says not_ready while writes are accepted.
+const BACKLOG = 1_500;
 
 interface Readiness {
   readonly status: string;
   readonly writes: unknown;
 }
 
-describe('a restart 20,000 events behind (PostgreSQL)', () => {
+describe('a restart behind the log (PostgreSQL)', () => {
   let postgres: PostgresForTests;
   let schema: string;
   let dataDir: string;
