@@ -22,9 +22,20 @@ export default {
   projects: [
     // Pure code: a unit test that needs more than 5 s is waiting on something it should not. (Jest reads
     // `testTimeout` only globally, so the unit project sets its own in a setup file.)
-    { ...shared, displayName: 'unit', testMatch: ['**/?(*.)+(spec).ts'], testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|e2e|chaos)-spec\\.ts$'], setupFilesAfterEnv: ['<rootDir>/test/support/unit-test-timeout.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['**/?(*.)+(spec).ts'],
+      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|e2e|chaos)-spec\\.ts$'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/unit-test-timeout.ts'],
+    },
     // Real PostgreSQL, Redis, HTTP servers, browsers and child processes: start-up alone can take seconds.
-    { ...shared, displayName: 'integration', testMatch: ['**/?(*.)+(int-spec|e2e-spec).ts'], globalSetup: '<rootDir>/test/support/build-once.mjs' },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['**/?(*.)+(int-spec|e2e-spec).ts'],
+      globalSetup: '<rootDir>/test/support/build-once.mjs',
+    },
   ],
   testTimeout: 60_000,
 };

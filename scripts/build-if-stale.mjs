@@ -47,7 +47,11 @@ const main = join(root, 'dist', 'apps', 'cli', 'src', 'main.js');
 const previous = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').trim() : '';
 if (previous === current && existsSync(main)) process.exit(0);
 
-process.stderr.write(previous ? 'decom: sources changed since the last build: building…\n' : 'decom: first start: building (once; later starts skip this while nothing changed)…\n');
+process.stderr.write(
+  previous
+    ? 'decom: sources changed since the last build: building…\n'
+    : 'decom: first start: building (once; later starts skip this while nothing changed)…\n',
+);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const build = spawnSync(npm, ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) {

@@ -36,7 +36,13 @@ describe('record histories', () => {
     const entities = await loadEntitiesConfig(resolve('config/entities.yaml'));
     const kinds = new KindRegistry(entities);
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const save = async (name: string, description: string, flow: string, events: readonly RecordedEvent[], schemaVersion = RESOURCE_EVENT_SCHEMA_VERSION) => {
+    const save = async (
+      name: string,
+      description: string,
+      flow: string,
+      events: readonly RecordedEvent[],
+      schemaVersion = RESOURCE_EVENT_SCHEMA_VERSION,
+    ) => {
       const fixture: HistoryFixture = {
         description,
         recorded: { with: `${flow} (Decom ${commit})`, at: new Date().toISOString(), schema_version: schemaVersion },
@@ -53,8 +59,18 @@ describe('record histories', () => {
       const run = await runDemoScenario(demo.engine.url, demo.engine.localKube!);
       await demo.engine.settle();
       const deleted = await demo.engine.store.readStream(`cluster-${run.clusterId}`);
-      await save('create-delete-hard-delete', 'A cluster and two nodepools provisioned by the shipped adapters, DELETEd: cascade, ordered cleanup, Finalized, bottom-up hard delete.', 'decom demo, step 1-4', deleted);
-      await save('force-delete', 'A cluster whose adapter reports Health=False after DELETE, force-deleted by an admin with a reason: audit, then hard delete.', 'decom demo, force-delete steps', await demo.engine.store.readStream(`cluster-${run.stuckClusterId}`));
+      await save(
+        'create-delete-hard-delete',
+        'A cluster and two nodepools provisioned by the shipped adapters, DELETEd: cascade, ordered cleanup, Finalized, bottom-up hard delete.',
+        'decom demo, step 1-4',
+        deleted,
+      );
+      await save(
+        'force-delete',
+        'A cluster whose adapter reports Health=False after DELETE, force-deleted by an admin with a reason: audit, then hard delete.',
+        'decom demo, force-delete steps',
+        await demo.engine.store.readStream(`cluster-${run.stuckClusterId}`),
+      );
       await save(
         'create-delete-hard-delete.schema-1',
         'The create-delete-hard-delete stream as schema 1 wrote it: DeletionRequested without deletion_policy, no DeletionStarted, no schema_version. Derived from the recorded stream by removing what schema 2 added.',
@@ -73,9 +89,15 @@ describe('record histories', () => {
       const accepted = { Applied: 'True', Available: 'True', Health: 'True', Finalized: 'False' };
       expect((await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 1, accepted))).status).toBe(201);
       expect((await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 7, accepted))).status).toBe(204);
-      expect((await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 1, { Applied: 'True', Health: 'True' }))).status).toBe(400);
+      expect(
+        (await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 1, { Applied: 'True', Health: 'True' }))).status,
+      ).toBe(400);
       await api.call('DELETE', `/clusters/${cluster.id}`);
-      await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 1, { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' }));
+      await api.call(
+        'PUT',
+        `/clusters/${cluster.id}/statuses`,
+        report('validation', 1, { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' }),
+      );
       await played.engine.settle();
       await save(
         'status-discards',
@@ -84,15 +106,31 @@ describe('record histories', () => {
         await played.engine.store.readStream(`cluster-${cluster.id}`),
       );
 
-      const guarded = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'rails', spec: {}, deletion_protection: true, deletion_protection_reason: 'production' })).body;
+      const guarded = (
+        await api.call('POST', '/clusters', {
+          kind: 'Cluster',
+          name: 'rails',
+          spec: {},
+          deletion_protection: true,
+          deletion_protection_reason: 'production',
+        })
+      ).body;
       const pool = (await api.call('POST', `/clusters/${guarded.id}/nodepools`, { kind: 'NodePool', name: 'rails-pool', spec: {} })).body;
       expect((await api.call('DELETE', `/clusters/${guarded.id}`)).status).toBe(409);
-      expect((await api.call('PATCH', `/clusters/${guarded.id}`, { deletion_protection: false, deletion_protection_reason: 'retire' })).status).toBe(200);
+      expect(
+        (await api.call('PATCH', `/clusters/${guarded.id}`, { deletion_protection: false, deletion_protection_reason: 'retire' })).status,
+      ).toBe(200);
       expect((await api.call('DELETE', `/clusters/${guarded.id}`)).status).toBe(202);
-      expect((await api.call('POST', `/clusters/${guarded.id}/adapters/validation/abandon`, { reason: 'cluster API unreachable' })).status).toBe(200);
+      expect(
+        (await api.call('POST', `/clusters/${guarded.id}/adapters/validation/abandon`, { reason: 'cluster API unreachable' })).status,
+      ).toBe(200);
       const stuck = { Applied: 'False', Available: 'False', Health: 'False', Finalized: 'False' };
       expect((await api.call('PUT', `/clusters/${guarded.id}/statuses`, report('validation', 2, stuck))).status).toBe(204);
-      await api.call('PUT', `/nodepools/${pool.id}/statuses`, report('np-configmap', 2, { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' }));
+      await api.call(
+        'PUT',
+        `/nodepools/${pool.id}/statuses`,
+        report('np-configmap', 2, { Applied: 'False', Available: 'False', Health: 'True', Finalized: 'True' }),
+      );
       await played.engine.settle();
       await save(
         'protection-and-abandon',
@@ -111,7 +149,9 @@ describe('record histories', () => {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
     const folderForConfig = await mkdtemp(join(tmpdir(), 'decom-record-break-glass-'));
     const issuer = await TestIssuer.start();
-    const document = parse(serverConfigYaml(issuer, { identityClaim: 'email', authorization: { admins: ['alice@example.com', 'bob@example.com'] } })) as { authorization: Record<string, unknown> };
+    const document = parse(
+      serverConfigYaml(issuer, { identityClaim: 'email', authorization: { admins: ['alice@example.com', 'bob@example.com'] } }),
+    ) as { authorization: Record<string, unknown> };
     document.authorization['break_glass'] = { approvals: 1 };
     await writeFile(join(folderForConfig, 'server.yaml'), stringify(document));
     const engine = await startTestEngine({ env: { DECOM_SERVER_CONFIG: join(folderForConfig, 'server.yaml') } });
@@ -119,14 +159,21 @@ describe('record histories', () => {
       const call = async (identity: string, method: string, path: string, body?: unknown) => {
         const response = await fetch(`${engine.engine.url}${path}`, {
           method,
-          headers: { authorization: `Bearer ${await issuer.token(identity)}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+          headers: {
+            authorization: `Bearer ${await issuer.token(identity)}`,
+            ...(body !== undefined && { 'content-type': 'application/json' }),
+          },
           ...(body !== undefined && { body: JSON.stringify(body) }),
         });
         return (await response.json().catch(() => undefined)) as any;
       };
       const hf = '/api/hyperfleet/v1';
       const queue = '/api/decom/v1/break-glass-requests';
-      const cluster = await call('operator@example.com', 'POST', `${hf}/clusters`, { kind: 'Cluster', name: 'two-person', spec: { size: 1 } });
+      const cluster = await call('operator@example.com', 'POST', `${hf}/clusters`, {
+        kind: 'Cluster',
+        name: 'two-person',
+        spec: { size: 1 },
+      });
       await call('alice@example.com', 'POST', `${hf}/clusters/${cluster.id}/pause`, { reason: 'investigating' });
       const unpause = await call('alice@example.com', 'POST', `${hf}/clusters/${cluster.id}/unpause`, { reason: 'done' });
       await call('operator@example.com', 'PATCH', `${hf}/clusters/${cluster.id}`, { spec: { size: 2 } });
@@ -138,8 +185,13 @@ describe('record histories', () => {
       await call('bob@example.com', 'POST', `${queue}/${force.request_id}/approve`, { reason: 'checked' });
       const events = await engine.engine.store.readStream(`cluster-${cluster.id}`);
       const fixture: HistoryFixture = {
-        description: 'The two-person rule: an unpause request voided by a PATCH (generation moved), a force-orphan request rejected, a force-delete request approved by a second admin (ForceDeleted and HardDeleted in the same append).',
-        recorded: { with: `break-glass requests through HTTP with JWT callers (Decom ${commit})`, at: new Date().toISOString(), schema_version: RESOURCE_EVENT_SCHEMA_VERSION },
+        description:
+          'The two-person rule: an unpause request voided by a PATCH (generation moved), a force-orphan request rejected, a force-delete request approved by a second admin (ForceDeleted and HardDeleted in the same append).',
+        recorded: {
+          with: `break-glass requests through HTTP with JWT callers (Decom ${commit})`,
+          at: new Date().toISOString(),
+          schema_version: RESOURCE_EVENT_SCHEMA_VERSION,
+        },
         kinds: entities,
         stream: events[0]!.stream,
         events,

@@ -27,7 +27,14 @@ async function engineWith(dataDir: string, env: Record<string, string>): Promise
   const adapters = join(dataDir, 'no-adapters');
   await mkdir(adapters, { recursive: true });
   const config = {
-    ...loadAppConfig({ PORT: '0', HOST: '127.0.0.1', DECOM_DATA_DIR: dataDir, DECOM_ADAPTERS_DIR: adapters, DECOM_ENTITIES_FILE: resolve('config/entities.yaml'), ...env }),
+    ...loadAppConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DECOM_DATA_DIR: dataDir,
+      DECOM_ADAPTERS_DIR: adapters,
+      DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
+      ...env,
+    }),
     logLevel: 'silent' as const,
   };
   return startEngine({ config, logger: pino({ level: 'silent' }) });
@@ -75,8 +82,10 @@ async function verifyRate(token: string, keys: ReturnType<typeof createRemoteJWK
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 export default async function authBench(ctx: BenchContext): Promise<string> {
-  if (ctx.quick) (SECONDS = 0.3), (ROUNDS = 1);
-  const load = loadavg().map((l) => l.toFixed(2)).join(', ');
+  if (ctx.quick) ((SECONDS = 0.3), (ROUNDS = 1));
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
   const issuer = await TestIssuer.start();
   const dir = await mkdtemp(join(tmpdir(), 'decom-bench-auth-'));
   const serverConfig = join(dir, 'server.yaml');

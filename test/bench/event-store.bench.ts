@@ -34,7 +34,14 @@ const PAGE = 1000;
 /** A Decom-sized event: a DeletionRequested-like payload and the caller metadata. */
 function payload(i: number) {
   return {
-    data: { id: randomUUID(), kind: 'Cluster', generation: 2, deleted_time: new Date(1_700_000_000_000 + i).toISOString(), deleted_by: 'bench@example.com', deletion_policy: 'Delete' },
+    data: {
+      id: randomUUID(),
+      kind: 'Cluster',
+      generation: 2,
+      deleted_time: new Date(1_700_000_000_000 + i).toISOString(),
+      deleted_by: 'bench@example.com',
+      deletion_policy: 'Delete',
+    },
     metadata: { caller: 'bench@example.com', schema_version: 2 },
   };
 }
@@ -98,7 +105,15 @@ function measureRawSqlite(file: string, sizes: { single: number; batches: number
     const revision = (revisions.get(stream) ?? -1) + 1;
     revisions.set(stream, revision);
     const { data, metadata } = payload(i * 10 + n);
-    insert.run(randomUUID(), stream, revision, 'DeletionRequested', JSON.stringify(data), JSON.stringify(metadata), new Date().toISOString());
+    insert.run(
+      randomUUID(),
+      stream,
+      revision,
+      'DeletionRequested',
+      JSON.stringify(data),
+      JSON.stringify(metadata),
+      new Date().toISOString(),
+    );
   };
   // IMMEDIATE, as the store's append transactions (a writer takes the lock up front).
   const writeOne = db.transaction((i: number) => row(i, 0)).immediate;
@@ -140,11 +155,16 @@ async function measureRawPostgres(pool: pg.Pool, schema: string, sizes: { single
     return [randomUUID(), stream, revision, 'DeletionRequested', JSON.stringify(data), JSON.stringify(metadata)];
   };
   const placeholders = (count: number) =>
-    Array.from({ length: count }, (_, r) => `($${r * 6 + 1}, $${r * 6 + 2}, $${r * 6 + 3}, $${r * 6 + 4}, $${r * 6 + 5}::jsonb, $${r * 6 + 6}::jsonb, clock_timestamp())`).join(', ');
+    Array.from(
+      { length: count },
+      (_, r) =>
+        `($${r * 6 + 1}, $${r * 6 + 2}, $${r * 6 + 3}, $${r * 6 + 4}, $${r * 6 + 5}::jsonb, $${r * 6 + 6}::jsonb, clock_timestamp())`,
+    ).join(', ');
   const client = await pool.connect();
   try {
     const single = await rate(sizes.single, async () => {
-      for (let i = 0; i < sizes.single; i += 1) await client.query(`INSERT INTO ${table} (${RAW_COLUMNS}) VALUES ${placeholders(1)}`, values(i, 0));
+      for (let i = 0; i < sizes.single; i += 1)
+        await client.query(`INSERT INTO ${table} (${RAW_COLUMNS}) VALUES ${placeholders(1)}`, values(i, 0));
     });
     const batch = await rate(sizes.batches * 10, async () => {
       for (let i = 0; i < sizes.batches; i += 1) {
@@ -155,7 +175,10 @@ async function measureRawPostgres(pool: pg.Pool, schema: string, sizes: { single
     const replay = await rate(sizes.single + sizes.batches * 10, async () => {
       let after = 0;
       for (;;) {
-        const { rows } = await client.query(`SELECT position, ${RAW_COLUMNS} FROM ${table} WHERE position > $1 ORDER BY position LIMIT $2`, [after, PAGE]);
+        const { rows } = await client.query(
+          `SELECT position, ${RAW_COLUMNS} FROM ${table} WHERE position > $1 ORDER BY position LIMIT $2`,
+          [after, PAGE],
+        );
         if (rows.length < PAGE) break;
         after = Number(rows[rows.length - 1].position);
       }
@@ -173,7 +196,10 @@ async function measureRawEsdb(client: EventStoreDBClient, prefix: string, sizes:
   });
   const batch = await rate(sizes.batches * 10, async () => {
     for (let i = 0; i < sizes.batches; i += 1) {
-      await client.appendToStream(`${prefix}.cluster-${i % STREAMS}`, Array.from({ length: 10 }, (_, n) => event(i * 10 + n)));
+      await client.appendToStream(
+        `${prefix}.cluster-${i % STREAMS}`,
+        Array.from({ length: 10 }, (_, n) => event(i * 10 + n)),
+      );
     }
   });
   const total = sizes.single + sizes.batches * 10;
@@ -190,14 +216,15 @@ async function measureRawEsdb(client: EventStoreDBClient, prefix: string, sizes:
 function table(rows: Array<{ backend: string; store: Rates; raw: Rates; rawLabel: string }>): string {
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(0)} %`;
-  const lines = [
-    '| backend | measure | Decom store (events/s) | raw driver (events/s) | store / raw |',
-    '|---|---|---:|---:|---:|',
-  ];
+  const lines = ['| backend | measure | Decom store (events/s) | raw driver (events/s) | store / raw |', '|---|---|---:|---:|---:|'];
   for (const { backend, store, raw, rawLabel } of rows) {
-    lines.push(`| ${backend} | append, 1 event per append | ${fmt(store.single)} | ${fmt(raw.single)} | ${pct(store.single, raw.single)} |`);
+    lines.push(
+      `| ${backend} | append, 1 event per append | ${fmt(store.single)} | ${fmt(raw.single)} | ${pct(store.single, raw.single)} |`,
+    );
     lines.push(`| ${backend} | append, batches of 10 | ${fmt(store.batch)} | ${fmt(raw.batch)} | ${pct(store.batch, raw.batch)} |`);
-    lines.push(`| ${backend} | replay (\`readAll\`, pages of ${PAGE}) | ${fmt(store.replay)} | ${fmt(raw.replay)} | ${pct(store.replay, raw.replay)} |`);
+    lines.push(
+      `| ${backend} | replay (\`readAll\`, pages of ${PAGE}) | ${fmt(store.replay)} | ${fmt(raw.replay)} | ${pct(store.replay, raw.replay)} |`,
+    );
     lines.push(`| ${backend} | raw baseline | | ${rawLabel} | |`);
   }
   return lines.join('\n');
@@ -234,10 +261,15 @@ export default async function eventStoreBench(ctx: BenchContext): Promise<string
         await store.close();
       };
       const runRaw = async () => void raws.push(await measureRawSqlite(join(folder, `raw-${round}.sqlite`), SIZES.sqlite));
-      if (round % 2 === 0) await runStore(), await runRaw();
-      else await runRaw(), await runStore();
+      if (round % 2 === 0) (await runStore(), await runRaw());
+      else (await runRaw(), await runStore());
     }
-    rows.push({ backend: 'SQLite', store: best(stores), raw: best(raws), rawLabel: 'better-sqlite3 prepared INSERT, one transaction per append; keyset SELECT + JSON.parse' });
+    rows.push({
+      backend: 'SQLite',
+      store: best(stores),
+      raw: best(raws),
+      rawLabel: 'better-sqlite3 prepared INSERT, one transaction per append; keyset SELECT + JSON.parse',
+    });
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -260,8 +292,24 @@ export default async function eventStoreBench(ctx: BenchContext): Promise<string
     const raw = best(raws);
     rows.push({ backend: 'PostgreSQL', store, raw, rawLabel: '`pg` INSERT (multi-row for batches), autocommit; keyset SELECT' });
     const events = (n: number) => `${Math.round(n).toLocaleString('en-US')} events/s`;
-    ctx.target({ id: 'P7', measure: 'PostgreSQL append, 1 event per append', figure: events(store.single), ceiling: `${events(raw.single)} (\`pg\`)`, ratio: `${Math.round((store.single / raw.single) * 100)} %`, target: '≥ 50 % of raw', met: store.single / raw.single >= 0.5 });
-    ctx.target({ id: 'P7', measure: 'PostgreSQL append, batches of 10', figure: events(store.batch), ceiling: `${events(raw.batch)} (\`pg\`)`, ratio: `${Math.round((store.batch / raw.batch) * 100)} %`, target: '≥ 70 % of raw', met: store.batch / raw.batch >= 0.7 });
+    ctx.target({
+      id: 'P7',
+      measure: 'PostgreSQL append, 1 event per append',
+      figure: events(store.single),
+      ceiling: `${events(raw.single)} (\`pg\`)`,
+      ratio: `${Math.round((store.single / raw.single) * 100)} %`,
+      target: '≥ 50 % of raw',
+      met: store.single / raw.single >= 0.5,
+    });
+    ctx.target({
+      id: 'P7',
+      measure: 'PostgreSQL append, batches of 10',
+      figure: events(store.batch),
+      ceiling: `${events(raw.batch)} (\`pg\`)`,
+      ratio: `${Math.round((store.batch / raw.batch) * 100)} %`,
+      target: '≥ 70 % of raw',
+      met: store.batch / raw.batch >= 0.7,
+    });
   } finally {
     await pool.end();
     await postgres.stop();
@@ -282,7 +330,12 @@ export default async function eventStoreBench(ctx: BenchContext): Promise<string
       const esdbStore = await measureStore(store, SIZES.esdb);
       await store.close();
       const esdbRaw = await measureRawEsdb(client, `raw${namespace}`, SIZES.esdb);
-      rows.push({ backend: 'EventStoreDB', store: esdbStore, raw: esdbRaw, rawLabel: '`appendToStream` with expected revision ANY; `readAll` streamed' });
+      rows.push({
+        backend: 'EventStoreDB',
+        store: esdbStore,
+        raw: esdbRaw,
+        rawLabel: '`appendToStream` with expected revision ANY; `readAll` streamed',
+      });
     } finally {
       await client.dispose();
     }
@@ -300,6 +353,6 @@ export default async function eventStoreBench(ctx: BenchContext): Promise<string
     table(rows),
     '',
     ...notes.map((note) => `- ${note}`),
-    '- PostgreSQL: an append is one round trip, a call of the server-side `decom_append` function (advisory lock, expected revision, gap-safe positions, reservations, notify: docs/event-stores.md), against the raw INSERT\'s one autocommit round trip with a sequence (not gap-safe). (Four round trips per append, the earlier design, measured 39 % (single) and 69 % (batches of 10) of raw.)',
+    "- PostgreSQL: an append is one round trip, a call of the server-side `decom_append` function (advisory lock, expected revision, gap-safe positions, reservations, notify: docs/event-stores.md), against the raw INSERT's one autocommit round trip with a sequence (not gap-safe). (Four round trips per append, the earlier design, measured 39 % (single) and 69 % (batches of 10) of raw.)",
   ].join('\n');
 }

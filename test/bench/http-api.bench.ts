@@ -35,8 +35,26 @@ interface Sizes {
   readonly stallWindowS: number;
 }
 
-const FULL: Sizes = { resources: 20_000, connections: 50, postConnections: 16, postSeconds: 3, seconds: 3, rounds: 2, sweepIntervalMs: 2_000, stallWindowS: 7 };
-const QUICK: Sizes = { resources: 300, connections: 50, postConnections: 8, postSeconds: 0.3, seconds: 0.3, rounds: 1, sweepIntervalMs: 300, stallWindowS: 1 };
+const FULL: Sizes = {
+  resources: 20_000,
+  connections: 50,
+  postConnections: 16,
+  postSeconds: 3,
+  seconds: 3,
+  rounds: 2,
+  sweepIntervalMs: 2_000,
+  stallWindowS: 7,
+};
+const QUICK: Sizes = {
+  resources: 300,
+  connections: 50,
+  postConnections: 8,
+  postSeconds: 0.3,
+  seconds: 0.3,
+  rounds: 1,
+  sweepIntervalMs: 300,
+  stallWindowS: 1,
+};
 const ENVS = ['prod', 'stage', 'dev', 'test'];
 const SEARCH = "labels.env='prod'";
 const ORDER = 'name desc';
@@ -48,14 +66,24 @@ let serial = 0;
 /** A create body with a unique name and one of four `env` labels. */
 const createBody = (tag: string) => () => {
   const n = serial++;
-  return JSON.stringify({ kind: 'Cluster', name: `${tag}-${n}`, spec: { region: 'eu-west-1', release: { version: 4 } }, labels: { env: ENVS[n % ENVS.length], team: `t${n % 10}` } });
+  return JSON.stringify({
+    kind: 'Cluster',
+    name: `${tag}-${n}`,
+    spec: { region: 'eu-west-1', release: { version: 4 } },
+    labels: { env: ENVS[n % ENVS.length], team: `t${n % 10}` },
+  });
 };
 
 /**
  * Best run (highest rate) of `rounds` × (engine, bare), interleaved so a busy moment on the box hits both;
  * after each engine run, `settle` waits until the engine worked off what the run left queued.
  */
-async function sideBySide(rounds: number, engine: () => Promise<LoadResult>, bare: () => Promise<LoadResult>, settle: () => Promise<void>): Promise<{ engine: LoadResult; bare: LoadResult }> {
+async function sideBySide(
+  rounds: number,
+  engine: () => Promise<LoadResult>,
+  bare: () => Promise<LoadResult>,
+  settle: () => Promise<void>,
+): Promise<{ engine: LoadResult; bare: LoadResult }> {
   let bestEngine: LoadResult | undefined;
   let bestBare: LoadResult | undefined;
   for (let round = 0; round < rounds; round++) {
@@ -88,7 +116,15 @@ export default async function httpApiBench(ctx: BenchContext): Promise<string> {
   try {
     await engine.waitForLog(/"msg":"metrics: /);
     // P5 on the (nearly) empty store, after a warm-up (JIT, prepared statements): its creates stay in the store.
-    const post = (tag: string, seconds: number) => load({ url: `${base(engine)}/clusters`, method: 'POST', connections: sizes.postConnections, seconds, headers: HEADERS, body: createBody(tag) });
+    const post = (tag: string, seconds: number) =>
+      load({
+        url: `${base(engine)}/clusters`,
+        method: 'POST',
+        connections: sizes.postConnections,
+        seconds,
+        headers: HEADERS,
+        body: createBody(tag),
+      });
     const warmUp = await post('warm', ctx.quick ? 0.1 : 1);
     const empty = await post('empty', sizes.postSeconds);
     const createdEmpty = warmUp.ok + empty.ok;
@@ -104,12 +140,19 @@ export default async function httpApiBench(ctx: BenchContext): Promise<string> {
     const projectStarted = performance.now();
     engine = await startDecom('api', { label: 'decom api (P3-P5 at 20k)', dir, dataDir, env: sweepOff, profile: ctx.profile });
     const expected = createdEmpty + toSeed;
-    await until(`${expected} clusters listed`, async () => JSON.parse(await fetchText(`${base(engine)}/clusters?size=1`)).total >= expected, 300_000, 100);
+    await until(
+      `${expected} clusters listed`,
+      async () => JSON.parse(await fetchText(`${base(engine)}/clusters?size=1`)).total >= expected,
+      300_000,
+      100,
+    );
     const projectSeconds = secondsSince(projectStarted);
     // The start's recovery sweep walks every resource once (O(n), once per start, not per create): P5 measures
     // the request path after it, as P6 does (`metrics:` is logged once it is done).
     await engine.waitForLog(/"msg":"metrics: /, 300_000);
-    ctx.log(`seeded ${fmt(toSeed)} clusters in ${fmt(seedSeconds, 1)} s; engine started and projected them in ${fmt(projectSeconds, 1)} s, recovery sweep done after ${fmt(secondsSince(projectStarted), 1)} s`);
+    ctx.log(
+      `seeded ${fmt(toSeed)} clusters in ${fmt(seedSeconds, 1)} s; engine started and projected them in ${fmt(projectSeconds, 1)} s, recovery sweep done after ${fmt(secondsSince(projectStarted), 1)} s`,
+    );
     if (!ctx.quick) await post('warm-full', 1);
     const full = await post('full', sizes.postSeconds);
     const total = JSON.parse(await fetchText(`${base(engine)}/clusters?size=1`)).total as number;
@@ -158,32 +201,89 @@ export default async function httpApiBench(ctx: BenchContext): Promise<string> {
     const idle = await engine.probe();
     const idleCpuMs = idle.cpuMs - afterLoad.cpuMs;
     const stopped = await engine.stop();
-    if (stopped.profile && (p3.engine.rps < 0.6 * p3.bare.rps || Object.values(p4).some((r) => r.engine.rps < 0.25 * r.bare.rps))) profiles.push(...formatProfile(engine.label, stopped.profile));
+    if (stopped.profile && (p3.engine.rps < 0.6 * p3.bare.rps || Object.values(p4).some((r) => r.engine.rps < 0.25 * r.bare.rps)))
+      profiles.push(...formatProfile(engine.label, stopped.profile));
 
     // P6: the same data, a sweep every sweepIntervalMs.
-    engine = await startDecom('api', { label: 'decom api (P6 sweeper)', dir, dataDir, env: { DECOM_SWEEP_INTERVAL_MS: String(sizes.sweepIntervalMs) }, profile: ctx.profile });
+    engine = await startDecom('api', {
+      label: 'decom api (P6 sweeper)',
+      dir,
+      dataDir,
+      env: { DECOM_SWEEP_INTERVAL_MS: String(sizes.sweepIntervalMs) },
+      profile: ctx.profile,
+    });
     // `metrics:` is logged after the start's recovery sweep: the window holds only periodic sweeps.
     await engine.waitForLog(/"msg":"metrics: /);
     const windowStart = await engine.probe(true);
     await sleep(sizes.stallWindowS * 1000);
     const swept = await engine.probe();
     const sweepCpuMs = swept.cpuMs - windowStart.cpuMs;
-    ctx.log(`P6: max stall ${fmt(swept.loopDelay.maxMs, 1)} ms with sweeps (CPU ${fmt(sweepCpuMs)} ms), ${fmt(idle.loopDelay.maxMs, 1)} ms idle`);
+    ctx.log(
+      `P6: max stall ${fmt(swept.loopDelay.maxMs, 1)} ms with sweeps (CPU ${fmt(sweepCpuMs)} ms), ${fmt(idle.loopDelay.maxMs, 1)} ms idle`,
+    );
     const p6Stopped = await engine.stop();
     if (p6Stopped.profile && swept.loopDelay.maxMs > 50) profiles.push(...formatProfile(engine.label, p6Stopped.profile));
 
     const ratio = (r: { engine: LoadResult; bare: LoadResult }) => r.engine.rps / r.bare.rps;
     const reqs = (n: number) => `${fmt(n)} req/s`;
-    ctx.target({ id: 'P3', measure: 'GET one cluster, 50 connections', figure: reqs(p3.engine.rps), ceiling: `${reqs(p3.bare.rps)} (bare)`, ratio: pct(ratio(p3)), target: '≥ 60 % of bare', met: ratio(p3) >= 0.6 });
-    ctx.target({ id: 'P3', measure: 'GET one cluster p99', figure: `${fmt(p3.engine.p99Ms)} ms`, ceiling: `${fmt(p3.bare.p99Ms)} ms (bare)`, ratio: '—', target: '≤ 50 ms', met: p3.engine.p99Ms <= 50 });
+    ctx.target({
+      id: 'P3',
+      measure: 'GET one cluster, 50 connections',
+      figure: reqs(p3.engine.rps),
+      ceiling: `${reqs(p3.bare.rps)} (bare)`,
+      ratio: pct(ratio(p3)),
+      target: '≥ 60 % of bare',
+      met: ratio(p3) >= 0.6,
+    });
+    ctx.target({
+      id: 'P3',
+      measure: 'GET one cluster p99',
+      figure: `${fmt(p3.engine.p99Ms)} ms`,
+      ceiling: `${fmt(p3.bare.p99Ms)} ms (bare)`,
+      ratio: '—',
+      target: '≤ 50 ms',
+      met: p3.engine.p99Ms <= 50,
+    });
     const labels = { list: 'LIST size=20', search: `LIST size=20 search=${SEARCH}`, order: `LIST size=20 order=${ORDER}` };
     for (const name of ['list', 'search', 'order'] as const) {
       const r = p4[name];
-      ctx.target({ id: 'P4', measure: `${labels[name]} over ${thousands(total)}`, figure: `${reqs(r.engine.rps)}, p99 ${fmt(r.engine.p99Ms)} ms`, ceiling: `${reqs(r.bare.rps)} (bare)`, ratio: pct(ratio(r)), target: '≥ 25 % of bare, p99 ≤ 100 ms', met: ratio(r) >= 0.25 && r.engine.p99Ms <= 100 });
+      ctx.target({
+        id: 'P4',
+        measure: `${labels[name]} over ${thousands(total)}`,
+        figure: `${reqs(r.engine.rps)}, p99 ${fmt(r.engine.p99Ms)} ms`,
+        ceiling: `${reqs(r.bare.rps)} (bare)`,
+        ratio: pct(ratio(r)),
+        target: '≥ 25 % of bare, p99 ≤ 100 ms',
+        met: ratio(r) >= 0.25 && r.engine.p99Ms <= 100,
+      });
     }
-    ctx.target({ id: 'P5', measure: `POST create at ${thousands(total)} vs at 0`, figure: `${fmt(full.rps)} /s`, ceiling: `${fmt(empty.rps)} /s (at 0)`, ratio: pct(full.rps / empty.rps), target: '≥ 90 % of the empty-store rate', met: full.rps / empty.rps >= 0.9 });
-    ctx.target({ id: 'P6', measure: `event-loop stall, idle engine, ${thousands(total)} resources, sweeps every ${fmt(sizes.sweepIntervalMs / 1000, 1)} s`, figure: `${fmt(swept.loopDelay.maxMs)} ms max`, ceiling: `${fmt(idle.loopDelay.maxMs)} ms (no sweep)`, ratio: '—', target: '≤ 50 ms', met: swept.loopDelay.maxMs <= 50 });
-    ctx.target({ id: 'P8', measure: 'RSS after P3/P4: decom api with 20k resources', figure: mb(afterLoad.rss), ceiling: '—', ratio: '—', target: '≤ 300 MB', met: afterLoad.rss <= 300 * 2 ** 20 });
+    ctx.target({
+      id: 'P5',
+      measure: `POST create at ${thousands(total)} vs at 0`,
+      figure: `${fmt(full.rps)} /s`,
+      ceiling: `${fmt(empty.rps)} /s (at 0)`,
+      ratio: pct(full.rps / empty.rps),
+      target: '≥ 90 % of the empty-store rate',
+      met: full.rps / empty.rps >= 0.9,
+    });
+    ctx.target({
+      id: 'P6',
+      measure: `event-loop stall, idle engine, ${thousands(total)} resources, sweeps every ${fmt(sizes.sweepIntervalMs / 1000, 1)} s`,
+      figure: `${fmt(swept.loopDelay.maxMs)} ms max`,
+      ceiling: `${fmt(idle.loopDelay.maxMs)} ms (no sweep)`,
+      ratio: '—',
+      target: '≤ 50 ms',
+      met: swept.loopDelay.maxMs <= 50,
+    });
+    ctx.target({
+      id: 'P8',
+      measure: 'RSS after P3/P4: decom api with 20k resources',
+      figure: mb(afterLoad.rss),
+      ceiling: '—',
+      ratio: '—',
+      target: '≤ 300 MB',
+      met: afterLoad.rss <= 300 * 2 ** 20,
+    });
 
     const row = (name: string, r: { engine: LoadResult; bare: LoadResult }) =>
       `| ${name} | **${fmt(r.engine.rps)}** | ${fmt(r.engine.p50Ms)} | **${fmt(r.engine.p99Ms)}** | ${fmt(r.bare.rps)} | ${fmt(r.bare.p99Ms)} | **${pct(ratio(r))}** | ${fmt(r.engine.bytesPerAnswer)} / ${fmt(r.bare.bytesPerAnswer)} |`;

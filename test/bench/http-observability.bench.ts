@@ -22,7 +22,13 @@ let ROUNDS = 2;
 async function withEngine<T>(observability: boolean, run: (engine: Engine, clusterUrl: string) => Promise<T>): Promise<T> {
   const dataDir = await mkdtemp(join(tmpdir(), 'decom-bench-http-'));
   const config = {
-    ...loadAppConfig({ PORT: '0', HOST: '127.0.0.1', DECOM_DATA_DIR: dataDir, DECOM_ADAPTERS_DIR: join(dataDir, 'none'), DECOM_ENTITIES_FILE: resolve('config/entities.yaml') }),
+    ...loadAppConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DECOM_DATA_DIR: dataDir,
+      DECOM_ADAPTERS_DIR: join(dataDir, 'none'),
+      DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
+    }),
     logLevel: 'info' as const,
   };
   const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
@@ -60,8 +66,10 @@ async function measure(url: string): Promise<number> {
 }
 
 export default async function httpObservabilityBench(ctx: BenchContext): Promise<string> {
-  if (ctx.quick) (SECONDS = 0.3), (ROUNDS = 1);
-  const load = loadavg().map((l) => l.toFixed(2)).join(', ');
+  if (ctx.quick) ((SECONDS = 0.3), (ROUNDS = 1));
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
   const best = { off: 0, on: 0 };
   for (let round = 0; round < ROUNDS; round++) {
     for (const mode of ['off', 'on'] as const) {
@@ -75,7 +83,7 @@ export default async function httpObservabilityBench(ctx: BenchContext): Promise
     '',
     `One embedded engine (API role, SQLite) per run; ${CLIENTS} concurrent keep-alive clients in the same process GET one cluster for ${SECONDS} s;`,
     `runs interleaved off/on, best of ${ROUNDS} each. "on" = one pino access-log line per request (JSON to /dev/null, asynchronous) and`,
-    'HyperFleet\'s request counter + duration histogram; the trace id (`request.id`, `X-Request-Id` header) is chosen in both.',
+    "HyperFleet's request counter + duration histogram; the trace id (`request.id`, `X-Request-Id` header) is chosen in both.",
     `Load average when the bench started: ${load}.`,
     '',
     '| configuration | GET /clusters/{id} (requests/s) | relative |',

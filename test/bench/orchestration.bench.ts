@@ -45,8 +45,30 @@ interface Sizes {
 }
 
 /** Full run: ~2-5 minutes, by the caps, however slow the engine (the whole bench fits in 10 minutes). */
-const FULL: Sizes = { latencyClusters: 50, latencyInFlight: 4, latencyCapS: 35, chainRuns: 10, bulkClusters: 1000, bulkBatch: 50, provisionCapS: 60, deleteCapS: 60, kubeRateClusters: 60, redisSets: 200_000 };
-const QUICK: Sizes = { latencyClusters: 3, latencyInFlight: 3, latencyCapS: 30, chainRuns: 2, bulkClusters: 4, bulkBatch: 4, provisionCapS: 60, deleteCapS: 60, kubeRateClusters: 4, redisSets: 5_000 };
+const FULL: Sizes = {
+  latencyClusters: 50,
+  latencyInFlight: 4,
+  latencyCapS: 35,
+  chainRuns: 10,
+  bulkClusters: 1000,
+  bulkBatch: 50,
+  provisionCapS: 60,
+  deleteCapS: 60,
+  kubeRateClusters: 60,
+  redisSets: 200_000,
+};
+const QUICK: Sizes = {
+  latencyClusters: 3,
+  latencyInFlight: 3,
+  latencyCapS: 30,
+  chainRuns: 2,
+  bulkClusters: 4,
+  bulkBatch: 4,
+  provisionCapS: 60,
+  deleteCapS: 60,
+  kubeRateClusters: 4,
+  redisSets: 5_000,
+};
 const NODEPOOLS = 2;
 const CREATE_IN_FLIGHT = 16;
 const DELETE_IN_FLIGHT = 32;
@@ -101,7 +123,11 @@ interface HistoryItem {
   readonly position: number;
   readonly type: string;
   readonly recorded_time: string;
-  readonly data: { readonly kind?: string; readonly adapter?: string; readonly conditions?: { type: string; status: string; reason?: string }[] };
+  readonly data: {
+    readonly kind?: string;
+    readonly adapter?: string;
+    readonly conditions?: { type: string; status: string; reason?: string }[];
+  };
 }
 
 /**
@@ -123,7 +149,9 @@ async function deletionTimeline(api: DemoApi, cluster: Created): Promise<string[
     .filter((i) => i.position >= start.position)
     .map((i) => {
       const finalized = i.data.conditions?.find((c) => c.type === 'Finalized');
-      const detail = [i.data.adapter, finalized ? `Finalized=${finalized.status}${finalized.reason ? ` ${finalized.reason}` : ''}` : ''].filter(Boolean).join(', ');
+      const detail = [i.data.adapter, finalized ? `Finalized=${finalized.status}${finalized.reason ? ` ${finalized.reason}` : ''}` : '']
+        .filter(Boolean)
+        .join(', ');
       return `  - +${fmt(Date.parse(i.recorded_time) - t0)} ms ${i.data.kind ?? ''} ${i.type}${detail ? ` (${detail})` : ''}`;
     });
 }
@@ -133,7 +161,8 @@ async function waitProvisioned(api: DemoApi, clusters: number, timeoutMs: number
   const reconciled = "status.conditions.Reconciled='True'";
   await until(
     `${clusters} clusters and ${clusters * NODEPOOLS} nodepools provisioned`,
-    async () => (await count(api, 'clusters', reconciled)) >= clusters && (await count(api, 'nodepools', reconciled)) >= clusters * NODEPOOLS,
+    async () =>
+      (await count(api, 'clusters', reconciled)) >= clusters && (await count(api, 'nodepools', reconciled)) >= clusters * NODEPOOLS,
     timeoutMs,
     100,
   );
@@ -216,7 +245,8 @@ async function countWork(process: BenchChild): Promise<WorkCounts> {
     if (name === 'decom_adapter_runs_total') counts.jobs += Number(value);
     else if (name === 'decom_job_retries_total') counts.retries += Number(value);
     // The bench's polls (`GET /clusters?size=1`, `GET /nodepools?size=1`) are not the engine's work.
-    else if (name === 'hyperfleet_api_requests_total' && !/method="GET".*path="[^"]*\/(clusters|nodepools)"/.test(labels)) counts.http += Number(value);
+    else if (name === 'hyperfleet_api_requests_total' && !/method="GET".*path="[^"]*\/(clusters|nodepools)"/.test(labels))
+      counts.http += Number(value);
   }
   return counts;
 }
@@ -245,13 +275,20 @@ function workDuring(before: WorkCounts, after: WorkCounts): WorkCounts {
 export type BulkSizes = Pick<Sizes, 'bulkClusters' | 'bulkBatch' | 'provisionCapS' | 'deleteCapS'>;
 
 /** P2: provisions up to `sizes.bulkClusters` (batches, cap), deletes them all at once, counts until gone or cap. */
-export async function bulk(api: DemoApi, sizes: BulkSizes, log: (line: string) => void, processes: readonly BenchChild[]): Promise<BulkResult> {
+export async function bulk(
+  api: DemoApi,
+  sizes: BulkSizes,
+  log: (line: string) => void,
+  processes: readonly BenchChild[],
+): Promise<BulkResult> {
   const tag = `bulk-${randomUUID().slice(0, 6)}`;
   const ids: string[] = [];
   const provisionStarted = performance.now();
   while (ids.length < sizes.bulkClusters) {
     const batchStarted = performance.now();
-    ids.push(...(await createClusters(api, Math.min(sizes.bulkBatch, sizes.bulkClusters - ids.length), `${tag}-${ids.length}`)).map((c) => c.id));
+    ids.push(
+      ...(await createClusters(api, Math.min(sizes.bulkBatch, sizes.bulkClusters - ids.length), `${tag}-${ids.length}`)).map((c) => c.id),
+    );
     await waitProvisioned(api, ids.length, 300_000);
     const batchSeconds = secondsSince(batchStarted);
     if (secondsSince(provisionStarted) + batchSeconds > sizes.provisionCapS) break;
@@ -285,7 +322,12 @@ export function cpuPerResource(b: BulkResult): string {
 /** Jobs, retries, HTTP requests and Kubernetes requests per resource gone (one decimal). */
 export function workPerResource(b: BulkResult): string[] {
   const per = (n: number) => fmt(n / Math.max(1, b.gone), 1);
-  return [per(b.work.jobs), per(b.work.retries), per(b.work.http), b.work.kube === undefined ? 'n/a (inside the engine)' : per(b.work.kube)];
+  return [
+    per(b.work.jobs),
+    per(b.work.retries),
+    per(b.work.http),
+    b.work.kube === undefined ? 'n/a (inside the engine)' : per(b.work.kube),
+  ];
 }
 
 export function workLine(b: BulkResult): string {
@@ -334,7 +376,11 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
 
   // Embedded: P1 and P2 on one `decom start` (the demo topology, everything in one process).
   ctx.log('embedded engine (decom start): P1 ceiling, P1, P2');
-  const embedded = await startDecom('start', { label: 'decom start (P1, P2 embedded)', dir: join(ctx.dir, 'embedded'), profile: ctx.profile });
+  const embedded = await startDecom('start', {
+    label: 'decom start (P1, P2 embedded)',
+    dir: join(ctx.dir, 'embedded'),
+    profile: ctx.profile,
+  });
   let p1: number[];
   let p1Timeline: string[];
   let chain: number[];
@@ -349,8 +395,16 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
     const kubeRate = await deleteRate(bundledKube, sizes.kubeRateClusters, DELETE_IN_FLIGHT);
     const result = await bulk(api, sizes, ctx.log, [embedded]);
     const rss = (await embedded.probe()).rss;
-    ctx.log(`P2 embedded: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${mb(rss)}; ${workLine(result)}`);
-    embeddedFigures = { name: 'embedded (in-process jobs)', bulk: result, kubeRate, rss: [{ label: 'decom start (API, jobs, adapters, bundled Kubernetes)', bytes: rss }], profiles: embeddedProfiles };
+    ctx.log(
+      `P2 embedded: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${mb(rss)}; ${workLine(result)}`,
+    );
+    embeddedFigures = {
+      name: 'embedded (in-process jobs)',
+      bulk: result,
+      kubeRate,
+      rss: [{ label: 'decom start (API, jobs, adapters, bundled Kubernetes)', bytes: rss }],
+      profiles: embeddedProfiles,
+    };
   } finally {
     const { profile } = await embedded.stop();
     if (profile) embeddedProfiles.push({ label: embedded.label, rows: profile });
@@ -368,7 +422,11 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
     setRate = await redisSetRate(redis.url, sizes.redisSets);
     const dir = join(ctx.dir, 'distributed');
     const kubeconfig = join(dir, 'kubeconfig.yaml');
-    const kube = spawnNode(['dist/test/bench/support/kube-server.js', kubeconfig], { label: 'kube server (P2 BullMQ)', dir, profile: ctx.profile });
+    const kube = spawnNode(['dist/test/bench/support/kube-server.js', kubeconfig], {
+      label: 'kube server (P2 BullMQ)',
+      dir,
+      profile: ctx.profile,
+    });
     children.push(kube);
     await kube.waitForLog(/kube ready/);
     ctx.log(`Redis SET ${fmt(setRate)} ops/s; Kubernetes server ready`);
@@ -377,7 +435,11 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
     const port = await freePort();
     const [apiStarted, workersStarted] = await Promise.allSettled([
       startDecom('api', { label: 'decom api (P2 BullMQ)', dir, env: queueEnv, profile: ctx.profile, port }),
-      startWorkers(2, { dir, profile: ctx.profile, env: { ...queueEnv, KUBECONFIG: kubeconfig, DECOM_API_URL: `http://127.0.0.1:${port}`, DECOM_DATA_DIR: join(dir, 'worker-data') } }),
+      startWorkers(2, {
+        dir,
+        profile: ctx.profile,
+        env: { ...queueEnv, KUBECONFIG: kubeconfig, DECOM_API_URL: `http://127.0.0.1:${port}`, DECOM_DATA_DIR: join(dir, 'worker-data') },
+      }),
     ]);
     if (apiStarted.status === 'fulfilled') children.push(apiStarted.value);
     if (workersStarted.status === 'fulfilled') children.push(...workersStarted.value);
@@ -394,7 +456,9 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
       ...(await Promise.all(workers.map(async (w) => ({ label: w.label, bytes: (await w.probe()).rss })))),
       { label: 'Kubernetes server', bytes: (await kube.probe()).rss },
     ];
-    ctx.log(`P2 BullMQ: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${rss.map((r) => `${r.label} ${mb(r.bytes)}`).join(', ')}; ${workLine(result)}`);
+    ctx.log(
+      `P2 BullMQ: ${fmt(rateOf(result))} resources/s (${result.gone} in ${fmt(result.deleteSeconds, 1)} s); RSS ${rss.map((r) => `${r.label} ${mb(r.bytes)}`).join(', ')}; ${workLine(result)}`,
+    );
     distributed = { name: 'BullMQ, 2 `decom worker` processes', bulk: result, kubeRate, rss, profiles: distributedProfiles };
   } finally {
     for (const child of children.reverse()) {
@@ -409,8 +473,24 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
   const p99 = percentile(p1, 99);
   const chainP50 = percentile(chain, 50);
   const p1Met = p50 <= 150 && p99 <= 400;
-  ctx.target({ id: 'P1', measure: 'DELETE → GET 404 p50 (cluster + 2 nodepools, embedded)', figure: `${fmt(p50)} ms`, ceiling: `${fmt(chainP50)} ms`, ratio: `${fmt(p50 / chainP50, 1)} ×`, target: '≤ 150 ms', met: p50 <= 150 });
-  ctx.target({ id: 'P1', measure: 'DELETE → GET 404 p99', figure: `${fmt(p99)} ms`, ceiling: `${fmt(percentile(chain, 99))} ms`, ratio: `${fmt(p99 / percentile(chain, 99), 1)} ×`, target: '≤ 400 ms', met: p99 <= 400 });
+  ctx.target({
+    id: 'P1',
+    measure: 'DELETE → GET 404 p50 (cluster + 2 nodepools, embedded)',
+    figure: `${fmt(p50)} ms`,
+    ceiling: `${fmt(chainP50)} ms`,
+    ratio: `${fmt(p50 / chainP50, 1)} ×`,
+    target: '≤ 150 ms',
+    met: p50 <= 150,
+  });
+  ctx.target({
+    id: 'P1',
+    measure: 'DELETE → GET 404 p99',
+    figure: `${fmt(p99)} ms`,
+    ceiling: `${fmt(percentile(chain, 99))} ms`,
+    ratio: `${fmt(p99 / percentile(chain, 99), 1)} ×`,
+    target: '≤ 400 ms',
+    met: p99 <= 400,
+  });
   const runners = [
     { figures: embeddedFigures!, target: 150 },
     { figures: distributed!, target: 300 },
@@ -418,17 +498,39 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
   for (const { figures, target } of runners) {
     const rate = rateOf(figures.bulk);
     const sized = figures.bulk.clusters < 1000 ? ` (${fmt(figures.bulk.clusters)} clusters${figures.bulk.capped ? ', capped' : ''})` : '';
-    ctx.target({ id: 'P2', measure: `bulk deletion, ${figures.name}${sized}`, figure: `${fmt(rate)} resources/s`, ceiling: `${fmt(figures.kubeRate)} /s (Kubernetes)`, ratio: `${Math.round((rate / figures.kubeRate) * 100)} %`, target: `≥ ${target} resources/s`, met: rate >= target });
+    ctx.target({
+      id: 'P2',
+      measure: `bulk deletion, ${figures.name}${sized}`,
+      figure: `${fmt(rate)} resources/s`,
+      ceiling: `${fmt(figures.kubeRate)} /s (Kubernetes)`,
+      ratio: `${Math.round((rate / figures.kubeRate) * 100)} %`,
+      target: `≥ ${target} resources/s`,
+      met: rate >= target,
+    });
     for (const r of figures.rss) {
       if (r.label === 'Kubernetes server') continue;
-      ctx.target({ id: 'P8', measure: `RSS after P2 ${figures.name.split(',')[0]}: ${r.label}`, figure: mb(r.bytes), ceiling: '—', ratio: '—', target: '≤ 300 MB', met: r.bytes <= 300 * 2 ** 20 });
+      ctx.target({
+        id: 'P8',
+        measure: `RSS after P2 ${figures.name.split(',')[0]}: ${r.label}`,
+        figure: mb(r.bytes),
+        ceiling: '—',
+        ratio: '—',
+        target: '≤ 300 MB',
+        met: r.bytes <= 300 * 2 ** 20,
+      });
     }
   }
 
   const bulkRow = (f: RunnerFigures) =>
     `| ${f.name} | ${fmt(f.bulk.clusters)} × ${NODEPOOLS} | ${fmt(f.bulk.provisionSeconds, 1)} s | ${f.bulk.capped ? `${fmt(f.bulk.gone)} of ${fmt(f.bulk.clusters * 3)} gone in` : 'all gone in'} ${fmt(f.bulk.deleteSeconds, 1)} s | **${fmt(rateOf(f.bulk))}** | ${fmt(f.kubeRate)} | ${cpuPerResource(f.bulk)} | ${f.rss.map((r) => `${r.label} ${mb(r.bytes)}`).join('; ')} |`;
-  const missed = [!p1Met ? embeddedFigures! : undefined, rateOf(embeddedFigures!.bulk) < 150 ? embeddedFigures! : undefined, rateOf(distributed!.bulk) < 300 ? distributed! : undefined];
-  const profiles = [...new Set(missed.filter((f) => f !== undefined))].flatMap((f) => f.profiles.flatMap((p) => formatProfile(p.label, p.rows)));
+  const missed = [
+    !p1Met ? embeddedFigures! : undefined,
+    rateOf(embeddedFigures!.bulk) < 150 ? embeddedFigures! : undefined,
+    rateOf(distributed!.bulk) < 300 ? distributed! : undefined,
+  ];
+  const profiles = [...new Set(missed.filter((f) => f !== undefined))].flatMap((f) =>
+    f.profiles.flatMap((p) => formatProfile(p.label, p.rows)),
+  );
   return [
     '## Deletion: DELETE → 404 (P1) and bulk (P2)',
     '',
@@ -445,7 +547,13 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
     '|---|---:|---:|---:|',
     `| Decom: DELETE → GET 404 | **${fmt(p50)} ms** | **${fmt(p99)} ms** | ${fmt(p1.at(-1)!)} ms |`,
     `| ceiling: Kubernetes alone, same ordered cleanup | ${fmt(chainP50)} ms | ${fmt(percentile(chain, 99))} ms | ${fmt(chain.at(-1)!)} ms |`,
-    ...(p1Met || p1Timeline!.length === 0 ? [] : ['', `Where the median deletion's ${fmt(p50)} ms went (its events, from \`/resources/{id}/events\` of the cluster and its nodepools):`, ...p1Timeline!]),
+    ...(p1Met || p1Timeline!.length === 0
+      ? []
+      : [
+          '',
+          `Where the median deletion's ${fmt(p50)} ms went (its events, from \`/resources/{id}/events\` of the cluster and its nodepools):`,
+          ...p1Timeline!,
+        ]),
     '',
     `**P2** — up to ${fmt(sizes.bulkClusters)} clusters × ${NODEPOOLS} nodepools, created in batches of ${sizes.bulkBatch} until the next batch would pass`,
     `${sizes.provisionCapS} s of provisioning; then every DELETE sent (${DELETE_IN_FLIGHT} in flight) and the lists polled until every resource is gone`,
@@ -463,8 +571,8 @@ export default async function orchestrationBench(ctx: BenchContext): Promise<str
     '',
     'Work per resource gone during the deletion, summed over the processes (counts move with the code, not with the box):',
     'jobs = adapter runs (`decom_adapter_runs_total`), retries = job tries after the first (`decom_job_retries_total`),',
-    'HTTP = requests the API answered (`hyperfleet_api_requests_total`, the bench\'s list polls left out: the DELETEs and',
-    'the adapters\' calls), Kubernetes = requests the Kubernetes server answered (its own process only).',
+    "HTTP = requests the API answered (`hyperfleet_api_requests_total`, the bench's list polls left out: the DELETEs and",
+    "the adapters' calls), Kubernetes = requests the Kubernetes server answered (its own process only).",
     '',
     '| runner | jobs | retries | HTTP requests | Kubernetes requests |',
     '|---|---:|---:|---:|---:|',

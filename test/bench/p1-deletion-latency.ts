@@ -114,7 +114,7 @@ async function measure(watch: boolean): Promise<string> {
   } finally {
     await engine.close();
     await rm(dataDir, { recursive: true, force: true });
-}
+  }
 }
 
 const modes = (process.argv[4] ?? 'off,on').split(',');

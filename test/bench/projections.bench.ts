@@ -95,11 +95,18 @@ interface Figures {
   readonly cpu: { readonly catchUp: number; readonly rebuild: number };
 }
 
-async function measure(store: EventStore, readModels: ReadModelStore, history: History, trees: number, liveTrees: number): Promise<Figures> {
+async function measure(
+  store: EventStore,
+  readModels: ReadModelStore,
+  history: History,
+  trees: number,
+  liveTrees: number,
+): Promise<Figures> {
   const kinds = new KindRegistry([...history.kinds]);
   const events = await seed(store, history, trees);
   const { seconds: readAll } = await timed(async () => {
-    for (let after = 0, page: RecordedEvent[]; (page = await store.readAll({ afterPosition: after, maxCount: 500 })).length > 0; ) after = page[page.length - 1]!.position;
+    for (let after = 0, page: RecordedEvent[]; (page = await store.readAll({ afterPosition: after, maxCount: 500 })).length > 0;)
+      after = page[page.length - 1]!.position;
   });
   const runner = new ProjectionRunner(store, readModels, [new ResourceViewProjection(kinds), new AuditProjection()]);
   const head = await store.headPosition();
@@ -177,13 +184,15 @@ export default async function projectionsBench(ctx: BenchContext): Promise<strin
     await postgres.stop();
   }
   const pgCatchUp = pgFigures.catchUp;
-  ctx.log(`PostgreSQL: catch-up ${fmt(pgFigures.catchUp)} events/s, rebuild ${fmt(pgFigures.rebuild)} events/s, live ${fmt(pgFigures.live)} events/s`);
+  ctx.log(
+    `PostgreSQL: catch-up ${fmt(pgFigures.catchUp)} events/s, rebuild ${fmt(pgFigures.rebuild)} events/s, live ${fmt(pgFigures.live)} events/s`,
+  );
   lines.push(...rows('PostgreSQL', pgFigures));
 
   return [
     '## Projections',
     '',
-    'The engine\'s projections (resource view, audit) applied by `ProjectionRunner` to copies of the recorded history',
+    "The engine's projections (resource view, audit) applied by `ProjectionRunner` to copies of the recorded history",
     '`create-delete-hard-delete.json` (cluster + 2 nodepools, 24 events; every other copy stops before its DELETE).',
     `Load average when the scenario started: ${loadAtStart} (the box may be shared: compare ratios, not absolutes).`,
     '',
@@ -193,7 +202,7 @@ export default async function projectionsBench(ctx: BenchContext): Promise<strin
     '',
     '- Targets: catch-up and rebuild ≥ 3,000 events/s on PostgreSQL, ≥ 20,000 events/s on SQLite.',
     '- Live: each event is its own append (one command each), so the figure includes the append; the runner follows `$all`.',
-    '- CPU: user + system time of the bench process (event-store reads, projections, driver); on PostgreSQL the server\'s own CPU is not in it.',
+    "- CPU: user + system time of the bench process (event-store reads, projections, driver); on PostgreSQL the server's own CPU is not in it.",
     `- A restarted \`decom api\` applies a 20,000-event backlog in ${fmt(20_000 / pgCatchUp, 1)} s at the PostgreSQL catch-up rate above; it accepts writes meanwhile (P9, restart.bench.ts), but a DELETE waits for it.`,
   ].join('\n');
 }

@@ -52,13 +52,26 @@ async function restart(ctx: BenchContext, label: string, dataDir: string, env: R
     label,
     dir: ctx.dir,
     profile: ctx.profile,
-    env: { PORT: String(port), HOST: '127.0.0.1', DECOM_DATA_DIR: dataDir, DECOM_METRICS_PORT: '0', LOG_LEVEL: 'info', DECOM_SWEEP_INTERVAL_MS: '3600000', ...shippedConfig, ...env },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DECOM_DATA_DIR: dataDir,
+      DECOM_METRICS_PORT: '0',
+      LOG_LEVEL: 'info',
+      DECOM_SWEEP_INTERVAL_MS: '3600000',
+      ...shippedConfig,
+      ...env,
+    },
   });
   try {
     const writeSeconds = await firstAcceptedWrite(child, url, started, tag);
     const lagAtWrite = await projectionsLag(url);
     const deadline = performance.now() + 300_000;
-    while ((await fetch(`${url}/readyz`).then((r) => (void r.arrayBuffer(), r.status)).catch(() => 0)) !== 200) {
+    while (
+      (await fetch(`${url}/readyz`)
+        .then((r) => (void r.arrayBuffer(), r.status))
+        .catch(() => 0)) !== 200
+    ) {
       if (performance.now() > deadline) throw new Error(`bench: ${label}: /readyz not 200 within 300 s:\n${child.log()}`);
       await sleep(25);
     }
@@ -104,7 +117,9 @@ export default async function restartBench(ctx: BenchContext): Promise<string> {
   const sqliteSeed = await seedClusters(sqliteDir, shippedConfig.DECOM_ENTITIES_FILE, backlog, seedCluster);
   const sqliteBehind = await restart(ctx, 'decom api (SQLite, behind)', sqliteDir, {}, 'behind');
   backends.push({ name: 'SQLite', empty: sqliteEmpty, behind: sqliteBehind, backlog, seedSeconds: sqliteSeed });
-  ctx.log(`SQLite: first write ${fmt(sqliteBehind.writeSeconds, 2)} s after a restart ${fmt(backlog)} behind (lag then ${sqliteBehind.lagAtWrite ?? 'n/a'}), caught up after ${fmt(sqliteBehind.readySeconds, 1)} s; empty store ${fmt(sqliteEmpty.writeSeconds, 2)} s`);
+  ctx.log(
+    `SQLite: first write ${fmt(sqliteBehind.writeSeconds, 2)} s after a restart ${fmt(backlog)} behind (lag then ${sqliteBehind.lagAtWrite ?? 'n/a'}), caught up after ${fmt(sqliteBehind.readySeconds, 1)} s; empty store ${fmt(sqliteEmpty.writeSeconds, 2)} s`,
+  );
 
   const postgres = await usePostgres();
   const schema = await postgres.newSchema();
@@ -122,7 +137,9 @@ export default async function restartBench(ctx: BenchContext): Promise<string> {
     }
     const pgBehind = await restart(ctx, 'decom api (PostgreSQL, behind)', pgDir, pgEnv, 'behind');
     backends.push({ name: 'PostgreSQL', empty: pgEmpty, behind: pgBehind, backlog, seedSeconds: pgSeed });
-    ctx.log(`PostgreSQL: first write ${fmt(pgBehind.writeSeconds, 2)} s after a restart ${fmt(backlog)} behind (lag then ${pgBehind.lagAtWrite ?? 'n/a'}), caught up after ${fmt(pgBehind.readySeconds, 1)} s; empty store ${fmt(pgEmpty.writeSeconds, 2)} s`);
+    ctx.log(
+      `PostgreSQL: first write ${fmt(pgBehind.writeSeconds, 2)} s after a restart ${fmt(backlog)} behind (lag then ${pgBehind.lagAtWrite ?? 'n/a'}), caught up after ${fmt(pgBehind.readySeconds, 1)} s; empty store ${fmt(pgEmpty.writeSeconds, 2)} s`,
+    );
   } finally {
     await postgres.dropSchema(schema);
     await postgres.stop();
@@ -157,7 +174,7 @@ export default async function restartBench(ctx: BenchContext): Promise<string> {
     ),
     '',
     `- Target: ≤ ${TARGET_SECONDS} s from the restart to the first accepted write with 20,000 events behind. Commands decide from the event store;`,
-    '  the reads a decision needs exact (a DELETE\'s referrers and budget, `references` targets, a child\'s stream) wait for the read models to reach',
+    "  the reads a decision needs exact (a DELETE's referrers and budget, `references` targets, a child's stream) wait for the read models to reach",
     '  the head seen when they ask (bounded: `503` past it), and answers come from the decided state until the backlog is applied.',
   ].join('\n');
 }

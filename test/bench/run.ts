@@ -38,7 +38,9 @@ if (files.length === 0) {
 
 const loadAtStart = loadAverage();
 const started = performance.now();
-process.stdout.write(`bench${quick ? ' --quick' : ''}${profile ? ' --profile' : ''}: Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart}\n`);
+process.stdout.write(
+  `bench${quick ? ' --quick' : ''}${profile ? ' --profile' : ''}: Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart}\n`,
+);
 const sections: string[] = [];
 const targets: TargetRow[] = [];
 const timings: string[] = [];
@@ -76,10 +78,14 @@ for (const file of files) {
 const totalSeconds = secondsSince(started);
 const loadAtEnd = loadAverage();
 const table = targetsTable(targets, quick);
-process.stdout.write(`\n## Targets\n\n${table}\n\nTotal ${fmt(totalSeconds)} s (${timings.join(', ')}); load average at the end ${loadAtEnd}.\n`);
+process.stdout.write(
+  `\n## Targets\n\n${table}\n\nTotal ${fmt(totalSeconds)} s (${timings.join(', ')}); load average at the end ${loadAtEnd}.\n`,
+);
 
 if (failures.length > 0) {
-  process.stdout.write(`\nbench: ${failures.length} module(s) failed: ${failures.join(', ')}${quick ? '' : '; docs/benchmarks.md left unchanged'}\n`);
+  process.stdout.write(
+    `\nbench: ${failures.length} module(s) failed: ${failures.join(', ')}${quick ? '' : '; docs/benchmarks.md left unchanged'}\n`,
+  );
   process.exit(1);
 }
 if (quick) {
@@ -116,6 +122,8 @@ if (only.length === 0) {
     text = `${text.slice(0, start)}${section}\n${next < 0 ? '' : text.slice(next)}`;
   }
   await writeFile(target, text);
-  process.stdout.write(`\nupdated ${sections.length} section(s) of docs/benchmarks.md (the Targets table is rewritten by full runs only)\n`);
+  process.stdout.write(
+    `\nupdated ${sections.length} section(s) of docs/benchmarks.md (the Targets table is rewritten by full runs only)\n`,
+  );
 }
 process.exit(0);

@@ -32,12 +32,24 @@ export default async function scalingBench(ctx: BenchContext): Promise<string> {
   const profiles: string[] = [];
   for (const clusters of sizes) {
     ctx.log(`${fmt(clusters)} clusters × 2 nodepools: starting decom start`);
-    const engine = await startDecom('start', { label: `decom start (P2 at ${clusters})`, dir: join(ctx.dir, `at-${clusters}`), profile: ctx.profile });
+    const engine = await startDecom('start', {
+      label: `decom start (P2 at ${clusters})`,
+      dir: join(ctx.dir, `at-${clusters}`),
+      profile: ctx.profile,
+    });
     try {
       // Every size exactly: no cap on provisioning (the batches of 50 only bound the creates in flight); the deletion is capped
       // far above what it takes, so a capped size says the engine stalled.
-      const result = await bulk(new DemoApi(engine.url), { bulkClusters: clusters, bulkBatch: 50, provisionCapS: 3_600, deleteCapS: 900 }, ctx.log, [engine]);
-      if (result.clusters !== clusters || result.capped) throw new Error(`bench: P2 at ${clusters}: ${result.clusters} provisioned, ${result.gone} of ${result.clusters * 3} gone in ${fmt(result.deleteSeconds)} s`);
+      const result = await bulk(
+        new DemoApi(engine.url),
+        { bulkClusters: clusters, bulkBatch: 50, provisionCapS: 3_600, deleteCapS: 900 },
+        ctx.log,
+        [engine],
+      );
+      if (result.clusters !== clusters || result.capped)
+        throw new Error(
+          `bench: P2 at ${clusters}: ${result.clusters} provisioned, ${result.gone} of ${result.clusters * 3} gone in ${fmt(result.deleteSeconds)} s`,
+        );
       figures.push({ clusters, result });
       ctx.log(`P2 at ${fmt(clusters)}: ${fmt(rateOf(result))} resources/s; ${workLine(result)}`);
     } finally {
@@ -72,7 +84,7 @@ export default async function scalingBench(ctx: BenchContext): Promise<string> {
     }),
     '',
     `- Target: the rate at ${fmt(last.clusters)} clusters ≥ ${TARGET_RATIO * 100} % of the rate at ${fmt(first.clusters)} (measured ${Math.round(ratio * 100)} %).`,
-    '- Work columns are per resource gone during the deletion (jobs = adapter runs; HTTP = requests the API answered, the bench\'s list polls left out).',
+    "- Work columns are per resource gone during the deletion (jobs = adapter runs; HTTP = requests the API answered, the bench's list polls left out).",
     ...(profiles.length > 0 ? ['', 'Where the time goes (`--profile`, whole engine life: provisioning and deletion):', ...profiles] : []),
   ].join('\n');
 }

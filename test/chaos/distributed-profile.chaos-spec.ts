@@ -95,7 +95,10 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
             HOST: '127.0.0.1',
             DECOM_SWEEP_INTERVAL_MS: '2000',
           }
-        : { DECOM_API_URL: `http://127.0.0.1:${slots.find((s) => s.role === 'api' && s.index === slot.index)!.port}`, KUBECONFIG: join(folder, 'kubeconfig.yaml') }),
+        : {
+            DECOM_API_URL: `http://127.0.0.1:${slots.find((s) => s.role === 'api' && s.index === slot.index)!.port}`,
+            KUBECONFIG: join(folder, 'kubeconfig.yaml'),
+          }),
     });
     for (const index of [0, 1]) {
       const slot = { role: 'api' as const, index, port: await freePort() };
@@ -195,7 +198,15 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
     // every second), /readyz still says 200 or /finalizing still calls the job queue available.
     let window: { name: string; since: number; down?: 'postgres' | 'redis' } = { name: 'no fault', since: Date.now() };
     const during = (name: string, down?: 'postgres' | 'redis') => (window = { name, since: Date.now(), ...(down ? { down } : {}) });
-    const samples: { fault: string; endpoint: string; ms: number; status: number | 'unreachable'; outage: boolean; checked: boolean; falseClaim?: string }[] = [];
+    const samples: {
+      fault: string;
+      endpoint: string;
+      ms: number;
+      status: number | 'unreachable';
+      outage: boolean;
+      checked: boolean;
+      falseClaim?: string;
+    }[] = [];
     const observe = async () => {
       while (isRunning) {
         for (const index of [0, 1]) {
@@ -205,7 +216,10 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
             let status: number | 'unreachable' = 'unreachable';
             let body: any;
             try {
-              const response = await fetch(`${apiUrl(index)}${endpoint}`, { headers: { 'x-hyperfleet-identity': 'chaos@example.com' }, signal: AbortSignal.timeout(5_000) });
+              const response = await fetch(`${apiUrl(index)}${endpoint}`, {
+                headers: { 'x-hyperfleet-identity': 'chaos@example.com' },
+                signal: AbortSignal.timeout(5_000),
+              });
               status = response.status;
               body = await response.json().catch(() => undefined);
             } catch {
@@ -220,7 +234,15 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
                 : current.down === 'redis' && status === 200 && body?.dead_letters?.status === 'available'
                   ? '/finalizing says the job queue is available while Redis is down'
                   : undefined;
-            samples.push({ fault: current.name, endpoint, ms, status, outage: current.down !== undefined, checked: settled, ...(falseClaim ? { falseClaim } : {}) });
+            samples.push({
+              fault: current.name,
+              endpoint,
+              ms,
+              status,
+              outage: current.down !== undefined,
+              checked: settled,
+              ...(falseClaim ? { falseClaim } : {}),
+            });
           }
         }
         await sleep(250);
@@ -314,13 +336,17 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
     try {
       const table = `${pg.escapeIdentifier(schema)}.events`;
       const creates = await admin.query<{ id: string }>(`SELECT data->>'id' AS id FROM ${table} WHERE type = 'ResourceCreated'`);
-      const deletions = await admin.query<{ id: string }>(`SELECT DISTINCT data->>'id' AS id FROM ${table} WHERE type = 'DeletionRequested'`);
+      const deletions = await admin.query<{ id: string }>(
+        `SELECT DISTINCT data->>'id' AS id FROM ${table} WHERE type = 'DeletionRequested'`,
+      );
       const duplicates = await admin.query(
         `SELECT data->>'name' AS name, count(*) AS n FROM ${table} WHERE type = 'ResourceCreated' AND NOT (data ? 'owner_references') GROUP BY 1 HAVING count(*) > 1`,
       );
       const createdInHistory = new Set(creates.rows.map((row) => row.id));
       const deletedInHistory = new Set(deletions.rows.map((row) => row.id));
-      const lost = [...created.keys()].filter((id) => !createdInHistory.has(id)).length + [...deleted].filter((id) => !deletedInHistory.has(id)).length;
+      const lost =
+        [...created.keys()].filter((id) => !createdInHistory.has(id)).length +
+        [...deleted].filter((id) => !deletedInHistory.has(id)).length;
       const gone = [...deleted].filter((id) => !unfinished.has(id));
       const leftInKube = gone.filter((id) => kube.peek('v1', 'Namespace', undefined, id.toLowerCase()) !== undefined);
 
@@ -334,7 +360,8 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
       const byFault = new Map<string, typeof samples>();
       for (const sample of samples) byFault.set(sample.fault, [...(byFault.get(sample.fault) ?? []), sample]);
       for (const [fault, list] of byFault) {
-        const slowest = (endpoint: string) => Math.max(0, ...list.filter((x) => x.endpoint === endpoint && x.status !== 'unreachable').map((x) => x.ms));
+        const slowest = (endpoint: string) =>
+          Math.max(0, ...list.filter((x) => x.endpoint === endpoint && x.status !== 'unreachable').map((x) => x.ms));
         const unreachable = list.filter((x) => x.status === 'unreachable').length;
         const claims = list.filter((x) => x.falseClaim).map((x) => x.falseClaim);
         process.stdout.write(
@@ -345,8 +372,13 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
 
       // What the operators saw: the outage lines of each process (one when lost, one when back).
       for (const slot of slots) {
-        const lines = slot.process.output().split('\n').filter((line) => /unavailable|back after|recovering|running again|re-dispatched/.test(line));
-        process.stdout.write(`${slot.role} ${slot.index} (current process): ${lines.length} outage line(s)\n${lines.map((l) => `  ${l.slice(0, 240)}`).join('\n')}\n`);
+        const lines = slot.process
+          .output()
+          .split('\n')
+          .filter((line) => /unavailable|back after|recovering|running again|re-dispatched/.test(line));
+        process.stdout.write(
+          `${slot.role} ${slot.index} (current process): ${lines.length} outage line(s)\n${lines.map((l) => `  ${l.slice(0, 240)}`).join('\n')}\n`,
+        );
       }
       expect(accepted).toBeGreaterThan(20);
       expect(lost).toBe(0);
@@ -357,7 +389,11 @@ describe('chaos on the distributed profile: 2 API + 2 worker processes, kill -9,
       // Truthful and prompt while a dependency is down (docs/operations.md): no false all-clear, every answer
       // within 1 s. (Outside outages the figures are reported only: there the box's load sets them.)
       expect(samples.filter((x) => x.falseClaim).map((x) => `${x.fault}: ${x.falseClaim}`)).toEqual([]);
-      expect(samples.filter((x) => x.outage && (x.status === 'unreachable' || x.ms > 1_000)).map((x) => `${x.fault}: ${x.endpoint} ${x.status} ${x.ms} ms`)).toEqual([]);
+      expect(
+        samples
+          .filter((x) => x.outage && (x.status === 'unreachable' || x.ms > 1_000))
+          .map((x) => `${x.fault}: ${x.endpoint} ${x.status} ${x.ms} ms`),
+      ).toEqual([]);
       expect(recoverySeconds).toBeDefined();
       expect(recoverySeconds!).toBeLessThan(15);
     } finally {

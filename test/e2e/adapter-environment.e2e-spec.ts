@@ -61,7 +61,11 @@ describe('HyperFleet adapter layout and environment (embedded engine)', () => {
     await mkdir(join(adaptersDir, 'validation'));
     await writeFile(join(adaptersDir, 'validation', 'adapter-task-config.yaml'), TASK_CONFIG);
     await writeFile(join(adaptersDir, 'validation', 'adapter-config.yaml'), DEPLOYMENT_CONFIG);
-    fixture = await startTestEngine({ adaptersDir, env: { DECOM_E2E_REGION: 'eu-west-1' }, sweep: { intervalMs: 60_000, debounceMs: 600_000 } });
+    fixture = await startTestEngine({
+      adaptersDir,
+      env: { DECOM_E2E_REGION: 'eu-west-1' },
+      sweep: { intervalMs: 60_000, debounceMs: 600_000 },
+    });
   });
   afterAll(async () => {
     await fixture?.stop();

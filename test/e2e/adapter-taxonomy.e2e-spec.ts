@@ -55,11 +55,20 @@ describe('adapter error taxonomy: a terminal failure the adapter cannot report',
   it('reports Health=False with the reason, runs once, and dead-letters the job', async () => {
     const api = new DemoApi(fixture.engine.url);
     const id = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'broken-1', spec: {} })).body.id as string;
-    const dead = await eventually('a dead letter for the run', async () => (await fixture.engine.queue.failed('adapter-run.validation'))[0]);
-    expect(dead).toMatchObject({ id: `validation.cluster-${id}.gen-1`, attempts: 1, error: expect.stringContaining('ParameterExtractionFailed') });
+    const dead = await eventually(
+      'a dead letter for the run',
+      async () => (await fixture.engine.queue.failed('adapter-run.validation'))[0],
+    );
+    expect(dead).toMatchObject({
+      id: `validation.cluster-${id}.gen-1`,
+      attempts: 1,
+      error: expect.stringContaining('ParameterExtractionFailed'),
+    });
     const status = (await api.get(`/clusters/${id}/statuses`)).body.items.find((s: { adapter: string }) => s.adapter === 'validation');
     expect(status).toMatchObject({ observed_generation: 1 });
-    const byType = Object.fromEntries(status.conditions.map((c: { type: string; status: string; reason: string }) => [c.type, [c.status, c.reason]]));
+    const byType = Object.fromEntries(
+      status.conditions.map((c: { type: string; status: string; reason: string }) => [c.type, [c.status, c.reason]]),
+    );
     expect(byType).toEqual({
       Applied: ['False', 'ParameterExtractionFailed'],
       Available: ['False', 'ParameterExtractionFailed'],

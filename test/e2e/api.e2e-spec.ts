@@ -30,7 +30,13 @@ describe('HyperFleet API contract (embedded engine)', () => {
     it('creates a cluster: 201, UUID v7 id, href, generation 1, initial conditions, labels omitted when empty', async () => {
       const c = await createCluster('alpha-1');
       expect(c.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-      expect(c).toMatchObject({ kind: 'Cluster', name: 'alpha-1', href: `/api/hyperfleet/v1/clusters/${c.id}`, generation: 1, created_by: 'operator@example.com' });
+      expect(c).toMatchObject({
+        kind: 'Cluster',
+        name: 'alpha-1',
+        href: `/api/hyperfleet/v1/clusters/${c.id}`,
+        generation: 1,
+        created_by: 'operator@example.com',
+      });
       expect(c.labels).toBeUndefined();
       expect(c.deleted_time).toBeUndefined();
       expect(c.status.conditions.map((x: any) => [x.type, x.status, x.reason])).toEqual([
@@ -67,7 +73,12 @@ describe('HyperFleet API contract (embedded engine)', () => {
       const invalid = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'Bad_Name', spec: {} });
       expect(invalid.status).toBe(400);
       expect(invalid.contentType).toContain('application/problem+json');
-      expect(invalid.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', status: 400, instance: '/api/hyperfleet/v1/clusters', type: 'https://api.hyperfleet.io/errors/validation-error' });
+      expect(invalid.body).toMatchObject({
+        code: 'HYPERFLEET-VAL-000',
+        status: 400,
+        instance: '/api/hyperfleet/v1/clusters',
+        type: 'https://api.hyperfleet.io/errors/validation-error',
+      });
       expect(invalid.body.errors[0]).toMatchObject({ field: 'name', constraint: 'pattern' });
       expect(invalid.body.trace_id).toBeTruthy();
       expect(invalid.body.timestamp).toBeTruthy();
@@ -96,10 +107,16 @@ describe('HyperFleet API contract (embedded engine)', () => {
       expect(nullLabels.status).toBe(400);
       expect(nullLabels.body.errors[0]).toMatchObject({ field: 'labels' });
       expect((await api.call('PATCH', `/clusters/${c.id}`, { spec: null })).status).toBe(400);
-      const deep = await api.call('POST', '/clusters', `{"kind":"Cluster","name":"deep-1","spec":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`);
+      const deep = await api.call(
+        'POST',
+        '/clusters',
+        `{"kind":"Cluster","name":"deep-1","spec":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`,
+      );
       expect(deep.status).toBe(400);
       expect(deep.body.detail).toContain('nests deeper');
-      const text = await api.call('POST', '/clusters', JSON.stringify({ kind: 'Cluster', name: 'text-1', spec: {} }), { 'content-type': 'text/plain' });
+      const text = await api.call('POST', '/clusters', JSON.stringify({ kind: 'Cluster', name: 'text-1', spec: {} }), {
+        'content-type': 'text/plain',
+      });
       expect(text.status).toBe(415);
       expect(text.contentType).toContain('application/problem+json');
       const badUrl = await api.get('/clusters/%zz');
@@ -120,21 +137,24 @@ describe('HyperFleet API contract (embedded engine)', () => {
     });
   });
 
-  describe('DELETE ?dryRun (Kubernetes\' flag) never deletes', () => {
-    it.each(['Bogus', '', 'all'])('?dryRun=%s, or a near-miss spelling of dryRun=All → 400, nothing recorded, the resource stays', async (value) => {
-      const c = await createCluster(`dry-run-${value.toLowerCase() || 'empty'}`);
-      const np = (await api.call('POST', `/clusters/${c.id}/nodepools`, { kind: 'NodePool', name: 'dry-np', spec: {} })).body;
-      const before = await streamEvents(c.id);
-      for (const path of [`/clusters/${c.id}`, `/clusters/${c.id}/nodepools/${np.id}`, `/resources/${c.id}`]) {
-        for (const query of [`dryRun=${value}`, 'dryrun=All', 'DryRun=All', 'dryRun[]=All', 'dryRun=All&dryRun=All']) {
-          const refused = await api.call('DELETE', `${path}?${query}`);
-          expect([query, refused.status, refused.body.errors?.[0]?.field]).toEqual([query, 400, 'dryRun']);
-          expect(refused.body.detail).toContain('nothing was deleted');
+  describe("DELETE ?dryRun (Kubernetes' flag) never deletes", () => {
+    it.each(['Bogus', '', 'all'])(
+      '?dryRun=%s, or a near-miss spelling of dryRun=All → 400, nothing recorded, the resource stays',
+      async (value) => {
+        const c = await createCluster(`dry-run-${value.toLowerCase() || 'empty'}`);
+        const np = (await api.call('POST', `/clusters/${c.id}/nodepools`, { kind: 'NodePool', name: 'dry-np', spec: {} })).body;
+        const before = await streamEvents(c.id);
+        for (const path of [`/clusters/${c.id}`, `/clusters/${c.id}/nodepools/${np.id}`, `/resources/${c.id}`]) {
+          for (const query of [`dryRun=${value}`, 'dryrun=All', 'DryRun=All', 'dryRun[]=All', 'dryRun=All&dryRun=All']) {
+            const refused = await api.call('DELETE', `${path}?${query}`);
+            expect([query, refused.status, refused.body.errors?.[0]?.field]).toEqual([query, 400, 'dryRun']);
+            expect(refused.body.detail).toContain('nothing was deleted');
+          }
         }
-      }
-      expect(await streamEvents(c.id)).toEqual(before);
-      expect((await api.get(`/clusters/${c.id}`)).body.deleted_time).toBeUndefined();
-    });
+        expect(await streamEvents(c.id)).toEqual(before);
+        expect((await api.get(`/clusters/${c.id}`)).body.deleted_time).toBeUndefined();
+      },
+    );
   });
 
   describe('status ingestion', () => {
@@ -146,8 +166,15 @@ describe('HyperFleet API contract (embedded engine)', () => {
       const future = await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 7, AVAILABLE));
       expect(future.status).toBe(204);
       // Still 204 as in HyperFleet, but the adapter can read why (a Kubernetes-style API warning).
-      const told = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/${c.id}/statuses`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(report('validation', 99, AVAILABLE)) });
-      expect([told.status, told.headers.get('warning')]).toEqual([204, `299 decom "FutureGeneration: observed_generation 99 is ahead of the resource's generation 1"`]);
+      const told = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/${c.id}/statuses`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(report('validation', 99, AVAILABLE)),
+      });
+      expect([told.status, told.headers.get('warning')]).toEqual([
+        204,
+        `299 decom "FutureGeneration: observed_generation 99 is ahead of the resource's generation 1"`,
+      ]);
       const missing = await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 1, { Applied: 'True', Health: 'True' }));
       expect(missing.status).toBe(400);
       expect(missing.body.detail).toContain("missing mandatory condition 'Available'");
@@ -210,7 +237,9 @@ describe('HyperFleet API contract (embedded engine)', () => {
       expect(condition(waiting, 'Reconciled')).toMatchObject({ status: 'False', reason: 'ReconciledWaitingForChildren' });
       const dashboard = (await fetch(`${fixture.engine.url}/api/decom/v1/finalizing`).then((r) => r.json())) as { items: any[] };
       expect(dashboard.items.find((i: any) => i.id === c.id)).toMatchObject({ children_remaining: 1, waiting_on_adapters: [] });
-      expect((await api.call('PUT', `/clusters/${c.id}/nodepools/${np.id}/statuses`, report('np-configmap', 2, FINALIZED))).status).toBe(201);
+      expect((await api.call('PUT', `/clusters/${c.id}/nodepools/${np.id}/statuses`, report('np-configmap', 2, FINALIZED))).status).toBe(
+        201,
+      );
       await eventually('cluster hard delete', async () => ((await api.get(`/clusters/${c.id}`)).status === 404 ? true : undefined));
       expect((await api.get(`/nodepools/${np.id}`)).status).toBe(404);
       const types = await streamEvents(c.id);
@@ -237,11 +266,17 @@ describe('HyperFleet API contract (embedded engine)', () => {
       expect(active.status).toBe(409);
       expect(active.body.detail).toContain('not in Finalizing state');
       await api.call('DELETE', `/clusters/${c.id}`);
-      await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, { Applied: 'True', Available: 'True', Health: 'False', Finalized: 'False' }));
+      await api.call(
+        'PUT',
+        `/clusters/${c.id}/statuses`,
+        report('validation', 2, { Applied: 'True', Available: 'True', Health: 'False', Finalized: 'False' }),
+      );
       const noReason = await api.call('POST', `/clusters/${c.id}/force-delete`, { reason: '' });
       expect(noReason.status).toBe(400);
       expect(noReason.body.errors[0]).toMatchObject({ field: 'reason', constraint: 'required' });
-      const stranger = await new DemoApi(fixture.engine.url, 'mallory@example.com').call('POST', `/clusters/${c.id}/force-delete`, { reason: 'because' });
+      const stranger = await new DemoApi(fixture.engine.url, 'mallory@example.com').call('POST', `/clusters/${c.id}/force-delete`, {
+        reason: 'because',
+      });
       expect(stranger.status).toBe(403);
       const ok = await api.call('POST', `/clusters/${c.id}/force-delete`, { reason: 'INC-1: adapter gone' });
       expect(ok.status).toBe(204);
@@ -265,7 +300,9 @@ describe('HyperFleet API contract (embedded engine)', () => {
       await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, FINALIZED));
       await fixture.engine.settle();
       expect((await api.get(`/clusters/${c.id}`)).status).toBe(200);
-      expect((await api.call('POST', `/clusters/${c.id}/nodepools/${np.id}/force-delete`, { reason: 'pool adapter gone' })).status).toBe(204);
+      expect((await api.call('POST', `/clusters/${c.id}/nodepools/${np.id}/force-delete`, { reason: 'pool adapter gone' })).status).toBe(
+        204,
+      );
       await eventually('cluster hard delete', async () => ((await api.get(`/clusters/${c.id}`)).status === 404 ? true : undefined));
     });
 

@@ -14,7 +14,11 @@ import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
 const asHostOf = (url: string, host: string) =>
   new Promise<number>((resolve, reject) => {
-    const req = httpRequest(`${url}/api/hyperfleet/v1/clusters`, { headers: { host } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+    const req = httpRequest(
+      `${url}/api/hyperfleet/v1/clusters`,
+      { headers: { host } },
+      (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+    );
     req.on('error', reject).end();
   });
 
@@ -24,7 +28,9 @@ describe('safe defaults without authentication', () => {
   });
 
   it('refuses to serve a non-loopback address without authentication, unless DECOM_AUTH=disabled', async () => {
-    await expect(startTestEngine({ env: { HOST: '0.0.0.0' } })).rejects.toThrow(/HOST: refusing to serve 0\.0\.0\.0 without authentication/);
+    await expect(startTestEngine({ env: { HOST: '0.0.0.0' } })).rejects.toThrow(
+      /HOST: refusing to serve 0\.0\.0\.0 without authentication/,
+    );
     const open = await startTestEngine({ env: { HOST: '0.0.0.0', DECOM_AUTH: 'disabled' } });
     try {
       expect((await fetch(`${open.engine.url}/healthz`)).status).toBe(200);
@@ -37,14 +43,19 @@ describe('safe defaults without authentication', () => {
     const engine = await startTestEngine();
     const asHost = (url: string, host: string, path: string) =>
       new Promise<number>((resolve, reject) => {
-        const req = httpRequest(`${url}${path}`, { headers: { host, 'x-hyperfleet-identity': 'operator@example.com' } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+        const req = httpRequest(
+          `${url}${path}`,
+          { headers: { host, 'x-hyperfleet-identity': 'operator@example.com' } },
+          (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+        );
         req.on('error', reject).end();
       });
     try {
       const port = new URL(engine.engine.url).port;
       expect(await asHost(engine.engine.url, `attacker.example:${port}`, '/api/hyperfleet/v1/clusters')).toBe(403);
       expect(await asHost(engine.engine.url, `127.0.0.1.attacker.example:${port}`, '/api/hyperfleet/v1/clusters')).toBe(403);
-      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) expect(await asHost(engine.engine.url, host, '/api/hyperfleet/v1/clusters')).toBe(200);
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`])
+        expect(await asHost(engine.engine.url, host, '/api/hyperfleet/v1/clusters')).toBe(200);
       // Health stays public whatever the name (probes may use any).
       expect(await asHost(engine.engine.url, 'probe.internal', '/healthz')).toBe(200);
     } finally {
@@ -61,11 +72,16 @@ describe('safe defaults without authentication', () => {
   it('refuses a bad server config with file:line:column field: message', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'decom-cfg-'));
     const file = join(dir, 'server.yaml');
-    await writeFile(file, 'server:\n  jwt:\n    enabled: yes-please\n    configs:\n      - issuer_url: https://idp\n        audience: decom\nauthorization:\n  admin: [a]\n');
+    await writeFile(
+      file,
+      'server:\n  jwt:\n    enabled: yes-please\n    configs:\n      - issuer_url: https://idp\n        audience: decom\nauthorization:\n  admin: [a]\n',
+    );
     try {
       const error = await startTestEngine({ env: { DECOM_SERVER_CONFIG: file } }).catch((e: Error) => e);
       expect(String(error)).toContain(`${file}:3:14 server.jwt.enabled: must be true or false, got "yes-please"`);
-      expect(String(error)).toContain(`${file}:5:9 server.jwt.configs[0].jwk_cert_url: set exactly one of jwk_cert_url and jwk_cert_file (jwks_file)`);
+      expect(String(error)).toContain(
+        `${file}:5:9 server.jwt.configs[0].jwk_cert_url: set exactly one of jwk_cert_url and jwk_cert_file (jwks_file)`,
+      );
       expect(String(error)).toContain(`${file}:8:3 authorization.admin: unknown field`);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -86,9 +102,28 @@ describe('open development mode (no server config, no DECOM_ADMINS)', () => {
   };
 
   it('whoami: everything allowed, identity from the header or system@hyperfleet.local; a bearer token is ignored', async () => {
-    const all = { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true, abandon_adapter: true, clear_deletion_protection: true, override_deletion_budget: true };
-    expect((await whoami()).body).toEqual({ identity: 'system@hyperfleet.local', issuer: null, roles: ['admin', 'operator', 'reader'], tenant: null, can: all });
-    expect((await whoami({ 'x-hyperfleet-identity': 'you@example.com', authorization: 'Bearer whatever' })).body).toMatchObject({ identity: 'you@example.com', can: all });
+    const all = {
+      create: true,
+      delete: true,
+      pause: true,
+      unpause: true,
+      force_delete: true,
+      force_orphan: true,
+      abandon_adapter: true,
+      clear_deletion_protection: true,
+      override_deletion_budget: true,
+    };
+    expect((await whoami()).body).toEqual({
+      identity: 'system@hyperfleet.local',
+      issuer: null,
+      roles: ['admin', 'operator', 'reader'],
+      tenant: null,
+      can: all,
+    });
+    expect((await whoami({ 'x-hyperfleet-identity': 'you@example.com', authorization: 'Bearer whatever' })).body).toMatchObject({
+      identity: 'you@example.com',
+      can: all,
+    });
   });
 
   it('identities are bounded and validated, never stored altered (5,000 characters, non-ASCII)', async () => {
@@ -98,12 +133,17 @@ describe('open development mode (no server config, no DECOM_ADMINS)', () => {
     expect(JSON.stringify(long.body).length).toBeLessThan(1000);
     const create = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-hyperfleet-identity': Buffer.from('jürgen@example.com', 'utf8').toString('latin1') },
+      headers: {
+        'content-type': 'application/json',
+        'x-hyperfleet-identity': Buffer.from('jürgen@example.com', 'utf8').toString('latin1'),
+      },
       body: JSON.stringify({ kind: 'Cluster', name: 'utf8-caller', spec: {} }),
     });
     expect(create.status).toBe(400);
     expect(((await create.json()) as any).errors[0]).toMatchObject({ field: 'x-hyperfleet-identity', constraint: 'pattern' });
-    expect((await fixture.engine.queries.list({ kind: 'Cluster', page: 1, size: 100, order: [] })).items.map((c) => c.name)).not.toContain('utf8-caller');
+    expect((await fixture.engine.queries.list({ kind: 'Cluster', page: 1, size: 100, order: [] })).items.map((c) => c.name)).not.toContain(
+      'utf8-caller',
+    );
   });
 });
 
@@ -121,13 +161,18 @@ describe('per-caller rate limit', () => {
   });
 
   it('answers 429 problem details past the limit; unverified callers are limited per address, health never', async () => {
-    const get = (identity: string) => fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { 'x-hyperfleet-identity': identity } });
+    const get = (identity: string) =>
+      fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { 'x-hyperfleet-identity': identity } });
     for (let i = 0; i < 3; i++) expect((await get('busy@example.com')).status).toBe(200);
     const limited = await get('busy@example.com');
     expect(limited.status).toBe(429);
     expect(limited.headers.get('content-type')).toContain('application/problem+json');
     expect(limited.headers.get('retry-after')).toBeTruthy();
-    expect(await limited.json()).toMatchObject({ status: 429, code: 'HYPERFLEET-LMT-001', type: 'https://api.hyperfleet.io/errors/rate-limit' });
+    expect(await limited.json()).toMatchObject({
+      status: 429,
+      code: 'HYPERFLEET-LMT-001',
+      type: 'https://api.hyperfleet.io/errors/rate-limit',
+    });
     // With JWT off an identity header proves nothing: another claimed name from the same address is limited too.
     expect((await get('other@example.com')).status).toBe(429);
     for (let i = 0; i < 5; i++) expect((await fetch(`${fixture.engine.url}/healthz`)).status).toBe(200);
@@ -141,7 +186,10 @@ describe('rate limit with authentication on: refused requests count per client a
   beforeAll(async () => {
     issuer = await TestIssuer.start();
     dir = await mkdtemp(join(tmpdir(), 'decom-rl-jwt-'));
-    await writeServerConfig(join(dir, 'server.yaml'), issuer, { identityClaim: 'email', rateLimit: { enabled: true, max: 4, time_window_ms: 60000 } });
+    await writeServerConfig(join(dir, 'server.yaml'), issuer, {
+      identityClaim: 'email',
+      rateLimit: { enabled: true, max: 4, time_window_ms: 60000 },
+    });
     fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: join(dir, 'server.yaml') } });
   });
   afterAll(async () => {
@@ -156,7 +204,13 @@ describe('rate limit with authentication on: refused requests count per client a
       const request = httpRequest(`${fixture.engine.url}/api/decom/v1/whoami`, { localAddress: address, headers }, (response) => {
         let text = '';
         response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolvePromise({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'] as string | undefined, body: JSON.parse(text) }));
+        response.on('end', () =>
+          resolvePromise({
+            status: response.statusCode ?? 0,
+            retryAfter: response.headers['retry-after'] as string | undefined,
+            body: JSON.parse(text),
+          }),
+        );
       });
       request.on('error', reject);
       request.end();

@@ -45,7 +45,11 @@ describe('rate limit per verified caller, per address only for refused requests'
       const body = options.body === undefined ? undefined : JSON.stringify(options.body);
       const request = httpRequest(
         `${fixture.engine.url}${path}`,
-        { method, localAddress: options.from ?? '127.0.0.1', headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...options.headers } },
+        {
+          method,
+          localAddress: options.from ?? '127.0.0.1',
+          headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...options.headers },
+        },
         (response) => {
           let text = '';
           response.on('data', (chunk) => (text += chunk));
@@ -66,27 +70,37 @@ describe('rate limit per verified caller, per address only for refused requests'
     const admin = await bearer('admin@example.com');
     expect((await call('GET', '/api/decom/v1/whoami', { headers: admin })).status).toBe(200);
     // The embedded adapters (this process, 127.0.0.1) still reconcile and finish a deletion.
-    const created = await call('POST', '/api/hyperfleet/v1/clusters', { headers: admin, body: { kind: 'Cluster', name: 'rl-embedded', spec: {} } });
+    const created = await call('POST', '/api/hyperfleet/v1/clusters', {
+      headers: admin,
+      body: { kind: 'Cluster', name: 'rl-embedded', spec: {} },
+    });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     expect((await call('DELETE', `/api/hyperfleet/v1/clusters/${id}`, { headers: admin })).status).toBe(202);
-    await eventually('the embedded adapters finish the deletion (cluster gone)', async () => {
-      const answer = await call('GET', `/api/hyperfleet/v1/clusters/${id}`, { headers: await bearer('reader@example.com') });
-      return answer.status === 404 ? true : undefined;
-    }, 30_000, 200);
+    await eventually(
+      'the embedded adapters finish the deletion (cluster gone)',
+      async () => {
+        const answer = await call('GET', `/api/hyperfleet/v1/clusters/${id}`, { headers: await bearer('reader@example.com') });
+        return answer.status === 404 ? true : undefined;
+      },
+      30_000,
+      200,
+    );
     // The address is still over its limit for unauthenticated callers.
     expect((await call('GET', '/api/hyperfleet/v1/clusters')).status).toBe(429);
   });
 
   it('a verified caller over its own limit is 429 while another identity from the same address is not', async () => {
     const carol = await bearer('carol@example.com');
-    for (let i = 0; i < MAX; i++) expect((await call('GET', '/api/decom/v1/whoami', { from: '127.0.0.9', headers: carol })).status).toBe(200);
+    for (let i = 0; i < MAX; i++)
+      expect((await call('GET', '/api/decom/v1/whoami', { from: '127.0.0.9', headers: carol })).status).toBe(200);
     expect((await call('GET', '/api/decom/v1/whoami', { from: '127.0.0.9', headers: carol })).status).toBe(429);
     expect((await call('GET', '/api/decom/v1/whoami', { from: '127.0.0.9', headers: await bearer('dave@example.com') })).status).toBe(200);
   });
 
   it('X-Forwarded-For names the client only through a trusted proxy', async () => {
-    const via = (proxy: string, client: string) => call('GET', '/api/hyperfleet/v1/clusters', { from: proxy, headers: { 'x-forwarded-for': client } });
+    const via = (proxy: string, client: string) =>
+      call('GET', '/api/hyperfleet/v1/clusters', { from: proxy, headers: { 'x-forwarded-for': client } });
     for (let i = 0; i < MAX; i++) expect((await via(PROXY, '203.0.113.7')).status).toBe(401);
     expect((await via(PROXY, '203.0.113.7')).status).toBe(429);
     // Another client behind the same proxy has its own address bucket.

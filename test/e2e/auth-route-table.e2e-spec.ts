@@ -85,7 +85,11 @@ function send(base: URL, method: string, path: string, options: { body?: string;
         port: base.port,
         method,
         path,
-        headers: { connection: 'keep-alive', ...(options.body !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(options.body) } : {}), ...options.headers },
+        headers: {
+          connection: 'keep-alive',
+          ...(options.body !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(options.body) } : {}),
+          ...options.headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -138,7 +142,15 @@ describe('deny by default: every registered route, every spelling', () => {
     const table = routes();
     const keys = table.map((r) => `${r.method} ${r.url}`);
     // The table is the app's, not a stub: REST (Nest and plain Fastify), GraphQL, SSE, the UI are all in it.
-    for (const expected of ['GET /api/hyperfleet/v1/:plural', 'POST /graphql', 'GET /graphql', 'GET /api/decom/v1/events/stream', 'GET /api/decom/v1/whoami', 'GET /ui/*', 'DELETE /api/hyperfleet/v1/:plural/:id']) {
+    for (const expected of [
+      'GET /api/hyperfleet/v1/:plural',
+      'POST /graphql',
+      'GET /graphql',
+      'GET /api/decom/v1/events/stream',
+      'GET /api/decom/v1/whoami',
+      'GET /ui/*',
+      'DELETE /api/hyperfleet/v1/:plural/:id',
+    ]) {
       expect(keys).toContain(expected);
     }
     expect(table.length).toBeGreaterThan(40);
@@ -154,15 +166,21 @@ describe('deny by default: every registered route, every spelling', () => {
     let sent = 0;
     for (const route of nonPublic) {
       const path = concrete(route.url);
-      const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method) ? JSON.stringify({ kind: 'Cluster', name: 'x', spec: {}, reason: 'x', adapter: 'x' }) : undefined;
-      const opts = { ...(body !== undefined ? { body } : {}), headers: { 'x-tenant-org': 'acme', 'x-hyperfleet-identity': 'admin@example.com', 'x-hyperfleet-system': 'true' } };
+      const body = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method)
+        ? JSON.stringify({ kind: 'Cluster', name: 'x', spec: {}, reason: 'x', adapter: 'x' })
+        : undefined;
+      const opts = {
+        ...(body !== undefined ? { body } : {}),
+        headers: { 'x-tenant-org': 'acme', 'x-hyperfleet-identity': 'admin@example.com', 'x-hyperfleet-system': 'true' },
+      };
       const plain = await send(base, route.method, path, opts);
       sent += 1;
       if (plain.status !== 401) failures.push(`${route.method} ${path} (${route.url}): ${plain.status} ${plain.body.slice(0, 120)}`);
       for (const mutated of mutations(path)) {
         const answer = await send(base, route.method, mutated, opts).catch((error: Error) => ({ status: -1, body: error.message }));
         sent += 1;
-        if (!REFUSALS.has(answer.status)) failures.push(`${route.method} ${mutated} (${route.url}): ${answer.status} ${answer.body.slice(0, 120)}`);
+        if (!REFUSALS.has(answer.status))
+          failures.push(`${route.method} ${mutated} (${route.url}): ${answer.status} ${answer.body.slice(0, 120)}`);
       }
     }
     expect(failures).toEqual([]);
@@ -172,7 +190,12 @@ describe('deny by default: every registered route, every spelling', () => {
   });
 
   it('an unmatched path or a wrong method tells an unauthenticated caller nothing (401, no Allow)', async () => {
-    for (const [method, path] of [['GET', '/nothing-here'], ['GET', '/api/hyperfleet/v1/bogus'], ['PUT', '/api/hyperfleet/v1/clusters'], ['OPTIONS', '/api/hyperfleet/v1/clusters']] as const) {
+    for (const [method, path] of [
+      ['GET', '/nothing-here'],
+      ['GET', '/api/hyperfleet/v1/bogus'],
+      ['PUT', '/api/hyperfleet/v1/clusters'],
+      ['OPTIONS', '/api/hyperfleet/v1/clusters'],
+    ] as const) {
       const answer = await new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
         const req = httpRequest({ host: base.hostname, port: base.port, method, path }, (res) => {
           res.resume();
@@ -206,10 +229,12 @@ describe('deny by default: every registered route, every spelling', () => {
     for (const path of ['/graphql', ...mutations('/graphql')]) {
       for (const query of operations) {
         const post = await send(base, 'POST', path, { body: JSON.stringify({ query }), headers: { 'x-tenant-org': 'acme' } });
-        if (!REFUSALS.has(post.status) || post.body.includes('"data"')) failures.push(`POST ${path} ${query.slice(0, 30)}: ${post.status} ${post.body.slice(0, 120)}`);
+        if (!REFUSALS.has(post.status) || post.body.includes('"data"'))
+          failures.push(`POST ${path} ${query.slice(0, 30)}: ${post.status} ${post.body.slice(0, 120)}`);
         if (path === '/graphql' && post.status !== 401) failures.push(`POST ${path} ${query.slice(0, 30)}: ${post.status}, not 401`);
         const get = await send(base, 'GET', `${path}?query=${encodeURIComponent(query)}`);
-        if (!REFUSALS.has(get.status) || get.body.includes('"data"')) failures.push(`GET ${path} ${query.slice(0, 30)}: ${get.status} ${get.body.slice(0, 120)}`);
+        if (!REFUSALS.has(get.status) || get.body.includes('"data"'))
+          failures.push(`GET ${path} ${query.slice(0, 30)}: ${get.status} ${get.body.slice(0, 120)}`);
       }
     }
     expect(failures).toEqual([]);

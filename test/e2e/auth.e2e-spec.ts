@@ -49,7 +49,11 @@ describe('authentication and authorization', () => {
         done();
       },
     });
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), env: { DECOM_SERVER_CONFIG: file }, logger: pino({ level: 'info' }, sink) });
+    fixture = await startTestEngine({
+      adaptersDir: resolve('config/adapters'),
+      env: { DECOM_SERVER_CONFIG: file },
+      logger: pino({ level: 'info' }, sink),
+    });
   });
   afterAll(async () => {
     await fixture?.stop();
@@ -70,26 +74,34 @@ describe('authentication and authorization', () => {
   });
 
   const call = async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
-    const response = await fetch(`${fixture.engine.url}${path.startsWith('/graphql') || path.startsWith('/api/') || path.startsWith('/healthz') ? path : `/api/hyperfleet/v1${path}`}`, {
-      method,
-      headers: {
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...options.headers,
+    const response = await fetch(
+      `${fixture.engine.url}${path.startsWith('/graphql') || path.startsWith('/api/') || path.startsWith('/healthz') ? path : `/api/hyperfleet/v1${path}`}`,
+      {
+        method,
+        headers: {
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+          ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...options.headers,
+        },
+        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
       },
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-    });
+    );
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
   };
   const as = async (identity: string, alg: 'RS256' | 'ES256' = 'RS256') => issuer.token(identity, { alg });
-  const gql = async (token: string, query: string, variables: object = {}) => (await call('POST', '/graphql', { token, body: { query, variables } })).body;
+  const gql = async (token: string, query: string, variables: object = {}) =>
+    (await call('POST', '/graphql', { token, body: { query, variables } })).body;
 
   it('refuses requests without a valid token (401 problem details), keeps health open', async () => {
     expect((await call('GET', '/healthz')).status).toBe(200);
     const none = await call('GET', '/clusters');
     expect(none.status).toBe(401);
-    expect(none.body).toMatchObject({ code: 'HYPERFLEET-AUT-001', status: 401, type: 'https://api.hyperfleet.io/errors/authentication-error' });
+    expect(none.body).toMatchObject({
+      code: 'HYPERFLEET-AUT-001',
+      status: 401,
+      type: 'https://api.hyperfleet.io/errors/authentication-error',
+    });
     expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect((await call('GET', '/clusters', { headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } })).body.code).toBe('HYPERFLEET-AUT-002');
     // A forged identity header without a token is not a caller.
@@ -123,11 +135,29 @@ describe('authentication and authorization', () => {
       issuer: issuer.issuer,
       roles: ['admin', 'operator', 'reader'],
       tenant: null,
-      can: { create: true, delete: true, pause: true, unpause: true, force_delete: true, force_orphan: true, abandon_adapter: true, clear_deletion_protection: true, override_deletion_budget: true },
+      can: {
+        create: true,
+        delete: true,
+        pause: true,
+        unpause: true,
+        force_delete: true,
+        force_orphan: true,
+        abandon_adapter: true,
+        clear_deletion_protection: true,
+        override_deletion_budget: true,
+      },
     });
     const operator = await call('GET', '/api/decom/v1/whoami', { token: await as(OPERATOR) });
     expect(operator.body.can).toEqual({
-      create: true, delete: true, pause: false, unpause: false, force_delete: false, force_orphan: false, abandon_adapter: false, clear_deletion_protection: false, override_deletion_budget: false,
+      create: true,
+      delete: true,
+      pause: false,
+      unpause: false,
+      force_delete: false,
+      force_orphan: false,
+      abandon_adapter: false,
+      clear_deletion_protection: false,
+      override_deletion_budget: false,
     });
     const viewer = await call('GET', '/api/decom/v1/whoami', { token: await as(VIEWER) });
     expect(viewer.body).toMatchObject({ roles: ['reader'], can: { create: false, delete: false } });
@@ -137,9 +167,13 @@ describe('authentication and authorization', () => {
   });
 
   it('REST role matrix: create/delete for operators, break-glass actions for admins, nothing but statuses for adapters', async () => {
-    const create = (identity: string, name: string) => as(identity).then((token) => call('POST', '/clusters', { token, body: { kind: 'Cluster', name, spec: {} } }));
+    const create = (identity: string, name: string) =>
+      as(identity).then((token) => call('POST', '/clusters', { token, body: { kind: 'Cluster', name, spec: {} } }));
     expect((await create(VIEWER, 'matrix-viewer')).body).toMatchObject({ status: 403, code: 'HYPERFLEET-AUZ-001' });
-    expect((await create(VALIDATION_BOT, 'matrix-bot')).body).toMatchObject({ status: 403, detail: expect.stringContaining('system identities may only write status') });
+    expect((await create(VALIDATION_BOT, 'matrix-bot')).body).toMatchObject({
+      status: 403,
+      detail: expect.stringContaining('system identities may only write status'),
+    });
     const created = await create(OPERATOR, 'matrix-op');
     expect(created.status).toBe(201);
     expect(created.body.created_by).toBe(OPERATOR);
@@ -171,7 +205,11 @@ describe('authentication and authorization', () => {
     expect(typeof forced.metadata['trace_id']).toBe('string');
     expect(events.find((e) => e.type === 'DeletionRequested')!.metadata).toMatchObject({ caller: OPERATOR, caller_issuer: issuer.issuer });
     const history = (await call('GET', `/resources/${id}/events`, { token: await as(VIEWER) })).body.items as any[];
-    expect(history.find((e) => e.type === 'ForceDeleted')).toMatchObject({ caller: ADMIN, caller_issuer: issuer.issuer, caller_subject: `sub-${ADMIN}` });
+    expect(history.find((e) => e.type === 'ForceDeleted')).toMatchObject({
+      caller: ADMIN,
+      caller_issuer: issuer.issuer,
+      caller_subject: `sub-${ADMIN}`,
+    });
 
     // `decom history --token-file` reads the same history from the secured engine.
     const tokenFile = join(dir, 'viewer.token');
@@ -189,8 +227,11 @@ describe('authentication and authorization', () => {
   it("mallory's forged Finalized=True is refused (403) and the cluster keeps its objects; the bound identity is accepted", async () => {
     const admin = await as(ADMIN);
     // Created by an operator; the embedded validation adapter reconciles it with its minted token.
-    const id = (await call('POST', '/clusters', { token: await as(OPERATOR), body: { kind: 'Cluster', name: 'forged-1', spec: {} } })).body.id as string;
-    await eventually('Reconciled by the embedded adapter', async () => (cond((await call('GET', `/clusters/${id}`, { token: admin })).body, 'Reconciled')?.status === 'True' ? true : undefined));
+    const id = (await call('POST', '/clusters', { token: await as(OPERATOR), body: { kind: 'Cluster', name: 'forged-1', spec: {} } })).body
+      .id as string;
+    await eventually('Reconciled by the embedded adapter', async () =>
+      cond((await call('GET', `/clusters/${id}`, { token: admin })).body, 'Reconciled')?.status === 'True' ? true : undefined,
+    );
     const kube = fixture.engine.localKube!;
     const ns = id.toLowerCase();
     expect(kube.peek('v1', 'Namespace', undefined, ns)).toBeDefined();
@@ -198,7 +239,9 @@ describe('authentication and authorization', () => {
     expect((await call('DELETE', `/clusters/${id}`, { token: admin })).status).toBe(202);
     await eventually('the adapter reports the hold', async () => {
       const statuses = (await call('GET', `/clusters/${id}/statuses`, { token: admin })).body.items as any[];
-      const finalized = statuses.find((s) => s.adapter === 'validation' && s.observed_generation === 2)?.conditions.find((c: any) => c.type === 'Finalized');
+      const finalized = statuses
+        .find((s) => s.adapter === 'validation' && s.observed_generation === 2)
+        ?.conditions.find((c: any) => c.type === 'Finalized');
       return finalized?.message === DELETION_WAITS_FOR_UNPAUSE ? true : undefined;
     });
     const forged = {
@@ -226,11 +269,19 @@ describe('authentication and authorization', () => {
     expect(events.filter((e) => e.metadata['caller'] === MALLORY)).toEqual([]);
 
     // The identity bound to `validation` is accepted (201), like the embedded adapter itself.
-    const bound = await call('PUT', `/clusters/${id}/statuses`, { token: await as(VALIDATION_BOT), body: { ...forged, conditions: forged.conditions.map((c) => (c.type === 'Finalized' ? { ...c, status: 'False', reason: 'Held' } : c)) } });
+    const bound = await call('PUT', `/clusters/${id}/statuses`, {
+      token: await as(VALIDATION_BOT),
+      body: {
+        ...forged,
+        conditions: forged.conditions.map((c) => (c.type === 'Finalized' ? { ...c, status: 'False', reason: 'Held' } : c)),
+      },
+    });
     expect(bound.status).toBe(201);
     // Unpaused, the embedded adapter (minted token) cleans up and the cluster is hard-deleted.
     expect((await call('POST', `/clusters/${id}/unpause`, { token: admin, body: { reason: 'done' } })).status).toBe(200);
-    await eventually('hard delete', async () => ((await call('GET', `/clusters/${id}`, { token: admin })).status === 404 ? true : undefined));
+    await eventually('hard delete', async () =>
+      (await call('GET', `/clusters/${id}`, { token: admin })).status === 404 ? true : undefined,
+    );
     expect(kube.peek('v1', 'Namespace', undefined, ns)).toBeUndefined();
   }, 45_000);
 
@@ -238,17 +289,23 @@ describe('authentication and authorization', () => {
     const anonymous = await call('POST', '/graphql', { body: { query: '{ finalizing { id } }' } });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.code).toBe('HYPERFLEET-AUT-001');
-    const id = (await call('POST', '/clusters', { token: await as(OPERATOR), body: { kind: 'Cluster', name: 'gql-auth', spec: {} } })).body.id as string;
+    const id = (await call('POST', '/clusters', { token: await as(OPERATOR), body: { kind: 'Cluster', name: 'gql-auth', spec: {} } })).body
+      .id as string;
     const viewer = await as(VIEWER);
     expect((await gql(viewer, 'query($id: ID!) { resource(id: $id) { id } }', { id })).data.resource.id).toBe(id);
     const denied = await gql(viewer, 'mutation($id: ID!) { deleteResource(id: $id) { id } }', { id });
     expect(denied.errors[0].extensions.problem).toMatchObject({ status: 403, code: 'HYPERFLEET-AUZ-001' });
     const pauseByOperator = await gql(await as(OPERATOR), 'mutation($id: ID!) { pause(id: $id, reason: "x") { id } }', { id });
     expect(pauseByOperator.errors[0].extensions.problem.status).toBe(403);
-    expect((await gql(await as(OPERATOR), 'mutation($id: ID!) { deleteResource(id: $id) { deleted_by } }', { id })).data.deleteResource.deleted_by).toBe(OPERATOR);
+    expect(
+      (await gql(await as(OPERATOR), 'mutation($id: ID!) { deleteResource(id: $id) { deleted_by } }', { id })).data.deleteResource
+        .deleted_by,
+    ).toBe(OPERATOR);
     const forceByOperator = await gql(await as(OPERATOR), 'mutation($id: ID!) { forceDelete(id: $id, reason: "x") }', { id });
     expect(forceByOperator.errors[0].extensions.problem.status).toBe(403);
-    expect((await gql(await as(ADMIN), 'mutation($id: ID!) { forceDelete(id: $id, reason: "INC-2") }', { id })).data.forceDelete).toBe(true);
+    expect((await gql(await as(ADMIN), 'mutation($id: ID!) { forceDelete(id: $id, reason: "INC-2") }', { id })).data.forceDelete).toBe(
+      true,
+    );
   }, 30_000);
 
   it('key rotation: a new kid is fetched without restart; unknown kids refetch at most once per cooldown', async () => {
@@ -264,7 +321,8 @@ describe('authentication and authorization', () => {
     await issuer.outOfCooldown(COOLDOWN_MS);
     const before = issuer.fetches;
     const startedMs = performance.now();
-    for (let i = 0; i < 5; i++) expect((await call('GET', '/clusters', { token: await issuer.tokenWithUnknownKid(MALLORY) })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await call('GET', '/clusters', { token: await issuer.tokenWithUnknownKid(MALLORY) })).status).toBe(401);
     const windows = 1 + Math.floor((performance.now() - startedMs) / COOLDOWN_MS);
     expect(issuer.fetches - before).toBeGreaterThanOrEqual(1);
     expect(issuer.fetches - before).toBeLessThanOrEqual(windows);

@@ -33,7 +33,9 @@ describe('two-person rule: break-glass actions become requests a different admin
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'decom-break-glass-'));
     issuer = await TestIssuer.start();
-    const document = parse(serverConfigYaml(issuer, { identityClaim: 'email', authorization: { admins: [ALICE, BOB] } })) as { authorization: Record<string, unknown> };
+    const document = parse(serverConfigYaml(issuer, { identityClaim: 'email', authorization: { admins: [ALICE, BOB] } })) as {
+      authorization: Record<string, unknown>;
+    };
     document.authorization['break_glass'] = { approvals: 1, expires_after_seconds: 3600 };
     const file = join(folder, 'server.yaml');
     await writeFile(file, stringify(document));
@@ -48,14 +50,18 @@ describe('two-person rule: break-glass actions become requests a different admin
   const call = async (identity: string, method: string, path: string, body?: unknown) => {
     const response = await fetch(`${fixture.engine.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${await issuer.token(identity)}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${await issuer.token(identity)}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const text = await response.text();
     return { status: response.status, location: response.headers.get('location'), body: text ? JSON.parse(text) : undefined };
   };
   const hf = (identity: string, method: string, path: string, body?: unknown) => call(identity, method, `/api/hyperfleet/v1${path}`, body);
-  const queue = (identity: string, method: string, path: string, body?: unknown) => call(identity, method, `/api/decom/v1/break-glass-requests${path}`, body);
+  const queue = (identity: string, method: string, path: string, body?: unknown) =>
+    call(identity, method, `/api/decom/v1/break-glass-requests${path}`, body);
   const types = async (id: string) => (await fixture.engine.store.readStream(`cluster-${id}`)).map((e) => e.type);
   const deleting = async (name: string) => {
     const created = await hf(OPERATOR, 'POST', '/clusters', { kind: 'Cluster', name, spec: {} });
@@ -98,10 +104,24 @@ describe('two-person rule: break-glass actions become requests a different admin
 
     const approved = await queue(BOB, 'POST', `/${requestId}/approve`, { reason: 'confirmed with the dns team' });
     expect(approved.status).toBe(200);
-    expect(approved.body.request).toMatchObject({ status: 'Approved', decision: { status: 'Approved', by: BOB, reason: 'confirmed with the dns team' } });
-    expect(await types(id)).toEqual(['ResourceCreated', 'DeletionRequested', 'BreakGlassRequested', 'BreakGlassApproved', 'ForceDeleted', 'HardDeleted']);
+    expect(approved.body.request).toMatchObject({
+      status: 'Approved',
+      decision: { status: 'Approved', by: BOB, reason: 'confirmed with the dns team' },
+    });
+    expect(await types(id)).toEqual([
+      'ResourceCreated',
+      'DeletionRequested',
+      'BreakGlassRequested',
+      'BreakGlassApproved',
+      'ForceDeleted',
+      'HardDeleted',
+    ]);
     const stream = await fixture.engine.store.readStream(`cluster-${id}`);
-    expect(stream.find((e) => e.type === 'ForceDeleted')!.data).toMatchObject({ caller: ALICE, reason: 'dns adapter stuck on a deleted account', generation: 2 });
+    expect(stream.find((e) => e.type === 'ForceDeleted')!.data).toMatchObject({
+      caller: ALICE,
+      reason: 'dns adapter stuck on a deleted account',
+      generation: 2,
+    });
     // The approval is attributed to the verified approver.
     expect(stream.find((e) => e.type === 'BreakGlassApproved')!.metadata).toMatchObject({ caller: BOB, caller_subject: `sub-${BOB}` });
     expect((await hf(OPERATOR, 'GET', `/clusters/${id}`)).status).toBe(404);
@@ -127,7 +147,9 @@ describe('two-person rule: break-glass actions become requests a different admin
     expect(voided.body.detail).toContain('made at generation 1 and it is at generation 2 now');
     expect((await types(id)).slice(-1)).toEqual(['BreakGlassVoided']);
     expect(await types(id)).not.toContain('ResourceUnpaused');
-    expect((await queue(BOB, 'GET', '?status=Voided')).body.items.map((r: { request_id: string }) => r.request_id)).toContain(requested.body.request_id);
+    expect((await queue(BOB, 'GET', '?status=Voided')).body.items.map((r: { request_id: string }) => r.request_id)).toContain(
+      requested.body.request_id,
+    );
   });
 
   it('reject: a reason is required; recorded with who and why; the action never runs', async () => {
@@ -148,7 +170,9 @@ describe('two-person rule: break-glass actions become requests a different admin
     expect(requested.status).toBe(202);
     aheadMs = HOUR_MS + 1_000;
     try {
-      expect((await queue(BOB, 'GET', '?status=Expired')).body.items.map((r: { request_id: string }) => r.request_id)).toContain(requested.body.request_id);
+      expect((await queue(BOB, 'GET', '?status=Expired')).body.items.map((r: { request_id: string }) => r.request_id)).toContain(
+        requested.body.request_id,
+      );
       const late = await queue(BOB, 'POST', `/${requested.body.request_id}/approve`, {});
       expect(late.status).toBe(409);
       expect(late.body.detail).toContain('has expired');
@@ -169,13 +193,31 @@ describe('two-person rule: break-glass actions become requests a different admin
   it('GraphQL: the mutation records a request (problem status 202 naming it); approveBreakGlass runs it', async () => {
     const id = await deleting('bg-graphql');
     const graphql = async (identity: string, query: string, variables: object) =>
-      (await call(identity, 'POST', '/graphql', { query, variables })).body as { data?: any; errors?: Array<{ extensions: { problem: any } }> };
+      (await call(identity, 'POST', '/graphql', { query, variables })).body as {
+        data?: any;
+        errors?: Array<{ extensions: { problem: any } }>;
+      };
     const asked = await graphql(ALICE, 'mutation($id: ID!) { forceOrphan(id: $id, reason: "account closed") { id } }', { id });
     const problem = asked.errors![0]!.extensions.problem;
-    expect(problem).toMatchObject({ status: 202, title: 'Approval Required', break_glass_request: { action: 'force_orphan', target: { id }, status: 'Pending' } });
-    const listed = await graphql(BOB, 'query { breakGlassRequests(status: "Pending") { request_id action target { id kind } requested_by } }', {});
-    expect(listed.data.breakGlassRequests).toContainEqual({ request_id: problem.break_glass_request.request_id, action: 'force_orphan', target: { id, kind: 'Cluster' }, requested_by: ALICE });
-    const approved = await graphql(BOB, 'mutation($r: ID!) { approveBreakGlass(requestId: $r) { status decision } }', { r: problem.break_glass_request.request_id });
+    expect(problem).toMatchObject({
+      status: 202,
+      title: 'Approval Required',
+      break_glass_request: { action: 'force_orphan', target: { id }, status: 'Pending' },
+    });
+    const listed = await graphql(
+      BOB,
+      'query { breakGlassRequests(status: "Pending") { request_id action target { id kind } requested_by } }',
+      {},
+    );
+    expect(listed.data.breakGlassRequests).toContainEqual({
+      request_id: problem.break_glass_request.request_id,
+      action: 'force_orphan',
+      target: { id, kind: 'Cluster' },
+      requested_by: ALICE,
+    });
+    const approved = await graphql(BOB, 'mutation($r: ID!) { approveBreakGlass(requestId: $r) { status decision } }', {
+      r: problem.break_glass_request.request_id,
+    });
     expect(approved.data.approveBreakGlass).toMatchObject({ status: 'Approved', decision: { by: BOB } });
     expect((await types(id)).slice(-2)).toEqual(['BreakGlassApproved', 'ForceOrphaned']);
   });
@@ -214,7 +256,9 @@ describe('two-person rule: leak deletion', () => {
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'decom-break-glass-leaks-'));
     issuer = await TestIssuer.start();
-    const document = parse(serverConfigYaml(issuer, { identityClaim: 'email', authorization: { admins: [ALICE, BOB] } })) as { authorization: Record<string, unknown> };
+    const document = parse(serverConfigYaml(issuer, { identityClaim: 'email', authorization: { admins: [ALICE, BOB] } })) as {
+      authorization: Record<string, unknown>;
+    };
     document.authorization['break_glass'] = { approvals: 1 };
     const file = join(folder, 'server.yaml');
     await writeFile(file, stringify(document));
@@ -230,7 +274,10 @@ describe('two-person rule: leak deletion', () => {
   const call = async (identity: string, method: string, path: string, body?: unknown) => {
     const response = await fetch(`${fixture.engine.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${await issuer.token(identity)}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${await issuer.token(identity)}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const text = await response.text();
@@ -238,7 +285,8 @@ describe('two-person rule: leak deletion', () => {
   };
 
   it('202 naming the exact objects; on approval those still leaking are deleted, recorded for the requester', async () => {
-    const id: string = (await call(OPERATOR, 'POST', '/api/hyperfleet/v1/clusters', { kind: 'Cluster', name: 'bg-leaks', spec: {} })).body.id;
+    const id: string = (await call(OPERATOR, 'POST', '/api/hyperfleet/v1/clusters', { kind: 'Cluster', name: 'bg-leaks', spec: {} })).body
+      .id;
     const ns = id.toLowerCase();
     const kube = fixture.engine.localKube!;
     await eventually('the validation adapter provisioned the namespace', async () => kube.peek('v1', 'Namespace', undefined, ns));
@@ -250,7 +298,9 @@ describe('two-person rule: leak deletion', () => {
     const requested = await call(ALICE, 'POST', '/api/decom/v1/leaks/delete', { reason: 'INC-9 leftovers' });
     expect(requested.status).toBe(202);
     expect(requested.body).toMatchObject({ action: 'delete_leaks', target: { kind: 'Leaks' }, status: 'Pending', requested_by: ALICE });
-    expect(requested.body.objects).toContainEqual(expect.objectContaining({ kind: 'Namespace', name: ns, adapter: 'validation', owner: { kind: 'Cluster', id } }));
+    expect(requested.body.objects).toContainEqual(
+      expect.objectContaining({ kind: 'Namespace', name: ns, adapter: 'validation', owner: { kind: 'Cluster', id } }),
+    );
     expect(kube.peek('v1', 'Namespace', undefined, ns)).toBeDefined();
     const requestId = requested.body.request_id as string;
     expect((await fixture.engine.store.readStream(`breakglass-${requestId}`)).map((e) => e.type)).toEqual(['BreakGlassRequested']);
@@ -261,7 +311,10 @@ describe('two-person rule: leak deletion', () => {
     expect(approved.body.deleted_leaks.items).toContainEqual(expect.objectContaining({ kind: 'Namespace', name: ns }));
     await kube.settle();
     expect(kube.peek('v1', 'Namespace', undefined, ns)).toBeUndefined();
-    expect((await fixture.engine.store.readStream(`breakglass-${requestId}`)).map((e) => e.type)).toEqual(['BreakGlassRequested', 'BreakGlassApproved']);
+    expect((await fixture.engine.store.readStream(`breakglass-${requestId}`)).map((e) => e.type)).toEqual([
+      'BreakGlassRequested',
+      'BreakGlassApproved',
+    ]);
     const recorded = (await fixture.engine.store.readStream(`cluster-${id}`)).find((e) => e.type === 'LeakedObjectsDeleted');
     expect(recorded?.data).toMatchObject({ id, caller: ALICE, reason: 'INC-9 leftovers' });
   }, 60_000);

@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(async () => redis?.stop());
 
 const report = statusReport;
-const condition = (resource: { status: { conditions: { type: string; status: string }[] } }, type: string) => resource.status.conditions.find((c) => c.type === type);
+const condition = (resource: { status: { conditions: { type: string; status: string }[] } }, type: string) =>
+  resource.status.conditions.find((c) => c.type === type);
 
 /** Ids of every job a BullMQ queue holds, whatever its state. */
 async function jobIds(queue: Queue): Promise<string[]> {
@@ -35,7 +36,11 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
   const queue = (name: string) => (queues[name] ??= new Queue(name, { connection: { url: redis.url }, prefix }));
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ role: 'api', env: { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: prefix }, sweep: { intervalMs: 60_000, debounceMs: 600_000 } });
+    fixture = await startTestEngine({
+      role: 'api',
+      env: { REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: prefix },
+      sweep: { intervalMs: 60_000, debounceMs: 600_000 },
+    });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => {
@@ -47,7 +52,8 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
     // The create's W3C trace id travels with the job it triggers.
     const traceId = randomUUID().replace(/-/g, '');
     const traceparent = `00-${traceId}-${'a'.repeat(16)}-01`;
-    const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'dispatch-1', spec: { region: 'eu' } }, { traceparent })).body;
+    const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'dispatch-1', spec: { region: 'eu' } }, { traceparent }))
+      .body;
     const c = cluster.id as string;
     const validation = queue('adapter-run.validation');
     const hardDelete = queue('hard-delete');
@@ -83,7 +89,10 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
     expect((await api.call('DELETE', `/clusters/${c}`)).status).toBe(202);
     // The shipped config deletes clusters Foreground: the cascaded nodepool's run now, the cluster's
     // only once the nodepool is hard-deleted.
-    await eventually('adapter run for the DELETE (the cascaded nodepool)', has(npRuns, new RegExp(`^np-configmap\\.nodepool-${np}\\.gen-2$`)));
+    await eventually(
+      'adapter run for the DELETE (the cascaded nodepool)',
+      has(npRuns, new RegExp(`^np-configmap\\.nodepool-${np}\\.gen-2$`)),
+    );
     await eventually('hard-delete checks for the DELETE', async () => {
       const ids = await jobIds(hardDelete);
       return ids.some((id) => new RegExp(`^hard-delete\\.cluster-${c}\\.deletion-\\d+$`).test(id)) &&
@@ -96,10 +105,19 @@ describe('dispatch on BullMQ (decom api; the test plays the adapters)', () => {
     expect(await jobIds(validation)).not.toContain(`validation.cluster-${c}.gen-3`);
     // The nodepool's adapter reports Finalized → a hard-delete check → HardDeleted → the parent is re-checked.
     expect((await api.call('PUT', `/clusters/${c}/nodepools/${np}/statuses`, report('np-configmap', 2, FINALIZED))).status).toBe(201);
-    await eventually('hard-delete check for the Finalized report', has(hardDelete, new RegExp(`^hard-delete\\.nodepool-${np}\\.finalized-\\d+$`)));
+    await eventually(
+      'hard-delete check for the Finalized report',
+      has(hardDelete, new RegExp(`^hard-delete\\.nodepool-${np}\\.finalized-\\d+$`)),
+    );
     await eventually('the nodepool is hard-deleted', async () => ((await api.get(`/nodepools/${np}`)).status === 404 ? true : undefined));
-    await eventually('the parent is re-checked after its child went', has(hardDelete, new RegExp(`^hard-delete\\.cluster-${c}\\.child-\\d+$`)));
-    await eventually('the cluster adapter is released once its child is gone', has(validation, new RegExp(`^validation\\.cluster-${c}\\.gen-3$`)));
+    await eventually(
+      'the parent is re-checked after its child went',
+      has(hardDelete, new RegExp(`^hard-delete\\.cluster-${c}\\.child-\\d+$`)),
+    );
+    await eventually(
+      'the cluster adapter is released once its child is gone',
+      has(validation, new RegExp(`^validation\\.cluster-${c}\\.gen-3$`)),
+    );
     expect((await api.get(`/clusters/${c}`)).status).toBe(200);
 
     expect((await api.call('PUT', `/clusters/${c}/statuses`, report('validation', 3, FINALIZED))).status).toBe(201);
@@ -135,22 +153,38 @@ describe('adapters on BullMQ (decom start with REDIS_URL): error taxonomy and re
 
   const provisionedCluster = async (name: string) => {
     const id = (await api.call('POST', '/clusters', { kind: 'Cluster', name, spec: {} })).body.id as string;
-    await eventually(`${name} Reconciled=True`, async () => (condition((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined));
+    await eventually(`${name} Reconciled=True`, async () =>
+      condition((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined,
+    );
     return { id, ns: id.toLowerCase() };
   };
   const gone = (id: string, timeoutMs = 20_000) =>
-    eventually(`cluster ${id} hard-deleted (GET 404)`, async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), timeoutMs, 50);
+    eventually(
+      `cluster ${id} hard-deleted (GET 404)`,
+      async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined),
+      timeoutMs,
+      50,
+    );
 
   it('retries a transient failure (Kubernetes 503) with backoff, then completes the deletion', async () => {
     const { id, ns } = await provisionedCluster('transient-1');
-    const outage = fixture.engine.localKube!.faults.add({ method: 'DELETE', kind: 'Namespace', name: ns, status: 503, reason: 'ServiceUnavailable', times: 2 });
+    const outage = fixture.engine.localKube!.faults.add({
+      method: 'DELETE',
+      kind: 'Namespace',
+      name: ns,
+      status: 503,
+      reason: 'ServiceUnavailable',
+      times: 2,
+    });
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     await gone(id);
     expect(outage.hits).toBe(2);
     // The namespace goes last (Job → ConfigMap → Namespace). The two 503s are retried with a growing delay:
     // by the job's own attempts (0.5 s, 1 s ±20 %) or, when the run already reported, by the adapter's
     // re-run backoff; which one depends on timing, the growing delay and the completion do not.
-    const deletes = fixture.engine.localKube!.requestsMatching({ method: 'DELETE', kind: 'Namespace', name: ns }).map((r) => Date.parse(r.time));
+    const deletes = fixture.engine
+      .localKube!.requestsMatching({ method: 'DELETE', kind: 'Namespace', name: ns })
+      .map((r) => Date.parse(r.time));
     expect(deletes).toHaveLength(3);
     expect(deletes[1]! - deletes[0]!).toBeGreaterThanOrEqual(200);
     expect(deletes[2]! - deletes[1]!).toBeGreaterThan(deletes[1]! - deletes[0]!);
@@ -159,14 +193,24 @@ describe('adapters on BullMQ (decom start with REDIS_URL): error taxonomy and re
 
   it('fails a terminal error (Kubernetes 403) at once: reported on the resource, dead-lettered, retried by an operator', async () => {
     const { id, ns } = await provisionedCluster('terminal-1');
-    const forbidden = fixture.engine.localKube!.faults.add({ method: 'DELETE', kind: 'Namespace', name: ns, status: 403, reason: 'Forbidden', message: 'RBAC: adapter may not delete' });
+    const forbidden = fixture.engine.localKube!.faults.add({
+      method: 'DELETE',
+      kind: 'Namespace',
+      name: ns,
+      status: 403,
+      reason: 'Forbidden',
+      message: 'RBAC: adapter may not delete',
+    });
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     const dead = await eventually('the job in the dead-letter set', async () =>
       (await fixture.engine.queue.failed('adapter-run.validation')).find((f) => f.id.startsWith(`validation.cluster-${id}.gen-2`)),
     );
     const jobId = dead.id;
     expect(dead).toMatchObject({ attempts: 1, error: expect.stringContaining('Forbidden') });
-    const statuses = (await api.get(`/clusters/${id}/statuses`)).body.items as { adapter: string; conditions: { type: string; status: string }[] }[];
+    const statuses = (await api.get(`/clusters/${id}/statuses`)).body.items as {
+      adapter: string;
+      conditions: { type: string; status: string }[];
+    }[];
     const validation = statuses.find((s) => s.adapter === 'validation')!;
     expect(validation.conditions.find((c) => c.type === 'Health')?.status).toBe('False');
     expect(validation.conditions.find((c) => c.type === 'Finalized')?.status).toBe('False');
@@ -184,7 +228,13 @@ describe('adapters on BullMQ (decom start with REDIS_URL): error taxonomy and re
   it('recovers a deletion whose jobs Redis lost (FLUSHALL mid-deletion) within one sweep interval', async () => {
     const { id, ns } = await provisionedCluster('flushed-1');
     // Keep the deletion in progress: its adapter run fails and waits for a retry... which FLUSHALL erases.
-    const outage = fixture.engine.localKube!.faults.add({ method: 'DELETE', kind: 'Namespace', name: ns, status: 503, reason: 'ServiceUnavailable' });
+    const outage = fixture.engine.localKube!.faults.add({
+      method: 'DELETE',
+      kind: 'Namespace',
+      name: ns,
+      status: 503,
+      reason: 'ServiceUnavailable',
+    });
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     await eventually('the deletion run failed and waits for its retry', async () =>
       outage.hits >= 1 && (await runs.getDelayed()).some((j) => j?.id?.startsWith(`validation.cluster-${id}.gen-2`)) ? true : undefined,

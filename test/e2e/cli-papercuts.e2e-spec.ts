@@ -47,7 +47,10 @@ describe('decom CLI papercuts, built binary', () => {
 
     it('piped into head, less or grep -m1 ends quietly (no EPIPE stack), every time', async () => {
       for (const reader of ['head -2', 'grep -m1 stream', 'less -FX | head -1']) {
-        const run = await runShell(`$DECOM history ${id} --json --api ${fixture.engine.url} 2>"$ERR" | ${reader} > /dev/null; echo "decom=\${PIPESTATUS[0]}"`, { ERR: join(dir, 'err.txt'), TERM: 'dumb' });
+        const run = await runShell(
+          `$DECOM history ${id} --json --api ${fixture.engine.url} 2>"$ERR" | ${reader} > /dev/null; echo "decom=\${PIPESTATUS[0]}"`,
+          { ERR: join(dir, 'err.txt'), TERM: 'dumb' },
+        );
         const stderr = readFileSync(join(dir, 'err.txt'), 'utf8');
         expect({ reader, stderr, status: run.stdout.trim() }).toEqual({ reader, stderr: '', status: 'decom=0' });
       }
@@ -59,7 +62,9 @@ describe('decom CLI papercuts, built binary', () => {
       const port = await freePort();
       const viaPort = await runBuiltDecom(['history', 'some-id'], { PORT: String(port) });
       expect(viaPort.code).toBe(1);
-      expect(viaPort.stderr).toBe(`decom: cannot reach the engine at http://127.0.0.1:${port} (ECONNREFUSED): start one with \`decom start\`, or point elsewhere with --api URL or DECOM_API_URL\n`);
+      expect(viaPort.stderr).toBe(
+        `decom: cannot reach the engine at http://127.0.0.1:${port} (ECONNREFUSED): start one with \`decom start\`, or point elsewhere with --api URL or DECOM_API_URL\n`,
+      );
       const viaFlag = await runBuiltDecom(['history', 'some-id', '--api', `http://127.0.0.1:${port}/`]);
       expect(viaFlag.stderr).toContain(`cannot reach the engine at http://127.0.0.1:${port} (ECONNREFUSED)`);
       expect(viaFlag.stderr).not.toMatch(STACK_LINE);
@@ -90,7 +95,10 @@ describe('decom CLI papercuts, built binary', () => {
     it('without a token the API refuses it (exit 1); --token-file or DECOM_TOKEN_FILE sends the bearer token', async () => {
       const api = ['--api', fixture.engine.url];
       const refused = await runBuiltDecom(['leaks', ...api]);
-      expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/^decom: 401 .*pass --token-file FILE or set DECOM_TOKEN_FILE\n$/)]);
+      expect([refused.code, refused.stderr]).toEqual([
+        1,
+        expect.stringMatching(/^decom: 401 .*pass --token-file FILE or set DECOM_TOKEN_FILE\n$/),
+      ]);
       const viaFlag = await runBuiltDecom(['leaks', ...api, '--token-file', viewerToken]);
       expect([viaFlag.code, viaFlag.stdout, viaFlag.stderr]).toEqual([0, '0 leaked object(s)\n', '']);
       const viaEnv = await runBuiltDecom(['leaks', ...api], { DECOM_TOKEN_FILE: viewerToken });
@@ -98,9 +106,23 @@ describe('decom CLI papercuts, built binary', () => {
     });
 
     it('adapter plan: a 401 says how to pass a token (exit 1); with --token-file it gets past authentication', async () => {
-      const plan = ['adapter', 'plan', '--task-config', 'config/adapters/validation.yaml', '--resource', 'no-such-id', '--api', fixture.engine.url, '--kubeconfig', join(fixture.dataDir, 'kubeconfig')];
+      const plan = [
+        'adapter',
+        'plan',
+        '--task-config',
+        'config/adapters/validation.yaml',
+        '--resource',
+        'no-such-id',
+        '--api',
+        fixture.engine.url,
+        '--kubeconfig',
+        join(fixture.dataDir, 'kubeconfig'),
+      ];
       const refused = await runBuiltDecom(plan);
-      expect([refused.code, refused.stderr]).toEqual([1, expect.stringMatching(/401.*: the API needs a bearer token: pass --token-file FILE or set DECOM_TOKEN_FILE\n$/)]);
+      expect([refused.code, refused.stderr]).toEqual([
+        1,
+        expect.stringMatching(/401.*: the API needs a bearer token: pass --token-file FILE or set DECOM_TOKEN_FILE\n$/),
+      ]);
       const withToken = await runBuiltDecom([...plan, '--token-file', viewerToken]);
       // Not the status (a port such as 40117 may contain the digits).
       expect(withToken.stderr).not.toMatch(/\b401\b/);
@@ -118,7 +140,9 @@ describe('decom CLI papercuts, built binary', () => {
       const port = await freePort();
       const run = await runBuiltDecom(['leaks'], { PORT: String(port) });
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe(`decom: cannot reach the engine at http://127.0.0.1:${port} (ECONNREFUSED): start one with \`decom start\`, or point elsewhere with --api URL or DECOM_API_URL\n`);
+      expect(run.stderr).toBe(
+        `decom: cannot reach the engine at http://127.0.0.1:${port} (ECONNREFUSED): start one with \`decom start\`, or point elsewhere with --api URL or DECOM_API_URL\n`,
+      );
     });
   });
 
@@ -126,18 +150,53 @@ describe('decom CLI papercuts, built binary', () => {
     const unreachable = 'http://127.0.0.1:1';
     it.each<[string, string[], RegExp, Record<string, string>]>([
       // Every row has its env (even {}): jest takes a test function with more parameters than the row for a done-callback one.
-      ['a missing required option', ['adapter', 'dry-run', '--event', 'x.json'], /required option '--task-config <file>' not specified/, {}],
+      [
+        'a missing required option',
+        ['adapter', 'dry-run', '--event', 'x.json'],
+        /required option '--task-config <file>' not specified/,
+        {},
+      ],
       ['an unknown option', ['leaks', '--bogus'], /unknown option '--bogus'/, {}],
       ['--delete without --reason', ['leaks', '--delete'], /^decom: --delete needs --reason/, {}],
       ['a bad option value', ['projections', 'rebuild', '--batch-size', 'abc'], /must be a positive integer/, {}],
       ['an unknown command', ['frobnicate'], /unknown command 'frobnicate'/, {}],
       ['a missing argument', ['history'], /missing required argument 'id'/, {}],
-      ['--api that is not a URL (history)', ['history', 'some-id', '--api', 'localhost:8000'], /option '--api <url>' argument 'localhost:8000' is invalid\. must be an http\(s\) URL/, {}],
-      ['--api that is not a URL (adapter plan)', ['adapter', 'plan', '--task-config', 'x.yaml', '--resource', 'r', '--api', 'ftp://x'], /must be an http\(s\) URL/, {}],
-      ['a token file that cannot be read (delete)', ['delete', 'cluster', 'some-id', '--api', unreachable, '--token-file', '/nonexistent/token'], /^decom: cannot read the API token file \/nonexistent\/token: ENOENT/, {}],
-      ['a token file that cannot be read (jobs, through the API)', ['jobs', 'failed', '--api', unreachable], /^decom: cannot read the API token file \/nonexistent\/token/, { DECOM_TOKEN_FILE: '/nonexistent/token' }],
-      ['an invalid environment variable (client command)', ['leaks'], /^decom: invalid configuration: PORT: must be an integer/, { PORT: 'abc' }],
-      ['an invalid environment variable (projections rebuild)', ['projections', 'rebuild'], /^decom: invalid configuration: DECOM_EVENT_STORE: must be one of/, { DECOM_EVENT_STORE: 'bogus' }],
+      [
+        '--api that is not a URL (history)',
+        ['history', 'some-id', '--api', 'localhost:8000'],
+        /option '--api <url>' argument 'localhost:8000' is invalid\. must be an http\(s\) URL/,
+        {},
+      ],
+      [
+        '--api that is not a URL (adapter plan)',
+        ['adapter', 'plan', '--task-config', 'x.yaml', '--resource', 'r', '--api', 'ftp://x'],
+        /must be an http\(s\) URL/,
+        {},
+      ],
+      [
+        'a token file that cannot be read (delete)',
+        ['delete', 'cluster', 'some-id', '--api', unreachable, '--token-file', '/nonexistent/token'],
+        /^decom: cannot read the API token file \/nonexistent\/token: ENOENT/,
+        {},
+      ],
+      [
+        'a token file that cannot be read (jobs, through the API)',
+        ['jobs', 'failed', '--api', unreachable],
+        /^decom: cannot read the API token file \/nonexistent\/token/,
+        { DECOM_TOKEN_FILE: '/nonexistent/token' },
+      ],
+      [
+        'an invalid environment variable (client command)',
+        ['leaks'],
+        /^decom: invalid configuration: PORT: must be an integer/,
+        { PORT: 'abc' },
+      ],
+      [
+        'an invalid environment variable (projections rebuild)',
+        ['projections', 'rebuild'],
+        /^decom: invalid configuration: DECOM_EVENT_STORE: must be one of/,
+        { DECOM_EVENT_STORE: 'bogus' },
+      ],
       ['jobs --redis without REDIS_URL', ['jobs', 'failed', '--redis'], /--redis needs REDIS_URL/, {}],
       ['adapter validate with no file', ['adapter', 'validate'], /validate needs at least one file/, {}],
     ])('%s → 2', async (_, args, message, env) => {
@@ -166,9 +225,19 @@ describe('decom CLI papercuts, built binary', () => {
     it('a Sentinel file naming a kind the kinds file lacks → exit 2, nothing listened', async () => {
       const kinds = join(dir, 'widgets-only.yaml');
       writeFileSync(kinds, 'entities:\n  - kind: Widget\n    plural: widgets\n');
-      const env = { PORT: String(await freePort()), DECOM_METRICS_PORT: String(await freePort()), DECOM_DATA_DIR: join(dir, 'data-sentinel'), DECOM_ENTITIES_FILE: kinds };
+      const env = {
+        PORT: String(await freePort()),
+        DECOM_METRICS_PORT: String(await freePort()),
+        DECOM_DATA_DIR: join(dir, 'data-sentinel'),
+        DECOM_ENTITIES_FILE: kinds,
+      };
       const run = await runBuiltDecom(['start'], env, { timeoutMs: 60_000 });
-      expect([run.code, run.stderr]).toEqual([2, expect.stringMatching(/^decom: invalid configuration: .*sentinel\.yaml:\d+:\d+ sentinels\[0\]\.resource_type: unknown resource type "clusters"/)]);
+      expect([run.code, run.stderr]).toEqual([
+        2,
+        expect.stringMatching(
+          /^decom: invalid configuration: .*sentinel\.yaml:\d+:\d+ sentinels\[0\]\.resource_type: unknown resource type "clusters"/,
+        ),
+      ]);
       expect(run.stdout).not.toContain('API listening');
     }, 70_000);
   });
@@ -195,7 +264,9 @@ describe('decom CLI papercuts, built binary', () => {
       writeFileSync(comments, '# nothing here yet\n');
       const run = await runBuiltDecom(['adapter', 'validate', empty, comments]);
       expect(run.code).toBe(2);
-      expect(run.stdout).toBe(`${empty}:1:1 the file is empty: no task config to validate\n${comments}:1:1 the file is empty: no task config to validate\n`);
+      expect(run.stdout).toBe(
+        `${empty}:1:1 the file is empty: no task config to validate\n${comments}:1:1 the file is empty: no task config to validate\n`,
+      );
     });
 
     it('a valid file → 0; an invalid config → 1; unusable input wins → 2', async () => {
@@ -234,7 +305,11 @@ describe('decom CLI papercuts, built binary', () => {
       const port = (blocker.address() as { port: number }).port;
       const data = mkdtempSync(join(dir, 'port-'));
       try {
-        const run = await runBuiltDecom(['start'], { PORT: String(port), HOST: '127.0.0.1', DECOM_DATA_DIR: data, DECOM_METRICS_PORT: '0' }, { timeoutMs: 60_000 });
+        const run = await runBuiltDecom(
+          ['start'],
+          { PORT: String(port), HOST: '127.0.0.1', DECOM_DATA_DIR: data, DECOM_METRICS_PORT: '0' },
+          { timeoutMs: 60_000 },
+        );
         expect(run.code).toBe(1);
         const output = run.stdout + run.stderr;
         expect(output).not.toContain('\u001b[');
@@ -244,7 +319,12 @@ describe('decom CLI papercuts, built binary', () => {
           .split('\n')
           .map((line) => JSON.parse(line) as { level: number; port?: number; msg: string })
           .filter((line) => line.level >= 50);
-        expect(errors).toEqual([expect.objectContaining({ port, msg: `cannot start: port ${port} on 127.0.0.1 is already in use: stop the other process or set PORT to a free port` })]);
+        expect(errors).toEqual([
+          expect.objectContaining({
+            port,
+            msg: `cannot start: port ${port} on 127.0.0.1 is already in use: stop the other process or set PORT to a free port`,
+          }),
+        ]);
       } finally {
         blocker.close();
       }
@@ -282,7 +362,8 @@ describe('decom CLI papercuts, built binary', () => {
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       try {
         const deadline = Date.now() + 45_000;
-        while (!output.includes('Decom is running') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+        while (!output.includes('Decom is running') && Date.now() < deadline && child.exitCode === null)
+          await new Promise((r) => setTimeout(r, 100));
         const line = output
           .split('\n')
           .filter((l) => l.startsWith('{'))
@@ -299,7 +380,14 @@ describe('decom CLI papercuts, built binary', () => {
         const redis = await useRedis();
         const worker = spawn(process.execPath, [DECOM_BIN, 'worker'], {
           cwd: resolve('.'),
-          env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DECOM_DATA_DIR: data, REDIS_URL: redis.url, DECOM_QUEUE_PREFIX: redis.prefix('cli-worker'), DECOM_METRICS_PORT: '0' },
+          env: {
+            PATH: process.env['PATH'] ?? '',
+            HOME: process.env['HOME'] ?? '',
+            DECOM_DATA_DIR: data,
+            REDIS_URL: redis.url,
+            DECOM_QUEUE_PREFIX: redis.prefix('cli-worker'),
+            DECOM_METRICS_PORT: '0',
+          },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let workerOutput = '';
@@ -307,7 +395,8 @@ describe('decom CLI papercuts, built binary', () => {
         worker.stderr.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
         try {
           const workerDeadline = Date.now() + 30_000;
-          while (!workerOutput.includes('worker ready') && Date.now() < workerDeadline && worker.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+          while (!workerOutput.includes('worker ready') && Date.now() < workerDeadline && worker.exitCode === null)
+            await new Promise((r) => setTimeout(r, 100));
           expect(workerOutput).toContain(`"kubeconfig":"${kubeconfig}"`);
           expect(workerOutput).toContain('worker ready');
         } finally {
@@ -328,10 +417,17 @@ describe('decom CLI papercuts, built binary', () => {
       const fixture = await startTestEngine({ adaptersDir: resolve('config/adapters') });
       try {
         const api = `${fixture.engine.url}/api/hyperfleet/v1`;
-        const post = (path: string, body: unknown, method = 'POST') => fetch(`${api}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+        const post = (path: string, body: unknown, method = 'POST') =>
+          fetch(`${api}${path}`, {
+            method,
+            headers: { 'content-type': 'application/json' },
+            ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          });
         const id = ((await (await post('/clusters', { kind: 'Cluster', name: 'plan-demo', spec: {} })).json()) as { id: string }).id;
         await until(async () => {
-          const cluster = (await (await fetch(`${api}/clusters/${id}`)).json()) as { status: { conditions: { type: string; status: string }[] } };
+          const cluster = (await (await fetch(`${api}/clusters/${id}`)).json()) as {
+            status: { conditions: { type: string; status: string }[] };
+          };
           return cluster.status.conditions.some((c) => c.type === 'Reconciled' && c.status === 'True');
         });
         // Step 2 of the example: hold the ConfigMap with a finalizer (kubectl patch), through the written kubeconfig.
@@ -339,7 +435,14 @@ describe('decom CLI papercuts, built binary', () => {
         kc.loadFromFile(join(fixture.dataDir, 'kubeconfig'));
         const kube = KubernetesObjectApi.makeApiClient(kc);
         const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cluster-${id}-config`, namespace: id.toLowerCase() } };
-        await kube.patch({ ...configMap, metadata: { ...configMap.metadata, finalizers: ['example.com/hold'] } }, undefined, undefined, undefined, undefined, 'application/merge-patch+json' as never);
+        await kube.patch(
+          { ...configMap, metadata: { ...configMap.metadata, finalizers: ['example.com/hold'] } },
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          'application/merge-patch+json' as never,
+        );
         expect((await post(`/clusters/${id}`, undefined, 'DELETE')).status).toBe(202);
         await until(async () => (await kube.read(configMap)).metadata?.deletionTimestamp !== undefined);
 
@@ -349,12 +452,23 @@ describe('decom CLI papercuts, built binary', () => {
         expect(plan.code).toBe(1);
         expect(plan.stdout).toMatch(/keep +Namespace \S+ \(clusterNamespace\): .*delete\.when = false/);
         // The engine's DELETE already set its deletionTimestamp: the plan waits for it, as a run does.
-        expect(plan.stdout).toMatch(/pending +ConfigMap \S+ \(clusterConfigMap\): deletion in progress since \S+ \(finalizers: example\.com\/hold\); not deleted again/);
+        expect(plan.stdout).toMatch(
+          /pending +ConfigMap \S+ \(clusterConfigMap\): deletion in progress since \S+ \(finalizers: example\.com\/hold\); not deleted again/,
+        );
         expect(plan.stdout).toContain('Outcome: BLOCKED');
-        expect(plan.stdout).toMatch(/validation clusterConfigMap: deletion in progress since \S+ \(finalizers: example\.com\/hold\); not deleted again/);
+        expect(plan.stdout).toMatch(
+          /validation clusterConfigMap: deletion in progress since \S+ \(finalizers: example\.com\/hold\); not deleted again/,
+        );
 
         // Step 5: release the finalizer; the real deletion completes (GET → 404).
-        await kube.patch({ ...configMap, metadata: { ...configMap.metadata, finalizers: [] } }, undefined, undefined, undefined, undefined, 'application/merge-patch+json' as never);
+        await kube.patch(
+          { ...configMap, metadata: { ...configMap.metadata, finalizers: [] } },
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+          'application/merge-patch+json' as never,
+        );
         await until(async () => (await fetch(`${api}/clusters/${id}`)).status === 404);
       } finally {
         await fixture.stop();

@@ -25,19 +25,29 @@ describe('decom start-up loads only the command that runs', () => {
         'export async function load(url, context, next) { appendFileSync(process.env.LOADED_LOG, url + "\\n"); return next(url, context); }\n',
     );
     register = join(dir, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+    );
   }, 180_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const loadedBy = async (args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; libs: string[]; commands: string[]; ours: string[] }> => {
+  const loadedBy = async (
+    args: string[],
+    env: Record<string, string> = {},
+  ): Promise<{ code: number | null; libs: string[]; commands: string[]; ours: string[] }> => {
     const log = join(dir, `loaded-${args.join('_').replace(/[^a-z-]/gi, '')}.txt`);
     writeFileSync(log, '');
     const run = await runBuiltDecom(args, { ...env, NODE_OPTIONS: `--import=${pathToFileURL(register).href}`, LOADED_LOG: log });
     const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-    const libs = [...new Set(urls.map((u) => /\/dist\/(libs\/[a-z-]+|apps\/(?:api|worker))\//.exec(u)?.[1]).filter((m): m is string => !!m))].sort();
+    const libs = [
+      ...new Set(urls.map((u) => /\/dist\/(libs\/[a-z-]+|apps\/(?:api|worker))\//.exec(u)?.[1]).filter((m): m is string => !!m)),
+    ].sort();
     const commands = urls.map((u) => /\/commands\/([a-z-]+)\.command\.js$/.exec(u)?.[1]).filter((m): m is string => !!m);
     // Every module of ours outside apps/cli, e.g. `libs/config/src/app-config.js`.
-    const ours = [...new Set(urls.map((u) => /\/dist\/((?:libs|apps\/(?:api|worker))\/.+\.js)$/.exec(u)?.[1]).filter((m): m is string => !!m))].sort();
+    const ours = [
+      ...new Set(urls.map((u) => /\/dist\/((?:libs|apps\/(?:api|worker))\/.+\.js)$/.exec(u)?.[1]).filter((m): m is string => !!m)),
+    ].sort();
     return { code: run.code, libs, commands, ours };
   };
 
@@ -60,7 +70,13 @@ describe('decom start-up loads only the command that runs', () => {
     ]) {
       // DECOM_API_URL and DECOM_TOKEN_FILE as defaults: read by the same function as `decom start`.
       const run = await loadedBy(args, { DECOM_API_URL: unreachable, DECOM_TOKEN_FILE: token });
-      expect({ args, ...run }).toEqual({ args, code: 1, libs: ['libs/config'], commands: [args[0]], ours: ['libs/config/src/app-config.js', 'libs/config/src/identity.js'] });
+      expect({ args, ...run }).toEqual({
+        args,
+        code: 1,
+        libs: ['libs/config'],
+        commands: [args[0]],
+        ours: ['libs/config/src/app-config.js', 'libs/config/src/identity.js'],
+      });
     }
     const help = await loadedBy(['help', 'delete']);
     expect(help.commands).toEqual(['delete']);

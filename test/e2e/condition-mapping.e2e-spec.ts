@@ -98,9 +98,17 @@ describe('HyperFleet condition mapping (embedded engine)', () => {
 
   it('refuses to start with an invalid rule, naming file:line:column', async () => {
     const bad = join(dir, 'bad.yaml');
-    await writeFile(bad, ENTITIES.replace('      - type: QuotaValid', '      - type: Reconciled').replace('statuses.exists(s, s.adapter == "validation"', 'statuses.exists(s, s.adapter == "validation" &&'));
+    await writeFile(
+      bad,
+      ENTITIES.replace('      - type: QuotaValid', '      - type: Reconciled').replace(
+        'statuses.exists(s, s.adapter == "validation"',
+        'statuses.exists(s, s.adapter == "validation" &&',
+      ),
+    );
     await expect(startTestEngine({ env: { DECOM_ENTITIES_FILE: bad } })).rejects.toThrow(
-      new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:6:15 entities\\[0\\]\\.conditions\\[0\\]\\.type: "Reconciled" is a reserved condition type`),
+      new RegExp(
+        `${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:6:15 entities\\[0\\]\\.conditions\\[0\\]\\.type: "Reconciled" is a reserved condition type`,
+      ),
     );
   });
 });

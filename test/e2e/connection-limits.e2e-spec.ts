@@ -44,17 +44,28 @@ describe('connection and stream limits', () => {
   const stream = async (identity: string): Promise<StreamAnswer> => {
     const token = await issuer.token(identity);
     return new Promise((resolve, reject) => {
-      const request = httpRequest(`${fixture.engine.url}/api/decom/v1/events/stream`, { headers: { authorization: `Bearer ${token}` } }, (response) => {
-        const close = () => request.destroy();
-        if (response.statusCode === 200) {
-          open.push(request);
-          resolve({ status: 200, retryAfter: undefined, body: undefined, close });
-          return;
-        }
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'] as string | undefined, body: JSON.parse(text), close }));
-      });
+      const request = httpRequest(
+        `${fixture.engine.url}/api/decom/v1/events/stream`,
+        { headers: { authorization: `Bearer ${token}` } },
+        (response) => {
+          const close = () => request.destroy();
+          if (response.statusCode === 200) {
+            open.push(request);
+            resolve({ status: 200, retryAfter: undefined, body: undefined, close });
+            return;
+          }
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              retryAfter: response.headers['retry-after'] as string | undefined,
+              body: JSON.parse(text),
+              close,
+            }),
+          );
+        },
+      );
       request.on('error', reject);
       request.end();
     });
@@ -75,7 +86,11 @@ describe('connection and stream limits', () => {
 
     const alice3 = await stream('alice@example.com');
     expect(alice3.status).toBe(429);
-    expect(alice3.body).toMatchObject({ status: 429, code: 'HYPERFLEET-LMT-001', detail: 'at most 2 open event streams per caller; close one or retry later' });
+    expect(alice3.body).toMatchObject({
+      status: 429,
+      code: 'HYPERFLEET-LMT-001',
+      detail: 'at most 2 open event streams per caller; close one or retry later',
+    });
     expect(Number(alice3.retryAfter)).toBeGreaterThan(0);
 
     // Another caller still gets one: the per-caller cap is alice's alone.
@@ -104,7 +119,11 @@ describe('connection and stream limits', () => {
     }
     const held = [first, await stream('dave@example.com')];
     expect(held.map((h) => h.status)).toEqual([200, 200]);
-    const head = await fetch(`${fixture.engine.url}/api/decom/v1/events/stream`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(3_000) });
+    const head = await fetch(`${fixture.engine.url}/api/decom/v1/events/stream`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(3_000),
+    });
     expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
     for (const h of held) h.close();
 
@@ -112,11 +131,15 @@ describe('connection and stream limits', () => {
     const short = await issuer.token('erin@example.com', { expiresIn: 2 });
     const ended = await new Promise<number>((resolve, reject) => {
       const opened = Date.now();
-      const request = httpRequest(`${fixture.engine.url}/api/decom/v1/events/stream`, { headers: { authorization: `Bearer ${short}` } }, (response) => {
-        expect(response.statusCode).toBe(200);
-        response.resume();
-        response.on('end', () => resolve(Date.now() - opened));
-      });
+      const request = httpRequest(
+        `${fixture.engine.url}/api/decom/v1/events/stream`,
+        { headers: { authorization: `Bearer ${short}` } },
+        (response) => {
+          expect(response.statusCode).toBe(200);
+          response.resume();
+          response.on('end', () => resolve(Date.now() - opened));
+        },
+      );
       request.on('error', reject);
       request.setTimeout(15_000, () => request.destroy(new Error('the stream outlived its token by 13 s')));
       request.end();

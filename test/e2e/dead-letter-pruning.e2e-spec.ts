@@ -39,7 +39,9 @@ describe.each([['in-process'], ['BullMQ']])('dead letters of finished work are p
   const reconciledCluster = async (name: string) => {
     const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name, spec: {} })).body.id;
     await eventually(`${name} Reconciled`, async () =>
-      (await api.get(`/clusters/${id}`)).body.status.conditions.some((c: any) => c.type === 'Reconciled' && c.status === 'True') ? true : undefined,
+      (await api.get(`/clusters/${id}`)).body.status.conditions.some((c: any) => c.type === 'Reconciled' && c.status === 'True')
+        ? true
+        : undefined,
     );
     return id;
   };
@@ -50,7 +52,14 @@ describe.each([['in-process'], ['BullMQ']])('dead letters of finished work are p
     const stuck = await reconciledCluster(`prune-stuck-${backend.toLowerCase()}`);
     const kube = fixture.engine.localKube!;
     const faults = [done, stuck].map((id) =>
-      kube.faults.add({ method: 'DELETE', kind: 'Namespace', name: id.toLowerCase(), status: 403, reason: 'Forbidden', message: 'RBAC: adapter may not delete' }),
+      kube.faults.add({
+        method: 'DELETE',
+        kind: 'Namespace',
+        name: id.toLowerCase(),
+        status: 403,
+        reason: 'Forbidden',
+        message: 'RBAC: adapter may not delete',
+      }),
     );
     try {
       for (const id of [done, stuck]) expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
@@ -64,15 +73,30 @@ describe.each([['in-process'], ['BullMQ']])('dead letters of finished work are p
 
       // RBAC fixed for one cluster: a sweep re-runs its adapter (a new job id) and the cluster is hard-deleted.
       faults[0]!.remove();
-      await eventually('hard deleted by a sweep', async () => ((await api.get(`/clusters/${done}`)).status === 404 ? true : undefined), 40_000);
+      await eventually(
+        'hard deleted by a sweep',
+        async () => ((await api.get(`/clusters/${done}`)).status === 404 ? true : undefined),
+        40_000,
+      );
       // The engine's own pass (every sweep interval, 2 s here) removes the stale letter.
       await eventually('the stale letter pruned', async () => ((await lettersOf(done)).length === 0 ? true : undefined), 20_000);
       // One line per pruned letter (a sweep before the fix may have dead-lettered another run of it too).
       const pruned = lines.filter((l) => l['msg'] === 'dead letter pruned: its work is done');
       expect(pruned.map((l) => l['job'])).toContain(letter!.id);
-      for (const line of pruned) expect(line).toEqual(expect.objectContaining({ level: 30, queue: 'adapter-run.validation', job: expect.stringContaining(done), resource_id: done, reason: 'HardDeleted' }));
+      for (const line of pruned)
+        expect(line).toEqual(
+          expect.objectContaining({
+            level: 30,
+            queue: 'adapter-run.validation',
+            job: expect.stringContaining(done),
+            resource_id: done,
+            reason: 'HardDeleted',
+          }),
+        );
       const samples = await scrape(fixture.engine.metricsUrl);
-      expect(sampleValue(samples, 'decom_dead_letters_pruned_total', { queue: 'adapter-run.validation', reason: 'HardDeleted' })).toBe(pruned.length);
+      expect(sampleValue(samples, 'decom_dead_letters_pruned_total', { queue: 'adapter-run.validation', reason: 'HardDeleted' })).toBe(
+        pruned.length,
+      );
 
       // The still-failing deletion keeps its letter(s), also through further passes, and the gauge counts them.
       const kept = await lettersOf(stuck);
@@ -93,13 +117,24 @@ describe.each([['in-process'], ['BullMQ']])('dead letters of finished work are p
 
   it('keeps the letter of a live cluster whose Job create keeps failing, although it shows Reconciled=True (its Available does not depend on the Job)', async () => {
     const kube = fixture.engine.localKube!;
-    const fault = kube.faults.add({ method: 'POST', kind: 'Job', status: 403, reason: 'Forbidden', message: 'RBAC: adapter may not create jobs' });
+    const fault = kube.faults.add({
+      method: 'POST',
+      kind: 'Job',
+      status: 403,
+      reason: 'Forbidden',
+      message: 'RBAC: adapter may not create jobs',
+    });
     try {
-      const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: `prune-live-${backend.toLowerCase()}`, spec: {} })).body.id;
-      const letters = await eventually('a dead letter', async () => {
-        const found = await lettersOf(id);
-        return found.length > 0 ? found : undefined;
-      }, 60_000);
+      const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: `prune-live-${backend.toLowerCase()}`, spec: {} }))
+        .body.id;
+      const letters = await eventually(
+        'a dead letter',
+        async () => {
+          const found = await lettersOf(id);
+          return found.length > 0 ? found : undefined;
+        },
+        60_000,
+      );
       const cluster = (await api.get(`/clusters/${id}`)).body;
       expect(cluster.status.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'Reconciled', status: 'True' })]));
       // A pruning pass run here (the code of the engine's own passes every 2 s; it may prune an earlier test's

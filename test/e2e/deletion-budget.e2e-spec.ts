@@ -45,21 +45,33 @@ describe('deletion budget: limits.deletions per kind, 429 with Retry-After, admi
     expect((await operator.call('DELETE', `/resources/${c2.id}`)).status).toBe(202);
 
     // Two top-level Cluster deletions in flight: the third is refused, and so is its preview; nothing recorded.
-    const response = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/${c3.id}`, { method: 'DELETE', headers: { 'x-hyperfleet-identity': 'operator@example.com' } });
+    const response = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/${c3.id}`, {
+      method: 'DELETE',
+      headers: { 'x-hyperfleet-identity': 'operator@example.com' },
+    });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('60');
     const problem = (await response.json()) as any;
-    expect(problem).toMatchObject({ title: 'Deletion Budget Exceeded', status: 429, budget: { kind: 'Cluster', name: 'max_in_flight', limit: 2, used: 2 } });
+    expect(problem).toMatchObject({
+      title: 'Deletion Budget Exceeded',
+      status: 429,
+      budget: { kind: 'Cluster', name: 'max_in_flight', limit: 2, used: 2 },
+    });
     expect(problem.detail).toContain('limits.deletions.Cluster.max_in_flight = 2 reached');
     const preview = await operator.call('DELETE', `/clusters/${c3.id}?dryRun=All`);
     expect(preview.status).toBe(429);
     expect(preview.body).toMatchObject({ dry_run: true, budget: { name: 'max_in_flight' } });
     expect(await types(c3.id)).toEqual(['ResourceCreated']);
     // What the domain refuses is refused as such even over budget: a protected cluster is 409 naming it, not 429.
-    const guarded = (await operator.call('POST', '/clusters', { kind: 'Cluster', name: 'budget-protected', spec: {}, deletion_protection: true })).body;
+    const guarded = (
+      await operator.call('POST', '/clusters', { kind: 'Cluster', name: 'budget-protected', spec: {}, deletion_protection: true })
+    ).body;
     for (const path of [`/clusters/${guarded.id}`, `/clusters/${guarded.id}?dryRun=All`]) {
       const refused = await operator.call('DELETE', path);
-      expect({ status: refused.status, protected: refused.body.protected_resources?.map((r: { id: string }) => r.id) }).toEqual({ status: 409, protected: [guarded.id] });
+      expect({ status: refused.status, protected: refused.body.protected_resources?.map((r: { id: string }) => r.id) }).toEqual({
+        status: 409,
+        protected: [guarded.id],
+      });
     }
     // A parameter given twice is a 400, never a guess (or a 500).
     expect((await admin.call('DELETE', `/clusters/${c3.id}?deletion_budget_override=a&deletion_budget_override=b`)).status).toBe(400);
@@ -68,14 +80,19 @@ describe('deletion budget: limits.deletions per kind, 429 with Retry-After, admi
     // An operator may not override; an administrator may, with a reason, recorded on the event.
     expect((await operator.call('DELETE', `/clusters/${c3.id}?deletion_budget_override=urgent`)).status).toBe(403);
     expect((await admin.call('DELETE', `/clusters/${c3.id}?deletion_budget_override=${encodeURIComponent(' ')}`)).status).toBe(400);
-    expect((await admin.call('DELETE', `/clusters/${c3.id}?deletion_budget_override=${encodeURIComponent('INC-5 region evacuation')}`)).status).toBe(202);
+    expect(
+      (await admin.call('DELETE', `/clusters/${c3.id}?deletion_budget_override=${encodeURIComponent('INC-5 region evacuation')}`)).status,
+    ).toBe(202);
     const requested = (await fixture.engine.store.readStream(`cluster-${c3.id}`)).find((e) => e.type === 'DeletionRequested');
     expect((requested?.data as any).deletion_budget_override).toEqual({ caller: 'admin@example.com', reason: 'INC-5 region evacuation' });
 
     // Two finished: one in flight, but three requested within the hour: the per-hour bound now refuses.
     await finish(c1.id);
     await finish(c2.id);
-    const hourly = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/${c4.id}`, { method: 'DELETE', headers: { 'x-hyperfleet-identity': 'operator@example.com' } });
+    const hourly = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/${c4.id}`, {
+      method: 'DELETE',
+      headers: { 'x-hyperfleet-identity': 'operator@example.com' },
+    });
     expect(hourly.status).toBe(429);
     expect(Number(hourly.headers.get('retry-after'))).toBeGreaterThan(3500);
     expect(((await hourly.json()) as any).budget).toMatchObject({ name: 'max_per_hour', limit: 3, used: 3 });

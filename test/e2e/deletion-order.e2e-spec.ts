@@ -28,14 +28,18 @@ describe('deletion order end to end', () => {
     const created = await api.call('POST', '/clusters', { kind: 'Cluster', name, spec: {}, ...extra });
     expect(created.status).toBe(201);
     const id: string = created.body.id;
-    await eventually(`${name} Reconciled`, async () => (cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined));
+    await eventually(`${name} Reconciled`, async () =>
+      cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined,
+    );
     return id;
   };
   const nodepool = async (clusterId: string, name: string, extra: object = {}) => {
     const created = await api.call('POST', `/clusters/${clusterId}/nodepools`, { kind: 'NodePool', name, spec: {}, ...extra });
     expect(created.status).toBe(201);
     const id: string = created.body.id;
-    await eventually(`${name} ConfigMap`, async () => (kube().peek('v1', 'ConfigMap', clusterId.toLowerCase(), `nodepool-${id}`) ? true : undefined));
+    await eventually(`${name} ConfigMap`, async () =>
+      kube().peek('v1', 'ConfigMap', clusterId.toLowerCase(), `nodepool-${id}`) ? true : undefined,
+    );
     return id;
   };
   const gone = (path: string) => eventually(`${path} hard-deleted`, async () => ((await api.get(path)).status === 404 ? true : undefined));
@@ -50,7 +54,7 @@ describe('deletion order end to end', () => {
   const deletesOf = (kind: string, name: string, namespace?: string) =>
     kube().requestsMatching({ method: 'DELETE', kind, name, ...(namespace ? { namespace } : {}) });
   const finalizingRow = async (id: string) =>
-    (((await (await fetch(`${fixture.engine.url}/api/decom/v1/finalizing`)).json()) as { items: any[] }).items).find((f) => f.id === id);
+    ((await (await fetch(`${fixture.engine.url}/api/decom/v1/finalizing`)).json()) as { items: any[] }).items.find((f) => f.id === id);
   /**
    * The failing adapter re-runs with backoff (50 ms doubling, 1 s cap in the fixture): wait until it failed
    * `passes` more times, so the runs a wrong dispatch would have started had every chance to act.
@@ -64,7 +68,13 @@ describe('deletion order end to end', () => {
     const c = await reconciledCluster('fg-failing');
     const ns = c.toLowerCase();
     const np = await nodepool(c, 'np-fail');
-    const fault = kube().faults.add({ method: 'DELETE', kind: 'ConfigMap', name: `nodepool-${np}`, status: 500, message: 'injected: cloud API down' });
+    const fault = kube().faults.add({
+      method: 'DELETE',
+      kind: 'ConfigMap',
+      name: `nodepool-${np}`,
+      status: 500,
+      message: 'injected: cloud API down',
+    });
     try {
       const answer = await api.call('DELETE', `/clusters/${c}`);
       expect(answer.status).toBe(202);
@@ -147,14 +157,20 @@ describe('deletion order end to end', () => {
     expect((await api.call('PATCH', `/nodepools/${x}`, { references: { uses: [{ id: y, kind: 'NodePool' }] } })).status).toBe(200);
     const refused = await api.call('DELETE', `/nodepools/${x}`);
     expect(refused.status).toBe(409);
-    expect(refused.body.detail).toContain(`dependency cycle NodePool 'x-pool' (${x}) → NodePool 'y-pool' (${y}) → NodePool 'x-pool' (${x})`);
+    expect(refused.body.detail).toContain(
+      `dependency cycle NodePool 'x-pool' (${x}) → NodePool 'y-pool' (${y}) → NodePool 'x-pool' (${x})`,
+    );
     expect((await api.call('DELETE', `/clusters/${c1}`)).status).toBe(409);
     // A move (everything paused, seed 004) lets both through: the cycle then shows on both members.
     for (const c of [c1, c2]) expect((await api.call('POST', `/clusters/${c}/pause`, { reason: 'clusterctl move' })).status).toBe(200);
     expect((await api.call('DELETE', `/clusters/${c1}?delete_for_move=true`)).status).toBe(202);
     expect((await api.call('DELETE', `/clusters/${c2}?delete_for_move=true`)).status).toBe(202);
     const blockedX = cond((await api.get(`/nodepools/${x}`)).body, 'DeletionBlocked');
-    expect(blockedX).toMatchObject({ status: 'True', reason: 'DependencyCycle', message: expect.stringContaining('dependency cycle through 2 resource(s); no member can be deleted before another') });
+    expect(blockedX).toMatchObject({
+      status: 'True',
+      reason: 'DependencyCycle',
+      message: expect.stringContaining('dependency cycle through 2 resource(s); no member can be deleted before another'),
+    });
     expect(cond((await api.get(`/nodepools/${y}`)).body, 'DeletionBlocked')).toMatchObject({ status: 'True', reason: 'DependencyCycle' });
     expect((await finalizingRow(x))?.deletion_blocked).toMatchObject({ reason: 'DependencyCycle' });
     expect((await finalizingRow(y))?.deletion_blocked).toMatchObject({ reason: 'DependencyCycle' });
@@ -170,7 +186,9 @@ describe('deletion order end to end', () => {
     expect((await api.call('PATCH', `/clusters/${c}`, { references: { uses: [{ id: np, kind: 'NodePool' }] } })).status).toBe(200);
     const refused = await api.call('DELETE', `/clusters/${c}?propagationPolicy=Background`);
     expect(refused.status).toBe(409);
-    expect(refused.body.detail).toContain(`dependency cycle Cluster 'owner-uses-child' (${c}) → NodePool 'used-child' (${np}) → Cluster 'owner-uses-child' (${c})`);
+    expect(refused.body.detail).toContain(
+      `dependency cycle Cluster 'owner-uses-child' (${c}) → NodePool 'used-child' (${np}) → Cluster 'owner-uses-child' (${c})`,
+    );
     expect((await api.get(`/clusters/${c}`)).body.deleted_time).toBeUndefined();
     expect((await api.call('PATCH', `/clusters/${c}`, { references: {} })).status).toBe(200);
     expect((await api.call('DELETE', `/clusters/${c}?propagationPolicy=Background`)).status).toBe(202);
@@ -184,22 +202,39 @@ describe('deletion order end to end', () => {
     expect(before.effective_deletion_policy).toEqual({ policy: 'Orphan', source: `inherited from Cluster/${c}` });
     expect((await api.get(`/clusters/${c}`)).body.effective_deletion_policy).toEqual({ policy: 'Orphan', source: 'own' });
     expect((await api.call('DELETE', `/clusters/${c}`)).status).toBe(202);
-    expect((await api.get(`/nodepools/${np}`)).body.effective_deletion_policy).toEqual({ policy: 'Orphan', source: `inherited from Cluster/${c}` });
+    expect((await api.get(`/nodepools/${np}`)).body.effective_deletion_policy).toEqual({
+      policy: 'Orphan',
+      source: `inherited from Cluster/${c}`,
+    });
     const requested = ((await api.get(`/resources/${np}/events`)).body.items as any[]).find((e) => e.type === 'DeletionRequested');
-    expect(requested.data).toMatchObject({ deletion_policy: 'Orphan', deletion_policy_source: `inherited from Cluster/${c}`, required_adapters: ['np-configmap'] });
+    expect(requested.data).toMatchObject({
+      deletion_policy: 'Orphan',
+      deletion_policy_source: `inherited from Cluster/${c}`,
+      required_adapters: ['np-configmap'],
+    });
     await gone(`/clusters/${c}`);
     expect(kube().peek('v1', 'ConfigMap', c.toLowerCase(), `nodepool-${np}`)).toBeDefined();
   }, 40_000);
   it('GraphQL: deleteResource(propagationPolicy) and the same fields', async () => {
     const c = await reconciledCluster('gql-propagation');
     const gql = async (query: string) =>
-      (await (await fetch(`${fixture.engine.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json()) as any;
+      (await (
+        await fetch(`${fixture.engine.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query }),
+        })
+      ).json()) as any;
     const bad = await gql(`mutation { deleteResource(id: "${c}", propagationPolicy: "Sideways") { id } }`);
     expect(bad.errors[0].extensions.problem).toMatchObject({ status: 400 });
     const answer = await gql(
       `mutation { deleteResource(id: "${c}", propagationPolicy: "Background") { deletion_propagation deletion_required_adapters effective_deletion_policy { policy source } } }`,
     );
-    expect(answer.data.deleteResource).toEqual({ deletion_propagation: 'Background', deletion_required_adapters: ['validation'], effective_deletion_policy: { policy: 'Delete', source: 'default' } });
+    expect(answer.data.deleteResource).toEqual({
+      deletion_propagation: 'Background',
+      deletion_required_adapters: ['validation'],
+      effective_deletion_policy: { policy: 'Delete', source: 'default' },
+    });
     await gone(`/clusters/${c}`);
   }, 30_000);
 });
@@ -238,7 +273,11 @@ describe('the adapter set is frozen at DeletionRequested, across a config change
     return join(dir, file);
   };
   const start = async (entitiesFile: string) =>
-    startTestEngine({ adaptersDir: ADAPTERS, dataDir: join(dir, 'data'), env: { DECOM_ENTITIES_FILE: entitiesFile, KUBECONFIG: join(dir, 'kubeconfig.yaml') } });
+    startTestEngine({
+      adaptersDir: ADAPTERS,
+      dataDir: join(dir, 'data'),
+      env: { DECOM_ENTITIES_FILE: entitiesFile, KUBECONFIG: join(dir, 'kubeconfig.yaml') },
+    });
 
   it('adding `monitoring` while a cluster is deleting neither strands it; a report from monitoring is discarded, visibly', async () => {
     let engine = await start(await entities('before.yaml', ['validation']));
@@ -246,7 +285,9 @@ describe('the adapter set is frozen at DeletionRequested, across a config change
     let id: string;
     try {
       id = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'frozen-set', spec: {} })).body.id;
-      await eventually('Reconciled', async () => (cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined));
+      await eventually('Reconciled', async () =>
+        cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined,
+      );
       // Hold the deletion across the restart with a pause (no destroy runs while paused, seed 004).
       expect((await api.call('POST', `/clusters/${id}/pause`, { reason: 'hold across the upgrade' })).status).toBe(200);
       const deleted = await api.call('DELETE', `/clusters/${id}`);
@@ -261,7 +302,9 @@ describe('the adapter set is frozen at DeletionRequested, across a config change
       expect(view.deletion_required_adapters).toEqual(['validation']);
       expect(cond(view, 'Reconciled').message).not.toContain('monitoring');
       // /finalizing names the adapters of the frozen set, not today's configuration.
-      const finalizing = (((await (await fetch(`${engine.engine.url}/api/decom/v1/finalizing`)).json()) as { items: any[] }).items).find((f) => f.id === id);
+      const finalizing = ((await (await fetch(`${engine.engine.url}/api/decom/v1/finalizing`)).json()) as { items: any[] }).items.find(
+        (f) => f.id === id,
+      );
       expect((finalizing.blockers as any[]).filter((b) => b.type === 'AdapterNotFinalized').map((b) => b.adapter)).toEqual(['validation']);
       const discarded = await api.call('PUT', `/clusters/${id}/statuses`, {
         adapter: 'monitoring',
@@ -271,9 +314,14 @@ describe('the adapter set is frozen at DeletionRequested, across a config change
       });
       expect(discarded.status).toBe(204);
       const history = (await api.get(`/resources/${id}/events`)).body.items as any[];
-      expect(history.find((e) => e.type === 'AdapterStatusDiscarded')?.data).toMatchObject({ adapter: 'monitoring', reason: 'NotInDeletionAdapterSet' });
+      expect(history.find((e) => e.type === 'AdapterStatusDiscarded')?.data).toMatchObject({
+        adapter: 'monitoring',
+        reason: 'NotInDeletionAdapterSet',
+      });
       expect((await api.call('POST', `/clusters/${id}/unpause`, { reason: 'upgrade done' })).status).toBe(200);
-      await eventually('hard-deleted with the frozen set', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined));
+      await eventually('hard-deleted with the frozen set', async () =>
+        (await api.get(`/clusters/${id}`)).status === 404 ? true : undefined,
+      );
       expect(kube.peek('v1', 'Namespace', undefined, id.toLowerCase())).toBeUndefined();
       // A cluster created under the new config waits for the new set.
       const fresh = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'new-set', spec: {} })).body;

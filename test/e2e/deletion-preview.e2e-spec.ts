@@ -49,15 +49,35 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
     const resources = preview.body.resources as any[];
     // Children before their parent (the hard-delete order); the cluster last.
     expect(resources.map((r) => r.id).sort()).toEqual([np1.id, np2.id, c.id].sort());
-    expect(resources[resources.length - 1]).toMatchObject({ id: c.id, kind: 'Cluster', generation: 2, deletion_policy: 'Delete', deletion_policy_source: 'default', deletion_propagation: 'Background' });
-    expect(resources.find((r) => r.id === np1.id)).toMatchObject({ kind: 'NodePool', name: 'preview-np1', cascaded_from: c.id, deletion_policy: 'Orphan', deletion_policy_source: 'own', deletion_propagation: 'Background' });
-    expect(resources.find((r) => r.id === np2.id)).toMatchObject({ deletion_policy: 'Delete', deletion_policy_source: 'default', cascaded_from: c.id });
+    expect(resources[resources.length - 1]).toMatchObject({
+      id: c.id,
+      kind: 'Cluster',
+      generation: 2,
+      deletion_policy: 'Delete',
+      deletion_policy_source: 'default',
+      deletion_propagation: 'Background',
+    });
+    expect(resources.find((r) => r.id === np1.id)).toMatchObject({
+      kind: 'NodePool',
+      name: 'preview-np1',
+      cascaded_from: c.id,
+      deletion_policy: 'Orphan',
+      deletion_policy_source: 'own',
+      deletion_propagation: 'Background',
+    });
+    expect(resources.find((r) => r.id === np2.id)).toMatchObject({
+      deletion_policy: 'Delete',
+      deletion_policy_source: 'default',
+      cascaded_from: c.id,
+    });
     for (const r of resources) expect(r.required_adapters.length).toBeGreaterThan(0);
 
     // The nested and the kind-agnostic routes answer the same way.
     const nested = await api.call('DELETE', `/clusters/${c.id}/nodepools/${np2.id}?dryRun=All`);
     expect([nested.status, nested.body.outcome, nested.body.resources.map((r: any) => r.id)]).toEqual([200, 'WouldDelete', [np2.id]]);
-    expect((await api.call('DELETE', `/resources/${c.id}?dryRun=All`)).body.resources).toEqual(resources.map((r) => ({ ...r, deletion_propagation: expect.any(String) })));
+    expect((await api.call('DELETE', `/resources/${c.id}?dryRun=All`)).body.resources).toEqual(
+      resources.map((r) => ({ ...r, deletion_propagation: expect.any(String) })),
+    );
 
     // Nothing recorded: no event (so no reactor enqueues an adapter job), no mark.
     expect(await streamEvents(c.id)).toEqual(before);
@@ -67,7 +87,9 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
 
     // The real DELETE does what the preview said.
     expect((await api.call('DELETE', `/clusters/${c.id}?propagationPolicy=Background`)).status).toBe(202);
-    const marked = (await fixture.engine.store.readStream(`cluster-${c.id}`)).filter((e) => e.type === 'DeletionRequested').map((e) => (e.data as any).id);
+    const marked = (await fixture.engine.store.readStream(`cluster-${c.id}`))
+      .filter((e) => e.type === 'DeletionRequested')
+      .map((e) => (e.data as any).id);
     expect(marked.sort()).toEqual(resources.map((r) => r.id).sort());
     const again = await api.call('DELETE', `/clusters/${c.id}?dryRun=All`);
     expect([again.status, again.body.outcome, again.body.resources]).toEqual([200, 'AlreadyDeleting', []]);
@@ -93,7 +115,7 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
     expect([after.status, after.body.deleted_time, after.body.generation, after.body.spec]).toEqual([200, undefined, 1, {}]);
   });
 
-  it('a referenced (in use) cluster: the DELETE\'s 409 and problem body, with dry_run true; nothing recorded', async () => {
+  it("a referenced (in use) cluster: the DELETE's 409 and problem body, with dry_run true; nothing recorded", async () => {
     const target = await cluster('preview-used');
     await cluster('preview-user', { references: { network: [{ id: target.id, kind: 'Cluster' }] } });
     const refused = await api.call('DELETE', `/clusters/${target.id}?dryRun=All`);
@@ -115,11 +137,22 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
     const c = await cluster('preview-gql');
     const np = await pool(c.id, 'preview-gql-np');
     const query = `mutation { deleteResource(id: "${c.id}", dryRun: true, propagationPolicy: "Foreground") { id deleted_time generation deletion_preview { dry_run outcome propagationPolicy target { id name } resources { id kind cascaded_from deletion_propagation required_adapters } } } }`;
-    const answer = await (await fetch(`${fixture.engine.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hyperfleet-identity': 'operator@example.com' }, body: JSON.stringify({ query }) })).json() as any;
+    const answer = (await (
+      await fetch(`${fixture.engine.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hyperfleet-identity': 'operator@example.com' },
+        body: JSON.stringify({ query }),
+      })
+    ).json()) as any;
     expect(answer.errors).toBeUndefined();
     const r = answer.data.deleteResource;
     expect([r.id, r.deleted_time, r.generation]).toEqual([c.id, null, 1]);
-    expect(r.deletion_preview).toMatchObject({ dry_run: true, outcome: 'WouldDelete', propagationPolicy: 'Foreground', target: { id: c.id, name: 'preview-gql' } });
+    expect(r.deletion_preview).toMatchObject({
+      dry_run: true,
+      outcome: 'WouldDelete',
+      propagationPolicy: 'Foreground',
+      target: { id: c.id, name: 'preview-gql' },
+    });
     expect(r.deletion_preview.resources.map((x: any) => [x.id, x.cascaded_from, x.deletion_propagation])).toEqual([
       [np.id, c.id, 'Foreground'],
       [c.id, null, 'Foreground'],
@@ -127,7 +160,13 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
     expect(await streamEvents(c.id)).toEqual(['ResourceCreated', 'ResourceCreated']);
 
     await cluster('preview-gql-user', { references: { network: [{ id: c.id, kind: 'Cluster' }] } });
-    const refused = await (await fetch(`${fixture.engine.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hyperfleet-identity': 'operator@example.com' }, body: JSON.stringify({ query }) })).json() as any;
+    const refused = (await (
+      await fetch(`${fixture.engine.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hyperfleet-identity': 'operator@example.com' },
+        body: JSON.stringify({ query }),
+      })
+    ).json()) as any;
     expect(refused.errors[0].extensions.problem).toMatchObject({ status: 409, code: 'HYPERFLEET-CNF-003', dry_run: true });
   });
 
@@ -137,12 +176,18 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
     const run = async (...args: string[]) => {
       let text = '';
       const program = new Command('decom').exitOverride();
-      registerDeleteCommand(program, { out: (chunk) => void (text += chunk), defaultApiUrl: () => fixture.engine.url, identity: 'operator@example.com' });
+      registerDeleteCommand(program, {
+        out: (chunk) => void (text += chunk),
+        defaultApiUrl: () => fixture.engine.url,
+        identity: 'operator@example.com',
+      });
       await program.parseAsync(['node', 'decom', 'delete', ...args]);
       return text;
     };
     const lines = (await run('Cluster', c.id, '--dry-run')).trimEnd().split('\n');
-    expect(lines[0]).toBe(`dry run: DELETE Cluster ${c.id} (preview-cli) would mark 2 resource(s), in hard-delete order; nothing was recorded`);
+    expect(lines[0]).toBe(
+      `dry run: DELETE Cluster ${c.id} (preview-cli) would mark 2 resource(s), in hard-delete order; nothing was recorded`,
+    );
     expect(lines[1]!.split(/\s{2,}/)).toEqual(expect.arrayContaining(['1', 'NodePool', 'preview-cli-np', np.id]));
     expect(lines[2]!.split(/\s{2,}/)).toEqual(expect.arrayContaining(['2', 'Cluster', 'preview-cli', c.id]));
     const json = JSON.parse(await run('clusters', c.id, '--dry-run', '--json'));
@@ -150,21 +195,29 @@ describe('DELETE ?dryRun=All previews the deletion, records nothing', () => {
     expect(await streamEvents(c.id)).toEqual(['ResourceCreated', 'ResourceCreated']);
 
     await cluster('preview-cli-user', { references: { network: [{ id: c.id, kind: 'Cluster' }] } });
-    await expect(run('Cluster', c.id, '--dry-run')).rejects.toThrow(/^409 .*delete the Cluster 'preview-cli-user' instead.*\(dry run: nothing was recorded\)$/);
+    await expect(run('Cluster', c.id, '--dry-run')).rejects.toThrow(
+      /^409 .*delete the Cluster 'preview-cli-user' instead.*\(dry run: nothing was recorded\)$/,
+    );
     await expect(run('Widget', c.id, '--dry-run')).rejects.toThrow(/unknown kind 'Widget'/);
     expect(await streamEvents(c.id)).toEqual(['ResourceCreated', 'ResourceCreated']);
     // Without --dry-run it deletes, through the same route.
     const other = await cluster('preview-cli-real');
-    expect(await run('cluster', other.id)).toMatch(new RegExp(`^Cluster ${other.id} marked for deletion \\(generation 2, deleted_time \\d{4}-`));
+    expect(await run('cluster', other.id)).toMatch(
+      new RegExp(`^Cluster ${other.id} marked for deletion \\(generation 2, deleted_time \\d{4}-`),
+    );
     expect(await streamEvents(other.id)).toEqual(['ResourceCreated', 'DeletionRequested']);
   });
 
-  it('the built decom: --dry-run exits 0 with the plan, a refused one exits 1 with the DELETE\'s detail', async () => {
+  it("the built decom: --dry-run exits 0 with the plan, a refused one exits 1 with the DELETE's detail", async () => {
     ensureBuilt();
     const c = await cluster('preview-bin');
     const api = ['--api', fixture.engine.url, '--as', 'operator@example.com'];
     const planned = await runBuiltDecom(['delete', 'Cluster', c.id, '--dry-run', ...api]);
-    expect([planned.code, planned.stdout.split('\n')[0], planned.stderr]).toEqual([0, `dry run: DELETE Cluster ${c.id} (preview-bin) would mark 1 resource(s), in hard-delete order; nothing was recorded`, '']);
+    expect([planned.code, planned.stdout.split('\n')[0], planned.stderr]).toEqual([
+      0,
+      `dry run: DELETE Cluster ${c.id} (preview-bin) would mark 1 resource(s), in hard-delete order; nothing was recorded`,
+      '',
+    ]);
     await cluster('preview-bin-user', { references: { network: [{ id: c.id, kind: 'Cluster' }] } });
     const refused = await runBuiltDecom(['delete', 'Cluster', c.id, '--dry-run', ...api]);
     expect([refused.code, refused.stdout]).toEqual([1, '']);

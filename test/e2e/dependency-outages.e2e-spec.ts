@@ -34,16 +34,26 @@ const failing = (answer: Answer): { dependency: string; reason: string; since: s
 
 /** Polls `/readyz` until it is 503 naming `dependency`; returns that answer. */
 const notReadyNaming = (engineUrl: string, dependency: string) =>
-  eventually(`/readyz 503 naming ${dependency}`, async () => {
-    const answer = await timed(`${engineUrl}/readyz`);
-    return answer.status === 503 && failing(answer).some((f) => f.dependency === dependency) ? answer : undefined;
-  }, 10_000, 100);
+  eventually(
+    `/readyz 503 naming ${dependency}`,
+    async () => {
+      const answer = await timed(`${engineUrl}/readyz`);
+      return answer.status === 503 && failing(answer).some((f) => f.dependency === dependency) ? answer : undefined;
+    },
+    10_000,
+    100,
+  );
 
 const readyAgain = (engineUrl: string) =>
-  eventually('/readyz 200', async () => {
-    const answer = await timed(`${engineUrl}/readyz`);
-    return answer.status === 200 ? answer : undefined;
-  }, 20_000, 100);
+  eventually(
+    '/readyz 200',
+    async () => {
+      const answer = await timed(`${engineUrl}/readyz`);
+      return answer.status === 200 ? answer : undefined;
+    },
+    20_000,
+    100,
+  );
 
 describe('Redis stopped: /metrics answers with decom_dependency_up 0, /readyz 503 from its cache; both recover', () => {
   let redis: RestartableRedis;
@@ -73,7 +83,12 @@ describe('Redis stopped: /metrics answers with decom_dependency_up 0, /readyz 50
     const restart = redis.restart(6_000);
     const notReady = await notReadyNaming(fixture.engine.url, 'redis');
     expect(notReady.ms).toBeLessThan(100);
-    expect(failing(notReady).find((f) => f.dependency === 'redis')).toEqual({ dependency: 'redis', status: 'down', reason: expect.any(String), since: expect.any(String) });
+    expect(failing(notReady).find((f) => f.dependency === 'redis')).toEqual({
+      dependency: 'redis',
+      status: 'down',
+      reason: expect.any(String),
+      since: expect.any(String),
+    });
     // Asked again during the outage: still from the cache, still fast.
     const again = await timed(`${fixture.engine.url}/readyz`);
     expect([again.status, again.ms < 100]).toEqual([503, true]);
@@ -89,10 +104,15 @@ describe('Redis stopped: /metrics answers with decom_dependency_up 0, /readyz 50
 
     await restart;
     await readyAgain(fixture.engine.url);
-    const back = await eventually('decom_dependency_up redis 1', async () => {
-      const answer = await timed(fixture.engine.metricsUrl);
-      return /^decom_dependency_up\{dependency="redis"\} 1$/m.test(answer.text) ? answer : undefined;
-    }, 10_000, 100);
+    const back = await eventually(
+      'decom_dependency_up redis 1',
+      async () => {
+        const answer = await timed(fixture.engine.metricsUrl);
+        return /^decom_dependency_up\{dependency="redis"\} 1$/m.test(answer.text) ? answer : undefined;
+      },
+      10_000,
+      100,
+    );
     expect(back.status).toBe(200);
   }, 40_000);
 });
@@ -112,7 +132,9 @@ describe('Redis with maxmemory-policy allkeys-lru: not ready, naming the policy'
   it('/readyz 503 names redis and allkeys-lru; decom_dependency_up redis 0', async () => {
     const notReady = await notReadyNaming(fixture.engine.url, 'redis');
     expect(notReady.ms).toBeLessThan(100);
-    expect(failing(notReady)).toEqual([expect.objectContaining({ dependency: 'redis', reason: expect.stringMatching(/maxmemory-policy is allkeys-lru.*noeviction/) })]);
+    expect(failing(notReady)).toEqual([
+      expect.objectContaining({ dependency: 'redis', reason: expect.stringMatching(/maxmemory-policy is allkeys-lru.*noeviction/) }),
+    ]);
     expect((await timed(fixture.engine.metricsUrl)).text).toMatch(/^decom_dependency_up\{dependency="redis"\} 0$/m);
   });
 });
@@ -124,7 +146,9 @@ describe('JWKS unreachable before the first key fetch: not ready, naming jwks', 
     issuer = await TestIssuer.start();
     // No fetch has happened yet: no key is cached.
     await issuer.close();
-    const file = await writeServerConfig(join(await mkdtemp(join(tmpdir(), 'decom-jwks-')), 'server.yaml'), issuer, { jwksRefetchCooldownSeconds: 1 });
+    const file = await writeServerConfig(join(await mkdtemp(join(tmpdir(), 'decom-jwks-')), 'server.yaml'), issuer, {
+      jwksRefetchCooldownSeconds: 1,
+    });
     fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: file } });
   }, 30_000);
   afterAll(async () => {
@@ -138,7 +162,9 @@ describe('JWKS unreachable before the first key fetch: not ready, naming jwks', 
     expect(jwks.reason).toContain(`keys of issuer ${issuer.issuer} cannot be loaded and none are cached`);
     expect((await timed(fixture.engine.metricsUrl)).text).toMatch(/^decom_dependency_up\{dependency="jwks"\} 0$/m);
     // What a caller sees meanwhile (docs/operations.md): a token cannot be checked (503), no token is refused (401).
-    const signed = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${await issuer.token('reader@example.com')}` } });
+    const signed = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, {
+      headers: { authorization: `Bearer ${await issuer.token('reader@example.com')}` },
+    });
     expect(signed.status).toBe(503);
     expect((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`)).status).toBe(401);
     expect((await fetch(`${fixture.engine.url}/healthz`)).status).toBe(200);
@@ -151,7 +177,9 @@ describe('JWKS failing, then answering: ready once its keys are fetched', () => 
   beforeAll(async () => {
     issuer = await TestIssuer.start();
     issuer.failing = true;
-    const file = await writeServerConfig(join(await mkdtemp(join(tmpdir(), 'decom-jwks-')), 'server.yaml'), issuer, { jwksRefetchCooldownSeconds: 1 });
+    const file = await writeServerConfig(join(await mkdtemp(join(tmpdir(), 'decom-jwks-')), 'server.yaml'), issuer, {
+      jwksRefetchCooldownSeconds: 1,
+    });
     fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: file } });
   }, 30_000);
   afterAll(async () => {
@@ -193,18 +221,24 @@ describe('jwks_file missing: not ready, naming jwks and the file; ready once the
     expect(jwks.reason).toContain(`keys of issuer ${issuer.issuer} cannot be loaded`);
     expect(jwks.reason).toContain(`ENOENT`);
     const token = await issuer.token('reader@example.com');
-    expect((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(503);
+    expect(
+      (await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(503);
 
     await writeFile(keys, JSON.stringify(issuer.jwks));
     await readyAgain(fixture.engine.url);
-    expect((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
 
     // Removed again: its keys are revoked steadily (never a token accepted or /readyz 200 in between).
     await rm(keys);
     await notReadyNaming(fixture.engine.url, 'jwks');
     const seen: number[] = [];
     for (let i = 0; i < 8; i++) {
-      seen.push((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${token}` } })).status);
+      seen.push(
+        (await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`, { headers: { authorization: `Bearer ${token}` } })).status,
+      );
       seen.push((await fetch(`${fixture.engine.url}/readyz`)).status);
       await new Promise((done) => setTimeout(done, 400));
     }
@@ -225,7 +259,9 @@ describe('PostgreSQL stopped: /metrics keeps the stuck-deletion gauges and answe
       console.warn(`skipped: ${skipReason}`);
       return;
     }
-    fixture = await startTestEngine({ env: { DECOM_EVENT_STORE: 'postgres', DATABASE_URL: postgres.connectionString, DECOM_PG_SCHEMA: await postgres.newSchema() } });
+    fixture = await startTestEngine({
+      env: { DECOM_EVENT_STORE: 'postgres', DATABASE_URL: postgres.connectionString, DECOM_PG_SCHEMA: await postgres.newSchema() },
+    });
     const api = new DemoApi(fixture.engine.url);
     const id = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'pending-during-pg-outage', spec: {} })).body.id as string;
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
@@ -244,10 +280,15 @@ describe('PostgreSQL stopped: /metrics keeps the stuck-deletion gauges and answe
     await postgres!.stopServer();
     const notReady = await notReadyNaming(fixture.engine.url, 'postgres');
     expect(notReady.ms).toBeLessThan(100);
-    const metrics = await eventually('decom_dependency_up postgres 0', async () => {
-      const answer = await timed(fixture.engine.metricsUrl);
-      return /^decom_dependency_up\{dependency="postgres"\} 0$/m.test(answer.text) ? answer : undefined;
-    }, 10_000, 100);
+    const metrics = await eventually(
+      'decom_dependency_up postgres 0',
+      async () => {
+        const answer = await timed(fixture.engine.metricsUrl);
+        return /^decom_dependency_up\{dependency="postgres"\} 0$/m.test(answer.text) ? answer : undefined;
+      },
+      10_000,
+      100,
+    );
     expect(metrics.status).toBe(200);
     expect(metrics.ms).toBeLessThan(1_000);
     // Last values served: the deletion pending before the outage is still counted.
@@ -258,7 +299,10 @@ describe('PostgreSQL stopped: /metrics keeps the stuck-deletion gauges and answe
     expect(next.text).toMatch(/^decom_scrape_collector_errors_total\{collector="decom_resources_finalizing"\} [1-9]/m);
     // What the other endpoints answer meanwhile (docs/operations.md "During an outage").
     const statuses = await Promise.all(
-      ['/healthz', '/api/hyperfleet/v1/clusters', '/api/decom/v1/finalizing'].map(async (path) => [path, (await fetch(`${fixture.engine.url}${path}`, { signal: AbortSignal.timeout(8_000) })).status]),
+      ['/healthz', '/api/hyperfleet/v1/clusters', '/api/decom/v1/finalizing'].map(async (path) => [
+        path,
+        (await fetch(`${fixture.engine.url}${path}`, { signal: AbortSignal.timeout(8_000) })).status,
+      ]),
     );
     expect(statuses).toEqual([
       ['/healthz', 200],
@@ -268,7 +312,13 @@ describe('PostgreSQL stopped: /metrics keeps the stuck-deletion gauges and answe
 
     await postgres!.startServer();
     await readyAgain(fixture.engine.url);
-    await eventually('decom_dependency_up postgres 1', async () => ((await timed(fixture.engine.metricsUrl)).text.match(/^decom_dependency_up\{dependency="postgres"\} 1$/m) ? true : undefined), 10_000, 100);
+    await eventually(
+      'decom_dependency_up postgres 1',
+      async () =>
+        (await timed(fixture.engine.metricsUrl)).text.match(/^decom_dependency_up\{dependency="postgres"\} 1$/m) ? true : undefined,
+      10_000,
+      100,
+    );
   }, 60_000);
 });
 
@@ -282,13 +332,30 @@ describe('Kubernetes API server stopped: information only, /readyz stays 200, de
   });
 
   it('kubernetes 1 while the bundled server runs, 0 once it stopped; readiness and reads unaffected', async () => {
-    await eventually('kubernetes up', async () => (/^decom_dependency_up\{dependency="kubernetes"\} 1$/m.test((await timed(fixture.engine.metricsUrl)).text) ? true : undefined), 10_000, 100);
+    await eventually(
+      'kubernetes up',
+      async () =>
+        /^decom_dependency_up\{dependency="kubernetes"\} 1$/m.test((await timed(fixture.engine.metricsUrl)).text) ? true : undefined,
+      10_000,
+      100,
+    );
     await fixture.engine.localKube!.close();
-    await eventually('kubernetes down', async () => (/^decom_dependency_up\{dependency="kubernetes"\} 0$/m.test((await timed(fixture.engine.metricsUrl)).text) ? true : undefined), 10_000, 100);
+    await eventually(
+      'kubernetes down',
+      async () =>
+        /^decom_dependency_up\{dependency="kubernetes"\} 0$/m.test((await timed(fixture.engine.metricsUrl)).text) ? true : undefined,
+      10_000,
+      100,
+    );
     const ready = await timed(`${fixture.engine.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.text).checks.dependencies).toContainEqual(expect.objectContaining({ dependency: 'kubernetes', status: 'down', affects_readiness: false }));
+    expect(JSON.parse(ready.text).checks.dependencies).toContainEqual(
+      expect.objectContaining({ dependency: 'kubernetes', status: 'down', affects_readiness: false }),
+    );
     expect((await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters`)).status).toBe(200);
-    expect((await new DemoApi(fixture.engine.url).call('POST', '/clusters', { kind: 'Cluster', name: 'created-without-kubernetes', spec: {} })).status).toBe(201);
+    expect(
+      (await new DemoApi(fixture.engine.url).call('POST', '/clusters', { kind: 'Cluster', name: 'created-without-kubernetes', spec: {} }))
+        .status,
+    ).toBe(201);
   }, 30_000);
 });

@@ -38,7 +38,8 @@ function shellBlockAfter(markdown: string, marker: string): string {
 }
 
 const missing = ['curl'].filter((tool) => !['/usr/bin', '/bin', '/usr/local/bin'].some((dir) => existsSync(join(dir, tool))));
-if (missing.length > 0) console.warn(`skipping docs/security.md's JWT walkthrough: ${missing.join(', ')} not installed (apt-get install ${missing.join(' ')})`);
+if (missing.length > 0)
+  console.warn(`skipping docs/security.md's JWT walkthrough: ${missing.join(', ')} not installed (apt-get install ${missing.join(' ')})`);
 const describeWithTools = missing.length === 0 ? describe : describe.skip;
 
 describeWithTools("docs/security.md's JWT walkthrough, run as written", () => {
@@ -57,7 +58,14 @@ describeWithTools("docs/security.md's JWT walkthrough, run as written", () => {
     // Its own process group: `npm start &` outlives the script, and the whole group is stopped below.
     const shell = spawn('bash', ['-c', `set -eo pipefail\n${script}\nprintf '\\nDECOM_TRY=%s\\n' "$DECOM_TRY"`], {
       cwd: resolve('.'),
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', TMPDIR: dir, PORT: String(await freePort()), DECOM_METRICS_PORT: String(await freePort()), DECOM_DATA_DIR: join(dir, 'data') },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: process.env['HOME'] ?? '',
+        TMPDIR: dir,
+        PORT: String(await freePort()),
+        DECOM_METRICS_PORT: String(await freePort()),
+        DECOM_DATA_DIR: join(dir, 'data'),
+      },
       stdio: ['ignore', output, output],
       detached: true,
     });

@@ -20,10 +20,18 @@ describe('embedded data folder lock', () => {
 
   it('refuses a second engine on the same DECOM_DATA_DIR', async () => {
     const config = {
-      ...loadAppConfig({ PORT: '0', HOST: '127.0.0.1', DECOM_DATA_DIR: fixture.dataDir, DECOM_ADAPTERS_DIR: resolve(fixture.dataDir, 'no-adapters'), DECOM_ENTITIES_FILE: resolve('config/entities.yaml') }),
+      ...loadAppConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DECOM_DATA_DIR: fixture.dataDir,
+        DECOM_ADAPTERS_DIR: resolve(fixture.dataDir, 'no-adapters'),
+        DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
+      }),
       logLevel: 'silent' as const,
     };
-    await expect(startEngine({ config, logger: pino({ level: 'silent' }) })).rejects.toThrow(/DECOM_DATA_DIR: .* is in use by another running Decom engine/);
+    await expect(startEngine({ config, logger: pino({ level: 'silent' }) })).rejects.toThrow(
+      /DECOM_DATA_DIR: .* is in use by another running Decom engine/,
+    );
     const health = await fetch(`${fixture.engine.url}/healthz`);
     expect(health.status).toBe(200);
   });
@@ -36,7 +44,13 @@ describe('embedded data folder lock', () => {
     mkdirSync(join(dataDir, 'no-adapters'));
     writeFileSync(join(dataDir, 'decom.lock.pid'), String(dead.pid));
     const config = {
-      ...loadAppConfig({ PORT: '0', HOST: '127.0.0.1', DECOM_DATA_DIR: dataDir, DECOM_ADAPTERS_DIR: resolve(dataDir, 'no-adapters'), DECOM_ENTITIES_FILE: resolve('config/entities.yaml') }),
+      ...loadAppConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DECOM_DATA_DIR: dataDir,
+        DECOM_ADAPTERS_DIR: resolve(dataDir, 'no-adapters'),
+        DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
+      }),
       logLevel: 'silent' as const,
     };
     const engine = await startEngine({ config, logger: pino({ level: 'silent' }) });

@@ -43,7 +43,13 @@ describe('Fencing: a worker frozen past its job lock writes nothing after the en
     });
 
     // Hold worker A's first look at the nodepool ConfigMap, so the run is surely in flight when frozen.
-    const hold = topology.kube.faults.add({ verb: 'get', kind: 'ConfigMap', pathPattern: '/configmaps/nodepool-', delayMs: 3_000, times: 1 });
+    const hold = topology.kube.faults.add({
+      verb: 'get',
+      kind: 'ConfigMap',
+      pathPattern: '/configmaps/nodepool-',
+      delayMs: 3_000,
+      times: 1,
+    });
     const created = await api.call('POST', `/clusters/${cluster.id}/nodepools`, { kind: 'NodePool', name: 'np-fence', spec: {} });
     expect(created.status).toBe(201);
     const np: string = created.body.id;
@@ -53,7 +59,12 @@ describe('Fencing: a worker frozen past its job lock writes nothing after the en
 
     expect((await api.call('DELETE', `/clusters/${cluster.id}/nodepools/${np}`)).status).toBe(202);
     await startWorker('np-configmap');
-    await eventually('worker B finished the deletion: the nodepool is hard-deleted (404)', async () => ((await api.get(`/nodepools/${np}`)).status === 404 ? true : undefined), 30_000, 100);
+    await eventually(
+      'worker B finished the deletion: the nodepool is hard-deleted (404)',
+      async () => ((await api.get(`/nodepools/${np}`)).status === 404 ? true : undefined),
+      30_000,
+      100,
+    );
     expect(topology.kube.peek('v1', 'ConfigMap', ns, configMap)).toBeUndefined();
 
     const resumedAt = topology.kube.requests.length;
@@ -62,7 +73,9 @@ describe('Fencing: a worker frozen past its job lock writes nothing after the en
     expect(a.output()).toMatch(/run stopped, fence lost: the run lost its lock/);
 
     // Nothing was written for the hard-deleted nodepool after A resumed, and nothing exists.
-    const writesAfterResume = topology.kube.requests.slice(resumedAt).filter((r) => r.method !== 'GET' && r.kind === 'ConfigMap' && r.namespace === ns);
+    const writesAfterResume = topology.kube.requests
+      .slice(resumedAt)
+      .filter((r) => r.method !== 'GET' && r.kind === 'ConfigMap' && r.namespace === ns);
     expect(writesAfterResume).toEqual([]);
     expect(topology.kube.peek('v1', 'ConfigMap', ns, configMap)).toBeUndefined();
     const history = (await api.get(`/resources/${np}/events`)).body.items as { type: string }[];

@@ -35,8 +35,18 @@ describe('Fencing › PUT .../statuses with X-Decom-Fence', () => {
     const history = (await api.get(`/resources/${c.id}/events`)).body.items as { type: string; data: Record<string, unknown> }[];
     const discarded = history.filter((e) => e.type === 'AdapterStatusDiscarded');
     expect(discarded.map((e) => e.data)).toEqual([
-      expect.objectContaining({ adapter: 'validation', reason: 'StaleFence', fence: { generation: 2, sequence: 1000 }, message: expect.stringMatching(/sequence 2000\) already reported/) }),
-      expect.objectContaining({ adapter: 'validation', reason: 'StaleFence', fence: { generation: 1, sequence: 3000 }, message: expect.stringMatching(/run was for generation 1, the resource is at 2/) }),
+      expect.objectContaining({
+        adapter: 'validation',
+        reason: 'StaleFence',
+        fence: { generation: 2, sequence: 1000 },
+        message: expect.stringMatching(/sequence 2000\) already reported/),
+      }),
+      expect.objectContaining({
+        adapter: 'validation',
+        reason: 'StaleFence',
+        fence: { generation: 1, sequence: 3000 },
+        message: expect.stringMatching(/run was for generation 1, the resource is at 2/),
+      }),
     ]);
     expect(history.find((e) => e.type === 'AdapterStatusReported')?.data).toMatchObject({ fence: { generation: 2, sequence: 2000 } });
   });

@@ -16,10 +16,19 @@ describe('finalizing blockers over REST and GraphQL', () => {
     return { status: response.status, body: (await response.json()) as any };
   };
   const graphql = async (query: string) =>
-    (await (await fetch(`${fixture.engine.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json()) as any;
+    (await (
+      await fetch(`${fixture.engine.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      })
+    ).json()) as any;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }, adaptersDir: resolve('config/adapters') });
+    fixture = await startTestEngine({
+      localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS },
+      adaptersDir: resolve('config/adapters'),
+    });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());
@@ -27,7 +36,9 @@ describe('finalizing blockers over REST and GraphQL', () => {
   const reconciledCluster = async (name: string) => {
     const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name, spec: {} })).body.id;
     await eventually(`${name} Reconciled`, async () =>
-      (await api.get(`/clusters/${id}`)).body.status.conditions.some((c: any) => c.type === 'Reconciled' && c.status === 'True') ? true : undefined,
+      (await api.get(`/clusters/${id}`)).body.status.conditions.some((c: any) => c.type === 'Reconciled' && c.status === 'True')
+        ? true
+        : undefined,
     );
     return id;
   };
@@ -35,7 +46,14 @@ describe('finalizing blockers over REST and GraphQL', () => {
 
   it('a 403 from Kubernetes: AdapterNotFinalized with the Health reason, message and report time; old fields kept', async () => {
     const id = await reconciledCluster('blocked-403');
-    const fault = fixture.engine.localKube!.faults.add({ method: 'DELETE', kind: 'Namespace', name: id.toLowerCase(), status: 403, reason: 'Forbidden', message: 'RBAC: adapter may not delete' });
+    const fault = fixture.engine.localKube!.faults.add({
+      method: 'DELETE',
+      kind: 'Namespace',
+      name: id.toLowerCase(),
+      status: 403,
+      reason: 'Forbidden',
+      message: 'RBAC: adapter may not delete',
+    });
     try {
       expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
       const found = await eventually('the adapter blocker', async () => {
@@ -56,8 +74,17 @@ describe('finalizing blockers over REST and GraphQL', () => {
       });
       // A terminal error is not retried: the job sits in the dead-letter set, a root cause listed before the adapter.
       const dead = await eventually('the dead letter', async () => (await item(id))?.blockers.find((b: any) => b.type === 'DeadLettered'));
-      expect(dead).toMatchObject({ queue: 'adapter-run.validation', job_id: expect.stringContaining(id), attempts: 1, error: expect.stringContaining('Forbidden') });
-      expect(found).toMatchObject({ waiting_on_adapters: ['validation'], unhealthy_adapters: [{ adapter: 'validation' }], children_remaining: 0 });
+      expect(dead).toMatchObject({
+        queue: 'adapter-run.validation',
+        job_id: expect.stringContaining(id),
+        attempts: 1,
+        error: expect.stringContaining('Forbidden'),
+      });
+      expect(found).toMatchObject({
+        waiting_on_adapters: ['validation'],
+        unhealthy_adapters: [{ adapter: 'validation' }],
+        children_remaining: 0,
+      });
       // Filters: by blocker type and kind.
       expect(await item(id, '?blocker=AdapterNotFinalized')).toBeDefined();
       expect(await item(id, '?blocker=Paused')).toBeUndefined();
@@ -66,12 +93,17 @@ describe('finalizing blockers over REST and GraphQL', () => {
       expect(await item(id, '?older_than_seconds=3600')).toBeUndefined();
       expect(await item(id, `?search=${encodeURIComponent("name='blocked-403'")}`)).toBeDefined();
       expect(await item(id, `?search=${encodeURIComponent("name='another'")}`)).toBeUndefined();
-      expect((await decom(`/finalizing?search=${encodeURIComponent("name = ")}`)).status).toBe(400);
+      expect((await decom(`/finalizing?search=${encodeURIComponent('name = ')}`)).status).toBe(400);
 
-      const gql = await graphql(`{ finalizing(blocker: ["AdapterNotFinalized"]) { id waiting_on_adapters blockers { type message adapter health { status reason message } last_report_time } } }`);
+      const gql = await graphql(
+        `{ finalizing(blocker: ["AdapterNotFinalized"]) { id waiting_on_adapters blockers { type message adapter health { status reason message } last_report_time } } }`,
+      );
       expect(gql.errors).toBeUndefined();
       const row = gql.data.finalizing.find((f: any) => f.id === id);
-      expect(row.blockers.find((b: any) => b.type === 'AdapterNotFinalized')).toMatchObject({ adapter: 'validation', health: { status: 'False' } });
+      expect(row.blockers.find((b: any) => b.type === 'AdapterNotFinalized')).toMatchObject({
+        adapter: 'validation',
+        health: { status: 'False' },
+      });
       const searched = await graphql(`{ finalizing(search: "name='blocked-403'") { id } }`);
       expect(searched.data.finalizing.map((f: any) => f.id)).toEqual([id]);
       const badGql = await graphql(`{ finalizing(blocker: ["Stuck"]) { id } }`);
@@ -89,12 +121,23 @@ describe('finalizing blockers over REST and GraphQL', () => {
     expect((await alice.call('POST', `/clusters/${id}/pause`, { reason: 'INC-9' })).status).toBe(200);
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     const cluster = await eventually('the cluster row', () => item(id));
-    expect(cluster.blockers[0]).toMatchObject({ type: 'Paused', source: 'self', paused_by: 'alice@example.com', reason: 'INC-9', message: 'paused by alice@example.com: INC-9' });
+    expect(cluster.blockers[0]).toMatchObject({
+      type: 'Paused',
+      source: 'self',
+      paused_by: 'alice@example.com',
+      reason: 'INC-9',
+      message: 'paused by alice@example.com: INC-9',
+    });
     expect(cluster.blockers.find((b: any) => b.type === 'DependentsRemaining')).toMatchObject({ count: 1, ids: [np] });
     const adapter = cluster.blockers.find((b: any) => b.type === 'AdapterNotFinalized');
     if (adapter) expect(adapter.held_by_pause).toBe(true);
     const nodepool = await eventually('the nodepool row', () => item(np));
-    expect(nodepool.blockers[0]).toMatchObject({ type: 'Paused', source: 'parent', paused_by: 'alice@example.com', resource: { id, kind: 'Cluster' } });
+    expect(nodepool.blockers[0]).toMatchObject({
+      type: 'Paused',
+      source: 'parent',
+      paused_by: 'alice@example.com',
+      resource: { id, kind: 'Cluster' },
+    });
     expect(await item(id, '?blocker=Paused,DeadLettered')).toBeDefined();
     await api.call('POST', `/clusters/${id}/force-delete`, { reason: 'test cleanup' });
   }, 40_000);
@@ -114,7 +157,13 @@ describe('finalizing blockers over REST and GraphQL', () => {
   it('audit: force deletes fleet-wide with caller, reason, removed subresources and adapter statuses; filters validated', async () => {
     const id = await reconciledCluster('audited-1');
     const np: string = (await api.call('POST', `/clusters/${id}/nodepools`, { kind: 'NodePool', name: 'np-aud', spec: {} })).body.id;
-    const fault = fixture.engine.localKube!.faults.add({ method: 'DELETE', kind: 'Namespace', name: id.toLowerCase(), status: 403, reason: 'Forbidden' });
+    const fault = fixture.engine.localKube!.faults.add({
+      method: 'DELETE',
+      kind: 'Namespace',
+      name: id.toLowerCase(),
+      status: 403,
+      reason: 'Forbidden',
+    });
     try {
       expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
       const bob = new DemoApi(fixture.engine.url, 'bob@example.com');
@@ -136,7 +185,11 @@ describe('finalizing blockers over REST and GraphQL', () => {
     expect(entry.adapter_statuses[id]).toEqual(expect.arrayContaining([expect.objectContaining({ adapter: 'validation' })]));
     expect((await decom('/audit?type=ForceOrphaned')).body.items.some((e: any) => e.id === id)).toBe(false);
     const gql = await graphql(`{ audit(type: ["ForceDeleted"], limit: 5) { id caller reason subresources { id kind } } }`);
-    expect(gql.data.audit.find((e: any) => e.id === id)).toMatchObject({ caller: 'bob@example.com', reason: 'INC-42 stuck on RBAC', subresources: [{ id: np, kind: 'NodePool' }] });
+    expect(gql.data.audit.find((e: any) => e.id === id)).toMatchObject({
+      caller: 'bob@example.com',
+      reason: 'INC-42 stuck on RBAC',
+      subresources: [{ id: np, kind: 'NodePool' }],
+    });
     expect((await decom('/audit?type=Deleted')).status).toBe(400);
     expect((await decom('/audit?limit=0')).status).toBe(400);
   }, 40_000);
@@ -158,12 +211,20 @@ describe('finalizing blockers over REST and GraphQL', () => {
     controller.abort();
     const id = Number(/^id: (\d+)$/m.exec(message)![1]);
     const data = JSON.parse(/^data: (.*)$/m.exec(message)![1]!);
-    expect(data).toMatchObject({ type: 'ResourceCreated', position: id, resource: { id: created, kind: 'Cluster' }, caller: 'operator@example.com' });
+    expect(data).toMatchObject({
+      type: 'ResourceCreated',
+      position: id,
+      resource: { id: created, kind: 'Cluster' },
+      caller: 'operator@example.com',
+    });
     // The read model already has it when the message arrives.
     expect((await api.get(`/clusters/${created}`)).status).toBe(200);
 
     const replay = new AbortController();
-    const again = await fetch(`${fixture.engine.url}/api/decom/v1/events/stream`, { signal: replay.signal, headers: { 'last-event-id': String(id - 1) } });
+    const again = await fetch(`${fixture.engine.url}/api/decom/v1/events/stream`, {
+      signal: replay.signal,
+      headers: { 'last-event-id': String(id - 1) },
+    });
     const replayReader = again.body!.getReader();
     let replayed = '';
     await eventually('the replayed message', async () => {

@@ -14,8 +14,17 @@ describe('GraphQL hardening', () => {
   afterAll(async () => fixture?.stop());
 
   const post = async (body: string, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${fixture.engine.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-    return { status: response.status, contentType: response.headers.get('content-type'), body: (await response.json()) as any, allow: response.headers.get('allow') };
+    const response = await fetch(`${fixture.engine.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      body: (await response.json()) as any,
+      allow: response.headers.get('allow'),
+    };
   };
 
   it('refuses a 100-alias query with a 400 problem before running it (500 aliases: past the token limit)', async () => {
@@ -23,10 +32,17 @@ describe('GraphQL hardening', () => {
     const answer = await post(JSON.stringify({ query: `{ ${aliases(100)} }` }));
     expect(answer.status).toBe(400);
     expect(answer.contentType).toContain('application/problem+json');
-    expect(answer.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', status: 400, errors: [{ field: 'query', message: expect.stringContaining('Aliases limit') }] });
+    expect(answer.body).toMatchObject({
+      code: 'HYPERFLEET-VAL-000',
+      status: 400,
+      errors: [{ field: 'query', message: expect.stringContaining('Aliases limit') }],
+    });
     const huge = await post(JSON.stringify({ query: `{ ${aliases(500)} }` }));
     expect(huge.status).toBe(400);
-    expect(huge.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', errors: [{ field: 'query', message: expect.stringContaining(`more that ${MAX_TOKENS} tokens`) }] });
+    expect(huge.body).toMatchObject({
+      code: 'HYPERFLEET-VAL-000',
+      errors: [{ field: 'query', message: expect.stringContaining(`more that ${MAX_TOKENS} tokens`) }],
+    });
     // A small aliased query still runs.
     const fine = await post(JSON.stringify({ query: '{ a: finalizing { id } b: finalizing { id } }' }));
     expect(fine.status).toBe(200);
@@ -34,7 +50,9 @@ describe('GraphQL hardening', () => {
   });
 
   it('refuses deep and costly documents', async () => {
-    const deep = await post(JSON.stringify({ query: `{ resources(kind: "Cluster") { items { conditions { type } } } ${'__typename '.repeat(3)}}` }));
+    const deep = await post(
+      JSON.stringify({ query: `{ resources(kind: "Cluster") { items { conditions { type } } } ${'__typename '.repeat(3)}}` }),
+    );
     expect(deep.status).toBe(200);
     const nested = 'f { '.repeat(20) + 'id' + ' }'.repeat(20);
     const tooDeep = await post(JSON.stringify({ query: `{ ${nested} }` }));
@@ -45,7 +63,10 @@ describe('GraphQL hardening', () => {
     const abyss = 'f { '.repeat(3_000) + 'id' + ' }'.repeat(3_000);
     const refused = await post(JSON.stringify({ query: `{ ${abyss} }` }));
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', errors: [{ field: 'query', message: expect.stringContaining('tokens') }] });
+    expect(refused.body).toMatchObject({
+      code: 'HYPERFLEET-VAL-000',
+      errors: [{ field: 'query', message: expect.stringContaining('tokens') }],
+    });
     expect(JSON.stringify(refused.body)).not.toContain('call stack');
     // Just under the token limit (~660 levels) the parser copes and the depth rule refuses it.
     const levels = Math.floor((MAX_TOKENS - 4) / 3);
@@ -63,7 +84,10 @@ describe('GraphQL hardening', () => {
     expect(notString.body).toMatchObject({ code: 'HYPERFLEET-VAL-006', status: 400 });
     const syntax = await post(JSON.stringify({ query: '{ finalizing { id ' }));
     expect(syntax.status).toBe(400);
-    expect(syntax.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', errors: [{ field: 'query', message: expect.stringContaining('Syntax Error') }] });
+    expect(syntax.body).toMatchObject({
+      code: 'HYPERFLEET-VAL-000',
+      errors: [{ field: 'query', message: expect.stringContaining('Syntax Error') }],
+    });
     const get = await fetch(`${fixture.engine.url}/graphql?query=${encodeURIComponent('mutation { pause(id: "x", reason: "y") { id } }')}`);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
@@ -73,13 +97,23 @@ describe('GraphQL hardening', () => {
   it('bounds every list: history pages like REST, aliases of full pages are refused by the list cost', async () => {
     const api = `${fixture.engine.url}/api/hyperfleet/v1`;
     const json = { 'content-type': 'application/json', 'x-hyperfleet-identity': 'gql-bounds@example.com' };
-    const created = (await (await fetch(`${api}/clusters`, { method: 'POST', headers: json, body: JSON.stringify({ kind: 'Cluster', name: 'gql-long-history', spec: {} }) })).json()) as any;
+    const created = (await (
+      await fetch(`${api}/clusters`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ kind: 'Cluster', name: 'gql-long-history', spec: {} }),
+      })
+    ).json()) as any;
     // A long history: 240 status reports, each one event.
     for (let batch = 0; batch < 12; batch += 1) {
       await Promise.all(
         Array.from({ length: 20 }, async (_, i) => {
           const report = statusReport(`bounds-${batch}-${i}`, 1, AVAILABLE);
-          const answer = await fetch(`${api}/clusters/${created.id}/statuses`, { method: 'PUT', headers: json, body: JSON.stringify(report) });
+          const answer = await fetch(`${api}/clusters/${created.id}/statuses`, {
+            method: 'PUT',
+            headers: json,
+            body: JSON.stringify(report),
+          });
           expect(answer.status).toBe(201);
         }),
       );
@@ -104,12 +138,20 @@ describe('GraphQL hardening', () => {
     const full = Array.from({ length: 15 }, (_, i) => `h${i}: history(id: "${created.id}", size: 1000) { ${entry} }`).join(' ');
     const refused = await post(JSON.stringify({ query: `{ ${full} }` }));
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', errors: [{ field: 'query', message: expect.stringContaining(`Query cost limit of ${MAX_LIST_COST} exceeded`) }] });
+    expect(refused.body).toMatchObject({
+      code: 'HYPERFLEET-VAL-000',
+      errors: [{ field: 'query', message: expect.stringContaining(`Query cost limit of ${MAX_LIST_COST} exceeded`) }],
+    });
     // A variable size counts as the maximum.
-    const variable = await post(JSON.stringify({ query: `query($n: Int) { ${full.replace(/size: 1000/g, 'size: $n')} }`, variables: { n: 1 } }));
+    const variable = await post(
+      JSON.stringify({ query: `query($n: Int) { ${full.replace(/size: 1000/g, 'size: $n')} }`, variables: { n: 1 } }),
+    );
     expect(variable.status).toBe(400);
     // Nested lists multiply too: 15 pages of 100 resources with their conditions.
-    const pages = Array.from({ length: 15 }, (_, i) => `r${i}: resources(kind: "Cluster", size: 100) { items { id spec conditions { type status reason message } } }`).join(' ');
+    const pages = Array.from(
+      { length: 15 },
+      (_, i) => `r${i}: resources(kind: "Cluster", size: 100) { items { id spec conditions { type status reason message } } }`,
+    ).join(' ');
     expect((await post(JSON.stringify({ query: `{ ${pages} }` }))).status).toBe(400);
     // finalizing is paged as well.
     const finalizing = await post(JSON.stringify({ query: '{ finalizing(size: 1001) { id } }' }));

@@ -25,7 +25,9 @@ describe('GraphQL API', () => {
 
   it('queries resources and the stuck-deletion dashboard, deletes, pauses and force-deletes with an audit', async () => {
     const c = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'gql-1', spec: { region: 'eu' } })).body;
-    const read = await gql('query($id: ID!) { resource(id: $id) { id name spec generation conditions { type status reason } } }', { id: c.id });
+    const read = await gql('query($id: ID!) { resource(id: $id) { id name spec generation conditions { type status reason } } }', {
+      id: c.id,
+    });
     expect(read.data.resource).toMatchObject({ id: c.id, name: 'gql-1', spec: { region: 'eu' }, generation: 1 });
     expect(read.data.resource.conditions[0]).toMatchObject({ type: 'Reconciled', status: 'False' });
 
@@ -44,7 +46,10 @@ describe('GraphQL API', () => {
     const forced = await gql('mutation($id: ID!) { forceDelete(id: $id, reason: "INC-77 via GraphQL") }', { id: c.id });
     expect(forced.data.forceDelete).toBe(true);
     const history = await gql('query($id: ID!) { history(id: $id) { type caller data } }', { id: c.id });
-    expect(history.data.history.find((h: any) => h.type === 'ForceDeleted')).toMatchObject({ caller: 'operator@example.com', data: { reason: 'INC-77 via GraphQL' } });
+    expect(history.data.history.find((h: any) => h.type === 'ForceDeleted')).toMatchObject({
+      caller: 'operator@example.com',
+      data: { reason: 'INC-77 via GraphQL' },
+    });
     expect((await gql('query($id: ID!) { resource(id: $id) { id } }', { id: c.id })).data.resource).toBeNull();
   });
 

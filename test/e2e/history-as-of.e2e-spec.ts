@@ -75,7 +75,11 @@ describe('resource history and as_of', () => {
     const bad = await api.get(`/resources/${cluster.id}?as_of=${encodeURIComponent(asOf)}`);
     expect(bad.status).toBe(400);
     expect(bad.contentType).toContain('application/problem+json');
-    expect(bad.body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-000', errors: [{ field: 'as_of', constraint: 'format', value: asOf }] });
+    expect(bad.body).toMatchObject({
+      status: 400,
+      code: 'HYPERFLEET-VAL-000',
+      errors: [{ field: 'as_of', constraint: 'format', value: asOf }],
+    });
   });
 
   it('plain GET /resources/{id} still answers the live view, any kind; 404 unknown and after hard delete', async () => {
@@ -85,13 +89,21 @@ describe('resource history and as_of', () => {
     expect((await api.get(`/resources/${pool.id}`)).body).toMatchObject({ id: pool.id, kind: 'NodePool' });
     const unknown = await api.get('/resources/0190b6a4-0000-7000-8000-000000000000');
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ code: 'HYPERFLEET-NTF-001', detail: expect.stringContaining("Resource with id='0190b6a4-0000-7000-8000-000000000000'") });
+    expect(unknown.body).toMatchObject({
+      code: 'HYPERFLEET-NTF-001',
+      detail: expect.stringContaining("Resource with id='0190b6a4-0000-7000-8000-000000000000'"),
+    });
     await api.call('DELETE', `/clusters/${cluster.id}/nodepools/${pool.id}`);
     await api.call('POST', `/clusters/${cluster.id}/nodepools/${pool.id}/force-delete`, { reason: 'test' });
     expect((await api.get(`/resources/${pool.id}`)).status).toBe(404);
     // History outlives the record.
     const history = (await api.get(`/resources/${pool.id}/events`)).body;
-    expect(history.items.map((e: { type: string }) => e.type)).toEqual(['ResourceCreated', 'DeletionRequested', 'ForceDeleted', 'HardDeleted']);
+    expect(history.items.map((e: { type: string }) => e.type)).toEqual([
+      'ResourceCreated',
+      'DeletionRequested',
+      'ForceDeleted',
+      'HardDeleted',
+    ]);
 
     // `decom history <id>` prints the same history, readable or as JSON.
     const run = async (...args: string[]) => {
@@ -112,6 +124,8 @@ describe('resource history and as_of', () => {
     expect(lines[3]).toContain('reason=test');
     expect(lines[4]).toContain('cause=ForceDeleted');
     expect(JSON.parse(await run(pool.id, '--json'))).toEqual(history);
-    await expect(run('0190b6a4-0000-7000-8000-000000000000')).rejects.toThrow("404 Resource with id='0190b6a4-0000-7000-8000-000000000000' not found");
+    await expect(run('0190b6a4-0000-7000-8000-000000000000')).rejects.toThrow(
+      "404 Resource with id='0190b6a4-0000-7000-8000-000000000000' not found",
+    );
   });
 });

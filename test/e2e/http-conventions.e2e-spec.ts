@@ -24,7 +24,11 @@ describe('HTTP conventions', () => {
   });
   afterAll(async () => fixture?.stop());
 
-  async function call(method: string, path: string, init: { body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async function call(
+    method: string,
+    path: string,
+    init: { body?: string | Buffer; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const response = await fetch(path.startsWith('http') ? path : `${api}${path}`, {
       method,
       headers: { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
@@ -57,11 +61,20 @@ describe('HTTP conventions', () => {
       expect(answer.status).toBe(405);
       expect(answer.headers.get('allow')).toBe(allow);
       expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(answer.body).toMatchObject({ status: 405, title: 'Method Not Allowed', detail: expect.stringContaining(`${method} is not allowed here`), instance: `/api/hyperfleet/v1${path}` });
+      expect(answer.body).toMatchObject({
+        status: 405,
+        title: 'Method Not Allowed',
+        detail: expect.stringContaining(`${method} is not allowed here`),
+        instance: `/api/hyperfleet/v1${path}`,
+      });
     });
 
     it('the UI files answer GET and HEAD only: another method is 405 with Allow, not 404', async () => {
-      for (const [method, path] of [['DELETE', '/ui/'], ['POST', '/ui/index.html'], ['PUT', '/ui']] as const) {
+      for (const [method, path] of [
+        ['DELETE', '/ui/'],
+        ['POST', '/ui/index.html'],
+        ['PUT', '/ui'],
+      ] as const) {
         const answer = await fetch(`${fixture.engine.url}${path}`, { method });
         expect([method, path, answer.status, answer.headers.get('allow')]).toEqual([method, path, 405, 'GET, HEAD, OPTIONS']);
       }
@@ -89,7 +102,11 @@ describe('HTTP conventions', () => {
   describe('CORS (DECOM_CORS_ORIGINS)', () => {
     it('answers a preflight from a configured origin with the allowed methods and headers', async () => {
       const answer = await call('OPTIONS', '/clusters', {
-        headers: { origin: 'http://ui.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-hyperfleet-identity' },
+        headers: {
+          origin: 'http://ui.example.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-hyperfleet-identity',
+        },
       });
       expect(answer.status).toBe(204);
       expect(answer.headers.get('access-control-allow-origin')).toBe('http://ui.example.com');
@@ -114,7 +131,9 @@ describe('HTTP conventions', () => {
       const plain = await startTestEngine();
       try {
         const base = `${plain.engine.url}/api/hyperfleet/v1`;
-        const preflight = await call('OPTIONS', `${base}/clusters`, { headers: { origin: 'http://ui.example.com', 'access-control-request-method': 'POST' } });
+        const preflight = await call('OPTIONS', `${base}/clusters`, {
+          headers: { origin: 'http://ui.example.com', 'access-control-request-method': 'POST' },
+        });
         expect(preflight.status).toBe(204);
         expect(preflight.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
         expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
@@ -132,7 +151,9 @@ describe('HTTP conventions', () => {
       expect(cluster.status).toBe(201);
       expect(cluster.headers.get('location')).toBe(`/api/hyperfleet/v1/clusters/${cluster.body['id']}`);
       expect((await call('GET', `${fixture.engine.url}${cluster.headers.get('location')}`)).body['name']).toBe('loc-cluster');
-      const nodepool = await call('POST', `/clusters/${cluster.body['id']}/nodepools`, { body: JSON.stringify({ kind: 'NodePool', name: 'np-1', spec: {} }) });
+      const nodepool = await call('POST', `/clusters/${cluster.body['id']}/nodepools`, {
+        body: JSON.stringify({ kind: 'NodePool', name: 'np-1', spec: {} }),
+      });
       expect(nodepool.status).toBe(201);
       expect(nodepool.headers.get('location')).toBe(nodepool.body['href']);
       expect(nodepool.headers.get('location')).toContain(`/nodepools/${nodepool.body['id']}`);
@@ -197,16 +218,38 @@ describe('HTTP conventions', () => {
       expect(cluster.body['detail']).toContain('Cluster name must be 3..53 characters');
       expect(cluster.body['detail']).not.toContain('253');
       const owner = await createCluster('np-owner');
-      const nodepool = await call('POST', `/clusters/${owner.body['id']}/nodepools`, { body: JSON.stringify({ kind: 'NodePool', name: 'a-very-long-nodepool', spec: {} }) });
+      const nodepool = await call('POST', `/clusters/${owner.body['id']}/nodepools`, {
+        body: JSON.stringify({ kind: 'NodePool', name: 'a-very-long-nodepool', spec: {} }),
+      });
       expect(nodepool.status).toBe(400);
-      expect(nodepool.body['errors']).toEqual([expect.objectContaining({ field: 'name', constraint: 'max_length', message: expect.stringContaining('NodePool name must be 3..15 characters') })]);
-      expect((await createCluster('ab')).body['detail']).toContain('Cluster name must be 3..53 characters of a-z, 0-9 and "-" (starting and ending with a letter or digit), got 2 characters');
+      expect(nodepool.body['errors']).toEqual([
+        expect.objectContaining({
+          field: 'name',
+          constraint: 'max_length',
+          message: expect.stringContaining('NodePool name must be 3..15 characters'),
+        }),
+      ]);
+      expect((await createCluster('ab')).body['detail']).toContain(
+        'Cluster name must be 3..53 characters of a-z, 0-9 and "-" (starting and ending with a letter or digit), got 2 characters',
+      );
     });
 
     it.each([
-      ['a missing kind is only required', '{"name":"abc","spec":{}}', [{ field: 'kind', constraint: 'required', message: 'kind is required' }]],
-      ['a kind of the wrong type says what was sent', '{"kind":7,"name":"abc","spec":{}}', [{ field: 'kind', value: 7, constraint: 'format', message: 'kind must be a string, got 7' }]],
-      ['a name of the wrong type is a format error, not "required"', '{"kind":"Cluster","name":123,"spec":{}}', [expect.objectContaining({ field: 'name', constraint: 'format', message: expect.stringMatching(/got a number$/) })]],
+      [
+        'a missing kind is only required',
+        '{"name":"abc","spec":{}}',
+        [{ field: 'kind', constraint: 'required', message: 'kind is required' }],
+      ],
+      [
+        'a kind of the wrong type says what was sent',
+        '{"kind":7,"name":"abc","spec":{}}',
+        [{ field: 'kind', value: 7, constraint: 'format', message: 'kind must be a string, got 7' }],
+      ],
+      [
+        'a name of the wrong type is a format error, not "required"',
+        '{"kind":"Cluster","name":123,"spec":{}}',
+        [expect.objectContaining({ field: 'name', constraint: 'format', message: expect.stringMatching(/got a number$/) })],
+      ],
     ])('create body: %s', async (_, body, errors) => {
       const answer = await call('POST', '/clusters', { body });
       expect([answer.status, answer.body['errors']]).toEqual([400, errors]);
@@ -220,12 +263,19 @@ describe('HTTP conventions', () => {
     it('an unknown field on a strict route names the fields allowed', async () => {
       const owner = await createCluster('strict-patch');
       const answer = await call('PATCH', `/clusters/${owner.body['id']}`, { body: '{"bogus":1}' });
-      expect([answer.status, answer.body['detail']]).toEqual([400, "field 'bogus' is not allowed; allowed: deletion_policy, deletion_protection, deletion_protection_reason, labels, references, spec"]);
+      expect([answer.status, answer.body['detail']]).toEqual([
+        400,
+        "field 'bogus' is not allowed; allowed: deletion_policy, deletion_protection, deletion_protection_reason, labels, references, spec",
+      ]);
     });
 
     it('audit ?limit=abc → one message', async () => {
       const answer = await call('GET', `${fixture.engine.url}/api/decom/v1/audit?limit=abc`);
-      expect([answer.status, answer.body['detail'], answer.body['errors']]).toEqual([400, 'limit must be a whole number from 1 to 1000, got "abc"', [expect.objectContaining({ field: 'limit' })]]);
+      expect([answer.status, answer.body['detail'], answer.body['errors']]).toEqual([
+        400,
+        'limit must be a whole number from 1 to 1000, got "abc"',
+        [expect.objectContaining({ field: 'limit' })],
+      ]);
     });
 
     it('unknown and read-only body fields are ignored as HyperFleet does; POST /resources checks the name of the body kind', async () => {
@@ -246,7 +296,9 @@ describe('HTTP conventions', () => {
 
   describe('nothing is silently altered', () => {
     it('refuses a __proto__ key with 400 naming the field; nothing is created', async () => {
-      const answer = await call('POST', '/clusters', { body: '{"kind":"Cluster","name":"proto-poison","spec":{"__proto__":{"admin":true}}}' });
+      const answer = await call('POST', '/clusters', {
+        body: '{"kind":"Cluster","name":"proto-poison","spec":{"__proto__":{"admin":true}}}',
+      });
       expect(answer.status).toBe(400);
       expect(answer.body['errors']).toEqual([expect.objectContaining({ field: 'spec.__proto__' })]);
       const list = await call('GET', '/clusters?size=100');
@@ -256,18 +308,27 @@ describe('HTTP conventions', () => {
     it('refuses duplicate JSON keys with 400 naming the key; nothing is created', async () => {
       const answer = await call('POST', '/clusters', { body: '{"kind":"Cluster","name":"dup-a","spec":{},"name":"dup-b"}' });
       expect(answer.status).toBe(400);
-      expect(answer.body).toMatchObject({ code: 'HYPERFLEET-VAL-000', detail: expect.stringContaining('body field name appears more than once') });
+      expect(answer.body).toMatchObject({
+        code: 'HYPERFLEET-VAL-000',
+        detail: expect.stringContaining('body field name appears more than once'),
+      });
       expect(answer.body['errors']).toEqual([expect.objectContaining({ field: 'name' })]);
       const list = await call('GET', '/clusters?size=100');
       expect((list.body['items'] as { name: string }[]).map((c) => c.name)).not.toContain('dup-b');
     });
 
     it('refuses a body that is not valid UTF-8 instead of storing U+FFFD', async () => {
-      const bytes = Buffer.concat([Buffer.from('{"kind":"Cluster","name":"bad-bytes","spec":{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
+      const bytes = Buffer.concat([
+        Buffer.from('{"kind":"Cluster","name":"bad-bytes","spec":{"a":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}}'),
+      ]);
       const answer = await call('POST', '/clusters', { body: bytes });
       expect(answer.status).toBe(400);
       expect(answer.body['detail']).toBe('body is not valid UTF-8');
-      const ok = await call('POST', '/clusters', { body: JSON.stringify({ kind: 'Cluster', name: 'good-bytes', spec: { city: 'Zürich ✓' } }) });
+      const ok = await call('POST', '/clusters', {
+        body: JSON.stringify({ kind: 'Cluster', name: 'good-bytes', spec: { city: 'Zürich ✓' } }),
+      });
       expect(ok.status).toBe(201);
       expect((ok.body['spec'] as { city: string }).city).toBe('Zürich ✓');
     });

@@ -19,8 +19,16 @@ describe('HyperFleet query handling (embedded engine)', () => {
   beforeAll(async () => {
     fixture = await startTestEngine();
     api = new DemoApi(fixture.engine.url);
-    prod = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'q-prod', spec: { region: 'eu', size: 3 }, labels: { env: 'production' } })).body;
-    dev = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'q-dev', spec: { region: 'us', size: 1 }, labels: { env: 'dev' } })).body;
+    prod = (
+      await api.call('POST', '/clusters', {
+        kind: 'Cluster',
+        name: 'q-prod',
+        spec: { region: 'eu', size: 3 },
+        labels: { env: 'production' },
+      })
+    ).body;
+    dev = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'q-dev', spec: { region: 'us', size: 1 }, labels: { env: 'dev' } }))
+      .body;
     pool = (await api.call('POST', `/clusters/${prod.id}/nodepools`, { kind: 'NodePool', name: 'q-pool', spec: {} })).body;
   });
   afterAll(async () => fixture?.stop());
@@ -29,15 +37,23 @@ describe('HyperFleet query handling (embedded engine)', () => {
     const names = async (path: string) => ((await api.get(path)).body.items as any[]).map((r) => r.name).sort();
     expect(await names(`/clusters?search=${q("labels.env = 'production'")}`)).toEqual(['q-prod']);
     expect(await names(`/clusters?search=${q('spec.size > 2 or spec.size < 1')}`)).toEqual(['q-prod']);
-    expect(await names(`/clusters?search=${q("name in ['q-prod', 'q-dev'] and status.conditions.Reconciled = 'False'")}`)).toEqual(['q-dev', 'q-prod']);
+    expect(await names(`/clusters?search=${q("name in ['q-prod', 'q-dev'] and status.conditions.Reconciled = 'False'")}`)).toEqual([
+      'q-dev',
+      'q-prod',
+    ]);
     expect(await names(`/clusters/${prod.id}/nodepools?search=${q("name = 'q-pool'")}`)).toEqual(['q-pool']);
     expect(await names(`/clusters?search=${q('deleted_time IS NOT NULL')}`)).toEqual([]);
   });
 
-  it('answers 400 HYPERFLEET-VAL-005 (HyperFleet\'s BadRequest) for a parse error and an unknown field, also on status lists', async () => {
+  it("answers 400 HYPERFLEET-VAL-005 (HyperFleet's BadRequest) for a parse error and an unknown field, also on status lists", async () => {
     const parse = await api.get(`/clusters?search=${q("name = 'x' and")}`);
     expect(parse.status).toBe(400);
-    expect(parse.body).toMatchObject({ code: 'HYPERFLEET-VAL-005', title: 'Bad Request', status: 400, type: 'https://api.hyperfleet.io/errors/bad-request' });
+    expect(parse.body).toMatchObject({
+      code: 'HYPERFLEET-VAL-005',
+      title: 'Bad Request',
+      status: 400,
+      type: 'https://api.hyperfleet.io/errors/bad-request',
+    });
     expect(parse.body.detail).toContain('column');
     const field = await api.get(`/clusters?search=${q("colour = 'red'")}`);
     expect(field.status).toBe(400);
@@ -67,7 +83,12 @@ describe('HyperFleet query handling (embedded engine)', () => {
   });
 
   it('filters by ref_type + ref_target_id, and needs both', async () => {
-    const referrer = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'q-ref', spec: {}, references: { network: [{ id: dev.id, kind: 'Cluster' }] } });
+    const referrer = await api.call('POST', '/clusters', {
+      kind: 'Cluster',
+      name: 'q-ref',
+      spec: {},
+      references: { network: [{ id: dev.id, kind: 'Cluster' }] },
+    });
     expect(referrer.status).toBe(201);
     const found = await api.get(`/clusters?ref_type=network&ref_target_id=${dev.id}`);
     expect(found.body.items.map((r: any) => r.name)).toEqual(['q-ref']);
@@ -77,17 +98,30 @@ describe('HyperFleet query handling (embedded engine)', () => {
     expect(half.body.errors[0]).toMatchObject({ field: 'ref_target_id', constraint: 'required' });
   });
 
-  it('answers HyperFleet\'s codes: bad order and PATCH {} VAL-005, an empty body VAL-006, other list parameters VAL-000', async () => {
+  it("answers HyperFleet's codes: bad order and PATCH {} VAL-005, an empty body VAL-006, other list parameters VAL-000", async () => {
     const order = await api.get('/clusters?order=colour%20asc');
     expect(order.body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-005', title: 'Bad Request' });
     expect(order.body.errors[0]).toMatchObject({ field: 'order', constraint: 'pattern' });
     expect((await api.get('/clusters?order=name%20sideways')).body.code).toBe('HYPERFLEET-VAL-005');
     // page/size are checked first (VAL-000), whatever order says.
     expect((await api.get('/clusters?order=colour&size=0')).body.code).toBe('HYPERFLEET-VAL-000');
-    expect((await api.call('PATCH', `/clusters/${dev.id}`, {})).body).toMatchObject({ status: 400, code: 'HYPERFLEET-VAL-005', detail: 'at least one field must be provided' });
-    for (const [method, path] of [['POST', '/clusters'], ['POST', '/resources'], ['POST', `/clusters/${prod.id}/nodepools`], ['PATCH', `/clusters/${dev.id}`], ['PATCH', `/clusters/${prod.id}/nodepools/${pool.id}`]] as const) {
+    expect((await api.call('PATCH', `/clusters/${dev.id}`, {})).body).toMatchObject({
+      status: 400,
+      code: 'HYPERFLEET-VAL-005',
+      detail: 'at least one field must be provided',
+    });
+    for (const [method, path] of [
+      ['POST', '/clusters'],
+      ['POST', '/resources'],
+      ['POST', `/clusters/${prod.id}/nodepools`],
+      ['PATCH', `/clusters/${dev.id}`],
+      ['PATCH', `/clusters/${prod.id}/nodepools/${pool.id}`],
+    ] as const) {
       for (const headers of [{ 'content-type': 'application/json' }, {}] as Record<string, string>[]) {
-        const response = await fetch(`${fixture.engine.url}/api/hyperfleet/v1${path}`, { method, headers: { 'x-hyperfleet-identity': 'q@example.com', ...headers } });
+        const response = await fetch(`${fixture.engine.url}/api/hyperfleet/v1${path}`, {
+          method,
+          headers: { 'x-hyperfleet-identity': 'q@example.com', ...headers },
+        });
         const body = (await response.json()) as { code: string };
         expect([method, path, headers, response.status, body.code]).toEqual([method, path, headers, 400, 'HYPERFLEET-VAL-006']);
       }
@@ -98,7 +132,15 @@ describe('HyperFleet query handling (embedded engine)', () => {
 
   it('create ignores read-only and unknown body fields; PATCH {} is a 400', async () => {
     const created = await api.call('POST', '/clusters', {
-      kind: 'Cluster', name: 'q-readonly', spec: {}, id: 'chosen-by-client', href: '/x', generation: 7, created_time: '2020-01-01T00:00:00Z', status: {}, colour: 'red',
+      kind: 'Cluster',
+      name: 'q-readonly',
+      spec: {},
+      id: 'chosen-by-client',
+      href: '/x',
+      generation: 7,
+      created_time: '2020-01-01T00:00:00Z',
+      status: {},
+      colour: 'red',
     });
     expect(created.status).toBe(201);
     expect(created.body.id).not.toBe('chosen-by-client');
@@ -113,7 +155,10 @@ describe('HyperFleet query handling (embedded engine)', () => {
   it('lists and creates through the kind-agnostic /resources', async () => {
     const all = await api.get(`/resources?search=${q("name in ['q-prod', 'q-pool']")}&order=name asc`);
     expect(all.status).toBe(200);
-    expect(all.body.items.map((r: any) => [r.kind, r.name])).toEqual([['NodePool', 'q-pool'], ['Cluster', 'q-prod']]);
+    expect(all.body.items.map((r: any) => [r.kind, r.name])).toEqual([
+      ['NodePool', 'q-pool'],
+      ['Cluster', 'q-prod'],
+    ]);
     expect((await api.get(`/resources?search=${q("kind = 'NodePool'")}`)).body.items.map((r: any) => r.id)).toContain(pool.id);
     const created = await api.call('POST', '/resources', { kind: 'Cluster', name: 'q-generic', spec: {} });
     expect(created.status).toBe(201);
@@ -129,7 +174,10 @@ describe('HyperFleet query handling (embedded engine)', () => {
     expect(await kinds('/resources?kind=Cluster&size=100')).toEqual(['Cluster']);
     expect(await kinds('/resources?kind=&size=100')).toEqual(['Cluster', 'NodePool']);
     // Combined with a search (AND) and a sparse fieldset.
-    expect((await api.get(`/resources?kind=Cluster&search=${q("name in ['q-prod', 'q-pool']")}&fields=name`)).body).toMatchObject({ total: 1, items: [{ id: prod.id, name: 'q-prod' }] });
+    expect((await api.get(`/resources?kind=Cluster&search=${q("name in ['q-prod', 'q-pool']")}&fields=name`)).body).toMatchObject({
+      total: 1,
+      items: [{ id: prod.id, name: 'q-prod' }],
+    });
     expect((await api.get(`/resources?kind=NodePool&search=${q("name = 'q-prod'")}`)).body).toMatchObject({ total: 0, items: [] });
     const unknown = await api.get('/resources?kind=Widget');
     expect(unknown.status).toBe(400);

@@ -43,7 +43,16 @@ describe('decom worker processes (BullMQ): Kubernetes back, backed-off runs prom
     const api = new DemoApi(topology.fixture.engine.url);
     const workers = await Promise.all([startWorker(), startWorker()]);
     const id = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'kube-back-workers', spec: {} })).body.id as string;
-    await eventually('cluster Reconciled=True', async () => ((await api.get(`/clusters/${id}`)).body.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Reconciled' && c.status === 'True') ? true : undefined), 30_000);
+    await eventually(
+      'cluster Reconciled=True',
+      async () =>
+        (await api.get(`/clusters/${id}`)).body.status?.conditions?.some(
+          (c: { type: string; status: string }) => c.type === 'Reconciled' && c.status === 'True',
+        )
+          ? true
+          : undefined,
+      30_000,
+    );
     const queue = new Queue('adapter-run.validation', { connection: { url: topology.redis.url }, prefix });
     try {
       await topology.kube.stopListening();
@@ -52,18 +61,28 @@ describe('decom worker processes (BullMQ): Kubernetes back, backed-off runs prom
       let seen = 0;
       try {
         expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
-        await eventually(`${FAILED_TRIES} failed tries of the DELETE's run`, async () => {
-          const job = await BullJob.fromId(queue, jobId);
-          if (!job || job.attemptsMade < FAILED_TRIES || (await job.getState()) !== 'delayed') return undefined;
-          seen = Date.now();
-          return true;
-        }, 40_000, 50);
+        await eventually(
+          `${FAILED_TRIES} failed tries of the DELETE's run`,
+          async () => {
+            const job = await BullJob.fromId(queue, jobId);
+            if (!job || job.attemptsMade < FAILED_TRIES || (await job.getState()) !== 'delayed') return undefined;
+            seen = Date.now();
+            return true;
+          },
+          40_000,
+          50,
+        );
         // Both workers saw the outage before it ends.
         for (const worker of workers) await worker.waitFor(/dependency kubernetes down/, 10_000);
       } finally {
         await topology.kube.startListening();
       }
-      await eventually('cluster hard-deleted (404)', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 20_000, 100);
+      await eventually(
+        'cluster hard-deleted (404)',
+        async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined),
+        20_000,
+        100,
+      );
       const gone = Date.now();
       expect(gone).toBeLessThan(seen + 12_000);
       for (const worker of workers) await worker.waitFor(/kubernetes reachable again: \d+ backed-off adapter runs re-queued/, 10_000);

@@ -55,21 +55,49 @@ describe.each(['in-process', 'BullMQ'] as const)('Kubernetes back: backed-off ad
 
   it('a DELETE failing while the API server is unreachable finishes within seconds of its return, not at its backoff slot', async () => {
     const kube = fixture.engine.localKube!;
-    const id = (await api.call('POST', '/clusters', { kind: 'Cluster', name: `back-${backend.toLowerCase()}`, spec: {} })).body.id as string;
-    await eventually('cluster Reconciled=True', async () => ((await api.get(`/clusters/${id}`)).body.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Reconciled' && c.status === 'True') ? true : undefined), 30_000);
-    await eventually('kubernetes probed up', async () => (/^decom_dependency_up\{dependency="kubernetes"\} 1$/m.test(await (await fetch(fixture.engine.metricsUrl)).text()) ? true : undefined), 10_000, 100);
+    const id = (await api.call('POST', '/clusters', { kind: 'Cluster', name: `back-${backend.toLowerCase()}`, spec: {} })).body
+      .id as string;
+    await eventually(
+      'cluster Reconciled=True',
+      async () =>
+        (await api.get(`/clusters/${id}`)).body.status?.conditions?.some(
+          (c: { type: string; status: string }) => c.type === 'Reconciled' && c.status === 'True',
+        )
+          ? true
+          : undefined,
+      30_000,
+    );
+    await eventually(
+      'kubernetes probed up',
+      async () =>
+        /^decom_dependency_up\{dependency="kubernetes"\} 1$/m.test(await (await fetch(fixture.engine.metricsUrl)).text())
+          ? true
+          : undefined,
+      10_000,
+      100,
+    );
 
     await kube.stopListening();
     try {
       expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
-      await eventually(`${FAILED_TRIES} failed tries of the DELETE's run`, async () => ((failures.get(id)?.length ?? 0) >= FAILED_TRIES ? true : undefined), 40_000, 50);
+      await eventually(
+        `${FAILED_TRIES} failed tries of the DELETE's run`,
+        async () => ((failures.get(id)?.length ?? 0) >= FAILED_TRIES ? true : undefined),
+        40_000,
+        50,
+      );
     } finally {
       await kube.startListening();
     }
     const slot = failures.get(id)![FAILED_TRIES - 1]! + SLOT_AFTER_LAST_FAILURE_MS;
     expect((await api.get(`/clusters/${id}`)).status).toBe(200);
 
-    await eventually('cluster hard-deleted (404)', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 20_000, 100);
+    await eventually(
+      'cluster hard-deleted (404)',
+      async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined),
+      20_000,
+      100,
+    );
     const gone = Date.now();
     expect(gone).toBeLessThan(slot);
     // The run that finished it was the backed-off one made due, not a new chain: one line per recovery says so.

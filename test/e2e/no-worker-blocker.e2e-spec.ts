@@ -38,7 +38,10 @@ describe('finalizing blockers: no decom worker consumes an adapter queue (BullMQ
       return item?.blockers.find((b) => b.type === 'AdapterNotFinalized' && b.adapter === 'validation');
     };
     const idle = await eventually('the cluster is listed as finalizing', validationBlocker);
-    expect(idle).toMatchObject({ no_worker: true, message: expect.stringMatching(/^validation: no decom worker consumes adapter-run\.validation \(/) });
+    expect(idle).toMatchObject({
+      no_worker: true,
+      message: expect.stringMatching(/^validation: no decom worker consumes adapter-run\.validation \(/),
+    });
 
     const gql = await fetch(`${topology.fixture.engine.url}/graphql`, {
       method: 'POST',
@@ -46,16 +49,29 @@ describe('finalizing blockers: no decom worker consumes an adapter queue (BullMQ
       body: JSON.stringify({ query: '{ finalizing { id blockers { type adapter no_worker message } } }' }),
     });
     const data = ((await gql.json()) as { data: { finalizing: { id: string; blockers: Blocker[] }[] } }).data;
-    expect(data.finalizing.find((i) => i.id === id)?.blockers).toContainEqual({ type: 'AdapterNotFinalized', adapter: 'validation', no_worker: true, message: idle!.message });
+    expect(data.finalizing.find((i) => i.id === id)?.blockers).toContainEqual({
+      type: 'AdapterNotFinalized',
+      adapter: 'validation',
+      no_worker: true,
+      message: idle!.message,
+    });
 
-    const workers = async () => (await (await fetch(topology.fixture.engine.metricsUrl)).text()).match(/^decom_queue_workers\{queue="adapter-run\.validation"\} (\d+)$/m)?.[1];
+    const workers = async () =>
+      (await (await fetch(topology.fixture.engine.metricsUrl)).text()).match(
+        /^decom_queue_workers\{queue="adapter-run\.validation"\} (\d+)$/m,
+      )?.[1];
     expect(await workers()).toBe('0');
 
     const worker = spawnDecom(['worker', '--adapters', 'validation', '--concurrency', '2'], topology.workerEnv);
     topology.workers.push(worker);
     await worker.waitFor(/worker ready: validation/, 45_000);
     await eventually('decom_queue_workers counts the worker', async () => ((await workers()) === '1' ? true : undefined));
-    await eventually('the cluster is hard-deleted (GET 404)', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 30_000, 100);
+    await eventually(
+      'the cluster is hard-deleted (GET 404)',
+      async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined),
+      30_000,
+      100,
+    );
     const events = (await topology.fixture.engine.store.readStream(`cluster-${id}`)).map((e) => e.type);
     expect(events.filter((t) => t === 'HardDeleted')).toHaveLength(1);
   }, 90_000);

@@ -68,10 +68,13 @@ describe('observability: metrics, access and transition logs, trace ids', () => 
     const created = await api.call('POST', '/clusters', { kind: 'Cluster', name, spec: {} }, headers);
     expect(created.status).toBe(201);
     const id: string = created.body.id;
-    await eventually(`${name} Reconciled`, async () => (cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined));
+    await eventually(`${name} Reconciled`, async () =>
+      cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined,
+    );
     return id;
   };
-  const gone = (id: string) => eventually(`${id} hard-deleted`, async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined));
+  const gone = (id: string) =>
+    eventually(`${id} hard-deleted`, async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined));
 
   it('serves Prometheus text on its own port, with build info and HyperFleet request metrics', async () => {
     expect(fixture.engine.metricsUrl).not.toContain(new URL(fixture.engine.url).port + '/metrics');
@@ -89,8 +92,27 @@ describe('observability: metrics, access and transition logs, trace ids', () => 
     expect(value(samples, 'hyperfleet_api_requests_total', labels)).toBeGreaterThanOrEqual(1);
     expect(value(samples, 'hyperfleet_api_request_duration_seconds_count', labels)).toBeGreaterThanOrEqual(1);
     // HyperFleet's buckets, exactly.
-    const buckets = samples.filter((s) => s.name === 'hyperfleet_api_request_duration_seconds_bucket' && s.labels['path'] === labels.path && s.labels['code'] === '200' && s.labels['method'] === 'GET');
-    expect(buckets.map((b) => b.labels['le'])).toEqual(['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf']);
+    const buckets = samples.filter(
+      (s) =>
+        s.name === 'hyperfleet_api_request_duration_seconds_bucket' &&
+        s.labels['path'] === labels.path &&
+        s.labels['code'] === '200' &&
+        s.labels['method'] === 'GET',
+    );
+    expect(buckets.map((b) => b.labels['le'])).toEqual([
+      '0.005',
+      '0.01',
+      '0.025',
+      '0.05',
+      '0.1',
+      '0.25',
+      '0.5',
+      '1',
+      '2.5',
+      '5',
+      '10',
+      '+Inf',
+    ]);
   });
 
   it('a full deletion and a force delete move every deletion metric', async () => {
@@ -121,7 +143,11 @@ describe('observability: metrics, access and transition logs, trace ids', () => 
     const forceDeleteLabels = { method: 'POST', path: '/api/hyperfleet/v1/clusters/-/force-delete', code: '204' };
     const after = await eventually('the force delete counted', async () => {
       const s = await metrics();
-      return value(s, 'hyperfleet_api_requests_total', forceDeleteLabels) - value(before, 'hyperfleet_api_requests_total', forceDeleteLabels) >= 1 ? s : undefined;
+      return value(s, 'hyperfleet_api_requests_total', forceDeleteLabels) -
+        value(before, 'hyperfleet_api_requests_total', forceDeleteLabels) >=
+        1
+        ? s
+        : undefined;
     });
     const delta = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
     expect(delta('decom_deletions_requested_total', kind)).toBe(2);
@@ -144,7 +170,9 @@ describe('observability: metrics, access and transition logs, trace ids', () => 
     );
     expect(delta('decom_event_store_append_duration_seconds_count')).toBeGreaterThanOrEqual(6);
     expect(delta('hyperfleet_api_requests_total', { method: 'DELETE', path: '/api/hyperfleet/v1/clusters/-', code: '202' })).toBe(2);
-    expect(delta('hyperfleet_api_requests_total', { method: 'POST', path: '/api/hyperfleet/v1/clusters/-/force-delete', code: '204' })).toBe(1);
+    expect(
+      delta('hyperfleet_api_requests_total', { method: 'POST', path: '/api/hyperfleet/v1/clusters/-/force-delete', code: '204' }),
+    ).toBe(1);
     expect(sampleValue(after, 'decom_queue_depth', { queue: 'adapter-run.validation' })).toBe(0);
     expect(sampleValue(after, 'decom_queue_dead_letters', { queue: 'hard-delete' })).toBe(0);
     expect(sampleValue(after, 'decom_subscription_lag_events', { subscriber: 'projections' })).toBe(0);
@@ -163,11 +191,23 @@ describe('observability: metrics, access and transition logs, trace ids', () => 
     await gone(id);
 
     const access = lines.find((l) => l.msg === 'request' && l.trace_id === traceId);
-    expect(access).toMatchObject({ method: 'DELETE', route: '/api/hyperfleet/v1/:plural/:id', status: 202, caller: 'tracer@example.com', level: 30 });
+    expect(access).toMatchObject({
+      method: 'DELETE',
+      route: '/api/hyperfleet/v1/:plural/:id',
+      status: 202,
+      caller: 'tracer@example.com',
+      level: 30,
+    });
     expect(typeof access!.duration_ms).toBe('number');
     const transitions = lines.filter((l) => l.trace_id === traceId && l.transition).map((l) => `${l.transition}:${l.msg}`);
-    expect(transitions).toEqual(expect.arrayContaining(['DeletionRequested:deletion requested', 'AdapterFinalized:adapter finalized', 'HardDeleted:hard deleted']));
-    expect(lines.find((l) => l.transition === 'HardDeleted' && l.resource_id === id)).toMatchObject({ kind: 'Cluster', cause: 'Reconciled', trace_id: traceId });
+    expect(transitions).toEqual(
+      expect.arrayContaining(['DeletionRequested:deletion requested', 'AdapterFinalized:adapter finalized', 'HardDeleted:hard deleted']),
+    );
+    expect(lines.find((l) => l.transition === 'HardDeleted' && l.resource_id === id)).toMatchObject({
+      kind: 'Cluster',
+      cause: 'Reconciled',
+      trace_id: traceId,
+    });
 
     const events = (await api.get(`/resources/${id}/events`)).body.items as any[];
     const traced = events.filter((e) => e.trace_id === traceId).map((e) => e.type);
@@ -185,7 +225,9 @@ describe('observability: metrics, access and transition logs, trace ids', () => 
     expect(kept.headers.get('x-request-id')).toBe('req-42.abc');
     expect(((await kept.json()) as any).trace_id).toBe('req-42.abc');
     for (const bad of ['x'.repeat(129), 'has space', 'a/b']) {
-      const answer = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/nope`, { headers: { 'x-request-id': bad, traceparent: 'ff-garbage' } });
+      const answer = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/nope`, {
+        headers: { 'x-request-id': bad, traceparent: 'ff-garbage' },
+      });
       const header = answer.headers.get('x-request-id')!;
       expect(header).toMatch(/^[0-9a-f]{32}$/);
       expect(((await answer.json()) as any).trace_id).toBe(header);
@@ -202,11 +244,16 @@ describe('observability: metrics, access and transition logs, trace ids', () => 
     const widget = await api.call('POST', '/widgets', { kind: 'Widget', name: 'labels-w', spec: {} });
     expect(widget.status).toBe(201);
     const wid: string = widget.body.id;
-    const report = { adapter: 'observer', observed_generation: 1, observed_time: new Date().toISOString(), conditions: [
-      { type: 'Applied', status: 'True', reason: 'Applied', message: 'applied' },
-      { type: 'Available', status: 'True', reason: 'Ready', message: 'ready' },
-      { type: 'Health', status: 'True', reason: 'Healthy', message: 'healthy' },
-    ] };
+    const report = {
+      adapter: 'observer',
+      observed_generation: 1,
+      observed_time: new Date().toISOString(),
+      conditions: [
+        { type: 'Applied', status: 'True', reason: 'Applied', message: 'applied' },
+        { type: 'Available', status: 'True', reason: 'Ready', message: 'ready' },
+        { type: 'Health', status: 'True', reason: 'Healthy', message: 'healthy' },
+      ],
+    };
     // Each request, the series it must count in (method, path, code).
     const requests: [method: string, path: string, body: unknown, label: string, code: number][] = [
       ['GET', `/clusters/${cid}`, undefined, '/api/hyperfleet/v1/clusters/-', 200],
@@ -225,7 +272,8 @@ describe('observability: metrics, access and transition logs, trace ids', () => 
       // An unknown plural is no name HyperFleet knows: `-`, so arbitrary paths cannot add series.
       ['GET', `/bogus-${hex(8)}/${wid}`, undefined, '/api/hyperfleet/v1/-/-', 404],
     ];
-    for (const [method, path, body, , code] of requests) expect([method, path, (await api.call(method, path, body)).status]).toEqual([method, path, code]);
+    for (const [method, path, body, , code] of requests)
+      expect([method, path, (await api.call(method, path, body)).status]).toEqual([method, path, code]);
     const samples = await eventually('every request counted', async () => {
       const s = await metrics();
       const last = requests.at(-1)!;
@@ -243,7 +291,10 @@ describe('observability: metrics, access and transition logs, trace ids', () => 
 });
 
 /** A GET over a raw socket-level client: fetch refuses URLs this long before sending them. */
-function rawRequest(base: string, path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function rawRequest(
+  base: string,
+  path: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'GET', maxHeaderSize: 1_000_000 }, (res) => {

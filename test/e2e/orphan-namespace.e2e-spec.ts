@@ -20,7 +20,10 @@ describe('Orphan nodepool under a Delete cluster: the Namespace holding its Conf
   let kube: KubernetesObjectApi;
 
   beforeAll(async () => {
-    fixture = await startTestEngine({ localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }, adaptersDir: resolve('config/adapters') });
+    fixture = await startTestEngine({
+      localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS },
+      adaptersDir: resolve('config/adapters'),
+    });
     api = new DemoApi(fixture.engine.url);
     const kc = new KubeConfig();
     kc.loadFromFile(join(fixture.dataDir, 'kubeconfig'));
@@ -39,30 +42,48 @@ describe('Orphan nodepool under a Delete cluster: the Namespace holding its Conf
   };
 
   const reconciled = (path: string) =>
-    eventually(`${path} Reconciled`, async () => (cond((await api.get(path)).body, 'Reconciled')?.status === 'True' ? true : undefined), 30_000);
+    eventually(
+      `${path} Reconciled`,
+      async () => (cond((await api.get(path)).body, 'Reconciled')?.status === 'True' ? true : undefined),
+      30_000,
+    );
 
   it('shipped Foreground deletion: the ConfigMap survives the cluster deletion, and the kept Namespace is reported', async () => {
     const propagation = 'Foreground';
     const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: `keep-np-${propagation.toLowerCase()}`, spec: {} })).body;
     expect(cluster.deletion_policy).toBe('Delete');
     const ns = String(cluster.id).toLowerCase();
-    const created = await api.call('POST', `/clusters/${cluster.id}/nodepools`, { kind: 'NodePool', name: 'kept-pool', spec: {}, deletion_policy: 'Orphan' });
+    const created = await api.call('POST', `/clusters/${cluster.id}/nodepools`, {
+      kind: 'NodePool',
+      name: 'kept-pool',
+      spec: {},
+      deletion_policy: 'Orphan',
+    });
     expect(created.status).toBe(201);
     const np = created.body;
     await reconciled(`/clusters/${cluster.id}`);
     await reconciled(`/nodepools/${np.id}`);
     const configMapName = `nodepool-${np.id}`;
-    expect((await read('v1', 'ConfigMap', configMapName, ns))?.metadata.annotations['decom.io/owner']).toBe(`NodePool/${np.id}/np-configmap`);
+    expect((await read('v1', 'ConfigMap', configMapName, ns))?.metadata.annotations['decom.io/owner']).toBe(
+      `NodePool/${np.id}/np-configmap`,
+    );
 
     // The preview says it before anything runs.
     const preview = await api.call('DELETE', `/clusters/${cluster.id}?dryRun=All`);
     expect(preview.status).toBe(200);
     const previewed = (preview.body.resources as any[]).find((r) => r.id === np.id);
-    expect(previewed).toMatchObject({ deletion_policy: 'Orphan', notes: [expect.stringContaining('is kept (released, not deleted) while it holds objects')] });
+    expect(previewed).toMatchObject({
+      deletion_policy: 'Orphan',
+      notes: [expect.stringContaining('is kept (released, not deleted) while it holds objects')],
+    });
     expect((preview.body.resources as any[]).find((r) => r.id === cluster.id).notes).toBeUndefined();
 
     expect((await api.call('DELETE', `/clusters/${cluster.id}?propagationPolicy=${propagation}`)).status).toBe(202);
-    await eventually(`cluster ${cluster.id} hard-deleted`, async () => ((await api.get(`/clusters/${cluster.id}`)).status === 404 ? true : undefined), 30_000);
+    await eventually(
+      `cluster ${cluster.id} hard-deleted`,
+      async () => ((await api.get(`/clusters/${cluster.id}`)).status === 404 ? true : undefined),
+      30_000,
+    );
 
     // The promise "Orphan keeps it" holds: the ConfigMap is there, released (no owner mark, a release marker).
     const configMap = await read('v1', 'ConfigMap', configMapName, ns);
@@ -97,11 +118,22 @@ describe('Orphan nodepool under a Delete cluster: the Namespace holding its Conf
   it('propagationPolicy Background: the Namespace owner may run first; whatever the order, nothing is lost silently', async () => {
     const cluster = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'keep-np-background', spec: {} })).body;
     const ns = String(cluster.id).toLowerCase();
-    const np = (await api.call('POST', `/clusters/${cluster.id}/nodepools`, { kind: 'NodePool', name: 'kept-pool-bg', spec: {}, deletion_policy: 'Orphan' })).body;
+    const np = (
+      await api.call('POST', `/clusters/${cluster.id}/nodepools`, {
+        kind: 'NodePool',
+        name: 'kept-pool-bg',
+        spec: {},
+        deletion_policy: 'Orphan',
+      })
+    ).body;
     await reconciled(`/clusters/${cluster.id}`);
     await reconciled(`/nodepools/${np.id}`);
     expect((await api.call('DELETE', `/clusters/${cluster.id}?propagationPolicy=Background`)).status).toBe(202);
-    await eventually(`cluster ${cluster.id} hard-deleted`, async () => ((await api.get(`/clusters/${cluster.id}`)).status === 404 ? true : undefined), 30_000);
+    await eventually(
+      `cluster ${cluster.id} hard-deleted`,
+      async () => ((await api.get(`/clusters/${cluster.id}`)).status === 404 ? true : undefined),
+      30_000,
+    );
     const namespace = await read('v1', 'Namespace', ns);
     const orphaned = ((await api.get(`/resources/${np.id}/events`)).body.items as any[]).find((e) => e.type === 'Orphaned');
     if (namespace && !namespace.metadata.deletionTimestamp) {
@@ -110,7 +142,9 @@ describe('Orphan nodepool under a Delete cluster: the Namespace holding its Conf
       expect(orphaned?.data.message).toContain(`recorded on its Namespace ${ns}`);
     } else {
       // The Namespace owner ran first: the loss is reported by the releasing adapter.
-      expect(orphaned?.data.message).toMatch(new RegExp(`LOST: its Namespace ${ns} is being deleted|its Namespace ${ns} was not found|nothing to leave in place`));
+      expect(orphaned?.data.message).toMatch(
+        new RegExp(`LOST: its Namespace ${ns} is being deleted|its Namespace ${ns} was not found|nothing to leave in place`),
+      );
     }
   }, 90_000);
 });

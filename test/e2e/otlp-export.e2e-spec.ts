@@ -28,13 +28,15 @@ describe('OpenTelemetry export (OTLP/HTTP)', () => {
   });
   afterAll(async () => new Promise<void>((resolve) => collector.close(() => resolve())));
 
-  it('exports one server span per request, in the request\'s trace, child of the caller\'s span', async () => {
+  it("exports one server span per request, in the request's trace, child of the caller's span", async () => {
     const fixture = await startTestEngine({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } });
     const traceId = hex(32);
     const parentId = hex(16);
     let untracedId: string;
     try {
-      const answer = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters?page=1`, { headers: { traceparent: `00-${traceId}-${parentId}-01` } });
+      const answer = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters?page=1`, {
+        headers: { traceparent: `00-${traceId}-${parentId}-01` },
+      });
       expect(answer.status).toBe(200);
       const untraced = await fetch(`${fixture.engine.url}/api/hyperfleet/v1/clusters/nope`);
       untracedId = untraced.headers.get('x-request-id')!;

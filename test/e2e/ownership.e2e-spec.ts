@@ -19,7 +19,12 @@ describe('end to end: ownership, leaks', () => {
 
   beforeAll(async () => {
     // The periodic leak scan runs often here, so its count is observable.
-    fixture = await startTestEngine({ localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }, adaptersDir: resolve('config/adapters'), admins: 'admin@example.com', env: { DECOM_LEAK_SCAN_INTERVAL_MS: '200' } });
+    fixture = await startTestEngine({
+      localKube: { controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS },
+      adaptersDir: resolve('config/adapters'),
+      admins: 'admin@example.com',
+      env: { DECOM_LEAK_SCAN_INTERVAL_MS: '200' },
+    });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => fixture?.stop());
@@ -40,7 +45,11 @@ describe('end to end: ownership, leaks', () => {
     expect(kube().peek('batch/v1', 'Job', ns, `validation-${id}-gen1`)).toBeDefined();
 
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
-    await eventually('the cluster is hard-deleted', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 30_000);
+    await eventually(
+      'the cluster is hard-deleted',
+      async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined),
+      30_000,
+    );
     const jobDeletes = kube()
       .requestsMatching({ method: 'DELETE', kind: 'Job' })
       .filter((r) => r.namespace === ns)
@@ -48,7 +57,9 @@ describe('end to end: ownership, leaks', () => {
     // Each went by its own DELETE (not only by the namespace controller), before the ConfigMap.
     expect(jobDeletes).toEqual(expect.arrayContaining([`validation-${id}-gen1`, `validation-${id}-gen2`]));
     const order = kube()
-      .requests.filter((r) => r.method === 'DELETE' && r.namespace === ns || (r.method === 'DELETE' && r.kind === 'Namespace' && r.name === ns))
+      .requests.filter(
+        (r) => (r.method === 'DELETE' && r.namespace === ns) || (r.method === 'DELETE' && r.kind === 'Namespace' && r.name === ns),
+      )
       .map((r) => r.kind);
     expect(order.lastIndexOf('Job')).toBeLessThan(order.indexOf('ConfigMap'));
     expect(kube().peek('batch/v1', 'Job', ns, `validation-${id}-gen1`)).toBeUndefined();
@@ -69,11 +80,26 @@ describe('end to end: ownership, leaks', () => {
     const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'leaky', spec: {} })).body.id;
     const ns = id.toLowerCase();
     await reconciled(id, 1);
-    const uid = (apiVersion: string, kind: string, namespace: string | undefined, name: string) => (kube().peek(apiVersion, kind, namespace, name) as { metadata: { uid: string } }).metadata.uid;
+    const uid = (apiVersion: string, kind: string, namespace: string | undefined, name: string) =>
+      (kube().peek(apiVersion, kind, namespace, name) as { metadata: { uid: string } }).metadata.uid;
     const expected = [
       { apiVersion: 'v1', kind: 'Namespace', name: ns, uid: uid('v1', 'Namespace', undefined, ns), adapter: 'validation' },
-      { apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name: `cluster-${id}-config`, uid: uid('v1', 'ConfigMap', ns, `cluster-${id}-config`), adapter: 'validation' },
-      { apiVersion: 'batch/v1', kind: 'Job', namespace: ns, name: `validation-${id}-gen1`, uid: uid('batch/v1', 'Job', ns, `validation-${id}-gen1`), adapter: 'validation' },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        namespace: ns,
+        name: `cluster-${id}-config`,
+        uid: uid('v1', 'ConfigMap', ns, `cluster-${id}-config`),
+        adapter: 'validation',
+      },
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        namespace: ns,
+        name: `validation-${id}-gen1`,
+        uid: uid('batch/v1', 'Job', ns, `validation-${id}-gen1`),
+        adapter: 'validation',
+      },
     ];
     const admin = new DemoApi(fixture.engine.url, 'admin@example.com');
     expect((await admin.call('POST', `/clusters/${id}/pause`, { reason: 'INC-7 hold' })).status).toBe(200);
@@ -95,7 +121,9 @@ describe('end to end: ownership, leaks', () => {
       body: JSON.stringify({ query: `{ history(id: "${id}") { type data } }` }),
     }).then((r) => r.json() as Promise<{ data: { history: { type: string; data: any }[] } }>);
     expect(graphql.data.history.find((e) => e.type === 'LeakInventoryRecorded')?.data.objects).toHaveLength(3);
-    expect(await cli('history', id)).toMatch(new RegExp(`LeakInventoryRecorded .*adapter=validation  trigger=ForceDeleted  objects=3  names=.*Namespace:${ns}`));
+    expect(await cli('history', id)).toMatch(
+      new RegExp(`LeakInventoryRecorded .*adapter=validation  trigger=ForceDeleted  objects=3  names=.*Namespace:${ns}`),
+    );
 
     // The scan finds them (the owner no longer exists), the periodic scan counts them.
     const listed = await cli('leaks');
@@ -114,7 +142,9 @@ describe('end to end: ownership, leaks', () => {
     await kube().settle();
     expect(kube().peek('v1', 'Namespace', undefined, ns)).toBeUndefined();
     expect(kube().peek('batch/v1', 'Job', ns, `validation-${id}-gen1`)).toBeUndefined();
-    const audit = ((await api.get(`/resources/${id}/events`)).body.items as { type: string; data: any; caller?: string }[]).find((e) => e.type === 'LeakedObjectsDeleted');
+    const audit = ((await api.get(`/resources/${id}/events`)).body.items as { type: string; data: any; caller?: string }[]).find(
+      (e) => e.type === 'LeakedObjectsDeleted',
+    );
     expect(audit?.data).toMatchObject({ id, caller: 'admin@example.com', reason: 'INC-7 cleanup of leftovers' });
     expect(audit?.data.objects).toHaveLength(3);
     expect(await cli('leaks')).toContain('0 leaked object(s)');
@@ -123,8 +153,20 @@ describe('end to end: ownership, leaks', () => {
   it("another installation's objects on the same cluster are never leaks: a marker naming a resource never created here is left alone", async () => {
     // What a second Decom installation sharing this Kubernetes cluster writes for one of its live clusters.
     const theirs = '019ad000-0000-7000-8000-0000000000aa';
-    kube().seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `other-${theirs}`, annotations: { 'decom.io/owner': `Cluster/${theirs}/validation` } } });
-    kube().seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cluster-${theirs}-config`, namespace: 'default', annotations: { 'decom.io/owner': `Cluster/${theirs}/validation` } } });
+    kube().seed({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: `other-${theirs}`, annotations: { 'decom.io/owner': `Cluster/${theirs}/validation` } },
+    });
+    kube().seed({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: `cluster-${theirs}-config`,
+        namespace: 'default',
+        annotations: { 'decom.io/owner': `Cluster/${theirs}/validation` },
+      },
+    });
     expect(await cli('leaks', '--json')).not.toContain(theirs);
     const deleted = await cli('leaks', '--delete', '--reason', 'cleanup', '--as', 'admin@example.com');
     expect(deleted).not.toContain(theirs);
@@ -142,7 +184,11 @@ describe('end to end: ownership, leaks', () => {
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     expect((await admin.call('POST', `/clusters/${id}/force-orphan`, { reason: 'hand the namespace to team X' })).status).toBe(200);
     expect((await admin.call('POST', `/clusters/${id}/unpause`, { reason: 'go' })).status).toBe(200);
-    await eventually('the cluster is hard-deleted', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 30_000);
+    await eventually(
+      'the cluster is hard-deleted',
+      async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined),
+      30_000,
+    );
     const history = (await api.get(`/resources/${id}/events`)).body.items as { type: string; data: any }[];
     const inventory = history.find((e) => e.type === 'LeakInventoryRecorded');
     expect(inventory?.data).toMatchObject({ adapter: 'validation', trigger: 'ForceOrphaned' });

@@ -34,11 +34,16 @@ describe('adapter policies end to end (seeds 003, 004)', () => {
     const created = await api.call('POST', '/clusters', { kind: 'Cluster', name, spec: {}, ...extra });
     expect(created.status).toBe(201);
     const id: string = created.body.id;
-    await eventually(`${name} Reconciled`, async () => (cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined));
-    expect(kube().peek('v1', 'Namespace', undefined, id.toLowerCase())).toMatchObject({ metadata: { annotations: { 'decom.io/owner': `Cluster/${id}/validation` } } });
+    await eventually(`${name} Reconciled`, async () =>
+      cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined,
+    );
+    expect(kube().peek('v1', 'Namespace', undefined, id.toLowerCase())).toMatchObject({
+      metadata: { annotations: { 'decom.io/owner': `Cluster/${id}/validation` } },
+    });
     return id;
   };
-  const gone = (id: string) => eventually(`${id} hard-deleted`, async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined));
+  const gone = (id: string) =>
+    eventually(`${id} hard-deleted`, async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined));
 
   it('deletion_policy Orphan: deleted while Kubernetes is unreachable, hard-deleted with an Orphaned event; the Namespace stays', async () => {
     const id = await reconciledCluster('orphan-offline', { deletion_policy: 'Orphan' });
@@ -51,8 +56,13 @@ describe('adapter policies end to end (seeds 003, 004)', () => {
     }
     const history = (await api.get(`/resources/${id}/events`)).body.items;
     const orphaned = history.find((e: any) => e.type === 'Orphaned');
-    expect(orphaned?.data).toMatchObject({ adapter: 'validation', message: expect.stringContaining('ownership marks could not be removed') });
-    expect(history.map((e: any) => e.type)).toEqual(expect.arrayContaining(['DeletionRequested', 'Orphaned', 'AdapterFinalized', 'HardDeleted']));
+    expect(orphaned?.data).toMatchObject({
+      adapter: 'validation',
+      message: expect.stringContaining('ownership marks could not be removed'),
+    });
+    expect(history.map((e: any) => e.type)).toEqual(
+      expect.arrayContaining(['DeletionRequested', 'Orphaned', 'AdapterFinalized', 'HardDeleted']),
+    );
     expect(kube().peek('v1', 'Namespace', undefined, id.toLowerCase())).toBeDefined();
     expect(kube().peek('v1', 'ConfigMap', id.toLowerCase(), `cluster-${id}-config`)).toBeDefined();
   }, 30_000);
@@ -64,13 +74,17 @@ describe('adapter policies end to end (seeds 003, 004)', () => {
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     const held = await eventually('the adapter reports the hold', async () => {
       const statuses = (await api.get(`/clusters/${id}/statuses`)).body.items as any[];
-      const finalized = statuses.find((s) => s.adapter === 'validation' && s.observed_generation === 2)?.conditions.find((c: any) => c.type === 'Finalized');
+      const finalized = statuses
+        .find((s) => s.adapter === 'validation' && s.observed_generation === 2)
+        ?.conditions.find((c: any) => c.type === 'Finalized');
       return finalized?.message === DELETION_WAITS_FOR_UNPAUSE ? finalized : undefined;
     });
     expect(held).toMatchObject({ status: 'False', reason: 'DeletionPaused' });
     // The adapter keeps re-running with backoff (50 ms, 100 ms, ...) while held: two more passes, still no DELETE.
     const passesWhenHeld = runsOf('validation', id);
-    await eventually('two more passes of the held adapter', async () => (runsOf('validation', id) >= passesWhenHeld + 2 ? true : undefined));
+    await eventually('two more passes of the held adapter', async () =>
+      runsOf('validation', id) >= passesWhenHeld + 2 ? true : undefined,
+    );
     expect((await api.get(`/clusters/${id}`)).status).toBe(200);
     expect(kube().requestsMatching({ method: 'DELETE', namespace: ns })).toEqual([]);
     expect(kube().requestsMatching({ method: 'DELETE', name: ns })).toEqual([]);
@@ -93,10 +107,16 @@ describe('adapter policies end to end (seeds 003, 004)', () => {
     expect(cond(view, 'Paused')).toMatchObject({ status: 'True', reason: 'DependentPaused' });
     // The shipped config deletes clusters Foreground: the cluster's adapter is not even dispatched
     // while its nodepool exists; the nodepool's adapter reports the pause hold.
-    expect(cond(view, 'DeletionBlocked')).toMatchObject({ status: 'True', reason: 'DependentsExist', message: expect.stringContaining(np.id) });
+    expect(cond(view, 'DeletionBlocked')).toMatchObject({
+      status: 'True',
+      reason: 'DependentsExist',
+      message: expect.stringContaining(np.id),
+    });
     await eventually('the nodepool adapter reports the hold', async () => {
       const statuses = (await api.get(`/nodepools/${np.id}/statuses`)).body.items as any[];
-      const finalized = statuses.find((s) => s.adapter === 'np-configmap' && s.observed_generation === 2)?.conditions.find((c: any) => c.type === 'Finalized');
+      const finalized = statuses
+        .find((s) => s.adapter === 'np-configmap' && s.observed_generation === 2)
+        ?.conditions.find((c: any) => c.type === 'Finalized');
       return finalized?.message === DELETION_WAITS_FOR_UNPAUSE ? true : undefined;
     });
     const clusterStatuses = (await api.get(`/clusters/${id}/statuses`)).body.items as any[];

@@ -9,7 +9,8 @@ import { statusReport, type ConditionStatuses, FINALIZED, IN_PROGRESS } from '..
 import { REALISTIC_CONTROLLER_DELAY_MS } from '@decom/kube-local';
 
 const now = () => new Date().toISOString();
-const report = (adapter: string, generation: number, conds: ConditionStatuses, reason = 'R') => statusReport(adapter, generation, conds, reason);
+const report = (adapter: string, generation: number, conds: ConditionStatuses, reason = 'R') =>
+  statusReport(adapter, generation, conds, reason);
 const cond = (r: any, type: string) => r.status.conditions.find((c: any) => c.type === type);
 
 describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () => {
@@ -62,13 +63,28 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
 
   it('references must name an existing, live resource of the given kind (400 otherwise, nothing recorded)', async () => {
     const target = await cluster('ref-target');
-    const unknown = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'ref-bad-1', spec: {}, references: { network: [{ id: '0190b6a4-0000-7000-8000-000000000000', kind: 'Cluster' }] } });
+    const unknown = await api.call('POST', '/clusters', {
+      kind: 'Cluster',
+      name: 'ref-bad-1',
+      spec: {},
+      references: { network: [{ id: '0190b6a4-0000-7000-8000-000000000000', kind: 'Cluster' }] },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0]).toMatchObject({ field: 'references.network[0]' });
-    const wrongKind = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'ref-bad-2', spec: {}, references: { network: [{ id: target.id, kind: 'NodePool' }] } });
+    const wrongKind = await api.call('POST', '/clusters', {
+      kind: 'Cluster',
+      name: 'ref-bad-2',
+      spec: {},
+      references: { network: [{ id: target.id, kind: 'NodePool' }] },
+    });
     expect(wrongKind.status).toBe(400);
     await api.call('DELETE', `/clusters/${target.id}`);
-    const deleting = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'ref-bad-3', spec: {}, references: { network: [{ id: target.id, kind: 'Cluster' }] } });
+    const deleting = await api.call('POST', '/clusters', {
+      kind: 'Cluster',
+      name: 'ref-bad-3',
+      spec: {},
+      references: { network: [{ id: target.id, kind: 'Cluster' }] },
+    });
     expect(deleting.status).toBe(400);
     expect(deleting.body.detail).toContain('marked for deletion');
     expect((await api.get('/clusters?size=100')).body.items.map((c: any) => c.name)).not.toContain('ref-bad-1');
@@ -100,7 +116,10 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
     expect((await types(c.id)).filter((t) => t === 'DeletionStarted')).toHaveLength(1);
     await api.call('PUT', `/clusters/${c.id}/nodepools/${a.id}/statuses`, report('np-configmap', 2, FINALIZED));
     await eventually('np-a hard delete', async () => ((await api.get(`/nodepools/${a.id}`)).status === 404 ? true : undefined));
-    expect(await blocked()).toMatchObject({ status: 'True', message: `1 dependent resource(s) must be hard-deleted first (propagationPolicy Foreground): [${b.id}]` });
+    expect(await blocked()).toMatchObject({
+      status: 'True',
+      message: `1 dependent resource(s) must be hard-deleted first (propagationPolicy Foreground): [${b.id}]`,
+    });
     await api.call('PUT', `/clusters/${c.id}/nodepools/${b.id}/statuses`, report('np-configmap', 2, FINALIZED));
     await eventually('np-b hard delete', async () => ((await api.get(`/nodepools/${b.id}`)).status === 404 ? true : undefined));
     expect(await blocked()).toMatchObject({ status: 'False', reason: 'NotBlocked' });
@@ -113,7 +132,11 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
     const answer = await api.call('DELETE', `/clusters/${c.id}?propagationPolicy=Background`);
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ deletion_propagation: 'Background', deletion_required_adapters: ['validation'] });
-    expect(cond((await api.get(`/clusters/${c.id}`)).body, 'DeletionBlocked')).toMatchObject({ status: 'True', reason: 'DependentsExist', message: '2 dependent resource(s) still exist' });
+    expect(cond((await api.get(`/clusters/${c.id}`)).body, 'DeletionBlocked')).toMatchObject({
+      status: 'True',
+      reason: 'DependentsExist',
+      message: '2 dependent resource(s) still exist',
+    });
   });
 
   it('?propagationPolicy=Sideways is a 400 naming the field', async () => {
@@ -148,7 +171,9 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
     const c = await cluster('orphan-1');
     expect((await api.call('POST', `/clusters/${c.id}/force-orphan`, { reason: 'QM gone' })).status).toBe(409);
     await api.call('DELETE', `/clusters/${c.id}`);
-    const stranger = await new DemoApi(fixture.engine.url, 'mallory@example.com').call('POST', `/clusters/${c.id}/force-orphan`, { reason: 'x' });
+    const stranger = await new DemoApi(fixture.engine.url, 'mallory@example.com').call('POST', `/clusters/${c.id}/force-orphan`, {
+      reason: 'x',
+    });
     expect(stranger.status).toBe(403);
     expect((await api.call('POST', `/clusters/${c.id}/force-orphan`, { reason: '' })).status).toBe(400);
     const ok = await api.call('POST', `/clusters/${c.id}/force-orphan`, { reason: 'backend decommissioned for good' });
@@ -157,7 +182,9 @@ describe('deletion policy, guards, dependents and pause (seeds 003, 004)', () =>
     const audit = (await api.get(`/resources/${c.id}/events`)).body.items.find((e: any) => e.type === 'ForceOrphaned');
     expect(audit).toMatchObject({ caller: 'operator@example.com', data: { reason: 'backend decommissioned for good' } });
     await api.call('PUT', `/clusters/${c.id}/statuses`, report('validation', 2, FINALIZED, 'Orphaned'));
-    await eventually('hard delete through the normal gate', async () => ((await api.get(`/clusters/${c.id}`)).status === 404 ? true : undefined));
+    await eventually('hard delete through the normal gate', async () =>
+      (await api.get(`/clusters/${c.id}`)).status === 404 ? true : undefined,
+    );
     expect(await types(c.id)).toEqual(expect.arrayContaining(['Orphaned', 'AdapterFinalized', 'HardDeleted']));
   });
 

@@ -17,7 +17,9 @@ describe('PostgreSQL profile (DECOM_EVENT_STORE=postgres)', () => {
   let admin: pg.Client;
   let fixture: EngineFixture | undefined;
   const start = async () => {
-    fixture = await startTestEngine({ env: { DECOM_EVENT_STORE: 'postgres', DATABASE_URL: postgres.connectionString, DECOM_PG_SCHEMA: schema } });
+    fixture = await startTestEngine({
+      env: { DECOM_EVENT_STORE: 'postgres', DATABASE_URL: postgres.connectionString, DECOM_PG_SCHEMA: schema },
+    });
     return { fixture, api: new DemoApi(fixture.engine.url) };
   };
 
@@ -43,34 +45,59 @@ describe('PostgreSQL profile (DECOM_EVENT_STORE=postgres)', () => {
     const deleted = await api.call('DELETE', `/clusters/${cluster.id}`);
     expect(deleted.status).toBe(202);
     expect(deleted.body).toMatchObject({ generation: 2, deleted_by: 'operator@example.com' });
-    expect((await api.get(`/clusters/${cluster.id}/nodepools/${pool.id}`)).body).toMatchObject({ generation: 2, deleted_time: deleted.body.deleted_time });
+    expect((await api.get(`/clusters/${cluster.id}/nodepools/${pool.id}`)).body).toMatchObject({
+      generation: 2,
+      deleted_time: deleted.body.deleted_time,
+    });
     expect((await api.call('PATCH', `/clusters/${cluster.id}`, { spec: {} })).body.code).toBe('HYPERFLEET-CNF-003');
 
     expect((await api.call('PUT', `/clusters/${cluster.id}/statuses`, report('validation', 2, FINALIZED))).status).toBe(201);
     await fixture!.engine.settle();
     const waiting = (await api.get(`/clusters/${cluster.id}`)).body;
     expect(waiting.status.conditions[0]).toMatchObject({ type: 'Reconciled', status: 'False', reason: 'ReconciledWaitingForChildren' });
-    expect((await api.call('PUT', `/clusters/${cluster.id}/nodepools/${pool.id}/statuses`, report('np-configmap', 2, FINALIZED))).status).toBe(201);
+    expect(
+      (await api.call('PUT', `/clusters/${cluster.id}/nodepools/${pool.id}/statuses`, report('np-configmap', 2, FINALIZED))).status,
+    ).toBe(201);
     await eventually('hard delete', async () => ((await api.get(`/clusters/${cluster.id}`)).status === 404 ? true : undefined));
     expect((await api.get(`/nodepools/${pool.id}`)).status).toBe(404);
 
     // The events are PostgreSQL rows of this schema, in commit order with dense positions.
-    const events = await admin.query(`SELECT position, type, data->>'id' AS id FROM ${schema}.events WHERE stream = $1 ORDER BY revision`, [`cluster-${cluster.id}`]);
+    const events = await admin.query(`SELECT position, type, data->>'id' AS id FROM ${schema}.events WHERE stream = $1 ORDER BY revision`, [
+      `cluster-${cluster.id}`,
+    ]);
     const types = events.rows.map((row) => row.type as string);
     expect(types.slice(0, 4)).toEqual(['ResourceCreated', 'ResourceCreated', 'DeletionRequested', 'DeletionRequested']);
     expect(types.filter((type) => type === 'AdapterFinalized')).toHaveLength(2);
-    expect(events.rows.slice(-2).map((row) => [row.type, row.id])).toEqual([['HardDeleted', pool.id], ['HardDeleted', cluster.id]]);
+    expect(events.rows.slice(-2).map((row) => [row.type, row.id])).toEqual([
+      ['HardDeleted', pool.id],
+      ['HardDeleted', cluster.id],
+    ]);
     const all = (await admin.query(`SELECT position FROM ${schema}.events ORDER BY position`)).rows.map((row) => Number(row.position));
     expect(all).toEqual(all.map((_, index) => index + 1));
-    const tables = await admin.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
+    const tables = await admin.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [
+      schema,
+    ]);
     expect(tables.rows.map((row) => row.table_name)).toEqual(
-      expect.arrayContaining(['events', 'resources', 'adapter_statuses', 'resource_index', 'finalizing', 'projection_checkpoints', 'reactor_checkpoints']),
+      expect.arrayContaining([
+        'events',
+        'resources',
+        'adapter_statuses',
+        'resource_index',
+        'finalizing',
+        'projection_checkpoints',
+        'reactor_checkpoints',
+      ]),
     );
     const head = Number((await admin.query(`SELECT max(position) AS head FROM ${schema}.events`)).rows[0].head);
     const checkpoint = await admin.query(`SELECT position FROM ${schema}.projection_checkpoints WHERE name = 'resource-view'`);
     expect(Number(checkpoint.rows[0].position)).toBe(head);
     const index = await admin.query(`SELECT id, hard_delete_cause FROM ${schema}.resource_index ORDER BY id`);
-    expect(index.rows).toEqual(expect.arrayContaining([{ id: cluster.id, hard_delete_cause: 'Reconciled' }, { id: pool.id, hard_delete_cause: 'Reconciled' }]));
+    expect(index.rows).toEqual(
+      expect.arrayContaining([
+        { id: cluster.id, hard_delete_cause: 'Reconciled' },
+        { id: pool.id, hard_delete_cause: 'Reconciled' },
+      ]),
+    );
     const history = (await api.get(`/resources/${cluster.id}/events`)).body;
     expect(history.items.map((e: { type: string }) => e.type)).toContain('HardDeleted');
 
@@ -99,15 +126,25 @@ describe('PostgreSQL profile (DECOM_EVENT_STORE=postgres)', () => {
       await blocker.query(`LOCK TABLE ${schema}.resources IN EXCLUSIVE MODE`);
       const deleted = await api.call('DELETE', `/clusters/${cluster.id}`);
       expect(deleted.status).toBe(202);
-      expect(deleted.body).toMatchObject({ id: cluster.id, href: `/api/hyperfleet/v1/clusters/${cluster.id}`, generation: 2, deleted_by: 'operator@example.com' });
+      expect(deleted.body).toMatchObject({
+        id: cluster.id,
+        href: `/api/hyperfleet/v1/clusters/${cluster.id}`,
+        generation: 2,
+        deleted_by: 'operator@example.com',
+      });
       expect(deleted.body.deleted_time).toEqual(expect.any(String));
-      const recorded = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.events WHERE stream = $1 AND type = 'DeletionRequested'`, [`cluster-${cluster.id}`]);
+      const recorded = await admin.query(
+        `SELECT count(*)::int AS n FROM ${schema}.events WHERE stream = $1 AND type = 'DeletionRequested'`,
+        [`cluster-${cluster.id}`],
+      );
       expect(recorded.rows[0].n).toBe(1);
     } finally {
       await blocker.query('ROLLBACK');
       await blocker.end();
     }
     // Released, the read model catches up with what was answered.
-    await eventually('the read model applies the deletion', async () => ((await api.get(`/clusters/${cluster.id}`)).body.generation === 2 ? true : undefined));
+    await eventually('the read model applies the deletion', async () =>
+      (await api.get(`/clusters/${cluster.id}`)).body.generation === 2 ? true : undefined,
+    );
   }, 60_000);
 });

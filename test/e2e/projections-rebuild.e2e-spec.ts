@@ -48,7 +48,13 @@ async function runFlows(api: DemoApi, settle: () => Promise<void>): Promise<void
   await api.call('DELETE', `/clusters/${waiting.id}`);
   await api.call('PUT', `/clusters/${waiting.id}/statuses`, report('validation', 1, FINALIZED)); // stale: discarded or ignored
 
-  const guarded = await post('/clusters', { kind: 'Cluster', name: 'guarded', spec: {}, deletion_protection: true, deletion_protection_reason: 'prod' });
+  const guarded = await post('/clusters', {
+    kind: 'Cluster',
+    name: 'guarded',
+    spec: {},
+    deletion_protection: true,
+    deletion_protection_reason: 'prod',
+  });
   const guardedPool = await post(`/clusters/${guarded.id}/nodepools`, { kind: 'NodePool', name: 'guarded-pool', spec: {} });
   await api.call('PATCH', `/nodepools/${guardedPool.id}`, { deletion_protection: true });
   await api.call('PATCH', `/clusters/${guarded.id}`, { deletion_protection: false, deletion_protection_reason: 'retire' });
@@ -99,7 +105,9 @@ describe.each(['sqlite', 'postgres'] as const)('projections rebuild on %s', (pro
       const storage = await openStorage(config);
       const live = await snapshot(storage.readModels, tables);
       expect(live['resources']!.length).toBe(7); // kept, kept-pool, waiting, guarded, guarded-pool, abandoned, abandoned-pool
-      expect(live['resources']!.filter((row) => row.includes('"deletion_protection":"{')).map((row) => JSON.parse(row).name)).toEqual(['guarded-pool']);
+      expect(live['resources']!.filter((row) => row.includes('"deletion_protection":"{')).map((row) => JSON.parse(row).name)).toEqual([
+        'guarded-pool',
+      ]);
       expect(live['adapter_statuses']!.some((row) => row.includes('AdapterAbandoned'))).toBe(true);
       expect(live['deletion_requests']!.length).toBe(4); // the DELETEd clusters gone, stuck, waiting, abandoned (not their pools)
       expect(live['resource_index']!.some((row) => row.includes('"hard_delete_cause":"ForceDeleted"'))).toBe(true);
@@ -134,7 +142,9 @@ describe.each(['sqlite', 'postgres'] as const)('projections rebuild on %s', (pro
 
       const unknown = new Command('decom').exitOverride();
       registerProjectionsCommand(unknown, { out: () => undefined, barStream: new PassThrough(), loadConfig: () => config });
-      await expect(unknown.parseAsync(['node', 'decom', 'projections', 'rebuild', 'nope'])).rejects.toThrow('unknown projection "nope"; known: resource-view');
+      await expect(unknown.parseAsync(['node', 'decom', 'projections', 'rebuild', 'nope'])).rejects.toThrow(
+        'unknown projection "nope"; known: resource-view',
+      );
     } finally {
       await rm(fixture.dataDir, { recursive: true, force: true });
     }

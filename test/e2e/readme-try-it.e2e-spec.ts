@@ -24,7 +24,8 @@ function shellBlockAfter(markdown: string, heading: string): string {
 const TOOLS = ['curl', 'jq', 'grep'];
 const missing = TOOLS.filter((tool) => !['/usr/bin', '/bin', '/usr/local/bin'].some((dir) => existsSync(join(dir, tool))));
 // The block needs curl and jq as a reader's shell has them; .ci/run's Debian image has both.
-if (missing.length > 0) console.warn(`skipping README "Try it": ${missing.join(', ')} not installed (apt-get install ${missing.join(' ')})`);
+if (missing.length > 0)
+  console.warn(`skipping README "Try it": ${missing.join(', ')} not installed (apt-get install ${missing.join(' ')})`);
 const describeWithTools = missing.length === 0 ? describe : describe.skip;
 
 describeWithTools('README "Try it", run as written against decom start', () => {
@@ -41,7 +42,13 @@ describeWithTools('README "Try it", run as written against decom start', () => {
     metricsPort = await freePort();
     engine = spawn(process.execPath, [DECOM_BIN, 'start'], {
       cwd: resolve('.'),
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', PORT: String(port), DECOM_METRICS_PORT: String(metricsPort), DECOM_DATA_DIR: join(dir, 'data') },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: process.env['HOME'] ?? '',
+        PORT: String(port),
+        DECOM_METRICS_PORT: String(metricsPort),
+        DECOM_DATA_DIR: join(dir, 'data'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -66,7 +73,11 @@ describeWithTools('README "Try it", run as written against decom start', () => {
   it('every command succeeds and prints what its comment promises', async () => {
     // -e and pipefail: a command of the block that fails (curl, jq on a non-JSON answer, a grep that finds
     // nothing) fails the test; -x names each command in stderr.
-    const run = await runShell(`set -eo pipefail -x\n${script}`, { PORT: String(port), DECOM_METRICS_PORT: String(metricsPort) }, { timeoutMs: 60_000 });
+    const run = await runShell(
+      `set -eo pipefail -x\n${script}`,
+      { PORT: String(port), DECOM_METRICS_PORT: String(metricsPort) },
+      { timeoutMs: 60_000 },
+    );
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     const id = /^\+ ID=(\S+)$/m.exec(run.stderr)?.[1];
     expect(id).toMatch(/^[A-Za-z0-9-]{8,}$/);

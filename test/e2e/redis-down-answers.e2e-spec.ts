@@ -38,7 +38,11 @@ describe('Redis down: the operator endpoints answer with what they know (docs/op
 
   const finalizing = () => answerWithin3s(`${fixture.engine.url}/api/decom/v1/finalizing`);
   const graphql = (query: string) =>
-    answerWithin3s(`${fixture.engine.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    answerWithin3s(`${fixture.engine.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
 
   it('while Redis answers, dead_letters is available', async () => {
     const answer = await finalizing();
@@ -68,13 +72,20 @@ describe('Redis down: the operator endpoints answer with what they know (docs/op
     const failed = await answerWithin3s(`${fixture.engine.url}/api/decom/v1/jobs/failed`);
     expect(failed.status).toBe(503);
     expect(failed.headers.get('retry-after')).toEqual(expect.stringMatching(/^\d+$/));
-    expect(JSON.parse(failed.text)).toMatchObject({ status: 503, code: 'HYPERFLEET-SVC-001', detail: expect.stringContaining('job queue is unreachable') });
+    expect(JSON.parse(failed.text)).toMatchObject({
+      status: 503,
+      code: 'HYPERFLEET-SVC-001',
+      detail: expect.stringContaining('job queue is unreachable'),
+    });
 
     const gql = await graphql('{ finalizing { id blockers { type since } } finalizingDeadLetters { status reason since } }');
     expect(gql.status).toBe(200);
     const data = JSON.parse(gql.text).data;
     expect(data.finalizing.map((item: { id: string }) => item.id)).toContain(pendingId);
-    expect(data.finalizing.find((item: { id: string }) => item.id === pendingId).blockers[0]).toEqual({ type: 'JobQueueUnavailable', since: body.dead_letters.since });
+    expect(data.finalizing.find((item: { id: string }) => item.id === pendingId).blockers[0]).toEqual({
+      type: 'JobQueueUnavailable',
+      since: body.dead_letters.since,
+    });
     expect(data.finalizingDeadLetters).toMatchObject({ status: 'unavailable', reason: expect.any(String), since: body.dead_letters.since });
 
     const metrics = await answerWithin3s(fixture.engine.metricsUrl);

@@ -16,12 +16,13 @@ import { useThrowAwayPostgres, type RestartablePostgres } from '../support/postg
 import { spawnDecom } from './support/decom-process.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
-
 describe('distributed profile survives its database', () => {
   let postgres: RestartablePostgres;
   const fixtures: EngineFixture[] = [];
   const start = async (schema: string) => {
-    const fixture = await startTestEngine({ env: { DECOM_EVENT_STORE: 'postgres', DATABASE_URL: postgres.connectionString, DECOM_PG_SCHEMA: schema } });
+    const fixture = await startTestEngine({
+      env: { DECOM_EVENT_STORE: 'postgres', DATABASE_URL: postgres.connectionString, DECOM_PG_SCHEMA: schema },
+    });
     fixtures.push(fixture);
     return { fixture, api: new DemoApi(fixture.engine.url) };
   };
@@ -67,7 +68,9 @@ describe('distributed profile survives its database', () => {
     })();
     const second = await start(schema);
     const writes = [first.api, second.api];
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => writes[i % 2]!.call('POST', '/clusters', cluster('shared-name'))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => writes[i % 2]!.call('POST', '/clusters', cluster('shared-name'))),
+    );
     writing = false;
     const loadCreated = await load;
     expectOneWinner(answers);
@@ -93,20 +96,30 @@ describe('distributed profile survives its database', () => {
     expect(during.headers.get('retry-after')).toBe('2');
     expect(await during.json()).toMatchObject({ code: 'HYPERFLEET-SVC-001', status: 503 });
     // /readyz answers from probes cached in the background (every second): the store shows down within about two seconds.
-    const notReady = await eventually('/readyz 503', async () => {
-      const answer = await fetch(`${fixture.engine.url}/readyz`);
-      const body = (await answer.json()) as { checks: { event_store: { status: string } } };
-      return answer.status === 503 && body.checks.event_store.status === 'down' ? body : undefined;
-    }, 5_000, 100);
+    const notReady = await eventually(
+      '/readyz 503',
+      async () => {
+        const answer = await fetch(`${fixture.engine.url}/readyz`);
+        const body = (await answer.json()) as { checks: { event_store: { status: string } } };
+        return answer.status === 503 && body.checks.event_store.status === 'down' ? body : undefined;
+      },
+      5_000,
+      100,
+    );
     expect(notReady).toMatchObject({ status: 'not_ready', checks: { event_store: { status: 'down' } } });
     expect((await fetch(`${fixture.engine.url}/healthz`)).status).toBe(200);
 
     await postgres.startServer();
     const restartedAt = Date.now();
-    const ready = await eventually('ready after restart', async () => {
-      const answer = await fetch(`${fixture.engine.url}/readyz`);
-      return answer.status === 200 ? ((await answer.json()) as any) : undefined;
-    }, 15_000, 100);
+    const ready = await eventually(
+      'ready after restart',
+      async () => {
+        const answer = await fetch(`${fixture.engine.url}/readyz`);
+        return answer.status === 200 ? ((await answer.json()) as any) : undefined;
+      },
+      15_000,
+      100,
+    );
     expect(Date.now() - restartedAt).toBeLessThan(15_000);
     expect(ready.checks.loops.map((loop: any) => [loop.name, loop.state])).toEqual([
       ['projections', 'running'],
@@ -135,24 +148,37 @@ describe('distributed profile survives its database', () => {
     await postgres.stopServer();
     await new Promise((resolve) => setTimeout(resolve, 4_000));
     await postgres.startServer();
-    const ready = await eventually('ready after restart', async () => {
-      const answer = await fetch(`${fixture.engine.url}/readyz`);
-      return answer.status === 200 ? ((await answer.json()) as any) : undefined;
-    }, 15_000, 100);
+    const ready = await eventually(
+      'ready after restart',
+      async () => {
+        const answer = await fetch(`${fixture.engine.url}/readyz`);
+        return answer.status === 200 ? ((await answer.json()) as any) : undefined;
+      },
+      15_000,
+      100,
+    );
     expect(leakLoop(ready)).toMatchObject({ state: 'running', ready: true });
 
     const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'leaky-after-outage', spec: {} })).body.id;
-    await eventually('the cluster is Reconciled', async () => {
-      const body = (await api.get(`/clusters/${id}`)).body;
-      return body.status?.conditions?.find((c: any) => c.type === 'Reconciled')?.status === 'True' ? true : undefined;
-    }, 30_000);
+    await eventually(
+      'the cluster is Reconciled',
+      async () => {
+        const body = (await api.get(`/clusters/${id}`)).body;
+        return body.status?.conditions?.find((c: any) => c.type === 'Reconciled')?.status === 'True' ? true : undefined;
+      },
+      30_000,
+    );
     expect((await admin.call('POST', `/clusters/${id}/pause`, { reason: 'INC-9 hold' })).status).toBe(200);
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     expect((await admin.call('POST', `/clusters/${id}/force-delete`, { reason: 'INC-9 give up' })).status).toBe(204);
-    const inventory = await eventually('the leak inventory is recorded after the outage', async () => {
-      const items = (await api.get(`/resources/${id}/events`)).body.items as { type: string; data: any }[];
-      return items.find((event) => event.type === 'LeakInventoryRecorded');
-    }, 15_000);
+    const inventory = await eventually(
+      'the leak inventory is recorded after the outage',
+      async () => {
+        const items = (await api.get(`/resources/${id}/events`)).body.items as { type: string; data: any }[];
+        return items.find((event) => event.type === 'LeakInventoryRecorded');
+      },
+      15_000,
+    );
     expect(inventory.data).toMatchObject({ id, kind: 'Cluster', adapter: 'validation', trigger: 'ForceDeleted' });
   }, 80_000);
 
@@ -174,24 +200,41 @@ describe('distributed profile survives its database', () => {
       }
     })();
     const before = (await api.call('POST', '/clusters', cluster('sse-before'))).body.id as string;
-    await eventually('the first stream announces the create', async () => (firstText.join('').includes(before) ? true : undefined), 10_000, 50);
+    await eventually(
+      'the first stream announces the create',
+      async () => (firstText.join('').includes(before) ? true : undefined),
+      10_000,
+      50,
+    );
     const lastId = /id: (\d+)\n/.exec(firstText.join(''))![1]!;
 
     await postgres.stopServer();
     try {
-      await expect(Promise.race([firstEnded, new Promise((resolve) => setTimeout(() => resolve('still open'), 15_000))])).resolves.toBe(true);
+      await expect(Promise.race([firstEnded, new Promise((resolve) => setTimeout(() => resolve('still open'), 15_000))])).resolves.toBe(
+        true,
+      );
     } finally {
       await postgres.startServer();
     }
-    await eventually('ready after restart', async () => ((await fetch(`${fixture.engine.url}/readyz`)).status === 200 ? true : undefined), 15_000, 100);
+    await eventually(
+      'ready after restart',
+      async () => ((await fetch(`${fixture.engine.url}/readyz`)).status === 200 ? true : undefined),
+      15_000,
+      100,
+    );
     const after = (await api.call('POST', '/clusters', cluster('sse-after'))).body.id as string;
     const again = await open(lastId);
     let text = '';
-    await eventually('the reconnected stream has the event it missed', async () => {
-      const { value } = await again.read();
-      text += value ?? '';
-      return text.includes(after) ? true : undefined;
-    }, 15_000, 0);
+    await eventually(
+      'the reconnected stream has the event it missed',
+      async () => {
+        const { value } = await again.read();
+        text += value ?? '';
+        return text.includes(after) ? true : undefined;
+      },
+      15_000,
+      0,
+    );
     await again.cancel();
   }, 80_000);
 

@@ -34,11 +34,18 @@ describe('operator safety rails: deletion protection, abandon one adapter', () =
 
   it('protection set on create refuses the DELETE (409 naming it), the preview too; nothing is recorded', async () => {
     const c = await cluster('prot-create', { deletion_protection: true, deletion_protection_reason: 'production control plane' });
-    expect(c).toMatchObject({ deletion_protection: true, deletion_protection_set: { caller: 'operator@example.com', reason: 'production control plane' }, generation: 1 });
+    expect(c).toMatchObject({
+      deletion_protection: true,
+      deletion_protection_set: { caller: 'operator@example.com', reason: 'production control plane' },
+      generation: 1,
+    });
     expect((await operator.get(`/clusters/${c.id}`)).body).toMatchObject({ deletion_protection: true });
     const refused = await operator.call('DELETE', `/clusters/${c.id}`);
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'HYPERFLEET-CNF-003', protected_resources: [{ id: c.id, kind: 'Cluster', name: 'prot-create' }] });
+    expect(refused.body).toMatchObject({
+      code: 'HYPERFLEET-CNF-003',
+      protected_resources: [{ id: c.id, kind: 'Cluster', name: 'prot-create' }],
+    });
     expect(refused.body.detail).toContain(`deletion_protection is set on Cluster 'prot-create' (${c.id})`);
     const preview = await operator.call('DELETE', `/clusters/${c.id}?dryRun=All`);
     expect(preview.status).toBe(409);
@@ -47,7 +54,9 @@ describe('operator safety rails: deletion protection, abandon one adapter', () =
     for (const args of [[], ['--dry-run']]) {
       const program = new Command('decom').exitOverride();
       registerDeleteCommand(program, { out: () => undefined, defaultApiUrl: () => fixture.engine.url, identity: 'operator@example.com' });
-      await expect(program.parseAsync(['node', 'decom', 'delete', 'clusters', c.id, ...args])).rejects.toThrow(`409 Cannot delete Cluster '${c.id}': deletion_protection is set on Cluster 'prot-create'`);
+      await expect(program.parseAsync(['node', 'decom', 'delete', 'clusters', c.id, ...args])).rejects.toThrow(
+        `409 Cannot delete Cluster '${c.id}': deletion_protection is set on Cluster 'prot-create'`,
+      );
     }
     expect(await types(c.id)).toEqual(['ResourceCreated', 'DeletionProtectionChanged']);
   });
@@ -74,7 +83,10 @@ describe('operator safety rails: deletion protection, abandon one adapter', () =
     const noReason = await admin.call('PATCH', `/clusters/${c.id}`, { deletion_protection: false });
     expect(noReason.status).toBe(400);
     expect(noReason.body.errors[0]).toMatchObject({ field: 'deletion_protection_reason' });
-    const cleared = await admin.call('PATCH', `/clusters/${c.id}`, { deletion_protection: false, deletion_protection_reason: 'CHG-42 decommission' });
+    const cleared = await admin.call('PATCH', `/clusters/${c.id}`, {
+      deletion_protection: false,
+      deletion_protection_reason: 'CHG-42 decommission',
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body.deletion_protection).toBeUndefined();
     const history = (await operator.get(`/resources/${c.id}/events`)).body.items.filter((e: any) => e.type === 'DeletionProtectionChanged');
@@ -88,18 +100,42 @@ describe('operator safety rails: deletion protection, abandon one adapter', () =
   it('GraphQL: setDeletionProtection, a refused deleteResource naming the protected resources, abandonAdapter', async () => {
     const c = await cluster('prot-graphql');
     const graphql = async (as: string, query: string) =>
-      (await fetch(`${fixture.engine.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hyperfleet-identity': as }, body: JSON.stringify({ query }) })).json() as Promise<any>;
-    const set = await graphql('operator@example.com', `mutation { setDeletionProtection(id: "${c.id}", enabled: true, reason: "prod") { deletion_protection deletion_protection_set { caller reason } } }`);
-    expect(set.data.setDeletionProtection).toEqual({ deletion_protection: true, deletion_protection_set: { caller: 'operator@example.com', reason: 'prod' } });
+      (
+        await fetch(`${fixture.engine.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-hyperfleet-identity': as },
+          body: JSON.stringify({ query }),
+        })
+      ).json() as Promise<any>;
+    const set = await graphql(
+      'operator@example.com',
+      `mutation { setDeletionProtection(id: "${c.id}", enabled: true, reason: "prod") { deletion_protection deletion_protection_set { caller reason } } }`,
+    );
+    expect(set.data.setDeletionProtection).toEqual({
+      deletion_protection: true,
+      deletion_protection_set: { caller: 'operator@example.com', reason: 'prod' },
+    });
     const refused = await graphql('operator@example.com', `mutation { deleteResource(id: "${c.id}") { id } }`);
-    expect(refused.errors[0].extensions.problem).toMatchObject({ status: 409, protected_resources: [{ id: c.id, kind: 'Cluster', name: 'prot-graphql' }] });
-    const denied = await graphql('operator@example.com', `mutation { setDeletionProtection(id: "${c.id}", enabled: false, reason: "x") { id } }`);
+    expect(refused.errors[0].extensions.problem).toMatchObject({
+      status: 409,
+      protected_resources: [{ id: c.id, kind: 'Cluster', name: 'prot-graphql' }],
+    });
+    const denied = await graphql(
+      'operator@example.com',
+      `mutation { setDeletionProtection(id: "${c.id}", enabled: false, reason: "x") { id } }`,
+    );
     expect(denied.errors[0].extensions.problem.status).toBe(403);
-    const cleared = await graphql('admin@example.com', `mutation { setDeletionProtection(id: "${c.id}", enabled: false, reason: "retire") { deletion_protection deletion_protection_set { caller } } }`);
+    const cleared = await graphql(
+      'admin@example.com',
+      `mutation { setDeletionProtection(id: "${c.id}", enabled: false, reason: "retire") { deletion_protection deletion_protection_set { caller } } }`,
+    );
     expect(cleared.data.setDeletionProtection).toEqual({ deletion_protection: false, deletion_protection_set: null });
     expect((await admin.call('POST', `/clusters/${c.id}/pause`, { reason: 'hold' })).status).toBe(200);
     expect((await operator.call('DELETE', `/clusters/${c.id}`)).status).toBe(202);
-    const abandoned = await graphql('admin@example.com', `mutation { abandonAdapter(id: "${c.id}", adapter: "validation", reason: "gone") { conditions { type status } } }`);
+    const abandoned = await graphql(
+      'admin@example.com',
+      `mutation { abandonAdapter(id: "${c.id}", adapter: "validation", reason: "gone") { conditions { type status } } }`,
+    );
     expect(abandoned.errors).toBeUndefined();
     const finalized = (await fixture.engine.store.readStream(`cluster-${c.id}`)).find((e) => e.type === 'AdapterFinalized');
     expect(finalized?.data).toMatchObject({ forced: true, caller: 'admin@example.com', reason: 'gone' });
@@ -108,7 +144,9 @@ describe('operator safety rails: deletion protection, abandon one adapter', () =
   it('abandon refusals: 400 without reason, 404 unknown, 409 not Finalizing / not in the frozen set, 403 for an operator', async () => {
     const c = await cluster('abandon-refusals');
     expect((await admin.call('POST', `/clusters/${c.id}/adapters/validation/abandon`, { reason: 'x' })).status).toBe(409);
-    expect((await admin.call('POST', `/clusters/0190b6a4-0000-7000-8000-000000000000/adapters/validation/abandon`, { reason: 'x' })).status).toBe(404);
+    expect(
+      (await admin.call('POST', `/clusters/0190b6a4-0000-7000-8000-000000000000/adapters/validation/abandon`, { reason: 'x' })).status,
+    ).toBe(404);
     expect((await admin.call('POST', `/clusters/${c.id}/pause`, { reason: 'hold' })).status).toBe(200);
     expect((await operator.call('DELETE', `/clusters/${c.id}`)).status).toBe(202);
     expect((await admin.call('POST', `/clusters/${c.id}/adapters/validation/abandon`, {})).status).toBe(400);
@@ -122,24 +160,41 @@ describe('operator safety rails: deletion protection, abandon one adapter', () =
   it('abandoning the validation adapter: forced AdapterFinalized with caller and reason, a leak inventory of its objects, the deletion finishes', async () => {
     const c = await cluster('abandon-one');
     const ns = c.id.toLowerCase();
-    await eventually('Reconciled at generation 1', async () => (cond((await operator.get(`/clusters/${c.id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined), 30_000);
+    await eventually(
+      'Reconciled at generation 1',
+      async () => (cond((await operator.get(`/clusters/${c.id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined),
+      30_000,
+    );
     // Paused, its adapter cannot clean up: the stuck adapter an operator would abandon.
     expect((await admin.call('POST', `/clusters/${c.id}/pause`, { reason: 'adapter stuck' })).status).toBe(200);
     expect((await operator.call('DELETE', `/clusters/${c.id}`)).status).toBe(202);
-    const abandoned = await admin.call('POST', `/clusters/${c.id}/adapters/validation/abandon`, { reason: 'INC-9 cluster API unreachable' });
+    const abandoned = await admin.call('POST', `/clusters/${c.id}/adapters/validation/abandon`, {
+      reason: 'INC-9 cluster API unreachable',
+    });
     expect(abandoned.status).toBe(200);
     const events = (await operator.get(`/resources/${c.id}/events`)).body.items as { type: string; data: any; caller?: string }[];
-    expect(events.find((e) => e.type === 'AdapterFinalized')?.data).toMatchObject({ adapter: 'validation', forced: true, caller: 'admin@example.com', reason: 'INC-9 cluster API unreachable' });
+    expect(events.find((e) => e.type === 'AdapterFinalized')?.data).toMatchObject({
+      adapter: 'validation',
+      forced: true,
+      caller: 'admin@example.com',
+      reason: 'INC-9 cluster API unreachable',
+    });
     const inventory = await eventually('the abandoned adapter is inventoried', async () => {
       const items = (await operator.get(`/resources/${c.id}/events`)).body.items as { type: string; data: any }[];
       return items.find((e) => e.type === 'LeakInventoryRecorded');
     });
     expect(inventory.data).toMatchObject({ id: c.id, adapter: 'validation', trigger: 'AdapterAbandoned' });
-    expect(inventory.data.objects).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'Namespace', name: ns, adapter: 'validation' })]));
+    expect(inventory.data.objects).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'Namespace', name: ns, adapter: 'validation' })]),
+    );
     // A second abandon is refused: that adapter counts as finalized now.
     expect((await admin.call('POST', `/clusters/${c.id}/adapters/validation/abandon`, { reason: 'again' })).status).toBe(409);
     expect((await admin.call('POST', `/clusters/${c.id}/unpause`, { reason: 'go on' })).status).toBe(200);
-    await eventually('hard-deleted through the normal gate', async () => ((await operator.get(`/clusters/${c.id}`)).status === 404 ? true : undefined), 30_000);
+    await eventually(
+      'hard-deleted through the normal gate',
+      async () => ((await operator.get(`/clusters/${c.id}`)).status === 404 ? true : undefined),
+      30_000,
+    );
     // Its objects were left in place (no cleanup ran for it).
     expect(kube().peek('v1', 'Namespace', undefined, ns)).toBeDefined();
   }, 60_000);

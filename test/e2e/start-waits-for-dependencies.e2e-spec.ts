@@ -38,12 +38,23 @@ describe('decom start, api and worker wait for a dependency that is down at star
   });
 
   const spawn = (args: string[], env: Record<string, string>) => {
-    const child = spawnDecom(args, { HOST: '127.0.0.1', DECOM_METRICS_PORT: '0', DECOM_ENTITIES_FILE: resolve('config/entities.yaml'), LOG_LEVEL: 'info', ...env });
+    const child = spawnDecom(args, {
+      HOST: '127.0.0.1',
+      DECOM_METRICS_PORT: '0',
+      DECOM_ENTITIES_FILE: resolve('config/entities.yaml'),
+      LOG_LEVEL: 'info',
+      ...env,
+    });
     processes.push(child);
     return child;
   };
-  const isAlive = async (child: DecomProcess) => (await Promise.race([child.exited, new Promise((done) => setTimeout(() => done('alive'), 0))])) === 'alive';
-  const logLines = (child: DecomProcess, pattern: RegExp) => child.output().split('\n').filter((line) => pattern.test(line));
+  const isAlive = async (child: DecomProcess) =>
+    (await Promise.race([child.exited, new Promise((done) => setTimeout(() => done('alive'), 0))])) === 'alive';
+  const logLines = (child: DecomProcess, pattern: RegExp) =>
+    child
+      .output()
+      .split('\n')
+      .filter((line) => pattern.test(line));
   const command = (url: string) =>
     fetch(`${url}/api/hyperfleet/v1/clusters`, {
       method: 'POST',
@@ -61,7 +72,11 @@ describe('decom start, api and worker wait for a dependency that is down at star
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('2');
     expect(refused.headers.get('content-type')).toContain('application/problem+json');
-    expect(await refused.json()).toMatchObject({ status: 503, code: 'HYPERFLEET-SVC-001', detail: expect.stringContaining(`waiting for ${dependency}`) });
+    expect(await refused.json()).toMatchObject({
+      status: 503,
+      code: 'HYPERFLEET-SVC-001',
+      detail: expect.stringContaining(`waiting for ${dependency}`),
+    });
     const read = await fetch(`${url}/api/hyperfleet/v1/clusters`);
     expect(read.status).toBe(503);
   };
@@ -72,16 +87,31 @@ describe('decom start, api and worker wait for a dependency that is down at star
     const created = await api.call('POST', '/clusters', { kind: 'Cluster', name: `after-wait-${Date.now()}`, spec: {} });
     expect(created.status).toBe(201);
     const id: string = created.body.id;
-    await eventually('the adapters reconciled the cluster', async () => {
-      const conditions = ((await api.get(`/clusters/${id}`)).body.status?.conditions ?? []) as { type: string; status: string }[];
-      return conditions.find((c) => c.type === 'Reconciled')?.status === 'True' || undefined;
-    }, 20_000, 100);
+    await eventually(
+      'the adapters reconciled the cluster',
+      async () => {
+        const conditions = ((await api.get(`/clusters/${id}`)).body.status?.conditions ?? []) as { type: string; status: string }[];
+        return conditions.find((c) => c.type === 'Reconciled')?.status === 'True' || undefined;
+      },
+      20_000,
+      100,
+    );
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
-    await eventually('the cluster is hard-deleted (GET 404)', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 20_000, 100);
+    await eventually(
+      'the cluster is hard-deleted (GET 404)',
+      async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined),
+      20_000,
+      100,
+    );
   };
 
   const readyWithin = (url: string, timeoutMs: number) =>
-    eventually('ready', async () => ((await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined), timeoutMs, 100);
+    eventually(
+      'ready',
+      async () => ((await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined),
+      timeoutMs,
+      100,
+    );
 
   it('decom start with PostgreSQL stopped: waits, answers 503, then migrates, starts and deletes once the server is up; SIGTERM exits 0', async () => {
     const postgres: RestartablePostgres = await useThrowAwayPostgres();
@@ -170,7 +200,11 @@ describe('decom start, api and worker wait for a dependency that is down at star
     expect(up).toMatch(/^decom_dependency_up\{dependency="redis"\} 1$/m);
     const ready = await fetch(`${workerPort}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', failing: [], checks: { startup: { state: 'done' }, adapters: ['validation'] } });
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      failing: [],
+      checks: { startup: { state: 'done' }, adapters: ['validation'] },
+    });
     await expectDeletionWorks(url);
 
     for (const child of [worker, api]) {
@@ -191,7 +225,11 @@ describe('decom start, api and worker wait for a dependency that is down at star
       DECOM_EVENT_STORE: 'postgres',
       DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/decom`,
     });
-    const worker = spawn(['worker'], { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, KUBECONFIG: kubeconfig, DECOM_ADAPTERS_DIR: resolve('config/adapters') });
+    const worker = spawn(['worker'], {
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      KUBECONFIG: kubeconfig,
+      DECOM_ADAPTERS_DIR: resolve('config/adapters'),
+    });
     await api.waitFor(/API port \d+: \/healthz answers 200/, SPAWN_MS);
     await worker.waitFor(/unavailable/, SPAWN_MS);
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
@@ -209,17 +247,32 @@ describe('decom start, api and worker wait for a dependency that is down at star
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const dataDir = await mkdtemp(join(folder, 'gone-'));
-    const engine = spawn(['start'], { PORT: String(port), DECOM_DATA_DIR: dataDir, REDIS_URL: `redis://127.0.0.1:${redisPort}`, DECOM_QUEUE_PREFIX: 'decom-stopgrace' });
+    const engine = spawn(['start'], {
+      PORT: String(port),
+      DECOM_DATA_DIR: dataDir,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      DECOM_QUEUE_PREFIX: 'decom-stopgrace',
+    });
     await readyWithin(url, SPAWN_MS);
     await redis.stop();
-    await eventually('readyz says Redis is down', async () => ((await fetch(`${url}/readyz`)).status === 503 ? true : undefined), 10_000, 100);
+    await eventually(
+      'readyz says Redis is down',
+      async () => ((await fetch(`${url}/readyz`)).status === 503 ? true : undefined),
+      10_000,
+      100,
+    );
     const stopped = Date.now();
     engine.kill('SIGTERM');
     expect([0, 1]).toContain(await engine.exited);
     // The stop grace is 10 s; a hang would run into this test's timeout instead.
     expect(Date.now() - stopped).toBeLessThan(20_000);
     // The folder is free again: a new engine on it starts (and waits for Redis rather than refusing the lock).
-    const again = spawn(['start'], { PORT: String(await freePort()), DECOM_DATA_DIR: dataDir, REDIS_URL: `redis://127.0.0.1:${redisPort}`, DECOM_QUEUE_PREFIX: 'decom-stopgrace' });
+    const again = spawn(['start'], {
+      PORT: String(await freePort()),
+      DECOM_DATA_DIR: dataDir,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      DECOM_QUEUE_PREFIX: 'decom-stopgrace',
+    });
     await again.waitFor(/Redis at redis:\/\/127\.0\.0\.1:\d+ unavailable/, SPAWN_MS);
     expect(again.output()).not.toMatch(/in use by another running Decom engine/);
   }, 90_000);

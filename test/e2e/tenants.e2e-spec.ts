@@ -45,7 +45,9 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
       postgres = await usePostgres();
       schema = await postgres.newSchema();
     }
-    const storage: Record<string, string> = postgres ? { DECOM_EVENT_STORE: 'postgres', DATABASE_URL: postgres.connectionString, DECOM_PG_SCHEMA: schema } : {};
+    const storage: Record<string, string> = postgres
+      ? { DECOM_EVENT_STORE: 'postgres', DATABASE_URL: postgres.connectionString, DECOM_PG_SCHEMA: schema }
+      : {};
     fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: file, ...storage } });
   });
   afterAll(async () => {
@@ -61,7 +63,11 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
   const call = async (identity: string, headers: Record<string, string>, method: string, path: string, body?: unknown) => {
     const response = await fetch(`${fixture.engine.url}${!/^\/(api|graphql|healthz)/.test(path) ? `/api/hyperfleet/v1${path}` : path}`, {
       method,
-      headers: { authorization: `Bearer ${await issuer.token(identity)}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${await issuer.token(identity)}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await response.text();
@@ -69,7 +75,8 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
   };
   const acme = { 'x-tenant-org': 'acme' };
   const globex = { 'x-tenant-org': 'globex' };
-  const gql = async (headers: Record<string, string>, query: string, variables: object = {}) => (await call(ALICE, headers, 'POST', '/graphql', { query, variables })).body;
+  const gql = async (headers: Record<string, string>, query: string, variables: object = {}) =>
+    (await call(ALICE, headers, 'POST', '/graphql', { query, variables })).body;
 
   it('each tenant sees and changes only its own resources; others answer 404 (REST and GraphQL)', async () => {
     const a = await call(ALICE, acme, 'POST', '/clusters', { kind: 'Cluster', name: 'shared-name', spec: {} });
@@ -82,7 +89,8 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
     const pool = await call(ALICE, acme, 'POST', `/clusters/${a.body.id}/nodepools`, { kind: 'NodePool', name: 'pool-1', spec: {} });
     expect({ status: pool.status, body: pool.status === 201 ? undefined : pool.body }).toEqual({ status: 201, body: undefined });
 
-    const names = async (headers: Record<string, string>) => (await call(ALICE, headers, 'GET', '/clusters')).body.items.map((c: { id: string }) => c.id);
+    const names = async (headers: Record<string, string>) =>
+      (await call(ALICE, headers, 'GET', '/clusters')).body.items.map((c: { id: string }) => c.id);
     expect(await names(acme)).toEqual([a.body.id]);
     expect(await names(globex)).toEqual([b.body.id]);
     expect((await call(ALICE, acme, 'GET', `/resources?search=${encodeURIComponent("name='shared-name'")}`)).body.total).toBe(1);
@@ -103,7 +111,12 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
     expect(still.body.deleted_time).toBeFalsy();
 
     // A reference to another tenant's resource is refused like one to a missing resource.
-    const crossRef = await call(BOB, globex, 'POST', '/clusters', { kind: 'Cluster', name: 'ref-1', spec: {}, references: { peer: [{ id: a.body.id, kind: 'Cluster' }] } });
+    const crossRef = await call(BOB, globex, 'POST', '/clusters', {
+      kind: 'Cluster',
+      name: 'ref-1',
+      spec: {},
+      references: { peer: [{ id: a.body.id, kind: 'Cluster' }] },
+    });
     expect(crossRef.status).toBe(400);
     expect(crossRef.body.errors[0].message).toBe(`no Cluster with id '${a.body.id}'`);
 
@@ -136,7 +149,13 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
   }, 30_000);
 
   it('a missing required dimension or a bad value is 403 HYPERFLEET-AUZ-001; whoami returns the tenant', async () => {
-    const bad: Record<string, string>[] = [{}, { 'x-tenant-project': 'web' }, { 'x-tenant-org': 'a'.repeat(64) }, { 'x-tenant-org': 'acme corp' }, { 'x-tenant-org': 'acme', 'x-tenant-project': 'x/y' }];
+    const bad: Record<string, string>[] = [
+      {},
+      { 'x-tenant-project': 'web' },
+      { 'x-tenant-org': 'a'.repeat(64) },
+      { 'x-tenant-org': 'acme corp' },
+      { 'x-tenant-org': 'acme', 'x-tenant-project': 'x/y' },
+    ];
     for (const headers of bad) {
       const answer = await call(ALICE, headers, 'GET', '/clusters');
       expect({ headers, status: answer.status, code: answer.body.code }).toEqual({ headers, status: 403, code: 'HYPERFLEET-AUZ-001' });
@@ -168,7 +187,12 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
     const list = await get('/api/hyperfleet/v1/clusters');
     expect(list.status).toBe(200);
     const one = ((await list.json()) as { items: { id: string }[] }).items[0]!;
-    for (const path of ['/api/hyperfleet/v1/clusters', `/api/hyperfleet/v1/clusters/${one.id}`, '/api/hyperfleet/v1/clusters/0190b2b4-0000-7000-8000-000000000000', '/api/decom/v1/whoami']) {
+    for (const path of [
+      '/api/hyperfleet/v1/clusters',
+      `/api/hyperfleet/v1/clusters/${one.id}`,
+      '/api/hyperfleet/v1/clusters/0190b2b4-0000-7000-8000-000000000000',
+      '/api/decom/v1/whoami',
+    ]) {
       const answer = await get(path);
       expect([path, answer.headers.get('cache-control')]).toEqual([path, 'no-store']);
     }
@@ -195,15 +219,23 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
     const web = { 'x-tenant-org': 'umbrella', 'x-tenant-project': 'web' };
     const org = { 'x-tenant-org': 'umbrella' };
     const webCluster = (await call(ALICE, web, 'POST', '/clusters', { kind: 'Cluster', name: 'guarded-web', spec: {} })).body.id as string;
-    const target = (await call(ALICE, web, 'POST', `/clusters/${webCluster}/nodepools`, { kind: 'NodePool', name: 'shared-np', spec: {} })).body.id as string;
+    const target = (await call(ALICE, web, 'POST', `/clusters/${webCluster}/nodepools`, { kind: 'NodePool', name: 'shared-np', spec: {} }))
+      .body.id as string;
     // The org-wide caller sees the web project's nodepool and makes its own nodepool depend on it.
     const orgCluster = (await call(ALICE, org, 'POST', '/clusters', { kind: 'Cluster', name: 'guarded-org', spec: {} })).body.id as string;
-    const user = await call(ALICE, org, 'POST', `/clusters/${orgCluster}/nodepools`, { kind: 'NodePool', name: 'secret-user-np', spec: {}, references: { depends_on: [{ id: target, kind: 'NodePool' }] } });
+    const user = await call(ALICE, org, 'POST', `/clusters/${orgCluster}/nodepools`, {
+      kind: 'NodePool',
+      name: 'secret-user-np',
+      spec: {},
+      references: { depends_on: [{ id: target, kind: 'NodePool' }] },
+    });
     expect(user.status).toBe(201);
     // The web caller cannot see that referrer: it learns that one exists, not which.
     const refused = await call(ALICE, web, 'DELETE', `/nodepools/${target}`);
     expect(refused.status).toBe(409);
-    expect(refused.body.detail).toBe(`Cannot delete NodePool '${target}': it is referenced by 1 live resource outside your tenant; their owners must delete them first`);
+    expect(refused.body.detail).toBe(
+      `Cannot delete NodePool '${target}': it is referenced by 1 live resource outside your tenant; their owners must delete them first`,
+    );
     expect(JSON.stringify(refused.body)).not.toContain(user.body.id);
     expect(JSON.stringify(refused.body)).not.toContain('secret-user-np');
     // The preview meets the same refusal, redacted the same way.
@@ -220,7 +252,10 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
     expect((await call(ALICE, web, 'GET', `/nodepools/${target}`)).body.deleted_time).toBeUndefined();
     // A cycle through the hidden nodepool (the org-wide caller makes the target depend on its user):
     // the web caller reads that it exists, not which it is.
-    expect((await call(ALICE, org, 'PATCH', `/nodepools/${target}`, { references: { depends_on: [{ id: user.body.id, kind: 'NodePool' }] } })).status).toBe(200);
+    expect(
+      (await call(ALICE, org, 'PATCH', `/nodepools/${target}`, { references: { depends_on: [{ id: user.body.id, kind: 'NodePool' }] } }))
+        .status,
+    ).toBe(200);
     for (const path of [`/nodepools/${target}`, `/clusters/${webCluster}`]) {
       const cycle = await call(ALICE, web, 'DELETE', path);
       expect(cycle.status).toBe(409);

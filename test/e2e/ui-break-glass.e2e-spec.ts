@@ -21,7 +21,9 @@ const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium; .ci/run does it)`);
 const describeBrowser = hasChromium ? describe : describe.skip;
-const screenshotDir = process.env.DECOM_SCREENSHOT_DIR ? resolve(process.env.DECOM_SCREENSHOT_DIR) : mkdtempSync(join(tmpdir(), 'decom-ui-shots-'));
+const screenshotDir = process.env.DECOM_SCREENSHOT_DIR
+  ? resolve(process.env.DECOM_SCREENSHOT_DIR)
+  : mkdtempSync(join(tmpdir(), 'decom-ui-shots-'));
 const shot = (name: string) => join(screenshotDir, `${name}.png`);
 
 const ALICE = 'alice@example.com';
@@ -38,12 +40,18 @@ describeBrowser('web UI: two-person rule (request from the action panel, approve
     ensureBuilt();
     folder = await mkdtemp(join(tmpdir(), 'decom-ui-break-glass-'));
     issuer = await TestIssuer.start();
-    const document = parse(serverConfigYaml(issuer, { identityClaim: 'email', authorization: { admins: [ALICE, BOB] } })) as { authorization: Record<string, unknown> };
+    const document = parse(serverConfigYaml(issuer, { identityClaim: 'email', authorization: { admins: [ALICE, BOB] } })) as {
+      authorization: Record<string, unknown>;
+    };
     document.authorization['break_glass'] = { approvals: 1 };
     const file = join(folder, 'server.yaml');
     await writeFile(file, stringify(document));
     fixture = await startTestEngine({ env: { DECOM_SERVER_CONFIG: file } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
   }, 120_000);
   afterAll(async () => {
@@ -63,14 +71,18 @@ describeBrowser('web UI: two-person rule (request from the action panel, approve
   const hf = async (identity: string, method: string, path: string, body?: unknown) => {
     const response = await fetch(`${fixture.engine.url}/api/hyperfleet/v1${path}`, {
       method,
-      headers: { authorization: `Bearer ${await issuer.token(identity)}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${await issuer.token(identity)}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
   };
 
   it('Force delete becomes a request; the requester sees no Approve; another admin approves and the cluster goes', async () => {
-    const id: string = (await hf('operator@example.com', 'POST', '/clusters', { kind: 'Cluster', name: 'ui-two-person', spec: {} })).body.id;
+    const id: string = (await hf('operator@example.com', 'POST', '/clusters', { kind: 'Cluster', name: 'ui-two-person', spec: {} })).body
+      .id;
     expect((await hf('operator@example.com', 'DELETE', `/clusters/${id}`)).status).toBe(202);
 
     await signIn(ALICE);
@@ -80,7 +92,10 @@ describeBrowser('web UI: two-person rule (request from the action panel, approve
     await dialog.getByLabel(/^Reason/).fill('dns adapter stuck on a deleted account');
     await dialog.getByRole('checkbox').check();
     await dialog.getByRole('button', { name: 'Force delete' }).click();
-    await page.getByRole('status').getByText(/another administrator must approve it/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/another administrator must approve it/)
+      .waitFor();
     await page.screenshot({ path: shot('break-glass-requested') });
     expect((await hf(BOB, 'GET', `/clusters/${id}`)).status).toBe(200);
 
@@ -99,7 +114,9 @@ describeBrowser('web UI: two-person rule (request from the action panel, approve
     await approve.getByLabel(/^Reason/).fill('checked with the dns team');
     await page.screenshot({ path: shot('break-glass-approve') });
     await approve.getByRole('button', { name: 'Approve' }).click();
-    await eventually('force-deleted once approved', async () => ((await hf(BOB, 'GET', `/clusters/${id}`)).status === 404 ? true : undefined));
+    await eventually('force-deleted once approved', async () =>
+      (await hf(BOB, 'GET', `/clusters/${id}`)).status === 404 ? true : undefined,
+    );
     const types = (await fixture.engine.store.readStream(`cluster-${id}`)).map((e) => e.type);
     expect(types.slice(-4)).toEqual(['BreakGlassRequested', 'BreakGlassApproved', 'ForceDeleted', 'HardDeleted']);
   });

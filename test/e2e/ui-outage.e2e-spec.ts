@@ -24,7 +24,9 @@ const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium; .ci/run does it)`);
 const describeBrowser = hasChromium ? describe : describe.skip;
 
-const screenshotDir = process.env.DECOM_SCREENSHOT_DIR ? resolve(process.env.DECOM_SCREENSHOT_DIR) : mkdtempSync(join(tmpdir(), 'decom-ui-shots-'));
+const screenshotDir = process.env.DECOM_SCREENSHOT_DIR
+  ? resolve(process.env.DECOM_SCREENSHOT_DIR)
+  : mkdtempSync(join(tmpdir(), 'decom-ui-shots-'));
 const shot = (name: string) => join(screenshotDir, `${name}.png`);
 
 const ALL_CLEAR = ['No deletion is pending.', 'No blockers.'];
@@ -51,7 +53,11 @@ describeBrowser('web UI during outages: never a false all-clear', () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   }, 30_000);
   afterAll(async () => {
     await browser?.close();
@@ -82,7 +88,16 @@ describeBrowser('web UI during outages: never a false all-clear', () => {
         DECOM_QUEUE_PREFIX: `decom-ui-outage-${randomUUID()}`,
         LOG_LEVEL: 'silent',
       });
-      await eventually('decom start answering', async () => (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) || undefined, 30_000, 200);
+      await eventually(
+        'decom start answering',
+        async () =>
+          (await fetch(`${url}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          )) || undefined,
+        30_000,
+        200,
+      );
       page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
     }, 45_000);
     afterAll(async () => {

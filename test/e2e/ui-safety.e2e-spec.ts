@@ -16,7 +16,9 @@ const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium; .ci/run does it)`);
 const describeBrowser = hasChromium ? describe : describe.skip;
-const screenshotDir = process.env.DECOM_SCREENSHOT_DIR ? resolve(process.env.DECOM_SCREENSHOT_DIR) : mkdtempSync(join(tmpdir(), 'decom-ui-shots-'));
+const screenshotDir = process.env.DECOM_SCREENSHOT_DIR
+  ? resolve(process.env.DECOM_SCREENSHOT_DIR)
+  : mkdtempSync(join(tmpdir(), 'decom-ui-shots-'));
 const shot = (name: string) => join(screenshotDir, `${name}.png`);
 
 describeBrowser('web UI: deletion protection badge, abandon adapter', () => {
@@ -29,7 +31,11 @@ describeBrowser('web UI: deletion protection badge, abandon adapter', () => {
     ensureBuilt();
     fixture = await startTestEngine({ admins: 'carol@example.com' });
     api = new DemoApi(fixture.engine.url);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
     await page.goto(`${fixture.engine.url}/ui/#/login`);
     await page.getByLabel('Bearer token').fill('test-token');
@@ -43,7 +49,13 @@ describeBrowser('web UI: deletion protection badge, abandon adapter', () => {
   });
 
   it('a protected cluster shows the Protected badge with who set it, and the Delete preview shows the refusal', async () => {
-    const created = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'ui-protected', spec: {}, deletion_protection: true, deletion_protection_reason: 'production' });
+    const created = await api.call('POST', '/clusters', {
+      kind: 'Cluster',
+      name: 'ui-protected',
+      spec: {},
+      deletion_protection: true,
+      deletion_protection_reason: 'production',
+    });
     const id: string = created.body.id;
     await page.goto(`${fixture.engine.url}/ui/#/resource/${id}`);
     const badge = page.locator('.badge-protected');
@@ -69,8 +81,15 @@ describeBrowser('web UI: deletion protection badge, abandon adapter', () => {
     await dialog.getByRole('checkbox').check();
     await page.screenshot({ path: shot('abandon-adapter') });
     await submit.click();
-    await eventually('hard-deleted once its only adapter is abandoned', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined));
+    await eventually('hard-deleted once its only adapter is abandoned', async () =>
+      (await api.get(`/clusters/${id}`)).status === 404 ? true : undefined,
+    );
     const finalized = (await fixture.engine.store.readStream(`cluster-${id}`)).find((e) => e.type === 'AdapterFinalized');
-    expect(finalized?.data).toMatchObject({ adapter: 'validation', forced: true, caller: 'carol@example.com', reason: 'INC-12 cluster API gone' });
+    expect(finalized?.data).toMatchObject({
+      adapter: 'validation',
+      forced: true,
+      caller: 'carol@example.com',
+      reason: 'INC-12 cluster API gone',
+    });
   });
 });

@@ -35,7 +35,9 @@ describeBrowser('web UI in Chromium', () => {
   const reconciledCluster = async (name: string) => {
     const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name, spec: { region: 'eu-west-1' } })).body.id;
     await eventually(`${name} Reconciled`, async () =>
-      (await api.get(`/clusters/${id}`)).body.status.conditions.some((c: any) => c.type === 'Reconciled' && c.status === 'True') ? true : undefined,
+      (await api.get(`/clusters/${id}`)).body.status.conditions.some((c: any) => c.type === 'Reconciled' && c.status === 'True')
+        ? true
+        : undefined,
     );
     return id;
   };
@@ -43,15 +45,24 @@ describeBrowser('web UI in Chromium', () => {
   beforeAll(async () => {
     ensureBuilt();
     // Authentication off (the embedded default), roles from DECOM_ADMINS: whoami tells the UI who may do what.
-    fixture = await startTestEngine({ adaptersDir: resolve('config/adapters'), admins: 'carol@example.com,alice@example.com,operator@example.com' });
+    fixture = await startTestEngine({
+      adaptersDir: resolve('config/adapters'),
+      admins: 'carol@example.com,alice@example.com,operator@example.com',
+    });
     api = new DemoApi(fixture.engine.url);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
     page.on('console', (message) => {
-      if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) policyViolations.push(message.text());
+      if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text()))
+        policyViolations.push(message.text());
     });
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname.startsWith('/api/')) apiRequests.push({ url: request.url(), authorization: request.headers()['authorization'] });
+      if (new URL(request.url()).pathname.startsWith('/api/'))
+        apiRequests.push({ url: request.url(), authorization: request.headers()['authorization'] });
     });
   }, 60_000);
   afterAll(async () => {
@@ -75,11 +86,20 @@ describeBrowser('web UI in Chromium', () => {
   it('a cluster whose adapter gets 403 from Kubernetes appears on the stuck page within 2 s with the message', async () => {
     const id = await reconciledCluster('prod-eu-forbidden');
     forbiddenId = id;
-    fixture.engine.localKube!.faults.add({ method: 'DELETE', kind: 'Namespace', name: id.toLowerCase(), status: 403, reason: 'Forbidden', message: 'RBAC: adapter may not delete namespaces' });
+    fixture.engine.localKube!.faults.add({
+      method: 'DELETE',
+      kind: 'Namespace',
+      name: id.toLowerCase(),
+      status: 403,
+      reason: 'Forbidden',
+      message: 'RBAC: adapter may not delete namespaces',
+    });
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     // The page is open and live: the row arrives through the Server-Sent Events, not a reload.
     const row = page.locator(`tr[data-id="${id}"]`);
-    await row.locator('[data-blocker="AdapterNotFinalized"]', { hasText: 'RBAC: adapter may not delete namespaces' }).waitFor({ timeout: 2_000 });
+    await row
+      .locator('[data-blocker="AdapterNotFinalized"]', { hasText: 'RBAC: adapter may not delete namespaces' })
+      .waitFor({ timeout: 2_000 });
     expect(await row.textContent()).toContain('prod-eu-forbidden');
   });
 
@@ -172,7 +192,9 @@ describeBrowser('web UI in Chromium', () => {
     const id = await reconciledCluster('viewer-only');
     // Paused first, so the deletion stays pending (an admin would be offered Unpause, Force delete, Force
     // orphan) however fast the adapters are: the page must still be about a resource that exists.
-    expect((await new DemoApi(fixture.engine.url, 'alice@example.com').call('POST', `/clusters/${id}/pause`, { reason: 'viewer test' })).status).toBe(200);
+    expect(
+      (await new DemoApi(fixture.engine.url, 'alice@example.com').call('POST', `/clusters/${id}/pause`, { reason: 'viewer test' })).status,
+    ).toBe(200);
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     await page.goto(`${fixture.engine.url}/ui/#/login`);
     await page.getByLabel(/^Identity/).fill('viewer@example.com');
@@ -180,7 +202,8 @@ describeBrowser('web UI in Chromium', () => {
     await page.locator('header', { hasText: 'viewer@example.com' }).waitFor();
     await page.goto(`${fixture.engine.url}/ui/#/resource/${id}`);
     await page.getByText('No action available to you for this resource now.').waitFor();
-    for (const name of ['Pause', 'Unpause', 'Force delete', 'Force orphan']) expect(await page.getByRole('button', { name }).count()).toBe(0);
+    for (const name of ['Pause', 'Unpause', 'Force delete', 'Force orphan'])
+      expect(await page.getByRole('button', { name }).count()).toBe(0);
   });
 
   it('Delete shows the preview first (nothing recorded), and deletes only once confirmed', async () => {
@@ -208,7 +231,8 @@ describeBrowser('web UI in Chromium', () => {
     const answer = await fetch(`${fixture.engine.url}/ui/`);
     expect(answer.status).toBe(200);
     const policy = answer.headers.get('content-security-policy') ?? '';
-    for (const directive of ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"]) expect(policy).toContain(directive);
+    for (const directive of ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"])
+      expect(policy).toContain(directive);
     expect(answer.headers.get('x-frame-options')).toBe('DENY');
     expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
     // Every page this suite opened rendered under that policy without one refusal.

@@ -17,13 +17,18 @@ import { ensureBuilt } from './support/ensure-built.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`skipping the stuck-deletions page check: ${CHROMIUM} is missing (apt-get install chromium; .ci/run does it)`);
+if (!hasChromium)
+  console.warn(`skipping the stuck-deletions page check: ${CHROMIUM} is missing (apt-get install chromium; .ci/run does it)`);
 
 /** The web UI's stuck-deletions page, in Debian's Chromium: the LeftoverObjects badge with the object's name. */
 async function expectBadgeInUi(url: string, text: string): Promise<void> {
   ensureBuilt();
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
     await page.goto(`${url}/ui/#/login`);
@@ -50,7 +55,12 @@ describe('verify before hard delete (hosted adapters, ownership discovery)', () 
     kube = await startLocalKube();
     await writeFile(join(dir, 'kubeconfig.yaml'), kube.kubeconfigYaml());
     // Role api: the adapters' configs make them hosted, but none runs here; the test reports as `validation`.
-    fixture = await startTestEngine({ role: 'api', adaptersDir: resolve('config/adapters'), env: { KUBECONFIG: join(dir, 'kubeconfig.yaml') }, sweep: { intervalMs: 500, debounceMs: 250 } });
+    fixture = await startTestEngine({
+      role: 'api',
+      adaptersDir: resolve('config/adapters'),
+      env: { KUBECONFIG: join(dir, 'kubeconfig.yaml') },
+      sweep: { intervalMs: 500, debounceMs: 250 },
+    });
     api = new DemoApi(fixture.engine.url);
   });
   afterAll(async () => {
@@ -60,11 +70,18 @@ describe('verify before hard delete (hosted adapters, ownership discovery)', () 
   });
 
   const finalizing = async (id: string) => {
-    const body = (await (await fetch(`${fixture.engine.url}/api/decom/v1/finalizing`)).json()) as { items: { id: string; blockers: any[] }[] };
+    const body = (await (await fetch(`${fixture.engine.url}/api/decom/v1/finalizing`)).json()) as {
+      items: { id: string; blockers: any[] }[];
+    };
     return body.items.find((i) => i.id === id);
   };
   const blocker = (id: string, type: string, test: (b: any) => boolean = () => true) =>
-    eventually(`a ${type} blocker on ${id}`, async () => (await finalizing(id))?.blockers.find((b) => b.type === type && test(b)), 20_000, 100);
+    eventually(
+      `a ${type} blocker on ${id}`,
+      async () => (await finalizing(id))?.blockers.find((b) => b.type === type && test(b)),
+      20_000,
+      100,
+    );
 
   it('a Finalized=True with the adapter’s ConfigMap still there: LeftoverObjects, then terminating, unverified on a list error, hard-deleted once gone', async () => {
     const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'leftover-1', spec: {} })).body.id;
@@ -103,7 +120,10 @@ describe('verify before hard delete (hosted adapters, ownership discovery)', () 
     const outage = kube.faults.add({ verb: 'list', kind: 'ConfigMap', status: 503, reason: 'ServiceUnavailable', message: 'etcd is down' });
     try {
       const unverified = await blocker(id, 'CleanupUnverified');
-      expect(unverified).toMatchObject({ adapters: [{ adapter: 'validation', reason: expect.any(String) }], message: expect.stringContaining('cleanup not verified for validation') });
+      expect(unverified).toMatchObject({
+        adapters: [{ adapter: 'validation', reason: expect.any(String) }],
+        message: expect.stringContaining('cleanup not verified for validation'),
+      });
       expect((await api.get(`/clusters/${id}`)).status).toBe(200);
     } finally {
       outage.remove();
@@ -111,7 +131,12 @@ describe('verify before hard delete (hosted adapters, ownership discovery)', () 
 
     // The finalizer goes, the object with it: the next check hard-deletes the cluster, no operator action.
     kube.removeFinalizer('v1', 'ConfigMap', 'default', name);
-    await eventually('the cluster is hard-deleted', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 20_000, 100);
+    await eventually(
+      'the cluster is hard-deleted',
+      async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined),
+      20_000,
+      100,
+    );
     const history = (await api.get(`/resources/${id}/events`)).body.items as { type: string; data: any }[];
     const found = history.filter((e) => e.type === 'LeftoverObjectsFound');
     // Recorded when what was found changed (present, terminating, unverified), not on every check.
@@ -124,11 +149,20 @@ describe('verify before hard delete (hosted adapters, ownership discovery)', () 
     const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'clean-1', spec: {} })).body.id;
     expect((await api.call('DELETE', `/clusters/${id}`)).status).toBe(202);
     expect((await api.call('PUT', `/clusters/${id}/statuses`, statusReport('validation', 2, FINALIZED))).status).toBe(201);
-    await eventually('the cluster is hard-deleted', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 20_000, 100);
-    const lists = kube.requestsMatching({ verb: 'list' }).filter((r) => (r.query['labelSelector'] ?? '').includes(`decom.io/owner-id=${id}`));
+    await eventually(
+      'the cluster is hard-deleted',
+      async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined),
+      20_000,
+      100,
+    );
+    const lists = kube
+      .requestsMatching({ verb: 'list' })
+      .filter((r) => (r.query['labelSelector'] ?? '').includes(`decom.io/owner-id=${id}`));
     // One label-selected list per kind `validation` creates (Namespace, ConfigMap, Job) per check: never a whole-kind scan.
     expect(new Set(lists.map((r) => r.kind))).toEqual(new Set(['Namespace', 'ConfigMap', 'Job']));
     expect(lists.length % 3).toBe(0);
-    expect((await api.get(`/resources/${id}/events`)).body.items.some((e: { type: string }) => e.type === 'LeftoverObjectsFound')).toBe(false);
+    expect((await api.get(`/resources/${id}/events`)).body.items.some((e: { type: string }) => e.type === 'LeftoverObjectsFound')).toBe(
+      false,
+    );
   }, 60_000);
 });

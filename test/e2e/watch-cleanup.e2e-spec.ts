@@ -42,7 +42,9 @@ async function provision(api: DemoApi, name: string): Promise<{ id: string; node
   const id: string = created.body.id;
   // Nodepools once the cluster is Reconciled: their adapter's precondition (validation Applied) holds at
   // once, so provisioning needs no backoff re-run either.
-  await eventually(`${name} Reconciled`, async () => (cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined));
+  await eventually(`${name} Reconciled`, async () =>
+    cond((await api.get(`/clusters/${id}`)).body, 'Reconciled')?.status === 'True' ? true : undefined,
+  );
   const nodepools: string[] = [];
   for (const np of ['np-a', 'np-b']) {
     const answer = await api.call('POST', `/clusters/${id}/nodepools`, { kind: 'NodePool', name: np, spec: {} });
@@ -50,7 +52,9 @@ async function provision(api: DemoApi, name: string): Promise<{ id: string; node
     nodepools.push(answer.body.id);
   }
   for (const np of nodepools) {
-    await eventually(`${np} Reconciled`, async () => (cond((await api.get(`/nodepools/${np}`)).body, 'Reconciled')?.status === 'True' ? true : undefined));
+    await eventually(`${np} Reconciled`, async () =>
+      cond((await api.get(`/nodepools/${np}`)).body, 'Reconciled')?.status === 'True' ? true : undefined,
+    );
   }
   return { id, nodepools };
 }
@@ -74,7 +78,10 @@ async function deleteAndWait(api: DemoApi, id: string, held?: { kube: LocalKube;
 
 const readyz = async (url: string) => {
   const answer = await fetch(`${url}/readyz`);
-  return { status: answer.status, body: (await answer.json()) as { checks: { kube_watches?: { name: string; state: string; error?: string }[] } } };
+  return {
+    status: answer.status,
+    body: (await answer.json()) as { checks: { kube_watches?: { name: string; state: string; error?: string }[] } },
+  };
 };
 const watchesRunning = (url: string) =>
   eventually('every adapter watch running', async () => {
@@ -87,7 +94,8 @@ function recorder(): Recorded & { options: { onAdapterRun: (run: any) => void; o
   return {
     ...recorded,
     options: {
-      onAdapterRun: (run) => recorded.runs.push({ adapter: run.adapter, job: run.job.event.id, ...(run.job.watch && { watch: run.job.watch }) }),
+      onAdapterRun: (run) =>
+        recorded.runs.push({ adapter: run.adapter, job: run.job.event.id, ...(run.job.watch && { watch: run.job.watch }) }),
       onWatchTrigger: (trigger) => recorded.triggers.push(trigger.job),
     },
   };
@@ -112,7 +120,13 @@ describe.each([
 
   it('a deletion finishes through watch changes without any backoff re-run; after a dropped watch, again', async () => {
     const rec = recorder();
-    const fixture: EngineFixture = await startTestEngine({ adaptersDir: ADAPTERS, adapterRerun: NO_BACKOFF, env: env(), localKube: ASYNC_CONTROLLERS, ...rec.options });
+    const fixture: EngineFixture = await startTestEngine({
+      adaptersDir: ADAPTERS,
+      adapterRerun: NO_BACKOFF,
+      env: env(),
+      localKube: ASYNC_CONTROLLERS,
+      ...rec.options,
+    });
     try {
       const api = new DemoApi(fixture.engine.url);
       await watchesRunning(fixture.engine.url);
@@ -131,7 +145,10 @@ describe.each([
 
       // Drop every watch: the server stops listening (connections reset), then comes back.
       await kube.stopListening();
-      await eventually('a watch down', async () => ((await readyz(fixture.engine.url)).body.checks.kube_watches ?? []).some((w) => w.state === 'retrying') || undefined);
+      await eventually(
+        'a watch down',
+        async () => ((await readyz(fixture.engine.url)).body.checks.kube_watches ?? []).some((w) => w.state === 'retrying') || undefined,
+      );
       expect((await readyz(fixture.engine.url)).status).toBe(200);
       await kube.startListening();
       await watchesRunning(fixture.engine.url);

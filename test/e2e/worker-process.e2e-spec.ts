@@ -46,13 +46,21 @@ describe('decom worker processes (BullMQ): kill -9 mid-job', () => {
     const queue = new Queue('adapter-run.validation', { connection: { url: topology.redis.url }, prefix });
     try {
       const jobId = `validation.cluster-${id}.gen-2`;
-      await eventually('the deletion job is active in the first worker', async () => (hold.hits >= 1 && (await queue.getJobState(jobId)) === 'active') || undefined);
+      await eventually(
+        'the deletion job is active in the first worker',
+        async () => (hold.hits >= 1 && (await queue.getJobState(jobId)) === 'active') || undefined,
+      );
       first.kill('SIGKILL');
       expect(await first.exited).toBe('SIGKILL');
 
       const started = Date.now();
       await startWorker();
-      await eventually('the cluster is hard-deleted (GET 404)', async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined), 30_000, 100);
+      await eventually(
+        'the cluster is hard-deleted (GET 404)',
+        async () => ((await api.get(`/clusters/${id}`)).status === 404 ? true : undefined),
+        30_000,
+        100,
+      );
       const job = await BullJob.fromId(queue, jobId);
       expect(await job?.getState()).toBe('completed');
       // Started once by the killed worker, once more after the stalled-job check handed it over.
@@ -78,7 +86,11 @@ describe('decom worker processes (BullMQ): kill -9 mid-job', () => {
     });
     const cli = async (...args: string[]) => {
       // `--redis`: this is the direct BullMQ path (the API path is test/e2e/dead-letters.e2e-spec.ts), whatever DECOM_API_URL the shell has.
-      const run = spawnDecom(['jobs', ...args, '--redis'], { REDIS_URL: topology.redis.url, DECOM_QUEUE_PREFIX: prefix, LOG_LEVEL: 'silent' });
+      const run = spawnDecom(['jobs', ...args, '--redis'], {
+        REDIS_URL: topology.redis.url,
+        DECOM_QUEUE_PREFIX: prefix,
+        LOG_LEVEL: 'silent',
+      });
       topology.workers.push(run);
       return { code: await run.exited, output: run.output() };
     };
@@ -88,15 +100,26 @@ describe('decom worker processes (BullMQ): kill -9 mid-job', () => {
       const listed = await cli('failed');
       expect(listed.code).toBe(0);
       expect(listed.output).toMatch(/adapter-run\.cli-test {2}validation\.cluster-c1\.gen-2 {2}attempts=1 {2}.*unknown identifier clustr/);
-      const json = (await cli('failed', '--queue', 'adapter-run.cli-test', '--json')).output.trim().split('\n').map((l) => JSON.parse(l));
-      expect(json).toEqual([expect.objectContaining({ queue: 'adapter-run.cli-test', id: 'validation.cluster-c1.gen-2', data: { n: 1 }, attempts: 1 })]);
+      const json = (await cli('failed', '--queue', 'adapter-run.cli-test', '--json')).output
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(json).toEqual([
+        expect.objectContaining({ queue: 'adapter-run.cli-test', id: 'validation.cluster-c1.gen-2', data: { n: 1 }, attempts: 1 }),
+      ]);
 
       fixed = true;
-      expect(await cli('retry', 'adapter-run.cli-test', 'validation.cluster-c1.gen-2')).toEqual({ code: 0, output: expect.stringContaining('retrying') });
+      expect(await cli('retry', 'adapter-run.cli-test', 'validation.cluster-c1.gen-2')).toEqual({
+        code: 0,
+        output: expect.stringContaining('retrying'),
+      });
       await eventually('the retried job ran', async () => (runs === 2 ? true : undefined));
       await queue.idle();
       expect(await queue.failed()).toEqual([]);
-      expect(await cli('retry', 'adapter-run.cli-test', 'validation.cluster-c1.gen-2')).toEqual({ code: 1, output: expect.stringContaining('no failed job') });
+      expect(await cli('retry', 'adapter-run.cli-test', 'validation.cluster-c1.gen-2')).toEqual({
+        code: 1,
+        output: expect.stringContaining('no failed job'),
+      });
     } finally {
       await queue.close();
     }

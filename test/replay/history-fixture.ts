@@ -27,7 +27,14 @@ export interface HistorySummary {
    */
   readonly trace: readonly string[];
   /** The folded tree: resources still recorded, sorted by id. */
-  readonly tree: ReadonlyArray<{ id: string; kind: string; name: string; generation: number; phase: string; adapters: Record<string, number> }>;
+  readonly tree: ReadonlyArray<{
+    id: string;
+    kind: string;
+    name: string;
+    generation: number;
+    phase: string;
+    adapters: Record<string, number>;
+  }>;
   /** Projected rows, each table sorted by id. */
   readonly rows: {
     readonly resources: ReadonlyArray<{ id: string; generation: number; deleted: boolean; conditions: string[] }>;
@@ -66,17 +73,23 @@ export async function replayHistory(events: readonly RecordedEvent[], kinds: Kin
       );
       const folded = fold(domainEvents.slice(0, domainEventCount(events, index))).resources.size;
       const described = rows.map((row) => {
-        const reconciled = (JSON.parse(row.conditions) as Array<{ type: string; status: string; reason?: string }>).find((c) => c.type === 'Reconciled');
+        const reconciled = (JSON.parse(row.conditions) as Array<{ type: string; status: string; reason?: string }>).find(
+          (c) => c.type === 'Reconciled',
+        );
         return `${row.id.slice(-6)} g${Number(row.generation)} ${row.deleted_time ? 'Finalizing' : 'Active'} Reconciled=${reconciled?.status}/${reconciled?.reason}`;
       });
       trace.push(`#${event.revision} ${event.type} | ${described.join(' ; ')} | tree=${folded}`);
     }
     const query = <R>(sql: string) => readModels.query<R>(sql);
-    const resources = await query<{ id: string; generation: number; deleted_time: string | null; conditions: string }>('SELECT * FROM resources ORDER BY id');
+    const resources = await query<{ id: string; generation: number; deleted_time: string | null; conditions: string }>(
+      'SELECT * FROM resources ORDER BY id',
+    );
     const statuses = await query<{ resource_id: string; adapter: string; observed_generation: number }>(
       'SELECT resource_id, adapter, observed_generation FROM adapter_statuses ORDER BY resource_id, adapter',
     );
-    const index = await query<{ id: string; kind: string; hard_delete_cause: string | null }>('SELECT id, kind, hard_delete_cause FROM resource_index ORDER BY id');
+    const index = await query<{ id: string; kind: string; hard_delete_cause: string | null }>(
+      'SELECT id, kind, hard_delete_cause FROM resource_index ORDER BY id',
+    );
     const finalizing = await query<{ id: string; waiting_on: string; children_remaining: number; reconciled_reason: string }>(
       'SELECT id, waiting_on, children_remaining, reconciled_reason FROM finalizing ORDER BY id',
     );
@@ -89,7 +102,9 @@ export async function replayHistory(events: readonly RecordedEvent[], kinds: Kin
           generation: Number(row.generation),
           deleted: row.deleted_time !== null,
           // The verdicts, not their times: `type=status/reason`.
-          conditions: (JSON.parse(row.conditions) as Array<{ type: string; status: string; reason?: string }>).map((c) => `${c.type}=${c.status}/${c.reason ?? ''}`),
+          conditions: (JSON.parse(row.conditions) as Array<{ type: string; status: string; reason?: string }>).map(
+            (c) => `${c.type}=${c.status}/${c.reason ?? ''}`,
+          ),
         })),
         adapter_statuses: statuses.map((row) => ({ ...row, observed_generation: Number(row.observed_generation) })),
         resource_index: index,

@@ -12,7 +12,9 @@ import { BreakGlassProjection, SqliteReadModelStore, breakGlassRequests } from '
 import { replayHistory, type HistoryFixture } from './history-fixture.js';
 
 const folder = resolve('test/fixtures/histories');
-const files = readdirSync(folder).filter((file) => file.endsWith('.json')).sort();
+const files = readdirSync(folder)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
 const load = (file: string) => JSON.parse(readFileSync(join(folder, file), 'utf8')) as HistoryFixture;
 // Test tooling switch, not app config.
 const isUpdating = process.env['DECOM_UPDATE_HISTORIES'] === '1';
@@ -20,7 +22,12 @@ const isUpdating = process.env['DECOM_UPDATE_HISTORIES'] === '1';
 describe('recorded histories replay through today’s code', () => {
   it('has the recorded streams', () => {
     expect(files).toEqual(
-      expect.arrayContaining(['create-delete-hard-delete.json', 'create-delete-hard-delete.schema-1.json', 'force-delete.json', 'status-discards.json']),
+      expect.arrayContaining([
+        'create-delete-hard-delete.json',
+        'create-delete-hard-delete.schema-1.json',
+        'force-delete.json',
+        'status-discards.json',
+      ]),
     );
   });
 
@@ -36,7 +43,11 @@ describe('recorded histories replay through today’s code', () => {
     expect(expected.tree).toEqual([]);
     expect(expected.rows.resources).toEqual([]);
     expect(expected.rows.resource_index.map((row) => [row.kind, row.hard_delete_cause])).toEqual(
-      expect.arrayContaining([['Cluster', 'Reconciled'], ['NodePool', 'Reconciled'], ['NodePool', 'Reconciled']]),
+      expect.arrayContaining([
+        ['Cluster', 'Reconciled'],
+        ['NodePool', 'Reconciled'],
+        ['NodePool', 'Reconciled'],
+      ]),
     );
     const hardDeleted = events.filter((event) => event.type === 'HardDeleted').map((event) => (event.data as { kind: string }).kind);
     expect(hardDeleted).toEqual(['NodePool', 'NodePool', 'Cluster']);
@@ -46,7 +57,10 @@ describe('recorded histories replay through today’s code', () => {
   // The assertions below read what today's code makes of the recorded events, not the fixture's `expected`.
   it('force-delete: the audit lists the subresources and the adapter statuses, and nothing is left', async () => {
     const { events, kinds } = load('force-delete.json');
-    const audit = events.find((event) => event.type === 'ForceDeleted')!.data as { reason: string; adapter_statuses: Record<string, unknown[]> };
+    const audit = events.find((event) => event.type === 'ForceDeleted')!.data as {
+      reason: string;
+      adapter_statuses: Record<string, unknown[]>;
+    };
     expect(audit.reason).not.toBe('');
     expect(Object.values(audit.adapter_statuses).flat().length).toBeGreaterThan(0);
     const replayed = await replayHistory(events, new KindRegistry(kinds));
@@ -57,7 +71,9 @@ describe('recorded histories replay through today’s code', () => {
 
   it('status-discards: discarded reports left no event; the stale Finalized did not finish the deletion', async () => {
     const { events, kinds } = load('status-discards.json');
-    const reported = events.filter((event) => event.type === 'AdapterStatusReported').map((event) => (event.data as { status: { observed_generation: number } }).status.observed_generation);
+    const reported = events
+      .filter((event) => event.type === 'AdapterStatusReported')
+      .map((event) => (event.data as { status: { observed_generation: number } }).status.observed_generation);
     expect(reported).not.toContain(7);
     const replayed = await replayHistory(events, new KindRegistry(kinds));
     expect(replayed.tree).toEqual([expect.objectContaining({ phase: 'Finalizing', generation: 2 })]);
@@ -99,7 +115,8 @@ describe('recorded histories replay through today’s code', () => {
     const current = load('create-delete-hard-delete.json');
     expect(old.expected.tree).toEqual(current.expected.tree);
     // Step by step, the same resources in the same phases with the same Reconciled verdicts.
-    const steps = (trace: readonly string[]) => trace.filter((line) => !line.includes(' DeletionStarted ')).map((line) => line.replace(/^#\d+ /, ''));
+    const steps = (trace: readonly string[]) =>
+      trace.filter((line) => !line.includes(' DeletionStarted ')).map((line) => line.replace(/^#\d+ /, ''));
     expect(steps(old.expected.trace)).toEqual(steps(current.expected.trace));
     expect(old.expected.rows.resource_index).toEqual(current.expected.rows.resource_index);
   });

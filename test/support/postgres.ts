@@ -87,7 +87,12 @@ export async function useThrowAwayPostgres(): Promise<RestartablePostgres> {
   };
 }
 
-async function startCluster(): Promise<{ connectionString: string; stop(): Promise<void>; pause(): Promise<void>; resume(): Promise<void> }> {
+async function startCluster(): Promise<{
+  connectionString: string;
+  stop(): Promise<void>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+}> {
   const bin = findBinaries();
   const folder = mkdtempSync(join(tmpdir(), 'decom-pg-'));
   const data = join(folder, 'data');

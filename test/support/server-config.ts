@@ -55,7 +55,11 @@ export function serverConfigYaml(issuer: Pick<TestIssuer, 'issuer' | 'jwksUrl' |
 }
 
 /** Writes `serverConfigYaml(issuer, config)` to `file`; returns `file`. */
-export async function writeServerConfig(file: string, issuer: Pick<TestIssuer, 'issuer' | 'jwksUrl' | 'audience'>, config: TestServerConfig = {}): Promise<string> {
+export async function writeServerConfig(
+  file: string,
+  issuer: Pick<TestIssuer, 'issuer' | 'jwksUrl' | 'audience'>,
+  config: TestServerConfig = {},
+): Promise<string> {
   await writeFile(file, serverConfigYaml(issuer, config));
   return file;
 }

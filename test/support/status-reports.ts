@@ -23,6 +23,11 @@ export function statusReport(adapter: string, generation: number, conditions: Co
     adapter,
     observed_generation: generation,
     observed_time: new Date().toISOString(),
-    conditions: Object.entries(conditions).map(([type, status]) => ({ type, status, reason: reason ?? `${type}Reason`, message: `${type} is ${status}` })),
+    conditions: Object.entries(conditions).map(([type, status]) => ({
+      type,
+      status,
+      reason: reason ?? `${type}Reason`,
+      message: `${type} is ${status}`,
+    })),
   };
 }

@@ -38,7 +38,9 @@ describe('outage notices and what the stuck page may claim', () => {
   });
 
   it('a 4xx is a refusal, not an outage, but the data is still not known', () => {
-    const inputs: OutageInputs = { read: { fetchedAt: at('06:40:55'), failure: { since: at('06:41:02'), kind: 'refused', detail: '401 Unauthorized: token expired' } } };
+    const inputs: OutageInputs = {
+      read: { fetchedAt: at('06:40:55'), failure: { since: at('06:41:02'), kind: 'refused', detail: '401 Unauthorized: token expired' } },
+    };
     expect(isKnown(inputs)).toBe(false);
     expect(outageNotices(inputs, at('06:41:03')).map((n) => n.kind)).toEqual(['read-failed']);
   });
@@ -51,7 +53,10 @@ describe('outage notices and what the stuck page may claim', () => {
     };
     expect(isKnown(inputs)).toBe(false);
     expect(outageNotices(inputs, at('06:41:06'))).toEqual([
-      { kind: 'queue-unavailable', text: 'Job queue unreachable since 06:40:58 UTC; dead-letter blockers unknown (connect ECONNREFUSED 127.0.0.1:6390).' },
+      {
+        kind: 'queue-unavailable',
+        text: 'Job queue unreachable since 06:40:58 UTC; dead-letter blockers unknown (connect ECONNREFUSED 127.0.0.1:6390).',
+      },
     ]);
   });
 
@@ -72,6 +77,10 @@ describe('outage notices and what the stuck page may claim', () => {
       deadLetters: { status: 'unavailable', reason: 'down', since: '2026-12-03T06:40:50Z' },
       live: { connected: false, since: at('06:41:01') },
     };
-    expect(outageNotices(inputs, at('06:41:30')).map((n) => n.kind)).toEqual(['engine-unreachable', 'queue-unavailable', 'live-disconnected']);
+    expect(outageNotices(inputs, at('06:41:30')).map((n) => n.kind)).toEqual([
+      'engine-unreachable',
+      'queue-unavailable',
+      'live-disconnected',
+    ]);
   });
 });

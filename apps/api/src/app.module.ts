@@ -50,7 +50,27 @@ import { BREAK_GLASS_REQUESTS, type BreakGlassRequests } from './tokens.js';
 import { BreakGlassActions } from './break-glass/break-glass-actions.js';
 import { BreakGlassController } from './break-glass/break-glass.controller.js';
 import { BreakGlassResolver } from './graphql/break-glass.resolver.js';
-import { ACCESS_POLICY, API_OPTIONS, AUDIT_LOG, CLOCK, DEAD_LETTERS, DELETION_BUDGETS, ID_GENERATOR, OPERATOR_LOG, READINESS, READ_SIDE, type DeletionBudgetSettings, type ApiOptions, type AuditLog, type Clock, type DeadLetterSource, type IdGenerator, type OperatorLog, type ReadSide, type Readiness } from './tokens.js';
+import {
+  ACCESS_POLICY,
+  API_OPTIONS,
+  AUDIT_LOG,
+  CLOCK,
+  DEAD_LETTERS,
+  DELETION_BUDGETS,
+  ID_GENERATOR,
+  OPERATOR_LOG,
+  READINESS,
+  READ_SIDE,
+  type DeletionBudgetSettings,
+  type ApiOptions,
+  type AuditLog,
+  type Clock,
+  type DeadLetterSource,
+  type IdGenerator,
+  type OperatorLog,
+  type ReadSide,
+  type Readiness,
+} from './tokens.js';
 
 export interface ApiRuntime {
   readonly store: EventStore;
@@ -130,7 +150,20 @@ export class AppModule {
           errorHandler: graphqlErrorHandler as never,
         }),
       ],
-      controllers: [OpenApiController, HealthController, WhoamiController, HistoryController, FinalizingController, LeaksController, DeadLettersController, AuditController, BreakGlassController, EventsStreamController, KindsController, ResourcesController],
+      controllers: [
+        OpenApiController,
+        HealthController,
+        WhoamiController,
+        HistoryController,
+        FinalizingController,
+        LeaksController,
+        DeadLettersController,
+        AuditController,
+        BreakGlassController,
+        EventsStreamController,
+        KindsController,
+        ResourcesController,
+      ],
       providers: [
         { provide: EVENT_STORE, useValue: runtime.store },
         { provide: KIND_REGISTRY, useValue: runtime.kinds },
@@ -141,16 +174,31 @@ export class AppModule {
         { provide: API_OPTIONS, useValue: runtime.options },
         ...(runtime.readiness ? [{ provide: READINESS, useValue: runtime.readiness }] : []),
         { provide: ACCESS_POLICY, useValue: (runtime.auth ?? headerAuth(runtime.options.admins)).policy },
-        { provide: DELETION_BUDGETS, useValue: { ...(runtime.auth?.deletionBudgets && { budgets: runtime.auth.deletionBudgets }), ...(runtime.metrics && { metrics: runtime.metrics }) } satisfies DeletionBudgetSettings },
+        {
+          provide: DELETION_BUDGETS,
+          useValue: {
+            ...(runtime.auth?.deletionBudgets && { budgets: runtime.auth.deletionBudgets }),
+            ...(runtime.metrics && { metrics: runtime.metrics }),
+          } satisfies DeletionBudgetSettings,
+        },
         { provide: LEAK_SCANNER, useValue: runtime.leaks ?? new LeakScannerSlot() },
         ...(runtime.cleanupVerifier ? [{ provide: CLEANUP_VERIFIER, useValue: runtime.cleanupVerifier }] : []),
-        { provide: ResourceTreeRepository, useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended), inject: [EVENT_STORE] },
+        {
+          provide: ResourceTreeRepository,
+          useFactory: (store: EventStore) => new ResourceTreeRepository(store, runtime.onAppended),
+          inject: [EVENT_STORE],
+        },
         { provide: AUDIT_LOG, useValue: runtime.audit ?? { list: async () => [] } },
         { provide: BREAK_GLASS_REQUESTS, useValue: runtime.breakGlass ?? { list: async () => [], get: async () => undefined } },
         BreakGlassActions,
         { provide: DEAD_LETTERS, useValue: runtime.deadLetters ?? { list: async () => [] } },
         { provide: OPERATOR_LOG, useValue: runtime.operatorLog ?? nestOperatorLog() },
-        { provide: StreamLocator, useFactory: (kinds: KindRegistry, queries: ResourceQueries) => new StreamLocator(kinds, queries, runtime.readSide.catchUp?.bind(runtime.readSide)), inject: [KIND_REGISTRY, RESOURCE_QUERIES] },
+        {
+          provide: StreamLocator,
+          useFactory: (kinds: KindRegistry, queries: ResourceQueries) =>
+            new StreamLocator(kinds, queries, runtime.readSide.catchUp?.bind(runtime.readSide)),
+          inject: [KIND_REGISTRY, RESOURCE_QUERIES],
+        },
         ResourceActions,
         OpenApiDocumentSlot,
         EventFeed,

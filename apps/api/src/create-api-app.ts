@@ -16,7 +16,13 @@ import type { Socket } from 'node:net';
 import { clientErrorHandler, fastifyErrorHandler, frameworkErrorHandler } from './http-edge/framework-errors.js';
 import { mapError } from './problem-details/error-map.js';
 import { JSON_CONTENT_TYPE, parseJsonBody } from './http-edge/json-body-parser.js';
-import { installRequestObservability, logUnparsedAnswer, observeUnroutedAnswer, traceRequestId, type RequestObservability } from './http-edge/request-observability.js';
+import {
+  installRequestObservability,
+  logUnparsedAnswer,
+  observeUnroutedAnswer,
+  traceRequestId,
+  type RequestObservability,
+} from './http-edge/request-observability.js';
 import { AllowedMethods } from './http-edge/allowed-methods.js';
 import { Problems } from './problem-details/problem.js';
 import { installSecurityHeaders } from './http-edge/security-headers.js';
@@ -63,8 +69,13 @@ class ProblemFastifyAdapter extends FastifyAdapter {
     const allowed = this.allowed;
     return super.setNotFoundHandler(function (this: unknown, request: FastifyRequest, reply: FastifyReply) {
       const methods = allowed.of(request.url);
-      if (methods.length === 0) return (handler as (this: unknown, req: FastifyRequest, rep: FastifyReply) => unknown).call(this, request, reply);
-      if (request.method === 'OPTIONS') return void reply.header('allow', [...methods, 'OPTIONS'].join(', ')).status(204).send();
+      if (methods.length === 0)
+        return (handler as (this: unknown, req: FastifyRequest, rep: FastifyReply) => unknown).call(this, request, reply);
+      if (request.method === 'OPTIONS')
+        return void reply
+          .header('allow', [...methods, 'OPTIONS'].join(', '))
+          .status(204)
+          .send();
       return fastifyErrorHandler(methodNotAllowed(request, reply, methods), request, reply);
     } as never);
   }
@@ -105,28 +116,38 @@ export async function createApiApp(
 ): Promise<NestFastifyApplication> {
   // `/:plural` also matches `/bogus`: only configured kinds (and `/resources`) make a path known.
   const isPlural = (segment: string | undefined) => segment === undefined || runtime.kinds.byPluralName(segment) !== undefined;
-  const allowed = new AllowedMethods((params) => (params['plural'] === 'resources' || isPlural(params['plural'])) && isPlural(params['childPlural']));
+  const allowed = new AllowedMethods(
+    (params) => (params['plural'] === 'resources' || isPlural(params['plural'])) && isPlural(params['childPlural']),
+  );
   const auth = runtime.auth ?? headerAuth(runtime.options.admins);
   const trustedProxies = auth.trustedProxies ?? [];
-  const adapter = new ProblemFastifyAdapter({
-    genReqId: traceRequestId,
-    // The client address (rate limit, logs) comes from X-Forwarded-For only through a configured proxy.
-    ...(trustedProxies.length > 0 ? { trustProxy: [...trustedProxies] } : {}),
-    bodyLimit: 1024 * 1024,
-    // A client that opens sockets and never finishes its request holds them only briefly: headers within
-    // 10 s, the whole request (1 MiB at most) within 30 s, checked every second. Streams answering a request
-    // (SSE) are not affected: these clocks stop once the request is received.
-    requestTimeout: REQUEST_TIMEOUT_MS,
-    http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
-    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      observeUnroutedAnswer(options.observability ?? {}, request, reply);
-      frameworkErrorHandler(error, request, reply);
+  const adapter = new ProblemFastifyAdapter(
+    {
+      genReqId: traceRequestId,
+      // The client address (rate limit, logs) comes from X-Forwarded-For only through a configured proxy.
+      ...(trustedProxies.length > 0 ? { trustProxy: [...trustedProxies] } : {}),
+      bodyLimit: 1024 * 1024,
+      // A client that opens sockets and never finishes its request holds them only briefly: headers within
+      // 10 s, the whole request (1 MiB at most) within 30 s, checked every second. Streams answering a request
+      // (SSE) are not affected: these clocks stop once the request is received.
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+      frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+        observeUnroutedAnswer(options.observability ?? {}, request, reply);
+        frameworkErrorHandler(error, request, reply);
+      },
+      clientErrorHandler: (error: Error, socket: Socket) =>
+        clientErrorHandler(error, socket, (status, traceId) => logUnparsedAnswer(options.observability ?? {}, status, traceId)),
     },
-    clientErrorHandler: (error: Error, socket: Socket) => clientErrorHandler(error, socket, (status, traceId) => logUnparsedAnswer(options.observability ?? {}, status, traceId)),
-  }, allowed);
+    allowed,
+  );
   const fastify = adapter.getInstance();
   // The metrics `path` label keeps configured plurals (and `resources`) literal, as HyperFleet's names are.
-  installRequestObservability(fastify as never, options.observability ?? {}, (segment) => segment === 'resources' || runtime.kinds.byPluralName(segment) !== undefined);
+  installRequestObservability(
+    fastify as never,
+    options.observability ?? {},
+    (segment) => segment === 'resources' || runtime.kinds.byPluralName(segment) !== undefined,
+  );
   // JSON only: other media types get 415 (problem details) instead of being half-parsed.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(JSON_CONTENT_TYPE, { parseAs: 'buffer' }, (_request, body, done) => {
@@ -170,7 +191,9 @@ export async function createApiApp(
   app.useGlobalFilters(problems);
   // Generated from the controllers this application registered (and the plain Fastify routes above).
   const security = { jwt: auth.authenticator.jwtEnabled, anonymousReads: auth.authenticator.anonymousReads };
-  app.get(OpenApiDocumentSlot).set(() => openApiDocument(app, { kinds: runtime.kinds, version: runtime.options.version ?? '0.0.0', security }));
+  app
+    .get(OpenApiDocumentSlot)
+    .set(() => openApiDocument(app, { kinds: runtime.kinds, version: runtime.options.version ?? '0.0.0', security }));
   // No enableShutdownHooks(): the engine owns SIGINT/SIGTERM (stopOnSignals) and closes the app among its
   // other parts; Nest's hook re-raised the signal after closing only itself, killing the process mid-stop.
   return app;

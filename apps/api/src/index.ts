@@ -6,7 +6,15 @@
 export { createApiApp, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './create-api-app.js';
 export { standaloneOpenApiDocument } from './openapi/standalone-document.js';
 export { headerAuth, type ApiAuth, type ApiRuntime } from './app.module.js';
-export { AccessPolicy, ACTIONS, type AccessDecision, type AccessPolicyOptions, type Principal, type ResourceAction, type Role } from './auth/access-policy.js';
+export {
+  AccessPolicy,
+  ACTIONS,
+  type AccessDecision,
+  type AccessPolicyOptions,
+  type Principal,
+  type ResourceAction,
+  type Role,
+} from './auth/access-policy.js';
 export { Authenticator, ANONYMOUS_READER, isLoopbackHostHeader, type AuthenticatorOptions } from './auth/authenticator.js';
 export { EmbeddedIssuer, EMBEDDED_AUDIENCE, EMBEDDED_ISSUER } from './auth/embedded-issuer.js';
 export { JwtVerifier, TOKEN_ALGORITHMS, type JwtVerifierOptions, type VerifiedToken } from './auth/jwt-verifier.js';

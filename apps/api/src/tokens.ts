@@ -90,7 +90,10 @@ export const AUDIT_LOG = Symbol('AuditLog');
 
 /** The `audit_log` read model (force deletes / orphans), newest first. */
 export interface AuditLog {
-  list(options: { types?: readonly import('@decom/projections').AuditType[]; limit: number }): Promise<import('@decom/projections').AuditEntry[]>;
+  list(options: {
+    types?: readonly import('@decom/projections').AuditType[];
+    limit: number;
+  }): Promise<import('@decom/projections').AuditEntry[]>;
 }
 
 export const DELETION_BUDGETS = Symbol('DeletionBudgets');
@@ -110,6 +113,10 @@ export const BREAK_GLASS_REQUESTS = Symbol('BreakGlassRequests');
 /** The break-glass approval queue (`break_glass_requests` read model); empty when absent. */
 export interface BreakGlassRequests {
   /** Newest first; `status` at `now` (a pending request past `expires_at` is Expired), at most `limit`. */
-  list(options: { status?: import('@decom/domain').BreakGlassStatus; limit: number; now: Date }): Promise<import('@decom/projections').BreakGlassRequestJson[]>;
+  list(options: {
+    status?: import('@decom/domain').BreakGlassStatus;
+    limit: number;
+    now: Date;
+  }): Promise<import('@decom/projections').BreakGlassRequestJson[]>;
   get(requestId: string, now: Date): Promise<import('@decom/projections').BreakGlassRequestJson | undefined>;
 }

@@ -54,11 +54,19 @@ function gitCommit(root: string): string | undefined {
     let gitDir = join(root, '.git');
     if (!existsSync(gitDir)) return undefined;
     // A worktree's `.git` is a file: `gitdir: <path>`.
-    if (statSync(gitDir).isFile()) gitDir = resolve(root, readFileSync(gitDir, 'utf8').replace(/^gitdir:\s*/, '').trim());
+    if (statSync(gitDir).isFile())
+      gitDir = resolve(
+        root,
+        readFileSync(gitDir, 'utf8')
+          .replace(/^gitdir:\s*/, '')
+          .trim(),
+      );
     const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
     if (!head.startsWith('ref:')) return head.slice(0, 12);
     const ref = head.slice(4).trim();
-    const commonDir = existsSync(join(gitDir, 'commondir')) ? resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim()) : gitDir;
+    const commonDir = existsSync(join(gitDir, 'commondir'))
+      ? resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim())
+      : gitDir;
     for (const dir of [gitDir, commonDir]) {
       if (existsSync(join(dir, ref))) return readFileSync(join(dir, ref), 'utf8').trim().slice(0, 12);
     }

@@ -13,7 +13,10 @@ function flatten(value: unknown, path: string, out: Map<string, string>): void {
   if (Array.isArray(value)) {
     if (value.length === 0) out.set(path, '[]');
     value.forEach((item, i) => {
-      const key = item && typeof item === 'object' && typeof (item as { type?: unknown }).type === 'string' ? (item as { type: string }).type : String(i);
+      const key =
+        item && typeof item === 'object' && typeof (item as { type?: unknown }).type === 'string'
+          ? (item as { type: string }).type
+          : String(i);
       flatten(item, `${path}[${key}]`, out);
     });
   } else if (value && typeof value === 'object') {

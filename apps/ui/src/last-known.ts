@@ -31,7 +31,9 @@ export function classifyFailure(error: unknown): { kind: ReadFailureKind; detail
   if (error instanceof EngineUnreachable) return { kind: 'unreachable', detail: error.message };
   if (error instanceof ApiError) {
     const what = `${error.problem.status} ${error.problem.title}`;
-    return error.problem.status >= 500 ? { kind: 'unavailable', detail: what } : { kind: 'refused', detail: `${what}: ${error.problem.detail}` };
+    return error.problem.status >= 500
+      ? { kind: 'unavailable', detail: what }
+      : { kind: 'refused', detail: `${what}: ${error.problem.detail}` };
   }
   return { kind: 'unavailable', detail: String((error as Error)?.message ?? error) };
 }

@@ -52,7 +52,15 @@ function App() {
 
   const [, path = '', arg = ''] = route.split('/');
   let page;
-  if (path === 'login') page = <LoginPage onLogin={() => { refreshMe(); window.location.hash = '#/'; }} />;
+  if (path === 'login')
+    page = (
+      <LoginPage
+        onLogin={() => {
+          refreshMe();
+          window.location.hash = '#/';
+        }}
+      />
+    );
   else if (path === 'resource' && arg) page = <ResourcePage key={arg} id={arg} me={me} />;
   else if (path === 'replay' && arg) page = <ReplayPage key={arg} id={arg} />;
   else if (path === 'audit') page = <AuditPage />;
@@ -62,17 +70,36 @@ function App() {
   const who = me?.unauthenticated ? `${session.identity() || 'anonymous'} (authentication off)` : me?.identity;
   return (
     <>
-      <a className="skip" href="#main">Skip to content</a>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
       <header>
         <nav aria-label="Main">
           <strong className="brand">Decom</strong>
-          <a href="#/" aria-current={path === '' ? 'page' : undefined}>Stuck deletions</a>
-          <a href="#/audit" aria-current={path === 'audit' ? 'page' : undefined}>Audit</a>
-          <a href="#/approvals" aria-current={path === 'approvals' ? 'page' : undefined}>Approvals</a>
+          <a href="#/" aria-current={path === '' ? 'page' : undefined}>
+            Stuck deletions
+          </a>
+          <a href="#/audit" aria-current={path === 'audit' ? 'page' : undefined}>
+            Audit
+          </a>
+          <a href="#/approvals" aria-current={path === 'approvals' ? 'page' : undefined}>
+            Approvals
+          </a>
           <span className="spacer" />
           {who ? <span className="who">{who}</span> : null}
           <a href="#/login">{session.token() ? 'Change token' : 'Sign in'}</a>
-          {session.token() ? <button type="button" className="link" onClick={() => { session.clear(); refreshMe(); }}>Sign out</button> : null}
+          {session.token() ? (
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                session.clear();
+                refreshMe();
+              }}
+            >
+              Sign out
+            </button>
+          ) : null}
         </nav>
       </header>
       <main id="main" tabIndex={-1}>

@@ -12,7 +12,8 @@ import { formatClock as clock } from './format.js';
  * the list comes from the read model alone and its `DeadLettered` blockers are unknown, not absent
  * (`since`: RFC 3339, when the queue was first found unreachable).
  */
-export type DeadLetterAvailability = { readonly status: 'available' } | { readonly status: 'unavailable'; readonly reason: string; readonly since: string };
+export type DeadLetterAvailability =
+  { readonly status: 'available' } | { readonly status: 'unavailable'; readonly reason: string; readonly since: string };
 
 /**
  * Why the latest read failed: `unreachable` (no answer: connection refused, network error or timeout),
@@ -79,7 +80,11 @@ export function outageNotices(inputs: OutageInputs, nowMs: number): OutageNotice
   const { fetchedAt, failure } = inputs.read;
   const shown = fetchedAt === undefined ? 'no data could be loaded yet' : `showing data from ${clock(fetchedAt)}`;
   if (failure) {
-    if (failure.kind === 'refused') notices.push({ kind: 'read-failed', text: `The engine refused to answer since ${clock(failure.since)} (${failure.detail}); ${shown}.` });
+    if (failure.kind === 'refused')
+      notices.push({
+        kind: 'read-failed',
+        text: `The engine refused to answer since ${clock(failure.since)} (${failure.detail}); ${shown}.`,
+      });
     else {
       const how = failure.kind === 'unavailable' ? `unavailable (${failure.detail})` : 'unreachable';
       notices.push({ kind: 'engine-unreachable', text: `Engine ${how} since ${clock(failure.since)}; ${shown}.` });
@@ -94,7 +99,10 @@ export function outageNotices(inputs: OutageInputs, nowMs: number): OutageNotice
     });
   }
   if (isLiveDisconnected(inputs.live, nowMs)) {
-    notices.push({ kind: 'live-disconnected', text: `Live updates disconnected since ${clock(inputs.live!.since)}; the list is re-read every few seconds instead.` });
+    notices.push({
+      kind: 'live-disconnected',
+      text: `Live updates disconnected since ${clock(inputs.live!.since)}; the list is re-read every few seconds instead.`,
+    });
   }
   return notices;
 }

@@ -116,26 +116,37 @@ export async function loadAdapters(dir: string, options: AdapterHostOptions): Pr
   for (const { name, taskFile: path, deploymentFile } of adapters) {
     if (options.only && !options.only.includes(name)) continue;
     const task = await attempt(() => loadTaskConfigFile(path));
-    const deployment = deploymentFile ? await attempt(() => loadAdapterConfigFile(deploymentFile, options.env ?? {}, apiOptions(options.apiBaseUrl))) : undefined;
+    const deployment = deploymentFile
+      ? await attempt(() => loadAdapterConfigFile(deploymentFile, options.env ?? {}, apiOptions(options.apiBaseUrl)))
+      : undefined;
     if (!task || (deploymentFile && !deployment)) continue;
     const adapterName = deployment?.adapter.name ?? name;
     const tokenPath = deployment?.clients.hyperfleetApi.auth?.tokenPath;
     const bearerToken = tokenPath ? tokenFileSource(resolve(dirname(deploymentFile!), tokenPath)) : options.tokenFor?.(adapterName);
-    const api = new HttpHyperfleetApiClient({
-      ...(deployment?.clients.hyperfleetApi ?? {}),
-      ...(bearerToken ? { bearerToken } : {}),
-      baseUrl: deployment?.clients.hyperfleetApi.baseUrl ?? options.apiBaseUrl,
-      defaultHeaders: { 'x-hyperfleet-identity': `adapter:${adapterName}`, ...(deployment?.clients.hyperfleetApi.defaultHeaders ?? {}) },
-    }, options.apiFetch ? { fetch: options.apiFetch } : {});
-    const executor = new AdapterExecutor(task, { name: adapterName, ...(deployment?.adapter.version ? { version: deployment.adapter.version } : {}) }, {
-      api,
-      transport,
-      ...(deployment?.clients.maestro && { maestro: maestroTransports(deployment.clients.maestro) }),
-      ...(options.env ? { env: options.env } : {}),
-    });
+    const api = new HttpHyperfleetApiClient(
+      {
+        ...(deployment?.clients.hyperfleetApi ?? {}),
+        ...(bearerToken ? { bearerToken } : {}),
+        baseUrl: deployment?.clients.hyperfleetApi.baseUrl ?? options.apiBaseUrl,
+        defaultHeaders: { 'x-hyperfleet-identity': `adapter:${adapterName}`, ...(deployment?.clients.hyperfleetApi.defaultHeaders ?? {}) },
+      },
+      options.apiFetch ? { fetch: options.apiFetch } : {},
+    );
+    const executor = new AdapterExecutor(
+      task,
+      { name: adapterName, ...(deployment?.adapter.version ? { version: deployment.adapter.version } : {}) },
+      {
+        api,
+        transport,
+        ...(deployment?.clients.maestro && { maestro: maestroTransports(deployment.clients.maestro) }),
+        ...(options.env ? { env: options.env } : {}),
+      },
+    );
     const warnings = [
       ...(task.warnings ?? []).map(formatConfigIssue),
-      ...unsetRequiredEnv(task, options.env ?? {}).map((variable) => `${path}: required param source env.${variable} is unset: every run will fail its param extraction`),
+      ...unsetRequiredEnv(task, options.env ?? {}).map(
+        (variable) => `${path}: required param source env.${variable} is unset: every run will fail its param extraction`,
+      ),
     ];
     hosted.push({ name: adapterName, file: path, executor, task, api, warnings });
   }

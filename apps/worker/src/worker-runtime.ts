@@ -77,7 +77,13 @@ export async function startAdapterWorker(options: AdapterWorkerOptions): Promise
           ...(options.onWatchTrigger && { onTrigger: options.onWatchTrigger }),
         });
   for (const adapter of adapters) {
-    new AdapterRunProcessor({ adapter, queue: options.queue, timing: rerun, ...(options.onAdapterRun && { observe: options.onAdapterRun }), ...(watches && { triggers: watches.triggers }) }).register(options.concurrency);
+    new AdapterRunProcessor({
+      adapter,
+      queue: options.queue,
+      timing: rerun,
+      ...(options.onAdapterRun && { observe: options.onAdapterRun }),
+      ...(watches && { triggers: watches.triggers }),
+    }).register(options.concurrency);
   }
   return { adapters, ...(watches && { watches }), close: async () => watches?.stop() };
 }

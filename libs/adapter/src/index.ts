@@ -12,11 +12,23 @@ export { parseTaskConfig, loadTaskConfigFile, type TaskConfigOptions } from './c
 export { parseAdapterConfig, loadAdapterConfigFile, type AdapterConfigOptions } from './config/adapter-config.parser.js';
 export { unsetRequiredEnv } from './config/required-env.js';
 export { listAdapterFiles, HYPERFLEET_TASK_FILES, HYPERFLEET_DEPLOYMENT_FILES, type AdapterFiles } from './config/adapter-files.js';
-export { configKindOf, isDeploymentConfigFile, isDeploymentConfigName, type AdapterConfigKind, type ConfigKindEvidence } from './config/config-kind.js';
+export {
+  configKindOf,
+  isDeploymentConfigFile,
+  isDeploymentConfigName,
+  type AdapterConfigKind,
+  type ConfigKindEvidence,
+} from './config/config-kind.js';
 export { loadAdapterDirectory, type LoadedAdapter } from './config/adapter-directory.loader.js';
 export { TaskConfigError, formatConfigIssue, type ConfigIssue } from './config/task-config-error.js';
 export type * from './config/task-config.types.js';
-export { CONDITION_OPERATORS, RESERVED_CONTEXT_NAMES, DELETED_TIME_VARIABLE, DELETE_POLICIES, ADOPTION_POLICIES } from './config/task-config.types.js';
+export {
+  CONDITION_OPERATORS,
+  RESERVED_CONTEXT_NAMES,
+  DELETED_TIME_VARIABLE,
+  DELETE_POLICIES,
+  ADOPTION_POLICIES,
+} from './config/task-config.types.js';
 export type { AdapterDeploymentConfig, MaestroClientConfig } from './config/adapter-config.types.js';
 
 export { HttpHyperfleetApiClient, type FetchLike, type HyperfleetApiRuntime } from './api-client/hyperfleet-api.client.js';
@@ -40,10 +52,27 @@ export { TransportError, isConnectionFailure } from './transport/transport-error
 export { GENERATION_ANNOTATION, generationOf, newestByGeneration } from './transport/newest-generation.js';
 export { KubernetesTransport } from './transport/kubernetes/kubernetes.transport.js';
 export { MaestroTransport, type SpecPublisher } from './transport/maestro/maestro.transport.js';
-export { MaestroHttpClient, MANIFEST_BUNDLE_DATA_TYPE, type MaestroHttpClientOptions, type SpecEvent, type SpecAction } from './transport/maestro/maestro-http.client.js';
+export {
+  MaestroHttpClient,
+  MANIFEST_BUNDLE_DATA_TYPE,
+  type MaestroHttpClientOptions,
+  type SpecEvent,
+  type SpecAction,
+} from './transport/maestro/maestro-http.client.js';
 export { maestroTransports, type MaestroTransportOverrides } from './transport/maestro/maestro-transport.factory.js';
-export { MaestroGrpcSourceClient, type MaestroGrpcSourceClientOptions, type WorkStatusEvent, type StatusSubscription } from './transport/maestro/maestro-grpc-source.client.js';
-export { manifestWorkId, manifestWorkProblem, isManifestWork, MANIFEST_WORK_API_VERSION, MANIFEST_WORK_KIND } from './transport/maestro/manifest-work.js';
+export {
+  MaestroGrpcSourceClient,
+  type MaestroGrpcSourceClientOptions,
+  type WorkStatusEvent,
+  type StatusSubscription,
+} from './transport/maestro/maestro-grpc-source.client.js';
+export {
+  manifestWorkId,
+  manifestWorkProblem,
+  isManifestWork,
+  MANIFEST_WORK_API_VERSION,
+  MANIFEST_WORK_KIND,
+} from './transport/maestro/manifest-work.js';
 export { bundleToManifestWork, type ResourceBundle } from './transport/maestro/resource-bundle.js';
 export { findInWork, withManifestStatus, manifestMatches, type ManifestQuery } from './transport/maestro/nested-manifests.js';
 
@@ -52,13 +81,25 @@ export { FENCE_HEADER, FenceLost, fenceHeader, type ExecutionFence, type FenceVe
 export type { TransportResolver } from './executor/resource-target.js';
 export type * from './executor/execution-result.js';
 export { decideResourceStep, decideApply, type ResourceStep, type ApplyDecision } from './executor/resource-plan.js';
-export { OWNER_ANNOTATION, MANAGED_BY_LABEL, managedByValue, ownerMark, isOwnedBy, withOwner, withoutOwnershipMarks } from './executor/ownership.js';
+export {
+  OWNER_ANNOTATION,
+  MANAGED_BY_LABEL,
+  managedByValue,
+  ownerMark,
+  isOwnedBy,
+  withOwner,
+  withoutOwnershipMarks,
+} from './executor/ownership.js';
 export { decideAdoption, type AdoptionDecision } from './executor/adoption-policy.js';
 export { manifestDifferences } from './executor/manifest-match.js';
 export { DecomReason } from './executor/status-overrides.js';
 
 export { SimulatedCluster, type SimulatedCall, type SimulatedClusterOptions } from './simulation/simulated-cluster.js';
-export { RecordedResponsesApiClient, RecordedResponsesError, type RecordedResponsesFile } from './simulation/recorded-responses.api-client.js';
+export {
+  RecordedResponsesApiClient,
+  RecordedResponsesError,
+  type RecordedResponsesFile,
+} from './simulation/recorded-responses.api-client.js';
 export { ReadOnlyApiClient } from './simulation/read-only.api-client.js';
 export type { ApiExchange } from './simulation/api-exchange.js';
 export { runDryRun, type DryRunInputs, type DryRunReport } from './dry-run/dry-run.js';
@@ -69,6 +110,23 @@ export { formatDeletionPlan } from './plan/deletion-plan.format.js';
 export { PlanError, loadPlanEvent } from './plan/plan-event.js';
 export type * from './plan/deletion-plan.types.js';
 export { RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, RELEASED_BY_ANNOTATION } from './executor/ownership.js';
-export { listMarked, listOwned, managedKinds, markedFor, parseMark, type ManagedKind, type MarkedObject, type OwnerMark } from './leaks/marked-objects.js';
+export {
+  listMarked,
+  listOwned,
+  managedKinds,
+  markedFor,
+  parseMark,
+  type ManagedKind,
+  type MarkedObject,
+  type OwnerMark,
+} from './leaks/marked-objects.js';
 export { watchScopes, describeScope, type WatchScope } from './watch/watch-scopes.js';
-export { ObjectWatch, describeWatchError, type ObjectChange, type ObjectWatchOptions, type WatchChangeType, type WatchState, type WatchStatus } from './watch/object-watch.js';
+export {
+  ObjectWatch,
+  describeWatchError,
+  type ObjectChange,
+  type ObjectWatchOptions,
+  type WatchChangeType,
+  type WatchState,
+  type WatchStatus,
+} from './watch/object-watch.js';

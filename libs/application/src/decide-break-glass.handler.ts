@@ -23,6 +23,9 @@ export class DecideBreakGlassHandler implements ICommandHandler<DecideBreakGlass
 
   async execute({ payload, stream, context }: DecideBreakGlassCommand): Promise<DecisionOutcome> {
     const decideFn = payload.type === 'ApproveBreakGlass' ? decideApproveBreakGlass : decideRejectBreakGlass;
-    return this.repository.decideAndAppend(stream, (state) => decideFn(payload as never, state), { ...context, maxConflictRetries: OPERATOR_CONFLICT_RETRIES });
+    return this.repository.decideAndAppend(stream, (state) => decideFn(payload as never, state), {
+      ...context,
+      maxConflictRetries: OPERATOR_CONFLICT_RETRIES,
+    });
   }
 }

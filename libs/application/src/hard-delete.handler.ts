@@ -5,7 +5,15 @@
  */
 import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler } from '@nestjs/cqrs';
-import { decideHardDelete, hardDeleteCandidates, type CleanupCheck, type HardDelete, type KindRegistry, type ResourceEvent, type TreeState } from '@decom/domain';
+import {
+  decideHardDelete,
+  hardDeleteCandidates,
+  type CleanupCheck,
+  type HardDelete,
+  type KindRegistry,
+  type ResourceEvent,
+  type TreeState,
+} from '@decom/domain';
 import { CLEANUP_VERIFIER, type CleanupVerifier } from './cleanup-verifier.js';
 import { KIND_REGISTRY } from './tokens.js';
 import { ResourceTreeRepository } from './resource-tree.repository.js';

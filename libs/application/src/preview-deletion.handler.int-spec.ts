@@ -32,17 +32,42 @@ describe('PreviewDeletionHandler', () => {
   it('previews a cluster and its nodepool in hard-delete order and appends nothing', async () => {
     const repository = new ResourceTreeRepository(store);
     const stream = treeStreamName('Cluster', clusterId);
-    await repository.decideAndAppend(stream, (s) => decideCreate({ type: 'CreateResource', id: clusterId, kind: 'Cluster', name: 'prod', spec: {}, labels: {}, metadata: metadata() }, s, kinds), { caller: 'alice' });
     await repository.decideAndAppend(
       stream,
-      (s) => decideCreate({ type: 'CreateResource', id: poolId, kind: 'NodePool', name: 'pool', spec: {}, labels: {}, owner: { id: clusterId, kind: 'Cluster' }, metadata: metadata() }, s, kinds),
+      (s) =>
+        decideCreate(
+          { type: 'CreateResource', id: clusterId, kind: 'Cluster', name: 'prod', spec: {}, labels: {}, metadata: metadata() },
+          s,
+          kinds,
+        ),
+      { caller: 'alice' },
+    );
+    await repository.decideAndAppend(
+      stream,
+      (s) =>
+        decideCreate(
+          {
+            type: 'CreateResource',
+            id: poolId,
+            kind: 'NodePool',
+            name: 'pool',
+            spec: {},
+            labels: {},
+            owner: { id: clusterId, kind: 'Cluster' },
+            metadata: metadata(),
+          },
+          s,
+          kinds,
+        ),
       { caller: 'alice' },
     );
     const before = (await store.readStream(stream)).map((e) => e.id);
     // Only a top-level kind is located here, so the locator never asks the read side.
     const handler = new PreviewDeletionHandler(repository, new StreamLocator(kinds, { locate: () => Promise.resolve(undefined) }), kinds);
 
-    const preview = await handler.execute(new PreviewDeletionQuery({ type: 'RequestDeletion', id: clusterId, kind: 'Cluster', metadata: metadata() }));
+    const preview = await handler.execute(
+      new PreviewDeletionQuery({ type: 'RequestDeletion', id: clusterId, kind: 'Cluster', metadata: metadata() }),
+    );
 
     expect(preview.outcome).toBe('WouldDelete');
     expect(preview.resources.map((r) => [r.kind, r.id, r.generation])).toEqual([
@@ -50,6 +75,15 @@ describe('PreviewDeletionHandler', () => {
       ['Cluster', clusterId, 2],
     ]);
     expect((await store.readStream(stream)).map((e) => e.id)).toEqual(before);
-    await expect(handler.execute(new PreviewDeletionQuery({ type: 'RequestDeletion', id: '01a23450-0000-7000-8000-0000000000ff', kind: 'Cluster', metadata: metadata() }))).rejects.toBeInstanceOf(ResourceNotFound);
+    await expect(
+      handler.execute(
+        new PreviewDeletionQuery({
+          type: 'RequestDeletion',
+          id: '01a23450-0000-7000-8000-0000000000ff',
+          kind: 'Cluster',
+          metadata: metadata(),
+        }),
+      ),
+    ).rejects.toBeInstanceOf(ResourceNotFound);
   });
 });

@@ -23,7 +23,13 @@ export class RequestBreakGlassHandler implements ICommandHandler<RequestBreakGla
   ) {}
 
   async execute({ payload, context }: RequestBreakGlassCommand): Promise<DecisionOutcome> {
-    const stream = payload.action === 'delete_leaks' ? breakGlassStreamName(payload.request_id) : await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideRequestBreakGlass(payload, state), { ...context, maxConflictRetries: OPERATOR_CONFLICT_RETRIES });
+    const stream =
+      payload.action === 'delete_leaks'
+        ? breakGlassStreamName(payload.request_id)
+        : await this.locator.forExisting(payload.kind, payload.id);
+    return this.repository.decideAndAppend(stream, (state) => decideRequestBreakGlass(payload, state), {
+      ...context,
+      maxConflictRetries: OPERATOR_CONFLICT_RETRIES,
+    });
   }
 }

@@ -15,12 +15,22 @@ import type { StreamLocator } from './stream-locator.js';
  * @returns `command` with `referrers` extended by the resolved edges.
  * @throws what loading a referrer's tree throws (a store outage: the DELETE answers 503, nothing recorded).
  */
-export async function resolveReferences(command: RequestDeletion, locator: StreamLocator, repository: ResourceTreeRepository): Promise<RequestDeletion> {
+export async function resolveReferences(
+  command: RequestDeletion,
+  locator: StreamLocator,
+  repository: ResourceTreeRepository,
+): Promise<RequestDeletion> {
   const index = command.reference_index ?? [];
   if (index.length === 0) return command;
   const streams = new Map<string, string | undefined>();
   const streamOf = async (kind: string, id: string) => {
-    if (!streams.has(id)) streams.set(id, await locator.forExisting(kind, id).catch((error: unknown) => (error instanceof ResourceNotFound ? undefined : Promise.reject(error))));
+    if (!streams.has(id))
+      streams.set(
+        id,
+        await locator
+          .forExisting(kind, id)
+          .catch((error: unknown) => (error instanceof ResourceNotFound ? undefined : Promise.reject(error))),
+      );
     return streams.get(id);
   };
   const resolved: ReferenceEdge[] = [];

@@ -12,11 +12,7 @@ import {
   type ResourceEvent,
   type TreeState,
 } from '@decom/domain';
-import {
-  ConcurrencyConflict,
-  type EventStore,
-  type RecordedEvent,
-} from '@decom/event-store';
+import { ConcurrencyConflict, type EventStore, type RecordedEvent } from '@decom/event-store';
 import { randomUUID } from 'node:crypto';
 import { currentTrace } from '@decom/tracing';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -113,11 +109,7 @@ export class ResourceTreeRepository {
    * @throws ConcurrencyConflict after the retries, or at once when `context.expectedRevision` is given.
    * @throws ReservationTaken when a created top-level name is held by another resource.
    */
-  async decideAndAppend(
-    stream: string,
-    decideFn: (state: TreeState) => ResourceEvent[],
-    context: AppendContext,
-  ): Promise<DecisionOutcome> {
+  async decideAndAppend(stream: string, decideFn: (state: TreeState) => ResourceEvent[], context: AppendContext): Promise<DecisionOutcome> {
     for (let attempt = 0; ; attempt++) {
       const { state, revision } = await this.load(stream);
       const events = decideFn(state);
@@ -136,7 +128,9 @@ export class ResourceTreeRepository {
             data: e.data,
             metadata: {
               caller: context.caller,
-              ...(context.audit ? { caller_issuer: context.audit.issuer, caller_subject: context.audit.subject, tenant: context.audit.tenant } : {}),
+              ...(context.audit
+                ? { caller_issuer: context.audit.issuer, caller_subject: context.audit.subject, tenant: context.audit.tenant }
+                : {}),
               ...(traceId ? { trace_id: traceId } : {}),
               schema_version: RESOURCE_EVENT_SCHEMA_VERSION,
             },

@@ -49,9 +49,18 @@ describe('TreeCache with ResourceTreeRepository', () => {
   });
 
   const create = (repository: ResourceTreeRepository, id: string, name: string) =>
-    repository.decideAndAppend(treeStreamName('Cluster', id), (state) => decideCreate({ type: 'CreateResource', id, kind: 'Cluster', name, spec: {}, labels: {}, metadata: metadata() }, state, kinds), { caller: 'alice' });
+    repository.decideAndAppend(
+      treeStreamName('Cluster', id),
+      (state) =>
+        decideCreate({ type: 'CreateResource', id, kind: 'Cluster', name, spec: {}, labels: {}, metadata: metadata() }, state, kinds),
+      { caller: 'alice' },
+    );
   const patch = (repository: ResourceTreeRepository, id: string, labels: Record<string, string>) =>
-    repository.decideAndAppend(treeStreamName('Cluster', id), (state) => decidePatch({ type: 'PatchResource', id, kind: 'Cluster', labels, metadata: metadata() }, state), { caller: 'alice' });
+    repository.decideAndAppend(
+      treeStreamName('Cluster', id),
+      (state) => decidePatch({ type: 'PatchResource', id, kind: 'Cluster', labels, metadata: metadata() }, state),
+      { caller: 'alice' },
+    );
 
   it('reads only the events after the kept revision, and folds to the same state as the whole stream', async () => {
     const { spy, reads } = spied(open());

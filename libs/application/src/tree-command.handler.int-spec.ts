@@ -29,7 +29,11 @@ describe('TreeCommandHandler through the CommandBus', () => {
   const metadata = () => ({ now: new Date().toISOString(), caller: caller.caller });
   const clusterId = '01a23450-0000-7000-8000-0000000000c1';
   const otherId = '01a23450-0000-7000-8000-0000000000c2';
-  const create = (id: string) => new CreateResourceCommand({ type: 'CreateResource', id, kind: 'Cluster', name: 'prod', spec: {}, labels: {}, metadata: metadata() }, caller);
+  const create = (id: string) =>
+    new CreateResourceCommand(
+      { type: 'CreateResource', id, kind: 'Cluster', name: 'prod', spec: {}, labels: {}, metadata: metadata() },
+      caller,
+    );
 
   beforeEach(async () => {
     const kinds = new KindRegistry(await loadEntitiesConfig(resolve('config/entities.yaml')));
@@ -60,14 +64,32 @@ describe('TreeCommandHandler through the CommandBus', () => {
     const created = await bus.execute(create(clusterId));
     expect(created.events.map((e) => e.type)).toEqual(['ResourceCreated']);
 
-    const patched = await bus.execute(new PatchResourceCommand({ type: 'PatchResource', id: clusterId, kind: 'Cluster', spec: { region: 'eu' }, metadata: metadata() }, caller));
+    const patched = await bus.execute(
+      new PatchResourceCommand(
+        { type: 'PatchResource', id: clusterId, kind: 'Cluster', spec: { region: 'eu' }, metadata: metadata() },
+        caller,
+      ),
+    );
     expect(patched.state.resources.get(clusterId)?.generation).toBe(2);
 
-    const paused = await bus.execute(new SetPausedCommand({ type: 'SetPaused', id: clusterId, kind: 'Cluster', paused: true, reason: 'maintenance', metadata: metadata() }, caller));
+    const paused = await bus.execute(
+      new SetPausedCommand(
+        { type: 'SetPaused', id: clusterId, kind: 'Cluster', paused: true, reason: 'maintenance', metadata: metadata() },
+        caller,
+      ),
+    );
     expect(paused.events.map((e) => e.type)).toEqual(['ResourcePaused']);
-    expect((await store.readStream(treeStreamName('Cluster', clusterId))).map((e) => e.type)).toEqual(['ResourceCreated', 'SpecChanged', 'ResourcePaused']);
+    expect((await store.readStream(treeStreamName('Cluster', clusterId))).map((e) => e.type)).toEqual([
+      'ResourceCreated',
+      'SpecChanged',
+      'ResourcePaused',
+    ]);
     // The operator's pause gets the longer conflict budget; the others the repository's default.
-    expect(appends.mock.calls.map(([, , context]) => context.maxConflictRetries)).toEqual([undefined, undefined, OPERATOR_CONFLICT_RETRIES]);
+    expect(appends.mock.calls.map(([, , context]) => context.maxConflictRetries)).toEqual([
+      undefined,
+      undefined,
+      OPERATOR_CONFLICT_RETRIES,
+    ]);
   });
 
   it('answers NameAlreadyTaken with the holder when the store refuses the name reservation', async () => {
@@ -78,6 +100,10 @@ describe('TreeCommandHandler through the CommandBus', () => {
   });
 
   it('refuses a command on a resource that was never created', async () => {
-    await expect(bus.execute(new PatchResourceCommand({ type: 'PatchResource', id: otherId, kind: 'Cluster', spec: {}, metadata: metadata() }, caller))).rejects.toBeInstanceOf(ResourceNotFound);
+    await expect(
+      bus.execute(
+        new PatchResourceCommand({ type: 'PatchResource', id: otherId, kind: 'Cluster', spec: {}, metadata: metadata() }, caller),
+      ),
+    ).rejects.toBeInstanceOf(ResourceNotFound);
   });
 });

@@ -46,7 +46,11 @@ export abstract class TreeCommandHandler<P extends ResourceAddress> implements I
     const stream = await this.streamOf(payload);
     const command = await this.resolve(payload);
     const retries = this.maxConflictRetries;
-    return this.repository.decideAndAppend(stream, (state) => this.decide(command, state), retries === undefined ? context : { ...context, maxConflictRetries: retries });
+    return this.repository.decideAndAppend(
+      stream,
+      (state) => this.decide(command, state),
+      retries === undefined ? context : { ...context, maxConflictRetries: retries },
+    );
   }
 
   /** The domain's decision on the folded tree: the events to append (none when nothing changes). Pure. */

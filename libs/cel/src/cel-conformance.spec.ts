@@ -61,7 +61,10 @@ function decode(value: JsonObject): unknown {
       return (((raw as JsonObject).values as JsonObject[] | undefined) ?? []).map(decode);
     case 'mapValue':
       return new Map(
-        (((raw as JsonObject).entries as JsonObject[] | undefined) ?? []).map((e) => [decode(e.key as JsonObject), decode(e.value as JsonObject)]),
+        (((raw as JsonObject).entries as JsonObject[] | undefined) ?? []).map((e) => [
+          decode(e.key as JsonObject),
+          decode(e.value as JsonObject),
+        ]),
       );
     default:
       throw new Unsupported(kind);

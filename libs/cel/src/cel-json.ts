@@ -72,7 +72,8 @@ function quoteGoJson(text: string): string {
     if (short) out += short;
     else if (code < 0x20 || ch === '<' || ch === '>' || ch === '&' || code === 0x2028 || code === 0x2029) {
       out += `\\u${code.toString(16).padStart(4, '0')}`;
-    } else if (code >= 0xd800 && code <= 0xdfff) out += '\\ufffd'; // lone surrogate: Go writes U+FFFD
+    } else if (code >= 0xd800 && code <= 0xdfff)
+      out += '\\ufffd'; // lone surrogate: Go writes U+FFFD
     else out += ch;
   }
   return `${out}"`;

@@ -7,7 +7,14 @@ describe('unknownVariables: free variables not in scope (cel-js checker scoping)
     ['items.map(s, s.adapter).exists(n, n == name)', ['items', 'name'], []],
     ['cel.bind(v, a + 1, v * b)', ['a'], [{ name: 'b', offset: 23 }]],
     ['has(resources.x.y) && now() != "" && timestamp(now()) > timestamp("2020-01-01T00:00:00Z")', ['resources'], []],
-    ['p + q + p', [], [{ name: 'p', offset: 0 }, { name: 'q', offset: 4 }]],
+    [
+      'p + q + p',
+      [],
+      [
+        { name: 'p', offset: 0 },
+        { name: 'q', offset: 4 },
+      ],
+    ],
   ])('%s', (expression, known, expected) => {
     expect(unknownVariables(expression, known)).toEqual(expected);
   });

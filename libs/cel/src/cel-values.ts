@@ -103,10 +103,7 @@ export function mapKeyToString(key: unknown): string {
 
 /** cel-js does not export its `Type` class; its values print as `Type<int>` and carry a `name`. */
 function isCelType(value: object): value is { name: string } {
-  return (
-    Object.prototype.toString.call(value).startsWith('[object Type<') &&
-    typeof (value as { name?: unknown }).name === 'string'
-  );
+  return Object.prototype.toString.call(value).startsWith('[object Type<') && typeof (value as { name?: unknown }).name === 'string';
 }
 
 /**

@@ -93,9 +93,7 @@ describe("Decom deviation: has() is false when an intermediate is absent (seed's
   ]);
 
   it('still fails on a direct access to the absent object (standard CEL)', () => {
-    expect(() => evaluateCel('resources.clusterConfigMap.metadata == null', { resources: {} })).toThrow(
-      /No such key: clusterConfigMap/,
-    );
+    expect(() => evaluateCel('resources.clusterConfigMap.metadata == null', { resources: {} })).toThrow(/No such key: clusterConfigMap/);
   });
 
   it('still fails on an unknown variable and on selecting a field of a string', () => {
@@ -146,8 +144,26 @@ describe('lists extension', () => {
     ['[3, 1, 2].sort()', {}, [1, 2, 3]],
     ['["b", "a", "C"].sort()', {}, ['C', 'a', 'b']],
     ['tags.distinct().sort()', { tags: ['b', 'a', 'b'] }, ['a', 'b']],
-    ['pools.sortBy(p, p.replicas).map(p, p.name)', { pools: [{ name: 'x', replicas: 3 }, { name: 'y', replicas: 1 }] }, ['y', 'x']],
-    ['pools.sortBy(p, -p.replicas).map(p, p.name)', { pools: [{ name: 'x', replicas: 3 }, { name: 'y', replicas: 1 }] }, ['x', 'y']],
+    [
+      'pools.sortBy(p, p.replicas).map(p, p.name)',
+      {
+        pools: [
+          { name: 'x', replicas: 3 },
+          { name: 'y', replicas: 1 },
+        ],
+      },
+      ['y', 'x'],
+    ],
+    [
+      'pools.sortBy(p, -p.replicas).map(p, p.name)',
+      {
+        pools: [
+          { name: 'x', replicas: 3 },
+          { name: 'y', replicas: 1 },
+        ],
+      },
+      ['x', 'y'],
+    ],
     ['[[2, "b"], [1, "a"], [2, "a"]].sortBy(e, e[0]).map(e, e[1])', {}, ['a', 'b', 'a']], // stable
     ['[1, 2, 3, 4].slice(1, 3)', {}, [2, 3]],
     ['[1, 2].slice(2, 2)', {}, []],

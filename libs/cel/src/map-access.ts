@@ -8,4 +8,3 @@ export function mapGet(value: unknown, key: string): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return undefined;
   return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }
-

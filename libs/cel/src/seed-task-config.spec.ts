@@ -13,7 +13,12 @@ interface SeedConfig {
   post: {
     payloads: Array<{
       build: {
-        conditions: Array<{ type: string; status: { expression: string }; reason: { expression: string }; message: { expression: string } }>;
+        conditions: Array<{
+          type: string;
+          status: { expression: string };
+          reason: { expression: string };
+          message: { expression: string };
+        }>;
         observed_generation: { expression: string };
       };
     }>;
@@ -39,7 +44,11 @@ const clusterConfigMap = {
   kind: 'ConfigMap',
   metadata: { name: 'cluster-c1-config', namespace: 'c1', resourceVersion: '12' },
 };
-const clusterJob = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'validation-c1-gen1', namespace: 'c1', resourceVersion: '13' } };
+const clusterJob = {
+  apiVersion: 'batch/v1',
+  kind: 'Job',
+  metadata: { name: 'validation-c1-gen1', namespace: 'c1', resourceVersion: '13' },
+};
 
 const healthy = {
   executionStatus: 'success',
@@ -64,7 +73,13 @@ const DELETED_TIME = '2026-03-01T10:00:00Z';
 /** Absent objects' keys are left out of `resources`, never set to null (seed 000 "CEL resource presence pattern"). */
 const states = {
   'not deleting': {
-    vars: { is_deleting: false, deleted_time: null, generation: 1, adapter: healthy, resources: { clusterNamespace, clusterConfigMap, clusterJob } },
+    vars: {
+      is_deleting: false,
+      deleted_time: null,
+      generation: 1,
+      adapter: healthy,
+      resources: { clusterNamespace, clusterConfigMap, clusterJob },
+    },
     Applied: ['True', 'ConfigMapApplied', 'Applied'],
     Available: ['True', 'ConfigMapAvailable', 'ConfigMap available'],
     Finalized: ['False', '', ''],
@@ -72,7 +87,13 @@ const states = {
     deleteWhen: { clusterNamespace: false, clusterConfigMap: false, clusterJob: false },
   },
   'deleting, all three objects present': {
-    vars: { is_deleting: true, deleted_time: DELETED_TIME, generation: 2, adapter: healthy, resources: { clusterNamespace, clusterConfigMap, clusterJob } },
+    vars: {
+      is_deleting: true,
+      deleted_time: DELETED_TIME,
+      generation: 2,
+      adapter: healthy,
+      resources: { clusterNamespace, clusterConfigMap, clusterJob },
+    },
     Applied: ['True', 'ConfigMapApplied', 'Applied'],
     Available: ['True', 'ConfigMapAvailable', 'ConfigMap available'],
     Finalized: ['False', 'CleanupInProgress', 'Resource cleanup in progress'],
@@ -80,7 +101,13 @@ const states = {
     deleteWhen: { clusterNamespace: false, clusterConfigMap: false, clusterJob: true },
   },
   'deleting, Job gone': {
-    vars: { is_deleting: true, deleted_time: DELETED_TIME, generation: 2, adapter: healthy, resources: { clusterNamespace, clusterConfigMap } },
+    vars: {
+      is_deleting: true,
+      deleted_time: DELETED_TIME,
+      generation: 2,
+      adapter: healthy,
+      resources: { clusterNamespace, clusterConfigMap },
+    },
     Applied: ['True', 'ConfigMapApplied', 'Applied'],
     Available: ['True', 'ConfigMapAvailable', 'ConfigMap available'],
     Finalized: ['False', 'CleanupInProgress', 'Resource cleanup in progress'],

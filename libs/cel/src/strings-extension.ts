@@ -17,9 +17,7 @@ export function registerStringsExtension(env: Environment): void {
     .registerConstant('strings', 'StringsNamespace', new StringsNamespace())
     .registerFunction('StringsNamespace.quote(string): string', (_ns: StringsNamespace, s: string) => quote(s))
     .registerFunction('string.charAt(int): string', charAt)
-    .registerFunction('string.replace(string, string): string', (s: string, old: string, rep: string) =>
-      goReplace(s, old, rep, -1),
-    )
+    .registerFunction('string.replace(string, string): string', (s: string, old: string, rep: string) => goReplace(s, old, rep, -1))
     .registerFunction('string.replace(string, string, int): string', (s: string, old: string, rep: string, n: bigint) =>
       goReplace(s, old, rep, Number(n)),
     )

@@ -110,9 +110,17 @@ function parseAdmins(value: string | undefined): string[] {
   return value.split(',').map((entry, index) => {
     const admin = entry.trim();
     if (admin === '') throw new ConfigError('DECOM_ADMINS', `entry ${index + 1} is empty, got ${JSON.stringify(value)}`);
-    if (!isValidIdentity(admin)) throw new ConfigError('DECOM_ADMINS', `entry ${index + 1} is not an identity (1-${IDENTITY_MAX} printable ASCII characters), got ${JSON.stringify(admin.slice(0, 64))}`);
+    if (!isValidIdentity(admin))
+      throw new ConfigError(
+        'DECOM_ADMINS',
+        `entry ${index + 1} is not an identity (1-${IDENTITY_MAX} printable ASCII characters), got ${JSON.stringify(admin.slice(0, 64))}`,
+      );
     const notCanonical = nonCanonicalIdentity(admin);
-    if (notCanonical) throw new ConfigError('DECOM_ADMINS', `entry ${index + 1} ${JSON.stringify(admin)}: ${notCanonical} (a token's identity never matches it)`);
+    if (notCanonical)
+      throw new ConfigError(
+        'DECOM_ADMINS',
+        `entry ${index + 1} ${JSON.stringify(admin)}: ${notCanonical} (a token's identity never matches it)`,
+      );
     return admin;
   });
 }
@@ -145,7 +153,10 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
   // Set but empty (a missing ConfigMap key, a typo in a unit file) would silently mean "no server config",
   // that is authentication off: whoever set the variable meant a file.
   if (env['DECOM_SERVER_CONFIG'] !== undefined && nonEmpty(env['DECOM_SERVER_CONFIG']) === undefined) {
-    throw new ConfigError('DECOM_SERVER_CONFIG', 'is set but empty: name the server config file (docs/security.md), or unset the variable to run without one (authentication off)');
+    throw new ConfigError(
+      'DECOM_SERVER_CONFIG',
+      'is set but empty: name the server config file (docs/security.md), or unset the variable to run without one (authentication off)',
+    );
   }
   return {
     port,
@@ -169,7 +180,10 @@ export function loadAppConfig(env: Env = process.env, cwd: string = process.cwd(
     sweepIntervalMs: parseCount('DECOM_SWEEP_INTERVAL_MS', env['DECOM_SWEEP_INTERVAL_MS'] ?? '30000', 100),
     // At most 300: V8's own rule never lets the heap grow more than 4 x between full collections, and a
     // typo (5000 for 50) must not turn the setting that saves memory into one that wastes gigabytes.
-    heapGrowingPercent: env['DECOM_HEAP_GROWING_PERCENT'] === undefined ? undefined : parseBoundedCount('DECOM_HEAP_GROWING_PERCENT', env['DECOM_HEAP_GROWING_PERCENT'], 0, 300),
+    heapGrowingPercent:
+      env['DECOM_HEAP_GROWING_PERCENT'] === undefined
+        ? undefined
+        : parseBoundedCount('DECOM_HEAP_GROWING_PERCENT', env['DECOM_HEAP_GROWING_PERCENT'], 0, 300),
     leakScanIntervalMs: parseCount('DECOM_LEAK_SCAN_INTERVAL_MS', env['DECOM_LEAK_SCAN_INTERVAL_MS'] ?? '300000', 0),
     workerConcurrency: parseCount('DECOM_WORKER_CONCURRENCY', env['DECOM_WORKER_CONCURRENCY'] ?? '4', 1),
     jobLockMs: parseCount('DECOM_JOB_LOCK_MS', env['DECOM_JOB_LOCK_MS'] ?? '30000', 500),

@@ -25,7 +25,12 @@ const OUTPUT_KEYS = ['status', 'reason', 'message'] as const;
  * Compiles `node` (the `conditions` value of entity `path`), pushing issues into `source.issues`.
  * Returns the rules that compiled (the caller throws when any issue was recorded).
  */
-export function parseConditionRules(node: unknown, path: string, requiredAdapters: readonly string[], source: RuleSource): ConditionMappingRule[] {
+export function parseConditionRules(
+  node: unknown,
+  path: string,
+  requiredAdapters: readonly string[],
+  source: RuleSource,
+): ConditionMappingRule[] {
   const at = (n: Node | null | undefined, field: string, message: string) => {
     const { line, col } = source.lineCounter.linePos(n?.range?.[0] ?? 0);
     source.issues.push(`${source.file}:${line}:${col} ${field}: ${message}`);
@@ -49,7 +54,8 @@ export function parseConditionRules(node: unknown, path: string, requiredAdapter
     const type = isScalar(typeNode) ? typeNode.value : undefined;
     let typeOk = false;
     if (typeof type !== 'string' || type === '') at(typeNode ?? item, `${rulePath}.type`, 'must be a non-empty string');
-    else if (type.length > MAPPED_CONDITION_LIMITS.type) at(typeNode, `${rulePath}.type`, `must be at most ${MAPPED_CONDITION_LIMITS.type} characters, got ${type.length}`);
+    else if (type.length > MAPPED_CONDITION_LIMITS.type)
+      at(typeNode, `${rulePath}.type`, `must be at most ${MAPPED_CONDITION_LIMITS.type} characters, got ${type.length}`);
     else if (reserved.has(type)) at(typeNode, `${rulePath}.type`, `"${type}" is a reserved condition type`);
     else if (seen.has(type)) at(typeNode, `${rulePath}.type`, `duplicate condition type "${type}"`);
     else typeOk = true;
@@ -99,9 +105,14 @@ function expression(
   } catch (error) {
     if (!(error instanceof CelCompileError)) throw error;
     const start = source.lineCounter.linePos((node as Scalar).range?.[0] ?? 0);
-    const { line, column } = positionInScalarValue(source.text, node as Scalar, { line: start.line, column: start.col }, error.line, error.column);
+    const { line, column } = positionInScalarValue(
+      source.text,
+      node as Scalar,
+      { line: start.line, column: start.col },
+      error.line,
+      error.column,
+    );
     source.issues.push(`${source.file}:${line}:${column} ${field}.expression: invalid CEL expression: ${error.reason}`);
     return undefined;
   }
 }
-

@@ -7,7 +7,10 @@ import { dirname } from 'node:path';
 import { ConfigError, type AppConfig } from './app-config.js';
 
 /** @throws ConfigError naming the variable, e.g. `KUBECONFIG: file not found: /nonexistent`. */
-export function checkConfigPaths(config: Pick<AppConfig, 'kubeconfig' | 'adaptersDir' | 'entitiesFile' | 'dataDir' | 'eventStore'>, needs: { adapters: boolean } = { adapters: true }): void {
+export function checkConfigPaths(
+  config: Pick<AppConfig, 'kubeconfig' | 'adaptersDir' | 'entitiesFile' | 'dataDir' | 'eventStore'>,
+  needs: { adapters: boolean } = { adapters: true },
+): void {
   if (config.kubeconfig !== undefined) requireFile('KUBECONFIG', config.kubeconfig);
   requireFile('DECOM_ENTITIES_FILE', config.entitiesFile);
   if (needs.adapters) requireDirectory('DECOM_ADAPTERS_DIR', config.adaptersDir);

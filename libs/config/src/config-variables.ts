@@ -12,10 +12,18 @@ export interface ConfigVariable {
 
 export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'PORT', default: '8000', meaning: 'API port (0 = any free port)' },
-  { name: 'HOST', default: '127.0.0.1', meaning: 'bind address of the API and metrics ports; any other address needs JWT (or DECOM_AUTH=disabled)' },
+  {
+    name: 'HOST',
+    default: '127.0.0.1',
+    meaning: 'bind address of the API and metrics ports; any other address needs JWT (or DECOM_AUTH=disabled)',
+  },
   { name: 'DECOM_SERVER_CONFIG', default: 'unset', meaning: 'server config YAML: JWT issuers, roles, rate limit (docs/security.md)' },
   { name: 'DECOM_AUTH', default: 'auto', meaning: 'disabled: explicitly serve a non-loopback HOST without authentication' },
-  { name: 'DECOM_TOKEN_FILE', default: 'unset', meaning: 'bearer token file decom history and decom adapter plan send to an engine with JWT on' },
+  {
+    name: 'DECOM_TOKEN_FILE',
+    default: 'unset',
+    meaning: 'bearer token file decom history and decom adapter plan send to an engine with JWT on',
+  },
   { name: 'DECOM_CORS_ORIGINS', default: 'unset', meaning: 'browser origins allowed cross-origin, comma list or *; unset = CORS off' },
   { name: 'DECOM_DATA_DIR', default: './data', meaning: 'folder of the embedded SQLite file' },
   { name: 'KUBECONFIG', default: 'unset', meaning: 'Kubernetes for the adapters; unset = bundled local API server' },
@@ -31,7 +39,11 @@ export const CONFIG_VARIABLES: readonly ConfigVariable[] = [
   { name: 'DECOM_API_URL', default: 'http://127.0.0.1:$PORT', meaning: 'where adapters (and decom worker) reach the API' },
   { name: 'DECOM_SENTINEL_FILE', default: './config/sentinel.yaml', meaning: "the sweeper's Sentinel message_decision rules" },
   { name: 'DECOM_SWEEP_INTERVAL_MS', default: '30000', meaning: 'how often the sweeper re-dispatches lost work' },
-  { name: 'DECOM_HEAP_GROWING_PERCENT', default: '20 (start), 50 (api, worker)', meaning: 'V8 heap growth past the live data before a full GC, 0..300; 0 = V8 default' },
+  {
+    name: 'DECOM_HEAP_GROWING_PERCENT',
+    default: '20 (start), 50 (api, worker)',
+    meaning: 'V8 heap growth past the live data before a full GC, 0..300; 0 = V8 default',
+  },
   { name: 'DECOM_WORKER_CONCURRENCY', default: '4', meaning: 'adapter runs at once per adapter and process' },
   { name: 'DECOM_JOB_LOCK_MS', default: '30000', meaning: "BullMQ job lock: a killed worker's job is picked up after it" },
   { name: 'DECOM_QUEUE_PREFIX', default: 'decom', meaning: 'Redis key prefix of the BullMQ queues' },

@@ -14,7 +14,22 @@ export class EntitiesConfigError extends Error {
   }
 }
 
-const KIND_KEYS = new Set(['kind', 'plural', 'parent_kind', 'on_parent_delete', 'required_adapters', 'name_min_len', 'name_max_len', 'spec_schema_name', 'references', 'conditions', 'require_spec_schema', 'deletion_timeout_seconds', 'deletion_propagation', 'verify_cleanup']);
+const KIND_KEYS = new Set([
+  'kind',
+  'plural',
+  'parent_kind',
+  'on_parent_delete',
+  'required_adapters',
+  'name_min_len',
+  'name_max_len',
+  'spec_schema_name',
+  'references',
+  'conditions',
+  'require_spec_schema',
+  'deletion_timeout_seconds',
+  'deletion_propagation',
+  'verify_cleanup',
+]);
 
 /** @throws EntitiesConfigError listing every issue as `file:line:column field: message`. */
 export function parseEntitiesConfig(text: string, file: string): KindDescriptor[] {
@@ -61,7 +76,11 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
     const parent = str('parent_kind', false);
     const onParentDelete = value['on_parent_delete'];
     if (onParentDelete !== undefined && onParentDelete !== 'cascade' && onParentDelete !== 'restrict') {
-      at(item.get('on_parent_delete', true) as Node, `${path}.on_parent_delete`, `must be cascade or restrict, got "${String(onParentDelete)}"`);
+      at(
+        item.get('on_parent_delete', true) as Node,
+        `${path}.on_parent_delete`,
+        `must be cascade or restrict, got "${String(onParentDelete)}"`,
+      );
     }
     // Name limits: whole numbers of characters within Kubernetes' 253, min ≤ max (a typo must not start an
     // engine that accepts any name length).
@@ -73,11 +92,23 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
         at(item.get(key, true) as Node, `${path}.${key}`, `must be an integer from 1 to 253 (characters), got ${JSON.stringify(length)}`);
       } else lengths[key] = length;
     }
-    if (lengths['name_min_len'] !== undefined && lengths['name_max_len'] !== undefined && lengths['name_min_len'] > lengths['name_max_len']) {
-      at(item.get('name_min_len', true) as Node, `${path}.name_min_len`, `must not exceed name_max_len (${lengths['name_max_len']}), got ${lengths['name_min_len']}`);
+    if (
+      lengths['name_min_len'] !== undefined &&
+      lengths['name_max_len'] !== undefined &&
+      lengths['name_min_len'] > lengths['name_max_len']
+    ) {
+      at(
+        item.get('name_min_len', true) as Node,
+        `${path}.name_min_len`,
+        `must not exceed name_max_len (${lengths['name_max_len']}), got ${lengths['name_min_len']}`,
+      );
     }
     if (value['require_spec_schema'] !== undefined && typeof value['require_spec_schema'] !== 'boolean') {
-      at(item.get('require_spec_schema', true) as Node, `${path}.require_spec_schema`, `must be true or false, got ${JSON.stringify(value['require_spec_schema'])}`);
+      at(
+        item.get('require_spec_schema', true) as Node,
+        `${path}.require_spec_schema`,
+        `must be true or false, got ${JSON.stringify(value['require_spec_schema'])}`,
+      );
     }
     if (value['spec_schema_name'] !== undefined) str('spec_schema_name', false);
     const timeout = value['deletion_timeout_seconds'];
@@ -91,14 +122,23 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
     }
     const propagation = value['deletion_propagation'];
     if (propagation !== undefined && !isPropagationPolicy(propagation)) {
-      at(item.get('deletion_propagation', true) as Node, `${path}.deletion_propagation`, `must be ${PROPAGATION_POLICIES.join(' or ')}, got "${String(propagation)}"`);
+      at(
+        item.get('deletion_propagation', true) as Node,
+        `${path}.deletion_propagation`,
+        `must be ${PROPAGATION_POLICIES.join(' or ')}, got "${String(propagation)}"`,
+      );
     }
     const adapters = value['required_adapters'] ?? [];
     if (!Array.isArray(adapters) || adapters.some((a) => typeof a !== 'string' || a === '')) {
       at((item.get('required_adapters', true) as Node) ?? item, `${path}.required_adapters`, 'must be a list of adapter names');
     }
     // Condition mapping rules (hyperfleet-api `docs/condition-mapping.md`) compile now: a bad rule stops the start.
-    const conditions = parseConditionRules(item.get('conditions', true), path, Array.isArray(adapters) ? (adapters as string[]) : [], { text, lineCounter, file, issues });
+    const conditions = parseConditionRules(item.get('conditions', true), path, Array.isArray(adapters) ? (adapters as string[]) : [], {
+      text,
+      lineCounter,
+      file,
+      issues,
+    });
     if (kind && plural) {
       sourceIndex.push(i);
       out.push({
@@ -136,7 +176,11 @@ export function parseEntitiesConfig(text: string, file: string): KindDescriptor[
       if (parent === d.kind) {
         const i = sourceIndex[n]!;
         const item = entities.items[i] as import('yaml').YAMLMap;
-        at(item.get('parent_kind', true) as Node, `entities[${i}].parent_kind`, `parent kinds form a cycle: ${[...chain, parent].join(' → ')}`);
+        at(
+          item.get('parent_kind', true) as Node,
+          `entities[${i}].parent_kind`,
+          `parent kinds form a cycle: ${[...chain, parent].join(' → ')}`,
+        );
         break;
       }
       if (chain.includes(parent)) break; // a cycle further up, reported at its own kinds

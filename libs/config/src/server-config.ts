@@ -154,7 +154,14 @@ export interface ServerConfig {
 
 /** No file: JWT off, no roles, no rate limit (today's open development behaviour). */
 export const DEFAULT_SERVER_CONFIG: ServerConfig = {
-  jwt: { enabled: false, anonymous_reads: false, clock_skew_seconds: 30, jwks_refetch_cooldown_seconds: 30, max_token_lifetime_seconds: 86_400, configs: [] },
+  jwt: {
+    enabled: false,
+    anonymous_reads: false,
+    clock_skew_seconds: 30,
+    jwks_refetch_cooldown_seconds: 30,
+    max_token_lifetime_seconds: 86_400,
+    configs: [],
+  },
   authorization: { admins: [], adapters: {} },
   rate_limit: { enabled: false, max: 600, time_window_ms: 60_000 },
   streams: DEFAULT_STREAM_LIMITS,
@@ -173,7 +180,15 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 /** Headers HyperFleet refuses as a token source (`header`): cookies are no bearer credential. */
 const FORBIDDEN_TOKEN_HEADERS: ReadonlySet<string> = new Set(['cookie', 'set-cookie']);
 /** Headers HyperFleet refuses as `identity_header`: they carry credentials, not a caller's name. */
-const FORBIDDEN_IDENTITY_HEADERS: ReadonlySet<string> = new Set(['authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-auth-token', 'x-forwarded-authorization', 'proxy-authorization']);
+const FORBIDDEN_IDENTITY_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-auth-token',
+  'x-forwarded-authorization',
+  'proxy-authorization',
+]);
 const TENANT_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /**
@@ -196,7 +211,9 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const root = doc.contents as Node | null;
   // An empty file (a ConfigMap mounted without its key) would otherwise mean every default: authentication off.
   if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) {
-    issues.push(`${file}:1:1 (root): the file is empty: write server: and authorization: (docs/security.md), or unset DECOM_SERVER_CONFIG to run without a server config`);
+    issues.push(
+      `${file}:1:1 (root): the file is empty: write server: and authorization: (docs/security.md), or unset DECOM_SERVER_CONFIG to run without a server config`,
+    );
     throw new ServerConfigError(issues);
   }
   if (!isMap(root)) {
@@ -210,23 +227,44 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const trusted_proxies = server.addresses('trusted_proxies');
 
   const jwtMap = server.map('jwt');
-  jwtMap.only(['enabled', 'anonymous_reads', 'clock_skew_seconds', 'jwks_refetch_cooldown_seconds', 'max_token_lifetime_seconds', 'configs']);
+  jwtMap.only([
+    'enabled',
+    'anonymous_reads',
+    'clock_skew_seconds',
+    'jwks_refetch_cooldown_seconds',
+    'max_token_lifetime_seconds',
+    'configs',
+  ]);
   const enabled = jwtMap.bool('enabled', false);
   const configs: JwtIssuerConfig[] = [];
   const seenIssuers = new Set<string>();
   jwtMap.list('configs').forEach((item) => {
-    item.only(['issuer_url', 'jwk_cert_url', 'jwks_file', 'jwk_cert_file', 'jwk_cert_ca_file', 'header', 'audience', 'identity_claim', 'identity_claim_pattern', 'identity_header', 'system_identities']);
+    item.only([
+      'issuer_url',
+      'jwk_cert_url',
+      'jwks_file',
+      'jwk_cert_file',
+      'jwk_cert_ca_file',
+      'header',
+      'audience',
+      'identity_claim',
+      'identity_claim_pattern',
+      'identity_header',
+      'system_identities',
+    ]);
     const issuer_url = item.string('issuer_url', true);
     if (issuer_url !== undefined && seenIssuers.has(issuer_url)) item.problem('issuer_url', `duplicate issuer "${issuer_url}"`);
     if (issuer_url !== undefined) seenIssuers.add(issuer_url);
     const jwk_cert_url = item.url('jwk_cert_url');
     // `jwk_cert_file` is HyperFleet's name of Decom's `jwks_file`: one key, two spellings.
-    if (item.has('jwks_file') && item.has('jwk_cert_file')) item.problem('jwk_cert_file', 'jwk_cert_file and jwks_file are the same setting: set one');
+    if (item.has('jwks_file') && item.has('jwk_cert_file'))
+      item.problem('jwk_cert_file', 'jwk_cert_file and jwks_file are the same setting: set one');
     const jwksFile = item.string('jwks_file', false) ?? item.string('jwk_cert_file', false);
     const hasFile = item.has('jwks_file') || item.has('jwk_cert_file');
     if (item.has('jwk_cert_url') === hasFile) item.problem('jwk_cert_url', 'set exactly one of jwk_cert_url and jwk_cert_file (jwks_file)');
     const caFile = item.string('jwk_cert_ca_file', false);
-    if (caFile !== undefined && !item.has('jwk_cert_url')) item.problem('jwk_cert_ca_file', 'jwk_cert_ca_file requires jwk_cert_url (it is the CA of that endpoint)');
+    if (caFile !== undefined && !item.has('jwk_cert_url'))
+      item.problem('jwk_cert_ca_file', 'jwk_cert_ca_file requires jwk_cert_url (it is the CA of that endpoint)');
     const header = (item.string('header', false) ?? 'authorization').toLowerCase();
     if (!HEADER_NAME.test(header)) item.problem('header', `not a valid header name: "${header}"`);
     else if (FORBIDDEN_TOKEN_HEADERS.has(header)) item.problem('header', `"${header}" is not allowed as a token source`);
@@ -242,11 +280,15 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
       }
     }
     const identity_header = item.string('identity_header', false);
-    if (identity_header !== undefined && !HEADER_NAME.test(identity_header)) item.problem('identity_header', `not a valid header name: "${identity_header}"`);
-    else if (identity_header !== undefined && FORBIDDEN_IDENTITY_HEADERS.has(identity_header.toLowerCase())) item.problem('identity_header', `"${identity_header}" carries credentials: not allowed as identity_header`);
-    else if (identity_header !== undefined && identity_header.toLowerCase() === header) item.problem('identity_header', `must differ from header "${header}"`);
+    if (identity_header !== undefined && !HEADER_NAME.test(identity_header))
+      item.problem('identity_header', `not a valid header name: "${identity_header}"`);
+    else if (identity_header !== undefined && FORBIDDEN_IDENTITY_HEADERS.has(identity_header.toLowerCase()))
+      item.problem('identity_header', `"${identity_header}" carries credentials: not allowed as identity_header`);
+    else if (identity_header !== undefined && identity_header.toLowerCase() === header)
+      item.problem('identity_header', `must differ from header "${header}"`);
     const systemIdentities = item.bool('system_identities', false);
-    if (systemIdentities && identity_header === undefined) item.problem('system_identities', 'system_identities applies to identity_header: set identity_header too');
+    if (systemIdentities && identity_header === undefined)
+      item.problem('system_identities', 'system_identities applies to identity_header: set identity_header too');
     const absolute = (path: string) => (isAbsolute(path) ? path : resolve(dirname(file), path));
     if (issuer_url && audience && (jwk_cert_url || jwksFile)) {
       configs.push({
@@ -295,7 +337,8 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
     tenantMap.only(['enabled', 'system_header', 'dimensions']);
     const tenantEnabled = tenantMap.bool('enabled', false);
     const system_header = tenantMap.string('system_header', tenantEnabled) ?? '';
-    if (system_header && !HEADER_NAME.test(system_header)) tenantMap.problem('system_header', `not a valid header name: "${system_header}"`);
+    if (system_header && !HEADER_NAME.test(system_header))
+      tenantMap.problem('system_header', `not a valid header name: "${system_header}"`);
     const headers = new Set<string>([system_header.toLowerCase()]);
     const keys = new Set<string>();
     const dimensions = tenantMap.list('dimensions').map((d) => {
@@ -313,7 +356,8 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
       return { header: header.toLowerCase(), key, required: d.bool('required', false), ...(claim ? { claim } : {}) };
     });
     if (tenantEnabled && dimensions.length === 0) tenantMap.problem('dimensions', 'tenants are enabled but no dimension is configured');
-    else if (tenantEnabled && !dimensions.some((d) => d.required)) tenantMap.problem('dimensions', 'at least one dimension must be required: true');
+    else if (tenantEnabled && !dimensions.some((d) => d.required))
+      tenantMap.problem('dimensions', 'at least one dimension must be required: true');
     tenant = { enabled: tenantEnabled, system_header: system_header.toLowerCase(), dimensions };
   }
 
@@ -323,7 +367,8 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const protectionMap = authz.map('deletion_protection');
   protectionMap.only(['clear_role']);
   const clearRole = protectionMap.string('clear_role', false) ?? 'admin';
-  if (clearRole !== 'admin' && clearRole !== 'operator') protectionMap.problem('clear_role', `must be admin or operator, got "${clearRole}"`);
+  if (clearRole !== 'admin' && clearRole !== 'operator')
+    protectionMap.problem('clear_role', `must be admin or operator, got "${clearRole}"`);
   const operators = authz.identities('operators');
   const breakGlassMap = authz.map('break_glass');
   breakGlassMap.only(['approvals', 'expires_after_seconds']);
@@ -331,7 +376,8 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   const approvals = breakGlassMap.integer('approvals', 0, 0, 1);
   const expiresAfter = breakGlassMap.integer('expires_after_seconds', 3600, 60, 604_800);
   // Header identities prove nothing: without verified tokens one person could approve as another.
-  if (approvals > 0 && !enabled) breakGlassMap.problem('approvals', 'the two-person rule needs verified callers: set server.jwt.enabled: true');
+  if (approvals > 0 && !enabled)
+    breakGlassMap.problem('approvals', 'the two-person rule needs verified callers: set server.jwt.enabled: true');
   const adaptersMap = authz.map('adapters');
   const adapters: Record<string, readonly RoleGrant[]> = {};
   for (const key of adaptersMap.keys()) adapters[key] = adaptersMap.identities(key) ?? [];
@@ -347,7 +393,8 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   for (const key of deletionsMap.keys()) {
     const budget = deletionsMap.map(key);
     budget.only(['max_in_flight', 'max_per_hour']);
-    const bound = (field: 'max_in_flight' | 'max_per_hour') => (budget.has(field) ? { [field]: budget.integer(field, 1, 1, 1_000_000) } : {});
+    const bound = (field: 'max_in_flight' | 'max_per_hour') =>
+      budget.has(field) ? { [field]: budget.integer(field, 1, 1, 1_000_000) } : {};
     if (!budget.has('max_in_flight') && !budget.has('max_per_hour')) deletionsMap.problem(key, 'set max_in_flight and/or max_per_hour');
     deletions[key] = { ...bound('max_in_flight'), ...bound('max_per_hour') };
   }
@@ -356,8 +403,21 @@ export function parseServerConfig(text: string, file: string): ServerConfig {
   return {
     file,
     ...(Object.keys(deletions).length > 0 ? { limits: { deletions } } : {}),
-    jwt: { enabled, anonymous_reads: jwtMap.bool('anonymous_reads', false), clock_skew_seconds: clockSkew, jwks_refetch_cooldown_seconds: cooldown, max_token_lifetime_seconds: maxLifetime, configs },
-    authorization: { admins, ...(operators ? { operators } : {}), adapters, ...(clearRole === 'operator' ? { deletion_protection: { clear_role: 'operator' as const } } : {}), ...(approvals > 0 && { break_glass: { approvals, expires_after_seconds: expiresAfter } }) },
+    jwt: {
+      enabled,
+      anonymous_reads: jwtMap.bool('anonymous_reads', false),
+      clock_skew_seconds: clockSkew,
+      jwks_refetch_cooldown_seconds: cooldown,
+      max_token_lifetime_seconds: maxLifetime,
+      configs,
+    },
+    authorization: {
+      admins,
+      ...(operators ? { operators } : {}),
+      adapters,
+      ...(clearRole === 'operator' ? { deletion_protection: { clear_role: 'operator' as const } } : {}),
+      ...(approvals > 0 && { break_glass: { approvals, expires_after_seconds: expiresAfter } }),
+    },
     rate_limit,
     streams,
     graphql,
@@ -512,7 +572,11 @@ class MapReader {
     node.items.forEach((item, i) => {
       const value = isScalar(item) && typeof item.value === 'string' ? item.value.trim() : undefined;
       if (value === undefined || !isAddressOrRange(value)) {
-        this.at(item as Node, `${this.field(key)}[${i}]`, `must be an IP address or CIDR range (e.g. 10.0.0.0/8), got ${JSON.stringify(isScalar(item) ? item.value : '(not a scalar)')}`);
+        this.at(
+          item as Node,
+          `${this.field(key)}[${i}]`,
+          `must be an IP address or CIDR range (e.g. 10.0.0.0/8), got ${JSON.stringify(isScalar(item) ? item.value : '(not a scalar)')}`,
+        );
       } else out.push(value);
     });
     return out;
@@ -538,7 +602,11 @@ class MapReader {
         grant.only(['issuer', 'identity']);
         const issuer = grant.string('issuer', true);
         const identity = grant.string('identity', true);
-        if (identity !== undefined && this.validIdentity(item.get('identity', true) as Node, `${field}.identity`, identity) && issuer !== undefined) {
+        if (
+          identity !== undefined &&
+          this.validIdentity(item.get('identity', true) as Node, `${field}.identity`, identity) &&
+          issuer !== undefined
+        ) {
           out.push({ issuer, identity });
           bound.push({ node: item.get('issuer', true) as Node, field: `${field}.issuer`, issuer });
         }

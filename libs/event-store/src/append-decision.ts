@@ -16,8 +16,7 @@ export interface StoredEventRef {
 }
 
 export type AppendDecision =
-  | { readonly kind: 'append'; readonly firstRevision: number }
-  | { readonly kind: 'already-appended'; readonly result: AppendResult };
+  { readonly kind: 'append'; readonly firstRevision: number } | { readonly kind: 'already-appended'; readonly result: AppendResult };
 
 /**
  * Decides an append from what the backend read under its write lock (pure, shared by every backend).
@@ -56,10 +55,12 @@ export function decideAppend(input: {
   const first = original[0];
   const isExactRetry =
     first !== undefined &&
-    original.every(
-      (event, index) => event !== undefined && event.stream === stream && event.revision === first.revision + index,
+    original.every((event, index) => event !== undefined && event.stream === stream && event.revision === first.revision + index);
+  if (!isExactRetry)
+    throw new DuplicateEventId(
+      stream,
+      stored.map((event) => event.id),
     );
-  if (!isExactRetry) throw new DuplicateEventId(stream, stored.map((event) => event.id));
 
   // "At the same place": the expectation must have held just before the original first event.
   const revisionBefore = first.revision === 0 ? undefined : first.revision - 1;

@@ -44,7 +44,9 @@ describe('createEventStore', () => {
 
   it('fails fast on an unreachable EventStoreDB (the client is real; no server listens on port 1)', async () => {
     const startedAt = Date.now();
-    await expect(createEventStore({ kind: 'esdb', connectionString: 'esdb://127.0.0.1:1?tls=false' })).rejects.toThrow(/UNAVAILABLE|ECONNREFUSED/);
+    await expect(createEventStore({ kind: 'esdb', connectionString: 'esdb://127.0.0.1:1?tls=false' })).rejects.toThrow(
+      /UNAVAILABLE|ECONNREFUSED/,
+    );
     expect(Date.now() - startedAt).toBeLessThan(10_000);
   });
 

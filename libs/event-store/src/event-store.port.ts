@@ -123,9 +123,6 @@ export interface EventStore {
    * Catch-up then live subscription to `$all`. The handler is awaited: events are delivered one at a time,
    * in order, never skipped and never twice within one subscription.
    */
-  subscribeToAll(
-    handler: (event: RecordedEvent) => Promise<void>,
-    options: SubscribeOptions,
-  ): Subscription;
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void>, options: SubscribeOptions): Subscription;
   close(): Promise<void>;
 }

@@ -275,8 +275,7 @@ export class Executor {
     if (chain.node.kind === 'nil') this.errorf(`indirection through explicit nil in ${nodeString(chain)}`);
     const v = this.evalArg(dot, null, chain.node);
     const boxed =
-      (chain.node.kind === 'identifier' && FUNCS[chain.node.ident]?.boxedResult === true) ||
-      (chain.node.kind === 'dot' && dot.boxed);
+      (chain.node.kind === 'identifier' && FUNCS[chain.node.ident]?.boxedResult === true) || (chain.node.kind === 'dot' && dot.boxed);
     return this.evalFieldChain(dot, { v, boxed }, chain, chain.field, args, final);
   }
 
@@ -303,14 +302,7 @@ export class Executor {
     return this.evalField(dot, ident[n - 1] as string, node, args, final, receiver);
   }
 
-  private evalField(
-    dot: Dot,
-    name: string,
-    node: AnyNode,
-    args: readonly ArgNode[] | null,
-    final: Final,
-    receiver: Evaluated,
-  ): Evaluated {
+  private evalField(dot: Dot, name: string, node: AnyNode, args: readonly ArgNode[] | null, final: Final, receiver: Evaluated): Evaluated {
     const v = receiver.v;
     if (v === undefined) this.errorf(`nil data; no entry for key ${JSON.stringify(name)}`);
     const typ = receiver.boxed ? 'interface {}' : goTypeName(v);
@@ -329,13 +321,7 @@ export class Executor {
     return this.errorf(`can't evaluate field ${name} in type ${typ}`);
   }
 
-  private evalFunction(
-    dot: Dot,
-    node: IdentifierNode,
-    cmd: AnyNode,
-    args: readonly ArgNode[] | null,
-    final: Final,
-  ): unknown {
+  private evalFunction(dot: Dot, node: IdentifierNode, cmd: AnyNode, args: readonly ArgNode[] | null, final: Final): unknown {
     this.at(node);
     const fn = FUNCS[node.ident];
     if (!fn) return this.errorf(`${JSON.stringify(node.ident)} is not a defined function`);

@@ -10,18 +10,7 @@ import { sprintf } from './go-printf.js';
 import { goQuote, goReplaceAll, goTitle, goToLower, goToUpper, goTrimSpace } from './go-strings.js';
 import { formatGoTime } from './go-time-layout.js';
 import { underscoreOK } from './literals.js';
-import {
-  compareCodePoints,
-  type GoMap,
-  GoNumber,
-  GoTime,
-  goTypeName,
-  isTrue,
-  kindOf,
-  mapKeys,
-  numberValue,
-  utf8Length,
-} from './values.js';
+import { compareCodePoints, type GoMap, GoNumber, GoTime, goTypeName, isTrue, kindOf, mapKeys, numberValue, utf8Length } from './values.js';
 
 /**
  * A Go parameter type: `string`, `time` (time.Time), `any` (interface{}) or `value` (reflect.Value,
@@ -230,7 +219,8 @@ function toNumberFunc(out: 'int' | 'int64' | 'float64') {
   return (v: unknown): unknown => {
     let n: number;
     const k = kindOf(v);
-    if (v instanceof GoNumber && v.type === 'uint8') n = 0; // not a case of the type switch
+    if (v instanceof GoNumber && v.type === 'uint8')
+      n = 0; // not a case of the type switch
     else if (k === 'int') n = numberValue(v);
     else if (k === 'float') n = out === 'float64' ? numberValue(v) : truncToInt(numberValue(v));
     else if (k === 'string') n = out === 'float64' ? parseFloat64(v as string) : parseInt10(v as string);

@@ -56,7 +56,7 @@ function round(a: Digits, nd: number): Digits {
   const next = a.d[nd] as string;
   let up: boolean;
   if (next === '5' && nd + 1 === a.d.length) {
-    up = nd > 0 && (Number(a.d[nd - 1]) % 2 === 1);
+    up = nd > 0 && Number(a.d[nd - 1]) % 2 === 1;
   } else {
     up = next >= '5';
   }

@@ -64,7 +64,7 @@ export function sprintf(format: string, a: readonly unknown[]): string {
     return { argNum, i: close + 1, found: true };
   };
 
-  formatLoop: for (let i = 0; i < end; ) {
+  formatLoop: for (let i = 0; i < end;) {
     goodArgNum = true;
     const lasti = i;
     while (i < end && format[i] !== '%') i++;

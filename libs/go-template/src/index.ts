@@ -54,11 +54,7 @@ export function compileTemplate(source: string): CompiledTemplate {
 }
 
 /** Convenience: strings without '{{' are returned untouched (no parse). */
-export function renderTemplate(
-  source: string,
-  data: Readonly<Record<string, unknown>>,
-  options?: TemplateOptions,
-): string {
+export function renderTemplate(source: string, data: Readonly<Record<string, unknown>>, options?: TemplateOptions): string {
   if (!hasTemplate(source)) return source;
   return compileTemplate(source).render(data, options);
 }

@@ -71,7 +71,7 @@ export function unquoteString(quoted: string): string {
   }
   if (q !== '"') throw new LiteralError('invalid syntax');
   let out = '';
-  for (let i = 0; i < body.length; ) {
+  for (let i = 0; i < body.length;) {
     if (body[i] === '\n') throw new LiteralError('invalid syntax');
     const { ch, next } = unquoteChar(body, i, '"');
     out += ch;

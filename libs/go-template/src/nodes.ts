@@ -5,28 +5,11 @@
  * as in Go's parser).
  */
 
-export type Node =
-  | TextNode
-  | ActionNode
-  | IfNode
-  | RangeNode
-  | WithNode
-  | BreakNode
-  | ContinueNode
-  | CommentNode;
+export type Node = TextNode | ActionNode | IfNode | RangeNode | WithNode | BreakNode | ContinueNode | CommentNode;
 
 /** An argument or command word. */
 export type ArgNode =
-  | FieldNode
-  | VariableNode
-  | ChainNode
-  | IdentifierNode
-  | DotNode
-  | NilNode
-  | BoolNode
-  | NumberNode
-  | StringNode
-  | PipeNode;
+  FieldNode | VariableNode | ChainNode | IdentifierNode | DotNode | NilNode | BoolNode | NumberNode | StringNode | PipeNode;
 
 export interface ListNode {
   readonly kind: 'list';

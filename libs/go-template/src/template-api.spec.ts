@@ -3,15 +3,7 @@
  * only reports a line there), `referencedVariables`, strings without `{{`, the injected clock and
  * how JavaScript numbers print.
  */
-import {
-  TemplateExecError,
-  TemplateSyntaxError,
-  compileTemplate,
-  goFloat64,
-  goInt64,
-  hasTemplate,
-  renderTemplate,
-} from './index.js';
+import { TemplateExecError, TemplateSyntaxError, compileTemplate, goFloat64, goInt64, hasTemplate, renderTemplate } from './index.js';
 
 function attempt(fn: () => unknown): unknown {
   try {
@@ -96,9 +88,7 @@ describe('renderTemplate and hasTemplate', () => {
 
 describe('clock', () => {
   it('uses the injected clock for now', () => {
-    expect(renderTemplate('{{ now | date "2006-01-02T15:04:05Z07:00" }}', {}, { now: fixedNow })).toBe(
-      '2026-03-07T14:05:09Z',
-    );
+    expect(renderTemplate('{{ now | date "2006-01-02T15:04:05Z07:00" }}', {}, { now: fixedNow })).toBe('2026-03-07T14:05:09Z');
   });
 
   it('defaults to the real clock, rendered as RFC 3339 UTC', () => {

@@ -28,7 +28,11 @@ describe('DependencyProbes', () => {
     redis.set('fail');
     kube.set('fail');
     await probes.probeOnce();
-    expect(probes.result('redis')).toMatchObject({ status: 'down', reason: 'connect ECONNREFUSED 127.0.0.1:6379', affects_readiness: true });
+    expect(probes.result('redis')).toMatchObject({
+      status: 'down',
+      reason: 'connect ECONNREFUSED 127.0.0.1:6379',
+      affects_readiness: true,
+    });
     expect(probes.failing().map((r) => r.dependency)).toEqual(['redis']);
     redis.set('up');
     await probes.probeOnce();
@@ -52,7 +56,11 @@ describe('DependencyProbes', () => {
   it('reports each change once (since stays while the state holds) and probes in the background', async () => {
     const redis = switchable('redis');
     const changes: [ProbeResult['status'], ProbeResult['status']][] = [];
-    const probes = new DependencyProbes([redis.probe], { intervalMs: 10, timeoutMs: 50, onChange: (current, previous) => changes.push([previous.status, current.status]) });
+    const probes = new DependencyProbes([redis.probe], {
+      intervalMs: 10,
+      timeoutMs: 50,
+      onChange: (current, previous) => changes.push([previous.status, current.status]),
+    });
     redis.set('fail');
     probes.start();
     await new Promise((resolve) => setTimeout(resolve, 60));

@@ -83,7 +83,13 @@ export class DependencyProbes {
     const since = this.now().toISOString();
     this.slots = probes.map((probe) => ({
       probe,
-      result: { dependency: probe.dependency, status: 'unknown', reason: 'not probed yet', since, affects_readiness: probe.affectsReadiness },
+      result: {
+        dependency: probe.dependency,
+        status: 'unknown',
+        reason: 'not probed yet',
+        since,
+        affects_readiness: probe.affectsReadiness,
+      },
     }));
   }
 
@@ -125,7 +131,8 @@ export class DependencyProbes {
   private probe(slot: Slot): Promise<void> {
     if (slot.inFlight) {
       // The last probe has not settled: a silent dependency, reported as down once its time is up.
-      if (slot.startedAtMs !== undefined && Date.now() - slot.startedAtMs > this.timeoutMs) this.record(slot, { status: 'down', reason: `no answer within ${this.timeoutMs} ms` });
+      if (slot.startedAtMs !== undefined && Date.now() - slot.startedAtMs > this.timeoutMs)
+        this.record(slot, { status: 'down', reason: `no answer within ${this.timeoutMs} ms` });
       return slot.inFlight;
     }
     const controller = new AbortController();

@@ -33,7 +33,9 @@ export function jwksProbe(sources: readonly { readonly issuer: string; probe(): 
       if (failed.length === 0) return { status: 'up', detail: { issuers: outcomes } };
       return {
         status: 'down',
-        reason: failed.map((outcome) => `keys of issuer ${outcome.issuer} cannot be loaded and none are cached: ${outcome.error}`).join('; '),
+        reason: failed
+          .map((outcome) => `keys of issuer ${outcome.issuer} cannot be loaded and none are cached: ${outcome.error}`)
+          .join('; '),
         detail: { issuers: outcomes },
       };
     },

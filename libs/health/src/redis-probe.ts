@@ -83,6 +83,8 @@ async function evictionPolicy(client: Redis): Promise<{ value?: string; reason: 
     if (value) return { value, reason: '' };
     return { reason: `CONFIG GET maxmemory-policy: ${configError || 'no answer'}; INFO memory has no maxmemory_policy` };
   } catch (error) {
-    return { reason: `CONFIG GET maxmemory-policy: ${configError || 'no answer'}; INFO memory: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      reason: `CONFIG GET maxmemory-policy: ${configError || 'no answer'}; INFO memory: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }

@@ -36,7 +36,12 @@ export interface BackoffRecovery {
  * @param now the clock, ms since the epoch.
  * @throws what the queue or its store throws (Redis unreachable).
  */
-export async function requeueBackedOffRuns(queue: JobQueue, adapters: readonly string[], dependency: string, now: () => number = Date.now): Promise<BackoffRecovery> {
+export async function requeueBackedOffRuns(
+  queue: JobQueue,
+  adapters: readonly string[],
+  dependency: string,
+  now: () => number = Date.now,
+): Promise<BackoffRecovery> {
   const store = queue.retryBackoff;
   if (!queue.promoteDelayed || !store) return { requeued: 0, released: 0 };
   /** The backoff key of a run held because `dependency` was unreachable, else undefined. */
@@ -45,7 +50,9 @@ export async function requeueBackedOffRuns(queue: JobQueue, adapters: readonly s
     if (!event) return undefined;
     const key = retryBackoffKey(adapter, event.kind, event.id);
     const state = await store.get(key);
-    return state?.reason === 'failure' && state.unreachable === dependency && state.generation === event.generation ? { key, state } : undefined;
+    return state?.reason === 'failure' && state.unreachable === dependency && state.generation === event.generation
+      ? { key, state }
+      : undefined;
   };
   let requeued = 0;
   const released = new Set<string>();

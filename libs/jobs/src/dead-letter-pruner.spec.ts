@@ -11,9 +11,24 @@ const hardDeleted = (cause: string): ResourceProgress => ({ phase: 'HardDeleted'
 describe('deadLetterSubject', () => {
   it.each([
     ['hard-delete', 'hard-delete.cluster-c1.sweep-123', { id: 'c1', kind: 'Cluster' }, { work: 'hard-delete', resourceId: 'c1' }],
-    ['adapter-run.validation', 'validation.cluster-c1.gen-2', {}, { work: 'adapter-run', resourceId: 'c1', adapter: 'validation', generation: 2 }],
-    ['adapter-run.validation', 'validation.nodepool-np-9.gen-12.sweep-29876', {}, { work: 'adapter-run', resourceId: 'np-9', adapter: 'validation', generation: 12 }],
-    ['adapter-run.dns.v2', 'dns.v2.cluster-c1.gen-3.w-4711', {}, { work: 'adapter-run', resourceId: 'c1', adapter: 'dns.v2', generation: 3 }],
+    [
+      'adapter-run.validation',
+      'validation.cluster-c1.gen-2',
+      {},
+      { work: 'adapter-run', resourceId: 'c1', adapter: 'validation', generation: 2 },
+    ],
+    [
+      'adapter-run.validation',
+      'validation.nodepool-np-9.gen-12.sweep-29876',
+      {},
+      { work: 'adapter-run', resourceId: 'np-9', adapter: 'validation', generation: 12 },
+    ],
+    [
+      'adapter-run.dns.v2',
+      'dns.v2.cluster-c1.gen-3.w-4711',
+      {},
+      { work: 'adapter-run', resourceId: 'c1', adapter: 'dns.v2', generation: 3 },
+    ],
   ])('%s %s → %j', (queue, id, data, subject) => {
     expect(deadLetterSubject({ queue, id, data })).toEqual(subject);
   });

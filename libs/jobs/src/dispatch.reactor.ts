@@ -71,7 +71,12 @@ export class DispatchReactor implements Reactor {
         {
           // An unpause may release ancestors too (a paused dependent holds a deleting parent): the whole tree.
           const from = event.type === 'ResourceUnpaused' ? await this.addresses.root(event.data.kind, event.data.id) : event.data;
-          return this.redispatchSubtree(from.kind, from.id, `${event.type === 'ResourceUnpaused' ? 'unpaused' : 'force-orphan'}-${recorded.position}`, trace);
+          return this.redispatchSubtree(
+            from.kind,
+            from.id,
+            `${event.type === 'ResourceUnpaused' ? 'unpaused' : 'force-orphan'}-${recorded.position}`,
+            trace,
+          );
         }
       case 'HardDeleted': {
         await this.readSideCaughtUp(recorded.position);
@@ -96,7 +101,14 @@ export class DispatchReactor implements Reactor {
     }
   }
 
-  private async dispatchAdapters(kind: string, id: string, generation: number, recorded: RecordedEvent, trace: TraceContext | undefined, adapters?: readonly string[]): Promise<void> {
+  private async dispatchAdapters(
+    kind: string,
+    id: string,
+    generation: number,
+    recorded: RecordedEvent,
+    trace: TraceContext | undefined,
+    adapters?: readonly string[],
+  ): Promise<void> {
     const data: ReconcileEventData = { ...(await this.addresses.address(kind, id)), generation };
     for (const adapter of adapters ?? this.kinds.find(kind)?.required_adapters ?? []) {
       if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, recorded.recorded_time, undefined, data, trace);
@@ -109,7 +121,8 @@ export class DispatchReactor implements Reactor {
     if (!view?.deleted_time || dispatchOf(view)?.action === 'hold') return;
     const data: ReconcileEventData = { ...(await this.addresses.address(view.kind, view.id)), generation: view.generation };
     for (const adapter of deletionAdaptersToRun(view, this.kinds.find(view.kind)?.required_adapters ?? [])) {
-      if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString(), undefined, data, trace);
+      if (this.isDispatchable(adapter))
+        await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString(), undefined, data, trace);
     }
   }
 
@@ -122,7 +135,8 @@ export class DispatchReactor implements Reactor {
       const configured = this.kinds.find(member.kind)?.required_adapters ?? [];
       const adapters = view?.deleted_time ? deletionAdaptersToRun(view, configured) : configured;
       for (const adapter of adapters) {
-        if (this.isDispatchable(adapter)) await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString(), trigger, data, trace);
+        if (this.isDispatchable(adapter))
+          await enqueueAdapterRun(this.queue, adapter, data, new Date().toISOString(), trigger, data, trace);
       }
       await this.checkHardDelete(member.kind, member.id, trigger, trace);
     }

@@ -112,7 +112,11 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   async queueNames(): Promise<string[]> {
-    const names = [...this.handlers.keys(), ...[...this.waiting.values()].map((e) => e.queue), ...[...this.dead.values()].map((d) => d.failed.queue)];
+    const names = [
+      ...this.handlers.keys(),
+      ...[...this.waiting.values()].map((e) => e.queue),
+      ...[...this.dead.values()].map((d) => d.failed.queue),
+    ];
     return [...new Set(names)].sort();
   }
 
@@ -208,7 +212,13 @@ export class InProcessJobQueue implements JobQueue {
 
   private async run(key: string, entry: Entry, handler: JobHandler<unknown>): Promise<void> {
     const group = entry.options.group;
-    const job: Job<unknown> = { queue: entry.queue, id: entry.id, data: entry.data, attempt: entry.attempt, ...(group && { fence: this.takeFence(group) }) };
+    const job: Job<unknown> = {
+      queue: entry.queue,
+      id: entry.id,
+      data: entry.data,
+      attempt: entry.attempt,
+      ...(group && { fence: this.takeFence(group) }),
+    };
     let failure: unknown;
     try {
       await handler(job);

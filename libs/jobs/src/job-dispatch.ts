@@ -35,12 +35,23 @@ export function enqueueAdapterRun(
 ): Promise<boolean> {
   const id = adapterRunJobId(adapter, resource, suffix);
   const traceId = trace?.traceId;
-  const job: AdapterRunJob = { adapter, event: reconcileCloudEvent(data, id, time, resource.kind, trace), rerun: 0, ...(traceId ? { trace_id: traceId } : {}) };
+  const job: AdapterRunJob = {
+    adapter,
+    event: reconcileCloudEvent(data, id, time, resource.kind, trace),
+    rerun: 0,
+    ...(traceId ? { trace_id: traceId } : {}),
+  };
   return queue.enqueue(adapterRunQueue(adapter), id, job, { group: adapterRunGroup(adapter, resource.id), ...ADAPTER_RUN_RETRY });
 }
 
 /** Enqueues a hard-delete check of one resource; `trigger` makes the id unique per fact. Returns false when deduplicated. */
-export function enqueueHardDeleteCheck(queue: JobQueue, kind: string, id: string, trigger: string, trace: TraceContext | undefined = currentTrace()): Promise<boolean> {
+export function enqueueHardDeleteCheck(
+  queue: JobQueue,
+  kind: string,
+  id: string,
+  trigger: string,
+  trace: TraceContext | undefined = currentTrace(),
+): Promise<boolean> {
   const traceId = trace?.traceId;
   const job: HardDeleteJob = { id, kind, ...(traceId ? { trace_id: traceId } : {}) };
   return queue.enqueue(HARD_DELETE_QUEUE, hardDeleteJobId(kind, id, trigger), job, { group: `hard-delete.${id}` });

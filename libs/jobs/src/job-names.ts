@@ -87,7 +87,13 @@ export function hardDeleteJobId(kind: string, id: string, trigger: string): stri
 }
 
 /** The reconcile CloudEvent; in a trace (`trace`, default the current one: `@decom/tracing`) it carries the W3C `traceparent` extension. */
-export function reconcileCloudEvent(data: ReconcileEventData, id: string, time: string, kind: string = data.kind, trace: TraceContext | undefined = currentTrace()): ReconcileCloudEvent {
+export function reconcileCloudEvent(
+  data: ReconcileEventData,
+  id: string,
+  time: string,
+  kind: string = data.kind,
+  trace: TraceContext | undefined = currentTrace(),
+): ReconcileCloudEvent {
   const traceparent = trace?.traceparent;
   return {
     specversion: '1.0',

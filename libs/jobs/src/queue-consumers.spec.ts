@@ -6,7 +6,11 @@ describe('QueueConsumers (which queues have a live consumer, read at most once p
     const one = (queue: string) => ({ queue, consumers: 1 });
     const answers = [[one('adapter-run.a')], [one('adapter-run.a'), { queue: 'adapter-run.b', consumers: 2 }]];
     let reads = 0;
-    const consumers = new QueueConsumers(async () => answers[reads++]!, 3_000, () => now);
+    const consumers = new QueueConsumers(
+      async () => answers[reads++]!,
+      3_000,
+      () => now,
+    );
     expect(await consumers.queues()).toEqual(['adapter-run.a']);
     now = 2_999;
     expect(await consumers.queues()).toEqual(['adapter-run.a']);
@@ -18,11 +22,15 @@ describe('QueueConsumers (which queues have a live consumer, read at most once p
   it('concurrent reads share one call; a failed read is not kept', async () => {
     let reads = 0;
     let fail = true;
-    const consumers = new QueueConsumers(async () => {
-      reads += 1;
-      if (fail) throw new Error('no answer');
-      return [{ queue: 'hard-delete', consumers: 1 }];
-    }, 3_000, () => 0);
+    const consumers = new QueueConsumers(
+      async () => {
+        reads += 1;
+        if (fail) throw new Error('no answer');
+        return [{ queue: 'hard-delete', consumers: 1 }];
+      },
+      3_000,
+      () => 0,
+    );
     await expect(Promise.all([consumers.queues(), consumers.queues()])).rejects.toThrow('no answer');
     expect(reads).toBe(1);
     fail = false;

@@ -22,7 +22,8 @@ export class QueueUnavailable extends Error {
 }
 
 /** `{status: 'available'}` or what is known about the outage (the shape `/finalizing` serves as `dead_letters`). */
-export type QueueAvailability = { readonly status: 'available' } | { readonly status: 'unavailable'; readonly reason: string; readonly since: string };
+export type QueueAvailability =
+  { readonly status: 'available' } | { readonly status: 'unavailable'; readonly reason: string; readonly since: string };
 
 /** Default bound of one call to the queue, in ms: well below a 1 s answer. */
 export const QUEUE_CALL_TIMEOUT_MS = 500;
@@ -69,7 +70,10 @@ export class QueueReachability {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = Symbol('timedOut');
     try {
-      const result = await Promise.race([call(), new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => resolve(timedOut), this.timeoutMs)))]);
+      const result = await Promise.race([
+        call(),
+        new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => resolve(timedOut), this.timeoutMs))),
+      ]);
       if (result === timedOut) {
         this.mark(`no answer within ${this.timeoutMs} ms`);
         throw new QueueUnavailable(this.outage!.reason, this.outage!.since);

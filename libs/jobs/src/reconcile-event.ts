@@ -29,10 +29,14 @@ export function parseReconcileEvent(raw: unknown): ReconcileCloudEvent {
   const data = event['data'] as Record<string, unknown> | undefined;
   if (typeof data !== 'object' || data === null) problems.push('data: required object {id, kind, href, generation}');
   else {
-    for (const field of ['id', 'kind', 'href'] as const) if (typeof data[field] !== 'string' || data[field] === '') problems.push(`data.${field}: required string`);
+    for (const field of ['id', 'kind', 'href'] as const)
+      if (typeof data[field] !== 'string' || data[field] === '') problems.push(`data.${field}: required string`);
     if (!Number.isInteger(data['generation']) || (data['generation'] as number) < 1) problems.push('data.generation: required integer ≥ 1');
     const owner = data['owner_references'] as Record<string, unknown> | undefined;
-    if (owner !== undefined && (typeof owner !== 'object' || owner === null || typeof owner['id'] !== 'string' || typeof owner['kind'] !== 'string')) {
+    if (
+      owner !== undefined &&
+      (typeof owner !== 'object' || owner === null || typeof owner['id'] !== 'string' || typeof owner['kind'] !== 'string')
+    ) {
       problems.push('data.owner_references: must be {id, kind, href}');
     }
   }

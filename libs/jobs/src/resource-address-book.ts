@@ -30,7 +30,11 @@ export class ResourceAddressBook {
       id,
       kind,
       href,
-      owner_references: { id: located.owner_id, kind: descriptor.parent_kind, href: await this.href(descriptor.parent_kind, located.owner_id) },
+      owner_references: {
+        id: located.owner_id,
+        kind: descriptor.parent_kind,
+        href: await this.href(descriptor.parent_kind, located.owner_id),
+      },
     };
   }
 

@@ -64,7 +64,13 @@ export function nextRetryBackoff(
 ): RetryBackoffState {
   const attempts = previous && previous.generation === generation ? previous.attempts + 1 : 1;
   const raw = Math.min(options.capMs, options.baseMs * 2 ** Math.min(attempts - 1, 40));
-  return { generation, attempts, next_at_ms: nowMs + Math.round(raw * (0.8 + 0.4 * random)), ...(reason && { reason }), ...(reason === 'failure' && unreachable && { unreachable }) };
+  return {
+    generation,
+    attempts,
+    next_at_ms: nowMs + Math.round(raw * (0.8 + 0.4 * random)),
+    ...(reason && { reason }),
+    ...(reason === 'failure' && unreachable && { unreachable }),
+  };
 }
 
 /**

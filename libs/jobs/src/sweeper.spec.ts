@@ -18,14 +18,30 @@ const kinds = new KindRegistry([
 /** Creation order of the test resources (their created_time): the sweep's keyset order. */
 let order = 0;
 
-function resource(id: string, kind: string, generation: number, reconciled: 'True' | 'False', secondsAgo: number, deleting = false): SweptResource {
+function resource(
+  id: string,
+  kind: string,
+  generation: number,
+  reconciled: 'True' | 'False',
+  secondsAgo: number,
+  deleting = false,
+): SweptResource {
   return {
     id,
     kind,
     href: `/api/hyperfleet/v1/${kind === 'Cluster' ? 'clusters' : 'nodepools'}/${id}`,
     created_time: new Date(NOW - 86_400_000 + order++).toISOString(),
     generation,
-    status: { conditions: [{ type: 'Reconciled', status: reconciled, observed_generation: generation, last_updated_time: new Date(NOW - secondsAgo * 1000).toISOString() } as never] },
+    status: {
+      conditions: [
+        {
+          type: 'Reconciled',
+          status: reconciled,
+          observed_generation: generation,
+          last_updated_time: new Date(NOW - secondsAgo * 1000).toISOString(),
+        } as never,
+      ],
+    },
     ...(deleting ? { deleted_time: new Date(NOW - 60_000).toISOString() } : {}),
   };
 }
@@ -34,7 +50,10 @@ function resource(id: string, kind: string, generation: number, reconciled: 'Tru
 const source = (items: SweptResource[]): SweepSource => ({
   async pageAfter({ kind, size, after }) {
     return items
-      .filter((r) => r.kind === kind && (!after || r.created_time > after.created_time || (r.created_time === after.created_time && r.id > after.id)))
+      .filter(
+        (r) =>
+          r.kind === kind && (!after || r.created_time > after.created_time || (r.created_time === after.created_time && r.id > after.id)),
+      )
       .sort((a, b) => (a.created_time === b.created_time ? (a.id < b.id ? -1 : 1) : a.created_time < b.created_time ? -1 : 1))
       .slice(0, size);
   },
@@ -45,7 +64,11 @@ function recorder(queue: JobQueue) {
   const ids: string[] = [];
   return {
     ids,
-    queue: { ...queue, epoch: () => queue.epoch(), enqueue: async (q: string, id: string, data: unknown, o?: object) => (ids.push(`${q} ${id}`), queue.enqueue(q, id, data, o)) } as JobQueue,
+    queue: {
+      ...queue,
+      epoch: () => queue.epoch(),
+      enqueue: async (q: string, id: string, data: unknown, o?: object) => (ids.push(`${q} ${id}`), queue.enqueue(q, id, data, o)),
+    } as JobQueue,
   };
 }
 
@@ -63,7 +86,14 @@ describe('Sweeper (Sentinel default rule)', () => {
   afterEach(() => inner.close());
 
   const sweeper = (queue: JobQueue) =>
-    new Sweeper(kinds, queue, source(items), sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision())), { intervalMs: 30_000, pageSize: 2 }, () => NOW);
+    new Sweeper(
+      kinds,
+      queue,
+      source(items),
+      sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision())),
+      { intervalMs: 30_000, pageSize: 2 },
+      () => NOW,
+    );
 
   it('dispatches what the rule picks; re-checks the hard delete of a deleting resource whose gate holds', async () => {
     const { ids, queue } = recorder(inner);
@@ -87,9 +117,15 @@ describe('Sweeper (Sentinel default rule)', () => {
     await s.sweepOnce();
     const recovery = ids.splice(0).filter((id) => id.includes('.recovery-'));
     expect(recovery.map((id) => id.split(' ')[1]!.split('.').slice(0, 2).join('.'))).toEqual([
-      'validation.cluster-fresh', 'dns.cluster-fresh', 'validation.cluster-stuck', 'dns.cluster-stuck',
-      'validation.cluster-gate-held', 'dns.cluster-gate-held', 'hard-delete.cluster-gate-held',
-      'np-configmap.nodepool-deleting', 'hard-delete.nodepool-deleting',
+      'validation.cluster-fresh',
+      'dns.cluster-fresh',
+      'validation.cluster-stuck',
+      'dns.cluster-stuck',
+      'validation.cluster-gate-held',
+      'dns.cluster-gate-held',
+      'hard-delete.cluster-gate-held',
+      'np-configmap.nodepool-deleting',
+      'hard-delete.nodepool-deleting',
     ]);
     await s.sweepOnce();
     expect(ids.splice(0).every((id) => id.includes('.sweep-'))).toBe(true);
@@ -105,9 +141,21 @@ describe('Sweeper (Sentinel default rule)', () => {
 
   it('skips adapters nobody serves and reports a rule failure without stopping the sweep', async () => {
     const errors: unknown[] = [];
-    const broken = sentinelRules(new Map([['clusters', compileMessageDecision({ params: [], result: 'resource.generation' })]]), compileMessageDecision(sentinelDefaultDecision()));
+    const broken = sentinelRules(
+      new Map([['clusters', compileMessageDecision({ params: [], result: 'resource.generation' })]]),
+      compileMessageDecision(sentinelDefaultDecision()),
+    );
     const { ids, queue } = recorder(inner);
-    const s = new Sweeper(kinds, queue, source(items), broken, { intervalMs: 30_000 }, () => NOW, (e) => errors.push(e), (a) => a !== 'dns');
+    const s = new Sweeper(
+      kinds,
+      queue,
+      source(items),
+      broken,
+      { intervalMs: 30_000 },
+      () => NOW,
+      (e) => errors.push(e),
+      (a) => a !== 'dns',
+    );
     await s.sweepOnce('rule');
     expect(errors).toHaveLength(4);
     expect(ids.some((id) => id.includes('dns.'))).toBe(false);
@@ -127,7 +175,14 @@ describe('Sweeper (Sentinel default rule)', () => {
       deletion_dispatch: { action: 'run', adapters: ['validation'] },
     };
     const { ids, queue } = recorder(inner);
-    const s = new Sweeper(kinds, queue, source([held, frozen]), sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision())), { intervalMs: 30_000 }, () => NOW);
+    const s = new Sweeper(
+      kinds,
+      queue,
+      source([held, frozen]),
+      sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision())),
+      { intervalMs: 30_000 },
+      () => NOW,
+    );
     await s.sweepOnce('rule');
     const bucket = `sweep-${Math.floor(NOW / 30_000)}`;
     expect(ids).toEqual([
@@ -149,7 +204,14 @@ describe('Sweeper (Sentinel default rule)', () => {
         return source(many).pageAfter(options);
       },
     };
-    const s = new Sweeper(kinds, inner, counting, sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision())), { intervalMs: 30_000, pageSize: 5 }, () => NOW);
+    const s = new Sweeper(
+      kinds,
+      inner,
+      counting,
+      sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision())),
+      { intervalMs: 30_000, pageSize: 5 },
+      () => NOW,
+    );
     await s.sweepOnce('rule');
     events.push('sweep done');
     expect(events[0]).toMatch(/^timer after \d+ batch/);

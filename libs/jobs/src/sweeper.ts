@@ -174,7 +174,13 @@ export class Sweeper {
     }
   }
 
-  private async dispatchAdapters(resource: SweptResource, adapters: readonly string[], bucket: string, now: number, messageData?: CompiledMessageData): Promise<number> {
+  private async dispatchAdapters(
+    resource: SweptResource,
+    adapters: readonly string[],
+    bucket: string,
+    now: number,
+    messageData?: CompiledMessageData,
+  ): Promise<number> {
     // Sentinel's message_data is the event data as written; the job is still keyed by the resource.
     const data = messageData
       ? (messageData.shape(resource as unknown as Record<string, unknown>, new Date(now)) as unknown as ReconcileEventData)

@@ -12,7 +12,15 @@ import { openApiV2, openApiV3Document, openApiV3Root } from './openapi.js';
 import type { FieldValidation, ResourceOperations } from './resource-operations.js';
 import type { Route } from './router.js';
 import { nestsDeeperThan } from './nesting-depth.js';
-import { badRequest, invalidOptions, KubeStatusError, methodNotAllowed, routeNotFound, unsupportedMediaType, type FieldError } from './status-errors.js';
+import {
+  badRequest,
+  invalidOptions,
+  KubeStatusError,
+  methodNotAllowed,
+  routeNotFound,
+  unsupportedMediaType,
+  type FieldError,
+} from './status-errors.js';
 
 export interface ApiRequest {
   readonly method: string;
@@ -84,7 +92,13 @@ function isDryRun(value: unknown): boolean {
   return value === 'All' || (Array.isArray(value) && value.includes('All'));
 }
 
-const OPTIONS_KIND: Readonly<Record<string, string>> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
+const OPTIONS_KIND: Readonly<Record<string, string>> = {
+  create: 'CreateOptions',
+  update: 'UpdateOptions',
+  patch: 'PatchOptions',
+  delete: 'DeleteOptions',
+  deletecollection: 'DeleteOptions',
+};
 const FIELD_VALIDATIONS: readonly FieldValidation[] = ['Ignore', 'Warn', 'Strict'];
 
 /**
@@ -97,14 +111,35 @@ function checkWriteOptions(verb: string, query: Readonly<Record<string, string>>
   const kind = OPTIONS_KIND[verb];
   if (!kind) return;
   const errors: FieldError[] = [];
-  const bodyDryRun = kind === 'DeleteOptions' && typeof body === 'object' && body !== null ? (body as { dryRun?: unknown }).dryRun : undefined;
-  const dryRuns = bodyDryRun !== undefined ? (Array.isArray(bodyDryRun) ? bodyDryRun : [bodyDryRun]) : query.dryRun !== undefined && query.dryRun !== '' ? [query.dryRun] : [];
+  const bodyDryRun =
+    kind === 'DeleteOptions' && typeof body === 'object' && body !== null ? (body as { dryRun?: unknown }).dryRun : undefined;
+  const dryRuns =
+    bodyDryRun !== undefined
+      ? Array.isArray(bodyDryRun)
+        ? bodyDryRun
+        : [bodyDryRun]
+      : query.dryRun !== undefined && query.dryRun !== ''
+        ? [query.dryRun]
+        : [];
   if (dryRuns.length > 0 && !(dryRuns.length === 1 && dryRuns[0] === 'All')) {
-    errors.push({ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: ${JSON.stringify(dryRuns.length === 1 ? dryRuns[0] : dryRuns)}: supported values: "All"` });
+    errors.push({
+      reason: 'FieldValueNotSupported',
+      field: 'dryRun',
+      message: `Unsupported value: ${JSON.stringify(dryRuns.length === 1 ? dryRuns[0] : dryRuns)}: supported values: "All"`,
+    });
   }
   const fieldValidation = query.fieldValidation;
-  if (kind !== 'DeleteOptions' && fieldValidation !== undefined && fieldValidation !== '' && !FIELD_VALIDATIONS.includes(fieldValidation as FieldValidation)) {
-    errors.push({ reason: 'FieldValueNotSupported', field: 'fieldValidation', message: `Unsupported value: ${JSON.stringify(fieldValidation)}: supported values: "Ignore", "Warn", "Strict"` });
+  if (
+    kind !== 'DeleteOptions' &&
+    fieldValidation !== undefined &&
+    fieldValidation !== '' &&
+    !FIELD_VALIDATIONS.includes(fieldValidation as FieldValidation)
+  ) {
+    errors.push({
+      reason: 'FieldValueNotSupported',
+      field: 'fieldValidation',
+      message: `Unsupported value: ${JSON.stringify(fieldValidation)}: supported values: "Ignore", "Warn", "Strict"`,
+    });
   }
   if (errors.length > 0) throw invalidOptions(kind, errors);
 }
@@ -184,7 +219,18 @@ export class ApiHandler {
     if (request.method.toUpperCase() !== 'GET') throw methodNotAllowed(request.method);
     const accept = request.accept ?? '';
     if (accept !== '' && !/json|\*\/\*/i.test(accept)) {
-      return { code: 406, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `only application/json is served, not ${accept}`, reason: 'NotAcceptable', code: 406 } };
+      return {
+        code: 406,
+        body: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `only application/json is served, not ${accept}`,
+          reason: 'NotAcceptable',
+          code: 406,
+        },
+      };
     }
     const version = String(versionInfo().gitVersion);
     if (route.version === 'v2') return { code: 200, body: openApiV2(this.ctx.kinds, version) };
@@ -249,7 +295,8 @@ export class ApiHandler {
         if (subresource !== undefined) throw methodNotAllowed(request.method);
         const options = deleteRequestOf(query, body);
         const result = deleteObject(this.ctx, def, namespace, name!, options);
-        const warn = def.defaultPropagation === 'Orphan' && options.propagationPolicy === undefined && options.orphanDependents === undefined;
+        const warn =
+          def.defaultPropagation === 'Orphan' && options.propagationPolicy === undefined && options.orphanDependents === undefined;
         return { code: result.code, body: result.body, ...(warn ? { headers: { Warning: JOB_ORPHAN_WARNING } } : {}) };
       }
       case 'deletecollection':

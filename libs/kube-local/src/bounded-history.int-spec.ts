@@ -44,7 +44,8 @@ describe('bounded request and change history (a long-running embedded engine doe
     const kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS, historyLimit: 0 });
     try {
       const api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
-      for (let i = 0; i < 5; i++) await api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' } });
+      for (let i = 0; i < 5; i++)
+        await api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' } });
       expect(kube.requests).toEqual([]);
       expect(kube.changes).toEqual([]);
       expect((await api.list('v1', 'ConfigMap', 'default')).items).toHaveLength(5);

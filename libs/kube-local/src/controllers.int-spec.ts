@@ -40,7 +40,14 @@ describe('garbage collector and namespace controller work from changes', () => {
     const second = await api.create(cm('second'));
     const refTo = (o: typeof first) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: o.metadata!.name!, uid: o.metadata!.uid! });
     await api.create(cm('moved', { ownerReferences: [refTo(first)] }));
-    await api.patch(cm('moved', { ownerReferences: [refTo(second)] }), undefined, undefined, undefined, undefined, 'application/merge-patch+json');
+    await api.patch(
+      cm('moved', { ownerReferences: [refTo(second)] }),
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'application/merge-patch+json',
+    );
     await api.delete(cm('first'));
     await kube.settle();
     expect(exists('moved')).toBe(true);
@@ -86,7 +93,8 @@ describe('garbage collector and namespace controller work from changes', () => {
     kube.seed(cm('a', {}, 'slow'));
     await core.deleteNamespace({ name: 'slow' });
     await kube.settle();
-    const at = (type: string, kind: string, name: string) => Date.parse(kube.changes.find((c) => c.type === type && c.kind === kind && c.name === name)!.time);
+    const at = (type: string, kind: string, name: string) =>
+      Date.parse(kube.changes.find((c) => c.type === type && c.kind === kind && c.name === name)!.time);
     // The DELETE marks the namespace; its content goes in a controller pass at least the minimum delay later.
     const marked = kube.changes.find((c) => c.kind === 'Namespace' && c.name === 'slow' && c.type === 'MODIFIED')!;
     expect(at('DELETED', 'ConfigMap', 'a') - Date.parse(marked.time)).toBeGreaterThanOrEqual(REALISTIC_CONTROLLER_DELAY_MS.min);

@@ -3,13 +3,14 @@ import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from '.
 import { apiFailure } from './testing/api-failure.js';
 import { obj, type TestObject, workloadSpec } from './testing/test-object.js';
 
-const configMap = (name: string, extra: Record<string, unknown> = {}, namespace = 'default'): TestObject => obj({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  metadata: { name, namespace },
-  data: { a: '1' },
-  ...extra,
-});
+const configMap = (name: string, extra: Record<string, unknown> = {}, namespace = 'default'): TestObject =>
+  obj({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace },
+    data: { a: '1' },
+    ...extra,
+  });
 
 describe('create / get / replace through KubernetesObjectApi', () => {
   let kube: LocalKube;
@@ -53,7 +54,9 @@ describe('create / get / replace through KubernetesObjectApi', () => {
         code: 409,
       },
     });
-    expect(await apiFailure(api.read({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x', namespace: 'default' } }))).toMatchObject({
+    expect(
+      await apiFailure(api.read({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x', namespace: 'default' } })),
+    ).toMatchObject({
       code: 404,
       status: { reason: 'NotFound', message: 'deployments.apps "x" not found', details: { name: 'x', group: 'apps', kind: 'deployments' } },
     });
@@ -80,7 +83,10 @@ describe('create / get / replace through KubernetesObjectApi', () => {
   it('validates names (422 Invalid) and refuses a resourceVersion on create (500, as etcd3 storage does)', async () => {
     expect(await apiFailure(api.create(configMap('Not_Valid')))).toMatchObject({
       code: 422,
-      status: { reason: 'Invalid', details: { name: 'Not_Valid', kind: 'ConfigMap', causes: [{ field: 'metadata.name', reason: 'FieldValueInvalid' }] } },
+      status: {
+        reason: 'Invalid',
+        details: { name: 'Not_Valid', kind: 'ConfigMap', causes: [{ field: 'metadata.name', reason: 'FieldValueInvalid' }] },
+      },
     });
     const withVersion = configMap('a', { metadata: { name: 'a', namespace: 'default', resourceVersion: '5' } });
     expect(await apiFailure(api.create(withVersion))).toMatchObject({
@@ -90,7 +96,9 @@ describe('create / get / replace through KubernetesObjectApi', () => {
   });
 
   it('fills a name from generateName', async () => {
-    const created = await api.create(obj({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'job-', namespace: 'default' } }));
+    const created = await api.create(
+      obj({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'job-', namespace: 'default' } }),
+    );
     expect(created.metadata?.name).toMatch(/^job-[a-z0-9]{5}$/);
   });
 
@@ -102,7 +110,8 @@ describe('create / get / replace through KubernetesObjectApi', () => {
       code: 409,
       status: {
         reason: 'Conflict',
-        message: 'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again',
+        message:
+          'Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again',
         details: { name: 'a', kind: 'configmaps' },
       },
     });
@@ -115,7 +124,10 @@ describe('create / get / replace through KubernetesObjectApi', () => {
     await api.replace(obj({ ...created, metadata: meta, data: { a: 'x' } }));
     expect(kube.peek('v1', 'ConfigMap', 'default', 'a')).toMatchObject({ data: { a: 'x' } });
     const otherUid = obj({ ...created, metadata: { ...meta, uid: '00000000-0000-0000-0000-000000000000' } });
-    expect(await apiFailure(api.replace(otherUid))).toMatchObject({ code: 409, status: { reason: 'Conflict', message: expect.stringContaining('Precondition failed: UID in precondition') } });
+    expect(await apiFailure(api.replace(otherUid))).toMatchObject({
+      code: 409,
+      status: { reason: 'Conflict', message: expect.stringContaining('Precondition failed: UID in precondition') },
+    });
     expect(await apiFailure(api.replace(configMap('missing')))).toMatchObject({ code: 404 });
   });
 
@@ -134,11 +146,21 @@ describe('create / get / replace through KubernetesObjectApi', () => {
     const read = await api.read({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'system:reader' } });
     expect(read.metadata?.namespace).toBeUndefined();
     // client-node percent-encodes (and lower-cases) the name; the log keeps the raw path and the decoded name.
-    expect(kube.requests.at(-1)).toMatchObject({ path: '/apis/rbac.authorization.k8s.io/v1/clusterroles/system%3areader', name: 'system:reader', kind: 'ClusterRole' });
+    expect(kube.requests.at(-1)).toMatchObject({
+      path: '/apis/rbac.authorization.k8s.io/v1/clusterroles/system%3areader',
+      name: 'system:reader',
+      kind: 'ClusterRole',
+    });
   });
 
   it('keeps status out of main-resource writes for kinds with a status subresource', async () => {
-    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: workloadSpec('d'), status: { replicas: 9 } };
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'default' },
+      spec: workloadSpec('d'),
+      status: { replicas: 9 },
+    };
     const created = await api.create(obj(deployment));
     expect(created).not.toHaveProperty('status.replicas');
     kube.setStatus('apps/v1', 'Deployment', 'default', 'd', { replicas: 1, readyReplicas: 1 });
@@ -155,9 +177,16 @@ describe('create / get / replace through KubernetesObjectApi', () => {
   });
 
   it('ManifestWork status is written only through the status subresource', async () => {
-    const work = { apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', metadata: { name: 'w', namespace: 'default' }, spec: { workload: { manifests: [] } } };
+    const work = {
+      apiVersion: 'work.open-cluster-management.io/v1',
+      kind: 'ManifestWork',
+      metadata: { name: 'w', namespace: 'default' },
+      spec: { workload: { manifests: [] } },
+    };
     await api.create(obj(work));
-    kube.setStatus('work.open-cluster-management.io/v1', 'ManifestWork', 'default', 'w', { conditions: [{ type: 'Applied', status: 'True' }] });
+    kube.setStatus('work.open-cluster-management.io/v1', 'ManifestWork', 'default', 'w', {
+      conditions: [{ type: 'Applied', status: 'True' }],
+    });
     const read = obj(await api.read(obj(work)));
     expect(read.status).toEqual({ conditions: [{ type: 'Applied', status: 'True' }] });
   });

@@ -3,11 +3,12 @@ import { REALISTIC_CONTROLLER_DELAY_MS, startLocalKube, type LocalKube } from '.
 import { apiFailure } from './testing/api-failure.js';
 import { obj, type TestObject, podSpec, workloadSpec, jobSpec } from './testing/test-object.js';
 
-const cm = (name: string, metadata: Record<string, unknown> = {}, namespace = 'default'): TestObject => obj({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  metadata: { name, namespace, ...metadata },
-});
+const cm = (name: string, metadata: Record<string, unknown> = {}, namespace = 'default'): TestObject =>
+  obj({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace, ...metadata },
+  });
 const ownedBy = (owner: KubernetesObject, blockOwnerDeletion = true) => ({
   apiVersion: owner.apiVersion!,
   kind: owner.kind!,
@@ -40,7 +41,11 @@ describe('deletion semantics through KubernetesObjectApi', () => {
       expect(read.metadata?.deletionTimestamp).toBeInstanceOf(Date);
       expect(read.metadata?.uid).toBe(created.metadata?.uid);
 
-      expect(await apiFailure(api.replace(obj({ ...read, metadata: { ...read.metadata, finalizers: ['example.com/cleanup', 'example.com/new'] } })))).toMatchObject({
+      expect(
+        await apiFailure(
+          api.replace(obj({ ...read, metadata: { ...read.metadata, finalizers: ['example.com/cleanup', 'example.com/new'] } })),
+        ),
+      ).toMatchObject({
         code: 422,
         status: { reason: 'Invalid', message: expect.stringContaining('no new finalizers can be added if the object is being deleted') },
       });
@@ -69,16 +74,25 @@ describe('deletion semantics through KubernetesObjectApi', () => {
 
     it('an object without finalizers goes at once with a success Status (Pods answer with the object)', async () => {
       const created = await api.create(cm('plain'));
-      expect(await api.delete(cm('plain'))).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'plain', kind: 'configmaps', uid: created.metadata?.uid } });
+      expect(await api.delete(cm('plain'))).toMatchObject({
+        kind: 'Status',
+        status: 'Success',
+        details: { name: 'plain', kind: 'configmaps', uid: created.metadata?.uid },
+      });
       await api.create(obj({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: podSpec() }));
-      expect(await api.delete({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } })).toMatchObject({ kind: 'Pod' });
+      expect(await api.delete({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } })).toMatchObject({
+        kind: 'Pod',
+      });
     });
 
     it('answers 404 for a missing object, 409 for failed preconditions, 422 for an unknown policy', async () => {
       expect(await apiFailure(api.delete(cm('missing')))).toMatchObject({ code: 404, status: { reason: 'NotFound' } });
       await api.create(cm('a'));
       const wrongUid = api.delete(cm('a'), undefined, undefined, undefined, undefined, undefined, { preconditions: { uid: 'other' } });
-      expect(await apiFailure(wrongUid)).toMatchObject({ code: 409, status: { reason: 'Conflict', message: expect.stringContaining('Precondition failed: UID in precondition: other') } });
+      expect(await apiFailure(wrongUid)).toMatchObject({
+        code: 409,
+        status: { reason: 'Conflict', message: expect.stringContaining('Precondition failed: UID in precondition: other') },
+      });
       expect(await apiFailure(api.delete(cm('a'), undefined, undefined, undefined, undefined, 'Sideways'))).toMatchObject({ code: 422 });
       expect(exists('ConfigMap', 'a')).toBe(true);
     });
@@ -133,7 +147,9 @@ describe('deletion semantics through KubernetesObjectApi', () => {
       expect(exists('ConfigMap', 'grandchild')).toBe(false);
       expect(exists('ConfigMap', 'sibling')).toBe(false);
       // The child was deleted in the foreground too; with its own dependents gone only its hold is left.
-      expect(kube.peek('v1', 'ConfigMap', 'default', 'child')).toMatchObject({ metadata: { finalizers: ['example.com/hold'], deletionTimestamp: expect.any(String) } });
+      expect(kube.peek('v1', 'ConfigMap', 'default', 'child')).toMatchObject({
+        metadata: { finalizers: ['example.com/hold'], deletionTimestamp: expect.any(String) },
+      });
 
       kube.removeFinalizer('v1', 'ConfigMap', 'default', 'child', 'example.com/hold');
       await kube.settle();
@@ -166,8 +182,17 @@ describe('deletion semantics through KubernetesObjectApi', () => {
     });
 
     it('batch/v1 Jobs default to Orphan, as real clusters keep them', async () => {
-      const job = await api.create(obj({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'default' }, spec: jobSpec() }));
-      await api.create(obj({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'j-pod', namespace: 'default', ownerReferences: [ownedBy(job)] }, spec: podSpec('Never') }));
+      const job = await api.create(
+        obj({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'default' }, spec: jobSpec() }),
+      );
+      await api.create(
+        obj({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'j-pod', namespace: 'default', ownerReferences: [ownedBy(job)] },
+          spec: podSpec('Never'),
+        }),
+      );
       await api.delete({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j', namespace: 'default' } });
       await kube.settle();
       expect(exists('Job', 'j', 'default', 'batch/v1')).toBe(false);
@@ -175,10 +200,33 @@ describe('deletion semantics through KubernetesObjectApi', () => {
     });
 
     it('cascades across kinds: Deployment → ReplicaSet → Pod', async () => {
-      const deployment = await api.create(obj({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: workloadSpec('d') }));
-      const rs = await api.create(obj({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'd-1', namespace: 'default', ownerReferences: [ownedBy(deployment)] }, spec: workloadSpec('d') }));
-      await api.create(obj({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'd-1-x', namespace: 'default', ownerReferences: [ownedBy(rs)] }, spec: podSpec() }));
-      await api.delete({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' } }, undefined, undefined, undefined, undefined, 'Foreground');
+      const deployment = await api.create(
+        obj({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: workloadSpec('d') }),
+      );
+      const rs = await api.create(
+        obj({
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: { name: 'd-1', namespace: 'default', ownerReferences: [ownedBy(deployment)] },
+          spec: workloadSpec('d'),
+        }),
+      );
+      await api.create(
+        obj({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'd-1-x', namespace: 'default', ownerReferences: [ownedBy(rs)] },
+          spec: podSpec(),
+        }),
+      );
+      await api.delete(
+        { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' } },
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        'Foreground',
+      );
       await kube.settle();
       expect(kube.changes.filter((c) => c.type === 'DELETED').map((c) => c.kind)).toEqual(['Pod', 'ReplicaSet', 'Deployment']);
     });
@@ -189,7 +237,14 @@ describe('deletion semantics through KubernetesObjectApi', () => {
       await api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
       await api.create(cm('a', {}, 'team'));
       await api.create(cm('held', { finalizers: ['example.com/hold'] }, 'team'));
-      await api.create(obj({ apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', metadata: { name: 'w', namespace: 'team' }, spec: {} }));
+      await api.create(
+        obj({
+          apiVersion: 'work.open-cluster-management.io/v1',
+          kind: 'ManifestWork',
+          metadata: { name: 'w', namespace: 'team' },
+          spec: {},
+        }),
+      );
       await api.create(cm('elsewhere'));
 
       kube.pauseControllers();
@@ -210,12 +265,23 @@ describe('deletion semantics through KubernetesObjectApi', () => {
         status: {
           phase: 'Terminating',
           conditions: [
-            { type: 'NamespaceContentRemaining', status: 'True', message: 'Some resources are remaining: configmaps. has 1 resource instances' },
-            { type: 'NamespaceFinalizersRemaining', status: 'True', message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances' },
+            {
+              type: 'NamespaceContentRemaining',
+              status: 'True',
+              message: 'Some resources are remaining: configmaps. has 1 resource instances',
+            },
+            {
+              type: 'NamespaceFinalizersRemaining',
+              status: 'True',
+              message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+            },
           ],
         },
       });
-      expect(await apiFailure(api.delete({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } }))).toMatchObject({ code: 409, status: { reason: 'Conflict' } });
+      expect(await apiFailure(api.delete({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } }))).toMatchObject({
+        code: 409,
+        status: { reason: 'Conflict' },
+      });
 
       kube.removeFinalizer('v1', 'ConfigMap', 'team', 'held');
       await kube.settle();
@@ -226,12 +292,18 @@ describe('deletion semantics through KubernetesObjectApi', () => {
     it('an empty namespace goes in the same pass; the finalize subresource edits spec.finalizers', async () => {
       const core = kube.kubeConfig().makeApiClient(CoreV1Api);
       await core.createNamespace({ body: { metadata: { name: 'empty' } } });
-      const finalized = await core.replaceNamespaceFinalize({ name: 'empty', body: { metadata: { name: 'empty' }, spec: { finalizers: ['example.com/ns'] } } });
+      const finalized = await core.replaceNamespaceFinalize({
+        name: 'empty',
+        body: { metadata: { name: 'empty' }, spec: { finalizers: ['example.com/ns'] } },
+      });
       expect(finalized.spec?.finalizers).toEqual(['example.com/ns']);
       await core.deleteNamespace({ name: 'empty' });
       await kube.settle();
       // The controller only removes its own `kubernetes` entry; ours still holds the namespace.
-      expect(kube.peek('v1', 'Namespace', undefined, 'empty')).toMatchObject({ spec: { finalizers: ['example.com/ns'] }, status: { phase: 'Terminating' } });
+      expect(kube.peek('v1', 'Namespace', undefined, 'empty')).toMatchObject({
+        spec: { finalizers: ['example.com/ns'] },
+        status: { phase: 'Terminating' },
+      });
       await core.replaceNamespaceFinalize({ name: 'empty', body: { metadata: { name: 'empty' }, spec: { finalizers: [] } } });
       expect(kube.peek('v1', 'Namespace', undefined, 'empty')).toBeUndefined();
     });

@@ -42,7 +42,11 @@ export interface DeleteResult {
 function resolvePolicy(def: KindDef, name: string, request: DeleteRequest): PropagationPolicy | undefined {
   if (request.propagationPolicy !== undefined && request.orphanDependents !== undefined) {
     throw invalid(def, name, [
-      { reason: 'FieldValueForbidden', field: 'propagationPolicy', message: 'Forbidden: orphanDependents and deletionPropagation cannot be both set' },
+      {
+        reason: 'FieldValueForbidden',
+        field: 'propagationPolicy',
+        message: 'Forbidden: orphanDependents and deletionPropagation cannot be both set',
+      },
     ]);
   }
   if (request.orphanDependents !== undefined) return request.orphanDependents ? 'Orphan' : 'Background';
@@ -149,7 +153,14 @@ export function deleteObject(
   const waitingFor = (stored.metadata.finalizers ?? []).filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
   if (!unchanged && !request.dryRun && !isNamespace && waitingFor.length > 0) {
     // The object stays until whoever owns these finalizers removes them: say so where `kubectl describe` looks.
-    ctx.events.record(def, stored, 'Normal', 'WaitingForFinalizers', `Deletion waits for finalizers: ${waitingFor.join(', ')}`, 'kube-apiserver');
+    ctx.events.record(
+      def,
+      stored,
+      'Normal',
+      'WaitingForFinalizers',
+      `Deletion waits for finalizers: ${waitingFor.join(', ')}`,
+      'kube-apiserver',
+    );
   }
   return { code: request.orphanDependents === false ? 202 : 200, body: stored, removed: false };
 }

@@ -45,7 +45,13 @@ describe('discovery through @kubernetes/client-node', () => {
     const kc = kube.kubeConfig();
     expect((await kc.makeApiClient(CoreApi).getAPIVersions()).versions).toEqual(['v1']);
     const groups = (await kc.makeApiClient(ApisApi).getAPIVersions()).groups.map((g) => g.preferredVersion?.groupVersion);
-    expect(groups).toEqual(['apps/v1', 'batch/v1', 'rbac.authorization.k8s.io/v1', 'events.k8s.io/v1', 'work.open-cluster-management.io/v1']);
+    expect(groups).toEqual([
+      'apps/v1',
+      'batch/v1',
+      'rbac.authorization.k8s.io/v1',
+      'events.k8s.io/v1',
+      'work.open-cluster-management.io/v1',
+    ]);
     const names = (await kc.makeApiClient(AppsV1Api).getAPIResources()).resources.map((r) => r.name);
     expect(names).toEqual(['deployments', 'replicasets', 'deployments/status', 'replicasets/status']);
     expect((await kc.makeApiClient(VersionApi).getCode()).gitVersion).toMatch(/^v1\.\d+\.\d+/);
@@ -54,7 +60,9 @@ describe('discovery through @kubernetes/client-node', () => {
   it('serves a kind registered at runtime, CRD-like, and rejects unknown ones', async () => {
     await expect(api.list('example.com/v1', 'Widget', 'default')).rejects.toThrow(/Failed to fetch resource metadata.*404/s);
     kube.registerKind({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
-    await api.create(obj({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'default' }, spec: { size: 3 } }));
+    await api.create(
+      obj({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'default' }, spec: { size: 3 } }),
+    );
     const list = await api.list('example.com/v1', 'Widget', 'default');
     expect(list.items.map((w) => [w.kind, w.metadata?.name])).toEqual([['Widget', 'w1']]);
     expect(kube.peek('example.com/v1', 'Widget', 'default', 'w1')).toMatchObject({ spec: { size: 3 } });

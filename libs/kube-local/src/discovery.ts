@@ -47,8 +47,12 @@ export function apiResourceList(kinds: KindRegistry, group: string, version: str
     ...(d.builtIn && ALL_CATEGORY.has(d.kind) ? { categories: ['all'] } : {}),
   }));
   const subresources = defs.flatMap((d) => [
-    ...(d.statusSubresource ? [{ name: `${d.plural}/status`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['get', 'patch', 'update'] }] : []),
-    ...(d.builtIn && d.kind === 'Namespace' ? [{ name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] }] : []),
+    ...(d.statusSubresource
+      ? [{ name: `${d.plural}/status`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['get', 'patch', 'update'] }]
+      : []),
+    ...(d.builtIn && d.kind === 'Namespace'
+      ? [{ name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] }]
+      : []),
   ]);
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(group, version), resources: [...main, ...subresources] };
 }

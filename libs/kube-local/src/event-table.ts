@@ -64,7 +64,18 @@ export function eventTable(list: KubeList, now: Date): Record<string, unknown> {
     const involved = e.involvedObject ?? {};
     const source = e.source?.component ? [e.source.component, e.source.host].filter(Boolean).join(', ') : (e.reportingComponent ?? '');
     return {
-      cells: [age(last), e.type ?? '', e.reason ?? '', `${(involved.kind ?? '').toLowerCase()}/${involved.name ?? ''}`, involved.fieldPath ?? '', source, (e.message ?? '').trim(), age(first), String(e.count ?? 1), e.metadata.name],
+      cells: [
+        age(last),
+        e.type ?? '',
+        e.reason ?? '',
+        `${(involved.kind ?? '').toLowerCase()}/${involved.name ?? ''}`,
+        involved.fieldPath ?? '',
+        source,
+        (e.message ?? '').trim(),
+        age(first),
+        String(e.count ?? 1),
+        e.metadata.name,
+      ],
       object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: e.metadata },
     };
   });

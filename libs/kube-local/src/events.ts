@@ -42,7 +42,14 @@ export class EventRecorder implements EventSink {
     const name = `${meta.name}.${key}`;
     const now = this.ctx.now();
     const stamp = rfc3339(now);
-    const involved = { apiVersion: def.apiVersion, kind: def.kind, name: meta.name, ...(def.namespaced ? { namespace } : {}), uid: meta.uid, resourceVersion: meta.resourceVersion };
+    const involved = {
+      apiVersion: def.apiVersion,
+      kind: def.kind,
+      name: meta.name,
+      ...(def.namespaced ? { namespace } : {}),
+      uid: meta.uid,
+      resourceVersion: meta.resourceVersion,
+    };
     const previous = this.ctx.store.read(coreDef, namespace, name);
     const count = typeof previous?.count === 'number' ? previous.count + 1 : 1;
     const firstTimestamp = typeof previous?.firstTimestamp === 'string' ? previous.firstTimestamp : stamp;
@@ -89,7 +96,14 @@ export class EventRecorder implements EventSink {
 
   private metadataOf(previous: KubeObject | undefined, name: string, namespace: string): KubeObject['metadata'] {
     if (previous) return structuredClone(previous.metadata);
-    return { name, namespace, uid: this.ctx.newUid(), creationTimestamp: rfc3339(this.ctx.now()), generation: 1, resourceVersion: '' } as KubeObject['metadata'];
+    return {
+      name,
+      namespace,
+      uid: this.ctx.newUid(),
+      creationTimestamp: rfc3339(this.ctx.now()),
+      generation: 1,
+      resourceVersion: '',
+    } as KubeObject['metadata'];
   }
 
   private write(def: KindDef, previous: KubeObject | undefined, event: KubeObject): void {
@@ -97,7 +111,9 @@ export class EventRecorder implements EventSink {
     if (previous) return;
     const all = this.ctx.store.list(def);
     if (all.length <= this.maxEvents) return;
-    const oldest = [...all].sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion)).slice(0, all.length - this.maxEvents);
+    const oldest = [...all]
+      .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
+      .slice(0, all.length - this.maxEvents);
     for (const e of oldest) this.ctx.store.remove(def, e.metadata.namespace, e.metadata.name);
   }
 }

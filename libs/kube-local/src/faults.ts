@@ -30,10 +30,11 @@ export type FaultEffect =
   /** Wait this long, then process the request normally. */
   | { readonly delayMs: number };
 
-export type FaultSpec = FaultMatch & FaultEffect & {
-  /** How many matching requests to affect; absent = until removed. */
-  readonly times?: number;
-};
+export type FaultSpec = FaultMatch &
+  FaultEffect & {
+    /** How many matching requests to affect; absent = until removed. */
+    readonly times?: number;
+  };
 
 export interface FaultHandle {
   /** Matching requests affected so far. */

@@ -30,7 +30,16 @@ const EVENT_FIELDS = [
 /** Selectable fields beyond `metadata.name`/`metadata.namespace`, per `<apiVersion>/<kind>` (strategy.go of each). */
 const KIND_FIELDS: Readonly<Record<string, readonly string[]>> = {
   // pkg/registry/core/pod/strategy.go ToSelectableFields
-  'v1/Pod': ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
+  'v1/Pod': [
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'spec.hostNetwork',
+    'status.phase',
+    'status.podIP',
+    'status.nominatedNodeName',
+  ],
   // pkg/registry/core/namespace/strategy.go NamespaceToSelectableFields
   'v1/Namespace': ['status.phase'],
   // pkg/registry/core/secret/strategy.go SelectableFields
@@ -55,7 +64,10 @@ export function selectableFields(def: KindDef): readonly string[] {
  * @throws SelectorSyntaxError for bad syntax or another field (`field label not supported: spec.x`,
  *   as real servers word it).
  */
-export function parseFieldSelector(text: string, selectable: readonly string[] = ['metadata.name', 'metadata.namespace']): FieldRequirement[] {
+export function parseFieldSelector(
+  text: string,
+  selectable: readonly string[] = ['metadata.name', 'metadata.namespace'],
+): FieldRequirement[] {
   if (text.trim() === '') return [];
   return text.split(',').map((part) => {
     const match = /^\s*([^=!\s]+)\s*(==|=|!=)\s*([^\s]*)\s*$/.exec(part);

@@ -83,7 +83,11 @@ export class GarbageCollector {
   private orphanDependents({ def, object: owner }: StoredEntry): void {
     for (const dependent of this.dependentsOf(owner.metadata.uid)) {
       if (this.stripReferences(dependent, new Set([owner.metadata.uid]))) {
-        this.event(dependent, 'Orphaned', `ownerReference to ${owner.kind}/${owner.metadata.name} removed: the owner is deleted with propagationPolicy Orphan`);
+        this.event(
+          dependent,
+          'Orphaned',
+          `ownerReference to ${owner.kind}/${owner.metadata.name} removed: the owner is deleted with propagationPolicy Orphan`,
+        );
       }
     }
     this.dropFinalizer(def, owner, ORPHAN_FINALIZER);
@@ -109,7 +113,9 @@ export class GarbageCollector {
     const owners = states.map((s) => `${s.ref.kind}/${s.ref.name}`).join(', ');
     const why = waited ? `its owner ${owners} is being deleted in the foreground` : `its owner ${owners} is gone`;
     this.event({ def, object }, 'GarbageCollected', `Deleting with propagationPolicy ${policy}: ${why}`);
-    this.ignoringNotFound(() => deleteObject(this.ctx, def, object.metadata.namespace, object.metadata.name, { propagationPolicy: policy }));
+    this.ignoringNotFound(() =>
+      deleteObject(this.ctx, def, object.metadata.namespace, object.metadata.name, { propagationPolicy: policy }),
+    );
   }
 
   private finishForeground({ def, object: owner }: StoredEntry): void {
@@ -121,7 +127,11 @@ export class GarbageCollector {
       return;
     }
     const names = blocking.map(({ object }) => `${object.kind}/${object.metadata.name}`);
-    this.event({ def, object: owner }, 'WaitingForDependents', `Foreground deletion waits for ${names.length} dependent(s) with blockOwnerDeletion: ${names.join(', ')}`);
+    this.event(
+      { def, object: owner },
+      'WaitingForDependents',
+      `Foreground deletion waits for ${names.length} dependent(s) with blockOwnerDeletion: ${names.join(', ')}`,
+    );
   }
 
   private event({ def, object }: StoredEntry, reason: string, message: string): void {

@@ -155,7 +155,10 @@ export function applyDefaults(def: KindDef, object: KubeObject, creating: boolea
     case 'batch/v1/Job':
       // pkg/apis/batch/v1/defaults.go SetDefaults_Job.
       if (spec) {
-        if ((spec.completions === undefined || spec.completions === null) && (spec.parallelism === undefined || spec.parallelism === null)) {
+        if (
+          (spec.completions === undefined || spec.completions === null) &&
+          (spec.parallelism === undefined || spec.parallelism === null)
+        ) {
           spec.completions = 1;
           spec.parallelism = 1;
         }
@@ -174,14 +177,26 @@ export function applyDefaults(def: KindDef, object: KubeObject, creating: boolea
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 
-const required = (field: string, detail?: string): FieldError => ({ reason: 'FieldValueRequired', field, message: detail ? `Required value: ${detail}` : 'Required value' });
+const required = (field: string, detail?: string): FieldError => ({
+  reason: 'FieldValueRequired',
+  field,
+  message: detail ? `Required value: ${detail}` : 'Required value',
+});
 const unsupported = (field: string, value: unknown, supported: readonly string[]): FieldError => ({
   reason: 'FieldValueNotSupported',
   field,
   message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${supported.map((s) => `"${s}"`).join(', ')}`,
 });
-const invalidValue = (field: string, value: unknown, why: string): FieldError => ({ reason: 'FieldValueInvalid', field, message: `Invalid value: ${JSON.stringify(value)}: ${why}` });
-const tooLong = (field: string, max: number): FieldError => ({ reason: 'FieldValueTooLong', field, message: `Too long: must have at most ${max} bytes` });
+const invalidValue = (field: string, value: unknown, why: string): FieldError => ({
+  reason: 'FieldValueInvalid',
+  field,
+  message: `Invalid value: ${JSON.stringify(value)}: ${why}`,
+});
+const tooLong = (field: string, max: number): FieldError => ({
+  reason: 'FieldValueTooLong',
+  field,
+  message: `Too long: must have at most ${max} bytes`,
+});
 const immutable = (field: string, value: unknown): FieldError => invalidValue(field, value, 'field is immutable');
 
 function nonNegative(spec: Json, key: string, field: string, out: FieldError[]): void {
@@ -201,8 +216,16 @@ function validateContainers(containers: unknown, field: string, out: FieldError[
     if (!isObject(container)) return;
     const name = container.name;
     if (typeof name !== 'string' || name === '') out.push(required(`${at}.name`));
-    else if (name.length > 63 || !DNS1123_LABEL.test(name)) out.push(invalidValue(`${at}.name`, name, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
-    else if (seen.has(name)) out.push({ reason: 'FieldValueDuplicate', field: `${at}.name`, message: `Duplicate value: ${JSON.stringify(name)}` });
+    else if (name.length > 63 || !DNS1123_LABEL.test(name))
+      out.push(
+        invalidValue(
+          `${at}.name`,
+          name,
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        ),
+      );
+    else if (seen.has(name))
+      out.push({ reason: 'FieldValueDuplicate', field: `${at}.name`, message: `Duplicate value: ${JSON.stringify(name)}` });
     if (typeof name === 'string') seen.add(name);
     if (typeof container.image !== 'string' || container.image.trim() === '') out.push(required(`${at}.image`));
   });
@@ -254,7 +277,12 @@ function isEmptySelector(selector: unknown): boolean {
 }
 
 /** Keys and total size of ConfigMap/Secret data (validation.go ValidateConfigMap / ValidateSecret). */
-function validateDataMaps(object: Json, maps: readonly string[], decode: (map: string, value: string) => number, out: FieldError[]): number {
+function validateDataMaps(
+  object: Json,
+  maps: readonly string[],
+  decode: (map: string, value: string) => number,
+  out: FieldError[],
+): number {
   let total = 0;
   const keys = new Set<string>();
   for (const map of maps) {
@@ -262,9 +290,16 @@ function validateDataMaps(object: Json, maps: readonly string[], decode: (map: s
     if (!isObject(data)) continue;
     for (const [key, value] of Object.entries(data)) {
       if (key.length > 253 || !CONFIG_KEY.test(key)) {
-        out.push(invalidValue(`${map}[${key}]`, key, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
+        out.push(
+          invalidValue(
+            `${map}[${key}]`,
+            key,
+            "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+          ),
+        );
       }
-      if (keys.has(key)) out.push({ reason: 'FieldValueDuplicate', field: `${map}[${key}]`, message: `Duplicate value: ${JSON.stringify(key)}` });
+      if (keys.has(key))
+        out.push({ reason: 'FieldValueDuplicate', field: `${map}[${key}]`, message: `Duplicate value: ${JSON.stringify(key)}` });
       keys.add(key);
       if (typeof value === 'string') total += key.length + decode(map, value);
     }
@@ -292,7 +327,12 @@ export function validateKind(def: KindDef, object: KubeObject): FieldError[] {
   switch (kindKey(def)) {
     case 'v1/ConfigMap': {
       // pkg/apis/core/validation/validation.go ValidateConfigMap.
-      const size = validateDataMaps(object, ['data', 'binaryData'], (map, value) => (map === 'binaryData' ? base64Bytes(value) : Buffer.byteLength(value)), out);
+      const size = validateDataMaps(
+        object,
+        ['data', 'binaryData'],
+        (map, value) => (map === 'binaryData' ? base64Bytes(value) : Buffer.byteLength(value)),
+        out,
+      );
       if (size > MAX_DATA_BYTES) out.push(tooLong('[]', MAX_DATA_BYTES));
       break;
     }
@@ -307,7 +347,10 @@ export function validateKind(def: KindDef, object: KubeObject): FieldError[] {
         'kubernetes.io/tls': ['tls.crt', 'tls.key'],
       };
       for (const key of needs[object.type as string] ?? []) if (data[key] === undefined) out.push(required(`data[${key}]`));
-      if (object.type === 'kubernetes.io/service-account-token' && !(isObject(annotations) && annotations['kubernetes.io/service-account.name'])) {
+      if (
+        object.type === 'kubernetes.io/service-account-token' &&
+        !(isObject(annotations) && annotations['kubernetes.io/service-account.name'])
+      ) {
         out.push(required('metadata.annotations[kubernetes.io/service-account.name]'));
       }
       break;
@@ -321,7 +364,8 @@ export function validateKind(def: KindDef, object: KubeObject): FieldError[] {
       const ports = Array.isArray(spec.ports) ? (spec.ports as Json[]) : [];
       if (ports.length === 0 && spec.type !== 'ExternalName' && spec.clusterIP !== 'None') out.push(required('spec.ports'));
       ports.forEach((port, i) => {
-        if (typeof port.port === 'number' && (port.port < 1 || port.port > 65535)) out.push(invalidValue(`spec.ports[${i}].port`, port.port, 'must be between 1 and 65535, inclusive'));
+        if (typeof port.port === 'number' && (port.port < 1 || port.port > 65535))
+          out.push(invalidValue(`spec.ports[${i}].port`, port.port, 'must be between 1 and 65535, inclusive'));
         if (ports.length > 1 && (typeof port.name !== 'string' || port.name === '')) out.push(required(`spec.ports[${i}].name`));
       });
       const types = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'];
@@ -337,7 +381,13 @@ export function validateKind(def: KindDef, object: KubeObject): FieldError[] {
       if (workload.selector === undefined || workload.selector === null) {
         out.push(required('spec.selector'));
       } else if (isEmptySelector(workload.selector)) {
-        out.push(invalidValue('spec.selector', workload.selector, `empty selector is invalid for ${def.kind === 'Deployment' ? 'deployment' : 'replicaset'}`));
+        out.push(
+          invalidValue(
+            'spec.selector',
+            workload.selector,
+            `empty selector is invalid for ${def.kind === 'Deployment' ? 'deployment' : 'replicaset'}`,
+          ),
+        );
       }
       const labels = isObject(workload.template) && isObject(workload.template.metadata) ? workload.template.metadata.labels : undefined;
       if (workload.selector === undefined || workload.selector === null || !labelsMatch(workload.selector, labels)) {
@@ -349,14 +399,19 @@ export function validateKind(def: KindDef, object: KubeObject): FieldError[] {
     case 'batch/v1/Job': {
       // pkg/apis/batch/validation/validation.go validateJobSpec.
       if (!spec || !isObject(spec.template)) {
-        out.push(required('spec.template.spec.containers'), required('spec.template.spec.restartPolicy', 'valid values: "OnFailure", "Never"'));
+        out.push(
+          required('spec.template.spec.containers'),
+          required('spec.template.spec.restartPolicy', 'valid values: "OnFailure", "Never"'),
+        );
         break;
       }
-      for (const key of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished']) nonNegative(spec, key, 'spec', out);
+      for (const key of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished'])
+        nonNegative(spec, key, 'spec', out);
       validatePodSpec(templateSpec(spec), 'spec.template.spec', ['OnFailure', 'Never'], out);
       if (spec.selector !== undefined && spec.manualSelector !== true && isObject(spec.template)) {
         const labels = isObject(spec.template.metadata) ? spec.template.metadata.labels : undefined;
-        if (!labelsMatch(spec.selector, labels)) out.push(invalidValue('spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`'));
+        if (!labelsMatch(spec.selector, labels))
+          out.push(invalidValue('spec.template.metadata.labels', labels ?? {}, '`selector` does not match template `labels`'));
       }
       break;
     }
@@ -365,7 +420,8 @@ export function validateKind(def: KindDef, object: KubeObject): FieldError[] {
       // pkg/apis/rbac/validation/validation.go ValidatePolicyRule.
       const rules = Array.isArray(object.rules) ? (object.rules as Json[]) : [];
       rules.forEach((rule, i) => {
-        if (!Array.isArray(rule.verbs) || rule.verbs.length === 0) out.push(required(`rules[${i}].verbs`, 'verbs must contain at least one value'));
+        if (!Array.isArray(rule.verbs) || rule.verbs.length === 0)
+          out.push(required(`rules[${i}].verbs`, 'verbs must contain at least one value'));
         const hasUrls = Array.isArray(rule.nonResourceURLs) && rule.nonResourceURLs.length > 0;
         if (!hasUrls && def.kind === 'Role' && (!Array.isArray(rule.apiGroups) || rule.apiGroups.length === 0)) {
           out.push(required(`rules[${i}].apiGroups`, 'resource rules must supply at least one api group'));
@@ -376,8 +432,10 @@ export function validateKind(def: KindDef, object: KubeObject): FieldError[] {
     case 'rbac.authorization.k8s.io/v1/RoleBinding': {
       // pkg/apis/rbac/validation/validation.go ValidateRoleBinding.
       const roleRef = isObject(object.roleRef) ? object.roleRef : {};
-      if (roleRef.kind !== undefined && !['Role', 'ClusterRole'].includes(roleRef.kind as string)) out.push(unsupported('roleRef.kind', roleRef.kind, ['Role', 'ClusterRole']));
-      if (roleRef.apiGroup !== undefined && roleRef.apiGroup !== 'rbac.authorization.k8s.io') out.push(unsupported('roleRef.apiGroup', roleRef.apiGroup, ['rbac.authorization.k8s.io']));
+      if (roleRef.kind !== undefined && !['Role', 'ClusterRole'].includes(roleRef.kind as string))
+        out.push(unsupported('roleRef.kind', roleRef.kind, ['Role', 'ClusterRole']));
+      if (roleRef.apiGroup !== undefined && roleRef.apiGroup !== 'rbac.authorization.k8s.io')
+        out.push(unsupported('roleRef.apiGroup', roleRef.apiGroup, ['rbac.authorization.k8s.io']));
       const subjects = Array.isArray(object.subjects) ? (object.subjects as Json[]) : [];
       subjects.forEach((subject, i) => {
         const kinds = ['ServiceAccount', 'User', 'Group'];
@@ -398,15 +456,19 @@ function podSpecWithoutMutable(spec: unknown): unknown {
   const copy = structuredClone(spec);
   delete copy.activeDeadlineSeconds;
   delete copy.tolerations;
-  for (const list of ['containers', 'initContainers']) if (Array.isArray(copy[list])) for (const c of copy[list] as Json[]) if (isObject(c)) delete c.image;
+  for (const list of ['containers', 'initContainers'])
+    if (Array.isArray(copy[list])) for (const c of copy[list] as Json[]) if (isObject(c)) delete c.image;
   return copy;
 }
 
 function dataImmutability(old: KubeObject, next: KubeObject, maps: readonly string[], out: FieldError[]): void {
   if (old.immutable !== true) return;
   // validation.go ValidateConfigMapUpdate / ValidateSecretUpdate.
-  if (next.immutable !== true) out.push({ reason: 'FieldValueForbidden', field: 'immutable', message: 'Forbidden: field is immutable when `immutable` is set' });
-  for (const map of maps) if (!same(old[map], next[map])) out.push({ reason: 'FieldValueForbidden', field: map, message: 'Forbidden: field is immutable when `immutable` is set' });
+  if (next.immutable !== true)
+    out.push({ reason: 'FieldValueForbidden', field: 'immutable', message: 'Forbidden: field is immutable when `immutable` is set' });
+  for (const map of maps)
+    if (!same(old[map], next[map]))
+      out.push({ reason: 'FieldValueForbidden', field: map, message: 'Forbidden: field is immutable when `immutable` is set' });
 }
 
 /** The update rules of a built-in kind (what may not change once stored); `[]` = allowed. */
@@ -443,7 +505,8 @@ export function validateKindUpdate(def: KindDef, old: KubeObject, next: KubeObje
       if (!same(oldSpec.selector, nextSpec.selector)) out.push(immutable('spec.selector', nextSpec.selector));
       if (!same(oldSpec.template, nextSpec.template)) out.push(immutable('spec.template', nextSpec.template));
       if (!same(oldSpec.completionMode, nextSpec.completionMode)) out.push(immutable('spec.completionMode', nextSpec.completionMode));
-      if (oldSpec.completionMode !== 'Indexed' && !same(oldSpec.completions, nextSpec.completions)) out.push(immutable('spec.completions', nextSpec.completions));
+      if (oldSpec.completionMode !== 'Indexed' && !same(oldSpec.completions, nextSpec.completions))
+        out.push(immutable('spec.completions', nextSpec.completions));
       break;
     case 'rbac.authorization.k8s.io/v1/RoleBinding':
       // pkg/apis/rbac/validation/validation.go ValidateRoleBindingUpdate.

@@ -135,9 +135,7 @@ export class KindRegistry {
    * @throws Error when another kind of that group/version already uses the plural.
    */
   add(def: KindDef): void {
-    const clash = this.defs.find(
-      (d) => d.apiVersion === def.apiVersion && d.plural === def.plural && d.kind !== def.kind,
-    );
+    const clash = this.defs.find((d) => d.apiVersion === def.apiVersion && d.plural === def.plural && d.kind !== def.kind);
     if (clash) throw new Error(`plural '${def.plural}' is already served for ${clash.apiVersion} ${clash.kind}`);
     const index = this.defs.findIndex((d) => d.apiVersion === def.apiVersion && d.kind === def.kind);
     if (index >= 0) this.defs[index] = def;

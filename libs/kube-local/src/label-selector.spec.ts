@@ -40,9 +40,12 @@ describe('label selectors (apimachinery labels.Parse semantics)', () => {
     expect(matchesLabels(parseLabelSelector('app='), { app: '' })).toBe(true);
   });
 
-  it.each(['app in ()', 'app in (a', 'app=web,', '=web', 'app ~ web', 'app>x', 'app in a', 'Bad Key=1', 'app=-bad-'])('rejects %j', (selector) => {
-    expect(() => parseLabelSelector(selector)).toThrow(SelectorSyntaxError);
-  });
+  it.each(['app in ()', 'app in (a', 'app=web,', '=web', 'app ~ web', 'app>x', 'app in a', 'Bad Key=1', 'app=-bad-'])(
+    'rejects %j',
+    (selector) => {
+      expect(() => parseLabelSelector(selector)).toThrow(SelectorSyntaxError);
+    },
+  );
 });
 
 describe('field selectors (metadata.name, metadata.namespace)', () => {

@@ -88,7 +88,7 @@ export function parseLabelSelector(text: string): LabelRequirement[] {
   while (i < tokens.length) {
     if (peek()?.text === '!') {
       i++;
-      requirements.push({ key: checkKey(expectWord('identifier after \'!\'')), operator: '!', values: [] });
+      requirements.push({ key: checkKey(expectWord("identifier after '!'")), operator: '!', values: [] });
     } else {
       const key = checkKey(expectWord('identifier'));
       const op = peek();
@@ -101,7 +101,8 @@ export function parseLabelSelector(text: string): LabelRequirement[] {
       } else if (op.type === 'punct' && (op.text === '>' || op.text === '<')) {
         i++;
         const value = expectWord('integer');
-        if (!/^-?\d+$/.test(value)) throw new SelectorSyntaxError(`unable to parse requirement: for 'gt', 'lt' operators, the value must be an integer`);
+        if (!/^-?\d+$/.test(value))
+          throw new SelectorSyntaxError(`unable to parse requirement: for 'gt', 'lt' operators, the value must be an integer`);
         requirements.push({ key, operator: op.text, values: [value] });
       } else if (op.type === 'word' && (op.text === 'in' || op.text === 'notin')) {
         i++;

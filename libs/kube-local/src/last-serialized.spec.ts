@@ -1,6 +1,6 @@
 import { LastSerialized } from './last-serialized.js';
 
-describe('LastSerialized (the watch hub\'s JSON of the last event object)', () => {
+describe("LastSerialized (the watch hub's JSON of the last event object)", () => {
   it('serializes an object once while it is the last one asked for', () => {
     const memo = new LastSerialized<{ n: number }>();
     let calls = 0;

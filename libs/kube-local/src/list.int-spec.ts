@@ -22,7 +22,8 @@ describe('list with selectors and paging through KubernetesObjectApi', () => {
       ['default', 'plain', {}],
       ['other', 'web-3', { app: 'web' }],
     ];
-    for (const [namespace, name, labels] of seeds) kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels } });
+    for (const [namespace, name, labels] of seeds)
+      kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels } });
   });
   afterAll(() => kube.close());
 
@@ -49,7 +50,10 @@ describe('list with selectors and paging through KubernetesObjectApi', () => {
 
   it('answers 400 BadRequest for a selector that does not parse', async () => {
     expect(await apiFailure(names('app in (web'))).toMatchObject({ code: 400, status: { reason: 'BadRequest' } });
-    expect(await apiFailure(names(undefined, 'spec.x=1'))).toMatchObject({ code: 400, status: { message: 'field label not supported: spec.x' } });
+    expect(await apiFailure(names(undefined, 'spec.x=1'))).toMatchObject({
+      code: 400,
+      status: { message: 'field label not supported: spec.x' },
+    });
   });
 
   it('returns a typed List with the current resourceVersion and built-in items without apiVersion/kind', async () => {
@@ -63,7 +67,18 @@ describe('list with selectors and paging through KubernetesObjectApi', () => {
     const first = await api.list('v1', 'ConfigMap', 'default', undefined, undefined, undefined, undefined, undefined, 3);
     expect(first.items.map((i) => i.metadata?.name)).toEqual(['db', 'plain', 'web-1']);
     expect(first.metadata?._continue).toBeTruthy();
-    const second = await api.list('v1', 'ConfigMap', 'default', undefined, undefined, undefined, undefined, undefined, 3, first.metadata?._continue);
+    const second = await api.list(
+      'v1',
+      'ConfigMap',
+      'default',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      3,
+      first.metadata?._continue,
+    );
     expect(second.items.map((i) => i.metadata?.name)).toEqual(['web-2']);
     expect(second.metadata?._continue).toBeUndefined();
   });

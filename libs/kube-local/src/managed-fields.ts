@@ -126,7 +126,9 @@ export function removeAt(object: Json, path: FieldPath): void {
     return;
   }
   if (!Array.isArray(parent)) return;
-  const index = parent.findIndex((i) => (last.startsWith('k:') ? valueAt([i], `k:${last.slice(2)}`) !== undefined : JSON.stringify(i) === last.slice(2)));
+  const index = parent.findIndex((i) =>
+    last.startsWith('k:') ? valueAt([i], `k:${last.slice(2)}`) !== undefined : JSON.stringify(i) === last.slice(2),
+  );
   if (index >= 0) parent.splice(index, 1);
 }
 
@@ -170,7 +172,10 @@ function printPath(path: FieldPath): string {
     .split('\n')
     .map((e) => {
       if (e.startsWith('f:')) return `.${e.slice(2)}`;
-      if (e.startsWith('k:')) return `[${Object.entries(JSON.parse(e.slice(2)) as Json).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+      if (e.startsWith('k:'))
+        return `[${Object.entries(JSON.parse(e.slice(2)) as Json)
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(',')}]`;
       return `[=${e.slice(2)}]`;
     })
     .join('');
@@ -189,7 +194,11 @@ const sameSlot = (e: ManagedFieldsEntry, manager: string, operation: string, sub
   e.manager === manager && e.operation === operation && (e.subresource ?? undefined) === subresource;
 
 /** Entries with `taken` removed from every manager but the writer's own slot; empty entries dropped. */
-function without(entries: readonly ManagedFieldsEntry[], taken: ReadonlySet<FieldPath>, keep: (e: ManagedFieldsEntry) => boolean): ManagedFieldsEntry[] {
+function without(
+  entries: readonly ManagedFieldsEntry[],
+  taken: ReadonlySet<FieldPath>,
+  keep: (e: ManagedFieldsEntry) => boolean,
+): ManagedFieldsEntry[] {
   const out: ManagedFieldsEntry[] = [];
   for (const entry of entries) {
     if (keep(entry)) {

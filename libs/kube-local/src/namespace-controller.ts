@@ -111,9 +111,19 @@ export class NamespaceController {
       return { type, status: value, reason, message, lastTransitionTime: before?.status === value ? before.lastTransitionTime : now };
     };
     const conditions = [
-      condition('NamespaceContentRemaining', true, 'SomeResourcesRemain', `Some resources are remaining: ${describeCounts(byResource, 'has %d resource instances')}`),
+      condition(
+        'NamespaceContentRemaining',
+        true,
+        'SomeResourcesRemain',
+        `Some resources are remaining: ${describeCounts(byResource, 'has %d resource instances')}`,
+      ),
       byFinalizer.size > 0
-        ? condition('NamespaceFinalizersRemaining', true, 'SomeFinalizersRemain', `Some content in the namespace has finalizers remaining: ${describeCounts(byFinalizer, 'in %d resource instances')}`)
+        ? condition(
+            'NamespaceFinalizersRemaining',
+            true,
+            'SomeFinalizersRemain',
+            `Some content in the namespace has finalizers remaining: ${describeCounts(byFinalizer, 'in %d resource instances')}`,
+          )
         : condition('NamespaceFinalizersRemaining', false, 'ContentHasNoFinalizers', 'All content-preserving finalizers have been removed'),
     ];
     const comparable = (cs: NamespaceCondition[]) => cs.map(({ lastTransitionTime: _t, ...rest }) => rest);

@@ -127,7 +127,9 @@ export function requiredFieldsOf(model: string): readonly string[] {
   if (file) {
     const { validate } = requireHere(file) as { validate: CompiledValidator };
     if (!validate({})) {
-      required = (validate.errors ?? []).filter((e) => e.keyword === 'required' && e.instancePath === '').map((e) => String(e.params.missingProperty));
+      required = (validate.errors ?? [])
+        .filter((e) => e.keyword === 'required' && e.instancePath === '')
+        .map((e) => String(e.params.missingProperty));
     }
   }
   requiredCache.set(model, required);
@@ -141,7 +143,10 @@ export function hasSchema(apiVersion: string, kind: string): boolean {
 
 /** `/spec/template/spec/containers/0` → `spec.template.spec.containers[0]` (Kubernetes field paths). */
 export function fieldPath(instancePath: string, last?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (last !== undefined) parts.push(last);
   let out = '';
   for (const part of parts) {
@@ -151,7 +156,14 @@ export function fieldPath(instancePath: string, last?: string): string {
   return out;
 }
 
-const GO_TYPES: Readonly<Record<string, string>> = { integer: 'int32', number: 'float64', string: 'string', boolean: 'bool', object: 'map', array: 'slice' };
+const GO_TYPES: Readonly<Record<string, string>> = {
+  integer: 'int32',
+  number: 'float64',
+  string: 'string',
+  boolean: 'bool',
+  object: 'map',
+  array: 'slice',
+};
 
 function jsonTypeOf(value: unknown): string {
   if (Array.isArray(value)) return 'array';
@@ -215,7 +227,11 @@ export function checkStructure(apiVersion: string, kind: string, object: unknown
       const expected = String(error.params.type);
       decodeError = `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${jsonTypeOf(value)} into Go struct field ${kind}.${fieldPath(error.instancePath)} of type ${GO_TYPES[expected] ?? expected}`;
     } else {
-      errors.push({ reason: 'FieldValueInvalid', field: fieldPath(error.instancePath), message: `Invalid value: ${JSON.stringify(value)}: must match ${error.keyword} ${JSON.stringify(error.params)}` });
+      errors.push({
+        reason: 'FieldValueInvalid',
+        field: fieldPath(error.instancePath),
+        message: `Invalid value: ${JSON.stringify(value)}: must match ${error.keyword} ${JSON.stringify(error.params)}`,
+      });
     }
   }
   return { ...(decodeError !== undefined ? { decodeError } : {}), errors };

@@ -176,7 +176,7 @@ export class ObjectStore {
 
   /** The smallest slot set known to hold every match: a label index entry, the namespace's objects, or the kind's. */
   private candidates(bucket: KindBucket, namespace: string | undefined, labels: readonly LabelRequirement[]): Iterable<Slot> {
-    let best: Iterable<Slot> = namespace === undefined ? bucket.objects.values() : this.byNamespace.get(namespace) ?? NO_SLOTS;
+    let best: Iterable<Slot> = namespace === undefined ? bucket.objects.values() : (this.byNamespace.get(namespace) ?? NO_SLOTS);
     let bestSize = namespace === undefined ? bucket.objects.size : (best as ReadonlySet<Slot>).size;
     for (const r of labels) {
       if (r.operator !== '=' && r.operator !== 'in') continue;

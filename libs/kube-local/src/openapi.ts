@@ -106,24 +106,75 @@ const WRITE_PARAMETERS = ['dryRun', 'fieldManager', 'fieldValidation'];
 /** The operations kube-apiserver lists for a kind, shaped for Swagger 2 (`v2`) or OpenAPI 3. */
 function operationsOf(def: KindDef, ref: string, v2: boolean): Record<string, Record<string, unknown>> {
   const gvk = { 'x-kubernetes-group-version-kind': gvkOf(def) };
-  const query = (name: string) => (v2 ? { name, in: 'query', type: 'string', uniqueItems: true } : { name, in: 'query', schema: { type: 'string', uniqueItems: true } });
-  const path = (name: string) => (v2 ? { name, in: 'path', required: true, type: 'string' } : { name, in: 'path', required: true, schema: { type: 'string' } });
+  const query = (name: string) =>
+    v2 ? { name, in: 'query', type: 'string', uniqueItems: true } : { name, in: 'query', schema: { type: 'string', uniqueItems: true } };
+  const path = (name: string) =>
+    v2 ? { name, in: 'path', required: true, type: 'string' } : { name, in: 'path', required: true, schema: { type: 'string' } };
   const scope = def.namespaced ? [path('namespace')] : [];
-  const ok = (code: string) => ({ [code]: v2 ? { description: 'OK', schema: { $ref: ref } } : { description: 'OK', content: { 'application/json': { schema: { $ref: ref } } } } });
+  const ok = (code: string) => ({
+    [code]: v2
+      ? { description: 'OK', schema: { $ref: ref } }
+      : { description: 'OK', content: { 'application/json': { schema: { $ref: ref } } } },
+  });
   const body = (types: readonly string[], schema: Schema) =>
-    v2 ? { consumes: [...types], parameters: [{ name: 'body', in: 'body', required: true, schema }] } : { requestBody: { content: Object.fromEntries(types.map((t) => [t, { schema }])), required: true } };
-  const withParams = (op: Record<string, unknown>, params: unknown[]) => ({ ...op, parameters: [...params, ...((op.parameters as unknown[] | undefined) ?? [])] });
-  const id = (verb: string) => `${verb}${def.group === '' ? 'Core' : ''}${def.version[0]!.toUpperCase()}${def.version.slice(1)}${def.namespaced ? 'Namespaced' : ''}${def.kind}`;
+    v2
+      ? { consumes: [...types], parameters: [{ name: 'body', in: 'body', required: true, schema }] }
+      : { requestBody: { content: Object.fromEntries(types.map((t) => [t, { schema }])), required: true } };
+  const withParams = (op: Record<string, unknown>, params: unknown[]) => ({
+    ...op,
+    parameters: [...params, ...((op.parameters as unknown[] | undefined) ?? [])],
+  });
+  const id = (verb: string) =>
+    `${verb}${def.group === '' ? 'Core' : ''}${def.version[0]!.toUpperCase()}${def.version.slice(1)}${def.namespaced ? 'Namespaced' : ''}${def.kind}`;
   const patchTypes = def.builtIn ? Object.values(PATCH_TYPES) : [PATCH_TYPES.json, PATCH_TYPES.merge, PATCH_TYPES.apply];
   const patchSchema = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   const writes = WRITE_PARAMETERS.map(query);
   return {
-    collectionGet: { operationId: id('list'), ...gvk, 'x-kubernetes-action': 'list', parameters: [...scope, query('labelSelector'), query('fieldSelector'), query('limit'), query('continue'), query('watch')], responses: { '200': { description: 'OK' } } },
-    collectionPost: withParams({ operationId: id('create'), ...gvk, 'x-kubernetes-action': 'post', ...body(['application/json', 'application/yaml'], { $ref: ref }), responses: { ...ok('200'), ...ok('201') } }, [...scope, ...writes]),
+    collectionGet: {
+      operationId: id('list'),
+      ...gvk,
+      'x-kubernetes-action': 'list',
+      parameters: [...scope, query('labelSelector'), query('fieldSelector'), query('limit'), query('continue'), query('watch')],
+      responses: { '200': { description: 'OK' } },
+    },
+    collectionPost: withParams(
+      {
+        operationId: id('create'),
+        ...gvk,
+        'x-kubernetes-action': 'post',
+        ...body(['application/json', 'application/yaml'], { $ref: ref }),
+        responses: { ...ok('200'), ...ok('201') },
+      },
+      [...scope, ...writes],
+    ),
     itemGet: { operationId: id('read'), ...gvk, 'x-kubernetes-action': 'get', parameters: [...scope, path('name')], responses: ok('200') },
-    itemPut: withParams({ operationId: id('replace'), ...gvk, 'x-kubernetes-action': 'put', ...body(['application/json', 'application/yaml'], { $ref: ref }), responses: { ...ok('200'), ...ok('201') } }, [...scope, path('name'), ...writes]),
-    itemPatch: withParams({ operationId: id('patch'), ...gvk, 'x-kubernetes-action': 'patch', ...body(patchTypes, patchSchema), responses: { ...ok('200'), ...ok('201') } }, [...scope, path('name'), ...writes, query('force')]),
-    itemDelete: { operationId: id('delete'), ...gvk, 'x-kubernetes-action': 'delete', parameters: [...scope, path('name'), query('dryRun'), query('propagationPolicy'), query('gracePeriodSeconds')], responses: { '200': { description: 'OK' } } },
+    itemPut: withParams(
+      {
+        operationId: id('replace'),
+        ...gvk,
+        'x-kubernetes-action': 'put',
+        ...body(['application/json', 'application/yaml'], { $ref: ref }),
+        responses: { ...ok('200'), ...ok('201') },
+      },
+      [...scope, path('name'), ...writes],
+    ),
+    itemPatch: withParams(
+      {
+        operationId: id('patch'),
+        ...gvk,
+        'x-kubernetes-action': 'patch',
+        ...body(patchTypes, patchSchema),
+        responses: { ...ok('200'), ...ok('201') },
+      },
+      [...scope, path('name'), ...writes, query('force')],
+    ),
+    itemDelete: {
+      operationId: id('delete'),
+      ...gvk,
+      'x-kubernetes-action': 'delete',
+      parameters: [...scope, path('name'), query('dryRun'), query('propagationPolicy'), query('gracePeriodSeconds')],
+      responses: { '200': { description: 'OK' } },
+    },
   };
 }
 
@@ -133,14 +184,22 @@ function addKind(builder: DefinitionBuilder, def: KindDef): string {
   const gvk = { 'x-kubernetes-group-version-kind': [gvkOf(def)] };
   if (model) return builder.add(model, gvk);
   const name = `${def.group}.${def.version}.${def.kind}`;
-  builder.out[name] = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: builder.schemaOf('V1ObjectMeta', '') }, ...gvk };
+  builder.out[name] = {
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+    properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: builder.schemaOf('V1ObjectMeta', '') },
+    ...gvk,
+  };
   return name;
 }
 
 function pathItems(def: KindDef, ref: string, v2: boolean): Record<string, Record<string, unknown>> {
   const ops = operationsOf(def, ref, v2);
   const { collection, item } = pathsOf(def);
-  return { [collection]: { get: ops.collectionGet, post: ops.collectionPost }, [item]: { get: ops.itemGet, put: ops.itemPut, patch: ops.itemPatch, delete: ops.itemDelete } };
+  return {
+    [collection]: { get: ops.collectionGet, post: ops.collectionPost },
+    [item]: { get: ops.itemGet, put: ops.itemPut, patch: ops.itemPatch, delete: ops.itemDelete },
+  };
 }
 
 /** `/openapi/v2`: every served kind in one Swagger 2.0 document. */
@@ -175,9 +234,12 @@ export function openApiV3Document(kinds: KindRegistry, gvPath: string, version: 
 export function openApiV3Root(kinds: KindRegistry, version: string): Record<string, unknown> {
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const gvPath of groupVersionPaths(kinds)) {
-    const hash = createHash('sha512').update(JSON.stringify(openApiV3Document(kinds, gvPath, version))).digest('hex').slice(0, 128).toUpperCase();
+    const hash = createHash('sha512')
+      .update(JSON.stringify(openApiV3Document(kinds, gvPath, version)))
+      .digest('hex')
+      .slice(0, 128)
+      .toUpperCase();
     paths[gvPath] = { serverRelativeURL: `/openapi/v3/${gvPath}?hash=${hash}` };
   }
   return { paths };
 }
-

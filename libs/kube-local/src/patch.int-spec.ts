@@ -12,7 +12,11 @@ describe('PATCH through @kubernetes/client-node', () => {
   beforeEach(async () => {
     kube = await startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
-    kube.seed({ ...ref, metadata: { ...ref.metadata, labels: { keep: 'yes', drop: 'yes' }, finalizers: ['example.com/a'] }, data: { x: '1' } });
+    kube.seed({
+      ...ref,
+      metadata: { ...ref.metadata, labels: { keep: 'yes', drop: 'yes' }, finalizers: ['example.com/a'] },
+      data: { x: '1' },
+    });
   });
   afterEach(() => kube.close());
 
@@ -63,13 +67,21 @@ describe('PATCH through @kubernetes/client-node', () => {
     );
     expect(patched.metadata?.finalizers ?? []).toEqual([]);
     expect(patched.data).toEqual({ x: '1', z: '3' });
-    const failing = core.patchNamespacedConfigMap({ name: 'a', namespace: 'default', body: [{ op: 'test', path: '/data/x', value: 'no' }] }, asJsonPatch);
-    expect(await apiFailure(failing)).toMatchObject({ code: 422, status: { reason: 'Invalid', message: 'testing value /data/x failed: test failed' } });
+    const failing = core.patchNamespacedConfigMap(
+      { name: 'a', namespace: 'default', body: [{ op: 'test', path: '/data/x', value: 'no' }] },
+      asJsonPatch,
+    );
+    expect(await apiFailure(failing)).toMatchObject({
+      code: 422,
+      status: { reason: 'Invalid', message: 'testing value /data/x failed: test failed' },
+    });
   });
 
   it('apply patch creates a missing object and needs a fieldManager', async () => {
     const desired = obj({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', namespace: 'default' }, data: { k: 'v' } });
-    expect(await apiFailure(api.patch(desired, undefined, undefined, undefined, undefined, PatchStrategy.ServerSideApply))).toMatchObject({ code: 422 });
+    expect(await apiFailure(api.patch(desired, undefined, undefined, undefined, undefined, PatchStrategy.ServerSideApply))).toMatchObject({
+      code: 422,
+    });
     const created = await api.patch(desired, undefined, undefined, 'decom', undefined, PatchStrategy.ServerSideApply);
     expect(created.metadata?.uid).toBeTruthy();
     expect(kube.requests.at(-1)).toMatchObject({ verb: 'patch', status: 201 });

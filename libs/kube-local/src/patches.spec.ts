@@ -38,17 +38,42 @@ describe('JSON patch (RFC 6902)', () => {
 describe('strategic merge patch (approximation)', () => {
   it('merges finalizers as a set and deletes with $deleteFromPrimitiveList', () => {
     const target = { metadata: { finalizers: ['a', 'b'] } };
-    expect(applyStrategicMergePatch(target, { metadata: { finalizers: ['b', 'c'] } })).toEqual({ metadata: { finalizers: ['a', 'b', 'c'] } });
+    expect(applyStrategicMergePatch(target, { metadata: { finalizers: ['b', 'c'] } })).toEqual({
+      metadata: { finalizers: ['a', 'b', 'c'] },
+    });
     expect(applyStrategicMergePatch(target, { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } })).toEqual({
       metadata: { finalizers: ['b'] },
     });
   });
 
   it('merges containers by name, deletes with $patch: delete, replaces untagged lists', () => {
-    const target = { spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }], args: ['x'] } };
-    const patch = { spec: { containers: [{ name: 'a', image: 'a:2' }, { name: 'b', $patch: 'delete' }, { name: 'c', image: 'c:1' }], args: ['y'] } };
+    const target = {
+      spec: {
+        containers: [
+          { name: 'a', image: 'a:1' },
+          { name: 'b', image: 'b:1' },
+        ],
+        args: ['x'],
+      },
+    };
+    const patch = {
+      spec: {
+        containers: [
+          { name: 'a', image: 'a:2' },
+          { name: 'b', $patch: 'delete' },
+          { name: 'c', image: 'c:1' },
+        ],
+        args: ['y'],
+      },
+    };
     expect(applyStrategicMergePatch(target, patch)).toEqual({
-      spec: { containers: [{ name: 'a', image: 'a:2' }, { name: 'c', image: 'c:1' }], args: ['y'] },
+      spec: {
+        containers: [
+          { name: 'a', image: 'a:2' },
+          { name: 'c', image: 'c:1' },
+        ],
+        args: ['y'],
+      },
     });
   });
 });
@@ -68,14 +93,18 @@ describe('patches never reach the prototype of the process', () => {
   });
 
   it('a member named __proto__ is an own property of the document (as Go would keep a field of that name)', () => {
-    const patched = applyJsonPatch({ metadata: {} }, [{ op: 'add', path: '/metadata/__proto__', value: { polluted: 'x' } }]) as { metadata: object };
+    const patched = applyJsonPatch({ metadata: {} }, [{ op: 'add', path: '/metadata/__proto__', value: { polluted: 'x' } }]) as {
+      metadata: object;
+    };
     // Had the assignment replaced the prototype, `polluted` would be inherited.
     expect((patched.metadata as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(Object.keys(patched.metadata)).toEqual(['__proto__']);
     clean();
     const merged = applyMergePatch({ metadata: {} }, JSON.parse('{"metadata":{"__proto__":{"polluted":"x"}}}')) as { metadata: object };
     expect((merged.metadata as Record<string, unknown>)['polluted']).toBeUndefined();
-    const strategic = applyStrategicMergePatch({ metadata: {} }, JSON.parse('{"metadata":{"__proto__":{"polluted":"x"}}}')) as { metadata: object };
+    const strategic = applyStrategicMergePatch({ metadata: {} }, JSON.parse('{"metadata":{"__proto__":{"polluted":"x"}}}')) as {
+      metadata: object;
+    };
     expect((strategic.metadata as Record<string, unknown>)['polluted']).toBeUndefined();
     clean();
   });

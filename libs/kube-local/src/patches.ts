@@ -78,7 +78,8 @@ function put(doc: Json, pointer: string, value: Json, insert: boolean): void {
   const { parent, token } = locate(doc, pointer);
   if (Array.isArray(parent)) {
     const index = token === '-' ? parent.length : Number(token);
-    if (!Number.isInteger(index) || index < 0 || index > parent.length) throw new PatchError(`index '${token}' out of range at '${pointer}'`);
+    if (!Number.isInteger(index) || index < 0 || index > parent.length)
+      throw new PatchError(`index '${token}' out of range at '${pointer}'`);
     if (insert) parent.splice(index, 0, value);
     else if (index < parent.length) parent[index] = value;
     else throw new PatchError(`path '${pointer}' does not exist`);

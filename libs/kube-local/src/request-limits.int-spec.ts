@@ -10,14 +10,21 @@ const deployment = (name: string, extraSpec: Record<string, unknown> = {}) => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name, namespace: 'default' },
-  spec: { ...extraSpec, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+  spec: {
+    ...extraSpec,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+  },
 });
 
 /** A JSON text nesting objects `depth` levels deep. */
 const deepJson = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
 /** Sends a raw request and resolves with the status and body of the answer (or the socket error). */
-function send(kube: LocalKube, options: { path: string; headers: Record<string, string | number>; chunks: readonly string[]; end?: boolean }): Promise<{ status: number; body: string } | { error: string }> {
+function send(
+  kube: LocalKube,
+  options: { path: string; headers: Record<string, string | number>; chunks: readonly string[]; end?: boolean },
+): Promise<{ status: number; body: string } | { error: string }> {
   const url = new URL(kube.url);
   return new Promise((resolve) => {
     const req = request({ host: url.hostname, port: url.port, method: 'POST', path: options.path, headers: options.headers }, (res) => {
@@ -45,15 +52,26 @@ describe('request limits', () => {
   afterAll(() => kube.close());
 
   const create = (body: string) =>
-    fetch(`${kube.url}/apis/apps/v1/namespaces/default/deployments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    fetch(`${kube.url}/apis/apps/v1/namespaces/default/deployments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
 
   it('refuses a body nested deeper than the limit with 400 BadRequest, and still serves', async () => {
     const deep = JSON.stringify(deployment('deep')).replace('"spec":{', `"spec":{"x":${deepJson(100_000)},`);
     const answer = await create(deep);
     expect(answer.status).toBe(400);
-    expect(await answer.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: expect.stringContaining('exceeded max depth') });
+    expect(await answer.json()).toMatchObject({
+      kind: 'Status',
+      reason: 'BadRequest',
+      code: 400,
+      message: expect.stringContaining('exceeded max depth'),
+    });
     const apps = kube.kubeConfig().makeApiClient(AppsV1Api);
-    await expect(apps.createNamespacedDeployment({ namespace: 'default', body: deployment('after-deep') })).resolves.toMatchObject({ metadata: { name: 'after-deep' } });
+    await expect(apps.createNamespacedDeployment({ namespace: 'default', body: deployment('after-deep') })).resolves.toMatchObject({
+      metadata: { name: 'after-deep' },
+    });
   });
 
   it('takes a body nested up to the limit (a deep but sane manifest is not refused)', async () => {
@@ -79,7 +97,12 @@ describe('request limits', () => {
       end: false,
     });
     expect(answer).toMatchObject({ status: 413 });
-    expect(JSON.parse((answer as { body: string }).body)).toMatchObject({ kind: 'Status', reason: 'RequestEntityTooLarge', code: 413, message: 'Request entity too large: limit is 3145728' });
+    expect(JSON.parse((answer as { body: string }).body)).toMatchObject({
+      kind: 'Status',
+      reason: 'RequestEntityTooLarge',
+      code: 413,
+      message: 'Request entity too large: limit is 3145728',
+    });
   });
 
   it('answers 413 to a chunked body once it passes 3 MiB', async () => {

@@ -115,9 +115,7 @@ export class ResourceOperations {
       if (error instanceof SelectorSyntaxError) throw badRequest(error.message);
       throw error;
     }
-    let items = this.ctx.store
-      .list(def, scopeOf(def, namespace), labels)
-      .filter((o) => matchesFields(fields, o));
+    let items = this.ctx.store.list(def, scopeOf(def, namespace), labels).filter((o) => matchesFields(fields, o));
     if (options.continueToken) {
       const after = this.decodeContinue(options.continueToken);
       items = items.filter((o) => compareKeys(storageKey(o), after) > 0);
@@ -157,7 +155,14 @@ export class ResourceOperations {
     if (scope !== undefined) this.admitIntoNamespace(def, scope, name);
 
     const object: KubeObject = structuredClone(incoming);
-    object.metadata = { ...structuredClone(meta), name, uid: this.ctx.newUid(), creationTimestamp: rfc3339(this.ctx.now()), generation: 1, resourceVersion: '' };
+    object.metadata = {
+      ...structuredClone(meta),
+      name,
+      uid: this.ctx.newUid(),
+      creationTimestamp: rfc3339(this.ctx.now()),
+      generation: 1,
+      resourceVersion: '',
+    };
     if (scope !== undefined) object.metadata.namespace = scope;
     else delete object.metadata.namespace;
     delete object.metadata.deletionTimestamp;
@@ -216,10 +221,14 @@ export class ResourceOperations {
     const accepted = def.builtIn ? Object.values(PATCH_TYPES) : [PATCH_TYPES.json, PATCH_TYPES.merge, PATCH_TYPES.apply];
     if (!accepted.includes(type as never)) throw unsupportedMediaType(type, accepted);
     if (type === PATCH_TYPES.apply && !options.fieldManager) {
-      throw invalidOptions('PatchOptions', [{ reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }]);
+      throw invalidOptions('PatchOptions', [
+        { reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' },
+      ]);
     }
     if (type !== PATCH_TYPES.apply && options.force !== undefined) {
-      throw invalidOptions('PatchOptions', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
+      throw invalidOptions('PatchOptions', [
+        { reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' },
+      ]);
     }
     const patch = this.parsePatchBody(type, rawBody);
     const existing = this.ctx.store.get(def, scopeOf(def, namespace), name);
@@ -240,10 +249,22 @@ export class ResourceOperations {
   }
 
   /** Server-side apply of `config` by `options.fieldManager` (see `patch`). */
-  private apply(def: KindDef, namespace: string | undefined, name: string, existing: KubeObject | undefined, config: KubeObject, options: WriteOptions): { object: KubeObject; created: boolean } {
+  private apply(
+    def: KindDef,
+    namespace: string | undefined,
+    name: string,
+    existing: KubeObject | undefined,
+    config: KubeObject,
+    options: WriteOptions,
+  ): { object: KubeObject; created: boolean } {
     this.checkIdentity(def, namespace, name, config);
     const writer = this.writer(def, options.fieldManager!, options.subresource);
-    const plan = planApply(existing ?? { apiVersion: def.apiVersion, kind: def.kind, metadata: {} }, config, writer, options.force === true);
+    const plan = planApply(
+      existing ?? { apiVersion: def.apiVersion, kind: def.kind, metadata: {} },
+      config,
+      writer,
+      options.force === true,
+    );
     if ('conflicts' in plan) throw applyConflict(plan.conflicts);
     if (!existing) {
       const body = { ...config, metadata: { ...config.metadata, name } };
@@ -262,14 +283,22 @@ export class ResourceOperations {
   private checkApplyConfig(def: KindDef, config: unknown, rawBody: string): KubeObject {
     if (!isObject(config)) throw badRequest('the body of an apply patch must be an object');
     if (config.apiVersion !== def.apiVersion) {
-      throw badRequest(`Incorrect version specified in apply patch. Specified patch version: ${typeof config.apiVersion === 'string' ? config.apiVersion : ''}, expected: ${def.apiVersion}`);
+      throw badRequest(
+        `Incorrect version specified in apply patch. Specified patch version: ${typeof config.apiVersion === 'string' ? config.apiVersion : ''}, expected: ${def.apiVersion}`,
+      );
     }
     if (config.kind === undefined || config.kind === '') throw badRequest(`Object 'Kind' is missing in '${rawBody.trim()}'`);
     return this.checkBody(def, config);
   }
 
   private writer(def: KindDef, manager: string, subresource?: Subresource): Writer {
-    return { manager, apiVersion: def.apiVersion, time: rfc3339(this.ctx.now()), keyed: def.builtIn, ...(subresource ? { subresource } : {}) };
+    return {
+      manager,
+      apiVersion: def.apiVersion,
+      time: rfc3339(this.ctx.now()),
+      keyed: def.builtIn,
+      ...(subresource ? { subresource } : {}),
+    };
   }
 
   private applyUpdate(def: KindDef, existing: KubeObject, incoming: KubeObject, options: InternalWriteOptions): KubeObject {
@@ -280,13 +309,16 @@ export class ResourceOperations {
     }
     if (meta.resourceVersion && meta.resourceVersion !== existing.metadata.resourceVersion) throw staleResourceVersion(def, name);
 
-    const next = options.subresource ? this.subresourceUpdate(existing, incoming, options.subresource) : this.mainUpdate(def, existing, incoming, options);
+    const next = options.subresource
+      ? this.subresourceUpdate(existing, incoming, options.subresource)
+      : this.mainUpdate(def, existing, incoming, options);
     if (options.fieldManager !== undefined) {
       // Ownership is the server's to compute: what a client sent in managedFields does not count.
       if (existing.metadata.managedFields !== undefined) next.metadata.managedFields = structuredClone(existing.metadata.managedFields);
       else delete next.metadata.managedFields;
       const ownership = options.applyOwnership ?? afterUpdate(existing, next, this.writer(def, options.fieldManager, options.subresource));
-      if (jsonEqual(next, existing) && sameOwnership(ownership, existing.metadata.managedFields as ManagedFieldsEntry[] | undefined)) return existing;
+      if (jsonEqual(next, existing) && sameOwnership(ownership, existing.metadata.managedFields as ManagedFieldsEntry[] | undefined))
+        return existing;
       if (ownership.length > 0) next.metadata.managedFields = ownership;
       else delete next.metadata.managedFields;
     } else if (jsonEqual(next, existing)) {
@@ -363,7 +395,8 @@ export class ResourceOperations {
     // Go validation reports what is missing below a required field (a Job's empty template →
     // its containers and restartPolicy), so a schema `required` it covers is not repeated.
     const errors = validateKind(def, object);
-    const covered = (field: string) => errors.some((e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`));
+    const covered = (field: string) =>
+      errors.some((e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`));
     return [...structure.errors.filter((e) => !covered(e.field)), ...errors];
   }
 
@@ -384,7 +417,9 @@ export class ResourceOperations {
   private checkBody(def: KindDef, body: unknown): KubeObject {
     if (!isObject(body)) throw badRequest('the body of the request must be a JSON object');
     if (body.apiVersion !== undefined && body.apiVersion !== def.apiVersion) {
-      throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${def.apiVersion})`);
+      throw badRequest(
+        `the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${def.apiVersion})`,
+      );
     }
     if (body.kind !== undefined && body.kind !== def.kind) {
       throw badRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (${def.kind})`);

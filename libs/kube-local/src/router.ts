@@ -33,7 +33,10 @@ const HEALTH_PATHS = new Set(['healthz', 'livez', 'readyz']);
 export function resolveRoute(path: string, kinds: KindRegistry): Route {
   let parts: string[];
   try {
-    parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent);
+    parts = path
+      .split('/')
+      .filter((p) => p !== '')
+      .map(decodeURIComponent);
   } catch {
     return { type: 'notFound' };
   }
@@ -41,7 +44,8 @@ export function resolveRoute(path: string, kinds: KindRegistry): Route {
   if (parts.length === 1 && HEALTH_PATHS.has(parts[0]!)) return { type: 'health' };
   if (parts[0] === 'openapi') {
     if (parts.length === 2 && parts[1] === 'v2') return { type: 'openapi', version: 'v2' };
-    if (parts[1] === 'v3') return parts.length === 2 ? { type: 'openapi', version: 'v3' } : { type: 'openapi', version: 'v3', gvPath: parts.slice(2).join('/') };
+    if (parts[1] === 'v3')
+      return parts.length === 2 ? { type: 'openapi', version: 'v3' } : { type: 'openapi', version: 'v3', gvPath: parts.slice(2).join('/') };
     return { type: 'notFound' };
   }
   let group: string;
@@ -76,7 +80,8 @@ function resolveResource(kinds: KindRegistry, group: string, version: string, pa
   if (namespace !== undefined && !def.namespaced) return { type: 'notFound' };
   if (namespace === undefined && def.namespaced && name !== undefined) return { type: 'notFound' };
   if (subresource !== undefined) {
-    const allowed = subresource === 'status' ? def.statusSubresource : subresource === 'finalize' && def.builtIn && def.kind === 'Namespace';
+    const allowed =
+      subresource === 'status' ? def.statusSubresource : subresource === 'finalize' && def.builtIn && def.kind === 'Namespace';
     if (!allowed) return { type: 'notFound' };
   }
   return {

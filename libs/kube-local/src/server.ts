@@ -223,7 +223,16 @@ class LocalKubeServer implements LocalKube {
     const entry = { ...subject, query, ...(typeof traceparent === 'string' ? { traceparent } : {}) };
     const handle = (): ApiResponse => {
       try {
-        return this.api.handle({ method, route, query, rawBody, contentType: req.headers['content-type'] ?? '', accept: req.headers.accept ?? '', userAgent: req.headers['user-agent'] ?? '', serverAddress: `${this.host}:${this.port}` });
+        return this.api.handle({
+          method,
+          route,
+          query,
+          rawBody,
+          contentType: req.headers['content-type'] ?? '',
+          accept: req.headers.accept ?? '',
+          userAgent: req.headers['user-agent'] ?? '',
+          serverAddress: `${this.host}:${this.port}`,
+        });
       } catch (error) {
         const status = internalError((error as Error).message).status;
         return { code: status.code, body: status };
@@ -263,7 +272,15 @@ class LocalKubeServer implements LocalKube {
       return;
     }
     try {
-      this.watches.open({ def: route.def, ...(route.namespace !== undefined ? { namespace: route.namespace } : {}), ...(route.name !== undefined ? { name: route.name } : {}) }, query, res);
+      this.watches.open(
+        {
+          def: route.def,
+          ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
+          ...(route.name !== undefined ? { name: route.name } : {}),
+        },
+        query,
+        res,
+      );
     } catch (error) {
       const status = error instanceof KubeStatusError ? error.status : internalError((error as Error).message).status;
       this.log.record({ ...entry, status: status.code, ...(fault ? { fault: 'delay' as const } : {}) });

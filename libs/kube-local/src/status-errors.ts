@@ -194,7 +194,9 @@ export function applyConflict(conflicts: readonly { manager: string; field: stri
     const lines = managers.flatMap((m) => [`conflicts with ${m}:`, ...conflicts.filter((c) => c.manager === m).map((c) => `- ${c.field}`)]);
     message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
   }
-  return failure(409, 'Conflict', message, { causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: c.field })) });
+  return failure(409, 'Conflict', message, {
+    causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: c.field })),
+  });
 }
 
 export function badRequest(message: string): KubeStatusError {

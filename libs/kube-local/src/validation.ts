@@ -36,7 +36,9 @@ function nameError(rule: NameRule, name: string): string | undefined {
         ? undefined
         : `${invalid}a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`;
     case 'path':
-      return name === '.' || name === '..' || /[/%]/.test(name) ? `${invalid}may not contain '/' or '%' and may not be '.' or '..'` : undefined;
+      return name === '.' || name === '..' || /[/%]/.test(name)
+        ? `${invalid}may not contain '/' or '%' and may not be '.' or '..'`
+        : undefined;
     case 'subdomain':
       if (name.length > 253) return `${invalid}must be no more than 253 characters`;
       return DNS1123_SUBDOMAIN.test(name)
@@ -53,11 +55,19 @@ function validateStringMap(field: string, value: unknown, checkValues: boolean):
   const errors: FieldError[] = [];
   for (const [key, v] of Object.entries(value)) {
     if (!isValidLabelKey(key)) {
-      errors.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character` });
+      errors.push({
+        reason: 'FieldValueInvalid',
+        field,
+        message: `Invalid value: "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+      });
     } else if (typeof v !== 'string') {
       errors.push({ reason: 'FieldValueInvalid', field: `${field}.${key}`, message: 'Invalid value: must be a string' });
     } else if (checkValues && !isValidLabelValue(v)) {
-      errors.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character` });
+      errors.push({
+        reason: 'FieldValueInvalid',
+        field,
+        message: `Invalid value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+      });
     }
   }
   return errors;
@@ -71,7 +81,11 @@ function validateOwnerReferences(value: unknown): FieldError[] {
   value.forEach((ref: Record<string, unknown>, i) => {
     for (const key of ['apiVersion', 'kind', 'name', 'uid']) {
       if (typeof ref?.[key] !== 'string' || ref[key] === '') {
-        errors.push({ reason: 'FieldValueInvalid', field: `${field}[${i}].${key}`, message: `Invalid value: "": ${key} must not be empty` });
+        errors.push({
+          reason: 'FieldValueInvalid',
+          field: `${field}[${i}].${key}`,
+          message: `Invalid value: "": ${key} must not be empty`,
+        });
       }
     }
   });
@@ -100,7 +114,11 @@ export function validateObjectMeta(def: KindDef, object: KubeObject): FieldError
     } else {
       meta.finalizers.forEach((f, i) => {
         if (typeof f !== 'string' || !isValidLabelKey(f)) {
-          errors.push({ reason: 'FieldValueInvalid', field: `metadata.finalizers[${i}]`, message: `Invalid value: "${String(f)}": name part must consist of alphanumeric characters, '-', '_' or '.'` });
+          errors.push({
+            reason: 'FieldValueInvalid',
+            field: `metadata.finalizers[${i}]`,
+            message: `Invalid value: "${String(f)}": name part must consist of alphanumeric characters, '-', '_' or '.'`,
+          });
         }
       });
     }

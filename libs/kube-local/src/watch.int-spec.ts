@@ -93,7 +93,10 @@ describe('watch through @kubernetes/client-node', () => {
   it('streams ADDED, MODIFIED and DELETED in order for a label selector, objects entering and leaving it included', async () => {
     await start();
     const listed = await core.listNamespacedConfigMap({ namespace: 'default' });
-    const w = await watch('/api/v1/namespaces/default/configmaps', { labelSelector: 'app=web', resourceVersion: listed.metadata?.resourceVersion });
+    const w = await watch('/api/v1/namespaces/default/configmaps', {
+      labelSelector: 'app=web',
+      resourceVersion: listed.metadata?.resourceVersion,
+    });
     await api.create(cm('a', { app: 'web' }));
     await api.create(cm('b', { app: 'db' }));
     await api.patch(cm('a', { app: 'web', tier: 'front' }), undefined, undefined, undefined, undefined, 'application/merge-patch+json');
@@ -217,7 +220,11 @@ describe('watch through @kubernetes/client-node', () => {
     await api.create(cm('a'));
     await w.until((e) => e.filter((x) => x.type === 'BOOKMARK').length >= 2 && e.some((x) => x.type === 'ADDED'));
     const bookmark = w.events.filter((e) => e.type === 'BOOKMARK').at(-1)!;
-    expect(bookmark.object).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: kube.changes.at(-1)!.resourceVersion } });
+    expect(bookmark.object).toEqual({
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: kube.changes.at(-1)!.resourceVersion },
+    });
     expect(plain.events.map((e) => e.type)).toEqual(['ADDED']);
   });
 
@@ -295,7 +302,12 @@ describe('watch through @kubernetes/client-node', () => {
       await eventually(() => kube.requestsMatching({ verb: 'watch' }).length >= 3, 'informer watching again');
       await api.create(cm('later'));
       await eventually(() => seen.includes('add later'), `informer events: ${JSON.stringify(seen)}`);
-      expect(informer.list().map((o) => o.metadata?.name).sort()).toEqual(['later', 'new']);
+      expect(
+        informer
+          .list()
+          .map((o) => o.metadata?.name)
+          .sort(),
+      ).toEqual(['later', 'new']);
       expect(errors).toEqual([]);
     } finally {
       await informer.stop();

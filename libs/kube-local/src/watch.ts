@@ -197,10 +197,7 @@ export class WatchHub {
   }
 
   private matches(watcher: Watcher, object: KubeObject): boolean {
-    return (
-      matchesLabels(watcher.labels, object.metadata.labels) &&
-      matchesFields(watcher.fields, object)
-    );
+    return matchesLabels(watcher.labels, object.metadata.labels) && matchesFields(watcher.fields, object);
   }
 
   private send(watcher: Watcher, type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject): void {
@@ -271,6 +268,7 @@ export class WatchHub {
 /** undefined for "start from the current state" (absent, empty or `"0"`). @throws KubeStatusError 400 otherwise unparsable. */
 function parseResourceVersion(value: string | undefined): number | undefined {
   if (value === undefined || value === '' || value === '0') return undefined;
-  if (!/^\d+$/.test(value)) throw badRequest(`resourceVersion: Invalid value: ${JSON.stringify(value)}: must be a decimal resource version`);
+  if (!/^\d+$/.test(value))
+    throw badRequest(`resourceVersion: Invalid value: ${JSON.stringify(value)}: must be a decimal resource version`);
   return Number(value);
 }

@@ -54,8 +54,7 @@ export function decodeSpecEvent(event: CloudEventV1<unknown>): SpecRequest {
     }
   }
   const data = (typeof event.data === 'string' ? JSON.parse(event.data) : event.data) as
-    | { manifests?: unknown; deleteOption?: Record<string, unknown>; manifestConfigs?: Record<string, unknown>[] }
-    | undefined;
+    { manifests?: unknown; deleteOption?: Record<string, unknown>; manifestConfigs?: Record<string, unknown>[] } | undefined;
   const manifests = action === 'delete_request' ? [] : data?.manifests;
   if (!Array.isArray(manifests)) throw new MaestroError(400, 'data.manifests must be a list');
   manifests.forEach((m, i) => {

@@ -51,7 +51,8 @@ export class GrpcEndpoint {
   constructor(private readonly sink: SpecEventSink) {
     const { service } = loadCloudEventService();
     this.server.addService(service, {
-      Publish: (call: grpc.ServerUnaryCall<{ event?: ProtoCloudEvent }, unknown>, callback: grpc.sendUnaryData<unknown>) => this.publish(call.request, callback),
+      Publish: (call: grpc.ServerUnaryCall<{ event?: ProtoCloudEvent }, unknown>, callback: grpc.sendUnaryData<unknown>) =>
+        this.publish(call.request, callback),
       Subscribe: (call: Subscriber['call']) => this.subscribe(call),
     });
   }
@@ -72,7 +73,13 @@ export class GrpcEndpoint {
   /** Streams a bundle's status (or its confirmed deletion) to the subscribers of its source. */
   broadcast(bundle: ResourceBundle, deleted: boolean): void {
     const conditions: unknown[] = [...(bundle.status?.conditions ?? [])];
-    if (deleted) conditions.push({ type: 'Deleted', status: 'True', reason: 'ManifestsDeleted', message: 'The resources are deleted from the cluster' });
+    if (deleted)
+      conditions.push({
+        type: 'Deleted',
+        status: 'True',
+        reason: 'ManifestsDeleted',
+        message: 'The resources are deleted from the cluster',
+      });
     this.sequence += 1;
     const event = toProtoEvent({
       id: `status-${bundle.id}-${this.sequence}`,
@@ -89,7 +96,8 @@ export class GrpcEndpoint {
       data: { conditions, resourceStatus: bundle.status?.resourceStatus ?? [] },
     });
     for (const subscriber of this.subscribers) {
-      if (subscriber.source === bundle.source && (subscriber.dataType === '' || subscriber.dataType === MANIFEST_BUNDLE_DATA_TYPE)) subscriber.call.write(event);
+      if (subscriber.source === bundle.source && (subscriber.dataType === '' || subscriber.dataType === MANIFEST_BUNDLE_DATA_TYPE))
+        subscriber.call.write(event);
     }
   }
 
@@ -114,7 +122,14 @@ export class GrpcEndpoint {
       } catch {
         throw new MaestroError(400, 'cloudevent data is not JSON');
       }
-      const event = { id: plain.id, source: plain.source, type: plain.type, specversion: '1.0', ...plain.attributes, data: plain.data } as unknown as CloudEventV1<unknown>;
+      const event = {
+        id: plain.id,
+        source: plain.source,
+        type: plain.type,
+        specversion: '1.0',
+        ...plain.attributes,
+        data: plain.data,
+      } as unknown as CloudEventV1<unknown>;
       this.sink.record(this.sink.receive(event), 204);
       callback(null, {});
     } catch (error) {

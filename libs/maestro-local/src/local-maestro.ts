@@ -49,7 +49,13 @@ export interface LocalMaestro {
    * Sets the status feedback the agent reports for one manifest of a work (like a
    * `feedbackRules` JSONPath would). @throws Error when the work or manifest does not exist.
    */
-  setStatusFeedback(source: string, consumer: string, workName: string, manifest: ManifestSelector, values: readonly StatusFeedbackValue[]): void;
+  setStatusFeedback(
+    source: string,
+    consumer: string,
+    workName: string,
+    manifest: ManifestSelector,
+    values: readonly StatusFeedbackValue[],
+  ): void;
   /** Holds the agent: new works stay unapplied and deletions stay pending until `resumeAgent()`. */
   pauseAgent(): void;
   resumeAgent(): void;

@@ -52,7 +52,8 @@ function parseLabels(json: string): Record<string, string> {
   } catch {
     throw new SearchSyntaxError(`label containment is not JSON: ${json}`);
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SearchSyntaxError('label containment must be a JSON object');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new SearchSyntaxError('label containment must be a JSON object');
   return parsed as Record<string, string>;
 }
 
@@ -61,6 +62,13 @@ function matches(term: Term, bundle: ResourceBundle): boolean {
     const labels = ((bundle.metadata as { labels?: Record<string, string> }).labels ?? {}) as Record<string, string>;
     return Object.entries(term.labels).every(([k, v]) => labels[k] === v);
   }
-  const actual = term.field === 'consumer_name' ? bundle.consumer_name : term.field === 'source' ? bundle.source : term.field === 'name' ? bundle.name : bundle.id;
+  const actual =
+    term.field === 'consumer_name'
+      ? bundle.consumer_name
+      : term.field === 'source'
+        ? bundle.source
+        : term.field === 'name'
+          ? bundle.name
+          : bundle.id;
   return actual === term.value;
 }

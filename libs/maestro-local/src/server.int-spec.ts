@@ -19,7 +19,14 @@ describe('local Maestro server', () => {
   });
   afterEach(() => maestro.close());
 
-  async function publish(action: string, name: string, version: number, data?: unknown, consumer = 'cluster1', labels: Record<string, string> = {}) {
+  async function publish(
+    action: string,
+    name: string,
+    version: number,
+    data?: unknown,
+    consumer = 'cluster1',
+    labels: Record<string, string> = {},
+  ) {
     const event = new CloudEvent({
       type: `${MANIFEST_BUNDLE_DATA_TYPE}.spec.${action}`,
       source: SOURCE,
@@ -30,7 +37,11 @@ describe('local Maestro server', () => {
       ...(data !== undefined && { data }),
     });
     const message = HTTP.binary(event);
-    const res = await fetch(`${maestro.url}${maestro.cloudEventsPath}`, { method: 'POST', headers: message.headers as Record<string, string>, body: String(message.body) });
+    const res = await fetch(`${maestro.url}${maestro.cloudEventsPath}`, {
+      method: 'POST',
+      headers: message.headers as Record<string, string>,
+      body: String(message.body),
+    });
     return { status: res.status, body: res.status === 204 ? undefined : await res.json() };
   }
   const get = async (path: string) => {
@@ -39,7 +50,10 @@ describe('local Maestro server', () => {
   };
 
   it('creates from a create_request, the agent reports status and feedback, GET and search find it', async () => {
-    expect(await publish('create_request', 'work-a', 0, { manifests: [manifest('cm-a', 'ns1')] }, 'cluster1', { app: 'x' })).toEqual({ status: 204, body: undefined });
+    expect(await publish('create_request', 'work-a', 0, { manifests: [manifest('cm-a', 'ns1')] }, 'cluster1', { app: 'x' })).toEqual({
+      status: 204,
+      body: undefined,
+    });
     const id = workId(SOURCE, 'cluster1', 'work-a');
     await maestro.settle();
     maestro.setStatusFeedback(SOURCE, 'cluster1', 'work-a', { kind: 'ConfigMap', name: 'cm-a', namespace: 'ns1' }, [
@@ -56,7 +70,10 @@ describe('local Maestro server', () => {
       metadata: { name: 'work-a', labels: { app: 'x' }, namespace: 'cluster1', uid: id },
       manifests: [manifest('cm-a', 'ns1')],
       status: {
-        conditions: [expect.objectContaining({ type: 'Applied', status: 'True' }), expect.objectContaining({ type: 'Available', status: 'True' })],
+        conditions: [
+          expect.objectContaining({ type: 'Applied', status: 'True' }),
+          expect.objectContaining({ type: 'Available', status: 'True' }),
+        ],
         resourceStatus: [
           expect.objectContaining({
             resourceMeta: expect.objectContaining({ kind: 'ConfigMap', name: 'cm-a', namespace: 'ns1', version: 'v1', group: '' }),
@@ -76,7 +93,10 @@ describe('local Maestro server', () => {
     expect((await publish('create_request', 'work-a', 0, { manifests: [manifest('cm-a')] })).status).toBe(409);
     expect((await publish('update_request', 'work-a', 1, { manifests: [manifest('cm-b')] })).status).toBe(204);
     const stale = await publish('update_request', 'work-a', 1, { manifests: [manifest('cm-c')] });
-    expect(stale).toMatchObject({ status: 409, body: { kind: 'Error', reason: expect.stringContaining('version conflict: current 2, got 1') } });
+    expect(stale).toMatchObject({
+      status: 409,
+      body: { kind: 'Error', reason: expect.stringContaining('version conflict: current 2, got 1') },
+    });
     expect(maestro.peek(SOURCE, 'cluster1', 'work-a')).toMatchObject({ version: 2, manifests: [manifest('cm-b')] });
     expect((await publish('create_request', 'work-x', 0, { manifests: [manifest('cm')] }, 'nowhere')).status).toBe(400);
     expect((await publish('create_request', 'work-y', 0, { manifests: [{ kind: 'ConfigMap' }] })).status).toBe(400);

@@ -91,7 +91,8 @@ class LocalMaestroServer implements LocalMaestro {
   }
 
   registerConsumer(name: string): void {
-    if (!this.consumers.has(name)) this.consumers.set(name, { id: workId('consumer', name, name), name, created_at: this.now().toISOString() });
+    if (!this.consumers.has(name))
+      this.consumers.set(name, { id: workId('consumer', name, name), name, created_at: this.now().toISOString() });
   }
 
   peek(source: string, consumer: string, workName: string): ResourceBundle | undefined {
@@ -103,7 +104,13 @@ class LocalMaestroServer implements LocalMaestro {
     return this.store.list().map((b) => structuredClone(b));
   }
 
-  setStatusFeedback(source: string, consumer: string, workName: string, manifest: ManifestSelector, values: readonly StatusFeedbackValue[]): void {
+  setStatusFeedback(
+    source: string,
+    consumer: string,
+    workName: string,
+    manifest: ManifestSelector,
+    values: readonly StatusFeedbackValue[],
+  ): void {
     const id = workId(source, consumer, workName);
     const bundle = this.store.get(id);
     if (!bundle) throw new Error(`no work ${consumer}/${workName} from source ${source}`);
@@ -147,7 +154,8 @@ class LocalMaestroServer implements LocalMaestro {
         answer = this.route(method, url, req.headers, body);
       } catch (error) {
         if (error instanceof MaestroError) answer = { status: error.status, body: errorBody(error.status, error.reason) };
-        else if (error instanceof SearchSyntaxError || error instanceof ValidationError) answer = { status: 400, body: errorBody(400, error.message) };
+        else if (error instanceof SearchSyntaxError || error instanceof ValidationError)
+          answer = { status: 400, body: errorBody(400, error.message) };
         else throw error;
       }
     }

@@ -17,7 +17,11 @@ function resourceOf(kind: string): string {
 }
 
 /** The `ManifestBundleStatus` of a bundle whose manifests were all applied successfully. */
-export function appliedStatus(bundle: ResourceBundle, feedback: ReadonlyMap<string, readonly StatusFeedbackValue[]>, at: string): NonNullable<ResourceBundle['status']> {
+export function appliedStatus(
+  bundle: ResourceBundle,
+  feedback: ReadonlyMap<string, readonly StatusFeedbackValue[]>,
+  at: string,
+): NonNullable<ResourceBundle['status']> {
   const resourceStatus: ManifestCondition[] = bundle.manifests.map((manifest, ordinal) => {
     const apiVersion = String(manifest['apiVersion'] ?? '');
     const [group, version] = apiVersion.includes('/') ? (apiVersion.split('/') as [string, string]) : ['', apiVersion];

@@ -48,15 +48,19 @@ export interface PlainCloudEvent {
  */
 export function loadCloudEventService(): { client: grpc.ServiceClientConstructor; service: grpc.ServiceDefinition } {
   const file = fileURLToPath(new URL('./proto/cloudevent.proto', import.meta.url));
-  if (!existsSync(file)) throw new Error(`maestro grpc: ${file} is missing (a build must copy libs/maestro-protocol/src/proto/ next to the compiled code)`);
+  if (!existsSync(file))
+    throw new Error(`maestro grpc: ${file} is missing (a build must copy libs/maestro-protocol/src/proto/ next to the compiled code)`);
   const definition = protoLoader.loadSync(file, { keepCase: true, longs: String, enums: String, defaults: false, oneofs: true });
-  const loaded = grpc.loadPackageDefinition(definition) as unknown as { io: { cloudevents: { v1: { CloudEventService: grpc.ServiceClientConstructor } } } };
+  const loaded = grpc.loadPackageDefinition(definition) as unknown as {
+    io: { cloudevents: { v1: { CloudEventService: grpc.ServiceClientConstructor } } };
+  };
   const client = loaded.io.cloudevents.v1.CloudEventService;
   return { client, service: client.service };
 }
 
 function attributeFor(value: string | number | boolean | Date): ProtoAttributeValue {
-  if (value instanceof Date) return { ce_timestamp: { seconds: Math.floor(value.getTime() / 1000), nanos: (value.getTime() % 1000) * 1e6 } };
+  if (value instanceof Date)
+    return { ce_timestamp: { seconds: Math.floor(value.getTime() / 1000), nanos: (value.getTime() % 1000) * 1e6 } };
   if (typeof value === 'boolean') return { ce_boolean: value };
   // CloudEvents integers are int32 (sdk-go validates extensions to int32).
   if (typeof value === 'number') return { ce_integer: value };

@@ -10,11 +10,13 @@ describe('DecomMetrics', () => {
     expect(routeLabel(undefined)).toBe('unmatched');
   });
 
-  it('keeps the parameters `literal` accepts (a kind-agnostic route\'s plurals) and replaces the rest by -', () => {
+  it("keeps the parameters `literal` accepts (a kind-agnostic route's plurals) and replaces the rest by -", () => {
     const plurals = new Set(['clusters', 'nodepools']);
     const literal = (param: string, value: string) => param.endsWith('lural') && plurals.has(value);
     const route = '/api/hyperfleet/v1/:plural/:pid/:childPlural/:id/statuses';
-    expect(routeLabel(route, { plural: 'clusters', pid: 'c1', childPlural: 'nodepools', id: 'n1' }, literal)).toBe('/api/hyperfleet/v1/clusters/-/nodepools/-/statuses');
+    expect(routeLabel(route, { plural: 'clusters', pid: 'c1', childPlural: 'nodepools', id: 'n1' }, literal)).toBe(
+      '/api/hyperfleet/v1/clusters/-/nodepools/-/statuses',
+    );
     // An id that happens to equal a plural is still an id; an unknown plural is `-`.
     expect(routeLabel('/api/hyperfleet/v1/:plural/:id', { plural: 'bogus', id: 'clusters' }, literal)).toBe('/api/hyperfleet/v1/-/-');
     expect(routeLabel('/api/hyperfleet/v1/:plural/:id', { plural: 'clusters', id: 'x' })).toBe('/api/hyperfleet/v1/-/-');
@@ -43,9 +45,15 @@ describe('DecomMetrics', () => {
     ];
     metrics.watchPending(async () => pending);
     const text = await metrics.registry.metrics();
-    expect(text).toContain('hyperfleet_api_resource_pending_reconciliation{resource_type="Cluster",is_delete="true",component="api",version="1.2.3"} 2');
-    expect(text).toContain('hyperfleet_api_resource_pending_reconciliation_stuck{resource_type="Cluster",is_delete="true",component="api",version="1.2.3"} 1');
-    expect(text).toContain('hyperfleet_api_resource_pending_reconciliation_stuck_duration_seconds{resource_type="Cluster",is_delete="true",component="api",version="1.2.3"} 120');
+    expect(text).toContain(
+      'hyperfleet_api_resource_pending_reconciliation{resource_type="Cluster",is_delete="true",component="api",version="1.2.3"} 2',
+    );
+    expect(text).toContain(
+      'hyperfleet_api_resource_pending_reconciliation_stuck{resource_type="Cluster",is_delete="true",component="api",version="1.2.3"} 1',
+    );
+    expect(text).toContain(
+      'hyperfleet_api_resource_pending_reconciliation_stuck_duration_seconds{resource_type="Cluster",is_delete="true",component="api",version="1.2.3"} 120',
+    );
     expect(text).not.toMatch(/pending_reconciliation_stuck\{resource_type="NodePool"/);
     pending = [];
     now += 5_000;
@@ -79,15 +87,22 @@ describe('DecomMetrics', () => {
     const metrics = new DecomMetrics(new Registry(), info, 600, Date.now, 50);
     let mode: 'ok' | 'fail' | 'hang' = 'ok';
     let reads = 0;
-    const read = <T>(value: T) => async (): Promise<T> => {
-      reads += 1;
-      if (mode === 'fail') throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
-      if (mode === 'hang') return new Promise<T>(() => undefined);
-      return value;
-    };
+    const read =
+      <T>(value: T) =>
+      async (): Promise<T> => {
+        reads += 1;
+        if (mode === 'fail') throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        if (mode === 'hang') return new Promise<T>(() => undefined);
+        return value;
+      };
     metrics.watchFinalizing(read([{ kind: 'Cluster' }, { kind: 'Cluster' }]));
     metrics.watchQueues(read([{ queue: 'adapter-run', waiting: 3, delayed: 1, active: 2, failed: 0 }]));
-    metrics.watchQueueWorkers(read([{ queue: 'adapter-run.validation', workers: 0 }, { queue: 'hard-delete', workers: 2 }]));
+    metrics.watchQueueWorkers(
+      read([
+        { queue: 'adapter-run.validation', workers: 0 },
+        { queue: 'hard-delete', workers: 2 },
+      ]),
+    );
     metrics.watchLag('projections', read(7));
     metrics.deletionsRequested.inc({ kind: 'Cluster' });
     const healthy = await metrics.registry.metrics();
@@ -95,7 +110,9 @@ describe('DecomMetrics', () => {
     expect(healthy).toMatch(/^decom_queue_workers\{queue="adapter-run.validation"\} 0$/m);
     expect(healthy).toMatch(/^decom_queue_workers\{queue="hard-delete"\} 2$/m);
     // Like the counters, the staleness gauge is read before the gauges collect: it shows in the next scrape.
-    expect(await metrics.registry.metrics()).toMatch(/^decom_scrape_collector_last_success_timestamp_seconds\{collector="decom_resources_finalizing"\} \d+$/m);
+    expect(await metrics.registry.metrics()).toMatch(
+      /^decom_scrape_collector_last_success_timestamp_seconds\{collector="decom_resources_finalizing"\} \d+$/m,
+    );
 
     for (const next of ['fail', 'hang'] as const) {
       mode = next;

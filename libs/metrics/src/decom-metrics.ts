@@ -112,9 +112,16 @@ export class DecomMetrics {
     this.base = { component: info.component, version: info.version };
     const scrape: ScrapeContext = { registers: [registry], guarded: (collector, read, key) => this.guarded(collector, read, key) };
     // Registration order is the exposition order; the pending-reconciliation gauges' first reads afresh.
-    ({ collectorErrors: this.collectorErrors, collectorLastSuccess: this.collectorLastSuccess } = scrapeHealthMetrics(scrape, () => this.dependencySource?.() ?? []));
+    ({ collectorErrors: this.collectorErrors, collectorLastSuccess: this.collectorLastSuccess } = scrapeHealthMetrics(
+      scrape,
+      () => this.dependencySource?.() ?? [],
+    ));
     ({ requests: this.requests, requestDuration: this.requestDuration } = httpMetrics(scrape, this.base, info.commit));
-    ({ reconciliationStarted: this.reconciliationStarted } = reconciliationMetrics(scrape, (fresh) => this.pendingGroups(fresh), stuckThresholdSeconds));
+    ({ reconciliationStarted: this.reconciliationStarted } = reconciliationMetrics(
+      scrape,
+      (fresh) => this.pendingGroups(fresh),
+      stuckThresholdSeconds,
+    ));
     ({
       deletionsRequested: this.deletionsRequested,
       deletionsCompleted: this.deletionsCompleted,
@@ -125,12 +132,16 @@ export class DecomMetrics {
       deletionBudgetLimit: this.deletionBudgetLimit,
       deletionDuration: this.deletionDuration,
     } = deletionMetrics(scrape, () => this.finalizingSource));
-    ({ adapterRuns: this.adapterRuns, adapterRunDuration: this.adapterRunDuration, watchTriggeredRuns: this.watchTriggeredRuns } = adapterMetrics(
-      scrape,
-      this.deletionsInProgress,
-      () => this.kubeWatchSource?.() ?? [],
-    ));
-    ({ jobRetries: this.jobRetries, deadLettered: this.deadLettered, deadLettersPruned: this.deadLettersPruned } = queueMetrics(
+    ({
+      adapterRuns: this.adapterRuns,
+      adapterRunDuration: this.adapterRunDuration,
+      watchTriggeredRuns: this.watchTriggeredRuns,
+    } = adapterMetrics(scrape, this.deletionsInProgress, () => this.kubeWatchSource?.() ?? []));
+    ({
+      jobRetries: this.jobRetries,
+      deadLettered: this.deadLettered,
+      deadLettersPruned: this.deadLettersPruned,
+    } = queueMetrics(
       scrape,
       () => this.queueSource,
       () => this.queueWorkersSource,
@@ -159,13 +170,24 @@ export class DecomMetrics {
   }
 
   /** An adapter run ended; `resourceId` tracks the deletions-in-progress gauge. */
-  observeAdapterRun(run: { adapter: string; resourceId: string; operation: AdapterOperation; outcome: AdapterOutcome; seconds: number }): void {
+  observeAdapterRun(run: {
+    adapter: string;
+    resourceId: string;
+    operation: AdapterOperation;
+    outcome: AdapterOutcome;
+    seconds: number;
+  }): void {
     const labels = { adapter: run.adapter, operation: run.operation, outcome: run.outcome };
     this.adapterRuns.inc(labels);
     this.adapterRunDuration.observe(labels, run.seconds);
     const ids = this.deletionsInProgress.get(run.adapter) ?? new Set<string>();
     this.deletionsInProgress.set(run.adapter, ids);
-    if (run.operation === 'delete' && (run.outcome === 'in_progress' || run.outcome === 'transient_error') && !this.gone.has(run.resourceId)) ids.add(run.resourceId);
+    if (
+      run.operation === 'delete' &&
+      (run.outcome === 'in_progress' || run.outcome === 'transient_error') &&
+      !this.gone.has(run.resourceId)
+    )
+      ids.add(run.resourceId);
     else ids.delete(run.resourceId);
   }
 
@@ -223,7 +245,10 @@ export class DecomMetrics {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = Symbol('timedOut');
     try {
-      const value = await Promise.race([call, new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => resolve(timedOut), this.collectorTimeoutMs)))]);
+      const value = await Promise.race([
+        call,
+        new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => resolve(timedOut), this.collectorTimeoutMs))),
+      ]);
       if (value === timedOut) throw new Error(`no answer within ${this.collectorTimeoutMs} ms`);
       this.collectorLastSuccess.set({ collector }, Math.floor(this.now() / 1000));
       return value;

@@ -41,7 +41,9 @@ export async function startMetricsServer(registry: Registry, port: number, host 
     if (health && isRead && (path === '/healthz' || path === '/readyz')) {
       const { ready, body } = path === '/healthz' ? { ready: true, body: { status: 'ok' } } : health();
       const text = `${JSON.stringify(body)}\n`;
-      res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text);
+      res
+        .writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end(req.method === 'HEAD' ? undefined : text);
       return;
     }
     const known = path === '/metrics' || (health !== undefined && (path === '/healthz' || path === '/readyz'));
@@ -53,7 +55,9 @@ export async function startMetricsServer(registry: Registry, port: number, host 
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: metrics are served at /metrics\n');
       return;
     }
-    void scrape(registry).then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(req.method === 'HEAD' ? undefined : text));
+    void scrape(registry).then((text) =>
+      res.writeHead(200, { 'content-type': registry.contentType }).end(req.method === 'HEAD' ? undefined : text),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -67,10 +71,11 @@ export async function startMetricsServer(registry: Registry, port: number, host 
     url: `http://127.0.0.1:${actual}/metrics`,
     port: actual,
     serveHealth: (report) => void (health = report),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -83,9 +88,16 @@ async function scrape(registry: Registry): Promise<string> {
     return await registry.metrics();
   } catch {
     const parts = await Promise.all(
-      registry.getMetricsAsArray().map((metric) =>
-        registry.getSingleMetricAsString(metric.name).catch((error: unknown) => `# ${metric.name}: collection failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`),
-      ),
+      registry
+        .getMetricsAsArray()
+        .map((metric) =>
+          registry
+            .getSingleMetricAsString(metric.name)
+            .catch(
+              (error: unknown) =>
+                `# ${metric.name}: collection failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`,
+            ),
+        ),
     );
     return `${parts.join('\n')}\n`;
   }

@@ -47,8 +47,29 @@ export class AuditProjection implements Projection {
 
   async apply(event: RecordedEvent, tx: ReadModelTx): Promise<void> {
     if (event.type === 'ForceDeleted') {
-      const d = event.data as { id: string; kind: string; name: string; caller: string; reason: string; force_deleted_time: string; subresources: unknown[]; adapter_statuses: object };
-      await insert(tx, event.position, 'ForceDeleted', d.id, d.kind, d.name, d.caller, d.reason, d.force_deleted_time, d.subresources ?? [], d.adapter_statuses ?? {});
+      const d = event.data as {
+        id: string;
+        kind: string;
+        name: string;
+        caller: string;
+        reason: string;
+        force_deleted_time: string;
+        subresources: unknown[];
+        adapter_statuses: object;
+      };
+      await insert(
+        tx,
+        event.position,
+        'ForceDeleted',
+        d.id,
+        d.kind,
+        d.name,
+        d.caller,
+        d.reason,
+        d.force_deleted_time,
+        d.subresources ?? [],
+        d.adapter_statuses ?? {},
+      );
     } else if (event.type === 'ForceOrphaned') {
       const d = event.data as { id: string; kind: string; caller: string; reason: string; force_orphaned_time: string };
       await insert(tx, event.position, 'ForceOrphaned', d.id, d.kind, null, d.caller, d.reason, d.force_orphaned_time, [], {});
@@ -56,7 +77,10 @@ export class AuditProjection implements Projection {
   }
 }
 
-async function insert(tx: ReadModelTx, ...values: [number, AuditType, string, string, string | null, string, string, string, unknown[], object]): Promise<void> {
+async function insert(
+  tx: ReadModelTx,
+  ...values: [number, AuditType, string, string, string | null, string, string, string, unknown[], object]
+): Promise<void> {
   const [position, type, id, kind, name, caller, reason, time, subresources, statuses] = values;
   await tx.execute(
     `INSERT INTO audit_log (position, type, resource_id, kind, name, caller, reason, time, subresources, adapter_statuses)

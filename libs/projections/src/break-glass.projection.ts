@@ -4,7 +4,14 @@
  * why, `expires_at`, and the decision once recorded. The status answered is the domain's `breakGlassStatus`
  * of the stored row at the caller's time (a Pending row past `expires_at` is Expired).
  */
-import { breakGlassStatus, evolveBreakGlass, type BreakGlassEvent, type BreakGlassRequest, type BreakGlassStatus, type RequestedLeak } from '@decom/domain';
+import {
+  breakGlassStatus,
+  evolveBreakGlass,
+  type BreakGlassEvent,
+  type BreakGlassRequest,
+  type BreakGlassStatus,
+  type RequestedLeak,
+} from '@decom/domain';
 import type { RecordedEvent } from '@decom/event-store';
 import type { Projection, ReadModelQueries, ReadModelTx } from './runner/index.js';
 
@@ -58,7 +65,19 @@ export class BreakGlassProjection implements Projection {
       await tx.execute(
         `INSERT INTO break_glass_requests (request_id, stream, action, kind, resource_id, generation, reason, requested_by, requested_time, expires_at, objects)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING`,
-        [d.request_id, recorded.stream, d.action, d.kind, d.id, d.generation, d.reason, d.requested_by, d.requested_time, d.expires_at, d.objects ? JSON.stringify(d.objects) : null],
+        [
+          d.request_id,
+          recorded.stream,
+          d.action,
+          d.kind,
+          d.id,
+          d.generation,
+          d.reason,
+          d.requested_by,
+          d.requested_time,
+          d.expires_at,
+          d.objects ? JSON.stringify(d.objects) : null,
+        ],
       );
       return;
     }
@@ -66,7 +85,11 @@ export class BreakGlassProjection implements Projection {
     const rows = await tx.query<BreakGlassRow>(`SELECT * FROM break_glass_requests WHERE request_id = ?`, [event.data.request_id]);
     if (rows.length === 0) return;
     const decided = evolveBreakGlass(new Map([[event.data.request_id, toRequest(rows[0]!)]]), event).get(event.data.request_id)!;
-    await tx.execute(`UPDATE break_glass_requests SET decided_status = ?, decision = ? WHERE request_id = ?`, [decided.decision?.status ?? null, JSON.stringify(decided.decision ?? null), event.data.request_id]);
+    await tx.execute(`UPDATE break_glass_requests SET decided_status = ?, decision = ? WHERE request_id = ?`, [
+      decided.decision?.status ?? null,
+      JSON.stringify(decided.decision ?? null),
+      event.data.request_id,
+    ]);
   }
 }
 
@@ -125,7 +148,10 @@ function toJson(row: BreakGlassRow, now: Date): BreakGlassRequestJson {
  * Newest first, at most `limit` (1..1000). `status` filters on the status at `now`: `Pending`/`Expired` split
  * the undecided rows at their stored `expires_at` (RFC 3339 UTC with milliseconds, so text order is time order).
  */
-export async function breakGlassRequests(db: ReadModelQueries, options: { status?: BreakGlassStatus; limit: number; now: Date }): Promise<BreakGlassRequestJson[]> {
+export async function breakGlassRequests(
+  db: ReadModelQueries,
+  options: { status?: BreakGlassStatus; limit: number; now: Date },
+): Promise<BreakGlassRequestJson[]> {
   const now = options.now.toISOString();
   const where =
     options.status === undefined
@@ -135,7 +161,10 @@ export async function breakGlassRequests(db: ReadModelQueries, options: { status
         : options.status === 'Expired'
           ? { sql: 'WHERE decided_status IS NULL AND expires_at <= ?', params: [now] }
           : { sql: 'WHERE decided_status = ?', params: [options.status] };
-  const rows = await db.query<BreakGlassRow>(`SELECT * FROM break_glass_requests ${where.sql} ORDER BY requested_time DESC, request_id DESC LIMIT ?`, [...where.params, options.limit]);
+  const rows = await db.query<BreakGlassRow>(
+    `SELECT * FROM break_glass_requests ${where.sql} ORDER BY requested_time DESC, request_id DESC LIMIT ?`,
+    [...where.params, options.limit],
+  );
   return rows.map((row) => toJson(row, options.now));
 }
 

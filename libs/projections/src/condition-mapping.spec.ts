@@ -27,7 +27,11 @@ function configError(conditionsYaml: string): string {
 }
 
 function rule(type: string, when: string, status: string, reason: string, message: string): string {
-  const block = (e: string) => `|\n${e.split('\n').map((l) => `              ${l}`).join('\n')}`;
+  const block = (e: string) =>
+    `|\n${e
+      .split('\n')
+      .map((l) => `              ${l}`)
+      .join('\n')}`;
   return [
     `      - type: ${type}`,
     `        when:`,
@@ -48,7 +52,11 @@ function status(adapter: string, conditions: [string, string, string?, string?][
     adapter,
     observed_generation: 5,
     conditions: conditions.map(([type, s, reason, message]) => ({
-      type, status: s as 'True', ...(reason ? { reason } : {}), ...(message ? { message } : {}), last_transition_time: T0,
+      type,
+      status: s as 'True',
+      ...(reason ? { reason } : {}),
+      ...(message ? { message } : {}),
+      last_transition_time: T0,
     })),
     ...(data ? { data } : {}),
     created_time: T0,
@@ -56,7 +64,8 @@ function status(adapter: string, conditions: [string, string, string?, string?][
   };
 }
 
-const rosa = (cp: string) => `statuses.filter(s, s.adapter == "rosa-adapter")[0].conditions.filter(c, c.type == "ControlPlaneReady")[0].${cp}`;
+const rosa = (cp: string) =>
+  `statuses.filter(s, s.adapter == "rosa-adapter")[0].conditions.filter(c, c.type == "ControlPlaneReady")[0].${cp}`;
 const EXAMPLE_1 = rule(
   'ROSAControlPlaneReady',
   'statuses.exists(s, s.adapter == "rosa-adapter"\n  && s.conditions.exists(c, c.type == "ControlPlaneReady"))',
@@ -92,14 +101,34 @@ describe('condition mapping: evaluation', () => {
     {
       name: 'example 1: one-to-one transformation',
       yaml: EXAMPLE_1,
-      statuses: [status('rosa-adapter', [['Available', 'True', 'Ready', 'Ready'], ['ControlPlaneReady', 'True', 'Operational', 'Control plane is operational']])],
-      expected: [{ type: 'ROSAControlPlaneReady', status: 'True', reason: 'Operational', message: 'ROSA: Control plane is operational', observed_generation: 5 }],
+      statuses: [
+        status('rosa-adapter', [
+          ['Available', 'True', 'Ready', 'Ready'],
+          ['ControlPlaneReady', 'True', 'Operational', 'Control plane is operational'],
+        ]),
+      ],
+      expected: [
+        {
+          type: 'ROSAControlPlaneReady',
+          status: 'True',
+          reason: 'Operational',
+          message: 'ROSA: Control plane is operational',
+          observed_generation: 5,
+        },
+      ],
     },
     {
       name: 'example 2: cross-adapter aggregation, degraded',
       yaml: EXAMPLE_2,
       statuses: [status('rosa-adapter', [['ControlPlaneReady', 'True']]), status('dns-adapter', [['Available', 'False']])],
-      expected: [{ type: 'ClusterHealthy', status: 'False', reason: 'Degraded', message: 'Cluster health based on ROSA control plane and DNS availability' }],
+      expected: [
+        {
+          type: 'ClusterHealthy',
+          status: 'False',
+          reason: 'Degraded',
+          message: 'Cluster health based on ROSA control plane and DNS availability',
+        },
+      ],
     },
     {
       name: 'example 2: cross-adapter aggregation, healthy',
@@ -110,8 +139,17 @@ describe('condition mapping: evaluation', () => {
     {
       name: 'example 3: data extraction with safe navigation; sensitive keys masked before CEL',
       yaml: EXAMPLE_3,
-      statuses: [status('gcp-adapter', [['QuotaAvailable', 'True']], { quotaRemaining: 25, internalProjectId: 'p-1', clientSecret: 'secret-12345' })],
-      expected: [{ type: 'GCPQuotaStatus', status: 'True', reason: 'SufficientQuota', message: `GCP quota remaining: 25 {"clientSecret":"${REDACTED}","internalProjectId":"p-1","quotaRemaining":25}` }],
+      statuses: [
+        status('gcp-adapter', [['QuotaAvailable', 'True']], { quotaRemaining: 25, internalProjectId: 'p-1', clientSecret: 'secret-12345' }),
+      ],
+      expected: [
+        {
+          type: 'GCPQuotaStatus',
+          status: 'True',
+          reason: 'SufficientQuota',
+          message: `GCP quota remaining: 25 {"clientSecret":"${REDACTED}","internalProjectId":"p-1","quotaRemaining":25}`,
+        },
+      ],
     },
     {
       name: 'example 3: rule does not fire without the data field',
@@ -129,7 +167,10 @@ describe('condition mapping: evaluation', () => {
       name: 'status is case-insensitive and normalised',
       yaml: rule('Lower', 'true', '"true"', '"R"', '"m"') + rule('Upper', 'true', '"FALSE"', '"R"', '"m"'),
       statuses: [],
-      expected: [{ type: 'Lower', status: 'True' }, { type: 'Upper', status: 'False' }],
+      expected: [
+        { type: 'Lower', status: 'True' },
+        { type: 'Upper', status: 'False' },
+      ],
     },
     {
       name: 'a status other than True/False skips the rule',
@@ -184,39 +225,106 @@ describe('condition mapping: evaluation', () => {
   });
 
   it('keeps the previous condition of a rule skipped for this report', () => {
-    const prev: ResourceCondition = { type: 'Maybe', status: 'True', reason: 'R', message: 'm', observed_generation: 4, created_time: T0, last_updated_time: T0, last_transition_time: T0 };
+    const prev: ResourceCondition = {
+      type: 'Maybe',
+      status: 'True',
+      reason: 'R',
+      message: 'm',
+      observed_generation: 4,
+      created_time: T0,
+      last_updated_time: T0,
+      last_transition_time: T0,
+    };
     const result = run(rule('Maybe', 'true', '"Unknown"', '"R"', '"m"'), [], [prev]);
     expect(result.conditions).toEqual([prev]);
     expect(result.skipped[0]!.reason).toContain('"True" or "False"');
   });
 
-  it('masks HyperFleet\'s key patterns case-insensitively, recursively through maps and lists', () => {
+  it("masks HyperFleet's key patterns case-insensitively, recursively through maps and lists", () => {
     expect(
-      maskSensitive({ adminPassword: 'p', nested: [{ AccessToken: 't', name: 'n' }], tlsCert: 'c', connectionString: 's', region: 'eu', kubeconfigData: 'k' }),
-    ).toEqual({ adminPassword: REDACTED, nested: [{ AccessToken: REDACTED, name: 'n' }], tlsCert: REDACTED, connectionString: REDACTED, region: 'eu', kubeconfigData: REDACTED });
+      maskSensitive({
+        adminPassword: 'p',
+        nested: [{ AccessToken: 't', name: 'n' }],
+        tlsCert: 'c',
+        connectionString: 's',
+        region: 'eu',
+        kubeconfigData: 'k',
+      }),
+    ).toEqual({
+      adminPassword: REDACTED,
+      nested: [{ AccessToken: REDACTED, name: 'n' }],
+      tlsCert: REDACTED,
+      connectionString: REDACTED,
+      region: 'eu',
+      kubeconfigData: REDACTED,
+    });
   });
 });
 
 describe('condition mapping: rules refused at start-up with file:line:column', () => {
   const cases: { name: string; yaml: string; error: RegExp }[] = [
-    { name: 'reserved Reconciled', yaml: rule('Reconciled', 'true', '"True"', '"R"', '"m"'), error: /^entities\.yaml:6:15 entities\[0\]\.conditions\[0\]\.type: "Reconciled" is a reserved condition type$/m },
-    { name: 'reserved LastKnownReconciled', yaml: rule('LastKnownReconciled', 'true', '"True"', '"R"', '"m"'), error: /conditions\[0\]\.type: "LastKnownReconciled" is a reserved/ },
-    { name: 'reserved per-adapter type', yaml: rule('ValidationSuccessful', 'true', '"True"', '"R"', '"m"'), error: /"ValidationSuccessful" is a reserved condition type/ },
-    { name: 'reserved Decom type', yaml: rule('DeletionBlocked', 'true', '"True"', '"R"', '"m"'), error: /"DeletionBlocked" is a reserved condition type/ },
-    { name: 'duplicate type', yaml: rule('Same', 'true', '"True"', '"R"', '"m"') + rule('Same', 'true', '"True"', '"R"', '"m"'), error: /conditions\[1\]\.type: duplicate condition type "Same"/ },
-    { name: 'type over 100 characters', yaml: rule('T'.repeat(101), 'true', '"True"', '"R"', '"m"'), error: /must be at most 100 characters, got 101/ },
+    {
+      name: 'reserved Reconciled',
+      yaml: rule('Reconciled', 'true', '"True"', '"R"', '"m"'),
+      error: /^entities\.yaml:6:15 entities\[0\]\.conditions\[0\]\.type: "Reconciled" is a reserved condition type$/m,
+    },
+    {
+      name: 'reserved LastKnownReconciled',
+      yaml: rule('LastKnownReconciled', 'true', '"True"', '"R"', '"m"'),
+      error: /conditions\[0\]\.type: "LastKnownReconciled" is a reserved/,
+    },
+    {
+      name: 'reserved per-adapter type',
+      yaml: rule('ValidationSuccessful', 'true', '"True"', '"R"', '"m"'),
+      error: /"ValidationSuccessful" is a reserved condition type/,
+    },
+    {
+      name: 'reserved Decom type',
+      yaml: rule('DeletionBlocked', 'true', '"True"', '"R"', '"m"'),
+      error: /"DeletionBlocked" is a reserved condition type/,
+    },
+    {
+      name: 'duplicate type',
+      yaml: rule('Same', 'true', '"True"', '"R"', '"m"') + rule('Same', 'true', '"True"', '"R"', '"m"'),
+      error: /conditions\[1\]\.type: duplicate condition type "Same"/,
+    },
+    {
+      name: 'type over 100 characters',
+      yaml: rule('T'.repeat(101), 'true', '"True"', '"R"', '"m"'),
+      error: /must be at most 100 characters, got 101/,
+    },
     // The block's content is line 9 (after `expression: |` on line 8), indented 14; `)` is column 9 of the expression.
-    { name: 'bad CEL, position inside the block scalar', yaml: rule('Bad', 'true && )', '"True"', '"R"', '"m"'), error: /^entities\.yaml:9:23 entities\[0\]\.conditions\[0\]\.when\.expression: invalid CEL expression: /m },
-    { name: 'unknown function', yaml: rule('Fn', 'true', 'nope(1)', '"R"', '"m"'), error: /^entities\.yaml:13:15 entities\[0\]\.conditions\[0\]\.output\.status\.expression: invalid CEL expression: .*nope/m },
-    { name: 'missing output field', yaml: '      - type: X\n        when: { expression: "true" }\n        output: { status: { expression: "\'True\'" } }\n', error: /conditions\[0\]\.output\.reason: must be a mapping with an expression/ },
-    { name: 'unknown rule field', yaml: rule('U', 'true', '"True"', '"R"', '"m"').replace('        when:', '        colour: red\n        when:'), error: /conditions\[0\]\.colour: unknown field/ },
+    {
+      name: 'bad CEL, position inside the block scalar',
+      yaml: rule('Bad', 'true && )', '"True"', '"R"', '"m"'),
+      error: /^entities\.yaml:9:23 entities\[0\]\.conditions\[0\]\.when\.expression: invalid CEL expression: /m,
+    },
+    {
+      name: 'unknown function',
+      yaml: rule('Fn', 'true', 'nope(1)', '"R"', '"m"'),
+      error: /^entities\.yaml:13:15 entities\[0\]\.conditions\[0\]\.output\.status\.expression: invalid CEL expression: .*nope/m,
+    },
+    {
+      name: 'missing output field',
+      yaml: '      - type: X\n        when: { expression: "true" }\n        output: { status: { expression: "\'True\'" } }\n',
+      error: /conditions\[0\]\.output\.reason: must be a mapping with an expression/,
+    },
+    {
+      name: 'unknown rule field',
+      yaml: rule('U', 'true', '"True"', '"R"', '"m"').replace('        when:', '        colour: red\n        when:'),
+      error: /conditions\[0\]\.colour: unknown field/,
+    },
   ];
   it.each(cases)('$name', ({ yaml, error }) => {
     expect(configError(yaml)).toMatch(error);
   });
 
   it('compiles the doc examples (toJson, dig, optional navigation) and keeps them on the kind', () => {
-    expect(rules(EXAMPLE_1 + EXAMPLE_2 + EXAMPLE_3).map((r) => r.type)).toEqual(['ROSAControlPlaneReady', 'ClusterHealthy', 'GCPQuotaStatus']);
+    expect(rules(EXAMPLE_1 + EXAMPLE_2 + EXAMPLE_3).map((r) => r.type)).toEqual([
+      'ROSAControlPlaneReady',
+      'ClusterHealthy',
+      'GCPQuotaStatus',
+    ]);
     expect(parseEntitiesConfig('entities:\n  - kind: Cluster\n    plural: clusters\n', 'e.yaml')[0]!.conditions).toBeUndefined();
   });
 });

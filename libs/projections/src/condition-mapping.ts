@@ -4,18 +4,32 @@
  * giving the mapped conditions appended to `status.conditions` after Reconciled/LastKnownReconciled.
  * Pure (time comes from the caller: the event being projected), so a replay yields the same rows.
  */
-import {
-  MAPPED_CONDITION_LIMITS,
-  type AdapterStatus,
-  type ConditionMappingRule,
-  type ResourceCondition,
-} from '@decom/domain';
+import { MAPPED_CONDITION_LIMITS, type AdapterStatus, type ConditionMappingRule, type ResourceCondition } from '@decom/domain';
 
 /** HyperFleet's masked key patterns (case-insensitive substrings), "Automatic Sensitive Data Masking". */
 export const SENSITIVE_KEY_PATTERNS = [
-  'password', 'secret', 'token', 'credential', 'apikey', 'api_key', 'privatekey', 'secretkey', 'accesskey',
-  'sshkey', 'encryptionkey', 'accountkey', 'servicekey', 'registrykey', 'signingkey', 'cert', 'kubeconfig',
-  'auth', 'private', 'connection', 'bearer', 'passphrase',
+  'password',
+  'secret',
+  'token',
+  'credential',
+  'apikey',
+  'api_key',
+  'privatekey',
+  'secretkey',
+  'accesskey',
+  'sshkey',
+  'encryptionkey',
+  'accountkey',
+  'servicekey',
+  'registrykey',
+  'signingkey',
+  'cert',
+  'kubeconfig',
+  'auth',
+  'private',
+  'connection',
+  'bearer',
+  'passphrase',
 ] as const;
 export const REDACTED = '***REDACTED***';
 const MASK_DEPTH = 20;

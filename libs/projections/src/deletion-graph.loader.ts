@@ -4,7 +4,16 @@
  * turn (referrers and child records of each deleting resource reached), so a cycle through it is seen.
  * Loading only: which of these rows block what is decided in `libs/domain` (deletion-status.ts).
  */
-import type { AdapterStatus, DeletionGraph, DeletionNode, DeletionPolicy, EffectiveDeletionPolicy, KindRegistry, OperatorMark, PropagationPolicy } from '@decom/domain';
+import type {
+  AdapterStatus,
+  DeletionGraph,
+  DeletionNode,
+  DeletionPolicy,
+  EffectiveDeletionPolicy,
+  KindRegistry,
+  OperatorMark,
+  PropagationPolicy,
+} from '@decom/domain';
 import type { AdapterStatusRow, DeletionInfo, ResourceRow } from './resource-view.schema.js';
 
 /**
@@ -30,7 +39,12 @@ export const MAX_SNAPSHOT_RESOURCES = 200;
  * cycle longer than that is not seen (as the delete guard's walk). Adapter statuses are loaded for `id`
  * and its direct referrers only: theirs are the statuses `deletionStatus(graph, id)` reads.
  */
-export async function loadDeletionGraph(source: DeletionGraphSource, kinds: KindRegistry, id: string, maxResources = MAX_SNAPSHOT_RESOURCES): Promise<DeletionGraph> {
+export async function loadDeletionGraph(
+  source: DeletionGraphSource,
+  kinds: KindRegistry,
+  id: string,
+  maxResources = MAX_SNAPSHOT_RESOURCES,
+): Promise<DeletionGraph> {
   const rows = new Map<string, ResourceRow>();
   const requiredAdaptersOf = (kind: string) => kinds.find(kind)?.required_adapters ?? [];
   const root = await source.row(id);
@@ -48,12 +62,12 @@ export async function loadDeletionGraph(source: DeletionGraphSource, kinds: Kind
   let referrersOfRoot: string[] = [];
   if (root.deleted_time) {
     // The whole subtree: dependents and a paused descendant count at any depth.
-    for (let level = [root]; level.length > 0; ) level = add(await source.childrenOf(level.map((r) => r.id)), false);
+    for (let level = [root]; level.length > 0;) level = add(await source.childrenOf(level.map((r) => r.id)), false);
     // What waits for what, outwards from the resource: a deleting resource waits for its referrers and its child records.
     const referrers = await source.referrersOf([root.id]);
     add(referrers, false);
     referrersOfRoot = referrers.map((r) => r.id).filter((r) => r !== root.id);
-    for (let frontier = [...rows.values()]; frontier.length > 0 && rows.size < maxResources; ) {
+    for (let frontier = [...rows.values()]; frontier.length > 0 && rows.size < maxResources;) {
       const deleting = frontier.filter((r) => r.deleted_time).map((r) => r.id);
       if (deleting.length === 0) break;
       frontier = add([...(await source.referrersOf(deleting)), ...(await source.childrenOf(deleting))], true);
@@ -61,7 +75,7 @@ export async function loadDeletionGraph(source: DeletionGraphSource, kinds: Kind
   }
   // Lineages: the resource's (its pause and policy) and its referrers' (theirs, shown on its InUse blocker).
   for (const start of [root.id, ...referrersOfRoot]) {
-    for (let owner = rows.get(start)?.owner_id; owner; ) {
+    for (let owner = rows.get(start)?.owner_id; owner;) {
       const row = rows.get(owner) ?? (await source.row(owner));
       if (!row) break;
       rows.set(row.id, row);

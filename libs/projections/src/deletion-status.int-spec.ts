@@ -27,11 +27,32 @@ const cluster = (): ResourceEvent => ({
 });
 const nodepool = (id: string, name: string, references?: Record<string, { id: string; kind: string }[]>): ResourceEvent => ({
   type: 'ResourceCreated',
-  data: { id, kind: 'NodePool', name, spec: {}, labels: {}, owner_references: { id: C, kind: 'Cluster' }, generation: 1, created_time: T0, created_by: 'a', ...(references ? { references } : {}) },
+  data: {
+    id,
+    kind: 'NodePool',
+    name,
+    spec: {},
+    labels: {},
+    owner_references: { id: C, kind: 'Cluster' },
+    generation: 1,
+    created_time: T0,
+    created_by: 'a',
+    ...(references ? { references } : {}),
+  },
 });
 const deletion = (id: string, kind: string, required: string[], extra: object = {}): ResourceEvent => ({
   type: 'DeletionRequested',
-  data: { id, kind, generation: 2, deleted_time: T1, deleted_by: 'alice', deletion_policy: 'Delete', deletion_propagation: 'Background', required_adapters: required, ...extra },
+  data: {
+    id,
+    kind,
+    generation: 2,
+    deleted_time: T1,
+    deleted_by: 'alice',
+    deletion_policy: 'Delete',
+    deletion_propagation: 'Background',
+    required_adapters: required,
+    ...extra,
+  },
 });
 
 let postgres: PostgresForTests;
@@ -61,16 +82,22 @@ describe.each(backends)('stored deletion status on %s', (_, open) => {
   const project = async (kinds: KindRegistry, events: readonly ResourceEvent[]) => {
     runner = new ProjectionRunner(store, readModels, [new ResourceViewProjection(kinds)]);
     await runner.start();
-    const result = await store.append(`cluster-${C}`, events.map((e) => ({ type: e.type, data: e.data })));
+    const result = await store.append(
+      `cluster-${C}`,
+      events.map((e) => ({ type: e.type, data: e.data })),
+    );
     await runner.waitFor(result.position);
     return new ResourceQueries(readModels, kinds, () => new Date(T1));
   };
-  const blockersOf = async (queries: ResourceQueries, id: string) => (await queries.finalizing(new Date(T1))).find((f) => f.id === id)!.blockers;
+  const blockersOf = async (queries: ResourceQueries, id: string) =>
+    (await queries.finalizing(new Date(T1))).find((f) => f.id === id)!.blockers;
 
   it('seed 000 "Hard-Delete Signal": after required_adapters changed to monitoring, /finalizing names the frozen dns', async () => {
     // Recorded while the kind required `dns`; projected (a rebuild, a restart) with today's `monitoring`.
     const queries = await project(kindsWith(['monitoring']), [cluster(), deletion(C, 'Cluster', ['dns'])]);
-    const adapters = (await blockersOf(queries, C)).filter((b) => b.type === 'AdapterNotFinalized').map((b) => (b as { adapter: string }).adapter);
+    const adapters = (await blockersOf(queries, C))
+      .filter((b) => b.type === 'AdapterNotFinalized')
+      .map((b) => (b as { adapter: string }).adapter);
     expect(adapters).toEqual(['dns']);
     const [row] = await queries.finalizing(new Date(T1));
     expect(row!.waiting_on_adapters).toEqual(['dns']);
@@ -99,10 +126,19 @@ describe.each(backends)('stored deletion status on %s', (_, open) => {
       },
     };
     const leftover = { adapter: 'validation', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'c1', name: 'cluster-config' };
-    const found: ResourceEvent = { type: 'LeftoverObjectsFound', data: { id: C, kind: 'Cluster', objects: [leftover], unverified: [], checked_time: T1 } };
+    const found: ResourceEvent = {
+      type: 'LeftoverObjectsFound',
+      data: { id: C, kind: 'Cluster', objects: [leftover], unverified: [], checked_time: T1 },
+    };
     const queries = await project(kinds, [cluster(), deletion(C, 'Cluster', ['validation']), finalized, found]);
     const blockers = await blockersOf(queries, C);
-    expect(blockers).toEqual([expect.objectContaining({ type: 'LeftoverObjects', objects: [leftover], message: expect.stringContaining('validation: ConfigMap c1/cluster-config') })]);
+    expect(blockers).toEqual([
+      expect.objectContaining({
+        type: 'LeftoverObjects',
+        objects: [leftover],
+        message: expect.stringContaining('validation: ConfigMap c1/cluster-config'),
+      }),
+    ]);
     // A rebuild: the same log projected into fresh read models stores the same deletion status.
     await runner!.stop();
     const fresh = await open();
@@ -131,7 +167,15 @@ describe.each(backends)('stored deletion status on %s', (_, open) => {
     ]);
     const inUse = (await blockersOf(queries, OP)).find((b) => b.type === 'InUse');
     expect(inUse).toMatchObject({
-      referrers: [{ id: APP, kind: 'NodePool', name: 'app1', deleting: true, blockers: expect.arrayContaining([{ type: 'Paused', message: 'paused by bob: hold' }]) }],
+      referrers: [
+        {
+          id: APP,
+          kind: 'NodePool',
+          name: 'app1',
+          deleting: true,
+          blockers: expect.arrayContaining([{ type: 'Paused', message: 'paused by bob: hold' }]),
+        },
+      ],
     });
     expect(inUse!.message).toContain("NodePool 'app1' (deleting; paused by bob: hold)");
     expect(dispatchOf((await queries.get(OP))!)).toEqual({ action: 'hold', reason: 'InUse' });
@@ -146,7 +190,16 @@ describe.each(backends)('stored deletion status on %s', (_, open) => {
       nodepool(OP, 'op1'),
       {
         type: 'SpecChanged',
-        data: { id: C, kind: 'Cluster', spec: {}, labels: {}, generation: 2, updated_time: T0, updated_by: 'a', references: { uses: [{ id: OP, kind: 'NodePool' }] } },
+        data: {
+          id: C,
+          kind: 'Cluster',
+          spec: {},
+          labels: {},
+          generation: 2,
+          updated_time: T0,
+          updated_by: 'a',
+          references: { uses: [{ id: OP, kind: 'NodePool' }] },
+        },
       },
       deletion(C, 'Cluster', ['validation'], { generation: 3 }),
       deletion(OP, 'NodePool', ['np-configmap'], { cascaded_from: C }),
@@ -168,7 +221,12 @@ describe.each(backends)('stored deletion status on %s', (_, open) => {
     });
     for (const id of [C, OP]) expect(dispatchOf((await queries.get(id))!)).toEqual({ action: 'hold', reason: 'DependencyCycle' });
     // Breaking the cycle (a force delete of the child) clears it on the owner.
-    const gone = await store.append(`cluster-${C}`, [{ type: 'HardDeleted', data: { id: OP, kind: 'NodePool', owner_references: { id: C, kind: 'Cluster' }, hard_deleted_time: T1, cause: 'ForceDeleted' } }]);
+    const gone = await store.append(`cluster-${C}`, [
+      {
+        type: 'HardDeleted',
+        data: { id: OP, kind: 'NodePool', owner_references: { id: C, kind: 'Cluster' }, hard_deleted_time: T1, cause: 'ForceDeleted' },
+      },
+    ]);
     await runner!.waitFor(gone.position);
     expect(await cycleOf(C)).toBeUndefined();
     expect(dispatchOf((await queries.get(C))!)).toEqual({ action: 'run', adapters: ['validation'] });

@@ -1,7 +1,8 @@
 import { PresentedJsonCache } from './presented-json-cache.js';
 import type { ResourceRow } from './resource-view.schema.js';
 
-const row = (id: string, generation = 1): ResourceRow => ({ id, kind: 'Cluster', name: `n-${id}`, generation, conditions: '[]' }) as unknown as ResourceRow;
+const row = (id: string, generation = 1): ResourceRow =>
+  ({ id, kind: 'Cluster', name: `n-${id}`, generation, conditions: '[]' }) as unknown as ResourceRow;
 
 describe('PresentedJsonCache', () => {
   it('keeps the text of an unchanged row and presents a changed one again', () => {

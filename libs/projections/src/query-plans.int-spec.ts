@@ -14,7 +14,10 @@ describe('read-model query plans (SQLite)', () => {
   const db = new Database(':memory:');
   const store = new SqliteReadModelStore(db);
   const sent: [string, readonly unknown[]][] = [];
-  const recording: ReadModelQueries = { dialect: 'sqlite', query: (sql, params = []) => (sent.push([sql, params]), store.query(sql, params)) };
+  const recording: ReadModelQueries = {
+    dialect: 'sqlite',
+    query: (sql, params = []) => (sent.push([sql, params]), store.query(sql, params)),
+  };
   const queries = new ResourceQueries(recording);
 
   beforeAll(() => {
@@ -28,12 +31,16 @@ describe('read-model query plans (SQLite)', () => {
     await run();
     expect(sent.length).toBeGreaterThan(0);
     return sent.flatMap(([sql, params]) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params.map((p) => (p === undefined ? null : p))) as { detail: string }[]).map((r) => r.detail),
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params.map((p) => (p === undefined ? null : p))) as { detail: string }[]).map(
+        (r) => r.detail,
+      ),
     );
   }
 
   it('would see a scan', () => {
-    expect((db.prepare('EXPLAIN QUERY PLAN SELECT * FROM resources WHERE spec = ?').all('x') as { detail: string }[])[0]!.detail).toMatch(/^SCAN resources\b/);
+    expect((db.prepare('EXPLAIN QUERY PLAN SELECT * FROM resources WHERE spec = ?').all('x') as { detail: string }[])[0]!.detail).toMatch(
+      /^SCAN resources\b/,
+    );
   });
 
   it.each<[string, () => Promise<unknown>]>([
@@ -48,7 +55,10 @@ describe('read-model query plans (SQLite)', () => {
     ['a list searched by deleted_time', () => queries.list({ kind: 'Cluster', page: 1, size: 20, search: 'deleted_time IS NOT NULL' })],
     ['children of one parent', () => queries.list({ kind: 'NodePool', ownerId: 'c1', page: 1, size: 20 })],
     ['the pending-work gauge (batches by id)', () => pendingWork(recording)],
-    ['a sweep page (keyset)', () => queries.pageAfter({ kind: 'Cluster', size: 100, after: { created_time: '2026-01-01T00:00:00.000Z', id: 'c1' } })],
+    [
+      'a sweep page (keyset)',
+      () => queries.pageAfter({ kind: 'Cluster', size: 100, after: { created_time: '2026-01-01T00:00:00.000Z', id: 'c1' } }),
+    ],
   ])('%s searches an index', async (_, run) => {
     const lines = await plans(run);
     expect(lines.filter((line) => /^SCAN (resources|resource_index|resource_labels)\b/.test(line))).toEqual([]);

@@ -15,15 +15,21 @@ beforeAll(async () => void (postgres = await usePostgres()));
 afterAll(() => postgres?.stop());
 
 const backends: Array<[string, () => Promise<{ readModels: ReadModelStore; close(): Promise<void> }>]> = [
-  ['SQLite', async () => {
-    const db = new Database(':memory:');
-    return { readModels: new SqliteReadModelStore(db), close: async () => void db.close() };
-  }],
-  ['PostgreSQL', async () => {
-    const schema = await postgres.newSchema();
-    const readModels = new PostgresReadModelStore({ connectionString: postgres.connectionString, schema });
-    return { readModels, close: async () => (await readModels.close(), await postgres.dropSchema(schema)) };
-  }],
+  [
+    'SQLite',
+    async () => {
+      const db = new Database(':memory:');
+      return { readModels: new SqliteReadModelStore(db), close: async () => void db.close() };
+    },
+  ],
+  [
+    'PostgreSQL',
+    async () => {
+      const schema = await postgres.newSchema();
+      const readModels = new PostgresReadModelStore({ connectionString: postgres.connectionString, schema });
+      return { readModels, close: async () => (await readModels.close(), await postgres.dropSchema(schema)) };
+    },
+  ],
 ];
 
 /** Minute `n` after a fixed start; several resources share one created_time (the id breaks the tie). */
@@ -83,12 +89,15 @@ describe.each(backends)('read path on %s', (_, open) => {
     for (const id of [...survivors, ...created]) expect(seen).toContain(id);
     expect(seen.some((id) => id.startsWith('np'))).toBe(false);
     // (created_time, id) order: the walk is sorted.
-    const keys = (await Promise.all(seen.filter((id) => !deleted.has(id)).map((id) => queries.get(id)))).map((r) => `${r!.created_time} ${r!.id}`);
+    const keys = (await Promise.all(seen.filter((id) => !deleted.has(id)).map((id) => queries.get(id)))).map(
+      (r) => `${r!.created_time} ${r!.id}`,
+    );
     expect(keys).toEqual([...keys].sort());
   });
 
   it('list totals follow every write (kept only until the next one)', async () => {
-    const total = async (search?: string) => (await queries.list({ kind: 'Cluster', page: 1, size: 5, ...(search ? { search } : {}) })).total;
+    const total = async (search?: string) =>
+      (await queries.list({ kind: 'Cluster', page: 1, size: 5, ...(search ? { search } : {}) })).total;
     expect(await total()).toBe(120);
     expect(await total()).toBe(120);
     expect(await total("name = 'n-c001'")).toBe(1);
@@ -98,7 +107,9 @@ describe.each(backends)('read path on %s', (_, open) => {
     expect(await total()).toBe(119);
     expect(await total("name = 'n-c001'")).toBe(0);
     // A rolled-back write changes nothing, and the next answer is still right.
-    await expect(readModels.transaction(async (tx) => (await insert(tx, 'doomed', at(3000)), Promise.reject(new Error('abort'))))).rejects.toThrow('abort');
+    await expect(
+      readModels.transaction(async (tx) => (await insert(tx, 'doomed', at(3000)), Promise.reject(new Error('abort')))),
+    ).rejects.toThrow('abort');
     expect(await total()).toBe(119);
   });
 
@@ -107,7 +118,9 @@ describe.each(backends)('read path on %s', (_, open) => {
       for (const id of ['c000', 'c050', 'np1', 'nope']) {
         const resource = await queries.get(id);
         const presented = await queries.getJson(id);
-        expect(presented && { kind: presented.kind, json: JSON.parse(presented.text) as unknown }).toEqual(resource && { kind: resource.kind, json: resource });
+        expect(presented && { kind: presented.kind, json: JSON.parse(presented.text) as unknown }).toEqual(
+          resource && { kind: resource.kind, json: resource },
+        );
         if (resource) expect(presented!.text).toBe(JSON.stringify(resource));
         const kept = queries.keptJson(id);
         if (kept) expect(kept.text).toBe(JSON.stringify(resource));
@@ -129,7 +142,9 @@ describe.each(backends)('read path on %s', (_, open) => {
     // Kept answers need a store that sees every write (SQLite); PostgreSQL compares each row as read.
     if (readModels.writeVersion?.() !== undefined) {
       expect(queries.keptJson('c000')?.text).toBe(JSON.stringify(await queries.get('c000')));
-      expect(queries.keptListJson({ kind: 'Cluster', page: 1, size: 5 })).toBe(JSON.stringify(await queries.list({ kind: 'Cluster', page: 1, size: 5 })));
+      expect(queries.keptListJson({ kind: 'Cluster', page: 1, size: 5 })).toBe(
+        JSON.stringify(await queries.list({ kind: 'Cluster', page: 1, size: 5 })),
+      );
     }
     await readModels.transaction(async (tx) => {
       await tx.execute(`UPDATE resources SET labels = '{"env":"prod"}', generation = 2 WHERE id = ?`, ['c000']);

@@ -74,7 +74,12 @@ export function presentResource(row: ResourceRow): ResourceJson {
     ...(row.deleted_time ? { deletion_propagation: info.deletion_propagation ?? 'Background' } : {}),
     ...(row.deleted_time && info.deletion_required_adapters ? { deletion_required_adapters: info.deletion_required_adapters } : {}),
     ...(row.deleted_time && info.deletion_status ? { deletion_dispatch: info.deletion_status.dispatch } : {}),
-    ...(row.deletion_protection ? { deletion_protection: true as const, deletion_protection_set: JSON.parse(row.deletion_protection) as NonNullable<ResourceJson['deletion_protection_set']> } : {}),
+    ...(row.deletion_protection
+      ? {
+          deletion_protection: true as const,
+          deletion_protection_set: JSON.parse(row.deletion_protection) as NonNullable<ResourceJson['deletion_protection_set']>,
+        }
+      : {}),
   };
 }
 

@@ -28,7 +28,17 @@ type Fact = readonly [type: string, data: Record<string, unknown>];
 
 const created = (rid: string, kind: string, name: string, extra: Record<string, unknown> = {}): Fact => [
   'ResourceCreated',
-  { id: rid, kind, name, spec: { n: name }, labels: { env: 'prod', team: name }, generation: 1, created_time: time(0), created_by: 'a', ...extra },
+  {
+    id: rid,
+    kind,
+    name,
+    spec: { n: name },
+    labels: { env: 'prod', team: name },
+    generation: 1,
+    created_time: time(0),
+    created_by: 'a',
+    ...extra,
+  },
 ];
 const owner = (rid: string) => ({ owner_references: { id: rid, kind: 'Cluster' } });
 const deleted = (rid: string, kind: string, generation: number, s: number, extra: Record<string, unknown> = {}): Fact => [
@@ -68,7 +78,24 @@ const fleet: readonly Fact[] = [
   created(B1, 'NodePool', 'b1', { ...owner(B), references: { network: [{ id: A, kind: 'Cluster' }] } }),
   report(A, 'Cluster', 'validation', 1, false, 1),
   report(A1, 'NodePool', 'np-configmap', 1, false, 2),
-  ['SpecChanged', { id: B1, kind: 'NodePool', spec: { n: 2 }, labels: { env: 'dev' }, generation: 2, updated_time: time(3), updated_by: 'b', references: { network: [{ id: A2, kind: 'NodePool' }, { id: A, kind: 'Cluster' }] } }],
+  [
+    'SpecChanged',
+    {
+      id: B1,
+      kind: 'NodePool',
+      spec: { n: 2 },
+      labels: { env: 'dev' },
+      generation: 2,
+      updated_time: time(3),
+      updated_by: 'b',
+      references: {
+        network: [
+          { id: A2, kind: 'NodePool' },
+          { id: A, kind: 'Cluster' },
+        ],
+      },
+    },
+  ],
   ['ResourcePaused', { id: A1, kind: 'NodePool', caller: 'op', reason: 'hold', paused_time: time(4) }],
   deleted(A, 'Cluster', 2, 5, { deletion_propagation: 'Foreground', required_adapters: ['validation'] }),
   deleted(A1, 'NodePool', 2, 5, { cascaded_from: A }),
@@ -95,7 +122,16 @@ const fleet: readonly Fact[] = [
   report(D, 'Cluster', 'validation', 1, false, 19),
   deleted(D, 'Cluster', 2, 19, { required_adapters: ['validation'] }),
   report(D, 'Cluster', 'validation', 2, true, 19),
-  ['LeftoverObjectsFound', { id: D, kind: 'Cluster', objects: [{ adapter: 'validation', apiVersion: 'v1', kind: 'Namespace', name: 'd', terminating: true }], unverified: [], checked_time: time(19) }],
+  [
+    'LeftoverObjectsFound',
+    {
+      id: D,
+      kind: 'Cluster',
+      objects: [{ adapter: 'validation', apiVersion: 'v1', kind: 'Namespace', name: 'd', terminating: true }],
+      unverified: [],
+      checked_time: time(19),
+    },
+  ],
   hardDeleted(B1, 'NodePool', 20, owner(B)),
 ];
 
@@ -105,7 +141,16 @@ function log(): RecordedEvent[] {
     .filter((file) => file.endsWith('.json'))
     .sort()
     .flatMap((file) => (JSON.parse(readFileSync(join(folder, file), 'utf8')) as { events: RecordedEvent[] }).events);
-  const synthetic = fleet.map(([type, data], n) => ({ id: id(1000 + n), stream: `cluster-${String(data['id'])}`, revision: n, position: 0, type, data, metadata: { schema_version: 2 }, recorded_time: time(100 + n) }));
+  const synthetic = fleet.map(([type, data], n) => ({
+    id: id(1000 + n),
+    stream: `cluster-${String(data['id'])}`,
+    revision: n,
+    position: 0,
+    type,
+    data,
+    metadata: { schema_version: 2 },
+    recorded_time: time(100 + n),
+  }));
   return [...recorded, ...synthetic].map((event, n) => ({ ...event, position: n + 1 }));
 }
 

@@ -16,13 +16,33 @@ const C = '0190b6a4-0000-7000-8000-00000000000c';
 const NP = '0190b6a4-0000-7000-8000-0000000000a1';
 
 const events: ResourceEvent[] = [
-  { type: 'ResourceCreated', data: { id: C, kind: 'Cluster', name: 'c1', spec: {}, labels: {}, generation: 1, created_time: T0, created_by: 'a' } },
   {
     type: 'ResourceCreated',
-    data: { id: NP, kind: 'NodePool', name: 'np1', spec: {}, labels: {}, owner_references: { id: C, kind: 'Cluster' }, generation: 1, created_time: T0, created_by: 'a', references: { uses: [{ id: C, kind: 'Cluster' }] } },
+    data: { id: C, kind: 'Cluster', name: 'c1', spec: {}, labels: {}, generation: 1, created_time: T0, created_by: 'a' },
   },
-  { type: 'DeletionRequested', data: { id: C, kind: 'Cluster', generation: 2, deleted_time: T1, deleted_by: 'alice', deletion_policy: 'Delete' } },
-  { type: 'DeletionRequested', data: { id: NP, kind: 'NodePool', generation: 2, deleted_time: T1, deleted_by: 'alice', cascaded_from: C, deletion_policy: 'Delete' } },
+  {
+    type: 'ResourceCreated',
+    data: {
+      id: NP,
+      kind: 'NodePool',
+      name: 'np1',
+      spec: {},
+      labels: {},
+      owner_references: { id: C, kind: 'Cluster' },
+      generation: 1,
+      created_time: T0,
+      created_by: 'a',
+      references: { uses: [{ id: C, kind: 'Cluster' }] },
+    },
+  },
+  {
+    type: 'DeletionRequested',
+    data: { id: C, kind: 'Cluster', generation: 2, deleted_time: T1, deleted_by: 'alice', deletion_policy: 'Delete' },
+  },
+  {
+    type: 'DeletionRequested',
+    data: { id: NP, kind: 'NodePool', generation: 2, deleted_time: T1, deleted_by: 'alice', cascaded_from: C, deletion_policy: 'Delete' },
+  },
   {
     type: 'AdapterStatusReported',
     data: {
@@ -56,7 +76,10 @@ describe('ResourceViewProjection (real SQLite read model)', () => {
     const readModels = new SqliteReadModelStore(db);
     runner = new ProjectionRunner(store, readModels, [new ResourceViewProjection(kinds)]);
     await runner.start();
-    const result = await store.append(`cluster-${C}`, events.map((e) => ({ type: e.type, data: e.data })));
+    const result = await store.append(
+      `cluster-${C}`,
+      events.map((e) => ({ type: e.type, data: e.data })),
+    );
     await runner.waitFor(result.position);
     queries = new ResourceQueries(readModels, kinds, () => now);
   });
@@ -71,7 +94,11 @@ describe('ResourceViewProjection (real SQLite read model)', () => {
     const byType = Object.fromEntries(cluster!.status.conditions.map((c) => [c.type, c]));
     expect(byType['Reconciled']).toMatchObject({ status: 'False', reason: 'ReconciledWaitingForChildren', observed_generation: 2 });
     // The nodepool references its cluster (`uses`): users before what they use, so InUse names it.
-    expect(byType['DeletionBlocked']).toMatchObject({ status: 'True', reason: 'InUse', message: 'in use by 1 resource(s) that must be hard-deleted first (GET /api/decom/v1/finalizing names those you may see)' });
+    expect(byType['DeletionBlocked']).toMatchObject({
+      status: 'True',
+      reason: 'InUse',
+      message: 'in use by 1 resource(s) that must be hard-deleted first (GET /api/decom/v1/finalizing names those you may see)',
+    });
     expect(byType['ValidationSuccessful']).toMatchObject({ status: 'False' });
     expect(cluster).toMatchObject({ deleted_time: T1, deleted_by: 'alice', generation: 2, deletion_policy: 'Delete' });
   });
@@ -102,12 +129,27 @@ describe('ResourceViewProjection (real SQLite read model)', () => {
     const found = async (search: string) => (await queries.list({ page: 1, size: 10, search })).items.map((r) => r.id);
     const other = '0190b6a4-0000-7000-8000-0000000000c2';
     const created = await store.append(`cluster-${other}`, [
-      { type: 'ResourceCreated', data: { id: other, kind: 'Cluster', name: 'c2', spec: {}, labels: { env: 'prod', team: 'a' }, generation: 1, created_time: T0, created_by: 'a' } },
+      {
+        type: 'ResourceCreated',
+        data: {
+          id: other,
+          kind: 'Cluster',
+          name: 'c2',
+          spec: {},
+          labels: { env: 'prod', team: 'a' },
+          generation: 1,
+          created_time: T0,
+          created_by: 'a',
+        },
+      },
     ]);
     await runner.waitFor(created.position);
     expect(await found("labels.env = 'prod'")).toEqual([other]);
     const changed = await store.append(`cluster-${other}`, [
-      { type: 'SpecChanged', data: { id: other, kind: 'Cluster', spec: {}, labels: { env: 'stage' }, generation: 2, updated_time: T1, updated_by: 'a' } },
+      {
+        type: 'SpecChanged',
+        data: { id: other, kind: 'Cluster', spec: {}, labels: { env: 'stage' }, generation: 2, updated_time: T1, updated_by: 'a' },
+      },
     ]);
     await runner.waitFor(changed.position);
     expect(await found("labels.env = 'prod'")).toEqual([]);
@@ -122,7 +164,12 @@ describe('ResourceViewProjection (real SQLite read model)', () => {
   });
 
   it('removes rows on HardDeleted and keeps the index entry', async () => {
-    const result = await store.append(`cluster-${C}`, [{ type: 'HardDeleted', data: { id: NP, kind: 'NodePool', owner_references: { id: C, kind: 'Cluster' }, hard_deleted_time: T1, cause: 'Reconciled' } }]);
+    const result = await store.append(`cluster-${C}`, [
+      {
+        type: 'HardDeleted',
+        data: { id: NP, kind: 'NodePool', owner_references: { id: C, kind: 'Cluster' }, hard_deleted_time: T1, cause: 'Reconciled' },
+      },
+    ]);
     await runner.waitFor(result.position);
     expect(await queries.get(NP)).toBeUndefined();
     expect(await queries.locate(NP)).toMatchObject({ stream: `cluster-${C}`, hard_delete_cause: 'Reconciled' });

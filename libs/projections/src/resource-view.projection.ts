@@ -32,12 +32,7 @@ import { mapConditions } from './condition-mapping.js';
 import { loadDeletionGraph } from './deletion-graph.loader.js';
 import { presentResource } from './resource-presenter.js';
 import { resourceHref } from './resource-href.js';
-import {
-  RESOURCE_VIEW_SCHEMA,
-  RESOURCE_VIEW_TABLES,
-  type DeletionInfo,
-  type ResourceRow,
-} from './resource-view.schema.js';
+import { RESOURCE_VIEW_SCHEMA, RESOURCE_VIEW_TABLES, type DeletionInfo, type ResourceRow } from './resource-view.schema.js';
 import type { Projection, ReadModelTx } from './runner/index.js';
 import { ResourceViewWorkingSet } from './resource-view.working-set.js';
 
@@ -61,7 +56,9 @@ export class ResourceViewProjection implements Projection {
    * `apply` per event.
    */
   async applyBatch(events: readonly RecordedEvent[], tx: ReadModelTx): Promise<void> {
-    const batch = events.filter((recorded) => isResourceEvent({ type: recorded.type })).map((recorded) => ({ recorded, event: upcastResourceEvent(recorded) }));
+    const batch = events
+      .filter((recorded) => isResourceEvent({ type: recorded.type }))
+      .map((recorded) => ({ recorded, event: upcastResourceEvent(recorded) }));
     if (batch.length === 0) return;
     const rows = new ResourceViewWorkingSet(tx);
     await rows.prefetch(batch.flatMap(({ event }) => touchedIds(event.data)));
@@ -80,12 +77,27 @@ export class ResourceViewProjection implements Projection {
         const href = resourceHref(this.kinds, d.kind, d.id, owner?.href);
         const required = this.kinds.find(d.kind)?.required_adapters ?? [];
         await tx.insertRow({
-          id: d.id, kind: d.kind, name: d.name, href, stream: recorded.stream, owner_id: d.owner_references?.id ?? null,
-          owner_kind: d.owner_references?.kind ?? null, owner_href: owner?.href ?? null, spec: JSON.stringify(d.spec),
-          labels: JSON.stringify(d.labels), generation: d.generation, created_time: d.created_time, updated_time: d.created_time,
-          created_by: d.created_by, updated_by: d.created_by, deleted_time: null, deleted_by: null,
-          conditions: JSON.stringify(initialResourceConditions(d.created_time, required)), deletion_policy: d.deletion_policy ?? null,
-          refs: d.references ? JSON.stringify(d.references) : null, tenant: d.tenant ? JSON.stringify(d.tenant) : null,
+          id: d.id,
+          kind: d.kind,
+          name: d.name,
+          href,
+          stream: recorded.stream,
+          owner_id: d.owner_references?.id ?? null,
+          owner_kind: d.owner_references?.kind ?? null,
+          owner_href: owner?.href ?? null,
+          spec: JSON.stringify(d.spec),
+          labels: JSON.stringify(d.labels),
+          generation: d.generation,
+          created_time: d.created_time,
+          updated_time: d.created_time,
+          created_by: d.created_by,
+          updated_by: d.created_by,
+          deleted_time: null,
+          deleted_by: null,
+          conditions: JSON.stringify(initialResourceConditions(d.created_time, required)),
+          deletion_policy: d.deletion_policy ?? null,
+          refs: d.references ? JSON.stringify(d.references) : null,
+          tenant: d.tenant ? JSON.stringify(d.tenant) : null,
         });
         await this.indexReferences(tx, d.id, d.references);
         tx.setLabels(d.id, d.labels);
@@ -93,8 +105,15 @@ export class ResourceViewProjection implements Projection {
         const graph = await loadDeletionGraph(tx, this.kinds, d.id);
         await tx.updateRow(d.id, { deletion_info: JSON.stringify({ effective_deletion_policy: effectivePolicyOf(graph, d.id) }) });
         tx.insertIndex({
-          id: d.id, kind: d.kind, name: d.name, stream: recorded.stream, owner_id: d.owner_references?.id ?? null, created_time: d.created_time,
-          hard_deleted_time: null, hard_delete_cause: null, tenant: d.tenant ? JSON.stringify(d.tenant) : null,
+          id: d.id,
+          kind: d.kind,
+          name: d.name,
+          stream: recorded.stream,
+          owner_id: d.owner_references?.id ?? null,
+          created_time: d.created_time,
+          hard_deleted_time: null,
+          hard_delete_cause: null,
+          tenant: d.tenant ? JSON.stringify(d.tenant) : null,
         });
         // A deleting resource it references now waits for it (InUse).
         for (const target of await tx.referencedBy(d.id)) await this.refresh(tx, target);
@@ -103,8 +122,13 @@ export class ResourceViewProjection implements Projection {
       case 'SpecChanged': {
         const d = event.data;
         await tx.updateRow(d.id, {
-          spec: JSON.stringify(d.spec), labels: JSON.stringify(d.labels), generation: d.generation, updated_time: d.updated_time,
-          updated_by: d.updated_by, deletion_policy: d.deletion_policy ?? null, refs: d.references ? JSON.stringify(d.references) : null,
+          spec: JSON.stringify(d.spec),
+          labels: JSON.stringify(d.labels),
+          generation: d.generation,
+          updated_time: d.updated_time,
+          updated_by: d.updated_by,
+          deletion_policy: d.deletion_policy ?? null,
+          refs: d.references ? JSON.stringify(d.references) : null,
         });
         const oldTargets = await tx.referencedBy(d.id);
         await this.indexReferences(tx, d.id, d.references);
@@ -118,8 +142,12 @@ export class ResourceViewProjection implements Projection {
       case 'DeletionRequested': {
         const d = event.data;
         await tx.updateRow(d.id, {
-          generation: d.generation, deleted_time: d.deleted_time, deleted_by: d.deleted_by, updated_time: d.deleted_time,
-          updated_by: d.deleted_by, effective_policy: d.deletion_policy ?? 'Delete',
+          generation: d.generation,
+          deleted_time: d.deleted_time,
+          deleted_by: d.deleted_by,
+          updated_time: d.deleted_time,
+          updated_by: d.deleted_by,
+          effective_policy: d.deletion_policy ?? 'Delete',
         });
         const info: Partial<DeletionInfo> = {
           deletion_propagation: d.deletion_propagation ?? DEFAULT_PROPAGATION_POLICY,
@@ -129,7 +157,8 @@ export class ResourceViewProjection implements Projection {
         await tx.updateRow(d.id, { deletion_info: JSON.stringify(info) });
         // A DELETE's own target (not a cascaded member): what the deletion budget counts.
         const target = d.cascaded_from ? undefined : await tx.row(d.id);
-        if (target) tx.insertDeletionRequest({ id: target.id, kind: target.kind, tenant: target.tenant ?? '', deleted_time: d.deleted_time });
+        if (target)
+          tx.insertDeletionRequest({ id: target.id, kind: target.kind, tenant: target.tenant ?? '', deleted_time: d.deleted_time });
         await this.refreshWithOwner(tx, d.id);
         // A new deleting resource may close a wait cycle: every member shows it.
         for (const member of cycleMembers(await this.storedStatus(tx, d.id))) if (member !== d.id) await this.refresh(tx, member);
@@ -138,9 +167,13 @@ export class ResourceViewProjection implements Projection {
       case 'AdapterStatusReported': {
         const { id, status } = event.data;
         await tx.putStatus({
-          resource_id: id, adapter: status.adapter, observed_generation: status.observed_generation,
-          conditions: JSON.stringify(status.conditions), metadata: status.metadata === undefined ? null : JSON.stringify(status.metadata),
-          data: status.data === undefined ? null : JSON.stringify(status.data), created_time: status.created_time,
+          resource_id: id,
+          adapter: status.adapter,
+          observed_generation: status.observed_generation,
+          conditions: JSON.stringify(status.conditions),
+          metadata: status.metadata === undefined ? null : JSON.stringify(status.metadata),
+          data: status.data === undefined ? null : JSON.stringify(status.data),
+          created_time: status.created_time,
           last_report_time: status.last_report_time,
         });
         await this.refresh(tx, id, true);
@@ -213,8 +246,14 @@ export class ResourceViewProjection implements Projection {
     }
   }
 
-  private async indexReferences(tx: ResourceViewWorkingSet, id: string, references: Readonly<Record<string, readonly { id: string; kind: string }[]>> | undefined): Promise<void> {
-    const rows = Object.entries(references ?? {}).flatMap(([refType, targets]) => targets.map((target) => ({ referrer_id: id, ref_type: refType, target_id: target.id, target_kind: target.kind })));
+  private async indexReferences(
+    tx: ResourceViewWorkingSet,
+    id: string,
+    references: Readonly<Record<string, readonly { id: string; kind: string }[]>> | undefined,
+  ): Promise<void> {
+    const rows = Object.entries(references ?? {}).flatMap(([refType, targets]) =>
+      targets.map((target) => ({ referrer_id: id, ref_type: refType, target_id: target.id, target_kind: target.kind })),
+    );
     await tx.setReferences(id, rows);
   }
 
@@ -269,7 +308,11 @@ export class ResourceViewProjection implements Projection {
   }
 
   /** One resource's refresh; `changed` when its stored deletion status differs from before. */
-  private async refreshOne(tx: ResourceViewWorkingSet, id: string, statusReport: boolean): Promise<{ row: ResourceRow; changed: boolean } | undefined> {
+  private async refreshOne(
+    tx: ResourceViewWorkingSet,
+    id: string,
+    statusReport: boolean,
+  ): Promise<{ row: ResourceRow; changed: boolean } | undefined> {
     const row = await tx.row(id);
     if (!row) return undefined;
     const statuses = await tx.statusesOf([id]);
@@ -285,7 +328,10 @@ export class ResourceViewProjection implements Projection {
     const stored: Partial<DeletionInfo> = { ...kept, effective_deletion_policy: effective, ...(status ? { deletion_status: status } : {}) };
     // Once deleting, the policy column (the API's `deletion_policy`) holds the domain's answer too.
     const policy = row.deleted_time ? effective.policy : row.effective_policy;
-    const changes = { deletion_info: JSON.stringify(stored), ...(row.deleted_time && policy !== row.effective_policy ? { effective_policy: policy } : {}) };
+    const changes = {
+      deletion_info: JSON.stringify(stored),
+      ...(row.deleted_time && policy !== row.effective_policy ? { effective_policy: policy } : {}),
+    };
     const input = {
       generation: Number(row.generation),
       ...(row.deleted_time ? { deleted_time: row.deleted_time } : {}),
@@ -316,9 +362,18 @@ export class ResourceViewProjection implements Projection {
         .filter((h) => h.health?.status === 'False')
         .map((h) => ({ adapter: h.adapter, reason: h.health?.reason ?? '', message: h.health?.message ?? '' }));
       tx.putFinalizing({
-        id: row.id, kind: row.kind, name: row.name, href: row.href, generation: Number(row.generation), deleted_time: row.deleted_time,
-        deleted_by: row.deleted_by ?? '', waiting_on: JSON.stringify(verdict.missing_adapters), unhealthy: JSON.stringify(unhealthy),
-        children_remaining: input.child_record_count, reconciled_reason: verdict.reason, reconciled_message: verdict.message,
+        id: row.id,
+        kind: row.kind,
+        name: row.name,
+        href: row.href,
+        generation: Number(row.generation),
+        deleted_time: row.deleted_time,
+        deleted_by: row.deleted_by ?? '',
+        waiting_on: JSON.stringify(verdict.missing_adapters),
+        unhealthy: JSON.stringify(unhealthy),
+        children_remaining: input.child_record_count,
+        reconciled_reason: verdict.reason,
+        reconciled_message: verdict.message,
       });
     }
     return { row, changed: JSON.stringify(before) !== JSON.stringify(status) };
@@ -349,7 +404,8 @@ export class ResourceViewProjection implements Projection {
       previous,
       now: recordedTime(this.currentEvent),
     });
-    for (const s of result.skipped) conditionMappingLog.warn(`${row.kind} ${row.id}: condition ${s.type} skipped for this report: ${s.reason}`);
+    for (const s of result.skipped)
+      conditionMappingLog.warn(`${row.kind} ${row.id}: condition ${s.type} skipped for this report: ${s.reason}`);
     for (const t of result.truncated) conditionMappingLog.log(`${row.kind} ${row.id}: condition ${t} message truncated to 2048 characters`);
     return result.conditions;
   }
@@ -376,12 +432,22 @@ function pauseBlockerOf(status: DeletionStatus): PauseMark | undefined {
 
 /** A pause mark as the conditions' `paused_by` input. */
 function pausedByOf(pause: PauseMark): NonNullable<ResourceConditionsInput['paused_by']> {
-  return { id: pause.resource.id, kind: pause.resource.kind, reason: pause.reason, self: pause.source === 'self', ...(pause.source === 'dependent' ? { dependent: true } : {}) };
+  return {
+    id: pause.resource.id,
+    kind: pause.resource.kind,
+    reason: pause.reason,
+    self: pause.source === 'self',
+    ...(pause.source === 'dependent' ? { dependent: true } : {}),
+  };
 }
 
 /** The resources an event names (its subject, owner and reference targets): what its batch reads first. */
 function touchedIds(data: ResourceEvent['data']): string[] {
-  const named = data as { id?: string; owner_references?: { id: string }; references?: Readonly<Record<string, readonly { id: string }[]>> };
+  const named = data as {
+    id?: string;
+    owner_references?: { id: string };
+    references?: Readonly<Record<string, readonly { id: string }[]>>;
+  };
   return [
     ...(named.id ? [named.id] : []),
     ...(named.owner_references ? [named.owner_references.id] : []),

@@ -123,7 +123,15 @@ export const RESOURCE_VIEW_SCHEMA: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS deletion_requests_budget ON deletion_requests (kind, tenant, deleted_time)`,
 ];
 
-export const RESOURCE_VIEW_TABLES = ['resources', 'resource_labels', 'adapter_statuses', 'resource_index', 'resource_references', 'finalizing', 'deletion_requests'] as const;
+export const RESOURCE_VIEW_TABLES = [
+  'resources',
+  'resource_labels',
+  'adapter_statuses',
+  'resource_index',
+  'resource_references',
+  'finalizing',
+  'deletion_requests',
+] as const;
 
 /** A `resources` row as stored. */
 export interface ResourceRow {

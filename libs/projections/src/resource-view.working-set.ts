@@ -23,25 +23,86 @@ export interface ReferenceRow {
 }
 
 const RESOURCE_COLUMNS = [
-  'id', 'kind', 'name', 'href', 'stream', 'owner_id', 'owner_kind', 'owner_href', 'spec', 'labels', 'generation',
-  'created_time', 'updated_time', 'created_by', 'updated_by', 'deleted_time', 'deleted_by', 'conditions', 'deletion_policy',
-  'effective_policy', 'refs', 'paused', 'ever_paused', 'deletion_started', 'force_orphan', 'deletion_info', 'tenant',
+  'id',
+  'kind',
+  'name',
+  'href',
+  'stream',
+  'owner_id',
+  'owner_kind',
+  'owner_href',
+  'spec',
+  'labels',
+  'generation',
+  'created_time',
+  'updated_time',
+  'created_by',
+  'updated_by',
+  'deleted_time',
+  'deleted_by',
+  'conditions',
+  'deletion_policy',
+  'effective_policy',
+  'refs',
+  'paused',
+  'ever_paused',
+  'deletion_started',
+  'force_orphan',
+  'deletion_info',
+  'tenant',
   'deletion_protection',
 ] as const satisfies readonly (keyof ResourceRow)[];
-const STATUS_COLUMNS = ['resource_id', 'adapter', 'observed_generation', 'conditions', 'metadata', 'data', 'created_time', 'last_report_time'] as const satisfies readonly (keyof AdapterStatusRow)[];
+const STATUS_COLUMNS = [
+  'resource_id',
+  'adapter',
+  'observed_generation',
+  'conditions',
+  'metadata',
+  'data',
+  'created_time',
+  'last_report_time',
+] as const satisfies readonly (keyof AdapterStatusRow)[];
 const REFERENCE_COLUMNS = ['referrer_id', 'ref_type', 'target_id', 'target_kind'] as const satisfies readonly (keyof ReferenceRow)[];
-const INDEX_COLUMNS = ['id', 'kind', 'name', 'stream', 'owner_id', 'created_time', 'tenant'] as const satisfies readonly (keyof ResourceIndexRow)[];
+const INDEX_COLUMNS = [
+  'id',
+  'kind',
+  'name',
+  'stream',
+  'owner_id',
+  'created_time',
+  'tenant',
+] as const satisfies readonly (keyof ResourceIndexRow)[];
 const FINALIZING_COLUMNS = [
-  'id', 'kind', 'name', 'href', 'generation', 'deleted_time', 'deleted_by', 'waiting_on', 'unhealthy', 'children_remaining',
-  'reconciled_reason', 'reconciled_message',
+  'id',
+  'kind',
+  'name',
+  'href',
+  'generation',
+  'deleted_time',
+  'deleted_by',
+  'waiting_on',
+  'unhealthy',
+  'children_remaining',
+  'reconciled_reason',
+  'reconciled_message',
 ] as const satisfies readonly (keyof FinalizingRow)[];
 /** What a `finalizing` upsert changes on a row that is already there (the rest keeps its first values). */
-const FINALIZING_UPDATED = ['generation', 'waiting_on', 'unhealthy', 'children_remaining', 'reconciled_reason', 'reconciled_message'] as const;
+const FINALIZING_UPDATED = [
+  'generation',
+  'waiting_on',
+  'unhealthy',
+  'children_remaining',
+  'reconciled_reason',
+  'reconciled_message',
+] as const;
 
 /** Bound parameters per statement stay below SQLite's 32,766 and PostgreSQL's 65,535. */
 const MAX_PARAMS = 30_000;
 
-export type NewResourceRow = Omit<ResourceRow, 'effective_policy' | 'paused' | 'ever_paused' | 'deletion_started' | 'force_orphan' | 'deletion_info' | 'deletion_protection'>;
+export type NewResourceRow = Omit<
+  ResourceRow,
+  'effective_policy' | 'paused' | 'ever_paused' | 'deletion_started' | 'force_orphan' | 'deletion_info' | 'deletion_protection'
+>;
 
 /** A row of `deletion_requests`: a DELETE's own target (what the deletion budget counts). */
 export interface DeletionRequestRow {
@@ -149,7 +210,16 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   /** `INSERT INTO resources`: the new row with the schema's defaults. @throws Error when the id is stored already (a primary-key violation). */
   async insertRow(row: NewResourceRow): Promise<void> {
     if (await this.row(row.id)) throw new Error(`resources: a row with id ${row.id} exists already`);
-    this.hold({ ...row, effective_policy: null, paused: null, ever_paused: 0, deletion_started: 0, force_orphan: null, deletion_info: null, deletion_protection: null });
+    this.hold({
+      ...row,
+      effective_policy: null,
+      paused: null,
+      ever_paused: 0,
+      deletion_started: 0,
+      force_orphan: null,
+      deletion_info: null,
+      deletion_protection: null,
+    });
   }
 
   /** `UPDATE resources SET ... WHERE id = ?`: nothing when the row is not there. */
@@ -238,20 +308,44 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
     await this.insert('resources', RESOURCE_COLUMNS, kept, `ON CONFLICT (id) DO UPDATE SET ${excludedSet(RESOURCE_COLUMNS.slice(1))}`);
     const statusOwners = [...this.dirtyStatuses];
     await this.deleteWhereIn('adapter_statuses', 'resource_id', statusOwners);
-    await this.insert('adapter_statuses', STATUS_COLUMNS, statusOwners.flatMap((id) => [...this.statuses.get(id)!.values()]));
+    await this.insert(
+      'adapter_statuses',
+      STATUS_COLUMNS,
+      statusOwners.flatMap((id) => [...this.statuses.get(id)!.values()]),
+    );
     const referrers = [...this.dirtyReferences];
     await this.deleteWhereIn('resource_references', 'referrer_id', referrers);
-    await this.insert('resource_references', REFERENCE_COLUMNS, referrers.flatMap((id) => this.references.get(id)!));
+    await this.insert(
+      'resource_references',
+      REFERENCE_COLUMNS,
+      referrers.flatMap((id) => this.references.get(id)!),
+    );
     const labelled = [...this.labels.keys()];
     await this.deleteWhereIn('resource_labels', 'resource_id', labelled);
-    const labelRows = labelled.flatMap((id) => Object.entries(this.labels.get(id) ?? {}).map(([key, value]) => ({ resource_id: id, key, value })));
+    const labelRows = labelled.flatMap((id) =>
+      Object.entries(this.labels.get(id) ?? {}).map(([key, value]) => ({ resource_id: id, key, value })),
+    );
     await this.insert('resource_labels', ['resource_id', 'key', 'value'], labelRows);
     await this.insert('resource_index', INDEX_COLUMNS, [...this.indexInserts.values()], 'ON CONFLICT (id) DO NOTHING');
-    await this.insert('deletion_requests', ['id', 'kind', 'tenant', 'deleted_time'], [...this.deletionRequests.values()], 'ON CONFLICT (id) DO NOTHING');
+    await this.insert(
+      'deletion_requests',
+      ['id', 'kind', 'tenant', 'deleted_time'],
+      [...this.deletionRequests.values()],
+      'ON CONFLICT (id) DO NOTHING',
+    );
     await this.updateHardDeleted();
     const finalizing = [...this.finalizing.entries()];
-    await this.deleteWhereIn('finalizing', 'id', finalizing.filter(([, f]) => f.deleteFirst).map(([id]) => id));
-    await this.insert('finalizing', FINALIZING_COLUMNS, finalizing.flatMap(([, f]) => f.row ?? []), `ON CONFLICT (id) DO UPDATE SET ${excludedSet(FINALIZING_UPDATED)}`);
+    await this.deleteWhereIn(
+      'finalizing',
+      'id',
+      finalizing.filter(([, f]) => f.deleteFirst).map(([id]) => id),
+    );
+    await this.insert(
+      'finalizing',
+      FINALIZING_COLUMNS,
+      finalizing.flatMap(([, f]) => f.row ?? []),
+      `ON CONFLICT (id) DO UPDATE SET ${excludedSet(FINALIZING_UPDATED)}`,
+    );
     for (const set of [this.dirtyRows, this.dirtyStatuses, this.dirtyReferences]) set.clear();
     for (const map of [this.labels, this.indexInserts, this.deletionRequests, this.hardDeletes, this.finalizing]) map.clear();
   }
@@ -274,7 +368,12 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
 
   private async loadRows(ids: readonly string[]): Promise<void> {
     for (const chunk of chunks(ids)) {
-      const found = new Map((await this.tx.query<ResourceRow>(`SELECT * FROM resources WHERE id IN (${marks(padded(chunk))})`, padded(chunk))).map((r) => [r.id, r]));
+      const found = new Map(
+        (await this.tx.query<ResourceRow>(`SELECT * FROM resources WHERE id IN (${marks(padded(chunk))})`, padded(chunk))).map((r) => [
+          r.id,
+          r,
+        ]),
+      );
       for (const id of chunk) {
         const row = found.get(id);
         if (row) this.remember(row);
@@ -292,7 +391,10 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   private async loadStatuses(ids: readonly string[]): Promise<void> {
     for (const chunk of chunks(ids)) {
       for (const id of chunk) this.statuses.set(id, new Map());
-      for (const row of await this.tx.query<AdapterStatusRow>(`SELECT * FROM adapter_statuses WHERE resource_id IN (${marks(padded(chunk))})`, padded(chunk))) {
+      for (const row of await this.tx.query<AdapterStatusRow>(
+        `SELECT * FROM adapter_statuses WHERE resource_id IN (${marks(padded(chunk))})`,
+        padded(chunk),
+      )) {
         this.statuses.get(row.resource_id)!.set(row.adapter, row);
       }
     }
@@ -305,14 +407,18 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
       for (const owner of chunk) this.children.set(owner, new Set());
       // The table's children that the batch did not remove, and the batch's own (created, or loaded before).
       for (const row of stored) if (this.rows.get(row.id)) this.children.get(row.owner_id!)!.add(row.id);
-      for (const owner of chunk) for (const id of this.heldByOwner.get(owner) ?? []) if (this.rows.get(id)) this.children.get(owner)!.add(id);
+      for (const owner of chunk)
+        for (const id of this.heldByOwner.get(owner) ?? []) if (this.rows.get(id)) this.children.get(owner)!.add(id);
     }
   }
 
   private async loadReferences(referrers: readonly string[]): Promise<void> {
     for (const chunk of chunks(referrers)) {
       for (const id of chunk) this.references.set(id, []);
-      for (const row of await this.tx.query<ReferenceRow>(`SELECT * FROM resource_references WHERE referrer_id IN (${marks(padded(chunk))})`, padded(chunk))) {
+      for (const row of await this.tx.query<ReferenceRow>(
+        `SELECT * FROM resource_references WHERE referrer_id IN (${marks(padded(chunk))})`,
+        padded(chunk),
+      )) {
         this.references.get(row.referrer_id)!.push(row);
         setOf(this.heldByTarget, row.target_id).add(row.referrer_id);
         this.referrers.get(row.target_id)?.add(row.referrer_id);
@@ -322,7 +428,10 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
 
   private async loadReferrers(targets: readonly string[]): Promise<void> {
     for (const chunk of chunks(targets)) {
-      const stored = await this.tx.query<ReferenceRow>(`SELECT * FROM resource_references WHERE target_id IN (${marks(padded(chunk))})`, padded(chunk));
+      const stored = await this.tx.query<ReferenceRow>(
+        `SELECT * FROM resource_references WHERE target_id IN (${marks(padded(chunk))})`,
+        padded(chunk),
+      );
       for (const target of chunk) this.referrers.set(target, new Set());
       // A referrer whose references the batch holds answers from memory; the others from the table.
       for (const row of stored) if (!this.references.has(row.referrer_id)) this.referrers.get(row.target_id)!.add(row.referrer_id);
@@ -335,10 +444,16 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   // --- writing ---
 
   private async deleteWhereIn(table: string, column: string, values: readonly string[]): Promise<void> {
-    for (const chunk of chunks(values)) await this.tx.execute(`DELETE FROM ${table} WHERE ${column} IN (${marks(padded(chunk))})`, padded(chunk));
+    for (const chunk of chunks(values))
+      await this.tx.execute(`DELETE FROM ${table} WHERE ${column} IN (${marks(padded(chunk))})`, padded(chunk));
   }
 
-  private async insert<R, C extends keyof R & string>(table: string, columns: readonly C[], rows: readonly R[], onConflict = ''): Promise<void> {
+  private async insert<R, C extends keyof R & string>(
+    table: string,
+    columns: readonly C[],
+    rows: readonly R[],
+    onConflict = '',
+  ): Promise<void> {
     const row = `(${marks(columns)})`;
     for (const chunk of this.pieces(rows, Math.floor(MAX_PARAMS / columns.length))) {
       await this.tx.execute(
@@ -356,7 +471,7 @@ export class ResourceViewWorkingSet implements DeletionGraphSource {
   private pieces<R>(rows: readonly R[], max: number): R[][] {
     if (this.tx.dialect !== 'postgres') return rows.map((row) => [row]);
     const out: R[][] = [];
-    for (let start = 0; start < rows.length; ) {
+    for (let start = 0; start < rows.length;) {
       const size = floorPowerOfTwo(Math.min(rows.length - start, max));
       out.push(rows.slice(start, start + size));
       start += size;

@@ -55,18 +55,27 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 /** Spawns `node [--cpu-prof] --import probe-preload.js <args>` in the repository root. */
 export function spawnNode(args: readonly string[], options: ChildOptions): BenchChild {
   mkdirSync(options.dir, { recursive: true });
-  const slug = options.label.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+  const slug = options.label
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
   const logFile = join(options.dir, `${slug}-${process.hrtime.bigint()}.log`);
   const profileDir = join(options.dir, `${slug}-profile-${process.hrtime.bigint()}`);
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', preload, ...args], {
-    cwd: repoRoot,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...options.env },
-    stdio: ['ignore', fd, fd, 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', preload, ...args],
+    {
+      cwd: repoRoot,
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...options.env },
+      stdio: ['ignore', fd, fd, 'ipc'],
+    },
+  );
   closeSync(fd);
   live.add(child);
-  const exited = new Promise<number | string>((done) => child.once('exit', (code, signal) => (live.delete(child), done(code ?? signal ?? 'unknown'))));
+  const exited = new Promise<number | string>((done) =>
+    child.once('exit', (code, signal) => (live.delete(child), done(code ?? signal ?? 'unknown'))),
+  );
   let exitValue: number | string | undefined;
   void exited.then((value) => (exitValue = value));
   const log = (maxChars = 4000) => {
@@ -102,7 +111,12 @@ export function spawnNode(args: readonly string[], options: ChildOptions): Bench
       return new Promise<ProbeAnswer>((ok, fail) => {
         const timer = setTimeout(() => (pending.delete(id), fail(new Error(`${options.label}: no probe answer within 10 s`))), 10_000);
         pending.set(id, (answer) => (clearTimeout(timer), pending.delete(id), ok(answer)));
-        if (!child.connected) return (clearTimeout(timer), pending.delete(id), fail(new Error(`${options.label}: not running (${exitValue ?? 'no IPC channel'})`)));
+        if (!child.connected)
+          return (
+            clearTimeout(timer),
+            pending.delete(id),
+            fail(new Error(`${options.label}: not running (${exitValue ?? 'no IPC channel'})`))
+          );
         child.send({ probe: id, reset });
       });
     },

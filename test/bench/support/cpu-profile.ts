@@ -39,7 +39,13 @@ export function topSelfTime(profile: CpuProfile, limit = 10): SelfTimeRow[] {
     const us = deltas[i + 1] ?? 0;
     if (!node || node.callFrame.functionName === '(idle)') continue;
     const { functionName, url, lineNumber } = node.callFrame;
-    const file = url ? url.replace(/^file:\/\//, '').split('/').slice(-2).join('/') : '';
+    const file = url
+      ? url
+          .replace(/^file:\/\//, '')
+          .split('/')
+          .slice(-2)
+          .join('/')
+      : '';
     const key = `${functionName || '(anonymous)'}${file ? ` (${file || basename(url)}:${lineNumber + 1})` : ''}`;
     selfUs.set(key, (selfUs.get(key) ?? 0) + us);
     busyUs += us;
@@ -55,6 +61,8 @@ export function formatProfile(label: string, rows: readonly SelfTimeRow[]): stri
   if (rows.length === 0) return [`- ${label}: no profile written`];
   return [
     `- ${label}, top ${rows.length} self-time functions (\`node --cpu-prof\`, whole process life, idle excluded):`,
-    ...rows.map((r) => `  - ${(r.share * 100).toFixed(1)} % · ${Math.round(r.selfMs).toLocaleString('en-US')} ms · \`${r.name.replace(/`/g, "'")}\``),
+    ...rows.map(
+      (r) => `  - ${(r.share * 100).toFixed(1)} % · ${Math.round(r.selfMs).toLocaleString('en-US')} ms · \`${r.name.replace(/`/g, "'")}\``,
+    ),
   ];
 }

@@ -46,7 +46,15 @@ export async function startDecom(command: 'start' | 'api', options: DecomStartOp
     label: options.label,
     dir: options.dir,
     profile: options.profile ?? false,
-    env: { PORT: String(port), HOST: '127.0.0.1', DECOM_DATA_DIR: dataDir, DECOM_METRICS_PORT: '0', LOG_LEVEL: 'info', ...shippedConfig, ...options.env },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DECOM_DATA_DIR: dataDir,
+      DECOM_METRICS_PORT: '0',
+      LOG_LEVEL: 'info',
+      ...shippedConfig,
+      ...options.env,
+    },
   });
   const url = `http://127.0.0.1:${port}`;
   try {
@@ -59,7 +67,10 @@ export async function startDecom(command: 'start' | 'api', options: DecomStartOp
 }
 
 /** `decom worker` processes: resolves once each logged `worker ready`. */
-export async function startWorkers(count: number, options: { dir: string; env: Record<string, string>; profile?: boolean; label?: string }): Promise<BenchChild[]> {
+export async function startWorkers(
+  count: number,
+  options: { dir: string; env: Record<string, string>; profile?: boolean; label?: string },
+): Promise<BenchChild[]> {
   const workers = Array.from({ length: count }, (_, i) =>
     spawnNode(['bin/decom.js', 'worker'], {
       label: `${options.label ?? 'decom worker'} ${i + 1}`,

@@ -31,9 +31,16 @@ function objectsOf(id: string): ClusterObjects {
       kind: 'Job',
       metadata: { name: `validation-${id}-gen1`, namespace },
       // A Job the server accepts (pod template with a container and restartPolicy), as the shipped adapter creates.
-      spec: { backoffLimit: 2, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'validate', image: 'busybox:1.36', command: ['true'] }] } } },
+      spec: {
+        backoffLimit: 2,
+        template: { spec: { restartPolicy: 'Never', containers: [{ name: 'validate', image: 'busybox:1.36', command: ['true'] }] } },
+      },
     } as KubernetesObject,
-    nodepoolConfigMaps: ['a', 'b'].map((np) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `nodepool-${id}-${np}`, namespace, labels } })),
+    nodepoolConfigMaps: ['a', 'b'].map((np) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `nodepool-${id}-${np}`, namespace, labels },
+    })),
   };
 }
 

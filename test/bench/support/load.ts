@@ -47,7 +47,9 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const ok = result['2xx'];
   const bad = result.errors + result.timeouts + (options.allowNon2xx ? 0 : result.non2xx);
   if (bad > 0) {
-    throw new Error(`bench: load on ${options.method ?? 'GET'} ${options.url}: ${ok} ok, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `bench: load on ${options.method ?? 'GET'} ${options.url}: ${ok} ok, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   const none = ok === 0;
   return {

@@ -36,7 +36,12 @@ if (process.send) {
       rss: memory.rss,
       heapUsed: memory.heapUsed,
       cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
-      loopDelay: { maxMs: delay.max / 1e6, p99Ms: delay.percentile(99) / 1e6, meanMs: delay.count > 0 ? delay.mean / 1e6 : 0, samples: delay.count },
+      loopDelay: {
+        maxMs: delay.max / 1e6,
+        p99Ms: delay.percentile(99) / 1e6,
+        meanMs: delay.count > 0 ? delay.mean / 1e6 : 0,
+        samples: delay.count,
+      },
       ...(counters ? { counters: counters() } : {}),
     };
     if (message.reset) delay.reset();

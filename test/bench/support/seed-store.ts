@@ -19,7 +19,12 @@ export interface SeedCluster {
 }
 
 /** Appends one `ResourceCreated` per cluster; returns the seconds it took. @throws whatever the decision or append throws (a taken name). */
-export async function seedClusters(dataDir: string, entitiesFile: string, count: number, cluster: (i: number) => SeedCluster): Promise<number> {
+export async function seedClusters(
+  dataDir: string,
+  entitiesFile: string,
+  count: number,
+  cluster: (i: number) => SeedCluster,
+): Promise<number> {
   const kinds = new KindRegistry(await loadEntitiesConfig(entitiesFile));
   const store = new SqliteEventStore(join(dataDir, 'decom.sqlite'));
   try {
@@ -30,14 +35,29 @@ export async function seedClusters(dataDir: string, entitiesFile: string, count:
 }
 
 /** The same into any event store (a PostgreSQL schema no engine uses yet); the caller closes it. Returns the seconds it took. */
-export async function seedClustersInto(store: EventStore, kinds: KindRegistry, count: number, cluster: (i: number) => SeedCluster): Promise<number> {
+export async function seedClustersInto(
+  store: EventStore,
+  kinds: KindRegistry,
+  count: number,
+  cluster: (i: number) => SeedCluster,
+): Promise<number> {
   const repository = new ResourceTreeRepository(store);
   const started = performance.now();
   for (let i = 0; i < count; i++) {
     const id = uuidv7();
     const { name, spec, labels } = cluster(i);
-    const command = { type: 'CreateResource' as const, id, kind: 'Cluster', name, spec, labels, metadata: { now: new Date().toISOString(), caller: 'bench@example.com' } };
-    await repository.decideAndAppend(treeStreamName('Cluster', id), (state) => decideCreate(command, state, kinds), { caller: 'bench@example.com' });
+    const command = {
+      type: 'CreateResource' as const,
+      id,
+      kind: 'Cluster',
+      name,
+      spec,
+      labels,
+      metadata: { now: new Date().toISOString(), caller: 'bench@example.com' },
+    };
+    await repository.decideAndAppend(treeStreamName('Cluster', id), (state) => decideCreate(command, state, kinds), {
+      caller: 'bench@example.com',
+    });
   }
   return (performance.now() - started) / 1000;
 }

@@ -46,7 +46,10 @@ export const pct = (ratio: number) => (Number.isFinite(ratio) ? `${Math.round(ra
 export const mb = (bytes: number) => `${fmt(bytes / 2 ** 20)} MB`;
 
 /** `1.23, 0.98, 0.75` (1, 5, 15 minutes). */
-export const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(', ');
+export const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 
 /** Seconds since `startedMs` (performance.now()). */
 export const secondsSince = (startedMs: number) => (performance.now() - startedMs) / 1000;

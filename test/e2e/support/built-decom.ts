@@ -21,16 +21,29 @@ export { ensureBuilt } from './ensure-built.js';
  * `node bin/decom.js ...args` with `env` added to a minimal environment (PATH, HOME): the parent's DECOM_*,
  * PORT and REDIS_URL do not leak in. Resolves when it exits (killed after `timeoutMs`).
  */
-export function runBuiltDecom(args: readonly string[], env: Readonly<Record<string, string>> = {}, options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runBuiltDecom(
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
   return runCommand(process.execPath, [DECOM_BIN, ...args], env, options);
 }
 
 /** A shell pipeline (`bash -c`), e.g. `node bin/decom.js history ID | head -2`, with `$DECOM` set to the binary. */
-export function runShell(script: string, env: Readonly<Record<string, string>> = {}, options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runShell(
+  script: string,
+  env: Readonly<Record<string, string>> = {},
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
   return runCommand('bash', ['-c', script], { DECOM: `${process.execPath} ${DECOM_BIN}`, ...env }, options);
 }
 
-function runCommand(command: string, args: readonly string[], env: Readonly<Record<string, string>>, options: { cwd?: string; timeoutMs?: number }): Promise<CliRun> {
+function runCommand(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  options: { cwd?: string; timeoutMs?: number },
+): Promise<CliRun> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd ?? ROOT,

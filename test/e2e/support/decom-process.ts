@@ -20,9 +20,15 @@ export interface DecomProcess {
  * `env` is added to a minimal environment (PATH, HOME): the parent's DECOM_* and REDIS_URL do not leak in.
  * `built`: run the compiled CLI (`bin/decom.js`, after `npm run build`; see ensureBuilt) instead of the sources.
  */
-export function spawnDecom(args: readonly string[], env: Readonly<Record<string, string>>, options: { built?: boolean } = {}): DecomProcess {
+export function spawnDecom(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  options: { built?: boolean } = {},
+): DecomProcess {
   const root = resolve('.');
-  const entry = options.built ? [resolve(root, 'bin/decom.js')] : ['--import', resolve(root, 'test/e2e/support/ts-register.mjs'), resolve(root, 'apps/cli/src/main.ts')];
+  const entry = options.built
+    ? [resolve(root, 'bin/decom.js')]
+    : ['--import', resolve(root, 'test/e2e/support/ts-register.mjs'), resolve(root, 'apps/cli/src/main.ts')];
   const child: ChildProcess = spawn(process.execPath, [...entry, ...args], {
     cwd: root,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },

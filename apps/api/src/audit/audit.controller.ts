@@ -29,7 +29,10 @@ export class AuditController {
   @ApiProblems(400)
   @Get()
   async list(@Query() query: AuditQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: AuditEntry[] }> {
-    const all = await this.audit.list({ ...(query.type ? { types: query.type.split(',') as AuditType[] } : {}), limit: query.limit ?? 100 });
+    const all = await this.audit.list({
+      ...(query.type ? { types: query.type.split(',') as AuditType[] } : {}),
+      limit: query.limit ?? 100,
+    });
     const items = await visibleAudit(all, this.queries, scopeOf(req));
     return { total: items.length, items };
   }

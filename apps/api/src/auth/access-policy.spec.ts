@@ -22,8 +22,14 @@ describe('AccessPolicy', () => {
   });
 
   it('clearing deletion protection is admin-only unless clear_role: operator; abandoning an adapter stays admin-only', () => {
-    expect(jwt.can(who('ops'), 'clear_deletion_protection')).toEqual({ allowed: false, reason: "clear deletion protection is restricted to administrators; 'ops' is not one" });
-    const opsClear = new AccessPolicy({ authorization: { admins: ['root'], operators: ['ops'], adapters: {}, deletion_protection: { clear_role: 'operator' } }, authenticated: true });
+    expect(jwt.can(who('ops'), 'clear_deletion_protection')).toEqual({
+      allowed: false,
+      reason: "clear deletion protection is restricted to administrators; 'ops' is not one",
+    });
+    const opsClear = new AccessPolicy({
+      authorization: { admins: ['root'], operators: ['ops'], adapters: {}, deletion_protection: { clear_role: 'operator' } },
+      authenticated: true,
+    });
     expect(allowed(opsClear, who('ops'))).toEqual(['create', 'delete', 'clear_deletion_protection']);
     expect(allowed(opsClear, who('viewer'))).toEqual([]);
   });
@@ -38,8 +44,14 @@ describe('AccessPolicy', () => {
     expect(jwt.canReport(who('bot'), 'validation').allowed).toBe(true);
     expect(jwt.canReport(who('bot'), 'np-configmap').allowed).toBe(false);
     expect(jwt.canReport(who('root'), 'validation').allowed).toBe(false);
-    expect(jwt.canReport(who('mallory'), 'np-configmap')).toMatchObject({ allowed: false, reason: expect.stringContaining("'mallory' is not one") });
-    expect(jwt.can(who('bot'), 'create')).toMatchObject({ allowed: false, reason: expect.stringContaining('system identities may only write status') });
+    expect(jwt.canReport(who('mallory'), 'np-configmap')).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining("'mallory' is not one"),
+    });
+    expect(jwt.can(who('bot'), 'create')).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('system identities may only write status'),
+    });
     expect(jwt.rolesOf(who('bot'))).toEqual(['adapter', 'reader']);
   });
 

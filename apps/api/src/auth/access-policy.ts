@@ -53,7 +53,16 @@ export const ACTIONS: readonly Exclude<ResourceAction, 'read' | 'patch' | 'retry
   'override_deletion_budget',
 ];
 
-const ADMIN_ONLY: ReadonlySet<ResourceAction> = new Set(['pause', 'unpause', 'force_delete', 'force_orphan', 'retry_job', 'abandon_adapter', 'override_deletion_budget', 'decide_break_glass']);
+const ADMIN_ONLY: ReadonlySet<ResourceAction> = new Set([
+  'pause',
+  'unpause',
+  'force_delete',
+  'force_orphan',
+  'retry_job',
+  'abandon_adapter',
+  'override_deletion_budget',
+  'decide_break_glass',
+]);
 
 export type AccessDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
@@ -89,7 +98,10 @@ class Grantees {
   }
 
   has(principal: Principal): boolean {
-    return this.keys.has(anyIssuer(principal.identity)) || (principal.issuer !== null && this.keys.has(fromIssuer(principal.issuer, principal.identity)));
+    return (
+      this.keys.has(anyIssuer(principal.identity)) ||
+      (principal.issuer !== null && this.keys.has(fromIssuer(principal.issuer, principal.identity)))
+    );
   }
 }
 
@@ -105,7 +117,10 @@ export class AccessPolicy {
   constructor(private readonly options: AccessPolicyOptions) {
     this.admins = new Grantees(options.authorization.admins);
     this.operators = options.authorization.operators ? new Grantees(options.authorization.operators) : undefined;
-    this.adapterGrants = Object.entries(options.authorization.adapters).map(([adapter, grants]) => ({ adapter, grantees: new Grantees(grants) }));
+    this.adapterGrants = Object.entries(options.authorization.adapters).map(([adapter, grants]) => ({
+      adapter,
+      grantees: new Grantees(grants),
+    }));
   }
 
   /** No roles and no verification: today's open development mode (everyone may do everything). */
@@ -155,7 +170,9 @@ export class AccessPolicy {
     if (this.isOpen || action === 'read') return { allowed: true };
     if (this.isSystem(principal)) return deny(`system identities may only write status and conditions; '${principal.identity}' is one`);
     const roles = this.rolesOf(principal);
-    const adminOnly = ADMIN_ONLY.has(action) || (action === 'clear_deletion_protection' && this.options.authorization.deletion_protection?.clear_role !== 'operator');
+    const adminOnly =
+      ADMIN_ONLY.has(action) ||
+      (action === 'clear_deletion_protection' && this.options.authorization.deletion_protection?.clear_role !== 'operator');
     if (adminOnly) {
       // DECOM_ADMINS alone (no JWT, no operators) keeps its meaning: it restricts the break-glass actions only.
       if (roles.includes('admin')) return { allowed: true };

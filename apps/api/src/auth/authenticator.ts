@@ -78,9 +78,16 @@ export class Authenticator {
       throw Problems.validation('host must be sent once', [{ field: 'host', constraint: 'unique', message: 'host must be sent once' }]);
     }
     if (this.options.loopbackHostsOnly && !isLoopbackHostHeader(request.headers.host)) {
-      throw Problems.forbidden(`authentication is off: only requests to a loopback host name (localhost, 127.0.0.1, [::1]) are served, not ${JSON.stringify(String(request.headers.host ?? '').slice(0, 64))}`);
+      throw Problems.forbidden(
+        `authentication is off: only requests to a loopback host name (localhost, 127.0.0.1, [::1]) are served, not ${JSON.stringify(String(request.headers.host ?? '').slice(0, 64))}`,
+      );
     }
-    return this.withTenant(request, { identity: headerIdentity(request, IDENTITY_HEADER) ?? ANONYMOUS_CALLER, issuer: null, subject: null, tenant: null });
+    return this.withTenant(request, {
+      identity: headerIdentity(request, IDENTITY_HEADER) ?? ANONYMOUS_CALLER,
+      issuer: null,
+      subject: null,
+      tenant: null,
+    });
   }
 
   /** `claims`: the verified token's payload (tenant dimensions bound to a claim). */
@@ -89,7 +96,10 @@ export class Authenticator {
     return tenants ? { ...principal, tenant: tenants.resolve(request, principal, claims) } : principal;
   }
 
-  private async identify(request: FastifyRequest, verifier: JwtVerifier): Promise<{ principal: Principal; claims: Readonly<Record<string, unknown>> }> {
+  private async identify(
+    request: FastifyRequest,
+    verifier: JwtVerifier,
+  ): Promise<{ principal: Principal; claims: Readonly<Record<string, unknown>> }> {
     // HyperFleet's per-issuer `header`: the first configured token header the request carries.
     const source = verifier.tokenHeaders.find((name) => (single(request.headers[name]) ?? '').trim() !== '') ?? 'authorization';
     const authorization = onlyValue(request, source);
@@ -100,8 +110,11 @@ export class Authenticator {
       throw Problems.authenticationRequired();
     }
     // Authorization needs the Bearer scheme; another configured header may carry the bare token too.
-    const match = /^Bearer +([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization) ?? (source === 'authorization' ? null : /^\s*([A-Za-z0-9._~+/=-]+)\s*$/.exec(authorization));
-    if (!match) throw Problems.invalidCredentials(`the ${source === 'authorization' ? 'Authorization' : source} header must be "Bearer <JWT>"`);
+    const match =
+      /^Bearer +([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization) ??
+      (source === 'authorization' ? null : /^\s*([A-Za-z0-9._~+/=-]+)\s*$/.exec(authorization));
+    if (!match)
+      throw Problems.invalidCredentials(`the ${source === 'authorization' ? 'Authorization' : source} header must be "Bearer <JWT>"`);
     const token = await verifier.verify(match[1]!);
     // A token is accepted only from the header its issuer names.
     if ((token.issuer.header ?? 'authorization') !== source) throw Problems.invalidToken('invalid');
@@ -111,10 +124,15 @@ export class Authenticator {
     if (notCanonical !== undefined) throw Problems.invalidCredentials(`${headerName} is not in canonical form (${notCanonical})`);
     const isSystem = this.options.isSystemIdentity ?? ((identity: string) => identity.startsWith('system:'));
     if (named !== undefined && !token.issuer.system_identities && (isSystem(named) || named.startsWith('system:'))) {
-      throw Problems.forbidden(`${headerName} may not name a system identity: issuer ${token.issuer.issuer_url} is not configured with system_identities`);
+      throw Problems.forbidden(
+        `${headerName} may not name a system identity: issuer ${token.issuer.issuer_url} is not configured with system_identities`,
+      );
     }
     const expires = typeof token.payload.exp === 'number' ? { expires_at: token.payload.exp * 1000 } : {};
-    return { principal: { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null, ...expires }, claims: token.payload };
+    return {
+      principal: { identity: named ?? token.identity, issuer: token.issuer.issuer_url, subject: token.subject, tenant: null, ...expires },
+      claims: token.payload,
+    };
   }
 }
 
@@ -161,7 +179,11 @@ function headerIdentity(request: FastifyRequest, name: string): string | undefin
   }
   if (!isValidIdentity(value)) {
     throw Problems.validation(`${name} must be 1..256 printable ASCII characters`, [
-      { field: name, constraint: value.length > 256 ? 'max_length' : 'pattern', message: `${name} must be 1..256 printable ASCII characters` },
+      {
+        field: name,
+        constraint: value.length > 256 ? 'max_length' : 'pattern',
+        message: `${name} must be 1..256 printable ASCII characters`,
+      },
     ]);
   }
   return value;

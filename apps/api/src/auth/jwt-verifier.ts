@@ -112,9 +112,14 @@ export class JwtVerifier {
     const latestIssue = Date.now() / 1000 + this.options.clockSkewSeconds;
     if (typeof payload.iat === 'number' && payload.iat > latestIssue) throw Problems.invalidToken('issued in the future (iat)');
     const from = typeof payload.iat === 'number' ? payload.iat : latestIssue;
-    if (typeof payload.exp !== 'number' || payload.exp - from > maxLifetime) throw Problems.invalidToken(`lifetime over ${maxLifetime} s (max_token_lifetime_seconds)`);
+    if (typeof payload.exp !== 'number' || payload.exp - from > maxLifetime)
+      throw Problems.invalidToken(`lifetime over ${maxLifetime} s (max_token_lifetime_seconds)`);
     const claim = payload[entry.config.identity_claim];
-    if (typeof claim !== 'string' || !isValidIdentity(claim) || (entry.config.identity_claim_pattern && !entry.config.identity_claim_pattern.test(claim))) {
+    if (
+      typeof claim !== 'string' ||
+      !isValidIdentity(claim) ||
+      (entry.config.identity_claim_pattern && !entry.config.identity_claim_pattern.test(claim))
+    ) {
       throw Problems.invalidToken('no usable identity');
     }
     const notCanonical = nonCanonicalIdentity(claim);
@@ -137,7 +142,8 @@ export class JwtVerifier {
  * that cannot be read throws a file-system error. Anything that is not a JOSE verdict is infrastructure.
  */
 function isFetchFailure(error: unknown): boolean {
-  if (error instanceof errors.JOSEError) return error.constructor === errors.JOSEError && /JSON Web Key Set HTTP response/.test(error.message);
+  if (error instanceof errors.JOSEError)
+    return error.constructor === errors.JOSEError && /JSON Web Key Set HTTP response/.test(error.message);
   return true;
 }
 
@@ -157,7 +163,11 @@ function fileKeySet(file: string): ProbedKeySet {
     try {
       const info = await stat(file);
       if (current && info.mtimeMs === current.mtimeMs) return { keys: current.keys, cached: true };
-      current = { mtimeMs: info.mtimeMs, loadedAtMs: now, keys: createLocalJWKSet(JSON.parse(await readFile(file, 'utf8')) as JSONWebKeySet) };
+      current = {
+        mtimeMs: info.mtimeMs,
+        loadedAtMs: now,
+        keys: createLocalJWKSet(JSON.parse(await readFile(file, 'utf8')) as JSONWebKeySet),
+      };
       return { keys: current.keys, cached: false };
     } catch (error) {
       // Forget the old keys: a removed or broken file revokes them, steadily, until a good file is back.

@@ -24,7 +24,10 @@ declare module 'fastify' {
  * their HEAD twin too (Fastify registers one per GET).
  */
 export const PUBLIC_ROUTES: readonly string[] = [
-  ...['/healthz', '/readyz', '/ui', '/ui/*', '/api/hyperfleet/v1/openapi.json', '/api/hyperfleet/v1/openapi.yaml'].flatMap((url) => [`GET ${url}`, `HEAD ${url}`]),
+  ...['/healthz', '/readyz', '/ui', '/ui/*', '/api/hyperfleet/v1/openapi.json', '/api/hyperfleet/v1/openapi.yaml'].flatMap((url) => [
+    `GET ${url}`,
+    `HEAD ${url}`,
+  ]),
   // @fastify/cors's preflight route (only with DECOM_CORS_ORIGINS set): answers CORS headers, no data.
   'OPTIONS *',
 ];

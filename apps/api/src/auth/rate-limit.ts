@@ -45,8 +45,11 @@ export async function installRateLimit(fastify: FastifyInstance, config: RateLim
     countRefusal: async (request: FastifyRequest, reply: FastifyReply) => {
       const outcome = await limiter(request);
       if (outcome.isAllowed || !outcome.isExceeded) return;
-      void reply.header('retry-after', outcome.ttlInSeconds).header('x-ratelimit-limit', outcome.max)
-        .header('x-ratelimit-remaining', 0).header('x-ratelimit-reset', outcome.ttlInSeconds);
+      void reply
+        .header('retry-after', outcome.ttlInSeconds)
+        .header('x-ratelimit-limit', outcome.max)
+        .header('x-ratelimit-remaining', 0)
+        .header('x-ratelimit-reset', outcome.ttlInSeconds);
       throw overLimit(outcome.max, outcome.ttl);
     },
   };

@@ -85,7 +85,20 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
     await verify(await issuer.token('a@example.com'), keys);
     await new Promise((r) => setTimeout(r, 1_100));
     // Only Date is faked: the wall clock steps back one minute, as an NTP step on a fresh CI VM does.
-    jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    jest.useFakeTimers({
+      doNotFake: [
+        'hrtime',
+        'nextTick',
+        'performance',
+        'queueMicrotask',
+        'setImmediate',
+        'clearImmediate',
+        'setInterval',
+        'clearInterval',
+        'setTimeout',
+        'clearTimeout',
+      ],
+    });
     jest.setSystemTime(Date.now() - 60_000);
     await issuer.rotate();
     const { payload } = await verify(await issuer.token('b@example.com'), keys);
@@ -99,10 +112,12 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
     await verify(await issuer.token('a@example.com'), keys);
     expect(issuer.fetches).toBe(1);
     // Within the cooldown of that fetch: refused without a fetch, however many arrive.
-    for (let i = 0; i < 3; i++) await expect(verify(await issuer.tokenWithUnknownKid('m@example.com'), keys)).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+    for (let i = 0; i < 3; i++)
+      await expect(verify(await issuer.tokenWithUnknownKid('m@example.com'), keys)).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
     expect(issuer.fetches).toBe(1);
     clock.advance(1_000);
-    for (let i = 0; i < 5; i++) await expect(verify(await issuer.tokenWithUnknownKid('m@example.com'), keys)).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
+    for (let i = 0; i < 5; i++)
+      await expect(verify(await issuer.tokenWithUnknownKid('m@example.com'), keys)).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
     expect(issuer.fetches).toBe(2);
     // A rotation 999 ms after that fetch is not seen yet; at 1 000 ms it is.
     await issuer.rotate();
@@ -135,15 +150,19 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
     expect((refused as Error).message).toBe('Expected 200 OK from the JSON Web Key Set HTTP response');
     await expect(verify(token, keys)).resolves.toBeDefined();
 
-    await withJwksServer(createServer(() => undefined), async (jwksUrl) => {
-      const hanging = remoteKeySet(jwksUrl, { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 200 });
-      await expect(verify(token, hanging)).rejects.toBeInstanceOf(errors.JWKSTimeout);
-    });
+    await withJwksServer(
+      createServer(() => undefined),
+      async (jwksUrl) => {
+        const hanging = remoteKeySet(jwksUrl, { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 200 });
+        await expect(verify(token, hanging)).rejects.toBeInstanceOf(errors.JWKSTimeout);
+      },
+    );
   });
 
   it('a failing endpoint is asked at most once per cooldown, however many forged kids or key-less requests arrive (reviewer M2)', async () => {
     const { clock, keys, token } = await failingAfterFirstFetch();
-    for (let i = 0; i < 20; i++) await expect(verify(await issuer.tokenWithUnknownKid(`m${i}@example.com`), keys)).rejects.toBeInstanceOf(errors.JOSEError);
+    for (let i = 0; i < 20; i++)
+      await expect(verify(await issuer.tokenWithUnknownKid(`m${i}@example.com`), keys)).rejects.toBeInstanceOf(errors.JOSEError);
     expect(issuer.fetches).toBe(2);
     // The cached keys still serve known kids meanwhile.
     await expect(verify(token, keys)).resolves.toBeDefined();
@@ -154,7 +173,8 @@ describe('remoteKeySet (JWKS over HTTP, monotonic durations)', () => {
     // No keys at all (the endpoint down from the start): one fetch per cooldown, its error answers the rest.
     const fresh = remoteKeySet(url(), { cooldownMs: 1_000, cacheMaxAgeMs: 600_000, timeoutMs: 5_000, monotonicNowMs: clock.now });
     const before = issuer.fetches;
-    for (let i = 0; i < 10; i++) await expect(verify(token, fresh)).rejects.toThrow('Expected 200 OK from the JSON Web Key Set HTTP response');
+    for (let i = 0; i < 10; i++)
+      await expect(verify(token, fresh)).rejects.toThrow('Expected 200 OK from the JSON Web Key Set HTTP response');
     expect(issuer.fetches).toBe(before + 1);
     issuer.failing = false;
     clock.advance(1_000);
@@ -189,13 +209,53 @@ function privateCertificates(): { dir: string; caFile: string; otherCaFile: stri
   const dir = mkdtempSync(join(tmpdir(), 'decom-jwks-tls-'));
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   const ca = (name: string) =>
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '1', '-subj', `/CN=${name}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    ssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
   ca('decom-test-ca');
   ca('decom-other-ca');
   ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
   writeFileSync(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n');
-  ssl('x509', '-req', '-in', 'server.csr', '-CA', 'decom-test-ca.pem', '-CAkey', 'decom-test-ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'server.ext');
-  return { dir, caFile: join(dir, 'decom-test-ca.pem'), otherCaFile: join(dir, 'decom-other-ca.pem'), key: readFileSync(join(dir, 'server.key'), 'utf8'), cert: readFileSync(join(dir, 'server.pem'), 'utf8') };
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'decom-test-ca.pem',
+    '-CAkey',
+    'decom-test-ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '1',
+    '-extfile',
+    'server.ext',
+  );
+  return {
+    dir,
+    caFile: join(dir, 'decom-test-ca.pem'),
+    otherCaFile: join(dir, 'decom-other-ca.pem'),
+    key: readFileSync(join(dir, 'server.key'), 'utf8'),
+    cert: readFileSync(join(dir, 'server.pem'), 'utf8'),
+  };
 }
 
 describe("remoteKeySet over HTTPS with HyperFleet's jwk_cert_ca_file", () => {
@@ -212,7 +272,9 @@ describe("remoteKeySet over HTTPS with HyperFleet's jwk_cert_ca_file", () => {
 
   /** Runs `use` with the issuer's key set served over HTTPS by a certificate of the private CA. */
   async function withHttpsJwks(use: (jwksUrl: URL) => Promise<void>): Promise<void> {
-    const server = createHttpsServer({ key: certs.key, cert: certs.cert }, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(issuer.jwks)));
+    const server = createHttpsServer({ key: certs.key, cert: certs.cert }, (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(issuer.jwks)),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       await use(new URL(`https://127.0.0.1:${(server.address() as { port: number }).port}/jwks.json`));
@@ -230,11 +292,16 @@ describe("remoteKeySet over HTTPS with HyperFleet's jwk_cert_ca_file", () => {
       const { payload } = await verify(token, remoteKeySet(jwksUrl, { ...options, caFile: certs.caFile }));
       expect(payload.iss).toBe(issuer.issuer);
       const refused = async (keys: JWTVerifyGetKey) => {
-        const error = (await verify(token, keys).then(() => undefined, (e: unknown) => e)) as Error & { cause?: { code?: string } };
+        const error = (await verify(token, keys).then(
+          () => undefined,
+          (e: unknown) => e,
+        )) as Error & { cause?: { code?: string } };
         return `${error?.message} ${error?.cause?.code ?? ''}`;
       };
       expect(await refused(remoteKeySet(jwksUrl, options))).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|certificate/i);
-      expect(await refused(remoteKeySet(jwksUrl, { ...options, caFile: certs.otherCaFile }))).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY|certificate/i);
+      expect(await refused(remoteKeySet(jwksUrl, { ...options, caFile: certs.otherCaFile }))).toMatch(
+        /SELF_SIGNED|UNABLE_TO_VERIFY|certificate/i,
+      );
     });
   });
 });

@@ -36,7 +36,6 @@ export interface RemoteKeySetOptions {
   readonly caFile?: string;
 }
 
-
 /** The key resolver plus a readiness probe of the same cache (`/readyz`, `decom_dependency_up{dependency="jwks"}`). */
 export type RemoteKeySet = JWTVerifyGetKey & {
   /**

@@ -48,7 +48,10 @@ export class TenantResolver {
         if (dimension.required) throw Problems.forbidden(`tenant header ${dimension.header} is required`);
         continue;
       }
-      if (!TENANT_VALUE.test(value)) throw Problems.forbidden(`tenant ${typeof claimed === 'string' ? `claim ${dimension.claim}` : `header ${dimension.header}`} must be 1..63 characters of [A-Za-z0-9._-]`);
+      if (!TENANT_VALUE.test(value))
+        throw Problems.forbidden(
+          `tenant ${typeof claimed === 'string' ? `claim ${dimension.claim}` : `header ${dimension.header}`} must be 1..63 characters of [A-Za-z0-9._-]`,
+        );
       tenancy[dimension.key] = value;
     }
     if (Object.keys(tenancy).length === 0) throw Problems.forbidden('no tenant dimension resolved');

@@ -9,7 +9,13 @@ export class WhoamiAnswer {
   @ApiProperty() identity!: string;
   @ApiProperty({ type: 'string', nullable: true, description: "the token's issuer; null without a token" }) issuer!: string | null;
   @ApiProperty({ type: 'array', items: { type: 'string', enum: [...ROLES] } }) roles!: string[];
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'string' }, description: "the caller's tenancy; null when unscoped" }) tenant!: Record<string, string> | null;
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: { type: 'string' },
+    description: "the caller's tenancy; null when unscoped",
+  })
+  tenant!: Record<string, string> | null;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,

@@ -44,7 +44,15 @@ export class BreakGlassAcceptedInterceptor implements NestInterceptor {
 export function awaitingApproval<T>(result: T | BreakGlassAccepted): T {
   if (!(result instanceof BreakGlassAccepted)) return result;
   const { request } = result;
-  throw new HttpProblem(202, 'HYPERFLEET-CNF-003', 'Approval Required', 'approval-required', `recorded break-glass request '${request.request_id}': a different administrator must approve it before ${request.expires_at}`, undefined, {
-    break_glass_request: request,
-  });
+  throw new HttpProblem(
+    202,
+    'HYPERFLEET-CNF-003',
+    'Approval Required',
+    'approval-required',
+    `recorded break-glass request '${request.request_id}': a different administrator must approve it before ${request.expires_at}`,
+    undefined,
+    {
+      break_glass_request: request,
+    },
+  );
 }

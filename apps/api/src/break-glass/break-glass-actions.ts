@@ -6,17 +6,35 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { DecideBreakGlassCommand, RequestBreakGlassCommand, type CommandContext, type DecisionOutcome } from '@decom/application';
-import { BreakGlassRequestNotFound, type BreakGlassAction, type BreakGlassRequested, type BreakGlassStatus, type RequestedLeak } from '@decom/domain';
+import {
+  BreakGlassRequestNotFound,
+  type BreakGlassAction,
+  type BreakGlassRequested,
+  type BreakGlassStatus,
+  type RequestedLeak,
+} from '@decom/domain';
 import type { AccessPolicy, Principal } from '../auth/access-policy.js';
 import { HttpProblem, Problems } from '../problem-details/problem.js';
-import { ACCESS_POLICY, BREAK_GLASS_REQUESTS, CLOCK, ID_GENERATOR, READ_SIDE, type BreakGlassRequests, type Clock, type IdGenerator, type ReadSide } from '../tokens.js';
+import {
+  ACCESS_POLICY,
+  BREAK_GLASS_REQUESTS,
+  CLOCK,
+  ID_GENERATOR,
+  READ_SIDE,
+  type BreakGlassRequests,
+  type Clock,
+  type IdGenerator,
+  type ReadSide,
+} from '../tokens.js';
 import { LEAK_SCANNER } from '../leaks/leak-tokens.js';
 import type { LeakJson, LeakScannerSlot } from '../leaks/leak-scanner.js';
 import { deleteLeaks, leakOfRequest } from '../leaks/leak-deletion.js';
 import { BreakGlassAccepted, presentBreakGlassRequest, type BreakGlassRequestAnswer } from './break-glass-accepted.js';
 
 /** What a request is for: a resource (`kind`, `id`), or for `delete_leaks` the exact objects. */
-export type BreakGlassTarget = { readonly kind: string; readonly id: string; readonly objects?: undefined } | { readonly kind?: undefined; readonly id?: undefined; readonly objects: readonly RequestedLeak[] };
+export type BreakGlassTarget =
+  | { readonly kind: string; readonly id: string; readonly objects?: undefined }
+  | { readonly kind?: undefined; readonly id?: undefined; readonly objects: readonly RequestedLeak[] };
 
 /** An approval's answer: the request as now decided; for a leak deletion also what was deleted. */
 export interface BreakGlassApproval {
@@ -46,7 +64,12 @@ export class BreakGlassActions {
    * the outcome when nothing was recorded because the action would change nothing (the caller answers as for
    * a repeat). @throws whatever the domain refuses (400 reason, 404, 409 NotFinalizing).
    */
-  async request(action: BreakGlassAction, target: BreakGlassTarget, reason: string | undefined, context: CommandContext): Promise<BreakGlassAccepted | DecisionOutcome> {
+  async request(
+    action: BreakGlassAction,
+    target: BreakGlassTarget,
+    reason: string | undefined,
+    context: CommandContext,
+  ): Promise<BreakGlassAccepted | DecisionOutcome> {
     const settings = this.access.breakGlass!;
     const outcome = await this.execute(
       new RequestBreakGlassCommand(
@@ -81,23 +104,46 @@ export class BreakGlassActions {
     this.authorize(context);
     const found = await this.find(requestId);
     const outcome = await this.execute(
-      new DecideBreakGlassCommand({ type: 'ApproveBreakGlass', request_id: requestId, ...(reason !== undefined && { reason }), metadata: this.metadata(context) }, found.stream, context),
+      new DecideBreakGlassCommand(
+        { type: 'ApproveBreakGlass', request_id: requestId, ...(reason !== undefined && { reason }), metadata: this.metadata(context) },
+        found.stream,
+        context,
+      ),
     );
     const voided = outcome.events.find((e) => e.type === 'BreakGlassVoided');
     if (voided?.type === 'BreakGlassVoided') {
       const { requested_generation, current_generation } = voided.data;
-      const now = current_generation === undefined ? `${found.target.kind} '${found.target.id}' no longer exists` : `it is at generation ${current_generation} now`;
-      throw new HttpProblem(409, 'HYPERFLEET-CNF-003', 'State Conflict', 'conflict', `break-glass request '${requestId}' was made at generation ${requested_generation} and ${now}: the request is voided, request the action again`, undefined, {
-        request_id: requestId,
-        requested_generation,
-        ...(current_generation !== undefined && { current_generation }),
-      });
+      const now =
+        current_generation === undefined
+          ? `${found.target.kind} '${found.target.id}' no longer exists`
+          : `it is at generation ${current_generation} now`;
+      throw new HttpProblem(
+        409,
+        'HYPERFLEET-CNF-003',
+        'State Conflict',
+        'conflict',
+        `break-glass request '${requestId}' was made at generation ${requested_generation} and ${now}: the request is voided, request the action again`,
+        undefined,
+        {
+          request_id: requestId,
+          requested_generation,
+          ...(current_generation !== undefined && { current_generation }),
+        },
+      );
     }
     const request = await this.get(requestId);
     if (found.action !== 'delete_leaks') return { request };
     const scanner = this.leaks.current;
-    if (!scanner) throw Problems.unavailable('approved, but no Kubernetes connection in this process to delete the leaked objects: approve where KUBECONFIG is set');
-    const items = await deleteLeaks(scanner, (found.objects ?? []).map(leakOfRequest), { reason: found.reason, caller: found.requested_by, now: this.clock.now().toISOString(), context }, this.commandBus);
+    if (!scanner)
+      throw Problems.unavailable(
+        'approved, but no Kubernetes connection in this process to delete the leaked objects: approve where KUBECONFIG is set',
+      );
+    const items = await deleteLeaks(
+      scanner,
+      (found.objects ?? []).map(leakOfRequest),
+      { reason: found.reason, caller: found.requested_by, now: this.clock.now().toISOString(), context },
+      this.commandBus,
+    );
     return { request, deleted_leaks: { total: items.length, items } };
   }
 
@@ -105,7 +151,13 @@ export class BreakGlassActions {
   async reject(requestId: string, reason: string | undefined, context: CommandContext): Promise<BreakGlassRequestAnswer> {
     this.authorize(context);
     const found = await this.find(requestId);
-    await this.execute(new DecideBreakGlassCommand({ type: 'RejectBreakGlass', request_id: requestId, reason: reason ?? '', metadata: this.metadata(context) }, found.stream, context));
+    await this.execute(
+      new DecideBreakGlassCommand(
+        { type: 'RejectBreakGlass', request_id: requestId, reason: reason ?? '', metadata: this.metadata(context) },
+        found.stream,
+        context,
+      ),
+    );
     return this.get(requestId);
   }
 
@@ -126,7 +178,12 @@ export class BreakGlassActions {
 
   /** @throws HttpProblem 403 `HYPERFLEET-AUZ-001` unless the caller is an administrator. */
   private authorize(context: CommandContext): void {
-    const principal: Principal = { identity: context.caller, issuer: context.audit?.issuer ?? null, subject: context.audit?.subject ?? null, tenant: context.audit?.tenant ?? null };
+    const principal: Principal = {
+      identity: context.caller,
+      issuer: context.audit?.issuer ?? null,
+      subject: context.audit?.subject ?? null,
+      tenant: context.audit?.tenant ?? null,
+    };
     const decision = this.access.can(principal, 'decide_break_glass');
     if (!decision.allowed) throw Problems.forbidden(decision.reason);
   }

@@ -13,7 +13,8 @@ class BreakGlassDecisionAnswer {
   @ApiProperty({ description: 'the administrator who decided (or, Voided, who tried to approve)' }) by!: string;
   @ApiProperty({ format: 'date-time' }) time!: string;
   @ApiPropertyOptional() reason?: string;
-  @ApiPropertyOptional({ type: 'integer', description: "Voided: the target's generation at the approval (absent: the target was gone)" }) current_generation?: number;
+  @ApiPropertyOptional({ type: 'integer', description: "Voided: the target's generation at the approval (absent: the target was gone)" })
+  current_generation?: number;
 }
 
 /** A break-glass request (two-person rule); the compiler holds it to what the API answers. */
@@ -21,14 +22,16 @@ class BreakGlassDecisionAnswer {
 export class BreakGlassRequestDoc implements Omit<BreakGlassRequestAnswer, 'objects' | 'decision' | 'action' | 'status'> {
   @ApiProperty() request_id!: string;
   @ApiProperty({ enum: BREAK_GLASS_ACTIONS }) action!: string;
-  @ApiProperty({ type: BreakGlassTargetAnswer, description: 'the resource (for delete_leaks: kind `Leaks`, id the request id)' }) target!: BreakGlassTargetAnswer;
+  @ApiProperty({ type: BreakGlassTargetAnswer, description: 'the resource (for delete_leaks: kind `Leaks`, id the request id)' })
+  target!: BreakGlassTargetAnswer;
   @ApiProperty({ type: 'integer', description: "the target's generation when asked: the action runs against it only" }) generation!: number;
   @ApiProperty() reason!: string;
   @ApiProperty() requested_by!: string;
   @ApiProperty({ format: 'date-time' }) requested_time!: string;
   @ApiProperty({ format: 'date-time' }) expires_at!: string;
   @ApiProperty({ enum: BREAK_GLASS_STATUSES }) status!: string;
-  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'delete_leaks: the exact objects asked for' }) objects?: object[];
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'delete_leaks: the exact objects asked for' })
+  objects?: object[];
   @ApiPropertyOptional({ type: BreakGlassDecisionAnswer }) decision?: BreakGlassDecisionAnswer;
   @ApiProperty() href!: string;
 }

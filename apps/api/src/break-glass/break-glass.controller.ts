@@ -35,7 +35,10 @@ export class BreakGlassController {
   @Get()
   async list(@Query() query: BreakGlassQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: BreakGlassRequestAnswer[] }> {
     requireFleetWide(req, this.access, 'break-glass requests');
-    const items = await this.breakGlass.list({ ...(query.status && { status: query.status as BreakGlassStatus }), limit: query.limit ?? 100 });
+    const items = await this.breakGlass.list({
+      ...(query.status && { status: query.status as BreakGlassStatus }),
+      limit: query.limit ?? 100,
+    });
     return { total: items.length, items };
   }
 
@@ -48,12 +51,19 @@ export class BreakGlassController {
     return this.breakGlass.get(requestId);
   }
 
-  @ApiOperation({ operationId: 'approveBreakGlassRequest', summary: "Approve another administrator's request: the action runs against the requested generation" })
+  @ApiOperation({
+    operationId: 'approveBreakGlassRequest',
+    summary: "Approve another administrator's request: the action runs against the requested generation",
+  })
   @ApiOkResponse({ type: BreakGlassApprovalDoc })
   @ApiProblems(400, 404, 409)
   @Post(':request_id/approve')
   @HttpCode(200)
-  async approve(@Param('request_id') requestId: string, @Body() body: BreakGlassDecisionDto, @Req() req: FastifyRequest): Promise<BreakGlassApproval> {
+  async approve(
+    @Param('request_id') requestId: string,
+    @Body() body: BreakGlassDecisionDto,
+    @Req() req: FastifyRequest,
+  ): Promise<BreakGlassApproval> {
     return this.breakGlass.approve(requestId, body?.reason, commandContextOf(req));
   }
 
@@ -62,7 +72,11 @@ export class BreakGlassController {
   @ApiProblems(400, 404, 409)
   @Post(':request_id/reject')
   @HttpCode(200)
-  async reject(@Param('request_id') requestId: string, @Body() body: BreakGlassDecisionDto, @Req() req: FastifyRequest): Promise<BreakGlassRequestAnswer> {
+  async reject(
+    @Param('request_id') requestId: string,
+    @Body() body: BreakGlassDecisionDto,
+    @Req() req: FastifyRequest,
+  ): Promise<BreakGlassRequestAnswer> {
     return this.breakGlass.reject(requestId, body?.reason, commandContextOf(req));
   }
 }

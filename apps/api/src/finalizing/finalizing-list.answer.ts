@@ -67,27 +67,41 @@ class UnverifiedAdapterAnswer {
 class BlockerAnswer {
   @ApiProperty({ enum: BLOCKER_TYPES }) type!: string;
   @ApiProperty() message!: string;
-  @ApiPropertyOptional({ type: [ReferrerAnswer], description: 'InUse: each resource that references this one, whether it is deleting, and (one level) its own blockers' })
+  @ApiPropertyOptional({
+    type: [ReferrerAnswer],
+    description: 'InUse: each resource that references this one, whether it is deleting, and (one level) its own blockers',
+  })
   referrers?: ReferrerAnswer[];
-  @ApiPropertyOptional({ type: [CycleMemberAnswer], description: 'DependencyCycle: the members in order, the first repeated last' }) members?: CycleMemberAnswer[];
-  @ApiPropertyOptional({ type: [CycleEdgeAnswer], description: "DependencyCycle: `from`'s hard delete waits for `to`'s" }) edges?: CycleEdgeAnswer[];
+  @ApiPropertyOptional({ type: [CycleMemberAnswer], description: 'DependencyCycle: the members in order, the first repeated last' })
+  members?: CycleMemberAnswer[];
+  @ApiPropertyOptional({ type: [CycleEdgeAnswer], description: "DependencyCycle: `from`'s hard delete waits for `to`'s" })
+  edges?: CycleEdgeAnswer[];
   @ApiPropertyOptional({ type: 'integer', description: 'DependentsRemaining' }) count?: number;
   @ApiPropertyOptional({ type: [String], description: 'DependentsRemaining' }) ids?: string[];
-  @ApiPropertyOptional({ description: 'DependentsRemaining: Foreground, the dependents hold the adapters too, not only the record' }) holds_adapters?: boolean;
+  @ApiPropertyOptional({ description: 'DependentsRemaining: Foreground, the dependents hold the adapters too, not only the record' })
+  holds_adapters?: boolean;
   @ApiPropertyOptional({
     type: [HeldObjectAnswer],
-    description: "AdapterNotFinalized: the Kubernetes objects the adapter's last report (its `data.holding`) says it waits on; `since` is the object's deletionTimestamp",
+    description:
+      "AdapterNotFinalized: the Kubernetes objects the adapter's last report (its `data.holding`) says it waits on; `since` is the object's deletionTimestamp",
   })
   holding?: HeldObjectAnswer[];
-  @ApiPropertyOptional({ description: "AdapterNotFinalized: true while no process consumes the adapter's job queue (no `decom worker` for it)" }) no_worker?: boolean;
+  @ApiPropertyOptional({
+    description: "AdapterNotFinalized: true while no process consumes the adapter's job queue (no `decom worker` for it)",
+  })
+  no_worker?: boolean;
   @ApiPropertyOptional({ description: 'AdapterNotFinalized: the adapter' }) adapter?: string;
   @ApiPropertyOptional({ description: 'AdapterNotFinalized: false when the adapter never reported on this resource' }) reported?: boolean;
-  @ApiPropertyOptional({ type: 'integer', description: "AdapterNotFinalized: the generation of the adapter's last report" }) observed_generation?: number;
+  @ApiPropertyOptional({ type: 'integer', description: "AdapterNotFinalized: the generation of the adapter's last report" })
+  observed_generation?: number;
   @ApiPropertyOptional({ type: 'integer', description: "AdapterNotFinalized: the deletion's generation" }) generation?: number;
-  @ApiPropertyOptional({ type: BlockerConditionAnswer, description: 'AdapterNotFinalized: its Finalized condition' }) finalized?: BlockerConditionAnswer;
-  @ApiPropertyOptional({ type: BlockerConditionAnswer, description: 'AdapterNotFinalized: its Health condition' }) health?: BlockerConditionAnswer;
+  @ApiPropertyOptional({ type: BlockerConditionAnswer, description: 'AdapterNotFinalized: its Finalized condition' })
+  finalized?: BlockerConditionAnswer;
+  @ApiPropertyOptional({ type: BlockerConditionAnswer, description: 'AdapterNotFinalized: its Health condition' })
+  health?: BlockerConditionAnswer;
   @ApiPropertyOptional({ format: 'date-time', description: "AdapterNotFinalized: the adapter's last report" }) last_report_time?: string;
-  @ApiPropertyOptional({ description: 'AdapterNotFinalized: a pause holds the deletion (the adapter waits for it, not failing)' }) held_by_pause?: boolean;
+  @ApiPropertyOptional({ description: 'AdapterNotFinalized: a pause holds the deletion (the adapter waits for it, not failing)' })
+  held_by_pause?: boolean;
   @ApiPropertyOptional({ enum: ['self', 'parent', 'dependent'], description: 'Paused: who pauses it' }) source?: string;
   @ApiPropertyOptional({ type: ResourceRefAnswer, description: 'Paused: the paused resource' }) resource?: ResourceRefAnswer;
   @ApiPropertyOptional({ description: 'Paused: the caller that paused it' }) paused_by?: string;
@@ -108,10 +122,12 @@ class BlockerAnswer {
   objects?: LeftoverObjectAnswer[];
   @ApiPropertyOptional({
     type: [UnverifiedAdapterAnswer],
-    description: 'CleanupUnverified (verify before hard delete): hosted adapters whose objects could not be listed, and why; never taken for clean',
+    description:
+      'CleanupUnverified (verify before hard delete): hosted adapters whose objects could not be listed, and why; never taken for clean',
   })
   adapters?: UnverifiedAdapterAnswer[];
-  @ApiPropertyOptional({ format: 'date-time', description: 'LeftoverObjects, CleanupUnverified: when the verification that found it ran' }) checked_time?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'LeftoverObjects, CleanupUnverified: when the verification that found it ran' })
+  checked_time?: string;
 }
 
 class UnhealthyAdapterAnswer {
@@ -139,9 +155,11 @@ class FinalizingAnswer implements FinalizingJson {
   @ApiProperty({ type: [UnhealthyAdapterAnswer] }) unhealthy_adapters!: UnhealthyAdapterAnswer[];
   @ApiProperty({ type: 'integer' }) children_remaining!: number;
   @ApiProperty({ type: ReasonMessageAnswer, description: 'its Reconciled condition' }) reconciled!: ReasonMessageAnswer;
-  @ApiPropertyOptional({ type: ReasonMessageAnswer, description: 'its DeletionBlocked condition while True' }) deletion_blocked?: ReasonMessageAnswer;
+  @ApiPropertyOptional({ type: ReasonMessageAnswer, description: 'its DeletionBlocked condition while True' })
+  deletion_blocked?: ReasonMessageAnswer;
   @ApiProperty({ type: [BlockerAnswer], description: 'root causes first; empty: hard delete due' }) blockers!: readonly FinalizingBlocker[];
-  @ApiPropertyOptional({ type: 'integer', description: "the kind's deletion_timeout_seconds, when it has one" }) deletion_timeout_seconds?: number;
+  @ApiPropertyOptional({ type: 'integer', description: "the kind's deletion_timeout_seconds, when it has one" })
+  deletion_timeout_seconds?: number;
 }
 
 /** Whether the job queue's dead letters could be read (`QueueAvailability`). */

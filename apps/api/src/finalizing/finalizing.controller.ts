@@ -40,7 +40,10 @@ export class FinalizingController {
   @ApiOkResponse({ type: FinalizingListAnswer, description: 'pending deletions' })
   @ApiProblems(400, 404)
   @Get()
-  async list(@Query() query: FinalizingQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: FinalizingJson[]; dead_letters: QueueAvailability }> {
+  async list(
+    @Query() query: FinalizingQueryDto,
+    @Req() req: FastifyRequest,
+  ): Promise<{ total: number; items: FinalizingJson[]; dead_letters: QueueAvailability }> {
     if (query.kind !== undefined && !this.kinds.find(query.kind)) throw new ResourceNotFound('Kind', query.kind);
     const { deadLetters, availability } = await readDeadLetters(this.deadLetters);
     const idleAdapters = await readIdleAdapters(this.deadLetters, this.kinds);

@@ -23,7 +23,11 @@ describe('readIdleAdapters (the no_worker mark of /finalizing)', () => {
     expect(await readIdleAdapters(source({}), kinds)).toEqual([]);
     const down = { status: 'unavailable', reason: 'connect ECONNREFUSED', since: '2026-12-06T21:00:00.000Z' } as const;
     expect(await readIdleAdapters(source({ consumedQueues: async () => [], availability: () => down }), kinds)).toEqual([]);
-    expect(await readIdleAdapters(source({ consumedQueues: () => Promise.reject(new QueueUnavailable(down.reason, down.since)) }), kinds)).toEqual([]);
-    expect(await readIdleAdapters(source({ consumedQueues: () => Promise.reject(new Error("ERR unknown command 'CLIENT'")) }), kinds)).toEqual([]);
+    expect(
+      await readIdleAdapters(source({ consumedQueues: () => Promise.reject(new QueueUnavailable(down.reason, down.since)) }), kinds),
+    ).toEqual([]);
+    expect(
+      await readIdleAdapters(source({ consumedQueues: () => Promise.reject(new Error("ERR unknown command 'CLIENT'")) }), kinds),
+    ).toEqual([]);
   });
 });

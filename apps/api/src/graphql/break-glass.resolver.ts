@@ -29,19 +29,30 @@ export class BreakGlassResolver {
     return withProblems('breakGlassRequests', String(request(ctx).id), async () => {
       requireFleetWide(request(ctx), this.access, 'break-glass requests');
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit', limit, 'limit must be 1..1000');
-      if (status != null && !(BREAK_GLASS_STATUSES as readonly string[]).includes(status)) throw invalid('status', status, `status must be one of ${BREAK_GLASS_STATUSES.join(', ')}`);
+      if (status != null && !(BREAK_GLASS_STATUSES as readonly string[]).includes(status))
+        throw invalid('status', status, `status must be one of ${BREAK_GLASS_STATUSES.join(', ')}`);
       return this.breakGlass.list({ ...(status != null && { status: status as BreakGlassStatus }), limit });
     });
   }
 
   @Mutation('approveBreakGlass')
-  approveBreakGlass(@Args('requestId') requestId: string, @Args('reason') reason: string | null | undefined, @Context() ctx: GraphQLContext) {
-    return withProblems('approveBreakGlass', String(request(ctx).id), async () => (await this.breakGlass.approve(requestId, reason ?? undefined, commandContextOf(request(ctx)))).request);
+  approveBreakGlass(
+    @Args('requestId') requestId: string,
+    @Args('reason') reason: string | null | undefined,
+    @Context() ctx: GraphQLContext,
+  ) {
+    return withProblems(
+      'approveBreakGlass',
+      String(request(ctx).id),
+      async () => (await this.breakGlass.approve(requestId, reason ?? undefined, commandContextOf(request(ctx)))).request,
+    );
   }
 
   @Mutation('rejectBreakGlass')
   rejectBreakGlass(@Args('requestId') requestId: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('rejectBreakGlass', String(request(ctx).id), async () => this.breakGlass.reject(requestId, reason, commandContextOf(request(ctx))));
+    return withProblems('rejectBreakGlass', String(request(ctx).id), async () =>
+      this.breakGlass.reject(requestId, reason, commandContextOf(request(ctx))),
+    );
   }
 }
 

@@ -26,7 +26,8 @@ export async function withProblems<T>(operation: string, traceId: string | undef
 /** @throws the GraphQLError of `error` (mapped through the REST error table, else a generic internal error). */
 function problemFor(operation: string, traceId: string, error: unknown): never {
   const mapped = mapError(error);
-  if (!mapped) logger.error(`unexpected error in ${operation} (trace_id=${traceId}): ${error instanceof Error ? error.stack : String(error)}`);
+  if (!mapped)
+    logger.error(`unexpected error in ${operation} (trace_id=${traceId}): ${error instanceof Error ? error.stack : String(error)}`);
   const problem = boundedProblem({
     type: PROBLEM_TYPE_BASE + (mapped?.typeSlug ?? 'internal-error'),
     title: mapped?.title ?? 'Internal Server Error',

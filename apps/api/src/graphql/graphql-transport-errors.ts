@@ -41,7 +41,8 @@ function toProblem(error: TransportError, reply: FastifyReply): Error {
     );
   }
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
-  if (status >= 400 && status < 500) return new HttpProblem(status, 'HYPERFLEET-VAL-006', 'Bad Request', 'bad-request', bounded(error.message));
+  if (status >= 400 && status < 500)
+    return new HttpProblem(status, 'HYPERFLEET-VAL-006', 'Bad Request', 'bad-request', bounded(error.message));
   return error;
 }
 
@@ -63,8 +64,12 @@ export function installGraphqlRequestCheck(fastify: FastifyInstance, path = '/gr
       body !== null &&
       !Array.isArray(body) &&
       typeof body['query'] === 'string' &&
-      (body['variables'] === undefined || body['variables'] === null || (typeof body['variables'] === 'object' && !Array.isArray(body['variables']))) &&
+      (body['variables'] === undefined ||
+        body['variables'] === null ||
+        (typeof body['variables'] === 'object' && !Array.isArray(body['variables']))) &&
       (body['operationName'] === undefined || body['operationName'] === null || typeof body['operationName'] === 'string');
-    done(ok ? undefined : Problems.malformed('the GraphQL request must be {"query": string, "variables"?: object, "operationName"?: string}'));
+    done(
+      ok ? undefined : Problems.malformed('the GraphQL request must be {"query": string, "variables"?: object, "operationName"?: string}'),
+    );
   });
 }

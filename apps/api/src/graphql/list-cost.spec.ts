@@ -18,14 +18,20 @@ describe('listCostRule', () => {
   });
 
   it('counts nested lists, fragments and a page of resources', () => {
-    expect(cost('{ resources(kind: "Cluster", size: 100) { total items { id conditions { type } } } }')).toBe(100 * (1 + 1 + (1 + 1 + 10 * 2)));
-    expect(cost('fragment F on Resource { id } { resources(kind: "Cluster", size: 5) { items { ...F ... on Resource { name } } } }')).toBe(5 * (1 + (1 + 2)));
+    expect(cost('{ resources(kind: "Cluster", size: 100) { total items { id conditions { type } } } }')).toBe(
+      100 * (1 + 1 + (1 + 1 + 10 * 2)),
+    );
+    expect(cost('fragment F on Resource { id } { resources(kind: "Cluster", size: 5) { items { ...F ... on Resource { name } } } }')).toBe(
+      5 * (1 + (1 + 2)),
+    );
   });
 
   it('refuses 15 aliases of a full history page, allows the usual dashboard queries', () => {
     const aliases = Array.from({ length: 15 }, (_, i) => `h${i}: history(id: "x", size: 1000) { ${entry} }`).join(' ');
     expect(errors(`{ ${aliases} }`)).toEqual([expect.stringContaining(`Query cost limit of ${MAX_LIST_COST} exceeded`)]);
     expect(errors(`{ history(id: "x", size: 1000) { ${entry} } }`)).toEqual([]);
-    expect(errors('{ finalizing { id kind name waiting_on_adapters blockers { type message adapter reported finalized { status reason } } } }')).toEqual([]);
+    expect(
+      errors('{ finalizing { id kind name waiting_on_adapters blockers { type message adapter reported finalized { status reason } } } }'),
+    ).toEqual([]);
   });
 });

@@ -50,17 +50,32 @@ export function listCostRule(maxCost: number): (context: ValidationContext) => A
   return (context) => ({
     OperationDefinition(operation) {
       const schema = context.getSchema();
-      const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+      const root =
+        operation.operation === 'query'
+          ? schema.getQueryType()
+          : operation.operation === 'mutation'
+            ? schema.getMutationType()
+            : schema.getSubscriptionType();
       if (!root) return;
       const cost = selectionCost(context, operation.selectionSet, root, new Set());
       if (cost > maxCost) {
-        context.reportError(new GraphQLError(`Query cost limit of ${maxCost} exceeded: this document may answer ${cost} values (list fields count their size argument, at most ${LIST_BOUNDS['Query.history']!.max} per list)`, { nodes: [operation] }));
+        context.reportError(
+          new GraphQLError(
+            `Query cost limit of ${maxCost} exceeded: this document may answer ${cost} values (list fields count their size argument, at most ${LIST_BOUNDS['Query.history']!.max} per list)`,
+            { nodes: [operation] },
+          ),
+        );
       }
     },
   });
 }
 
-function selectionCost(context: ValidationContext, selectionSet: SelectionSetNode, parent: GraphQLNamedType, fragments: Set<string>): number {
+function selectionCost(
+  context: ValidationContext,
+  selectionSet: SelectionSetNode,
+  parent: GraphQLNamedType,
+  fragments: Set<string>,
+): number {
   let total = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) total += fieldCost(context, selection, parent, fragments);
@@ -84,11 +99,16 @@ function selectionCost(context: ValidationContext, selectionSet: SelectionSetNod
 function fieldCost(context: ValidationContext, node: FieldNode, parent: GraphQLNamedType, fragments: Set<string>): number {
   const name = node.name.value;
   if (name.startsWith('__')) return name === '__typename' ? 1 : 0;
-  const field = isObjectType(parent) || isInterfaceType(parent) ? (parent.getFields()[name] as GraphQLField<unknown, unknown> | undefined) : undefined;
+  const field =
+    isObjectType(parent) || isInterfaceType(parent) ? (parent.getFields()[name] as GraphQLField<unknown, unknown> | undefined) : undefined;
   // Unknown fields are refused by FieldsOnCorrectTypeRule; they add nothing here.
   if (!field) return 0;
   const named = getNamedType(field.type);
-  const own = isScalarType(named) ? (named.name === 'JSONObject' ? JSON_COST : 1) : 1 + (node.selectionSet ? selectionCost(context, node.selectionSet, named, fragments) : 0);
+  const own = isScalarType(named)
+    ? named.name === 'JSONObject'
+      ? JSON_COST
+      : 1
+    : 1 + (node.selectionSet ? selectionCost(context, node.selectionSet, named, fragments) : 0);
   return own * multiplier(node, parent.name, field);
 }
 

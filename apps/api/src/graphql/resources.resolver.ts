@@ -46,7 +46,13 @@ export class ResourcesResolver {
   }
 
   @Query('resources')
-  resources(@Args('kind') kind: string, @Args('page') page: number, @Args('size') size: number, @Context() ctx: GraphQLContext, @Args('deleting') deleting?: boolean) {
+  resources(
+    @Args('kind') kind: string,
+    @Args('page') page: number,
+    @Args('size') size: number,
+    @Context() ctx: GraphQLContext,
+    @Args('deleting') deleting?: boolean,
+  ) {
     return withProblems('resources', traceIdOf(ctx), async () => {
       if (!this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
       // Same bounds as REST (hyperfleet-api `pkg/handlers/list_params.go`): refused, not clamped.
@@ -65,7 +71,9 @@ export class ResourcesResolver {
 
   @Query('adapterStatuses')
   adapterStatuses(@Args('id') id: string, @Context() ctx: GraphQLContext) {
-    return withProblems('adapterStatuses', traceIdOf(ctx), async () => ((await this.queries.visible(id, scope(ctx))) ? (await this.queries.statuses(id)).items : []));
+    return withProblems('adapterStatuses', traceIdOf(ctx), async () =>
+      (await this.queries.visible(id, scope(ctx))) ? (await this.queries.statuses(id)).items : [],
+    );
   }
 
   /** Whether `finalizing`'s `DeadLettered` blockers are known: the job queue answers (REST `/finalizing`'s `dead_letters`). */
@@ -92,7 +100,10 @@ export class ResourcesResolver {
       const unknown = (blocker ?? []).filter((b) => !(BLOCKER_TYPES as readonly string[]).includes(b));
       if (unknown.length > 0) {
         const message = `blocker must be among ${BLOCKER_TYPES.join(', ')}`;
-        throw new ValidationFailed(message, unknown.map((value) => ({ field: 'blocker', value, constraint: 'enum' as const, message })));
+        throw new ValidationFailed(
+          message,
+          unknown.map((value) => ({ field: 'blocker', value, constraint: 'enum' as const, message })),
+        );
       }
       const { deadLetters, availability } = await readDeadLetters(this.deadLetters);
       const idleAdapters = await readIdleAdapters(this.deadLetters, this.kinds);
@@ -120,9 +131,16 @@ export class ResourcesResolver {
       const unknown = (type ?? []).filter((t) => !(AUDIT_TYPES as readonly string[]).includes(t));
       if (unknown.length > 0) {
         const message = `type must be among ${AUDIT_TYPES.join(', ')}`;
-        throw new ValidationFailed(message, unknown.map((value) => ({ field: 'type', value, constraint: 'enum' as const, message })));
+        throw new ValidationFailed(
+          message,
+          unknown.map((value) => ({ field: 'type', value, constraint: 'enum' as const, message })),
+        );
       }
-      return visibleAudit(await this.auditLog.list({ ...(type?.length ? { types: type as AuditType[] } : {}), limit }), this.queries, scope(ctx));
+      return visibleAudit(
+        await this.auditLog.list({ ...(type?.length ? { types: type as AuditType[] } : {}), limit }),
+        this.queries,
+        scope(ctx),
+      );
     });
   }
 
@@ -135,7 +153,14 @@ export class ResourcesResolver {
       if (!located || !(await this.queries.visible(id, scope(ctx)))) throw new ResourceNotFound('Resource', id);
       // Chunked reads, stopping once the page is full: a long history is never held whole (history-scan.ts).
       const { items } = await scanHistory(this.store, located.stream, id, page, size, false);
-      return items.map((e) => ({ position: e.position, revision: e.revision, type: e.type, recorded_time: e.recorded_time, caller: e.metadata['caller'] ?? null, data: e.data }));
+      return items.map((e) => ({
+        position: e.position,
+        revision: e.revision,
+        type: e.type,
+        recorded_time: e.recorded_time,
+        caller: e.metadata['caller'] ?? null,
+        data: e.data,
+      }));
     });
   }
 
@@ -151,8 +176,15 @@ export class ResourcesResolver {
     return withProblems('deleteResource', traceIdOf(ctx), async () => {
       const target = await this.target(id, ctx);
       const override = budgetOverride ?? undefined;
-      if (dryRun !== true) return toGraph(await this.actions.delete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined, override));
-      const deletion_preview = await this.actions.previewDelete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined, override);
+      if (dryRun !== true)
+        return toGraph(await this.actions.delete(target, context(ctx), deleteForMove === true, propagationPolicy ?? undefined, override));
+      const deletion_preview = await this.actions.previewDelete(
+        target,
+        context(ctx),
+        deleteForMove === true,
+        propagationPolicy ?? undefined,
+        override,
+      );
       const stored = await this.queries.get(id);
       if (!stored) throw new ResourceNotFound('Resource', id);
       return { ...toGraph(stored), deletion_preview };
@@ -169,21 +201,32 @@ export class ResourcesResolver {
 
   @Mutation('forceOrphan')
   forceOrphan(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('forceOrphan', traceIdOf(ctx), async () => toGraph(awaitingApproval(await this.actions.forceOrphan(await this.target(id, ctx), reason, context(ctx)))));
+    return withProblems('forceOrphan', traceIdOf(ctx), async () =>
+      toGraph(awaitingApproval(await this.actions.forceOrphan(await this.target(id, ctx), reason, context(ctx)))),
+    );
   }
 
   @Mutation('pause')
   pause(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('pause', traceIdOf(ctx), async () => toGraph(awaitingApproval(await this.actions.setPaused(await this.target(id, ctx), true, reason, context(ctx)))));
+    return withProblems('pause', traceIdOf(ctx), async () =>
+      toGraph(awaitingApproval(await this.actions.setPaused(await this.target(id, ctx), true, reason, context(ctx)))),
+    );
   }
 
   @Mutation('unpause')
   unpause(@Args('id') id: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('unpause', traceIdOf(ctx), async () => toGraph(awaitingApproval(await this.actions.setPaused(await this.target(id, ctx), false, reason, context(ctx)))));
+    return withProblems('unpause', traceIdOf(ctx), async () =>
+      toGraph(awaitingApproval(await this.actions.setPaused(await this.target(id, ctx), false, reason, context(ctx)))),
+    );
   }
 
   @Mutation('setDeletionProtection')
-  setDeletionProtection(@Args('id') id: string, @Args('enabled') enabled: boolean, @Args('reason') reason: string | undefined | null, @Context() ctx: GraphQLContext) {
+  setDeletionProtection(
+    @Args('id') id: string,
+    @Args('enabled') enabled: boolean,
+    @Args('reason') reason: string | undefined | null,
+    @Context() ctx: GraphQLContext,
+  ) {
     return withProblems('setDeletionProtection', traceIdOf(ctx), async () => {
       const body = { deletion_protection: enabled, ...(reason != null ? { deletion_protection_reason: reason } : {}) };
       return toGraph(await this.actions.patch(await this.target(id, ctx), body, context(ctx)));
@@ -192,7 +235,9 @@ export class ResourcesResolver {
 
   @Mutation('abandonAdapter')
   abandonAdapter(@Args('id') id: string, @Args('adapter') adapter: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('abandonAdapter', traceIdOf(ctx), async () => toGraph(await this.actions.abandonAdapter(await this.target(id, ctx), adapter, reason, context(ctx))));
+    return withProblems('abandonAdapter', traceIdOf(ctx), async () =>
+      toGraph(await this.actions.abandonAdapter(await this.target(id, ctx), adapter, reason, context(ctx))),
+    );
   }
 
   private async target(id: string, ctx: GraphQLContext) {

@@ -26,7 +26,8 @@ export class HealthController {
 
   @ApiOperation({
     operationId: 'getReadyz',
-    summary: 'Readiness from cached probes: event store and read models, Redis (noeviction), JWKS, loops within their lag bound, writes accepted',
+    summary:
+      'Readiness from cached probes: event store and read models, Redis (noeviction), JWKS, loops within their lag bound, writes accepted',
   })
   @ApiOkResponse({ type: ReadinessAnswer, description: 'ready' })
   @ApiServiceUnavailableResponse({ type: ReadinessAnswer, description: 'not ready (same shape, naming what is not ready)' })

@@ -21,7 +21,14 @@ export interface HistoryScan {
  * `page` 1-based, `size` events per page (callers check the bounds). `countAll`: go on to the end of the
  * stream to count every concerning event (REST's `total`); false stops once the page is full.
  */
-export async function scanHistory(store: EventStore, stream: string, id: string, page: number, size: number, countAll: boolean): Promise<HistoryScan> {
+export async function scanHistory(
+  store: EventStore,
+  stream: string,
+  id: string,
+  page: number,
+  size: number,
+  countAll: boolean,
+): Promise<HistoryScan> {
   const skip = (page - 1) * size;
   const items: RecordedEvent[] = [];
   let seen = 0;

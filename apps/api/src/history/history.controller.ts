@@ -78,7 +78,12 @@ export class HistoryController {
       recorded_time: e.recorded_time,
       ...(typeof e.metadata['caller'] === 'string' ? { caller: e.metadata['caller'] } : {}),
       ...(typeof e.metadata['trace_id'] === 'string' ? { trace_id: e.metadata['trace_id'] } : {}),
-      ...('caller_issuer' in e.metadata ? { caller_issuer: (e.metadata['caller_issuer'] as string | null) ?? null, caller_subject: (e.metadata['caller_subject'] as string | null) ?? null } : {}),
+      ...('caller_issuer' in e.metadata
+        ? {
+            caller_issuer: (e.metadata['caller_issuer'] as string | null) ?? null,
+            caller_subject: (e.metadata['caller_subject'] as string | null) ?? null,
+          }
+        : {}),
       data: e.data,
     }));
     return { id, kind: located.kind, stream: located.stream, page, size: slice.length, total: scan.total ?? 0, items: slice };
@@ -92,16 +97,32 @@ export class HistoryController {
   @ApiOperation({ operationId: 'getResourceById', summary: 'Get a resource of any kind; with `as_of`, as it was then' })
   @ApiTags('Resource')
   @ApiQuery({ type: ListQueryDto })
-  @ApiQuery({ name: 'as_of', required: false, type: String, format: 'date-time', description: 'RFC 3339: the resource as it was then (404 when it did not exist then)' })
+  @ApiQuery({
+    name: 'as_of',
+    required: false,
+    type: String,
+    format: 'date-time',
+    description: 'RFC 3339: the resource as it was then (404 when it did not exist then)',
+  })
   @ApiOkResponse({ type: ResourceAnswer, description: 'resource' })
   @ApiProblems(400, 404)
   @Get(':id')
-  async get(@Param('id') id: string, @Query(fieldsQuery) query: Readonly<ListQueryDto>, @Req() req: FastifyRequest, @Query('as_of') asOf?: string): Promise<Partial<ResourceJson>> {
+  async get(
+    @Param('id') id: string,
+    @Query(fieldsQuery) query: Readonly<ListQueryDto>,
+    @Req() req: FastifyRequest,
+    @Query('as_of') asOf?: string,
+  ): Promise<Partial<ResourceJson>> {
     if (asOf === undefined) return selectFields(await this.current(id, req), parseFields(query.fields));
     const at = parseRfc3339(asOf);
     if (!at) {
       throw new ValidationFailed(`as_of must be an RFC 3339 date-time, got "${asOf}"`, [
-        { field: 'as_of', value: asOf, constraint: 'format', message: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-11-29T10:00:00Z' },
+        {
+          field: 'as_of',
+          value: asOf,
+          constraint: 'format',
+          message: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-11-29T10:00:00Z',
+        },
       ]);
     }
     const located = await this.locate(id, req);

@@ -17,7 +17,12 @@ import { ResourceQueries, ResourceViewProjection, SqliteReadModelStore, type Res
  * their inputs include children, pauses and policies), instead of a second presenter that would drift.
  * `stream`: the tree's events in revision order (one stream per tree, ADR 0001).
  */
-export async function resourceAsOf(stream: readonly RecordedEvent[], id: string, asOf: Date, kinds: KindRegistry): Promise<ResourceJson | undefined> {
+export async function resourceAsOf(
+  stream: readonly RecordedEvent[],
+  id: string,
+  asOf: Date,
+  kinds: KindRegistry,
+): Promise<ResourceJson | undefined> {
   const until = stream.filter((event) => Date.parse(event.recorded_time) <= asOf.getTime());
   const tree = fold(until.filter((event) => isResourceEvent(event)).map(upcastResourceEvent));
   if (!tree.resources.has(id)) return undefined;

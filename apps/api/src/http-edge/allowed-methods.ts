@@ -49,7 +49,9 @@ export class AllowedMethods {
     return METHODS.filter((method) => {
       const found = this.router.find(method, path);
       // A wildcard may match nothing (`/ui/` is `/ui/*` with `*` empty); a named parameter may not.
-      return found !== null && Object.entries(found.params).every(([name, value]) => name === '*' || value !== '') && this.isKnown(found.params);
+      return (
+        found !== null && Object.entries(found.params).every(([name, value]) => name === '*' || value !== '') && this.isKnown(found.params)
+      );
     });
   }
 }

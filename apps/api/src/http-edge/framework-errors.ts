@@ -13,26 +13,36 @@ import { boundedProblem } from '../problem-details/bounded.js';
  * Fastify's error handler, for errors raised before a Nest route runs (the body parser's 400s, 415 for
  * other media types): the same problem details as the Nest filter.
  */
-export function fastifyErrorHandler(error: Error & { statusCode?: number; code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+export function fastifyErrorHandler(
+  error: Error & { statusCode?: number; code?: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const mapped = mapError(error);
   if (!mapped) return frameworkErrorHandler(error, request, reply);
   void reply
     .status(mapped.status)
     .header('content-type', 'application/problem+json')
-    .send(boundedProblem({
-      type: PROBLEM_TYPE_BASE + mapped.typeSlug,
-      title: mapped.title,
-      status: mapped.status,
-      detail: mapped.detail,
-      code: mapped.code,
-      timestamp: new Date().toISOString(),
-      instance: (request.url ?? '').split('?')[0]!.slice(0, 2048),
-      trace_id: String(request.id),
-      ...(mapped.errors ? { errors: mapped.errors } : {}),
-    }));
+    .send(
+      boundedProblem({
+        type: PROBLEM_TYPE_BASE + mapped.typeSlug,
+        title: mapped.title,
+        status: mapped.status,
+        detail: mapped.detail,
+        code: mapped.code,
+        timestamp: new Date().toISOString(),
+        instance: (request.url ?? '').split('?')[0]!.slice(0, 2048),
+        trace_id: String(request.id),
+        ...(mapped.errors ? { errors: mapped.errors } : {}),
+      }),
+    );
 }
 
-export function frameworkErrorHandler(error: Error & { statusCode?: number; code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrorHandler(
+  error: Error & { statusCode?: number; code?: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
   const internal = status >= 500;
   void reply
@@ -57,7 +67,8 @@ function frameworkDetail(error: Error & { code?: string }, internal: boolean): s
   // Never echo an internal error's text (it may carry paths or stack fragments).
   if (internal) return 'an unexpected error occurred';
   if (error.code === 'FST_ERR_BAD_URL') return 'the request URL is not valid (bad percent-encoding?)';
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return `a path segment is longer than ${MAX_PATH_SEGMENT_CHARS} characters (ids and names are far shorter)`;
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return `a path segment is longer than ${MAX_PATH_SEGMENT_CHARS} characters (ids and names are far shorter)`;
   return error.message;
 }
 
@@ -67,13 +78,23 @@ function frameworkDetail(error: Error & { code?: string }, internal: boolean): s
  * line end in the bytes received, or a line longer than `MAX_REQUEST_LINE_CHARS`) the answer is 414 URI Too
  * Long (RFC 9110 §15.5.15) instead. Nothing of the request is echoed.
  */
-export function clientErrorHandler(error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket, onAnswer?: (status: number, traceId: string) => void): void {
+export function clientErrorHandler(
+  error: Error & { code?: string; rawPacket?: Buffer },
+  socket: Socket,
+  onAnswer?: (status: number, traceId: string) => void,
+): void {
   // Node's headersTimeout / requestTimeout (create-api-app.ts) end a request the client never finished: 408.
   const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
   const status = timedOut ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? (requestLineOverflowed(error.rawPacket) ? 414 : 431) : 400;
   // No request object exists, so no request id was generated: a fresh trace id finds this answer in the log.
   const traceId = randomBytes(16).toString('hex');
-  const title = timedOut ? 'Request Timeout' : status === 414 ? 'URI Too Long' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  const title = timedOut
+    ? 'Request Timeout'
+    : status === 414
+      ? 'URI Too Long'
+      : status === 431
+        ? 'Request Header Fields Too Large'
+        : 'Bad Request';
   const detail = timedOut
     ? 'the request was not received in time'
     : status === 414
@@ -94,7 +115,9 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: B
   // A HEAD request's answer has no content (RFC 9110 §9.3.2), even when the rest of it could not be parsed.
   const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   if (socket.writable) {
-    socket.end(`HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${traceId}\r\nconnection: close\r\n\r\n${head ? '' : body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${traceId}\r\nconnection: close\r\n\r\n${head ? '' : body}`,
+    );
   } else {
     socket.destroy();
   }

@@ -3,7 +3,9 @@ import { duplicateKey, MAX_BODY_DEPTH, parseJsonBody } from './json-body-parser.
 describe('parseJsonBody', () => {
   it('refuses prototype-poisoning keys, naming the field, instead of dropping them', () => {
     expect(() => parseJsonBody('{"a":1,"spec":{"__proto__":{"admin":true}}}')).toThrow('body field spec.__proto__ is not allowed');
-    expect(() => parseJsonBody('{"labels":{"constructor":{"prototype":{"x":1}}}}')).toThrow('body field labels.constructor.prototype is not allowed');
+    expect(() => parseJsonBody('{"labels":{"constructor":{"prototype":{"x":1}}}}')).toThrow(
+      'body field labels.constructor.prototype is not allowed',
+    );
     expect(({} as { admin?: boolean }).admin).toBeUndefined();
     expect(parseJsonBody('{"constructor":"a name","proto":1}')).toEqual({ constructor: 'a name', proto: 1 });
   });
@@ -32,6 +34,10 @@ describe('parseJsonBody', () => {
     expect(duplicateKey('{"items":[{"id":1},{"id":2,"x":{},"id":3}]}')).toBe('items[1].id');
     expect(duplicateKey('[[],{"a":[1,{"a":2}],"b":"a,\\"a"}]')).toBeUndefined();
     // The same key in sibling or nested objects is no duplicate.
-    expect(parseJsonBody('{"a":{"a":1},"b":{"a":2},"list":[{"a":1},{"a":2}]}')).toEqual({ a: { a: 1 }, b: { a: 2 }, list: [{ a: 1 }, { a: 2 }] });
+    expect(parseJsonBody('{"a":{"a":1},"b":{"a":2},"list":[{"a":1},{"a":2}]}')).toEqual({
+      a: { a: 1 },
+      b: { a: 2 },
+      list: [{ a: 1 }, { a: 2 }],
+    });
   });
 });

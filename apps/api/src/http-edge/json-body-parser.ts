@@ -72,7 +72,8 @@ function poisonedField(text: string): string | undefined {
     for (const [key, child] of Object.entries(value as object)) {
       const field = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
       if (key === '__proto__') return field;
-      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype')) return `${field}.prototype`;
+      if (key === 'constructor' && child !== null && typeof child === 'object' && Object.hasOwn(child, 'prototype'))
+        return `${field}.prototype`;
       stack.push([child, field]);
     }
   }

@@ -50,7 +50,11 @@ export function traceOf(request: FastifyRequest): TraceContext {
  * a configured plural (or `resources`), so the metrics label keeps it; a bounded set, so the label's
  * cardinality stays bounded (an unknown plural is labelled `-`).
  */
-export function installRequestObservability(fastify: FastifyInstance, options: RequestObservability, isPlural: (segment: string) => boolean = () => false): void {
+export function installRequestObservability(
+  fastify: FastifyInstance,
+  options: RequestObservability,
+  isPlural: (segment: string) => boolean = () => false,
+): void {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     void reply.header('x-request-id', String(request.id));
     done();
@@ -71,8 +75,20 @@ export function installRequestObservability(fastify: FastifyInstance, options: R
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const route = request.routeOptions?.url;
     const durationMs = reply.elapsedTime;
-    metrics?.observeRequest(request.method, labelOf(route, (request.params ?? {}) as Record<string, string | undefined>), reply.statusCode, durationMs / 1000);
-    spans?.exportRequest({ trace: traceOf(request), method: request.method, route: route ?? 'unmatched', status: reply.statusCode, startMs: Date.now() - durationMs, durationMs });
+    metrics?.observeRequest(
+      request.method,
+      labelOf(route, (request.params ?? {}) as Record<string, string | undefined>),
+      reply.statusCode,
+      durationMs / 1000,
+    );
+    spans?.exportRequest({
+      trace: traceOf(request),
+      method: request.method,
+      route: route ?? 'unmatched',
+      status: reply.statusCode,
+      startMs: Date.now() - durationMs,
+      durationMs,
+    });
     logger?.info(accessLine(request, reply, route, durationMs), 'request');
     done();
   });

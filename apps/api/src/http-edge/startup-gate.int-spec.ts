@@ -25,12 +25,23 @@ describe('start-up gate on the API port', () => {
     expect(answer.headers.get('cache-control')).toBe('no-store');
     expect(await answer.json()).toEqual({
       status: 'not_ready',
-      checks: { startup: { state: 'waiting', dependency: 'postgres', since: '2026-12-03T06:00:00.000Z', error: 'connect ECONNREFUSED 127.0.0.1:5999', attempts: 3 } },
+      checks: {
+        startup: {
+          state: 'waiting',
+          dependency: 'postgres',
+          since: '2026-12-03T06:00:00.000Z',
+          error: 'connect ECONNREFUSED 127.0.0.1:5999',
+          attempts: 3,
+        },
+      },
     });
   });
 
   it('every other route answers 503 problem details with Retry-After, nothing of the request echoed but its path', async () => {
-    const answer = await fetch(`${base}/api/hyperfleet/v1/clusters/abc?x=secret`, { method: 'DELETE', headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
+    const answer = await fetch(`${base}/api/hyperfleet/v1/clusters/abc?x=secret`, {
+      method: 'DELETE',
+      headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+    });
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('2');
     expect(answer.headers.get('content-type')).toBe('application/problem+json');
@@ -42,13 +53,18 @@ describe('start-up gate on the API port', () => {
       code: 'HYPERFLEET-SVC-001',
       instance: '/api/hyperfleet/v1/clusters/abc',
       trace_id: '0af7651916cd43dd8448eb211c80319c',
-      detail: 'Decom is not serving yet: waiting for postgres since 2026-12-03T06:00:00.000Z (connect ECONNREFUSED 127.0.0.1:5999); retry later',
+      detail:
+        'Decom is not serving yet: waiting for postgres since 2026-12-03T06:00:00.000Z (connect ECONNREFUSED 127.0.0.1:5999); retry later',
     });
     expect(JSON.stringify(body)).not.toContain('secret');
   });
 
   it('a POST with a body gets its 503 too; HEAD gets the status without a body', async () => {
-    const post = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ x }'.repeat(1000) }) });
+    const post = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ x }'.repeat(1000) }),
+    });
     expect(post.status).toBe(503);
     const head = await fetch(`${base}/healthz`, { method: 'HEAD' });
     expect([head.status, await head.text()]).toEqual([200, '']);

@@ -48,7 +48,12 @@ function answer(state: StartupState, request: IncomingMessage, response: ServerR
   const isRead = request.method === 'GET' || request.method === 'HEAD';
   const send = (status: number, contentType: string, body: unknown, headers: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
-    response.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), 'x-request-id': traceId, ...headers });
+    response.writeHead(status, {
+      'content-type': contentType,
+      'content-length': Buffer.byteLength(text),
+      'x-request-id': traceId,
+      ...headers,
+    });
     response.end(request.method === 'HEAD' ? undefined : text);
   };
   if (isRead && path === '/healthz') return send(200, 'application/json; charset=utf-8', { status: 'ok' });

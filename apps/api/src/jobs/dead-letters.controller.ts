@@ -59,14 +59,24 @@ export class DeadLettersController {
     if (!decision.allowed) throw Problems.forbidden(`retrying a job: ${decision.reason}`);
     this.requireFleetWide(req);
     const { queue, id } = body;
-    if (!this.deadLetters.retry) throw new HttpProblem(501, 'HYPERFLEET-SVC-002', 'Not Implemented', 'not-implemented', 'this process has no job queue whose dead letters can be retried');
+    if (!this.deadLetters.retry)
+      throw new HttpProblem(
+        501,
+        'HYPERFLEET-SVC-002',
+        'Not Implemented',
+        'not-implemented',
+        'this process has no job queue whose dead letters can be retried',
+      );
     await this.requireKnownQueue(queue);
     if (!(await this.deadLetters.retry(queue, id))) {
       throw new HttpProblem(404, 'HYPERFLEET-NTF-001', 'Resource Not Found', 'not-found', `no failed job ${id} in ${queue}`);
     }
     // Retrying is an operator action on the queue, not a resource decision: it is logged, attributable to
     // the verified caller, and the job's own run records its outcome in the resource's history.
-    this.log.info({ queue, job_id: id, caller: principal.identity, issuer: principal.issuer, reason: body.reason ?? null, trace_id: String(req.id) }, 'dead-lettered job retried');
+    this.log.info(
+      { queue, job_id: id, caller: principal.identity, issuer: principal.issuer, reason: body.reason ?? null, trace_id: String(req.id) },
+      'dead-lettered job retried',
+    );
     return { queue, id, retried: true };
   }
 
@@ -75,7 +85,13 @@ export class DeadLettersController {
     if (!this.deadLetters.queues) return;
     const known = await this.deadLetters.queues();
     if (!known.includes(queue)) {
-      throw new HttpProblem(404, 'HYPERFLEET-NTF-001', 'Resource Not Found', 'not-found', `unknown queue ${queue}; known queues: ${known.join(', ') || '(none yet)'}`);
+      throw new HttpProblem(
+        404,
+        'HYPERFLEET-NTF-001',
+        'Resource Not Found',
+        'not-found',
+        `unknown queue ${queue}; known queues: ${known.join(', ') || '(none yet)'}`,
+      );
     }
   }
 

@@ -18,7 +18,12 @@ export function registerHardDeleteProcessor(queue: JobQueue, commandBus: Command
       try {
         await commandBus.execute<HardDeleteCommand, DecisionOutcome>(
           new HardDeleteCommand(
-            { type: 'HardDelete', id: job.data.id, kind: job.data.kind, metadata: { now: now().toISOString(), caller: 'decom-hard-delete' } },
+            {
+              type: 'HardDelete',
+              id: job.data.id,
+              kind: job.data.kind,
+              metadata: { now: now().toISOString(), caller: 'decom-hard-delete' },
+            },
             { caller: 'decom-hard-delete', traceId },
           ),
         );

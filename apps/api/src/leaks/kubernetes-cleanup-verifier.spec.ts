@@ -25,7 +25,13 @@ function cluster(objects: KubeObject[], fail?: Error): { transport: ResourceTran
 
 const marked = (name: string, owner: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({
   ...configMaps,
-  metadata: { name, namespace: 'ns', annotations: { 'decom.io/owner': owner }, labels: { 'decom.io/owner-id': C, 'decom.io/managed-by': 'validation' }, ...extra },
+  metadata: {
+    name,
+    namespace: 'ns',
+    annotations: { 'decom.io/owner': owner },
+    labels: { 'decom.io/owner-id': C, 'decom.io/managed-by': 'validation' },
+    ...extra,
+  },
 });
 
 describe('KubernetesCleanupVerifier', () => {
@@ -58,12 +64,16 @@ describe('KubernetesCleanupVerifier', () => {
       ],
       unverified: [],
     });
-    expect(queries).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', labelSelector: { 'decom.io/managed-by': 'validation', 'decom.io/owner-id': C } }]);
+    expect(queries).toEqual([
+      { apiVersion: 'v1', kind: 'ConfigMap', labelSelector: { 'decom.io/managed-by': 'validation', 'decom.io/owner-id': C } },
+    ]);
   });
 
   it('a failed list is unverified with its first line, not "nothing left"', async () => {
     const verifier = new KubernetesCleanupVerifier(kinds);
     verifier.transport = cluster([], new Error('list ConfigMap: connect ECONNREFUSED 127.0.0.1:6443\nstack')).transport;
-    expect((await verifier.check('Cluster', C, ['validation'])).unverified).toEqual([{ adapter: 'validation', reason: 'list ConfigMap: connect ECONNREFUSED 127.0.0.1:6443' }]);
+    expect((await verifier.check('Cluster', C, ['validation'])).unverified).toEqual([
+      { adapter: 'validation', reason: 'list ConfigMap: connect ECONNREFUSED 127.0.0.1:6443' },
+    ]);
   });
 });

@@ -24,7 +24,17 @@ export async function deleteLeaks(
     const owner = owned[0]!.owner;
     const objects = owned.map(({ owner: o, ...object }) => ({ ...object, adapter: o.adapter }));
     await commandBus.execute(
-      new RecordLeakCleanupCommand({ type: 'RecordLeakCleanup', id: owner.id, kind: owner.kind, reason: record.reason, objects, metadata: { now: record.now, caller: record.caller } }, record.context),
+      new RecordLeakCleanupCommand(
+        {
+          type: 'RecordLeakCleanup',
+          id: owner.id,
+          kind: owner.kind,
+          reason: record.reason,
+          objects,
+          metadata: { now: record.now, caller: record.caller },
+        },
+        record.context,
+      ),
     );
   }
   return removed;

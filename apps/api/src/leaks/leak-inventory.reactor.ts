@@ -45,19 +45,36 @@ export class LeakInventoryReactor implements Reactor {
   private async record(resource: { id: string; kind: string }, trigger: LeakTrigger, statuses: readonly AdapterStatus[]): Promise<void> {
     const scanner = this.slot.current;
     if (!scanner) return;
-    const confirmed = new Set(statuses.filter((s) => s.conditions.some((c) => c.type === 'Finalized' && c.status === 'True')).map((s) => s.adapter));
-    const adapters = [...new Set([...(this.kinds.find(resource.kind)?.required_adapters ?? []), ...statuses.map((s) => s.adapter)])].filter((a) => !confirmed.has(a));
+    const confirmed = new Set(
+      statuses.filter((s) => s.conditions.some((c) => c.type === 'Finalized' && c.status === 'True')).map((s) => s.adapter),
+    );
+    const adapters = [...new Set([...(this.kinds.find(resource.kind)?.required_adapters ?? []), ...statuses.map((s) => s.adapter)])].filter(
+      (a) => !confirmed.has(a),
+    );
     for (const adapter of adapters) await this.inventory(resource, adapter, trigger, false);
   }
 
-  private async inventory(resource: { id: string; kind: string }, adapter: string, trigger: LeakTrigger, evenEmpty: boolean): Promise<void> {
+  private async inventory(
+    resource: { id: string; kind: string },
+    adapter: string,
+    trigger: LeakTrigger,
+    evenEmpty: boolean,
+  ): Promise<void> {
     const scanner = this.slot.current;
     if (!scanner) return;
     const objects = await scanner.inventory(resource.kind, resource.id, adapter);
     if (objects.length > 0 || evenEmpty) {
       await this.commandBus.execute(
         new RecordLeakInventoryCommand(
-          { type: 'RecordLeakInventory', id: resource.id, kind: resource.kind, adapter, trigger, objects, metadata: { now: this.now().toISOString(), caller: LEAK_INVENTORY_CALLER } },
+          {
+            type: 'RecordLeakInventory',
+            id: resource.id,
+            kind: resource.kind,
+            adapter,
+            trigger,
+            objects,
+            metadata: { now: this.now().toISOString(), caller: LEAK_INVENTORY_CALLER },
+          },
           { caller: LEAK_INVENTORY_CALLER },
         ),
       );

@@ -66,7 +66,9 @@ export class LeakScanner {
       if (states.get(owner.id) !== 'gone') continue;
       leaks.push({ ...describe(object), owner });
     }
-    leaks.sort((a, b) => `${a.owner.id} ${a.kind} ${a.namespace ?? ''} ${a.name}`.localeCompare(`${b.owner.id} ${b.kind} ${b.namespace ?? ''} ${b.name}`));
+    leaks.sort((a, b) =>
+      `${a.owner.id} ${a.kind} ${a.namespace ?? ''} ${a.name}`.localeCompare(`${b.owner.id} ${b.kind} ${b.namespace ?? ''} ${b.name}`),
+    );
     this.last = { count: leaks.length, scanned_time: this.now().toISOString() };
     return leaks;
   }

@@ -50,7 +50,10 @@ export class LeaksController {
   @ApiOkResponse({ type: ItemListAnswer, description: 'leaked objects' })
   @ApiProblems(400, 503)
   @Get()
-  async list(@Query() _query: LeaksQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[]; last_scan?: LeakScanSummary }> {
+  async list(
+    @Query() _query: LeaksQueryDto,
+    @Req() req: FastifyRequest,
+  ): Promise<{ total: number; items: LeakJson[]; last_scan?: LeakScanSummary }> {
     this.requireFleetWide(req);
     const scanner = this.scanner();
     const items = await scanner.scan();
@@ -68,7 +71,10 @@ export class LeaksController {
   @Post('delete')
   @HttpCode(200)
   @UseInterceptors(BreakGlassAcceptedInterceptor)
-  async remove(@Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<{ total: number; items: LeakJson[] } | BreakGlassAccepted> {
+  async remove(
+    @Body() body: ForceDeleteDto,
+    @Req() req: FastifyRequest,
+  ): Promise<{ total: number; items: LeakJson[] } | BreakGlassAccepted> {
     const context = commandContextOf(req);
     const reason = requireReason(body?.reason);
     this.requireFleetWide(req);
@@ -82,13 +88,24 @@ export class LeaksController {
       // Never deleted at once under the rule, whatever the decision recorded.
       return requested instanceof BreakGlassAccepted ? requested : { total: 0, items: [] };
     }
-    const removed = await deleteLeaks(scanner, leaks, { reason, caller: context.caller, now: this.clock.now().toISOString(), context }, this.commandBus);
+    const removed = await deleteLeaks(
+      scanner,
+      leaks,
+      { reason, caller: context.caller, now: this.clock.now().toISOString(), context },
+      this.commandBus,
+    );
     return { total: removed.length, items: removed };
   }
 
   private scanner(): LeakScanner {
     if (!this.slot.current) {
-      throw new HttpProblem(503, 'HYPERFLEET-SVC-001', 'Service Unavailable', 'service-unavailable', 'no Kubernetes connection in this process: run the leak scan where KUBECONFIG is set (decom start, or decom api with KUBECONFIG)');
+      throw new HttpProblem(
+        503,
+        'HYPERFLEET-SVC-001',
+        'Service Unavailable',
+        'service-unavailable',
+        'no Kubernetes connection in this process: run the leak scan where KUBECONFIG is set (decom start, or decom api with KUBECONFIG)',
+      );
     }
     return this.slot.current;
   }

@@ -30,7 +30,9 @@ export function toLiveEvent(event: RecordedEvent): LiveEvent {
     stream: event.stream,
     recorded_time: event.recorded_time,
     ...(typeof event.metadata['caller'] === 'string' ? { caller: event.metadata['caller'] } : {}),
-    ...(data && typeof data.id === 'string' ? { resource: { id: data.id, ...(typeof data.kind === 'string' ? { kind: data.kind } : {}) } } : {}),
+    ...(data && typeof data.id === 'string'
+      ? { resource: { id: data.id, ...(typeof data.kind === 'string' ? { kind: data.kind } : {}) } }
+      : {}),
   };
 }
 

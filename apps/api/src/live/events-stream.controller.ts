@@ -23,7 +23,12 @@ export const STREAM_SLOTS = Symbol('STREAM_SLOTS');
 const HEARTBEAT_MS = 15_000;
 /** Longest delay a Node timer takes (a longer one fires at once); a stream ending then is simply reopened. */
 const MAX_TIMER_MS = 2_147_483_647;
-const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
 const MAX_BACKLOG = 1000;
 
 @Controller('api/decom/v1/events')
@@ -39,12 +44,23 @@ export class EventsStreamController {
    * @throws HttpProblem 429 when the caller or the process holds its maximum of open streams.
    */
   @ApiOperation({ operationId: 'streamEvents', summary: 'Live feed of recorded events (Server-Sent Events)' })
-  @ApiQuery({ name: 'after', required: false, type: 'integer', minimum: 0, description: 'replay from after this $all position (or the `Last-Event-ID` header)' })
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    type: 'integer',
+    minimum: 0,
+    description: 'replay from after this $all position (or the `Last-Event-ID` header)',
+  })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'as `after`, sent by a reconnecting EventSource' })
   @ApiOkResponse({ description: 'event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } })
   @ApiProblems(400, 429)
   @Get('stream')
-  async stream(@Res() reply: FastifyReply, @Req() req: FastifyRequest, @Query('after') after?: string, @Headers('last-event-id') lastEventId?: string): Promise<void> {
+  async stream(
+    @Res() reply: FastifyReply,
+    @Req() req: FastifyRequest,
+    @Query('after') after?: string,
+    @Headers('last-event-id') lastEventId?: string,
+  ): Promise<void> {
     if (scopeOf(req)) throw Problems.forbidden('the event stream is fleet-wide: with tenants on, only system callers may follow it');
     const from = after ?? lastEventId;
     const afterPosition = from === undefined ? undefined : Number(from);

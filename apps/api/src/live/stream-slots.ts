@@ -26,7 +26,8 @@ export class StreamSlots {
     if (held >= this.limits.max_per_caller) {
       throw refused(`at most ${this.limits.max_per_caller} open event streams per caller; close one or retry later`);
     }
-    if (this.total >= this.limits.max_total) throw refused(`this server holds its maximum of ${this.limits.max_total} open event streams; retry later`);
+    if (this.total >= this.limits.max_total)
+      throw refused(`this server holds its maximum of ${this.limits.max_total} open event streams; retry later`);
     this.open.set(caller, held + 1);
     this.total += 1;
     let released = false;
@@ -47,5 +48,7 @@ export class StreamSlots {
 }
 
 function refused(detail: string): HttpProblem {
-  return new HttpProblem(429, 'HYPERFLEET-LMT-001', 'Too Many Requests', 'rate-limit', detail, undefined, undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+  return new HttpProblem(429, 'HYPERFLEET-LMT-001', 'Too Many Requests', 'rate-limit', detail, undefined, undefined, {
+    'retry-after': String(RETRY_AFTER_SECONDS),
+  });
 }

@@ -19,7 +19,14 @@ export function domainTransitionObserver(logger: Logger | undefined, metrics: De
       const line = describe(event, appended);
       if (metrics) count(metrics, event, appended);
       if (!line || !logger) continue;
-      const fields = { transition: event.type, resource_id: event.data.id, kind: event.data.kind, caller: appended.caller, ...(appended.traceId ? { trace_id: appended.traceId } : {}), ...line.fields };
+      const fields = {
+        transition: event.type,
+        resource_id: event.data.id,
+        kind: event.data.kind,
+        caller: appended.caller,
+        ...(appended.traceId ? { trace_id: appended.traceId } : {}),
+        ...line.fields,
+      };
       if (line.level === 'debug') logger.debug(fields, line.message);
       else logger.info(fields, line.message);
     }
@@ -61,14 +68,24 @@ function count(metrics: DecomMetrics, event: ResourceEvent, appended: AppendedDe
   }
 }
 
-function describe(event: ResourceEvent, appended: AppendedDecision): { message: string; fields: Record<string, unknown>; level?: 'debug' } | undefined {
+function describe(
+  event: ResourceEvent,
+  appended: AppendedDecision,
+): { message: string; fields: Record<string, unknown>; level?: 'debug' } | undefined {
   switch (event.type) {
     case 'ResourceCreated':
       return { message: 'resource created', fields: { name: event.data.name, generation: event.data.generation } };
     case 'SpecChanged':
       return { message: 'spec changed', fields: { generation: event.data.generation } };
     case 'DeletionRequested':
-      return { message: 'deletion requested', fields: { generation: event.data.generation, deleted_time: event.data.deleted_time, ...(event.data.cascaded_from ? { cascaded_from: event.data.cascaded_from } : {}) } };
+      return {
+        message: 'deletion requested',
+        fields: {
+          generation: event.data.generation,
+          deleted_time: event.data.deleted_time,
+          ...(event.data.cascaded_from ? { cascaded_from: event.data.cascaded_from } : {}),
+        },
+      };
     case 'DeletionStarted':
       return { message: 'deletion started', fields: { adapter: event.data.adapter, generation: event.data.generation } };
     case 'AdapterFinalized':
@@ -77,7 +94,10 @@ function describe(event: ResourceEvent, appended: AppendedDecision): { message: 
       return { message: 'orphaned by adapter', fields: { adapter: event.data.adapter } };
     case 'HardDeleted': {
       const seconds = deletionSeconds(appended, event.data.id, event.data.hard_deleted_time);
-      return { message: 'hard deleted', fields: { cause: event.data.cause, ...(seconds !== undefined ? { deletion_seconds: seconds } : {}) } };
+      return {
+        message: 'hard deleted',
+        fields: { cause: event.data.cause, ...(seconds !== undefined ? { deletion_seconds: seconds } : {}) },
+      };
     }
     case 'ForceDeleted':
       return { message: 'force deleted', fields: { reason: event.data.reason, subresources: event.data.subresources.length } };
@@ -88,7 +108,11 @@ function describe(event: ResourceEvent, appended: AppendedDecision): { message: 
     case 'ResourceUnpaused':
       return { message: 'unpaused', fields: { reason: event.data.reason } };
     case 'AdapterStatusReported':
-      return { message: 'adapter status reported', fields: { adapter: event.data.status.adapter, observed_generation: event.data.status.observed_generation }, level: 'debug' };
+      return {
+        message: 'adapter status reported',
+        fields: { adapter: event.data.status.adapter, observed_generation: event.data.status.observed_generation },
+        level: 'debug',
+      };
     default:
       return undefined;
   }

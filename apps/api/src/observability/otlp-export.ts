@@ -50,7 +50,12 @@ export async function startOtlpExport(endpoint: string, info: { version: string;
     exportRequest(span) {
       const traceId = span.trace.traceparent.split('-')[1]!;
       const parent = span.trace.parentSpanId
-        ? api.trace.setSpanContext(api.ROOT_CONTEXT, { traceId, spanId: span.trace.parentSpanId, traceFlags: api.TraceFlags.SAMPLED, isRemote: true })
+        ? api.trace.setSpanContext(api.ROOT_CONTEXT, {
+            traceId,
+            spanId: span.trace.parentSpanId,
+            traceFlags: api.TraceFlags.SAMPLED,
+            isRemote: true,
+          })
         : api.ROOT_CONTEXT;
       rootTraceId = traceId;
       let otelSpan;
@@ -60,7 +65,12 @@ export async function startOtlpExport(endpoint: string, info: { version: string;
           {
             kind: api.SpanKind.SERVER,
             startTime: span.startMs,
-            attributes: { 'http.request.method': span.method, 'http.route': span.route, 'http.response.status_code': span.status, 'decom.trace_id': span.trace.traceId },
+            attributes: {
+              'http.request.method': span.method,
+              'http.route': span.route,
+              'http.response.status_code': span.status,
+              'decom.trace_id': span.trace.traceId,
+            },
           },
           parent,
         );

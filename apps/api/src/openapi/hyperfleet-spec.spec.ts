@@ -20,7 +20,9 @@ interface SpecOperation {
   readonly responses: readonly string[];
 }
 
-const fixture = JSON.parse(readFileSync(join(process.cwd(), 'test/fixtures/hyperfleet-openapi/shared-operations.json'), 'utf8')) as { operations: SpecOperation[] };
+const fixture = JSON.parse(readFileSync(join(process.cwd(), 'test/fixtures/hyperfleet-openapi/shared-operations.json'), 'utf8')) as {
+  operations: SpecOperation[];
+};
 
 /** The spec's list parameters `pageSize`/`orderBy`: HyperFleet's API reads `size`/`order` (pkg/handlers/list_params.go). */
 const QUERY_NAME_THE_API_READS: Readonly<Record<string, string>> = { pageSize: 'size', orderBy: 'order' };
@@ -47,14 +49,18 @@ describe("the generated OpenAPI document and HyperFleet's published spec", () =>
     expect(operation?.operationId).toBe(report?.operationId ?? spec.operationId);
     const params = (operation.parameters ?? []).map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
     const pathParams = (list: readonly string[]) => list.filter((p) => p.startsWith('path:')).sort();
-    const wanted = spec.parameters.map(([name, location]) => `${location}:${location === 'query' ? (QUERY_NAME_THE_API_READS[name] ?? name) : name}`);
+    const wanted = spec.parameters.map(
+      ([name, location]) => `${location}:${location === 'query' ? (QUERY_NAME_THE_API_READS[name] ?? name) : name}`,
+    );
     expect(pathParams(params)).toEqual(pathParams(wanted));
     expect(params).toEqual(expect.arrayContaining(wanted));
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining([...spec.responses]));
   });
 
   it('names no parameter the way only the spec does', () => {
-    const names = Object.values(doc.paths).flatMap((item: any) => Object.values(item).flatMap((op: any) => (op?.parameters ?? []).map((p: { name: string }) => p.name)));
+    const names = Object.values(doc.paths).flatMap((item: any) =>
+      Object.values(item).flatMap((op: any) => (op?.parameters ?? []).map((p: { name: string }) => p.name)),
+    );
     for (const specOnly of Object.keys(QUERY_NAME_THE_API_READS)) expect(names).not.toContain(specOnly);
   });
 });

@@ -97,13 +97,29 @@ function expansionsOf(rest: string, kinds: KindRegistry): Expansion[] {
         params: { id: { name: idName(kind), kind: kind.kind } },
         root: false,
       })),
-      { path: `${HF}/resources/{id}${tail}`, names: { Kind: 'Resource', Kinds: 'Resources', Flat: '' }, params: { id: { name: 'id', kind: 'Resource' } }, root: false },
+      {
+        path: `${HF}/resources/{id}${tail}`,
+        names: { Kind: 'Resource', Kinds: 'Resources', Flat: '' },
+        params: { id: { name: 'id', kind: 'Resource' } },
+        root: false,
+      },
     ];
   }
   if (rest === '') {
     return [
-      ...tops.map((kind) => ({ path: `${HF}/${kind.plural}`, names: { Kind: kind.kind, Kinds: pluralName(kind), Flat: '' }, params: {}, root: false })),
-      ...children.map(({ child }) => ({ path: `${HF}/${child.plural}`, names: { Kind: child.kind, Kinds: pluralName(child), Flat: '' }, params: {}, methods: ['get'], root: false })),
+      ...tops.map((kind) => ({
+        path: `${HF}/${kind.plural}`,
+        names: { Kind: kind.kind, Kinds: pluralName(kind), Flat: '' },
+        params: {},
+        root: false,
+      })),
+      ...children.map(({ child }) => ({
+        path: `${HF}/${child.plural}`,
+        names: { Kind: child.kind, Kinds: pluralName(child), Flat: '' },
+        params: {},
+        methods: ['get'],
+        root: false,
+      })),
       { path: `${HF}/${ROOT.plural}`, names: { Kind: 'Resource', Kinds: 'Resources', Flat: '' }, params: {}, root: true },
     ];
   }
@@ -118,11 +134,15 @@ function expand(item: Json, expansion: Expansion): Json {
     if (!operation || (expansion.methods && !expansion.methods.includes(method))) continue;
     const id = String(operation['operationId'] ?? '');
     if (!id.includes('{Kind}') && !id.includes('{Kinds}')) {
-      throw new Error(`OpenAPI: ${method.toUpperCase()} ${GENERIC}... serves every kind: give it @ApiOperation({ operationId }) with {Kind} or {Kinds} (got '${id}')`);
+      throw new Error(
+        `OpenAPI: ${method.toUpperCase()} ${GENERIC}... serves every kind: give it @ApiOperation({ operationId }) with {Kind} or {Kinds} (got '${id}')`,
+      );
     }
     const filled = fill(operation, expansion) as Json;
     // Path parameters from the concrete path itself (a handler taking `@Param() p` declares none by name).
-    const others = ((filled['parameters'] ?? []) as Json[]).filter((p) => p['in'] !== 'path' && !(p['in'] === 'query' && p['name'] === 'kind' && !expansion.root));
+    const others = ((filled['parameters'] ?? []) as Json[]).filter(
+      (p) => p['in'] !== 'path' && !(p['in'] === 'query' && p['name'] === 'kind' && !expansion.root),
+    );
     filled['parameters'] = [...pathParameters(expansion), ...others];
     out[method] = filled;
   }
@@ -131,11 +151,9 @@ function expand(item: Json, expansion: Expansion): Json {
 
 function fill(operation: Json, expansion: Expansion): unknown {
   const { Kind, Kinds, Parent, Flat } = expansion.names;
-  const text = JSON.stringify(operation)
-    .replaceAll('{Kinds}', Kinds)
-    .replaceAll('{Kind}', Kind)
-    .replaceAll('{Flat}', Flat);
-  if (text.includes('{Parent}') && Parent === undefined) throw new Error(`OpenAPI: {Parent} used on an address without a parent: ${expansion.path}`);
+  const text = JSON.stringify(operation).replaceAll('{Kinds}', Kinds).replaceAll('{Kind}', Kind).replaceAll('{Flat}', Flat);
+  if (text.includes('{Parent}') && Parent === undefined)
+    throw new Error(`OpenAPI: {Parent} used on an address without a parent: ${expansion.path}`);
   return JSON.parse(Parent === undefined ? text : text.replaceAll('{Parent}', Parent));
 }
 

@@ -51,7 +51,8 @@ export async function openApiDocument(app: INestApplication, options: OpenApiOpt
   const paths: Record<string, Json> = { ...(own.paths as Json) };
   for (const [path, item] of Object.entries(theirs.paths as Json)) {
     const clash = Object.keys(item as Json).filter((method) => paths[path]?.[method] !== undefined);
-    if (clash.length > 0) throw new Error(`OpenAPI: ${clash.join(', ')} ${path} is described by a controller and by outside-nest-routes.ts`);
+    if (clash.length > 0)
+      throw new Error(`OpenAPI: ${clash.join(', ')} ${path} is described by a controller and by outside-nest-routes.ts`);
     paths[path] = { ...(item as Json), ...paths[path] };
   }
   const expanded = expandKindPaths(applySecurity(paths, options.security), options.kinds);
@@ -60,7 +61,8 @@ export async function openApiDocument(app: INestApplication, options: OpenApiOpt
     info: {
       title: 'Decom (HyperFleet-compatible API)',
       version: options.version,
-      description: 'HyperFleet API wire format plus Decom operator endpoints. Every answer carries an `X-Request-Id` header (the trace id).',
+      description:
+        'HyperFleet API wire format plus Decom operator endpoints. Every answer carries an `X-Request-Id` header (the trace id).',
     },
     servers: [{ url: HF }],
     tags: [{ name: DECOM, description: "Decom's own operations and parameters: HyperFleet's API has no such operation" }],
@@ -88,7 +90,11 @@ async function scanOutsideNest(config: Omit<OpenAPIObject, 'paths'>): Promise<Op
 function relativePaths(paths: Record<string, Json>): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const [path, item] of Object.entries(paths)) {
-    const [relative, server] = path.startsWith(`${HF}/`) ? [path.slice(HF.length), undefined] : path.startsWith(`${DECOM_BASE}/`) ? [path.slice(DECOM_BASE.length), DECOM_BASE] : [path, '/'];
+    const [relative, server] = path.startsWith(`${HF}/`)
+      ? [path.slice(HF.length), undefined]
+      : path.startsWith(`${DECOM_BASE}/`)
+        ? [path.slice(DECOM_BASE.length), DECOM_BASE]
+        : [path, '/'];
     if (out[relative]) throw new Error(`OpenAPI: two routes at ${relative}`);
     out[relative] = server === undefined ? item : { servers: [{ url: server }], ...item };
   }

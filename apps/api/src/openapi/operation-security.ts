@@ -24,13 +24,21 @@ export interface ApiSecurityMode {
 /** `components.securitySchemes` for `mode`. */
 export function securitySchemes(mode: ApiSecurityMode): Json {
   return mode.jwt
-    ? { BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "A JWT from a configured issuer (server.jwt); the caller is its identity claim" } }
+    ? {
+        BearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A JWT from a configured issuer (server.jwt); the caller is its identity claim',
+        },
+      }
     : {
         HyperFleetIdentity: {
           type: 'apiKey',
           in: 'header',
           name: 'X-HyperFleet-Identity',
-          description: 'Authentication off: the caller named by this header, `system@hyperfleet.local` without it (served only to loopback host names)',
+          description:
+            'Authentication off: the caller named by this header, `system@hyperfleet.local` without it (served only to loopback host names)',
         },
       };
 }
@@ -49,7 +57,9 @@ export function applySecurity(paths: Record<string, Json>, mode: ApiSecurityMode
         operation['security'] = [];
         continue;
       }
-      operation['security'] = mode.jwt ? [{ BearerAuth: [] }, ...(mode.anonymousReads && method === 'get' ? [{}] : [])] : [{ HyperFleetIdentity: [] }, {}];
+      operation['security'] = mode.jwt
+        ? [{ BearerAuth: [] }, ...(mode.anonymousReads && method === 'get' ? [{}] : [])]
+        : [{ HyperFleetIdentity: [] }, {}];
       const responses = (operation['responses'] ??= {}) as Json;
       if (mode.jwt) responses['401'] ??= problemResponse(401);
       responses['403'] ??= problemResponse(403);

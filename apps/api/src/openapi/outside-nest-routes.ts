@@ -59,7 +59,10 @@ export class GraphqlRouteDescription {
   @Get('graphql')
   get(): void {}
 
-  @ApiOperation({ operationId: 'postGraphql', summary: 'GraphQL: the same queries and operator mutations; schema in apps/api/src/graphql/schema.ts' })
+  @ApiOperation({
+    operationId: 'postGraphql',
+    summary: 'GraphQL: the same queries and operator mutations; schema in apps/api/src/graphql/schema.ts',
+  })
   @ApiBody({ type: GraphqlRequest })
   @ApiOkResponse({ type: GraphqlAnswer, description: 'GraphQL response' })
   @ApiProblems(400)

@@ -20,9 +20,13 @@ const WHY: Record<number, string> = {
 };
 
 /** The `responses` entry of one problem answer, as the document states it. */
-export function problemResponse(status: number | 'default'): { description: string; content: Record<string, { schema: { $ref: string } }> } {
+export function problemResponse(status: number | 'default'): {
+  description: string;
+  content: Record<string, { schema: { $ref: string } }>;
+} {
   return {
-    description: status === 'default' ? 'RFC 9457 problem details (HyperFleet error model)' : `RFC 9457 problem details: ${WHY[status] ?? 'refused'}`,
+    description:
+      status === 'default' ? 'RFC 9457 problem details (HyperFleet error model)' : `RFC 9457 problem details: ${WHY[status] ?? 'refused'}`,
     content: { 'application/problem+json': { schema: { $ref: getSchemaPath(ProblemAnswer) } } },
   };
 }

@@ -11,7 +11,11 @@ import { AppModule, type ApiRuntime } from '../app.module.js';
 import { openApiDocument } from './openapi-document.js';
 import type { ApiSecurityMode } from './operation-security.js';
 
-export async function standaloneOpenApiDocument(kinds: KindRegistry, security: ApiSecurityMode = { jwt: false, anonymousReads: false }, version = '0.0.0'): Promise<Record<string, any>> {
+export async function standaloneOpenApiDocument(
+  kinds: KindRegistry,
+  security: ApiSecurityMode = { jwt: false, anonymousReads: false },
+  version = '0.0.0',
+): Promise<Record<string, any>> {
   // Preview mode reads no provider: only what AppModule.forRuntime reads while declaring them.
   const runtime = { kinds, options: { admins: [] } } as unknown as ApiRuntime;
   const app = await NestFactory.create(AppModule.forRuntime(runtime), new FastifyAdapter(), { preview: true, logger: false });

@@ -19,11 +19,19 @@ describe('error map: conflicts, lost connections and a read side behind', () => 
       // The detail never carries the driver's message (hosts, ports).
       expect(mapError(error)!.detail).not.toMatch(/terminating|position/);
     }
-    expect(mapError(Problems.unavailable('catching up'))).toMatchObject({ status: 503, headers: { 'retry-after': '2' }, detail: 'catching up' });
+    expect(mapError(Problems.unavailable('catching up'))).toMatchObject({
+      status: 503,
+      headers: { 'retry-after': '2' },
+      detail: 'catching up',
+    });
   });
 
   it('a name conflict names the holder', () => {
-    expect(mapError(new NameAlreadyTaken('Cluster', 'c1', 'abc'))).toMatchObject({ status: 409, code: 'HYPERFLEET-CNF-001', extensions: { id: 'abc' } });
+    expect(mapError(new NameAlreadyTaken('Cluster', 'c1', 'abc'))).toMatchObject({
+      status: 409,
+      code: 'HYPERFLEET-CNF-001',
+      extensions: { id: 'abc' },
+    });
     expect(mapError(Problems.nameTaken('taken', { id: 'abc', href: '/api/hyperfleet/v1/clusters/abc' }))).toMatchObject({
       extensions: { id: 'abc', href: '/api/hyperfleet/v1/clusters/abc' },
     });

@@ -57,12 +57,24 @@ export function mapError(error: unknown): MappedError | undefined {
     };
   }
   if (error instanceof ValidationFailed) {
-    return { status: 400, code: 'HYPERFLEET-VAL-000', title: 'Validation Failed', typeSlug: 'validation-error', detail: error.message, errors: error.violations };
+    return {
+      status: 400,
+      code: 'HYPERFLEET-VAL-000',
+      title: 'Validation Failed',
+      typeSlug: 'validation-error',
+      detail: error.message,
+      errors: error.violations,
+    };
   }
   if (error instanceof ResourceNotFound) {
     return { status: 404, code: 'HYPERFLEET-NTF-001', title: 'Resource Not Found', typeSlug: 'not-found', detail: error.message };
   }
-  if (error instanceof MutationWhileFinalizing || error instanceof NotFinalizing || error instanceof ActiveChildrenRestrict || error instanceof LiveReferrers) {
+  if (
+    error instanceof MutationWhileFinalizing ||
+    error instanceof NotFinalizing ||
+    error instanceof ActiveChildrenRestrict ||
+    error instanceof LiveReferrers
+  ) {
     return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
   }
   // A cascade through a live reference or a cycle: the same 409 as a direct delete's guard; the detail names
@@ -72,7 +84,14 @@ export function mapError(error: unknown): MappedError | undefined {
   }
   // The protected resources are named in the detail and listed for clients (`protected_resources`).
   if (error instanceof DeletionProtected) {
-    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message, extensions: { protected_resources: error.protected_resources } };
+    return {
+      status: 409,
+      code: 'HYPERFLEET-CNF-003',
+      title: 'State Conflict',
+      typeSlug: 'conflict',
+      detail: error.message,
+      extensions: { protected_resources: error.protected_resources },
+    };
   }
   // The blast-radius limit: Retry-After says when one more DELETE fits; `budget` names the bound hit.
   if (error instanceof DeletionBudgetExceeded) {
@@ -82,7 +101,15 @@ export function mapError(error: unknown): MappedError | undefined {
       title: 'Deletion Budget Exceeded',
       typeSlug: 'deletion-budget-exceeded',
       detail: error.message,
-      extensions: { budget: { kind: error.kind, name: error.budget, limit: error.limit, used: error.used, ...(error.tenant ? { tenant: JSON.parse(error.tenant) as unknown } : {}) } },
+      extensions: {
+        budget: {
+          kind: error.kind,
+          name: error.budget,
+          limit: error.limit,
+          used: error.used,
+          ...(error.tenant ? { tenant: JSON.parse(error.tenant) as unknown } : {}),
+        },
+      },
       headers: { 'retry-after': String(error.retry_after_seconds) },
     };
   }
@@ -91,7 +118,14 @@ export function mapError(error: unknown): MappedError | undefined {
     return { status: 404, code: 'HYPERFLEET-NTF-001', title: 'Resource Not Found', typeSlug: 'not-found', detail: error.message };
   }
   if (error instanceof BreakGlassNotPending) {
-    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message, extensions: { request_id: error.request_id, request_status: error.status } };
+    return {
+      status: 409,
+      code: 'HYPERFLEET-CNF-003',
+      title: 'State Conflict',
+      typeSlug: 'conflict',
+      detail: error.message,
+      extensions: { request_id: error.request_id, request_status: error.status },
+    };
   }
   if (error instanceof SelfApproval) {
     return { status: 403, code: 'HYPERFLEET-AUZ-001', title: 'Permission Denied', typeSlug: 'permission-denied', detail: error.message };
@@ -100,7 +134,14 @@ export function mapError(error: unknown): MappedError | undefined {
     return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
   }
   if (error instanceof NameAlreadyTaken) {
-    return { status: 409, code: 'HYPERFLEET-CNF-001', title: 'Resource Conflict', typeSlug: 'conflict', detail: error.message, ...(error.existingId ? { extensions: { id: error.existingId } } : {}) };
+    return {
+      status: 409,
+      code: 'HYPERFLEET-CNF-001',
+      title: 'Resource Conflict',
+      typeSlug: 'conflict',
+      detail: error.message,
+      ...(error.existingId ? { extensions: { id: error.existingId } } : {}),
+    };
   }
   if (error instanceof ConcurrencyConflict) {
     return {
@@ -119,7 +160,10 @@ export function mapError(error: unknown): MappedError | undefined {
       code: 'HYPERFLEET-SVC-001',
       title: 'Service Unavailable',
       typeSlug: 'service-unavailable',
-      detail: error instanceof QueueUnavailable ? `${error.message}; retry after ${RETRY_AFTER_SECONDS} s` : `a dependency (event store, read models or job queue) is unavailable; retry after ${RETRY_AFTER_SECONDS} s`,
+      detail:
+        error instanceof QueueUnavailable
+          ? `${error.message}; retry after ${RETRY_AFTER_SECONDS} s`
+          : `a dependency (event store, read models or job queue) is unavailable; retry after ${RETRY_AFTER_SECONDS} s`,
       headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
     };
   }

@@ -45,17 +45,41 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const status = exception instanceof HttpException ? exception.getStatus() : (exception as { statusCode?: number })?.statusCode;
     if (typeof status !== 'number' || status >= 500) return undefined;
     if (status === 404) {
-      return { status, code: 'HYPERFLEET-NTF-000', title: 'Endpoint Not Found', typeSlug: 'not-found', detail: `no route for ${request.method} ${request.url.split('?')[0]}` };
+      return {
+        status,
+        code: 'HYPERFLEET-NTF-000',
+        title: 'Endpoint Not Found',
+        typeSlug: 'not-found',
+        detail: `no route for ${request.method} ${request.url.split('?')[0]}`,
+      };
     }
     const message = exception instanceof Error ? exception.message : 'bad request';
     if (status === 415) {
-      return { status, code: 'HYPERFLEET-VAL-006', title: 'Malformed Request', typeSlug: 'malformed-request', detail: 'the request body must be application/json' };
+      return {
+        status,
+        code: 'HYPERFLEET-VAL-006',
+        title: 'Malformed Request',
+        typeSlug: 'malformed-request',
+        detail: 'the request body must be application/json',
+      };
     }
-    return { status: status === 413 ? 413 : 400, code: 'HYPERFLEET-VAL-006', title: 'Malformed Request', typeSlug: 'malformed-request', detail: message.replace(/^Body /, 'body ') };
+    return {
+      status: status === 413 ? 413 : 400,
+      code: 'HYPERFLEET-VAL-006',
+      title: 'Malformed Request',
+      typeSlug: 'malformed-request',
+      detail: message.replace(/^Body /, 'body '),
+    };
   }
 
   private internal(exception: unknown, traceId: string): MappedError {
     this.logger.error(`unexpected error (trace_id=${traceId}): ${exception instanceof Error ? exception.stack : String(exception)}`);
-    return { status: 500, code: 'HYPERFLEET-INT-001', title: 'Internal Server Error', typeSlug: 'internal-error', detail: `an unexpected error occurred; trace_id=${traceId}` };
+    return {
+      status: 500,
+      code: 'HYPERFLEET-INT-001',
+      title: 'Internal Server Error',
+      typeSlug: 'internal-error',
+      detail: `an unexpected error occurred; trace_id=${traceId}`,
+    };
   }
 }

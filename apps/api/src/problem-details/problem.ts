@@ -47,10 +47,17 @@ export const Problems = {
   validation: (detail: string, errors: readonly FieldViolation[]) =>
     new HttpProblem(400, 'HYPERFLEET-VAL-000', 'Validation Failed', 'validation-error', detail, errors),
   /** 400 VAL-005, HyperFleet's `BadRequest`: a search that does not parse or names a bad field, a bad `order`, an empty PATCH. */
-  badRequest: (detail: string, errors?: readonly FieldViolation[]) => new HttpProblem(400, 'HYPERFLEET-VAL-005', 'Bad Request', 'bad-request', detail, errors),
+  badRequest: (detail: string, errors?: readonly FieldViolation[]) =>
+    new HttpProblem(400, 'HYPERFLEET-VAL-005', 'Bad Request', 'bad-request', detail, errors),
   /** 401 AUT-001: no credentials on a request that needs them. */
   authenticationRequired: () =>
-    new HttpProblem(401, 'HYPERFLEET-AUT-001', 'Authentication Required', 'authentication-error', 'this request needs a bearer token (Authorization: Bearer <JWT>)'),
+    new HttpProblem(
+      401,
+      'HYPERFLEET-AUT-001',
+      'Authentication Required',
+      'authentication-error',
+      'this request needs a bearer token (Authorization: Bearer <JWT>)',
+    ),
   /** 401 AUT-002: credentials present but not usable (not a bearer token, bad identity). */
   invalidCredentials: (detail: string) => new HttpProblem(401, 'HYPERFLEET-AUT-002', 'Invalid Credentials', 'authentication-error', detail),
   /**
@@ -61,18 +68,38 @@ export const Problems = {
   invalidToken: (reason: string) =>
     reason === 'expired'
       ? new HttpProblem(401, 'HYPERFLEET-AUT-003', 'Token Expired', 'authentication-error', 'the bearer token was refused: expired')
-      : new HttpProblem(401, 'HYPERFLEET-AUT-002', 'Invalid Credentials', 'authentication-error', `the bearer token was refused: ${reason}`),
+      : new HttpProblem(
+          401,
+          'HYPERFLEET-AUT-002',
+          'Invalid Credentials',
+          'authentication-error',
+          `the bearer token was refused: ${reason}`,
+        ),
   /** 503 SVC-001: the issuer's keys cannot be fetched right now; nothing is accepted meanwhile. */
   authenticationUnavailable: () =>
-    new HttpProblem(503, 'HYPERFLEET-SVC-001', 'Service Unavailable', 'service-unavailable', 'token keys are unavailable right now; retry later'),
+    new HttpProblem(
+      503,
+      'HYPERFLEET-SVC-001',
+      'Service Unavailable',
+      'service-unavailable',
+      'token keys are unavailable right now; retry later',
+    ),
   rateLimited: (detail: string) => new HttpProblem(429, 'HYPERFLEET-LMT-001', 'Too Many Requests', 'rate-limit', detail),
   methodNotAllowed: (detail: string) => new HttpProblem(405, 'HYPERFLEET-VAL-006', 'Method Not Allowed', 'bad-request', detail),
   forbidden: (detail: string) => new HttpProblem(403, 'HYPERFLEET-AUZ-001', 'Permission Denied', 'permission-denied', detail),
   childKindCreate: (kind: string, parentPlural: string, plural: string) =>
-    new HttpProblem(422, 'HYPERFLEET-VAL-000', 'Unprocessable Entity', 'validation-error', `${kind} is a child kind; create it via /${parentPlural}/{id}/${plural}`),
+    new HttpProblem(
+      422,
+      'HYPERFLEET-VAL-000',
+      'Unprocessable Entity',
+      'validation-error',
+      `${kind} is a child kind; create it via /${parentPlural}/{id}/${plural}`,
+    ),
   /** 503 while a dependency is down or the read model is catching up; nothing was applied. */
   unavailable: (detail: string) =>
-    new HttpProblem(503, 'HYPERFLEET-SVC-001', 'Service Unavailable', 'service-unavailable', detail, undefined, undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) }),
+    new HttpProblem(503, 'HYPERFLEET-SVC-001', 'Service Unavailable', 'service-unavailable', detail, undefined, undefined, {
+      'retry-after': String(RETRY_AFTER_SECONDS),
+    }),
   /** 409 on a name held by another resource, naming it (`id`, `href`) so a client retrying a lost create learns it. */
   nameTaken: (detail: string, existing: { id: string; href: string }) =>
     new HttpProblem(409, 'HYPERFLEET-CNF-001', 'Resource Conflict', 'conflict', detail, undefined, existing),

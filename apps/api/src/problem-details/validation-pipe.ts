@@ -19,7 +19,13 @@ const CONSTRAINTS: Record<string, FieldViolation['constraint']> = {
 };
 
 export function createValidationPipe(): ValidationPipe {
-  return new BodyValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, validationError: { target: true, value: true }, exceptionFactory });
+  return new BodyValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    validationError: { target: true, value: true },
+    exceptionFactory,
+  });
 }
 
 /**
@@ -28,7 +34,12 @@ export function createValidationPipe(): ValidationPipe {
  */
 class BodyValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: Parameters<ValidationPipe['transform']>[1]): Promise<unknown> {
-    if (metadata.type === 'body' && isDtoClass(metadata.metatype) && value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    if (
+      metadata.type === 'body' &&
+      isDtoClass(metadata.metatype) &&
+      value !== undefined &&
+      (value === null || typeof value !== 'object' || Array.isArray(value))
+    ) {
       throw Problems.malformed(`body must be a JSON object, got ${describe(value)}`);
     }
     return super.transform(value, metadata);
@@ -46,7 +57,14 @@ function isDtoClass(metatype: unknown): boolean {
  * The parameter must be typed without a class (e.g. `Readonly<Dto>`) so the global strict pipe skips it.
  */
 export function createLenientValidationPipe(expectedType: new () => object): ValidationPipe {
-  return new BodyValidationPipe({ whitelist: true, forbidNonWhitelisted: false, transform: true, expectedType, validationError: { target: true, value: true }, exceptionFactory });
+  return new BodyValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: false,
+    transform: true,
+    expectedType,
+    validationError: { target: true, value: true },
+    exceptionFactory,
+  });
 }
 
 /**
@@ -57,7 +75,14 @@ export function createLenientValidationPipe(expectedType: new () => object): Val
  * share of a GET's cost). Handlers treat the result as read-only, so sharing it is safe.
  */
 export function createQueryValidationPipe(expectedType: new () => object): QueryValidationPipe {
-  return new QueryValidationPipe({ whitelist: true, forbidNonWhitelisted: false, transform: true, expectedType, validationError: { target: true, value: true }, exceptionFactory });
+  return new QueryValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: false,
+    transform: true,
+    expectedType,
+    validationError: { target: true, value: true },
+    exceptionFactory,
+  });
 }
 
 const MAX_KEPT_QUERIES = 256;
@@ -109,7 +134,15 @@ function hasUnknownField(errors: readonly ValidationError[]): boolean {
 }
 
 function isBadRequestOnly(errors: readonly ValidationError[]): boolean {
-  return errors.length > 0 && errors.every((e) => (e.children ?? []).length === 0 && Object.keys(e.constraints ?? {}).length > 0 && Object.keys(e.constraints ?? {}).every((name) => e.contexts?.[name]?.['problem'] === BAD_REQUEST_CONTEXT.problem));
+  return (
+    errors.length > 0 &&
+    errors.every(
+      (e) =>
+        (e.children ?? []).length === 0 &&
+        Object.keys(e.constraints ?? {}).length > 0 &&
+        Object.keys(e.constraints ?? {}).every((name) => e.contexts?.[name]?.['problem'] === BAD_REQUEST_CONTEXT.problem),
+    )
+  );
 }
 
 /** class-validator's type checks, by constraint name: what the field must be. */
@@ -137,7 +170,11 @@ function flatten(errors: readonly ValidationError[], prefix = ''): FieldViolatio
     const shown = error.value !== undefined && typeof error.value !== 'object' ? { value: error.value } : {};
     if (constraints.some(([name]) => name === 'whitelistValidation')) {
       const allowed = allowedFields(error.target);
-      out.push({ field, constraint: 'format', message: `field '${field}' is not allowed${allowed.length > 0 ? `; allowed: ${allowed.join(', ')}` : ''}` });
+      out.push({
+        field,
+        constraint: 'format',
+        message: `field '${field}' is not allowed${allowed.length > 0 ? `; allowed: ${allowed.join(', ')}` : ''}`,
+      });
       continue;
     }
     if (constraints.length > 0 && error.value === undefined) {
@@ -149,8 +186,15 @@ function flatten(errors: readonly ValidationError[], prefix = ''): FieldViolatio
     if (wrongType) {
       const [name, message] = wrongType;
       // A custom message (e.g. IntegerQueryParam's) already names the value; class-validator's default does not.
-      const custom = !/ must be an? (string|integer number|number conforming|boolean value|object|array)|either object or array/.test(message);
-      out.push({ field, ...shown, constraint: 'format', message: custom ? message : `${field} must be ${TYPE_CHECKS[name]}, got ${describe(error.value)}` });
+      const custom = !/ must be an? (string|integer number|number conforming|boolean value|object|array)|either object or array/.test(
+        message,
+      );
+      out.push({
+        field,
+        ...shown,
+        constraint: 'format',
+        message: custom ? message : `${field} must be ${TYPE_CHECKS[name]}, got ${describe(error.value)}`,
+      });
       continue;
     }
     for (const [name, message] of constraints) out.push({ field, ...shown, constraint: CONSTRAINTS[name] ?? 'format', message });

@@ -46,19 +46,31 @@ function single(params: Record<string, unknown>, name: string): string | undefin
  */
 export function ApiDeleteQuery(): MethodDecorator {
   return applyDecorators(
-    ApiQuery({ name: 'delete_for_move', required: false, enum: ['true', 'false'], description: 'Decom: keep the cloud objects for a move to another fleet (default false)' }),
-    ApiQuery({ name: 'propagationPolicy', required: false, enum: ['Foreground', 'Background'], description: 'Decom: Foreground waits for the dependents, Background does not' }),
+    ApiQuery({
+      name: 'delete_for_move',
+      required: false,
+      enum: ['true', 'false'],
+      description: 'Decom: keep the cloud objects for a move to another fleet (default false)',
+    }),
+    ApiQuery({
+      name: 'propagationPolicy',
+      required: false,
+      enum: ['Foreground', 'Background'],
+      description: 'Decom: Foreground waits for the dependents, Background does not',
+    }),
     ApiQuery({
       name: 'dryRun',
       required: false,
       enum: [DRY_RUN_ALL],
-      description: "Decom, Kubernetes' dry run: `All` decides the DELETE and records nothing (200 with the plan; a refusal is the DELETE's error with `dry_run: true`). Any other value or spelling is a 400.",
+      description:
+        "Decom, Kubernetes' dry run: `All` decides the DELETE and records nothing (200 with the plan; a refusal is the DELETE's error with `dry_run: true`). Any other value or spelling is a 400.",
     }),
     ApiQuery({
       name: 'deletion_budget_override',
       required: false,
       type: String,
-      description: "An administrator's reason (1..1024 characters) for going past the deletion budget (limits.deletions); recorded on DeletionRequested. Others: 403.",
+      description:
+        "An administrator's reason (1..1024 characters) for going past the deletion budget (limits.deletions); recorded on DeletionRequested. Others: 403.",
     }),
   );
 }

@@ -27,7 +27,12 @@ export interface DeletionPreviewJson {
  * `preview` (outcome `WouldDelete` or `AlreadyDeleting`) as the API answers it; `view` names the target.
  * @throws Error for a `Refused` preview: the caller answers that as the DELETE's error (DryRunRefused).
  */
-export function presentPreview(preview: DeletionPreview, view: ResourceJson | undefined, deleteForMove: boolean, propagationPolicy: PropagationPolicy | undefined): DeletionPreviewJson {
+export function presentPreview(
+  preview: DeletionPreview,
+  view: ResourceJson | undefined,
+  deleteForMove: boolean,
+  propagationPolicy: PropagationPolicy | undefined,
+): DeletionPreviewJson {
   if (preview.outcome === 'Refused') throw new Error('a refused preview is answered as the DELETE error it met');
   return {
     kind: 'DeletionPreview',

@@ -40,10 +40,13 @@ describe('dry-run flags elsewhere', () => {
     expect(isDryRun({}, { kind: 'DeleteOptions' })).toBe(false);
   });
 
-  it.each([[{ dryRun: 'All' }], [{ dry_run: 'true' }], [{ 'dry-run': '' }], [{ DRYRUN: 'All' }]])('a write other than DELETE with %j is refused', (query) => {
-    expect(() => refuseDryRunOnWrite(query)).toThrow(ValidationFailed);
-    expect(() => refuseDryRunOnWrite(query)).toThrow(/supported only on DELETE .*nothing was recorded/);
-  });
+  it.each([[{ dryRun: 'All' }], [{ dry_run: 'true' }], [{ 'dry-run': '' }], [{ DRYRUN: 'All' }]])(
+    'a write other than DELETE with %j is refused',
+    (query) => {
+      expect(() => refuseDryRunOnWrite(query)).toThrow(ValidationFailed);
+      expect(() => refuseDryRunOnWrite(query)).toThrow(/supported only on DELETE .*nothing was recorded/);
+    },
+  );
 
   it('a write without a dry-run flag passes', () => {
     expect(() => refuseDryRunOnWrite({ propagationPolicy: 'Foreground', dryness: 'x' })).not.toThrow();

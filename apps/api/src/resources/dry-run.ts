@@ -32,7 +32,13 @@ export function isDryRun(query: unknown, body?: unknown): boolean {
  * `DryRun[]`, …): a near miss is refused rather than ignored.
  */
 export function dryRunNames(params: Readonly<Record<string, unknown>>): string[] {
-  return Object.keys(params).filter((name) => name.replace(/\[\]$/, '').toLowerCase().replace(/[^a-z]/g, '') === 'dryrun');
+  return Object.keys(params).filter(
+    (name) =>
+      name
+        .replace(/\[\]$/, '')
+        .toLowerCase()
+        .replace(/[^a-z]/g, '') === 'dryrun',
+  );
 }
 
 /**
@@ -61,5 +67,7 @@ function refusal(name: string, value: unknown, names: number, where?: string): V
         ? `the parameter is spelled dryRun, not ${name}`
         : `dryRun must be '${DRY_RUN_ALL}', got '${String(value).slice(0, 64)}'`;
   const message = `${why} (dryRun=${DRY_RUN_ALL} previews the deletion): nothing was deleted`;
-  return new ValidationFailed(message, [{ field: 'dryRun', ...(typeof value === 'string' && { value: value.slice(0, 64) }), constraint: 'enum', message }]);
+  return new ValidationFailed(message, [
+    { field: 'dryRun', ...(typeof value === 'string' && { value: value.slice(0, 64) }), constraint: 'enum', message },
+  ]);
 }

@@ -31,7 +31,11 @@ function referenceFilter(query: ListQuery): { type: string; targetId: string } |
   if (query.ref_type === undefined || query.ref_target_id === undefined) {
     const missing = query.ref_type === undefined ? 'ref_type' : 'ref_target_id';
     throw Problems.validation('ref_type and ref_target_id must be given together', [
-      { field: missing, constraint: 'required', message: `${missing} is required when ${missing === 'ref_type' ? 'ref_target_id' : 'ref_type'} is given` },
+      {
+        field: missing,
+        constraint: 'required',
+        message: `${missing} is required when ${missing === 'ref_type' ? 'ref_target_id' : 'ref_type'} is given`,
+      },
     ]);
   }
   return { type: query.ref_type, targetId: query.ref_target_id };

@@ -53,7 +53,17 @@ import {
 import { resourceHref, type ResourceJson, type ResourceQueries } from '@decom/projections';
 import type { AdapterStatus } from '@decom/domain';
 import { Problems } from '../problem-details/problem.js';
-import { ACCESS_POLICY, CLOCK, DELETION_BUDGETS, ID_GENERATOR, READ_SIDE, type Clock, type DeletionBudgetSettings, type IdGenerator, type ReadSide } from '../tokens.js';
+import {
+  ACCESS_POLICY,
+  CLOCK,
+  DELETION_BUDGETS,
+  ID_GENERATOR,
+  READ_SIDE,
+  type Clock,
+  type DeletionBudgetSettings,
+  type IdGenerator,
+  type ReadSide,
+} from '../tokens.js';
 import type { AccessPolicy, Principal, ResourceAction } from '../auth/access-policy.js';
 import type { AdapterStatusDto } from './dto/adapter-status.dto.js';
 import type { CreateResourceDto } from './dto/create-resource.dto.js';
@@ -84,7 +94,12 @@ export class ResourceActions {
     private readonly breakGlass: BreakGlassActions,
   ) {}
 
-  async create(kind: string, body: CreateResourceDto, owner: { id: string; kind: string } | undefined, context: CommandContext): Promise<ResourceJson> {
+  async create(
+    kind: string,
+    body: CreateResourceDto,
+    owner: { id: string; kind: string } | undefined,
+    context: CommandContext,
+  ): Promise<ResourceJson> {
     this.authorize(context, 'create');
     const descriptor = this.kinds.get(kind);
     if (body.kind !== kind) {
@@ -145,7 +160,13 @@ export class ResourceActions {
   async patch(target: ResourceTarget, body: PatchResourceDto, context: CommandContext): Promise<ResourceJson> {
     this.authorize(context, 'patch');
     if (body.deletion_protection === false) this.authorize(context, 'clear_deletion_protection');
-    if (body.spec === undefined && body.labels === undefined && body.deletion_policy === undefined && body.references === undefined && body.deletion_protection === undefined) {
+    if (
+      body.spec === undefined &&
+      body.labels === undefined &&
+      body.deletion_policy === undefined &&
+      body.references === undefined &&
+      body.deletion_protection === undefined
+    ) {
       throw Problems.badRequest('at least one field must be provided');
     }
     const labels = body.labels === undefined ? undefined : validLabels(body.labels);
@@ -175,7 +196,13 @@ export class ResourceActions {
    * before the request (`catchUp`): a referrer created in the same instant in another tree can still slip
    * through (documented in docs/policies.md).
    */
-  async delete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string, budgetOverride?: string): Promise<ResourceJson> {
+  async delete(
+    target: ResourceTarget,
+    context: CommandContext,
+    deleteForMove = false,
+    propagationPolicy?: string,
+    budgetOverride?: string,
+  ): Promise<ResourceJson> {
     const planned = await this.deletionCommand(target, context, deleteForMove, propagationPolicy);
     // What the domain refuses (protection, InUse, a cycle) is refused as such before the budget is counted: a 409
     // says what to fix where a 429 would only say to wait, and a refused DELETE uses no budget.
@@ -198,11 +225,18 @@ export class ResourceActions {
    * as the DELETE's), answered with the DELETE's status and problem body plus `dry_run: true`.
    * @throws HttpProblem 403, ValidationFailed, ResourceNotFound exactly as `delete`.
    */
-  async previewDelete(target: ResourceTarget, context: CommandContext, deleteForMove = false, propagationPolicy?: string, budgetOverride?: string): Promise<DeletionPreviewJson> {
+  async previewDelete(
+    target: ResourceTarget,
+    context: CommandContext,
+    deleteForMove = false,
+    propagationPolicy?: string,
+    budgetOverride?: string,
+  ): Promise<DeletionPreviewJson> {
     const command = await this.deletionCommand(target, context, deleteForMove, propagationPolicy);
     // The domain's refusal first, as the DELETE answers it (see `delete`).
     const preview = await this.queryBus.execute<PreviewDeletionQuery, DeletionPreview>(new PreviewDeletionQuery(command));
-    if (preview.outcome === 'Refused') throw new DryRunRefused(await this.redactReferrers(preview.refusal, principalOfContext(context).tenant));
+    if (preview.outcome === 'Refused')
+      throw new DryRunRefused(await this.redactReferrers(preview.refusal, principalOfContext(context).tenant));
     await this.withinBudget(target, command, context, budgetOverride, true).catch((error: unknown) => {
       throw error instanceof DeletionBudgetExceeded ? new DryRunRefused(error) : error;
     });
@@ -218,13 +252,21 @@ export class ResourceActions {
    * @throws DeletionBudgetExceeded (429 with Retry-After); HttpProblem 403 for an override by a non-administrator;
    *   ValidationFailed for a blank or too long override reason.
    */
-  private async withinBudget(target: ResourceTarget, command: RequestDeletion, context: CommandContext, override: string | undefined, dryRun: boolean): Promise<string | undefined> {
+  private async withinBudget(
+    target: ResourceTarget,
+    command: RequestDeletion,
+    context: CommandContext,
+    override: string | undefined,
+    dryRun: boolean,
+  ): Promise<string | undefined> {
     if (override !== undefined) {
       this.authorize(context, 'override_deletion_budget');
       const reason = override.trim();
       if (reason === '' || [...reason].length > MAX_REASON_LENGTH) {
         const message = `deletion_budget_override must be a reason of 1..${MAX_REASON_LENGTH} characters`;
-        throw new ValidationFailed(message, [{ field: 'deletion_budget_override', value: override, constraint: reason === '' ? 'required' : 'max_length', message }]);
+        throw new ValidationFailed(message, [
+          { field: 'deletion_budget_override', value: override, constraint: reason === '' ? 'required' : 'max_length', message },
+        ]);
       }
     }
     const budget = deletionBudgetOf(this.budgets.budgets, target.kind);
@@ -261,11 +303,21 @@ export class ResourceActions {
    * The `RequestDeletion` of a DELETE on `target`, from a read side caught up with the log (the guard's referrers).
    * @throws HttpProblem 403 without the delete role; ValidationFailed for a `propagationPolicy` outside PROPAGATION_POLICIES.
    */
-  private async deletionCommand(target: ResourceTarget, context: CommandContext, deleteForMove: boolean, propagationPolicy: string | undefined): Promise<RequestDeletion> {
+  private async deletionCommand(
+    target: ResourceTarget,
+    context: CommandContext,
+    deleteForMove: boolean,
+    propagationPolicy: string | undefined,
+  ): Promise<RequestDeletion> {
     this.authorize(context, 'delete');
     if (propagationPolicy !== undefined && !isPropagationPolicy(propagationPolicy)) {
       throw new ValidationFailed(`propagationPolicy must be one of ${PROPAGATION_POLICIES.join(', ')}`, [
-        { field: 'propagationPolicy', value: propagationPolicy, constraint: 'enum', message: `propagationPolicy must be one of ${PROPAGATION_POLICIES.join(', ')}` },
+        {
+          field: 'propagationPolicy',
+          value: propagationPolicy,
+          constraint: 'enum',
+          message: `propagationPolicy must be one of ${PROPAGATION_POLICIES.join(', ')}`,
+        },
       ]);
     }
     await this.readSide.catchUp?.();
@@ -289,30 +341,51 @@ export class ResourceActions {
    * HyperFleet: outside its tenancy a resource is as unknown as a missing one). The guard itself is unchanged.
    */
   private async redactReferrers(error: unknown, scope: Tenancy | null): Promise<unknown> {
-    if (!scope || !(error instanceof LiveReferrers || error instanceof CascadeThroughLiveReference || error instanceof DependencyCycle)) return error;
+    if (!scope || !(error instanceof LiveReferrers || error instanceof CascadeThroughLiveReference || error instanceof DependencyCycle))
+      return error;
     const ids =
-      error instanceof LiveReferrers ? error.referrers.map((r) => r.id) : error instanceof DependencyCycle ? error.members.map((m) => m.id) : error.references.map((r) => r.referrer.id);
+      error instanceof LiveReferrers
+        ? error.referrers.map((r) => r.id)
+        : error instanceof DependencyCycle
+          ? error.members.map((m) => m.id)
+          : error.references.map((r) => r.referrer.id);
     const visible = new Set<string>();
     for (const id of new Set(ids)) if (await this.queries.visible(id, scope)) visible.add(id);
     return error.seenBy((r) => visible.has(r.id));
   }
 
   /** Pause (`paused=true`) or unpause, any state, reason required (seed 004). */
-  async setPaused(target: ResourceTarget, paused: boolean, reason: string | undefined, context: CommandContext): Promise<ResourceJson | BreakGlassAccepted> {
+  async setPaused(
+    target: ResourceTarget,
+    paused: boolean,
+    reason: string | undefined,
+    context: CommandContext,
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     this.authorize(context, paused ? 'pause' : 'unpause');
-    if (!paused && this.breakGlass.required) return this.requested(await this.breakGlass.request('unpause', target, reason, context), target.id);
+    if (!paused && this.breakGlass.required)
+      return this.requested(await this.breakGlass.request('unpause', target, reason, context), target.id);
     const outcome = await this.execute(
-      new SetPausedCommand({ type: 'SetPaused', id: target.id, kind: target.kind, paused, reason: reason ?? '', metadata: this.metadata(context) }, context),
+      new SetPausedCommand(
+        { type: 'SetPaused', id: target.id, kind: target.kind, paused, reason: reason ?? '', metadata: this.metadata(context) },
+        context,
+      ),
     );
     return this.present(outcome, target.id);
   }
 
   /** Force-orphan break-glass (seed 003): admin only, only while Finalizing. */
-  async forceOrphan(target: ResourceTarget, reason: string | undefined, context: CommandContext): Promise<ResourceJson | BreakGlassAccepted> {
+  async forceOrphan(
+    target: ResourceTarget,
+    reason: string | undefined,
+    context: CommandContext,
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     this.authorize(context, 'force_orphan');
     if (this.breakGlass.required) return this.requested(await this.breakGlass.request('force_orphan', target, reason, context), target.id);
     const outcome = await this.execute(
-      new ForceOrphanCommand({ type: 'ForceOrphan', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
+      new ForceOrphanCommand(
+        { type: 'ForceOrphan', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) },
+        context,
+      ),
     );
     return this.present(outcome, target.id);
   }
@@ -321,10 +394,18 @@ export class ResourceActions {
    * Abandons one adapter of a Finalizing resource's frozen set (abandon-adapter.ts): admin only.
    * @throws HttpProblem 403; ValidationFailed (reason); ResourceNotFound; NotFinalizing or AdapterNotPending (409).
    */
-  async abandonAdapter(target: ResourceTarget, adapter: string, reason: string | undefined, context: CommandContext): Promise<ResourceJson> {
+  async abandonAdapter(
+    target: ResourceTarget,
+    adapter: string,
+    reason: string | undefined,
+    context: CommandContext,
+  ): Promise<ResourceJson> {
     this.authorize(context, 'abandon_adapter');
     const outcome = await this.execute(
-      new AbandonAdapterCommand({ type: 'AbandonAdapter', id: target.id, kind: target.kind, adapter, reason: reason ?? '', metadata: this.metadata(context) }, context),
+      new AbandonAdapterCommand(
+        { type: 'AbandonAdapter', id: target.id, kind: target.kind, adapter, reason: reason ?? '', metadata: this.metadata(context) },
+        context,
+      ),
     );
     return this.present(outcome, target.id);
   }
@@ -352,7 +433,10 @@ export class ResourceActions {
       return requested instanceof BreakGlassAccepted ? requested : undefined;
     }
     await this.execute(
-      new ForceDeleteCommand({ type: 'ForceDelete', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) }, context),
+      new ForceDeleteCommand(
+        { type: 'ForceDelete', id: target.id, kind: target.kind, reason: reason ?? '', metadata: this.metadata(context) },
+        context,
+      ),
     );
   }
 
@@ -361,7 +445,12 @@ export class ResourceActions {
    * `fence`: the run's `X-Decom-Fence` (a stale one is recorded as `AdapterStatusDiscarded` with reason `StaleFence`, answered 204).
    * @throws HttpProblem 403 `HYPERFLEET-AUZ-001` before anything is recorded otherwise.
    */
-  async reportStatus(target: ResourceTarget, body: AdapterStatusDto, context: CommandContext, fence?: ReportFence): Promise<StatusReportOutcome> {
+  async reportStatus(
+    target: ResourceTarget,
+    body: AdapterStatusDto,
+    context: CommandContext,
+    fence?: ReportFence,
+  ): Promise<StatusReportOutcome> {
     const decision = this.access.canReport(principalOfContext(context), body.adapter);
     if (!decision.allowed) throw Problems.forbidden(decision.reason);
     const command: ReportAdapterStatus = {
@@ -371,7 +460,12 @@ export class ResourceActions {
       adapter: body.adapter,
       observed_generation: body.observed_generation,
       observed_time: body.observed_time,
-      conditions: body.conditions.map((c) => ({ type: c.type, status: c.status, ...(c.reason !== undefined ? { reason: c.reason } : {}), ...(c.message !== undefined ? { message: c.message } : {}) })),
+      conditions: body.conditions.map((c) => ({
+        type: c.type,
+        status: c.status,
+        ...(c.reason !== undefined ? { reason: c.reason } : {}),
+        ...(c.message !== undefined ? { message: c.message } : {}),
+      })),
       ...(body.metadata ? { report_metadata: body.metadata } : {}),
       ...(body.data ? { data: body.data } : {}),
       ...(fence && { fence }),
@@ -386,7 +480,8 @@ export class ResourceActions {
     const stored = resource?.adapter_statuses[body.adapter];
     if (stored && isSameReport(stored, command) && discardReason(resource!, command) === undefined) return { stored: true, status: stored };
     const recorded = outcome.events.find((e) => e.type === 'AdapterStatusDiscarded');
-    if (recorded && recorded.type === 'AdapterStatusDiscarded') return { stored: false, discarded: { reason: recorded.data.reason, message: recorded.data.message } };
+    if (recorded && recorded.type === 'AdapterStatusDiscarded')
+      return { stored: false, discarded: { reason: recorded.data.reason, message: recorded.data.message } };
     const reason = resource && discardReason(resource, command);
     return reason ? { stored: false, discarded: { reason, message: discardMessage(reason, resource, command) } } : { stored: false };
   }
@@ -425,7 +520,8 @@ export class ResourceActions {
   private async present(outcome: RecordedOutcome, id: string): Promise<ResourceJson> {
     const state = outcome.state.resources.get(id) ?? outcome.before.resources.get(id);
     if (!state) throw new ResourceNotFound('Resource', id);
-    const read = (resourceId: string) => (outcome.readSideCurrent ? this.queries.get(resourceId).catch(() => undefined) : Promise.resolve(undefined));
+    const read = (resourceId: string) =>
+      outcome.readSideCurrent ? this.queries.get(resourceId).catch(() => undefined) : Promise.resolve(undefined);
     const view = await read(id);
     const owner = state.owner_references;
     const ownerHref = owner ? ((await read(owner.id))?.href ?? hrefFromState(outcome, this.kinds, owner.id)) : undefined;
@@ -446,7 +542,12 @@ function hrefFromState(outcome: DecisionOutcome, kinds: KindRegistry, id: string
 }
 
 function principalOfContext(context: CommandContext): Principal {
-  return { identity: context.caller, issuer: context.audit?.issuer ?? null, subject: context.audit?.subject ?? null, tenant: context.audit?.tenant ?? null };
+  return {
+    identity: context.caller,
+    issuer: context.audit?.issuer ?? null,
+    subject: context.audit?.subject ?? null,
+    tenant: context.audit?.tenant ?? null,
+  };
 }
 
 /** At most this many references per resource (each is a row in the reference index). */
@@ -456,12 +557,21 @@ const MAX_REFERENCES = 100;
  * Checks `references`: ref_type → [{ id, kind }], each target an existing, not deleting resource of that kind
  * (HyperFleet: referencing a soft-deleted target is a 400). @throws ValidationFailed listing every problem.
  */
-async function validReferences(raw: Record<string, unknown>, kinds: KindRegistry, queries: ResourceQueries, scope: Tenancy | null): Promise<References> {
+async function validReferences(
+  raw: Record<string, unknown>,
+  kinds: KindRegistry,
+  queries: ResourceQueries,
+  scope: Tenancy | null,
+): Promise<References> {
   const violations: FieldViolation[] = [];
   let count = 0;
   for (const [refType, targets] of Object.entries(raw)) {
     if (!/^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$/.test(refType)) {
-      violations.push({ field: `references.${refType}`, constraint: 'pattern', message: 'ref_type must match ^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$' });
+      violations.push({
+        field: `references.${refType}`,
+        constraint: 'pattern',
+        message: 'ref_type must match ^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$',
+      });
       continue;
     }
     if (!Array.isArray(targets)) {
@@ -484,7 +594,12 @@ async function validReferences(raw: Record<string, unknown>, kinds: KindRegistry
       if (!found || found.kind !== target.kind) {
         violations.push({ field, value: target.id, constraint: 'format', message: `no ${target.kind} with id '${target.id}'` });
       } else if (found.deleted_time) {
-        violations.push({ field, value: target.id, constraint: 'format', message: `${target.kind} '${target.id}' is marked for deletion and cannot be referenced` });
+        violations.push({
+          field,
+          value: target.id,
+          constraint: 'format',
+          message: `${target.kind} '${target.id}' is marked for deletion and cannot be referenced`,
+        });
       }
     }
   }
@@ -499,7 +614,12 @@ function validLabels(labels: Record<string, unknown>): Record<string, string> {
   return labels as Record<string, string>;
 }
 
-function presentState(state: ResourceState, kinds: KindRegistry, view: ResourceJson | undefined, ownerHref: string | undefined): ResourceJson {
+function presentState(
+  state: ResourceState,
+  kinds: KindRegistry,
+  view: ResourceJson | undefined,
+  ownerHref: string | undefined,
+): ResourceJson {
   const href = view?.href ?? resourceHref(kinds, state.kind, state.id, ownerHref);
   const conditions =
     view?.status.conditions ??
@@ -530,7 +650,10 @@ function presentState(state: ResourceState, kinds: KindRegistry, view: ResourceJ
     ...(state.deleted_time ? { deleted_time: state.deleted_time, deleted_by: state.deleted_by ?? '' } : {}),
     deletion_policy: view?.deletion_policy ?? state.deletion_policy ?? 'Delete',
     ...(view?.references ? { references: view.references } : {}),
-    effective_deletion_policy: view?.effective_deletion_policy ?? { policy: state.deletion_policy ?? 'Delete', source: state.deletion_policy ? 'own' : 'default' },
+    effective_deletion_policy: view?.effective_deletion_policy ?? {
+      policy: state.deletion_policy ?? 'Delete',
+      source: state.deletion_policy ? 'own' : 'default',
+    },
     ...(view?.deletion_propagation ? { deletion_propagation: view.deletion_propagation } : {}),
     ...(view?.deletion_required_adapters ? { deletion_required_adapters: view.deletion_required_adapters } : {}),
     ...(state.deletion_protection ? { deletion_protection: true as const, deletion_protection_set: { ...state.deletion_protection } } : {}),

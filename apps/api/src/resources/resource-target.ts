@@ -43,7 +43,14 @@ export class ResourceTargets {
   }
 
   /** `/{parent}/{pid}/{plural}/{id}`: checks the parent exists and owns the child. */
-  async nested(parentPlural: string, parentId: string, plural: string, id: string, path: string, scope: Tenancy | null): Promise<ResourceTarget> {
+  async nested(
+    parentPlural: string,
+    parentId: string,
+    plural: string,
+    id: string,
+    path: string,
+    scope: Tenancy | null,
+  ): Promise<ResourceTarget> {
     const { descriptor } = await this.collection(parentPlural, parentId, plural, path, scope);
     const child = await this.queries.get(id);
     if (!child || child.kind !== descriptor.kind || child.owner_references?.id !== parentId) {
@@ -59,7 +66,8 @@ export class ResourceTargets {
     if (descriptor.parent_kind !== parent.kind) throw Problems.notFoundEndpoint(path);
     const owner = await this.queries.get(parentId);
     // A child inherits its parent's tenancy, so the parent's visibility decides the children's.
-    if (!owner || owner.kind !== parent.kind || !(await this.queries.visible(parentId, scope))) throw new ResourceNotFound(parent.kind, parentId);
+    if (!owner || owner.kind !== parent.kind || !(await this.queries.visible(parentId, scope)))
+      throw new ResourceNotFound(parent.kind, parentId);
     return { descriptor, owner: { id: parentId, kind: parent.kind } };
   }
 }

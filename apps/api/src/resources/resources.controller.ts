@@ -3,7 +3,23 @@
  * `ResourceActions` or the read side, pick the status code. Static segments (`statuses`, `force-delete`)
  * win over `:childPlural` in the router.
  */
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { BreakGlassAcceptedInterceptor, type BreakGlassAccepted } from '../break-glass/break-glass-accepted.js';
 import { ApiBreakGlassAccepted } from '../break-glass/break-glass-request.answer.js';
 import {
@@ -81,7 +97,12 @@ export class ResourcesController {
   @ApiCreatedResponse({ type: ResourceAnswer, description: 'created; `Location` names it' })
   @ApiProblems(400, 404, 409)
   @Post(':plural')
-  async create(@Param('plural') plural: string, @Body() raw: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async create(
+    @Param('plural') plural: string,
+    @Body() raw: unknown,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson> {
     // `/resources`: the body's kind picks the kind (an unknown one is refused after the body, with every violation).
     const routeKind = plural === 'resources' ? this.kinds.find(bodyField(raw, 'kind') ?? '') : this.targets.descriptor(plural, req.url);
     requireBody(raw);
@@ -98,7 +119,13 @@ export class ResourcesController {
   @ApiOkResponse({ type: ResourceListAnswer, description: 'page' })
   @ApiProblems(400, 404)
   @Get(':plural/:id/:childPlural')
-  async listChildren(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<ResourceJson>>> {
+  async listChildren(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Param('childPlural') childPlural: string,
+    @Query(listQuery) query: ListQuery,
+    @Req() req: FastifyRequest,
+  ): Promise<Page<Partial<ResourceJson>>> {
     const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url, scopeOf(req));
     return sparse(await this.queries.list({ kind: descriptor.kind, ownerId: owner!.id, ...listOptions(query) }), parseFields(query.fields));
   }
@@ -108,7 +135,14 @@ export class ResourcesController {
   @ApiCreatedResponse({ type: ResourceAnswer, description: 'created; `Location` names it' })
   @ApiProblems(400, 404, 409)
   @Post(':plural/:id/:childPlural')
-  async createChild(@Param('plural') plural: string, @Param('id') id: string, @Param('childPlural') childPlural: string, @Body() raw: unknown, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async createChild(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Param('childPlural') childPlural: string,
+    @Body() raw: unknown,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson> {
     const { descriptor, owner } = await this.targets.collection(plural, id, childPlural, req.url, scopeOf(req));
     requireBody(raw);
     const body = await validCreateBody(raw, descriptor);
@@ -120,19 +154,28 @@ export class ResourcesController {
   @ApiOkResponse({ type: ResourceAnswer, description: 'patched' })
   @ApiProblems(400, 404, 409)
   @Patch(':plural/:id')
-  async patch(@Param('plural') plural: string, @Param('id') id: string, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
+  async patch(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Body() body: PatchResourceDto,
+    @Req() req: FastifyRequest,
+  ): Promise<ResourceJson> {
     requireBody(req.body);
     return this.actions.patch(await this.targets.single(plural, id, req.url, scopeOf(req)), body ?? {}, context(req));
   }
 
   /** 202 with the marked resource; `?dryRun=All`: 200 with the preview, nothing recorded (dry-run.ts). */
-  @ApiOperation({ operationId: 'delete{Kind}ById{Flat}', summary: 'Request deletion of a {Kind} (seed 000): sets deleted_time, cascades to children' })
+  @ApiOperation({
+    operationId: 'delete{Kind}ById{Flat}',
+    summary: 'Request deletion of a {Kind} (seed 000): sets deleted_time, cascades to children',
+  })
   @ApiDeleteQuery()
   @ApiOkResponse({ type: DeletionPreviewAnswer, description: 'dryRun=All: what the DELETE would do, nothing recorded' })
   @ApiAcceptedResponse({ type: ResourceAnswer, description: 'deletion requested' })
   @ApiProblems(400, 404, 409)
   @ApiTooManyRequestsResponse({
-    description: 'deletion budget exceeded (limits.deletions): Retry-After in seconds; the problem names the budget (`budget: {kind, name, limit, used, tenant?}`)',
+    description:
+      'deletion budget exceeded (limits.deletions): Retry-After in seconds; the problem names the budget (`budget: {kind, name, limit, used, tenant?}`)',
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
     content: problemResponse(429).content,
   })
@@ -147,7 +190,8 @@ export class ResourcesController {
     const dryRun = isDryRun(req.query, req.body);
     const { deleteForMove, propagationPolicy, budgetOverride } = deleteQueryOf(req.query);
     const target = await this.targets.single(plural, id, req.url, scopeOf(req));
-    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), deleteForMove, propagationPolicy, budgetOverride));
+    if (dryRun)
+      return previewed(reply, await this.actions.previewDelete(target, context(req), deleteForMove, propagationPolicy, budgetOverride));
     return this.actions.delete(target, context(req), deleteForMove, propagationPolicy, budgetOverride);
   }
 
@@ -156,7 +200,13 @@ export class ResourcesController {
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404)
   @Post(':plural/:id/pause')
-  async pause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
+  async pause(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Body() body: OperatorActionDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), true, body?.reason, context(req));
   }
@@ -167,18 +217,33 @@ export class ResourcesController {
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404)
   @Post(':plural/:id/unpause')
-  async unpause(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
+  async unpause(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Body() body: OperatorActionDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), false, body?.reason, context(req));
   }
 
-  @ApiOperation({ operationId: 'forceOrphan{Kind}{Flat}', summary: 'Force orphan (seed 003): finish the deletion leaving objects in place' })
+  @ApiOperation({
+    operationId: 'forceOrphan{Kind}{Flat}',
+    summary: 'Force orphan (seed 003): finish the deletion leaving objects in place',
+  })
   @ApiBreakGlassAccepted()
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404, 409)
   @Post(':plural/:id/force-orphan')
-  async forceOrphan(@Param('plural') plural: string, @Param('id') id: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
+  async forceOrphan(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Body() body: OperatorActionDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.forceOrphan(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
   }
@@ -186,24 +251,40 @@ export class ResourcesController {
   /** Abandon one adapter of the deletion (admin; `reason` required): 200 with the resource. */
   @ApiOperation({
     operationId: 'abandon{Kind}Adapter{Flat}',
-    summary: 'Abandon one adapter of the deletion (admin): AdapterFinalized forced, with caller and reason, and a leak inventory of its objects; 409 unless Finalizing with that adapter pending',
+    summary:
+      'Abandon one adapter of the deletion (admin): AdapterFinalized forced, with caller and reason, and a leak inventory of its objects; 409 unless Finalizing with that adapter pending',
   })
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 403, 404, 409)
   @Post(':plural/:id/adapters/:adapter/abandon')
-  async abandonAdapter(@Param('plural') plural: string, @Param('id') id: string, @Param('adapter') adapter: string, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async abandonAdapter(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Param('adapter') adapter: string,
+    @Body() body: OperatorActionDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.abandonAdapter(await this.targets.single(plural, id, req.url, scopeOf(req)), adapter, body?.reason, context(req));
   }
 
-  @ApiOperation({ operationId: 'forceDelete{Kind}{Flat}', summary: 'Force delete (seed 001): remove a Finalizing {Kind} and its subresources now' })
+  @ApiOperation({
+    operationId: 'forceDelete{Kind}{Flat}',
+    summary: 'Force delete (seed 001): remove a Finalizing {Kind} and its subresources now',
+  })
   @ApiBreakGlassAccepted()
   @ApiNoContentResponse({ description: 'removed' })
   @ApiProblems(400, 404, 409)
   @Post(':plural/:id/force-delete')
   @HttpCode(204)
-  async forceDelete(@Param('plural') plural: string, @Param('id') id: string, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void | BreakGlassAccepted> {
+  async forceDelete(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Body() body: ForceDeleteDto,
+    @Req() req: FastifyRequest,
+  ): Promise<void | BreakGlassAccepted> {
     return this.actions.forceDelete(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
   }
 
@@ -212,16 +293,29 @@ export class ResourcesController {
   @ApiOkResponse({ type: AdapterStatusListAnswer, description: 'statuses, ordered by adapter' })
   @ApiProblems(400, 404)
   @Get(':plural/:id/statuses')
-  async statuses(@Param('plural') plural: string, @Param('id') id: string, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<AdapterStatus>>> {
+  async statuses(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Query(listQuery) query: ListQuery,
+    @Req() req: FastifyRequest,
+  ): Promise<Page<Partial<AdapterStatus>>> {
     return this.readStatuses(await this.targets.single(plural, id, req.url, scopeOf(req)), query);
   }
 
   @ApiOperation({ operationId: 'put{Kind}Statuses{Flat}', summary: 'Report an adapter status for a {Kind}' })
   @ApiCreatedResponse({ type: AdapterStatusAnswer, description: 'stored' })
-  @ApiNoContentResponse({ description: 'discarded (future or stale generation, Available=Unknown over a stored report); a `Warning` header says why' })
+  @ApiNoContentResponse({
+    description: 'discarded (future or stale generation, Available=Unknown over a stored report); a `Warning` header says why',
+  })
   @ApiProblems(400, 404, 409)
   @Put(':plural/:id/statuses')
-  async report(@Param('plural') plural: string, @Param('id') id: string, @Body() body: AdapterStatusDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdapterStatus | undefined> {
+  async report(
+    @Param('plural') plural: string,
+    @Param('id') id: string,
+    @Body() body: AdapterStatusDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdapterStatus | undefined> {
     return this.ingest(await this.targets.single(plural, id, req.url, scopeOf(req)), body, req, reply);
   }
 
@@ -244,13 +338,17 @@ export class ResourcesController {
     return this.actions.patch(await this.nested(p, req), body ?? {}, context(req));
   }
 
-  @ApiOperation({ operationId: 'delete{Kind}ById', summary: 'Request deletion of a {Kind} (seed 000): sets deleted_time, cascades to children' })
+  @ApiOperation({
+    operationId: 'delete{Kind}ById',
+    summary: 'Request deletion of a {Kind} (seed 000): sets deleted_time, cascades to children',
+  })
   @ApiDeleteQuery()
   @ApiOkResponse({ type: DeletionPreviewAnswer, description: 'dryRun=All: what the DELETE would do, nothing recorded' })
   @ApiAcceptedResponse({ type: ResourceAnswer, description: 'deletion requested' })
   @ApiProblems(400, 404, 409)
   @ApiTooManyRequestsResponse({
-    description: 'deletion budget exceeded (limits.deletions): Retry-After in seconds; the problem names the budget (`budget: {kind, name, limit, used, tenant?}`)',
+    description:
+      'deletion budget exceeded (limits.deletions): Retry-After in seconds; the problem names the budget (`budget: {kind, name, limit, used, tenant?}`)',
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
     content: problemResponse(429).content,
   })
@@ -264,7 +362,8 @@ export class ResourcesController {
     const dryRun = isDryRun(req.query, req.body);
     const { deleteForMove, propagationPolicy, budgetOverride } = deleteQueryOf(req.query);
     const target = await this.nested(p, req);
-    if (dryRun) return previewed(reply, await this.actions.previewDelete(target, context(req), deleteForMove, propagationPolicy, budgetOverride));
+    if (dryRun)
+      return previewed(reply, await this.actions.previewDelete(target, context(req), deleteForMove, propagationPolicy, budgetOverride));
     return this.actions.delete(target, context(req), deleteForMove, propagationPolicy, budgetOverride);
   }
 
@@ -273,7 +372,12 @@ export class ResourcesController {
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404)
   @Post(':plural/:pid/:childPlural/:id/pause')
-  async pauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
+  async pauseChild(
+    @Param() p: NestedParams,
+    @Body() body: OperatorActionDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.nested(p, req), true, body?.reason, context(req));
   }
@@ -284,7 +388,12 @@ export class ResourcesController {
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404)
   @Post(':plural/:pid/:childPlural/:id/unpause')
-  async unpauseChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
+  async unpauseChild(
+    @Param() p: NestedParams,
+    @Body() body: OperatorActionDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.setPaused(await this.nested(p, req), false, body?.reason, context(req));
   }
@@ -295,31 +404,49 @@ export class ResourcesController {
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404, 409)
   @Post(':plural/:pid/:childPlural/:id/force-orphan')
-  async forceOrphanChild(@Param() p: NestedParams, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson | BreakGlassAccepted> {
+  async forceOrphanChild(
+    @Param() p: NestedParams,
+    @Body() body: OperatorActionDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.forceOrphan(await this.nested(p, req), body?.reason, context(req));
   }
 
   @ApiOperation({
     operationId: 'abandon{Kind}Adapter',
-    summary: 'Abandon one adapter of the deletion (admin): AdapterFinalized forced, with caller and reason, and a leak inventory of its objects; 409 unless Finalizing with that adapter pending',
+    summary:
+      'Abandon one adapter of the deletion (admin): AdapterFinalized forced, with caller and reason, and a leak inventory of its objects; 409 unless Finalizing with that adapter pending',
   })
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 403, 404, 409)
   @Post(':plural/:pid/:childPlural/:id/adapters/:adapter/abandon')
-  async abandonAdapterChild(@Param() p: NestedParams & { adapter: string }, @Body() body: OperatorActionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<ResourceJson> {
+  async abandonAdapterChild(
+    @Param() p: NestedParams & { adapter: string },
+    @Body() body: OperatorActionDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ResourceJson> {
     void reply.status(200);
     return this.actions.abandonAdapter(await this.nested(p, req), p.adapter, body?.reason, context(req));
   }
 
-  @ApiOperation({ operationId: 'forceDelete{Kind}', summary: 'Force delete (seed 001): remove a Finalizing {Kind} and its subresources now' })
+  @ApiOperation({
+    operationId: 'forceDelete{Kind}',
+    summary: 'Force delete (seed 001): remove a Finalizing {Kind} and its subresources now',
+  })
   @ApiBreakGlassAccepted()
   @ApiNoContentResponse({ description: 'removed' })
   @ApiProblems(400, 404, 409)
   @Post(':plural/:pid/:childPlural/:id/force-delete')
   @HttpCode(204)
-  async forceDeleteChild(@Param() p: NestedParams, @Body() body: ForceDeleteDto, @Req() req: FastifyRequest): Promise<void | BreakGlassAccepted> {
+  async forceDeleteChild(
+    @Param() p: NestedParams,
+    @Body() body: ForceDeleteDto,
+    @Req() req: FastifyRequest,
+  ): Promise<void | BreakGlassAccepted> {
     return this.actions.forceDelete(await this.nested(p, req), body?.reason, context(req));
   }
 
@@ -328,16 +455,27 @@ export class ResourcesController {
   @ApiOkResponse({ type: AdapterStatusListAnswer, description: 'statuses, ordered by adapter' })
   @ApiProblems(400, 404)
   @Get(':plural/:pid/:childPlural/:id/statuses')
-  async childStatuses(@Param() p: NestedParams, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Page<Partial<AdapterStatus>>> {
+  async childStatuses(
+    @Param() p: NestedParams,
+    @Query(listQuery) query: ListQuery,
+    @Req() req: FastifyRequest,
+  ): Promise<Page<Partial<AdapterStatus>>> {
     return this.readStatuses(await this.nested(p, req), query);
   }
 
   @ApiOperation({ operationId: 'put{Kind}Statuses', summary: 'Report an adapter status for a {Kind}' })
   @ApiCreatedResponse({ type: AdapterStatusAnswer, description: 'stored' })
-  @ApiNoContentResponse({ description: 'discarded (future or stale generation, Available=Unknown over a stored report); a `Warning` header says why' })
+  @ApiNoContentResponse({
+    description: 'discarded (future or stale generation, Available=Unknown over a stored report); a `Warning` header says why',
+  })
   @ApiProblems(400, 404, 409)
   @Put(':plural/:pid/:childPlural/:id/statuses')
-  async reportChild(@Param() p: NestedParams, @Body() body: AdapterStatusDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdapterStatus | undefined> {
+  async reportChild(
+    @Param() p: NestedParams,
+    @Body() body: AdapterStatusDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AdapterStatus | undefined> {
     return this.ingest(await this.nested(p, req), body, req, reply);
   }
 
@@ -374,10 +512,16 @@ export class ResourcesController {
    * its adapters are unaffected; one that reads warnings learns why, e.g. a generation from the future),
    * and the request's access-log line carries it as `warning`.
    */
-  private async ingest(target: ResourceTarget, body: AdapterStatusDto, req: FastifyRequest, reply: FastifyReply): Promise<AdapterStatus | undefined> {
+  private async ingest(
+    target: ResourceTarget,
+    body: AdapterStatusDto,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<AdapterStatus | undefined> {
     const outcome = await this.actions.reportStatus(target, body, context(req), reportFence(req));
     if (!outcome.stored) {
-      if (outcome.discarded) void reply.header('warning', `299 decom ${JSON.stringify(`${outcome.discarded.reason}: ${outcome.discarded.message}`)}`);
+      if (outcome.discarded)
+        void reply.header('warning', `299 decom ${JSON.stringify(`${outcome.discarded.reason}: ${outcome.discarded.message}`)}`);
       void reply.status(204);
       return undefined;
     }

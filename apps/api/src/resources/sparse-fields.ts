@@ -5,7 +5,10 @@
  */
 export function parseFields(fields: string | undefined): string[][] | undefined {
   if (fields === undefined || fields.trim() === '') return undefined;
-  const names = fields.split(',').map((f) => f.trim()).filter(Boolean);
+  const names = fields
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   return [['id'], ...names.map((n) => n.split('.'))];
 }
 

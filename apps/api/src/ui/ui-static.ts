@@ -24,9 +24,21 @@ export function findUiDir(): string | undefined {
 export function registerUiRoutes(fastify: FastifyInstance, uiDir: string | undefined = findUiDir()): void {
   fastify.get('/ui', (_request, reply) => reply.redirect('/ui/', 302));
   fastify.get('/ui/*', async (request, reply) => {
-    if (!uiDir) throw new HttpProblem(503, 'HYPERFLEET-SVC-001', 'UI Not Built', 'service-unavailable', 'the web UI is not built: run `npm run build:ui` (part of `npm run build`)');
+    if (!uiDir)
+      throw new HttpProblem(
+        503,
+        'HYPERFLEET-SVC-001',
+        'UI Not Built',
+        'service-unavailable',
+        'the web UI is not built: run `npm run build:ui` (part of `npm run build`)',
+      );
     const path = (request.params as { '*': string })['*'] || 'index.html';
-    const result = await send(request.raw, path, { root: uiDir, index: false, dotfiles: 'deny', maxAge: path.startsWith('assets/') ? '1y' : 0 });
+    const result = await send(request.raw, path, {
+      root: uiDir,
+      index: false,
+      dotfiles: 'deny',
+      maxAge: path.startsWith('assets/') ? '1y' : 0,
+    });
     if (result.type === 'error' || result.type === 'directory') {
       throw new HttpProblem(404, 'HYPERFLEET-NTF-000', 'Endpoint Not Found', 'not-found', `no UI file ${path}`);
     }

@@ -21,10 +21,14 @@ async function decom(...args: string[]): Promise<{ out: string; err: string; cod
 
 const EXAMPLES = 'config/adapters/examples';
 const fixture = (name: string) => [
-  '--task-config', `${EXAMPLES}/${name}.yaml`,
-  '--event', `${EXAMPLES}/dry-run/${name}/event.json`,
-  '--api-responses', `${EXAMPLES}/dry-run/${name}/api-responses.json`,
-  '--discovery', `${EXAMPLES}/dry-run/${name}/discovery.json`,
+  '--task-config',
+  `${EXAMPLES}/${name}.yaml`,
+  '--event',
+  `${EXAMPLES}/dry-run/${name}/event.json`,
+  '--api-responses',
+  `${EXAMPLES}/dry-run/${name}/api-responses.json`,
+  '--discovery',
+  `${EXAMPLES}/dry-run/${name}/discovery.json`,
 ];
 
 describe('decom adapter validate', () => {
@@ -32,7 +36,10 @@ describe('decom adapter validate', () => {
     const dir = mkdtempSync(join(tmpdir(), 'decom-validate-'));
     const bad = join(dir, 'bad.yaml');
     const worse = join(dir, 'worse.yaml');
-    writeFileSync(bad, 'params:\n  - name: a\n    source: event.id\n    typo: 1\nresources:\n  - name: ns\n    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: x}}\n    discovery: {by_name: x}\n    lifecycle: {delete: {when: {expression: "clustr != null"}}}\n');
+    writeFileSync(
+      bad,
+      'params:\n  - name: a\n    source: event.id\n    typo: 1\nresources:\n  - name: ns\n    manifest: {apiVersion: v1, kind: Namespace, metadata: {name: x}}\n    discovery: {by_name: x}\n    lifecycle: {delete: {when: {expression: "clustr != null"}}}\n',
+    );
     writeFileSync(worse, 'post:\n  post_actions:\n    - name: put\n');
     const run = await decom('validate', '--strict', `${EXAMPLES}/cluster-bootstrap.yaml`, bad, worse);
     expect(run.out.split('\n')).toEqual([
@@ -49,7 +56,10 @@ describe('decom adapter validate', () => {
   it('without --strict an unknown CEL variable is a warning; unset required env. sources are warned about', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'decom-validate-'));
     const file = join(dir, 'envy.yaml');
-    writeFileSync(file, 'params:\n  - {name: region, source: env.DECOM_TEST_UNSET_REGION, required: true}\n  - {name: zone, source: env.DECOM_TEST_ZONE, required: true}\n  - {name: other, source: env.DECOM_TEST_OTHER, required: true, default: x}\n  - {name: a, source: {expression: "clustr + 1"}}\n');
+    writeFileSync(
+      file,
+      'params:\n  - {name: region, source: env.DECOM_TEST_UNSET_REGION, required: true}\n  - {name: zone, source: env.DECOM_TEST_ZONE, required: true}\n  - {name: other, source: env.DECOM_TEST_OTHER, required: true, default: x}\n  - {name: a, source: {expression: "clustr + 1"}}\n',
+    );
     const run = await decom('validate', '--env', 'DECOM_TEST_ZONE=z1', file);
     expect(run.out.split('\n')).toEqual([
       `${file}: ok`,
@@ -89,7 +99,13 @@ describe('decom adapter validate: deployment configs and adapters that never rep
     // Valid, but does nothing: no post action reports a status (an empty file is an error).
     writeFileSync(silent, 'params: []\n');
     writeFileSync(badDeployment, 'adapter:\n  nam: silent\n');
-    const run = await decom('validate', 'config/adapters/validation.adapter.yaml', 'config/adapters/np-configmap.adapter.yaml', silent, badDeployment);
+    const run = await decom(
+      'validate',
+      'config/adapters/validation.adapter.yaml',
+      'config/adapters/np-configmap.adapter.yaml',
+      silent,
+      badDeployment,
+    );
     expect(run.out).toContain('config/adapters/validation.adapter.yaml: ok (deployment config)');
     expect(run.out).toContain('config/adapters/np-configmap.adapter.yaml: ok (deployment config)');
     expect(run.out).toContain(`${silent}: warning: no post action PUTs a status`);
@@ -107,7 +123,9 @@ describe('decom adapter validate: deployment configs by content and --config', (
     writeFileSync(wrapped, 'apiVersion: hyperfleet.redhat.com/v1alpha1\nkind: AdapterConfig\nspec:\n  adapter: {version: "0.1"}\n');
     const byContent = await decom('validate', deploy, wrapped);
     expect(byContent.out).toContain(`${deploy}: ok (deployment config)`);
-    expect(byContent.out).toContain(`${wrapped}:1:1 the apiVersion/kind/spec wrapper is not supported: use the flat deployment config format`);
+    expect(byContent.out).toContain(
+      `${wrapped}:1:1 the apiVersion/kind/spec wrapper is not supported: use the flat deployment config format`,
+    );
     expect(byContent.out).not.toContain('unknown field');
     expect(byContent.code).toBe(1);
 
@@ -129,16 +147,23 @@ describe('decom adapter dry-run', () => {
   it('prints phases, CEL results, API and Kubernetes calls and the status payload (text)', async () => {
     const run = await decom('dry-run', ...fixture('validation-by-selector'));
     expect(run.code).toBe(0);
-    expect(run.out).toContain('Phases\n  param_extraction  success\n  preconditions     success\n  resources         success\n  post_actions      success');
+    expect(run.out).toContain(
+      'Phases\n  param_extraction  success\n  preconditions     success\n  resources         success\n  post_actions      success',
+    );
     expect(run.out).toContain('  resources[2].lifecycle.delete.when.expression\n      deleted_time != null\n      = true');
     expect(run.out).toMatch(/delete {3}batch\/v1 Job \S+\/validation-\S+-gen2 propagationPolicy=Background → deleted/);
     expect(run.out).toContain('GET    /clusters/0190b2c3-d4e5-7f60-8a9b-1c2d3e4f5a6b → 200 (recorded)');
-    expect(run.out).toMatch(/Status payloads \(would be sent\)\n {2}PUT \/clusters\/\S+\/statuses\n {4}\{\n {6}"adapter": "validation-by-selector"/);
+    expect(run.out).toMatch(
+      /Status payloads \(would be sent\)\n {2}PUT \/clusters\/\S+\/statuses\n {4}\{\n {6}"adapter": "validation-by-selector"/,
+    );
   });
 
   it('--output json is the whole report', async () => {
     const run = await decom('dry-run', ...fixture('maestro-workload'), '--output', 'json', '--env', 'MAESTRO_CONSUMER=cluster1');
-    const report = JSON.parse(run.out) as { result: { status: string; operations: { operation: string }[] }; kubernetesCalls: { via?: string }[] };
+    const report = JSON.parse(run.out) as {
+      result: { status: string; operations: { operation: string }[] };
+      kubernetesCalls: { via?: string }[];
+    };
     expect(report.result.status).toBe('success');
     expect(report.result.operations.map((o) => o.operation)).toEqual(['delete']);
     expect(report.kubernetesCalls.every((c) => c.via === 'maestro:cluster1')).toBe(true);
@@ -163,21 +188,35 @@ describe('decom adapter plan', () => {
   it('plans the deletion of a cluster over the local Kubernetes server and a recorded API, read-only', async () => {
     const id = '0190c0de-0000-7000-8000-00000000cafe';
     const href = `/api/hyperfleet/v1/clusters/${id}`;
-    h.api.on(`GET ${href}`, { status: 200, body: { id, kind: 'Cluster', href, generation: 2 } }).on(`PUT ${href}/statuses`, { status: 201, body: {} });
+    h.api
+      .on(`GET ${href}`, { status: 200, body: { id, kind: 'Cluster', href, generation: 2 } })
+      .on(`PUT ${href}/statuses`, { status: 201, body: {} });
     await (await h.executor('config/adapters/validation.yaml', 'validation')).execute({ id, kind: 'Cluster' });
     h.api.on(`GET ${href}`, { status: 200, body: { id, kind: 'Cluster', href, generation: 3, deleted_time: '2026-03-25T09:00:00Z' } });
     const kubeconfig = join(mkdtempSync(join(tmpdir(), 'decom-plan-')), 'kubeconfig');
     writeFileSync(kubeconfig, h.kube.kubeconfigYaml());
     h.kube.clearRequests();
 
-    const run = await decom('plan', '--task-config', 'config/adapters/validation.yaml', '--resource', href, '--api', h.api.url, '--kubeconfig', kubeconfig);
+    const run = await decom(
+      'plan',
+      '--task-config',
+      'config/adapters/validation.yaml',
+      '--resource',
+      href,
+      '--api',
+      h.api.url,
+      '--kubeconfig',
+      kubeconfig,
+    );
 
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
     // The seed's by_name Job (gen3) never existed; the gen2 Job carries our marker and goes first
     // (discovery by ownership), the ConfigMap waits for it.
     expect(run.out).toContain(`Deletion plan for Cluster ${id} (generation 3, deleted_time 2026-03-25T09:00:00Z)`);
-    expect(run.out).toMatch(/Pass 1\n {2}validation\n {4}keep +Namespace \S+ \(clusterNamespace\): generation 0 unchanged — delete\.when = false\n {4}keep +ConfigMap .*\n {4}gone +Job \S+-gen3 .*\n {4}DELETE +Job \S+-gen2 \(clusterJob\): .*discovery by ownership/);
+    expect(run.out).toMatch(
+      /Pass 1\n {2}validation\n {4}keep +Namespace \S+ \(clusterNamespace\): generation 0 unchanged — delete\.when = false\n {4}keep +ConfigMap .*\n {4}gone +Job \S+-gen3 .*\n {4}DELETE +Job \S+-gen2 \(clusterJob\): .*discovery by ownership/,
+    );
     expect(run.out).toMatch(/Pass 2\n {2}validation\n {4}keep +Namespace .*\n {4}DELETE +ConfigMap/);
     expect(run.out).toContain('Outcome: complete after');
     expect(h.kube.requests.filter((r) => r.method !== 'GET')).toEqual([]);

@@ -71,13 +71,20 @@ function engineDefaults(): { apiBaseUrl?: string; kubeconfig?: string; apiTokenF
     // Without KUBECONFIG the engine's bundled server is meant: `decom start` writes its kubeconfig into the data folder.
     const bundled = bundledKubeconfigPath(config.dataDir);
     const kubeconfig = config.kubeconfig ?? (existsSync(bundled) ? bundled : undefined);
-    return { apiBaseUrl: config.apiBaseUrl, ...(kubeconfig && { kubeconfig }), ...(config.apiTokenFile && { apiTokenFile: config.apiTokenFile }) };
+    return {
+      apiBaseUrl: config.apiBaseUrl,
+      ...(kubeconfig && { kubeconfig }),
+      ...(config.apiTokenFile && { apiTokenFile: config.apiTokenFile }),
+    };
   } catch {
     return {};
   }
 }
 
-async function planAdapter(file: string, env: Readonly<Record<string, string | undefined>>): Promise<{ adapter: PlanAdapter; deployment?: AdapterDeploymentConfig }> {
+async function planAdapter(
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ adapter: PlanAdapter; deployment?: AdapterDeploymentConfig }> {
   const task = await loadTaskConfigFile(file);
   const deploymentFile = siblingDeploymentConfig(file);
   const deployment = deploymentFile ? await loadAdapterConfigFile(deploymentFile, env) : undefined;
@@ -102,10 +109,18 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
 
   adapter
     .command('validate')
-    .argument('[files...]', 'adapter task configs and deployment configs (YAML); a deployment config is known by its name (`*.adapter.yaml`, `adapter-config.yaml`) or its content')
+    .argument(
+      '[files...]',
+      'adapter task configs and deployment configs (YAML); a deployment config is known by its name (`*.adapter.yaml`, `adapter-config.yaml`) or its content',
+    )
     .description('check task and deployment configs; prints every error of every file as file:line:column field: message')
-    .option('--config <file>', 'a deployment config, whatever its name or content (HyperFleet\'s --config; repeatable)', collectFiles, [])
-    .option('--task-config <file>', 'a task config, whatever its name or content (HyperFleet\'s --task-config; repeatable)', collectFiles, [])
+    .option('--config <file>', "a deployment config, whatever its name or content (HyperFleet's --config; repeatable)", collectFiles, [])
+    .option(
+      '--task-config <file>',
+      "a task config, whatever its name or content (HyperFleet's --task-config; repeatable)",
+      collectFiles,
+      [],
+    )
     .option('--strict', 'unknown CEL variables are errors (HyperFleet finds them only when evaluating: a warning by default)')
     .option('--env <NAME=VALUE>', 'environment of the adapter, over the process environment (repeatable)', collectEnv, {})
     .action(async (args: string[], options: { config: string[]; taskConfig: string[]; strict?: boolean; env: Record<string, string> }) => {
@@ -137,7 +152,10 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
             io.out(`${file}: warning: required param source env.${variable} is unset: every run would fail its param extraction\n`);
           }
           // Legal HyperFleet, but a required adapter that never reports keeps every deletion waiting.
-          if (!reportsStatus(task)) io.out(`${file}: warning: no post action PUTs a status (.../statuses): this adapter never reports, so deletions would wait on it forever\n`);
+          if (!reportsStatus(task))
+            io.out(
+              `${file}: warning: no post action PUTs a status (.../statuses): this adapter never reports, so deletions would wait on it forever\n`,
+            );
         } catch (error) {
           failed++;
           if (error instanceof TaskConfigError && error.unusable) unusable++;
@@ -145,7 +163,9 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
         }
       }
       if (failed > 0) {
-        io.err(`${failed} of ${files.length} file(s) have errors${unusable > 0 ? ` (${unusable} unusable: unreadable, not YAML or empty)` : ''}\n`);
+        io.err(
+          `${failed} of ${files.length} file(s) have errors${unusable > 0 ? ` (${unusable} unusable: unreadable, not YAML or empty)` : ''}\n`,
+        );
         // 2 (unusable input) wins over 1 (errors found): docs/adapter-tools.md.
         io.setExitCode(unusable > 0 ? 2 : 1);
       }
@@ -161,25 +181,39 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
     .option('--adapter-config <file>', 'deployment config (default: <task>.adapter.yaml beside the task config)')
     .option('--env <NAME=VALUE>', 'environment of the adapter (repeatable)', collectEnv, {})
     .addOption(new Option('--output <format>', 'report format').choices(['text', 'json']).default('text'))
-    .action(async (options: { taskConfig: string; event: string; apiResponses?: string; discovery?: string; adapterConfig?: string; env: Record<string, string>; output: 'text' | 'json' }) => {
-      try {
-        const report = await runDryRun({
-          taskConfigFile: options.taskConfig,
-          eventFile: options.event,
-          ...(options.apiResponses && { apiResponsesFile: options.apiResponses }),
-          ...(options.discovery && { discoveryFile: options.discovery }),
-          ...(options.adapterConfig && { adapterConfigFile: options.adapterConfig }),
-          env: { ...adapterEnvironment(), ...options.env },
-        });
-        io.out(options.output === 'json' ? `${JSON.stringify(report, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n` : formatDryRun(report));
-        if (report.result.status !== 'success') io.setExitCode(1);
-      } catch (error) {
-        const problem = inputProblem(error);
-        if (!problem) throw error;
-        io.err(`${problem}\n`);
-        io.setExitCode(2);
-      }
-    });
+    .action(
+      async (options: {
+        taskConfig: string;
+        event: string;
+        apiResponses?: string;
+        discovery?: string;
+        adapterConfig?: string;
+        env: Record<string, string>;
+        output: 'text' | 'json';
+      }) => {
+        try {
+          const report = await runDryRun({
+            taskConfigFile: options.taskConfig,
+            eventFile: options.event,
+            ...(options.apiResponses && { apiResponsesFile: options.apiResponses }),
+            ...(options.discovery && { discoveryFile: options.discovery }),
+            ...(options.adapterConfig && { adapterConfigFile: options.adapterConfig }),
+            env: { ...adapterEnvironment(), ...options.env },
+          });
+          io.out(
+            options.output === 'json'
+              ? `${JSON.stringify(report, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`
+              : formatDryRun(report),
+          );
+          if (report.result.status !== 'success') io.setExitCode(1);
+        } catch (error) {
+          const problem = inputProblem(error);
+          if (!problem) throw error;
+          io.err(`${problem}\n`);
+          io.setExitCode(2);
+        }
+      },
+    );
 
   adapter
     .command('plan')
@@ -188,7 +222,7 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
     .requiredOption('--resource <href-or-id>', 'resource href (/api/hyperfleet/v1/clusters/<id>) or id')
     .option('--api <url>', 'HyperFleet/Decom API base URL (default: the engine configuration)', engineUrl)
     .option('--token-file <path>', 'bearer token for an API with JWT on (default $DECOM_TOKEN_FILE)')
-    .option('--kubeconfig <file>', 'Kubernetes to read (default: $KUBECONFIG, else the running engine\'s $DECOM_DATA_DIR/kubeconfig)')
+    .option('--kubeconfig <file>', "Kubernetes to read (default: $KUBECONFIG, else the running engine's $DECOM_DATA_DIR/kubeconfig)")
     .option('--maestro <url>', 'Maestro http_server_address to read (default: clients.maestro of the deployment configs)')
     .option('--maestro-source-id <id>', 'Maestro source_id (default: clients.maestro of the deployment configs)')
     .option('--max-passes <n>', 'stop after this many passes (1..100)', parsePassCount, 10)
@@ -212,7 +246,9 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
         const apiBaseUrl = options.api ?? defaults.apiBaseUrl;
         const kubeconfig = options.kubeconfig ?? defaults.kubeconfig;
         if (!apiBaseUrl || !kubeconfig) {
-          io.err(`plan needs ${!apiBaseUrl ? '--api' : '--kubeconfig (or KUBECONFIG; with a running `decom start` and no KUBECONFIG, its DECOM_DATA_DIR/kubeconfig is used)'}\n`);
+          io.err(
+            `plan needs ${!apiBaseUrl ? '--api' : '--kubeconfig (or KUBECONFIG; with a running `decom start` and no KUBECONFIG, its DECOM_DATA_DIR/kubeconfig is used)'}\n`,
+          );
           io.setExitCode(2);
           return;
         }
@@ -229,18 +265,28 @@ export function registerAdapterCommands(program: Command, io: AdapterCliIo = pro
           const plan = await planDeletion({
             adapters: loaded.map((l) => l.adapter),
             resource: options.resource,
-            api: new HttpHyperfleetApiClient({ baseUrl: apiBaseUrl, retryAttempts: 1, ...(tokenFile && { bearerToken: tokenFileSource(tokenFile) }) }),
+            api: new HttpHyperfleetApiClient({
+              baseUrl: apiBaseUrl,
+              retryAttempts: 1,
+              ...(tokenFile && { bearerToken: tokenFileSource(tokenFile) }),
+            }),
             kubernetes: new KubernetesTransport(kubeConfig),
             ...(maestro && { maestro }),
             maxPasses: options.maxPasses,
             env,
           });
-          io.out(options.output === 'json' ? `${JSON.stringify(plan, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n` : formatDeletionPlan(plan));
+          io.out(
+            options.output === 'json'
+              ? `${JSON.stringify(plan, (_, v: unknown) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n`
+              : formatDeletionPlan(plan),
+          );
           if (plan.outcome !== 'complete') io.setExitCode(1);
         } catch (error) {
           // A refused call is a failure of the work (exit 1, as the other client commands), and its fix is a token.
           if (error instanceof ApiCallError && error.status === 401) {
-            io.err(`${error.message}: ${tokenFile ? 'the API refused the bearer token in the token file (expired, or not from a trusted issuer?)' : `the API needs a bearer token: ${TOKEN_HINT}`}\n`);
+            io.err(
+              `${error.message}: ${tokenFile ? 'the API refused the bearer token in the token file (expired, or not from a trusted issuer?)' : `the API needs a bearer token: ${TOKEN_HINT}`}\n`,
+            );
             io.setExitCode(1);
             return;
           }
@@ -259,7 +305,9 @@ function collectFiles(value: string, previous: string[]): string[] {
 }
 
 function reportsStatus(task: TaskConfig): boolean {
-  return task.post.postActions.some((action) => action.apiCall && /statuses/.test(action.apiCall.url.source) && ['PUT', 'POST'].includes(action.apiCall.method));
+  return task.post.postActions.some(
+    (action) => action.apiCall && /statuses/.test(action.apiCall.url.source) && ['PUT', 'POST'].includes(action.apiCall.method),
+  );
 }
 
 /** `--max-passes`: a whole number 1..100, else commander reports a usage error. */

@@ -55,41 +55,75 @@ interface ClientOptions {
 
 export function registerBreakGlassCommands(program: Command, io: BreakGlassCommandIo = defaultIo): void {
   const group = program.command('break-glass').description(COMMAND_DESCRIPTIONS['break-glass']);
-  const client = (command: Command) => withEngineOptions(command.option('--json', 'print the API answer as JSON').option('--as <identity>', 'identity sent as X-HyperFleet-Identity (engines without JWT)'));
+  const client = (command: Command) =>
+    withEngineOptions(
+      command
+        .option('--json', 'print the API answer as JSON')
+        .option('--as <identity>', 'identity sent as X-HyperFleet-Identity (engines without JWT)'),
+    );
 
   const call = async (options: ClientOptions, method: 'GET' | 'POST', path: string, body?: object): Promise<unknown> => {
     const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');
     const identity = options.as ?? io.identity;
     const response = await fetchEngine(base, `/api/decom/v1/break-glass-requests${path}`, {
       method,
-      headers: { ...(await bearerHeaders(options.tokenFile ?? io.defaultTokenFile?.())), ...(identity && { 'x-hyperfleet-identity': identity }), ...(body && { 'content-type': 'application/json' }) },
+      headers: {
+        ...(await bearerHeaders(options.tokenFile ?? io.defaultTokenFile?.())),
+        ...(identity && { 'x-hyperfleet-identity': identity }),
+        ...(body && { 'content-type': 'application/json' }),
+      },
       ...(body && { body: JSON.stringify(body) }),
     });
     const answer = (await response.json().catch(() => undefined)) as { detail?: string; title?: string } | undefined;
     if (!response.ok || !answer) throw new Error(`${response.status} ${answer?.detail ?? answer?.title ?? response.statusText}`);
     return answer;
   };
-  const print = (options: ClientOptions, answer: unknown, lines: () => string[]) => io.out(options.json ? `${JSON.stringify(answer, null, 2)}\n` : lines().map((line) => `${line}\n`).join(''));
+  const print = (options: ClientOptions, answer: unknown, lines: () => string[]) =>
+    io.out(
+      options.json
+        ? `${JSON.stringify(answer, null, 2)}\n`
+        : lines()
+            .map((line) => `${line}\n`)
+            .join(''),
+    );
 
-  client(group.command('list').description('list requests, newest first').option('--status <status>', `one of ${STATUSES.join(', ')}`).option('--limit <n>', 'at most this many (1..1000)', '100')).action(
-    async (options: ClientOptions & { status?: string; limit: string }) => {
-      if (options.status && !STATUSES.includes(options.status)) throw new InvalidArgumentError(`--status must be one of ${STATUSES.join(', ')}`);
-      const query = new URLSearchParams({ limit: options.limit, ...(options.status && { status: options.status }) });
-      const answer = (await call(options, 'GET', `?${query}`)) as { total: number; items: RequestJson[] };
-      print(options, answer, () => [`${answer.total} break-glass request(s)`, ...answer.items.map(requestLine)]);
-    },
-  );
-  client(group.command('approve').argument('<request_id>').description('approve (an administrator other than the requester): the action runs').option('--reason <text>', 'why (recorded)')).action(
-    async (requestId: string, options: ClientOptions & { reason?: string }) => {
-      const answer = (await call(options, 'POST', `/${encodeURIComponent(requestId)}/approve`, options.reason ? { reason: options.reason } : {})) as { request: RequestJson };
-      print(options, answer, () => [requestLine(answer.request)]);
-    },
-  );
-  client(group.command('reject').argument('<request_id>').description('reject: nothing runs').option('--reason <text>', 'why (required, recorded)')).action(
-    async (requestId: string, options: ClientOptions & { reason?: string }) => {
-      if (!options.reason?.trim()) throw new InvalidArgumentError('reject needs --reason "<why>" (it is recorded)');
-      const answer = (await call(options, 'POST', `/${encodeURIComponent(requestId)}/reject`, { reason: options.reason })) as RequestJson;
-      print(options, answer, () => [requestLine(answer)]);
-    },
-  );
+  client(
+    group
+      .command('list')
+      .description('list requests, newest first')
+      .option('--status <status>', `one of ${STATUSES.join(', ')}`)
+      .option('--limit <n>', 'at most this many (1..1000)', '100'),
+  ).action(async (options: ClientOptions & { status?: string; limit: string }) => {
+    if (options.status && !STATUSES.includes(options.status))
+      throw new InvalidArgumentError(`--status must be one of ${STATUSES.join(', ')}`);
+    const query = new URLSearchParams({ limit: options.limit, ...(options.status && { status: options.status }) });
+    const answer = (await call(options, 'GET', `?${query}`)) as { total: number; items: RequestJson[] };
+    print(options, answer, () => [`${answer.total} break-glass request(s)`, ...answer.items.map(requestLine)]);
+  });
+  client(
+    group
+      .command('approve')
+      .argument('<request_id>')
+      .description('approve (an administrator other than the requester): the action runs')
+      .option('--reason <text>', 'why (recorded)'),
+  ).action(async (requestId: string, options: ClientOptions & { reason?: string }) => {
+    const answer = (await call(
+      options,
+      'POST',
+      `/${encodeURIComponent(requestId)}/approve`,
+      options.reason ? { reason: options.reason } : {},
+    )) as { request: RequestJson };
+    print(options, answer, () => [requestLine(answer.request)]);
+  });
+  client(
+    group
+      .command('reject')
+      .argument('<request_id>')
+      .description('reject: nothing runs')
+      .option('--reason <text>', 'why (required, recorded)'),
+  ).action(async (requestId: string, options: ClientOptions & { reason?: string }) => {
+    if (!options.reason?.trim()) throw new InvalidArgumentError('reject needs --reason "<why>" (it is recorded)');
+    const answer = (await call(options, 'POST', `/${encodeURIComponent(requestId)}/reject`, { reason: options.reason })) as RequestJson;
+    print(options, answer, () => [requestLine(answer)]);
+  });
 }

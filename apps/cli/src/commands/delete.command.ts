@@ -63,43 +63,68 @@ export function registerDeleteCommand(program: Command, io: DeleteCommandIo = de
       .argument('<id>', 'resource id')
       .description(COMMAND_DESCRIPTIONS.delete)
       .option('--dry-run', "preview (Kubernetes' dryRun=All): print the resources it would mark, in hard-delete order")
-      .option('--propagation-policy <policy>', 'Foreground or Background (default: each kind\'s configured propagation)')
+      .option('--propagation-policy <policy>', "Foreground or Background (default: each kind's configured propagation)")
       .option('--delete-for-move', 'delete_for_move=true (allowed while every referrer is paused)')
       .option('--json', 'print the API answer as JSON')
       .option('--as <identity>', 'identity sent as X-HyperFleet-Identity (engines without JWT)'),
-  ).action(async (kind: string, id: string, options: { dryRun?: boolean; propagationPolicy?: string; deleteForMove?: boolean; json?: boolean; as?: string; api?: string; tokenFile?: string }) => {
-    const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');
-    const identity = options.as ?? io.identity;
-    const headers = { ...(await bearerHeaders(options.tokenFile ?? io.defaultTokenFile?.())), ...(identity && { 'x-hyperfleet-identity': identity }) };
-    const plural = await pluralOf(base, kind, headers);
-    const query = new URLSearchParams({
-      ...(options.dryRun && { dryRun: 'All' }),
-      ...(options.propagationPolicy && { propagationPolicy: options.propagationPolicy }),
-      ...(options.deleteForMove && { delete_for_move: 'true' }),
-    }).toString();
-    const response = await fetchEngine(base, `/api/hyperfleet/v1/${plural}/${encodeURIComponent(id)}${query ? `?${query}` : ''}`, { method: 'DELETE', headers });
-    const answer = (await response.json().catch(() => undefined)) as (Record<string, unknown> & { detail?: string; title?: string }) | undefined;
-    if (!response.ok || !answer) {
-      const dryRun = answer?.['dry_run'] === true ? ' (dry run: nothing was recorded)' : '';
-      throw new Error(`${response.status} ${answer?.detail ?? answer?.title ?? response.statusText}${dryRun}`);
-    }
-    if (options.json) {
-      io.out(`${JSON.stringify(answer, null, 2)}\n`);
-      return;
-    }
-    if (!options.dryRun) {
-      io.out(`${String(answer['kind'])} ${id} marked for deletion (generation ${String(answer['generation'])}, deleted_time ${String(answer['deleted_time'])})\n`);
-      return;
-    }
-    const preview = answer as unknown as PreviewJson;
-    const named = `${preview.target.kind} ${preview.target.id}${preview.target.name ? ` (${preview.target.name})` : ''}`;
-    if (preview.outcome === 'AlreadyDeleting') {
-      io.out(`dry run: ${named} is already deleting; a DELETE would record nothing\n`);
-      return;
-    }
-    io.out(`dry run: DELETE ${named} would mark ${preview.resources.length} resource(s), in hard-delete order; nothing was recorded\n`);
-    preview.resources.forEach((r, i) => io.out(`${previewLine(i + 1, r)}\n${(r.notes ?? []).map((note) => `   note: ${note}\n`).join('')}`));
-  });
+  ).action(
+    async (
+      kind: string,
+      id: string,
+      options: {
+        dryRun?: boolean;
+        propagationPolicy?: string;
+        deleteForMove?: boolean;
+        json?: boolean;
+        as?: string;
+        api?: string;
+        tokenFile?: string;
+      },
+    ) => {
+      const base = (options.api ?? io.defaultApiUrl()).replace(/\/+$/, '');
+      const identity = options.as ?? io.identity;
+      const headers = {
+        ...(await bearerHeaders(options.tokenFile ?? io.defaultTokenFile?.())),
+        ...(identity && { 'x-hyperfleet-identity': identity }),
+      };
+      const plural = await pluralOf(base, kind, headers);
+      const query = new URLSearchParams({
+        ...(options.dryRun && { dryRun: 'All' }),
+        ...(options.propagationPolicy && { propagationPolicy: options.propagationPolicy }),
+        ...(options.deleteForMove && { delete_for_move: 'true' }),
+      }).toString();
+      const response = await fetchEngine(base, `/api/hyperfleet/v1/${plural}/${encodeURIComponent(id)}${query ? `?${query}` : ''}`, {
+        method: 'DELETE',
+        headers,
+      });
+      const answer = (await response.json().catch(() => undefined)) as
+        (Record<string, unknown> & { detail?: string; title?: string }) | undefined;
+      if (!response.ok || !answer) {
+        const dryRun = answer?.['dry_run'] === true ? ' (dry run: nothing was recorded)' : '';
+        throw new Error(`${response.status} ${answer?.detail ?? answer?.title ?? response.statusText}${dryRun}`);
+      }
+      if (options.json) {
+        io.out(`${JSON.stringify(answer, null, 2)}\n`);
+        return;
+      }
+      if (!options.dryRun) {
+        io.out(
+          `${String(answer['kind'])} ${id} marked for deletion (generation ${String(answer['generation'])}, deleted_time ${String(answer['deleted_time'])})\n`,
+        );
+        return;
+      }
+      const preview = answer as unknown as PreviewJson;
+      const named = `${preview.target.kind} ${preview.target.id}${preview.target.name ? ` (${preview.target.name})` : ''}`;
+      if (preview.outcome === 'AlreadyDeleting') {
+        io.out(`dry run: ${named} is already deleting; a DELETE would record nothing\n`);
+        return;
+      }
+      io.out(`dry run: DELETE ${named} would mark ${preview.resources.length} resource(s), in hard-delete order; nothing was recorded\n`);
+      preview.resources.forEach((r, i) =>
+        io.out(`${previewLine(i + 1, r)}\n${(r.notes ?? []).map((note) => `   note: ${note}\n`).join('')}`),
+      );
+    },
+  );
 }
 
 /**
@@ -108,7 +133,8 @@ export function registerDeleteCommand(program: Command, io: DeleteCommandIo = de
  */
 async function pluralOf(base: string, kind: string, headers: Record<string, string>): Promise<string> {
   const response = await fetchEngine(base, '/api/decom/v1/kinds', { headers });
-  const answer = (await response.json().catch(() => undefined)) as { items?: { kind: string; plural: string }[]; detail?: string } | undefined;
+  const answer = (await response.json().catch(() => undefined)) as
+    { items?: { kind: string; plural: string }[]; detail?: string } | undefined;
   if (!response.ok || !answer?.items) throw new Error(`${response.status} ${answer?.detail ?? response.statusText}`);
   const wanted = kind.toLowerCase();
   const found = answer.items.find((k) => k.kind.toLowerCase() === wanted || k.plural.toLowerCase() === wanted);

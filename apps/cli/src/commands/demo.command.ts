@@ -19,7 +19,10 @@ export function registerDemoCommand(program: Command): void {
         import('../demo/timeline.js'),
       ]);
       const dataDir = await mkdtemp(join(tmpdir(), 'decom-demo-'));
-      const config = { ...loadAppConfig({ ...process.env, PORT: '0', DECOM_DATA_DIR: dataDir, KUBECONFIG: '' }), logLevel: 'silent' as const };
+      const config = {
+        ...loadAppConfig({ ...process.env, PORT: '0', DECOM_DATA_DIR: dataDir, KUBECONFIG: '' }),
+        logLevel: 'silent' as const,
+      };
       // The engine's JSON log is kept apart from the formatted output (step 5 fails an adapter on purpose):
       // it is printed only when the demo fails.
       const engineLog: string[] = [];
@@ -29,7 +32,10 @@ export function registerDemoCommand(program: Command): void {
       out(`Decom demo: embedded engine at ${engine.url}, bundled Kubernetes API server at ${engine.localKube!.url}`);
       try {
         const report = await runDemoScenario(engine.url, engine.localKube!, out);
-        const names = new Map<string, string>([[report.clusterId, 'prod-eu-1'], [report.stuckClusterId, 'stuck-1']]);
+        const names = new Map<string, string>([
+          [report.clusterId, 'prod-eu-1'],
+          [report.stuckClusterId, 'stuck-1'],
+        ]);
         report.nodepoolIds.forEach((id, i) => names.set(id, `np-${'ab'[i]}`));
         out('\n── timeline (events recorded by Decom, Kubernetes objects created/deleted)');
         for (const line of await buildTimeline(engine.store, engine.localKube, names)) out(`${line.time.slice(11, 23)}  ${line.text}`);

@@ -17,7 +17,9 @@ describe('fetchEngine against a silent engine', () => {
   });
 
   it('rejects after its timeout with a message naming the engine, instead of waiting forever', async () => {
-    await expect(fetchEngine(base, '/api/hyperfleet/v1/resources/x/events', {}, 200)).rejects.toThrow(`the engine at ${base} gave no answer within 0.2 s`);
+    await expect(fetchEngine(base, '/api/hyperfleet/v1/resources/x/events', {}, 200)).rejects.toThrow(
+      `the engine at ${base} gave no answer within 0.2 s`,
+    );
     expect(sockets.length).toBeGreaterThan(0);
   });
 });

@@ -14,7 +14,10 @@ import { loadAppConfig } from '@decom/config/app-config';
  * cost a client command about 200 ms of CPU before its first request.
  * @throws ConfigError naming the variable (e.g. `PORT: must be an integer …`).
  */
-export function engineDefaults(env: Readonly<Record<string, string | undefined>> = process.env): { apiBaseUrl: string; apiTokenFile?: string } {
+export function engineDefaults(env: Readonly<Record<string, string | undefined>> = process.env): {
+  apiBaseUrl: string;
+  apiTokenFile?: string;
+} {
   const config = loadAppConfig(env);
   return { apiBaseUrl: config.apiBaseUrl, ...(config.apiTokenFile && { apiTokenFile: config.apiTokenFile }) };
 }
@@ -70,11 +73,17 @@ export const ENGINE_ANSWER_TIMEOUT_MS = 30_000;
  * throws `401 <detail>` with how to pass a token, since that is the one fix for it;
  * no answer within `timeoutMs` throws `the engine at <base> gave no answer within …`.
  */
-export async function fetchEngine(base: string, path: string, init: RequestInit = {}, timeoutMs = ENGINE_ANSWER_TIMEOUT_MS): Promise<Response> {
+export async function fetchEngine(
+  base: string,
+  path: string,
+  init: RequestInit = {},
+  timeoutMs = ENGINE_ANSWER_TIMEOUT_MS,
+): Promise<Response> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
   const response = await fetch(`${base}${path}`, { ...init, signal }).catch((error: unknown) => {
-    if (timeout.aborted) throw new Error(`the engine at ${base} gave no answer within ${timeoutMs / 1000} s (is it stuck? check its log and /readyz)`);
+    if (timeout.aborted)
+      throw new Error(`the engine at ${base} gave no answer within ${timeoutMs / 1000} s (is it stuck? check its log and /readyz)`);
     throw new Error(unreachable(base, error));
   });
   if (response.status === 401) {
@@ -82,7 +91,9 @@ export async function fetchEngine(base: string, path: string, init: RequestInit 
     const sent = new Headers(init.headers).has('authorization');
     throw new Error(
       `401 ${problem?.detail ?? problem?.title ?? 'Unauthorized'}: ` +
-        (sent ? 'the engine refused the bearer token in the token file (expired, or not from a trusted issuer?)' : `this engine needs a bearer token: ${TOKEN_HINT}`),
+        (sent
+          ? 'the engine refused the bearer token in the token file (expired, or not from a trusted issuer?)'
+          : `this engine needs a bearer token: ${TOKEN_HINT}`),
     );
   }
   return response;

@@ -35,11 +35,11 @@ export function registerHistoryCommand(program: Command, io: HistoryCommandIo = 
     // The events endpoint pages (size ≤ 1000): read every page.
     let body: { kind: string; stream: string; total: number; items: HistoryEntryJson[] } | undefined;
     for (let page = 1; !body || body.items.length < body.total; page += 1) {
-      const response = await fetchEngine(base, `/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events?page=${page}&size=1000`, { headers });
+      const response = await fetchEngine(base, `/api/hyperfleet/v1/resources/${encodeURIComponent(id)}/events?page=${page}&size=1000`, {
+        headers,
+      });
       const answer = (await response.json().catch(() => undefined)) as
-        | { kind: string; stream: string; total: number; items: HistoryEntryJson[] }
-        | { detail?: string; title?: string }
-        | undefined;
+        { kind: string; stream: string; total: number; items: HistoryEntryJson[] } | { detail?: string; title?: string } | undefined;
       if (!response.ok || !answer || !('items' in answer)) {
         const problem = answer as { detail?: string; title?: string } | undefined;
         throw new Error(`${response.status} ${problem?.detail ?? problem?.title ?? response.statusText}`);

@@ -20,15 +20,19 @@ export function registerJobsCommands(program: Command, out: (line: string) => vo
       .option('--queue <name>', 'only this queue, e.g. adapter-run.validation')
       .option('--json', 'one JSON object per line'),
   ).action(async (options: JobsOptions & { queue?: string; json?: boolean }) => {
-      if (viaApi(options)) {
-        const answer = await callJobsApi<{ items: FailedJob[] }>(options, 'GET', `/failed${options.queue ? `?queue=${encodeURIComponent(options.queue)}` : ''}`);
-        if (!answer) return;
-        return printFailed(answer.items, options.json, out);
-      }
-      await withQueue(async (queue) => {
-        printFailed(await queue.failed(options.queue), options.json, out);
-      });
+    if (viaApi(options)) {
+      const answer = await callJobsApi<{ items: FailedJob[] }>(
+        options,
+        'GET',
+        `/failed${options.queue ? `?queue=${encodeURIComponent(options.queue)}` : ''}`,
+      );
+      if (!answer) return;
+      return printFailed(answer.items, options.json, out);
+    }
+    await withQueue(async (queue) => {
+      printFailed(await queue.failed(options.queue), options.json, out);
     });
+  });
   withJobsOptions(
     jobs
       .command('retry')
@@ -37,23 +41,27 @@ export function registerJobsCommands(program: Command, out: (line: string) => vo
       .option('--reason <text>', 'why it is retried (logged by the engine with your identity)')
       .description('move a failed job back to the queue with fresh attempts (administrators, through the API)'),
   ).action(async (queueName: string, id: string, options: JobsOptions & { reason?: string }) => {
-      if (viaApi(options)) {
-        const answer = await callJobsApi(options, 'POST', '/retry', { queue: queueName, id, ...(options.reason && { reason: options.reason }) });
-        if (answer) out(`retrying ${queueName} ${id}`);
+    if (viaApi(options)) {
+      const answer = await callJobsApi(options, 'POST', '/retry', {
+        queue: queueName,
+        id,
+        ...(options.reason && { reason: options.reason }),
+      });
+      if (answer) out(`retrying ${queueName} ${id}`);
+      return;
+    }
+    await withQueue(async (queue) => {
+      const known = await queue.queueNames();
+      if (!known.includes(queueName)) {
+        process.stderr.write(`decom jobs: unknown queue ${queueName}; known queues: ${known.join(', ') || '(none yet)'}\n`);
+        process.exitCode = 2;
         return;
       }
-      await withQueue(async (queue) => {
-        const known = await queue.queueNames();
-        if (!known.includes(queueName)) {
-          process.stderr.write(`decom jobs: unknown queue ${queueName}; known queues: ${known.join(', ') || '(none yet)'}\n`);
-          process.exitCode = 2;
-          return;
-        }
-        if (await queue.retry(queueName, id)) return out(`retrying ${queueName} ${id}`);
-        out(`no failed job ${id} in ${queueName}`);
-        process.exitCode = 1;
-      });
+      if (await queue.retry(queueName, id)) return out(`retrying ${queueName} ${id}`);
+      out(`no failed job ${id} in ${queueName}`);
+      process.exitCode = 1;
     });
+  });
 }
 
 interface JobsOptions {
@@ -77,7 +85,12 @@ function viaApi(options: JobsOptions): boolean {
 }
 
 /** Calls `/api/decom/v1/jobs<path>`; on an API error prints its detail, sets exit code 1 (2 for an unknown queue, as without the API) and returns undefined. */
-async function callJobsApi<T = unknown>(options: JobsOptions, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T | undefined> {
+async function callJobsApi<T = unknown>(
+  options: JobsOptions,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<T | undefined> {
   const defaults = engineDefaults();
   const base = (options.api ?? defaults.apiBaseUrl).replace(/\/+$/, '');
   // An unreadable token file is a usage error (exit 2): thrown to main.ts, not reported as a failed call.
@@ -85,7 +98,11 @@ async function callJobsApi<T = unknown>(options: JobsOptions, method: 'GET' | 'P
   try {
     const response = await fetchEngine(base, `/api/decom/v1/jobs${path}`, {
       method,
-      headers: { ...auth, ...(options.as && { 'x-hyperfleet-identity': options.as }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        ...auth,
+        ...(options.as && { 'x-hyperfleet-identity': options.as }),
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const answer = (await response.json().catch(() => undefined)) as (T & { detail?: string; title?: string }) | undefined;

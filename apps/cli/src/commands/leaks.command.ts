@@ -35,7 +35,11 @@ const defaultIo: LeaksCommandIo = {
 
 /** `ConfigMap ns/name  uid=…  owner=Cluster/<id>/validation` */
 export function leakLine(leak: LeakJson): string {
-  return [`${leak.kind} ${leak.namespace ? `${leak.namespace}/` : ''}${leak.name}`, ...(leak.uid ? [`uid=${leak.uid}`] : []), `owner=${leak.owner.kind}/${leak.owner.id}/${leak.owner.adapter}`].join('  ');
+  return [
+    `${leak.kind} ${leak.namespace ? `${leak.namespace}/` : ''}${leak.name}`,
+    ...(leak.uid ? [`uid=${leak.uid}`] : []),
+    `owner=${leak.owner.kind}/${leak.owner.id}/${leak.owner.adapter}`,
+  ].join('  ');
 }
 
 export function registerLeaksCommand(program: Command, io: LeaksCommandIo = defaultIo): void {
@@ -45,7 +49,7 @@ export function registerLeaksCommand(program: Command, io: LeaksCommandIo = defa
       .description(COMMAND_DESCRIPTIONS.leaks)
       .option('--json', 'print the API answer as JSON')
       .option('--delete', 'delete the leaked objects (administrators only); needs --reason')
-      .option('--reason <text>', 'why they are deleted (recorded in each former owner\'s history)')
+      .option('--reason <text>', "why they are deleted (recorded in each former owner's history)")
       .option('--as <identity>', 'identity sent as X-HyperFleet-Identity (engines without JWT)'),
   ).action(async (options: { json?: boolean; delete?: boolean; reason?: string; as?: string; api?: string; tokenFile?: string }) => {
     if (options.delete && !options.reason?.trim()) throw new InvalidArgumentError('--delete needs --reason "<why>" (it is recorded)');
@@ -54,11 +58,17 @@ export function registerLeaksCommand(program: Command, io: LeaksCommandIo = defa
     const auth = await bearerHeaders(options.tokenFile ?? io.defaultTokenFile?.());
     const response = await fetchEngine(base, `/api/decom/v1/leaks${options.delete ? '/delete' : ''}`, {
       method: options.delete ? 'POST' : 'GET',
-      headers: { ...auth, ...(identity && { 'x-hyperfleet-identity': identity }), ...(options.delete && { 'content-type': 'application/json' }) },
+      headers: {
+        ...auth,
+        ...(identity && { 'x-hyperfleet-identity': identity }),
+        ...(options.delete && { 'content-type': 'application/json' }),
+      },
       ...(options.delete && { body: JSON.stringify({ reason: options.reason }) }),
     });
-    const answer = (await response.json().catch(() => undefined)) as { total: number; items: LeakJson[]; last_scan?: unknown; detail?: string; title?: string } | undefined;
-    if (!response.ok || !answer || !Array.isArray(answer.items)) throw new Error(`${response.status} ${answer?.detail ?? answer?.title ?? response.statusText}`);
+    const answer = (await response.json().catch(() => undefined)) as
+      { total: number; items: LeakJson[]; last_scan?: unknown; detail?: string; title?: string } | undefined;
+    if (!response.ok || !answer || !Array.isArray(answer.items))
+      throw new Error(`${response.status} ${answer?.detail ?? answer?.title ?? response.statusText}`);
     if (options.json) {
       io.out(`${JSON.stringify(answer, null, 2)}\n`);
       return;

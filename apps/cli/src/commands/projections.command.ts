@@ -32,7 +32,11 @@ export function registerProjectionsCommand(program: Command, io: ProjectionsComm
       // The stores and projections load when a rebuild runs, not for `decom --help`.
       const { rebuildProjections, UnknownProjection } = await import('../engine/rebuild-projections.js');
       const bar = new SingleBar(
-        { stream: io.barStream, format: '{name} |{bar}| {percentage}% | {value}/{total} positions | {duration_formatted}', hideCursor: true },
+        {
+          stream: io.barStream,
+          format: '{name} |{bar}| {percentage}% | {value}/{total} positions | {duration_formatted}',
+          hideCursor: true,
+        },
         Presets.shades_classic,
       );
       let isStarted = false;

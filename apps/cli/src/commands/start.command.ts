@@ -28,7 +28,10 @@ export async function runEngineCommand(role: EngineRole): Promise<void> {
   const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
   // The engine (every lib, Nest, the stores) loads only for the commands that run it: `decom --help` and
   // the HTTP client commands stay cheap to start.
-  const [{ PortInUse, startEngine }, { StartAborted }] = await Promise.all([import('../engine/engine.js'), import('../engine/dependency-wait.js')]);
+  const [{ PortInUse, startEngine }, { StartAborted }] = await Promise.all([
+    import('../engine/engine.js'),
+    import('../engine/dependency-wait.js'),
+  ]);
   // A start may wait for PostgreSQL or Redis for as long as they are down: a signal meanwhile stops it.
   const starting = abortOnSignals(logger);
   let engine;
@@ -63,7 +66,9 @@ export async function runEngineCommand(role: EngineRole): Promise<void> {
     await engine.close();
     process.exit(0);
   }
-  logger.info(`Decom is running${role === 'api' ? ' (API role: adapters run in `decom worker` processes)' : ''}: ${engine.url}/api/hyperfleet/v1 (Ctrl-C to stop)`);
+  logger.info(
+    `Decom is running${role === 'api' ? ' (API role: adapters run in `decom worker` processes)' : ''}: ${engine.url}/api/hyperfleet/v1 (Ctrl-C to stop)`,
+  );
   stopOnSignals(logger, () => engine.close());
 }
 

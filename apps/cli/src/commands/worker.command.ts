@@ -19,12 +19,26 @@ export function registerWorkerCommand(program: Command): void {
     .command('worker')
     .description(COMMAND_DESCRIPTIONS.worker)
     .addHelpText('after', configVariablesHelp())
-    .option('--adapters <names>', 'comma-separated adapters to run (default: every adapter in DECOM_ADAPTERS_DIR)', (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean))
+    .option('--adapters <names>', 'comma-separated adapters to run (default: every adapter in DECOM_ADAPTERS_DIR)', (raw) =>
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .option('--concurrency <n>', 'runs at once per adapter (default DECOM_WORKER_CONCURRENCY, 4)', positiveInteger)
     .action(async (options: { adapters?: string[]; concurrency?: number }) => {
       const config = loadConfigOrExit();
       // Loaded when the worker runs, not for `decom --help` (see runEngineCommand).
-      const [{ KubeConfig }, { startAdapterWorker }, { openJobQueue }, { adapterRunMetrics, countRetries, startProcessMetrics }, { StartAborted }, { workerProbes }, { workerReadiness }, { kubernetesRecovery }] = await Promise.all([
+      const [
+        { KubeConfig },
+        { startAdapterWorker },
+        { openJobQueue },
+        { adapterRunMetrics, countRetries, startProcessMetrics },
+        { StartAborted },
+        { workerProbes },
+        { workerReadiness },
+        { kubernetesRecovery },
+      ] = await Promise.all([
         import('@kubernetes/client-node'),
         import('@decom/worker'),
         import('../engine/job-queue-factory.js'),
@@ -40,16 +54,22 @@ export function registerWorkerCommand(program: Command): void {
         process.stderr.write(`decom worker: ${message}\n`);
         process.exit(2);
       };
-      if (!config.redisUrl) return refuse('REDIS_URL is required: workers take their jobs from BullMQ (the in-process queue lives inside `decom start`)');
+      if (!config.redisUrl)
+        return refuse('REDIS_URL is required: workers take their jobs from BullMQ (the in-process queue lives inside `decom start`)');
       // Without KUBECONFIG, the bundled server of a `decom start` running on this data folder (it writes this file).
       const bundled = bundledKubeconfigPath(config.dataDir);
       const kubeconfigFile = config.kubeconfig ?? (existsSync(bundled) ? bundled : undefined);
       if (!kubeconfigFile) {
-        return refuse(`KUBECONFIG is required: separate workers must share one Kubernetes (a running \`decom start\` with its bundled server writes ${bundled}, used when present)`);
+        return refuse(
+          `KUBECONFIG is required: separate workers must share one Kubernetes (a running \`decom start\` with its bundled server writes ${bundled}, used when present)`,
+        );
       }
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromFile(kubeconfigFile);
-      logger.info({ kubeconfig: kubeconfigFile }, `Kubernetes: ${config.kubeconfig ? 'KUBECONFIG' : 'the bundled server of the running engine,'} ${kubeconfigFile}`);
+      logger.info(
+        { kubeconfig: kubeconfigFile },
+        `Kubernetes: ${config.kubeconfig ? 'KUBECONFIG' : 'the bundled server of the running engine,'} ${kubeconfigFile}`,
+      );
       let queue;
       let onKubernetesBack: ((dependency: string) => void) | undefined;
       let processMetrics: ProcessMetrics | undefined;
@@ -65,7 +85,9 @@ export function registerWorkerCommand(program: Command): void {
         // A recovery of Kubernetes re-runs what backed off because of it, once the queue and the adapters are there.
         const probed = workerProbes(config.redisUrl, kubeConfig, logger, (dependency) => onKubernetesBack?.(dependency));
         dependencies = probed;
-        processMetrics.serveHealth(() => workerReadiness({ dependencies: () => probed.probes.results(), startup: () => startup, adapters: () => running }));
+        processMetrics.serveHealth(() =>
+          workerReadiness({ dependencies: () => probed.probes.results(), startup: () => startup, adapters: () => running }),
+        );
         processMetrics.metrics.watchDependencies(() => probed.probes.results());
         ({ queue } = await openJobQueue(config, logger, {}, processMetrics.metrics, {}, { logger, signal: starting.signal }));
         queue = countRetries(queue, processMetrics.metrics);
@@ -108,7 +130,14 @@ export function registerWorkerCommand(program: Command): void {
             // A stale run stopping is the evidence of a frozen or partitioned worker: say so.
             const { adapter, job, result } = run;
             if (result?.fence?.lost !== undefined) {
-              logger.warn({ adapter, resource: `${job.event.data.kind}/${job.event.data.id}`, fence: `${result.fence.generation}.${result.fence.sequence}` }, `run stopped, fence lost: ${result.fence.lost}`);
+              logger.warn(
+                {
+                  adapter,
+                  resource: `${job.event.data.kind}/${job.event.data.id}`,
+                  fence: `${result.fence.generation}.${result.fence.sequence}`,
+                },
+                `run stopped, fence lost: ${result.fence.lost}`,
+              );
             }
           },
         });
@@ -119,7 +148,10 @@ export function registerWorkerCommand(program: Command): void {
         running = adapters.map((a) => a.name);
         onKubernetesBack = kubernetesRecovery(queue, () => running, logger);
         startup = undefined;
-        logger.info({ adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl, metrics: processMetrics.url }, `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`);
+        logger.info(
+          { adapters: adapters.map((a) => a.name), concurrency, api: config.apiBaseUrl, metrics: processMetrics.url },
+          `worker ready: ${adapters.map((a) => a.name).join(', ') || '(no adapters)'}`,
+        );
         for (const warning of adapters.flatMap((a) => a.warnings)) logger.warn(`adapter config warning: ${warning}`);
       } catch (error) {
         await queue.close();

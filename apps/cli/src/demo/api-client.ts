@@ -16,7 +16,11 @@ export class DemoApi {
   async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer<T>> {
     const response = await fetch(`${this.baseUrl}/api/hyperfleet/v1${path}`, {
       method,
-      headers: { 'x-hyperfleet-identity': this.identity, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        'x-hyperfleet-identity': this.identity,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
     const text = await response.text();

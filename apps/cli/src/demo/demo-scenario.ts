@@ -31,7 +31,11 @@ function check(condition: unknown, message: string): asserts condition {
 
 const condition = (resource: any, type: string) => resource?.status?.conditions?.find((c: any) => c.type === type);
 
-export async function runDemoScenario(baseUrl: string, kube: LocalKube, log: (line: string) => void = () => undefined): Promise<DemoReport> {
+export async function runDemoScenario(
+  baseUrl: string,
+  kube: LocalKube,
+  log: (line: string) => void = () => undefined,
+): Promise<DemoReport> {
   const api = new DemoApi(baseUrl);
   const steps: DemoStep[] = [];
   const step = (title: string) => {
@@ -45,7 +49,12 @@ export async function runDemoScenario(baseUrl: string, kube: LocalKube, log: (li
     });
 
   step('1. create a cluster and two nodepools; adapters provision them');
-  const cluster = await api.call('POST', '/clusters', { kind: 'Cluster', name: 'prod-eu-1', spec: { region: 'eu-west-1' }, labels: { env: 'prod' } });
+  const cluster = await api.call('POST', '/clusters', {
+    kind: 'Cluster',
+    name: 'prod-eu-1',
+    spec: { region: 'eu-west-1' },
+    labels: { env: 'prod' },
+  });
   check(cluster.status === 201, `create cluster: expected 201, got ${cluster.status} ${JSON.stringify(cluster.body)}`);
   const clusterId: string = cluster.body.id;
   const nodepoolIds: string[] = [];
@@ -68,20 +77,33 @@ export async function runDemoScenario(baseUrl: string, kube: LocalKube, log: (li
   const requestLogStart = kube.requests.at(-1)?.seq ?? 0;
   const deleted = await api.call('DELETE', `/clusters/${clusterId}`);
   check(deleted.status === 202, `DELETE: expected 202, got ${deleted.status}`);
-  check(deleted.body.deleted_time && deleted.body.generation === 2, `DELETE: deleted_time set and generation 2, got ${JSON.stringify(deleted.body)}`);
+  check(
+    deleted.body.deleted_time && deleted.body.generation === 2,
+    `DELETE: deleted_time set and generation 2, got ${JSON.stringify(deleted.body)}`,
+  );
   const again = await api.call('DELETE', `/clusters/${clusterId}`);
-  check(again.status === 202 && again.body.deleted_time === deleted.body.deleted_time && again.body.generation === 2, 'a repeated DELETE is idempotent');
+  check(
+    again.status === 202 && again.body.deleted_time === deleted.body.deleted_time && again.body.generation === 2,
+    'a repeated DELETE is idempotent',
+  );
   for (const id of nodepoolIds) {
     const np = await api.get(`/clusters/${clusterId}/nodepools/${id}`);
     check(np.status === 404 || np.body.deleted_time, `nodepool ${id} has deleted_time`);
   }
   const patch = await api.call('PATCH', `/clusters/${clusterId}`, { labels: { env: 'dev' } });
-  check(patch.status === 409 && patch.body.code === 'HYPERFLEET-CNF-003', `PATCH while Finalizing: expected 409 HYPERFLEET-CNF-003, got ${patch.status} ${patch.body?.code}`);
+  check(
+    patch.status === 409 && patch.body.code === 'HYPERFLEET-CNF-003',
+    `PATCH while Finalizing: expected 409 HYPERFLEET-CNF-003, got ${patch.status} ${patch.body?.code}`,
+  );
   log(`   deleted_time=${deleted.body.deleted_time} generation=${deleted.body.generation}; PATCH → 409 ${patch.body.code}`);
 
   step('3. adapters clean up in order (Job → ConfigMap → Namespace) and report Finalized=True');
   step('4. nodepools are hard-deleted, then the cluster: GET → 404');
-  await eventually('cluster hard delete', async () => ((await api.get(`/clusters/${clusterId}`)).status === 404 ? true : undefined), 30_000);
+  await eventually(
+    'cluster hard delete',
+    async () => ((await api.get(`/clusters/${clusterId}`)).status === 404 ? true : undefined),
+    30_000,
+  );
   for (const id of nodepoolIds) {
     const np = await api.get(`/nodepools/${id}`);
     check(np.status === 404, `nodepool ${id}: expected 404 after hard delete, got ${np.status}`);
@@ -92,9 +114,14 @@ export async function runDemoScenario(baseUrl: string, kube: LocalKube, log: (li
   const requestLog = kube.requests.filter((r) => r.seq > requestLogStart);
   const firstIndex = (match: (r: (typeof requestLog)[number]) => boolean) => requestLog.findIndex(match);
   const jobGone = firstIndex((r) => r.kind === 'Job' && r.name === `validation-${clusterId}-gen2` && r.status === 404);
-  const configMapDeleted = firstIndex((r) => r.method === 'DELETE' && r.kind === 'ConfigMap' && r.name === `cluster-${clusterId}-config` && r.status < 300);
+  const configMapDeleted = firstIndex(
+    (r) => r.method === 'DELETE' && r.kind === 'ConfigMap' && r.name === `cluster-${clusterId}-config` && r.status < 300,
+  );
   const namespaceDeleted = firstIndex((r) => r.method === 'DELETE' && r.kind === 'Namespace' && r.name === ns && r.status < 300);
-  check(jobGone >= 0 && configMapDeleted > jobGone && namespaceDeleted > configMapDeleted, `cluster adapter order Job → ConfigMap → Namespace (request log indexes ${jobGone}, ${configMapDeleted}, ${namespaceDeleted})`);
+  check(
+    jobGone >= 0 && configMapDeleted > jobGone && namespaceDeleted > configMapDeleted,
+    `cluster adapter order Job → ConfigMap → Namespace (request log indexes ${jobGone}, ${configMapDeleted}, ${namespaceDeleted})`,
+  );
   const clusterDeleteOrder = [
     `Job/validation-${clusterId}-gen2 (looked up, none: the Job is named after generation 1)`,
     `ConfigMap/cluster-${clusterId}-config`,
@@ -110,7 +137,10 @@ export async function runDemoScenario(baseUrl: string, kube: LocalKube, log: (li
   check(!kube.peek('v1', 'Namespace', undefined, ns), 'namespace is gone');
   const history = await api.get(`/resources/${clusterId}/events`);
   const types: string[] = history.body.items.map((e: any) => e.type);
-  check(types.includes('AdapterFinalized') && types[types.length - 1] === 'HardDeleted', `history ends with HardDeleted: ${types.join(',')}`);
+  check(
+    types.includes('AdapterFinalized') && types[types.length - 1] === 'HardDeleted',
+    `history ends with HardDeleted: ${types.join(',')}`,
+  );
   log(`   Kubernetes deletes: ${clusterDeleteOrder.join(' → ')}`);
   log(`   GET cluster and both nodepools → 404; history kept: ${history.body.total} events`);
 
@@ -119,7 +149,12 @@ export async function runDemoScenario(baseUrl: string, kube: LocalKube, log: (li
   check(stuck.status === 201, 'create stuck cluster');
   const stuckId: string = stuck.body.id;
   await reconciled(`/clusters/${stuckId}`);
-  const fault = kube.faults.add({ method: 'DELETE', pathPattern: stuckId.toLowerCase(), status: 403, message: 'RBAC: adapter may not delete' });
+  const fault = kube.faults.add({
+    method: 'DELETE',
+    pathPattern: stuckId.toLowerCase(),
+    status: 403,
+    message: 'RBAC: adapter may not delete',
+  });
   check((await api.call('DELETE', `/clusters/${stuckId}`)).status === 202, 'DELETE stuck cluster');
   const unhealthy = await eventually('stuck cluster adapter Health=False', async () => {
     const statuses = await api.get(`/clusters/${stuckId}/statuses`);
@@ -129,15 +164,25 @@ export async function runDemoScenario(baseUrl: string, kube: LocalKube, log: (li
   });
   const stuckView = (await api.get(`/clusters/${stuckId}`)).body;
   const rc = condition(stuckView, 'Reconciled');
-  check(stuckView.deleted_time && rc.status === 'False' && /validation/.test(rc.message), `stuck cluster: Finalizing, Reconciled=False naming the adapter: ${JSON.stringify(rc)}`);
+  check(
+    stuckView.deleted_time && rc.status === 'False' && /validation/.test(rc.message),
+    `stuck cluster: Finalizing, Reconciled=False naming the adapter: ${JSON.stringify(rc)}`,
+  );
   const finalized = unhealthy.conditions.find((c: any) => c.type === 'Finalized');
   check(finalized?.status === 'False', 'stuck adapter reports Finalized=False');
   const health = unhealthy.conditions.find((c: any) => c.type === 'Health');
   log(`   Reconciled=False: ${rc.message}`);
-  log(`   adapter validation: Health=False (${health.reason}: ${health.message}); Finalized=False (${finalized.reason || "no reason given by the task config"})`);
+  log(
+    `   adapter validation: Health=False (${health.reason}: ${health.message}); Finalized=False (${finalized.reason || 'no reason given by the task config'})`,
+  );
   const noReason = await api.call('POST', `/clusters/${stuckId}/force-delete`, {});
-  check(noReason.status === 400 && noReason.contentType.startsWith('application/problem+json'), `force delete without reason → 400, got ${noReason.status}`);
-  const forced = await api.call('POST', `/clusters/${stuckId}/force-delete`, { reason: 'INC-4711: RBAC for the validation adapter was revoked; infra cleaned up by hand' });
+  check(
+    noReason.status === 400 && noReason.contentType.startsWith('application/problem+json'),
+    `force delete without reason → 400, got ${noReason.status}`,
+  );
+  const forced = await api.call('POST', `/clusters/${stuckId}/force-delete`, {
+    reason: 'INC-4711: RBAC for the validation adapter was revoked; infra cleaned up by hand',
+  });
   check(forced.status === 204, `force delete → 204, got ${forced.status}`);
   check((await api.get(`/clusters/${stuckId}`)).status === 404, 'GET after force delete → 404');
   fault.remove();

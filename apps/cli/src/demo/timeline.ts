@@ -10,7 +10,11 @@ export interface TimelineLine {
   readonly text: string;
 }
 
-export async function buildTimeline(store: EventStore, kube: LocalKube | undefined, names: ReadonlyMap<string, string>): Promise<TimelineLine[]> {
+export async function buildTimeline(
+  store: EventStore,
+  kube: LocalKube | undefined,
+  names: ReadonlyMap<string, string>,
+): Promise<TimelineLine[]> {
   const lines: TimelineLine[] = [];
   const label = (id: string, kind: string) => `${kind} ${names.get(id) ?? id.slice(0, 8)}`;
   for (const event of await store.readAll()) {
@@ -47,7 +51,10 @@ export async function buildTimeline(store: EventStore, kube: LocalKube | undefin
     if (!['POST', 'DELETE'].includes(request.method) || !request.kind) continue;
     const verb = request.method === 'POST' ? 'created' : 'deleted';
     const outcome = request.status < 300 ? verb : `${request.method} refused ${request.status}`;
-    lines.push({ time: request.time, text: `  k8s ${request.kind} ${request.namespace ? `${request.namespace}/` : ''}${request.name ?? ''}: ${outcome}` });
+    lines.push({
+      time: request.time,
+      text: `  k8s ${request.kind} ${request.namespace ? `${request.namespace}/` : ''}${request.name ?? ''}: ${outcome}`,
+    });
   }
   return lines.sort((a, b) => a.time.localeCompare(b.time));
 }

@@ -4,7 +4,14 @@
  * says otherwise explicitly. Returns the start-up summary lines (issuers, admins, tenants).
  */
 import type { Logger } from 'pino';
-import { ConfigError, DEFAULT_SERVER_CONFIG, loadServerConfig, type AppConfig, type AuthorizationConfig, type ServerConfig } from '@decom/config';
+import {
+  ConfigError,
+  DEFAULT_SERVER_CONFIG,
+  loadServerConfig,
+  type AppConfig,
+  type AuthorizationConfig,
+  type ServerConfig,
+} from '@decom/config';
 import { type ApiAuth, AccessPolicy, Authenticator, EmbeddedIssuer, JwtVerifier, TenantResolver } from '@decom/api';
 
 export interface EngineAuth {
@@ -43,10 +50,18 @@ export async function buildEngineAuth(config: AppConfig, logger: Logger, options
         maxTokenLifetimeSeconds: server.jwt.max_token_lifetime_seconds,
         remote: { cooldownMs: server.jwt.jwks_refetch_cooldown_seconds * 1000 },
         ...(embedded ? { localIssuers: [{ config: embedded.config, keys: embedded.keys }] } : {}),
-        onKeyFetchError: (issuer, error) => logger.warn({ issuer, err: { message: error.message } }, `cannot fetch the signing keys of issuer ${issuer}: tokens of it are refused meanwhile`),
+        onKeyFetchError: (issuer, error) =>
+          logger.warn(
+            { issuer, err: { message: error.message } },
+            `cannot fetch the signing keys of issuer ${issuer}: tokens of it are refused meanwhile`,
+          ),
       })
     : undefined;
-  const policy = new AccessPolicy({ authorization, authenticated: jwtOn, ...(embedded ? { embeddedIssuer: embedded.config.issuer_url } : {}) });
+  const policy = new AccessPolicy({
+    authorization,
+    authenticated: jwtOn,
+    ...(embedded ? { embeddedIssuer: embedded.config.issuer_url } : {}),
+  });
   const tenant = server.tenant?.enabled ? server.tenant : undefined;
   const tenants = tenant
     ? new TenantResolver(
@@ -70,7 +85,21 @@ export async function buildEngineAuth(config: AppConfig, logger: Logger, options
     );
   }
   return {
-    auth: { authenticator: new Authenticator({ ...(verifier ? { verifier } : {}), anonymousReads: server.jwt.anonymous_reads, ...(tenants ? { tenants } : {}), isSystemIdentity: (identity) => identity.startsWith('system:') || policy.namesSystemIdentity(identity), loopbackHostsOnly: !jwtOn && isLoopback(config.host) }), policy, rateLimit: server.rate_limit, trustedProxies: server.trusted_proxies, streams: server.streams, graphqlIntrospection: server.graphql.introspection, ...(server.limits && { deletionBudgets: server.limits.deletions }) },
+    auth: {
+      authenticator: new Authenticator({
+        ...(verifier ? { verifier } : {}),
+        anonymousReads: server.jwt.anonymous_reads,
+        ...(tenants ? { tenants } : {}),
+        isSystemIdentity: (identity) => identity.startsWith('system:') || policy.namesSystemIdentity(identity),
+        loopbackHostsOnly: !jwtOn && isLoopback(config.host),
+      }),
+      policy,
+      rateLimit: server.rate_limit,
+      trustedProxies: server.trusted_proxies,
+      streams: server.streams,
+      graphqlIntrospection: server.graphql.introspection,
+      ...(server.limits && { deletionBudgets: server.limits.deletions }),
+    },
     ...(embedded ? { embedded } : {}),
     ...(verifier ? { verifier } : {}),
     summary,

@@ -64,7 +64,9 @@ export class ApiPort {
     }
     const gate = this.gate;
     this.closers.add(() => gate.close());
-    this.logger.info(`API port ${gate.port}: /healthz answers 200, /readyz and every other route 503 (Retry-After) until the dependencies answer`);
+    this.logger.info(
+      `API port ${gate.port}: /healthz answers 200, /readyz and every other route 503 (Retry-After) until the dependencies answer`,
+    );
   }
 }
 

@@ -11,7 +11,15 @@ import type { KindRegistry } from '@decom/domain';
 import { describeError, isTransientError, type EventStore } from '@decom/event-store';
 import type { ReadModelStore, ResourceQueries } from '@decom/projections';
 import type { DecomMetrics } from '@decom/metrics';
-import { DeadLetterPruner, DispatchReactor, ReactorRunner, ResourceAddressBook, Sweeper, type JobQueue, type SentinelRules } from '@decom/jobs';
+import {
+  DeadLetterPruner,
+  DispatchReactor,
+  ReactorRunner,
+  ResourceAddressBook,
+  Sweeper,
+  type JobQueue,
+  type SentinelRules,
+} from '@decom/jobs';
 import type { LeakScannerSlot } from '@decom/api';
 import { prunedDeadLetterReporter } from './observability.js';
 import { resourceProgressOf } from './resource-progress.js';
@@ -38,7 +46,9 @@ interface BackgroundParts {
 }
 
 /** Leak inventory and scans, supervised; listed in `/readyz` after dispatch. */
-export async function startLeakInventory(parts: BackgroundParts & { kubeConfig: KubeConfig; slot: LeakScannerSlot; commandBus: CommandBus }): Promise<void> {
+export async function startLeakInventory(
+  parts: BackgroundParts & { kubeConfig: KubeConfig; slot: LeakScannerSlot; commandBus: CommandBus },
+): Promise<void> {
   const leakWork = await startLeakWork({
     config: parts.config,
     kinds: parts.kinds,
@@ -60,7 +70,9 @@ export async function startLeakInventory(parts: BackgroundParts & { kubeConfig: 
  * Dispatch: turns events into adapter jobs once the projections applied them. With an in-process queue only
  * the adapters hosted here can be dispatched to; the others report over HTTP (a warning per kind says so).
  */
-export async function startDispatch(parts: BackgroundParts & { readSide: EngineReadSide; isDispatchable: (adapter: string) => boolean }): Promise<ReactorRunner> {
+export async function startDispatch(
+  parts: BackgroundParts & { readSide: EngineReadSide; isDispatchable: (adapter: string) => boolean },
+): Promise<ReactorRunner> {
   const addresses = new ResourceAddressBook(parts.kinds, parts.queries);
   const projections = parts.readSide.projections;
   const dispatch: ReactorRunner = new ReactorRunner(

@@ -53,17 +53,31 @@ describe('retryUntilAvailable', () => {
     expect(gateOpened).toBe(1);
     expect(seen[0]).toMatchObject({ state: 'waiting', dependency: 'postgres', error: 'connect ECONNREFUSED 127.0.0.1:5999', attempts: 1 });
     expect(lines.map((line) => [line.level, line.msg])).toEqual([
-      [40, expect.stringMatching(/^PostgreSQL postgres:\/\/127\.0\.0\.1:5999\/decom unavailable at start: connect ECONNREFUSED 127\.0\.0\.1:5999; waiting for it/)],
-      [30, expect.stringMatching(/^PostgreSQL postgres:\/\/127\.0\.0\.1:5999\/decom answered after \d+\.\d s \(6 failed attempt\(s\)\): starting$/)],
+      [
+        40,
+        expect.stringMatching(
+          /^PostgreSQL postgres:\/\/127\.0\.0\.1:5999\/decom unavailable at start: connect ECONNREFUSED 127\.0\.0\.1:5999; waiting for it/,
+        ),
+      ],
+      [
+        30,
+        expect.stringMatching(
+          /^PostgreSQL postgres:\/\/127\.0\.0\.1:5999\/decom answered after \d+\.\d s \(6 failed attempt\(s\)\): starting$/,
+        ),
+      ],
     ]);
     expect(state.current().state).toBe('starting');
   });
 
-  it('logs again when the cause changes, and keeps the wait\'s start time', async () => {
+  it("logs again when the cause changes, and keeps the wait's start time", async () => {
     const { lines, logger } = capture();
     let now = Date.parse('2026-12-03T06:00:00Z');
     const state = new StartupState(() => new Date(now));
-    const causes = [refused(5999), refused(5999), Object.assign(new Error('password authentication failed for user "decom"'), { code: '28P01' })];
+    const causes = [
+      refused(5999),
+      refused(5999),
+      Object.assign(new Error('password authentication failed for user "decom"'), { code: '28P01' }),
+    ];
     let since: string | undefined;
     await retryUntilAvailable(
       async () => {
@@ -109,7 +123,12 @@ describe('retryUntilAvailable', () => {
         throw refused(5999);
       },
       () => postgres,
-      { logger, signal: controller.signal, delays: { baseDelayMs: 60_000, maxDelayMs: 60_000 }, onWaiting: async () => void setTimeout(() => controller.abort(), 5) },
+      {
+        logger,
+        signal: controller.signal,
+        delays: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
+        onWaiting: async () => void setTimeout(() => controller.abort(), 5),
+      },
     );
     await expect(waiting).rejects.toEqual(new StartAborted('postgres'));
   });
@@ -132,7 +151,9 @@ describe('StartupState', () => {
     state.waiting('redis', 'connect ECONNREFUSED 127.0.0.1:6999');
     expect(state.report()).toEqual({
       status: 'not_ready',
-      checks: { startup: { state: 'waiting', dependency: 'redis', since: '2026-12-03T06:00:00.000Z', error: 'connect ECONNREFUSED 127.0.0.1:6999' } },
+      checks: {
+        startup: { state: 'waiting', dependency: 'redis', since: '2026-12-03T06:00:00.000Z', error: 'connect ECONNREFUSED 127.0.0.1:6999' },
+      },
     });
     expect(state.describe()).toBe('waiting for redis since 2026-12-03T06:00:00.000Z (connect ECONNREFUSED 127.0.0.1:6999)');
     state.starting();

@@ -53,7 +53,11 @@ export interface Unavailable {
  * any other is thrown at once (a configuration error must still exit).
  * @throws StartAborted when `wait.signal` aborts during a pause; the first unrecognised error of `open`.
  */
-export async function retryUntilAvailable<T>(open: () => Promise<T>, classify: (error: unknown) => Unavailable | undefined, wait: StartWait): Promise<T> {
+export async function retryUntilAvailable<T>(
+  open: () => Promise<T>,
+  classify: (error: unknown) => Unavailable | undefined,
+  wait: StartWait,
+): Promise<T> {
   let failures = 0;
   let firstFailureAt = 0;
   let lastCause: string | undefined;
@@ -75,7 +79,9 @@ export async function retryUntilAvailable<T>(open: () => Promise<T>, classify: (
       const cause = describeError(error);
       if (!unavailable) {
         firstFailureAt = Date.now();
-        wait.logger.warn(`${reached.label} unavailable at start: ${cause}; waiting for it (retrying with backoff up to ${(wait.delays ?? START_RETRY_DELAYS).maxDelayMs / 1000} s; /healthz answers, /readyz is 503 meanwhile)`);
+        wait.logger.warn(
+          `${reached.label} unavailable at start: ${cause}; waiting for it (retrying with backoff up to ${(wait.delays ?? START_RETRY_DELAYS).maxDelayMs / 1000} s; /healthz answers, /readyz is 503 meanwhile)`,
+        );
       } else if (cause !== lastCause || reached.dependency !== unavailable.dependency) {
         wait.logger.warn(`${reached.label} still unavailable: ${cause}`);
       }

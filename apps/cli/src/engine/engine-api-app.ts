@@ -6,7 +6,14 @@ import type { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import { auditEntries, breakGlassRequest, breakGlassRequests, type ReadModelStore, type ResourceQueries } from '@decom/projections';
 import type { DecomMetrics } from '@decom/metrics';
-import { createApiApp, domainTransitionObserver, type ApiAuth, type KubernetesCleanupVerifier, type LeakScannerSlot, type SpanExporter } from '@decom/api';
+import {
+  createApiApp,
+  domainTransitionObserver,
+  type ApiAuth,
+  type KubernetesCleanupVerifier,
+  type LeakScannerSlot,
+  type SpanExporter,
+} from '@decom/api';
 import { buildInfo } from '../build-info.js';
 import { NestPinoLogger } from './nest-pino-logger.js';
 import { readinessReport } from './readiness.js';
@@ -69,7 +76,10 @@ export function createEngineApiApp(parts: EngineApiParts): Promise<NestFastifyAp
       auth: parts.auth,
       deadLetters: parts.jobs.deadLetters,
       audit: { list: (options) => auditEntries(parts.readModels, options) },
-      breakGlass: { list: (options) => breakGlassRequests(parts.readModels, options), get: (id, now) => breakGlassRequest(parts.readModels, id, now) },
+      breakGlass: {
+        list: (options) => breakGlassRequests(parts.readModels, options),
+        get: (id, now) => breakGlassRequest(parts.readModels, id, now),
+      },
       operatorLog: logger,
       metrics,
     },

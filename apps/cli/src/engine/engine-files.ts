@@ -21,7 +21,12 @@ export interface EngineFiles {
  * @param sweepDebounceMs tests and the demo: every kind's sweep rule becomes Sentinel's default with this debounce.
  * @throws ConfigError naming the file, line and field at fault.
  */
-export async function readEngineFiles(config: AppConfig, logger: Logger, hostsAdapters: boolean, sweepDebounceMs?: number): Promise<EngineFiles> {
+export async function readEngineFiles(
+  config: AppConfig,
+  logger: Logger,
+  hostsAdapters: boolean,
+  sweepDebounceMs?: number,
+): Promise<EngineFiles> {
   const kinds = new KindRegistry(await loadEntitiesConfig(config.entitiesFile));
   const auth = await buildEngineAuth(config, logger, { hostsAdapters });
   const kubeConfig = hostsAdapters ? loadKubeConfig(config.kubeconfig) : undefined;
@@ -37,7 +42,10 @@ export function loadKubeConfig(path: string | undefined): KubeConfig {
   try {
     kubeConfig.loadFromFile(path);
   } catch (error) {
-    throw new ConfigError('KUBECONFIG', `cannot read ${path} as a kubeconfig: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+    throw new ConfigError(
+      'KUBECONFIG',
+      `cannot read ${path} as a kubeconfig: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`,
+    );
   }
   if (!kubeConfig.getCurrentCluster()) throw new ConfigError('KUBECONFIG', `${path} names no current cluster`);
   return kubeConfig;
@@ -45,7 +53,8 @@ export function loadKubeConfig(path: string | undefined): KubeConfig {
 
 /** The sweep's Sentinel rules: `sentinel.yaml`, or (tests, demo) the default rule with another debounce. */
 async function sweepRules(config: AppConfig, kinds: KindRegistry, debounceMs?: number): Promise<SentinelRules> {
-  if (debounceMs !== undefined) return sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision({ debounce: `${debounceMs}ms` })));
+  if (debounceMs !== undefined)
+    return sentinelRules(new Map(), compileMessageDecision(sentinelDefaultDecision({ debounce: `${debounceMs}ms` })));
   return loadSentinelConfig(
     config.sentinelFile,
     kinds.descriptors.map((d) => d.plural),

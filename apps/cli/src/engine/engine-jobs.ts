@@ -39,7 +39,9 @@ export async function openEngineJobs(parts: {
   const choice = await openJobQueue(parts.config, parts.logger, parts.tuning, parts.metrics, redisWatch, parts.startWait);
   const { reachability } = choice;
   const queue = countRetries(choice.queue, parts.metrics);
-  const consumers = new QueueConsumers(async () => (reachability && queue.queueConsumers ? reachability.bounded(() => queue.queueConsumers!()) : []));
+  const consumers = new QueueConsumers(async () =>
+    reachability && queue.queueConsumers ? reachability.bounded(() => queue.queueConsumers!()) : [],
+  );
   parts.closers.add(() => queue.close());
   parts.logger.info(`jobs: ${choice.description}`);
   const deadLetters: DeadLetterSource = reachability

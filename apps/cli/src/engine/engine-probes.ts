@@ -54,7 +54,9 @@ export function engineProbes(sources: EngineProbeSources): EngineProbes {
   }
   const closers: (() => Promise<void>)[] = [];
   if (config.redisUrl) {
-    const redis = redisProbe(config.redisUrl, (reason) => logger.warn(`Redis eviction policy unknown (${reason}): cannot check that it is noeviction, which BullMQ needs`));
+    const redis = redisProbe(config.redisUrl, (reason) =>
+      logger.warn(`Redis eviction policy unknown (${reason}): cannot check that it is noeviction, which BullMQ needs`),
+    );
     list.push(redis);
     closers.push(() => redis.close());
   }
@@ -100,8 +102,15 @@ export function kubernetesProbe(kube: KubeConfig): DependencyProbe {
  * `decom_dependency_up` as the engine's feed `/readyz` and its metrics. `onBack`: as `EngineProbeSources.onBack`.
  * `close()` stops them.
  */
-export function workerProbes(redisUrl: string, kube: KubeConfig, logger: Logger, onBack?: (dependency: DependencyName) => void): { probes: DependencyProbes; close(): Promise<void> } {
-  const redis = redisProbe(redisUrl, (reason) => logger.warn(`Redis eviction policy unknown (${reason}): cannot check that it is noeviction, which BullMQ needs`));
+export function workerProbes(
+  redisUrl: string,
+  kube: KubeConfig,
+  logger: Logger,
+  onBack?: (dependency: DependencyName) => void,
+): { probes: DependencyProbes; close(): Promise<void> } {
+  const redis = redisProbe(redisUrl, (reason) =>
+    logger.warn(`Redis eviction policy unknown (${reason}): cannot check that it is noeviction, which BullMQ needs`),
+  );
   const probes = new DependencyProbes([redis, kubernetesProbe(kube)], {
     onChange: (current, previous) => {
       if (logChange(logger, current, previous) && previous.status === 'down') onBack?.(current.dependency);
@@ -134,10 +143,16 @@ function logChange(logger: Logger, current: ProbeResult, previous: ProbeResult):
     if (previous.status === 'unknown' && previous.reason === 'not probed yet') return false;
     // Runs a previous process left backing off on an unreachable cluster are due once it answers: `true`.
     if (previous.status === 'unknown' && previous.reason === KUBERNETES_NOT_STARTED) return true;
-    logger.info(fields, `dependency ${current.dependency} up again (was ${previous.status} since ${previous.since}: ${previous.reason ?? ''})`);
+    logger.info(
+      fields,
+      `dependency ${current.dependency} up again (was ${previous.status} since ${previous.since}: ${previous.reason ?? ''})`,
+    );
     return true;
   }
   if (current.status === 'unknown' && STARTING_REASONS.has(current.reason ?? '')) return false;
-  logger.warn({ ...fields, reason: current.reason }, `dependency ${current.dependency} ${current.status}: ${current.reason}${current.affects_readiness ? '' : ' (information only: readiness unaffected)'}`);
+  logger.warn(
+    { ...fields, reason: current.reason },
+    `dependency ${current.dependency} ${current.status}: ${current.reason}${current.affects_readiness ? '' : ' (information only: readiness unaffected)'}`,
+  );
   return false;
 }

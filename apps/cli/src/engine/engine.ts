@@ -16,7 +16,14 @@ import type { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import { ResourceQueries, type ReadModelStore } from '@decom/projections';
 import type { DecomMetrics } from '@decom/metrics';
-import { registerHardDeleteProcessor, KubernetesCleanupVerifier, LeakScannerSlot, startOtlpExport, type JwtVerifier, type SpanExporter } from '@decom/api';
+import {
+  registerHardDeleteProcessor,
+  KubernetesCleanupVerifier,
+  LeakScannerSlot,
+  startOtlpExport,
+  type JwtVerifier,
+  type SpanExporter,
+} from '@decom/api';
 import { KubernetesTransport } from '@decom/adapter';
 import { hostedAdapterKinds } from './hosted-adapter-kinds.js';
 import type { DeadLetterPruner, JobQueue, Sweeper } from '@decom/jobs';
@@ -124,16 +131,48 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const loops = new EngineLoops(storage.description.split(',')[0]!.replace(/ \(.*$/, ''), logger);
     const readSide = await EngineReadSide.start({ store, readModels, kinds, loops, logger, closers });
     const later = new StartedAfterListen();
-    const jobs = await openEngineJobs({ config, logger, ...(options.queueTuning ? { tuning: options.queueTuning } : {}), metrics, later, startWait, closers });
+    const jobs = await openEngineJobs({
+      config,
+      logger,
+      ...(options.queueTuning ? { tuning: options.queueTuning } : {}),
+      metrics,
+      later,
+      startWait,
+      closers,
+    });
     const { queue } = jobs;
-    const dependencies = await startDependencyProbes({ config, store, readModels, kubeConfig, verifier: auth.verifier, queue, later, logger, metrics, closers });
+    const dependencies = await startDependencyProbes({
+      config,
+      store,
+      readModels,
+      kubeConfig,
+      verifier: auth.verifier,
+      queue,
+      later,
+      logger,
+      metrics,
+      closers,
+    });
     const spans = await startTracing(config, logger, closers);
     const leaks = new LeakScannerSlot();
     // Leak inventory, scans and verify-before-hard-delete where this process reaches Kubernetes (role all, or api with KUBECONFIG).
     const leakKube = kubeConfig ?? (config.kubeconfig ? loadKubeConfig(config.kubeconfig) : undefined);
     const cleanupVerifier = await startCleanupVerifier(config, logger, leakKube !== undefined);
     const app = await createEngineApiApp({
-      config, logger, metrics, kinds, store, readModels, queries, readSide, dependencies, jobs, later, leaks, cleanupVerifier, auth: auth.auth,
+      config,
+      logger,
+      metrics,
+      kinds,
+      store,
+      readModels,
+      queries,
+      readSide,
+      dependencies,
+      jobs,
+      later,
+      leaks,
+      cleanupVerifier,
+      auth: auth.auth,
       ...(spans ? { spans } : {}),
       ...(options.requestObservability !== undefined ? { requestObservability: options.requestObservability } : {}),
       ...(options.apiClock ? { clock: options.apiClock } : {}),
@@ -146,7 +185,19 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 
     const hosted: HostedAdapters =
       role === 'all' && kubeConfig
-        ? await hostAdapters({ config, logger, metrics, kubeConfig, queue, app, apiBaseUrl, ...(auth.embedded ? { embedded: auth.embedded } : {}), options, later, closers })
+        ? await hostAdapters({
+            config,
+            logger,
+            metrics,
+            kubeConfig,
+            queue,
+            app,
+            apiBaseUrl,
+            ...(auth.embedded ? { embedded: auth.embedded } : {}),
+            options,
+            later,
+            closers,
+          })
         : noHostedAdapters(logger);
     const commandBus = app.get(CommandBus);
     registerHardDeleteProcessor(queue, commandBus);
@@ -158,7 +209,12 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     }
     const isDispatchable = dispatchableAdapters(kinds, hosted.adapters, jobs.localOnly, logger);
     const dispatch = await startDispatch({ ...background, readSide, isDispatchable });
-    const { sweeper, deadLetterPruner } = await startSweeping({ ...background, rules, intervalMs: options.sweep?.intervalMs ?? config.sweepIntervalMs, isDispatchable });
+    const { sweeper, deadLetterPruner } = await startSweeping({
+      ...background,
+      rules,
+      intervalMs: options.sweep?.intervalMs ?? config.sweepIntervalMs,
+      isDispatchable,
+    });
     watchEngineMetrics({ metrics, store, readModels, queries, projections: readSide.projections, dispatch, jobs, later });
     logger.info(`metrics: ${processMetrics.url}`);
 
@@ -235,7 +291,9 @@ async function startDependencyProbes(parts: {
  */
 async function startCleanupVerifier(config: AppConfig, logger: Logger, reachesKubernetes: boolean): Promise<KubernetesCleanupVerifier> {
   if (!reachesKubernetes) {
-    logger.warn('verify before hard delete is off in this process: it has no KUBECONFIG, so hosted adapters\' objects cannot be listed before a hard delete (set KUBECONFIG to their cluster to verify; docs/policies.md)');
+    logger.warn(
+      "verify before hard delete is off in this process: it has no KUBECONFIG, so hosted adapters' objects cannot be listed before a hard delete (set KUBECONFIG to their cluster to verify; docs/policies.md)",
+    );
     return new KubernetesCleanupVerifier(new Map());
   }
   return new KubernetesCleanupVerifier(await hostedAdapterKinds(config.adaptersDir, config.adapterEnv, config.apiBaseUrl));
@@ -259,11 +317,17 @@ function noHostedAdapters(logger: Logger): HostedAdapters {
  * Which adapters dispatch may enqueue for: all with BullMQ (workers elsewhere consume them); with the
  * in-process queue only those hosted here, and a kind requiring another one waits for its reports over HTTP.
  */
-function dispatchableAdapters(kinds: KindRegistry, adapters: readonly HostedAdapter[], localOnly: boolean, logger: Logger): (adapter: string) => boolean {
+function dispatchableAdapters(
+  kinds: KindRegistry,
+  adapters: readonly HostedAdapter[],
+  localOnly: boolean,
+  logger: Logger,
+): (adapter: string) => boolean {
   const hosted = new Set(adapters.map((a) => a.name));
   for (const kind of kinds.descriptors) {
     const external = kind.required_adapters.filter((a) => !hosted.has(a));
-    if (localOnly && external.length > 0) logger.warn(`${kind.kind} requires adapter(s) ${external.join(', ')} not hosted here: deletions wait for their reports over HTTP`);
+    if (localOnly && external.length > 0)
+      logger.warn(`${kind.kind} requires adapter(s) ${external.join(', ')} not hosted here: deletions wait for their reports over HTTP`);
   }
   return (adapter) => !localOnly || hosted.has(adapter);
 }

@@ -12,14 +12,26 @@ import { listAdapterFiles, loadAdapterConfigFile, loadTaskConfigFile, managedKin
  * Adapter name (the deployment config's `adapter.name`, else the file's) → its kinds. Empty when the folder does
  * not exist. @throws the load error of a task or deployment config that does not parse.
  */
-export async function hostedAdapterKinds(dir: string, env: Readonly<Record<string, string | undefined>>, apiBaseUrl: string): Promise<Map<string, ManagedKind[]>> {
+export async function hostedAdapterKinds(
+  dir: string,
+  env: Readonly<Record<string, string | undefined>>,
+  apiBaseUrl: string,
+): Promise<Map<string, ManagedKind[]>> {
   const out = new Map<string, ManagedKind[]>();
-  if (!(await access(dir).then(() => true, () => false))) return out;
+  if (
+    !(await access(dir).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return out;
   const { adapters } = await listAdapterFiles(dir);
   for (const files of adapters) {
     const kinds = managedKinds([await loadTaskConfigFile(files.taskFile)]);
     if (kinds.length === 0) continue;
-    const name = files.deploymentFile ? ((await loadAdapterConfigFile(files.deploymentFile, env, { defaultBaseUrl: apiBaseUrl })).adapter.name ?? files.name) : files.name;
+    const name = files.deploymentFile
+      ? ((await loadAdapterConfigFile(files.deploymentFile, env, { defaultBaseUrl: apiBaseUrl })).adapter.name ?? files.name)
+      : files.name;
     out.set(name, kinds);
   }
   return out;

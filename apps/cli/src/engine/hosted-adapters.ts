@@ -98,7 +98,9 @@ export async function hostAdapters(parts: {
     ...(options.adapterRerun ? { rerun: options.adapterRerun } : {}),
     onAdapterRun: adapterRunMetrics(metrics, options.onAdapterRun),
     ...(embedded ? { tokenFor: (adapter: string) => embedded.tokenSource(`adapter:${adapter}`) } : {}),
-    ...(options.adapterApiTransport !== 'http' && { apiFetch: inProcessFetch(parts.apiBaseUrl, (request) => parts.app.getHttpAdapter().getInstance().inject(request)) }),
+    ...(options.adapterApiTransport !== 'http' && {
+      apiFetch: inProcessFetch(parts.apiBaseUrl, (request) => parts.app.getHttpAdapter().getInstance().inject(request)),
+    }),
     log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
     onWatchTrigger: (trigger) => {
       metrics.watchTriggeredRuns.inc({ adapter: trigger.adapter });

@@ -43,7 +43,14 @@ export interface RedisWatch {
  * gives up after 5 s.
  * @throws StartAborted when `start.signal` aborts while Redis does not answer; Error "cannot reach Redis" (no `start`).
  */
-export async function openJobQueue(config: AppConfig, logger: Logger, tuning: QueueTuning = {}, metrics?: DecomMetrics, watch: RedisWatch = {}, start?: StartWait): Promise<QueueChoice> {
+export async function openJobQueue(
+  config: AppConfig,
+  logger: Logger,
+  tuning: QueueTuning = {},
+  metrics?: DecomMetrics,
+  watch: RedisWatch = {},
+  start?: StartWait,
+): Promise<QueueChoice> {
   const onDeadLetter = deadLetterReporter(logger, metrics);
   if (!config.redisUrl) {
     return { queue: new InProcessJobQueue(Date.now, Math.random, onDeadLetter), localOnly: true, description: 'in-process' };
@@ -81,7 +88,12 @@ export async function openJobQueue(config: AppConfig, logger: Logger, tuning: Qu
   if (start) {
     await waitForFirstAnswer(queue, start);
     isStarting = false;
-    return { queue, localOnly: false, reachability, description: `BullMQ on Redis ${redact(config.redisUrl)} (prefix ${config.queuePrefix})` };
+    return {
+      queue,
+      localOnly: false,
+      reachability,
+      description: `BullMQ on Redis ${redact(config.redisUrl)} (prefix ${config.queuePrefix})`,
+    };
   }
   // Fail the start now, with the cause, rather than at the first enqueue.
   const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5_000).unref());
@@ -89,7 +101,12 @@ export async function openJobQueue(config: AppConfig, logger: Logger, tuning: Qu
     await queue.close().catch(() => undefined);
     throw new Error(`cannot reach Redis at ${redact(config.redisUrl!)}: ${error instanceof Error ? error.message : String(error)}`);
   });
-  return { queue, localOnly: false, reachability, description: `BullMQ on Redis ${redact(config.redisUrl)} (prefix ${config.queuePrefix})` };
+  return {
+    queue,
+    localOnly: false,
+    reachability,
+    description: `BullMQ on Redis ${redact(config.redisUrl)} (prefix ${config.queuePrefix})`,
+  };
 }
 
 /**
@@ -102,7 +119,10 @@ async function waitForFirstAnswer(queue: BullMqJobQueue, start: StartWait): Prom
   // Observed here too: an abort leaves `answered` pending until the close rejects it.
   answered.catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
-  const isQuick = await Promise.race([answered.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), FIRST_ANSWER_MS)))]).finally(() => clearTimeout(timer));
+  const isQuick = await Promise.race([
+    answered.then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), FIRST_ANSWER_MS))),
+  ]).finally(() => clearTimeout(timer));
   if (isQuick) return;
   if (start.state?.current().state !== 'waiting') start.state?.waiting('redis', `no answer within ${FIRST_ANSWER_MS} ms`);
   await start.onWaiting?.();

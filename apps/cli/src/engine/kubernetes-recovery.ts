@@ -25,7 +25,8 @@ export function kubernetesRecovery(queue: JobQueue, adapters: () => readonly str
     last = last.then(async () => {
       try {
         const { requeued, released } = await requeueBackedOffRuns(queue, names, 'kubernetes');
-        const dead = released > 0 ? `; backoff released for ${released} dead-lettered resource/adapter pair(s) (their next trigger runs at once)` : '';
+        const dead =
+          released > 0 ? `; backoff released for ${released} dead-lettered resource/adapter pair(s) (their next trigger runs at once)` : '';
         logger.info({ dependency, requeued, released }, `kubernetes reachable again: ${requeued} backed-off adapter runs re-queued${dead}`);
       } catch (error) {
         logger.warn({ dependency }, `kubernetes reachable again: re-queueing backed-off adapter runs failed: ${describeError(error)}`);

@@ -56,12 +56,18 @@ export async function startLeakWork(deps: LeakWorkDeps): Promise<LeakWork> {
   const tasks = await Promise.all(files.map((f) => loadTaskConfigFile(join(config.adaptersDir, f))));
   const kinds = managedKinds(tasks);
   // resource_index keeps every id ever created here (also after hard delete): an id it lacks is not ours.
-  const ownerState = async (id: string): Promise<OwnerState> => ((await deps.queries.get(id)) ? 'live' : (await deps.queries.locate(id)) ? 'gone' : 'unknown');
+  const ownerState = async (id: string): Promise<OwnerState> =>
+    (await deps.queries.get(id)) ? 'live' : (await deps.queries.locate(id)) ? 'gone' : 'unknown';
   const scanner = new LeakScanner(new KubernetesTransport(deps.kubeConfig), kinds, ownerState);
   deps.slot.current = scanner;
 
   let supervisor: Supervisor | undefined;
-  const runner = new ReactorRunner(deps.store, deps.checkpoints, new LeakInventoryReactor(deps.kinds, deps.slot, deps.commandBus), (error) => supervisor?.fail(error));
+  const runner = new ReactorRunner(
+    deps.store,
+    deps.checkpoints,
+    new LeakInventoryReactor(deps.kinds, deps.slot, deps.commandBus),
+    (error) => supervisor?.fail(error),
+  );
   const inventory = deps.supervise('leak-inventory', runner);
   supervisor = inventory;
   await inventory.start();
@@ -78,13 +84,19 @@ export async function startLeakWork(deps: LeakWorkDeps): Promise<LeakWork> {
         .scan()
         .then((leaks) => {
           gauge.set(leaks.length);
-          if (leaks.length > 0) logger.warn({ leaked_objects: leaks.length }, `leak scan: ${leaks.length} object(s) whose owner no longer exists (GET /api/decom/v1/leaks, decom leaks)`);
+          if (leaks.length > 0)
+            logger.warn(
+              { leaked_objects: leaks.length },
+              `leak scan: ${leaks.length} object(s) whose owner no longer exists (GET /api/decom/v1/leaks, decom leaks)`,
+            );
         })
         .catch((error) => logger.warn({ err: error }, 'leak scan failed'));
     }, config.leakScanIntervalMs);
     timer.unref();
   }
-  logger.info(`leaks: scanning ${kinds.map((k) => k.kind).join(', ') || '(no kinds)'}${config.leakScanIntervalMs > 0 ? ` every ${config.leakScanIntervalMs} ms` : ' on request'}`);
+  logger.info(
+    `leaks: scanning ${kinds.map((k) => k.kind).join(', ') || '(no kinds)'}${config.leakScanIntervalMs > 0 ? ` every ${config.leakScanIntervalMs} ms` : ' on request'}`,
+  );
   return {
     inventory,
     position: () => runner.checkpoint(),

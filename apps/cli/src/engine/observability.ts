@@ -5,7 +5,15 @@
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
-import { DecomMetrics, Registry, startMetricsServer, type AdapterOperation, type AdapterOutcome, type HealthReport, type MetricsServer } from '@decom/metrics';
+import {
+  DecomMetrics,
+  Registry,
+  startMetricsServer,
+  type AdapterOperation,
+  type AdapterOutcome,
+  type HealthReport,
+  type MetricsServer,
+} from '@decom/metrics';
 import type { FailedJob, JobHandler, JobQueue, PrunedDeadLetter } from '@decom/jobs';
 import type { AdapterRunObserver } from '@decom/worker';
 import { buildInfo } from '../build-info.js';
@@ -41,8 +49,12 @@ export function adapterRunMetrics(metrics: DecomMetrics, next?: AdapterRunObserv
     const policy = run.result?.policy.resource;
     const operation: AdapterOperation = policy?.deleting ? (policy.deletionPolicy === 'Orphan' ? 'orphan' : 'delete') : 'apply';
     const outcome: AdapterOutcome = run.failure
-      ? run.failure.kind === 'transient' ? 'transient_error' : 'terminal_error'
-      : run.progress?.kind === 'wait' ? 'in_progress' : 'success';
+      ? run.failure.kind === 'transient'
+        ? 'transient_error'
+        : 'terminal_error'
+      : run.progress?.kind === 'wait'
+        ? 'in_progress'
+        : 'success';
     metrics.observeAdapterRun({ adapter: run.adapter, resourceId: run.job.event.data.id, operation, outcome, seconds: run.seconds ?? 0 });
     next?.(run);
   };
@@ -52,7 +64,10 @@ export function adapterRunMetrics(metrics: DecomMetrics, next?: AdapterRunObserv
 export function prunedDeadLetterReporter(logger: Logger, metrics?: DecomMetrics): (pruned: PrunedDeadLetter) => void {
   return (pruned) => {
     metrics?.deadLettersPruned.inc({ queue: pruned.queue, reason: pruned.reason });
-    logger.info({ job: pruned.job, queue: pruned.queue, resource_id: pruned.resourceId, reason: pruned.reason }, 'dead letter pruned: its work is done');
+    logger.info(
+      { job: pruned.job, queue: pruned.queue, resource_id: pruned.resourceId, reason: pruned.reason },
+      'dead letter pruned: its work is done',
+    );
   };
 }
 
@@ -62,7 +77,13 @@ export function deadLetterReporter(logger: Logger, metrics?: DecomMetrics): (fai
     metrics?.deadLettered.inc({ queue: failed.queue });
     const traceId = (failed.data as { trace_id?: unknown } | undefined)?.trace_id;
     logger.error(
-      { job: failed.id, queue: failed.queue, attempts: failed.attempts, error: failed.error, ...(typeof traceId === 'string' ? { trace_id: traceId } : {}) },
+      {
+        job: failed.id,
+        queue: failed.queue,
+        attempts: failed.attempts,
+        error: failed.error,
+        ...(typeof traceId === 'string' ? { trace_id: traceId } : {}),
+      },
       'job failed for good (dead letter)',
     );
   };
@@ -72,9 +93,13 @@ export function deadLetterReporter(logger: Logger, metrics?: DecomMetrics): (fai
 export function countRetries(queue: JobQueue, metrics: DecomMetrics): JobQueue {
   const process = queue.process.bind(queue);
   queue.process = <T>(name: string, handler: JobHandler<T>, options?: { concurrency?: number }) =>
-    process<T>(name, (job) => {
-      if (job.attempt > 1) metrics.jobRetries.inc({ queue: name });
-      return handler(job);
-    }, options);
+    process<T>(
+      name,
+      (job) => {
+        if (job.attempt > 1) metrics.jobRetries.inc({ queue: name });
+        return handler(job);
+      },
+      options,
+    );
   return queue;
 }

@@ -28,7 +28,14 @@ export class EngineReadSide {
   ) {}
 
   /** Starts the projections of `kinds` over `store` into `readModels`; stopped by `closers`. */
-  static async start(parts: { store: EventStore; readModels: ReadModelStore; kinds: KindRegistry; loops: EngineLoops; logger: Logger; closers: Closers }): Promise<EngineReadSide> {
+  static async start(parts: {
+    store: EventStore;
+    readModels: ReadModelStore;
+    kinds: KindRegistry;
+    loops: EngineLoops;
+    logger: Logger;
+    closers: Closers;
+  }): Promise<EngineReadSide> {
     const startHead = await parts.store.headPosition();
     let supervisor: Supervisor | undefined;
     const projections = new ProjectionRunner(parts.store, parts.readModels, createProjections(parts.kinds), {
@@ -44,7 +51,9 @@ export class EngineReadSide {
 
   /** Why commands are refused now (503): the projections are not running; undefined when they may run. */
   writeRefusal(): string | undefined {
-    return this.supervisor.state === 'running' ? undefined : `the read models are ${this.supervisor.state} (event store or read-model database unavailable)`;
+    return this.supervisor.state === 'running'
+      ? undefined
+      : `the read models are ${this.supervisor.state} (event store or read-model database unavailable)`;
   }
 
   /** Whether the read models are still applying the backlog seen at start. */

@@ -51,13 +51,21 @@ export async function rebuildProjections(config: AppConfig, options: RebuildOpti
   const kinds = new KindRegistry(await loadEntitiesConfig(config.entitiesFile));
   const all = createProjections(kinds);
   const selected = options.name === undefined ? all : all.filter((projection) => projection.name === options.name);
-  if (selected.length === 0) throw new UnknownProjection(options.name!, all.map((projection) => projection.name));
+  if (selected.length === 0)
+    throw new UnknownProjection(
+      options.name!,
+      all.map((projection) => projection.name),
+    );
   const startedAt = Date.now();
   const storage = await openStorage(config);
   try {
     const runner = new ProjectionRunner(storage.store, storage.readModels, selected, { batchSize: options.batchSize ?? 500 });
     await runner.rebuild(options.onProgress);
-    return { projections: selected.map((projection) => projection.name), position: await runner.checkpoint(), durationMs: Date.now() - startedAt };
+    return {
+      projections: selected.map((projection) => projection.name),
+      position: await runner.checkpoint(),
+      durationMs: Date.now() - startedAt,
+    };
   } finally {
     await storage.close();
   }

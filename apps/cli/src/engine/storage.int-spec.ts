@@ -16,7 +16,12 @@ describe('embedded storage files', () => {
     const dataDir = join(parent, 'data');
     const storage = await openStorage(loadAppConfig({ DECOM_DATA_DIR: dataDir }, parent));
     try {
-      expect({ dir: modeOf(dataDir), db: modeOf(join(dataDir, 'decom.sqlite')), wal: modeOf(join(dataDir, 'decom.sqlite-wal')), pid: modeOf(join(dataDir, 'decom.lock.pid')) }).toEqual({
+      expect({
+        dir: modeOf(dataDir),
+        db: modeOf(join(dataDir, 'decom.sqlite')),
+        wal: modeOf(join(dataDir, 'decom.sqlite-wal')),
+        pid: modeOf(join(dataDir, 'decom.lock.pid')),
+      }).toEqual({
         dir: 0o700,
         db: 0o600,
         wal: 0o600,

@@ -90,7 +90,9 @@ async function openSqlite(config: AppConfig): Promise<Storage> {
     }
   } catch (error) {
     if ((error as { code?: string }).code === 'ELOCKED') {
-      throw new Error(`DECOM_DATA_DIR: ${config.dataDir} is in use by another running Decom engine (embedded profile allows one process per data folder)`);
+      throw new Error(
+        `DECOM_DATA_DIR: ${config.dataDir} is in use by another running Decom engine (embedded profile allows one process per data folder)`,
+      );
     }
     throw error;
   }
@@ -101,7 +103,9 @@ async function openSqlite(config: AppConfig): Promise<Storage> {
   } catch (error) {
     await release();
     // better-sqlite3 says only "file is not a database": name the file and the way out.
-    throw new Error(`SQLite file ${file}: ${error instanceof Error ? error.message : String(error)} (DECOM_DATA_DIR=${config.dataDir}; move the file away to start with an empty store)`);
+    throw new Error(
+      `SQLite file ${file}: ${error instanceof Error ? error.message : String(error)} (DECOM_DATA_DIR=${config.dataDir}; move the file away to start with an empty store)`,
+    );
   }
   return {
     store,
@@ -181,7 +185,10 @@ function newPool(connectionString: string): pg.Pool {
     // pg parses lazily; parse now so a malformed URL fails the start with a clean message.
     new URL(connectionString);
   } catch {
-    throw new ConfigError('DATABASE_URL', 'is not a valid URL (postgres://user:password@host:port/database); value not shown, it may hold a password');
+    throw new ConfigError(
+      'DATABASE_URL',
+      'is not a valid URL (postgres://user:password@host:port/database); value not shown, it may hold a password',
+    );
   }
   const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: 5_000, keepAlive: true });
   pool.on('error', () => undefined);

@@ -17,7 +17,8 @@ type Data = Readonly<Record<string, unknown>>;
 
 /** The key fields of one event's data, as `key=value` words (strings with spaces quoted). */
 export function keyFields(type: string, data: Data): string[] {
-  const pick = (...keys: string[]) => keys.filter((key) => data[key] !== undefined && data[key] !== null).map((key) => field(key, data[key]));
+  const pick = (...keys: string[]) =>
+    keys.filter((key) => data[key] !== undefined && data[key] !== null).map((key) => field(key, data[key]));
   switch (type) {
     case 'ResourceCreated':
       return pick('kind', 'name', 'generation', 'deletion_policy');
@@ -25,7 +26,10 @@ export function keyFields(type: string, data: Data): string[] {
       return pick('generation', 'deletion_policy');
     case 'DeletionRequested': {
       const override = data['deletion_budget_override'] as { reason?: string } | undefined;
-      return [...pick('generation', 'cascaded_from', 'deletion_policy'), ...(override?.reason ? [field('budget_override', override.reason)] : [])];
+      return [
+        ...pick('generation', 'cascaded_from', 'deletion_policy'),
+        ...(override?.reason ? [field('budget_override', override.reason)] : []),
+      ];
     }
     case 'DeletionProtectionChanged':
       return pick('deletion_protection', 'reason');
@@ -33,7 +37,9 @@ export function keyFields(type: string, data: Data): string[] {
       const objects = (data['objects'] ?? []) as Array<{ kind: string; namespace?: string; name: string; terminating?: boolean }>;
       const unverified = (data['unverified'] ?? []) as Array<{ adapter: string }>;
       return [
-        ...objects.map((o) => field('leftover', `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}${o.terminating ? ' (terminating)' : ''}`)),
+        ...objects.map((o) =>
+          field('leftover', `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name}${o.terminating ? ' (terminating)' : ''}`),
+        ),
         ...unverified.map((u) => field('unverified', u.adapter)),
       ];
     }
@@ -68,7 +74,10 @@ export function keyFields(type: string, data: Data): string[] {
     case 'ForceOrphaned':
       return pick('reason');
     default:
-      return Object.keys(data).filter((key) => key !== 'id').slice(0, 4).map((key) => field(key, data[key]));
+      return Object.keys(data)
+        .filter((key) => key !== 'id')
+        .slice(0, 4)
+        .map((key) => field(key, data[key]));
   }
 }
 

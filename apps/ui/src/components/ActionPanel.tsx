@@ -28,7 +28,10 @@ const ACTIONS: Offer[] = [
  */
 function abandonOffers(r: Resource): Offer[] {
   if (r.deleted_time === undefined) return [];
-  const pending = r.deletion_dispatch?.action === 'run' && r.deletion_dispatch.adapters ? r.deletion_dispatch.adapters : (r.deletion_required_adapters ?? []);
+  const pending =
+    r.deletion_dispatch?.action === 'run' && r.deletion_dispatch.adapters
+      ? r.deletion_dispatch.adapters
+      : (r.deletion_required_adapters ?? []);
   return pending.map((adapter) => ({
     action: `adapters/${adapter}/abandon` as const,
     label: `Abandon adapter ${adapter}`,
@@ -90,7 +93,8 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
       {offered.length === 0 && !deletable ? <p className="muted">No action available to you for this resource now.</p> : null}
       {requested ? (
         <p className="warning" role="status">
-          Requested {requested.action.replace('_', ' ')} at generation {requested.generation}: another administrator must approve it before {requested.expires_at} (<a href="#/approvals">Approvals</a>).
+          Requested {requested.action.replace('_', ' ')} at generation {requested.generation}: another administrator must approve it before{' '}
+          {requested.expires_at} (<a href="#/approvals">Approvals</a>).
         </p>
       ) : null}
       {deletable ? <DeleteDialog resource={resource} onDone={onDone} /> : null}
@@ -102,7 +106,9 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
       <dialog ref={dialog} aria-labelledby="action-title" onClose={() => setPending(undefined)}>
         {pending ? (
           <form onSubmit={(event) => void submit(event)}>
-            <h3 id="action-title">{pending.label} {resource.kind} {resource.name}</h3>
+            <h3 id="action-title">
+              {pending.label} {resource.kind} {resource.name}
+            </h3>
             {pending.danger ? (
               <p className="warning">
                 {pending.warning ??
@@ -114,11 +120,14 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
             <label htmlFor="action-reason">Reason (required, recorded in the audit trail)</label>
             <textarea id="action-reason" required value={reason} onChange={(e) => setReason(e.target.value)} rows={3} />
             <label className="check">
-              <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> I confirm: {pending.label.toLowerCase()} {resource.id}
+              <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> I confirm:{' '}
+              {pending.label.toLowerCase()} {resource.id}
             </label>
             <ProblemView error={error} />
             <div className="dialog-buttons">
-              <button type="button" onClick={() => dialog.current?.close()}>Cancel</button>
+              <button type="button" onClick={() => dialog.current?.close()}>
+                Cancel
+              </button>
               <button type="submit" className={pending.danger ? 'danger' : ''} disabled={busy || reason.trim() === '' || !confirmed}>
                 {pending.label}
               </button>

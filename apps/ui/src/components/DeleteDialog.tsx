@@ -51,7 +51,9 @@ export function DeleteDialog({ resource, onDone }: { resource: Resource; onDone:
       </button>
       <dialog ref={dialog} aria-labelledby="delete-title">
         <form onSubmit={(event) => void submit(event)}>
-          <h3 id="delete-title">Delete {resource.kind} {resource.name}</h3>
+          <h3 id="delete-title">
+            Delete {resource.kind} {resource.name}
+          </h3>
           {!preview && !refusal ? <p className="muted">Previewing the deletion (nothing is deleted yet)…</p> : null}
           {refusal ? (
             <>
@@ -62,8 +64,8 @@ export function DeleteDialog({ resource, onDone }: { resource: Resource; onDone:
           {preview ? (
             <>
               <p>
-                Preview: this DELETE marks {preview.resources.length} resource(s); their records go in this order once every adapter
-                has finalized.
+                Preview: this DELETE marks {preview.resources.length} resource(s); their records go in this order once every adapter has
+                finalized.
               </p>
               <table className="preview" aria-label="Deletion preview">
                 <thead>
@@ -95,7 +97,8 @@ export function DeleteDialog({ resource, onDone }: { resource: Resource; onDone:
                 </tbody>
               </table>
               <label className="check">
-                <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> I confirm: delete {resource.id}
+                <input type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} /> I confirm: delete{' '}
+                {resource.id}
               </label>
             </>
           ) : null}

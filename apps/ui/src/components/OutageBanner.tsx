@@ -9,10 +9,14 @@ export function OutageBanner({ notices }: { notices: readonly OutageNotice[] }) 
   if (notices.length === 0) return null;
   return (
     <div className="outage" role="alert" aria-labelledby="outage-title">
-      <strong id="outage-title" className="outage-title">Not all clear: what this page shows may be out of date or incomplete</strong>
+      <strong id="outage-title" className="outage-title">
+        Not all clear: what this page shows may be out of date or incomplete
+      </strong>
       <ul>
         {notices.map((n) => (
-          <li key={n.kind} data-notice={n.kind}>{n.text}</li>
+          <li key={n.kind} data-notice={n.kind}>
+            {n.text}
+          </li>
         ))}
       </ul>
     </div>

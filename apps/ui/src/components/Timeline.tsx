@@ -13,7 +13,11 @@ function show(value: unknown): string {
 /** The fields an event records, adapter reports reduced to adapter + condition statuses. */
 function fields(entry: HistoryEntry): [string, string][] {
   if (entry.type === 'AdapterStatusReported') {
-    const status = entry.data['status'] as { adapter: string; observed_generation: number; conditions: { type: string; status: string; reason?: string }[] };
+    const status = entry.data['status'] as {
+      adapter: string;
+      observed_generation: number;
+      conditions: { type: string; status: string; reason?: string }[];
+    };
     return [
       ['adapter', status.adapter],
       ['observed_generation', String(status.observed_generation)],
@@ -36,7 +40,13 @@ function showAdapterStatuses(value: unknown): string {
   if (!value || typeof value !== 'object') return show(value);
   const lines = Object.values(value as Record<string, RecordedStatus[] | undefined>).flatMap((statuses) =>
     Array.isArray(statuses)
-      ? statuses.map((s) => `${s.adapter}: ${(s.conditions ?? []).filter((c) => c.type === 'Finalized' || c.type === 'Health').map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')}`)
+      ? statuses.map(
+          (s) =>
+            `${s.adapter}: ${(s.conditions ?? [])
+              .filter((c) => c.type === 'Finalized' || c.type === 'Health')
+              .map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`)
+              .join(', ')}`,
+        )
       : [],
   );
   return lines.length > 0 ? lines.join('; ') : 'none reported';

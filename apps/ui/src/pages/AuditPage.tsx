@@ -46,18 +46,34 @@ export function AuditPage() {
       <ProblemView error={error} />
       <table className="audit">
         <thead>
-          <tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Resource</th><th scope="col">Caller</th><th scope="col">Reason</th><th scope="col">Removed subresources</th><th scope="col">Adapter statuses then</th></tr>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Type</th>
+            <th scope="col">Resource</th>
+            <th scope="col">Caller</th>
+            <th scope="col">Reason</th>
+            <th scope="col">Removed subresources</th>
+            <th scope="col">Adapter statuses then</th>
+          </tr>
         </thead>
         <tbody>
           {items.length === 0 ? (
             // "None recorded" only from an answer: a failed read says nothing about the audit trail.
-            <tr><td colSpan={7} className="muted">{error ? 'Unknown: the audit could not be read.' : loaded ? 'No break-glass operation recorded.' : 'Loading…'}</td></tr>
+            <tr>
+              <td colSpan={7} className="muted">
+                {error ? 'Unknown: the audit could not be read.' : loaded ? 'No break-glass operation recorded.' : 'Loading…'}
+              </td>
+            </tr>
           ) : null}
           {items.map((e) => (
             <tr key={e.position}>
               <td>{formatTime(e.time)}</td>
               <td>{e.type}</td>
-              <td><a href={hashLink(`/resource/${e.id}`)}>{e.kind} {e.name ?? e.id}</a></td>
+              <td>
+                <a href={hashLink(`/resource/${e.id}`)}>
+                  {e.kind} {e.name ?? e.id}
+                </a>
+              </td>
               <td>{e.caller}</td>
               <td>{e.reason}</td>
               <td>{e.subresources.length ? e.subresources.map((s) => `${s.kind} ${s.name}`).join(', ') : '—'}</td>
@@ -65,7 +81,11 @@ export function AuditPage() {
                 {Object.entries(e.adapter_statuses).flatMap(([rid, statuses]) =>
                   statuses.map((s) => (
                     <div key={`${rid}-${s.adapter}`}>
-                      {s.adapter}: {s.conditions.filter((c) => c.type === 'Finalized' || c.type === 'Health').map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ')}
+                      {s.adapter}:{' '}
+                      {s.conditions
+                        .filter((c) => c.type === 'Finalized' || c.type === 'Health')
+                        .map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`)
+                        .join(', ')}
                     </div>
                   )),
                 )}
@@ -80,15 +100,32 @@ export function AuditPage() {
       {leaks ? (
         <table className="leaks" aria-labelledby="leaks-heading">
           <thead>
-            <tr><th scope="col">Object</th><th scope="col">Namespace</th><th scope="col">Former owner</th><th scope="col">Adapter</th></tr>
+            <tr>
+              <th scope="col">Object</th>
+              <th scope="col">Namespace</th>
+              <th scope="col">Former owner</th>
+              <th scope="col">Adapter</th>
+            </tr>
           </thead>
           <tbody>
-            {leaks.length === 0 ? <tr><td colSpan={4} className="muted">None found.</td></tr> : null}
+            {leaks.length === 0 ? (
+              <tr>
+                <td colSpan={4} className="muted">
+                  None found.
+                </td>
+              </tr>
+            ) : null}
             {leaks.map((l) => (
               <tr key={`${l.apiVersion}/${l.kind}/${l.namespace ?? ''}/${l.name}`}>
-                <td>{l.kind} {l.name}</td>
+                <td>
+                  {l.kind} {l.name}
+                </td>
                 <td>{l.namespace ?? '—'}</td>
-                <td><a href={`#/resource/${l.owner.id}`}>{l.owner.kind} {l.owner.id}</a></td>
+                <td>
+                  <a href={`#/resource/${l.owner.id}`}>
+                    {l.owner.kind} {l.owner.id}
+                  </a>
+                </td>
                 <td>{l.owner.adapter}</td>
               </tr>
             ))}

@@ -22,7 +22,13 @@ export function LoginPage({ onLogin }: { onLogin: () => void }) {
         <label htmlFor="login-token">Bearer token</label>
         <input id="login-token" type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} />
         <label htmlFor="login-identity">Identity (only when the engine runs without authentication)</label>
-        <input id="login-identity" type="text" placeholder="you@example.com" value={identity} onChange={(e) => setIdentity(e.target.value)} />
+        <input
+          id="login-identity"
+          type="text"
+          placeholder="you@example.com"
+          value={identity}
+          onChange={(e) => setIdentity(e.target.value)}
+        />
         <button type="submit">Sign in</button>
       </form>
       <p className="muted">The token is kept for this browser tab only (sessionStorage). See docs/ui.md for how to get one.</p>

@@ -29,15 +29,12 @@ export function ReplayPage({ id }: { id: string }) {
   const [error, setError] = useState<unknown>();
 
   useEffect(() => {
-    api<{ items: HistoryEntry[] }>('GET', `${HF}/resources/${id}/events`).then(
-      (h) => {
-        setEvents(h.items);
-        setIndex(h.items.length - 1);
-        setFrom(0);
-        setTo(h.items.length - 1);
-      },
-      setError,
-    );
+    api<{ items: HistoryEntry[] }>('GET', `${HF}/resources/${id}/events`).then((h) => {
+      setEvents(h.items);
+      setIndex(h.items.length - 1);
+      setFrom(0);
+      setTo(h.items.length - 1);
+    }, setError);
   }, [id]);
   useEffect(() => {
     const event = events[index];
@@ -54,7 +51,11 @@ export function ReplayPage({ id }: { id: string }) {
   };
 
   const event = events[index];
-  const option = (e: HistoryEntry, i: number) => <option key={i} value={i}>#{i + 1} {e.type} ({formatTime(e.recorded_time)})</option>;
+  const option = (e: HistoryEntry, i: number) => (
+    <option key={i} value={i}>
+      #{i + 1} {e.type} ({formatTime(e.recorded_time)})
+    </option>
+  );
   return (
     <section aria-labelledby="replay-heading">
       <div className="page-head">
@@ -65,7 +66,8 @@ export function ReplayPage({ id }: { id: string }) {
       {events.length > 0 ? (
         <>
           <label htmlFor="replay-slider">
-            After event {index + 1} of {events.length}: <strong id="replay-event">{event?.type}</strong> at {formatTime(event?.recorded_time)}
+            After event {index + 1} of {events.length}: <strong id="replay-event">{event?.type}</strong> at{' '}
+            {formatTime(event?.recorded_time)}
             {event?.caller ? ` by ${event.caller}` : ''}
           </label>
           <input
@@ -81,39 +83,70 @@ export function ReplayPage({ id }: { id: string }) {
             {state ? (
               <>
                 <dl className="summary">
-                  <div><dt>name</dt><dd>{state.name}</dd></div>
-                  <div><dt>generation</dt><dd data-field="generation">{state.generation}</dd></div>
-                  <div><dt>deleted_time</dt><dd data-field="deleted_time">{state.deleted_time ? formatTime(state.deleted_time) : 'not deleting'}</dd></div>
+                  <div>
+                    <dt>name</dt>
+                    <dd>{state.name}</dd>
+                  </div>
+                  <div>
+                    <dt>generation</dt>
+                    <dd data-field="generation">{state.generation}</dd>
+                  </div>
+                  <div>
+                    <dt>deleted_time</dt>
+                    <dd data-field="deleted_time">{state.deleted_time ? formatTime(state.deleted_time) : 'not deleting'}</dd>
+                  </div>
                 </dl>
                 <ConditionsTable conditions={state.status.conditions} caption="Conditions at this point" />
               </>
             ) : (
-              <p className="gone" data-field="gone">The resource did not exist at this point (not yet created, or already deleted).</p>
+              <p className="gone" data-field="gone">
+                The resource did not exist at this point (not yet created, or already deleted).
+              </p>
             )}
           </div>
           <h2>Compare two points</h2>
           <div className="filters">
             <label htmlFor="replay-from">From</label>
-            <select id="replay-from" value={from} onChange={(e) => setFrom(Number(e.target.value))}>{events.map(option)}</select>
+            <select id="replay-from" value={from} onChange={(e) => setFrom(Number(e.target.value))}>
+              {events.map(option)}
+            </select>
             <label htmlFor="replay-to">To</label>
-            <select id="replay-to" value={to} onChange={(e) => setTo(Number(e.target.value))}>{events.map(option)}</select>
-            <button type="button" onClick={() => void compare()}>Compare</button>
+            <select id="replay-to" value={to} onChange={(e) => setTo(Number(e.target.value))}>
+              {events.map(option)}
+            </select>
+            <button type="button" onClick={() => void compare()}>
+              Compare
+            </button>
           </div>
           {changes ? (
-            changes.length === 0 ? <p className="muted">No difference.</p> : (
+            changes.length === 0 ? (
+              <p className="muted">No difference.</p>
+            ) : (
               <table className="diff">
                 <caption>Fields that changed</caption>
-                <thead><tr><th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Field</th>
+                    <th scope="col">Before</th>
+                    <th scope="col">After</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {changes.map((c) => (
-                    <tr key={c.path}><td>{c.path}</td><td className="before">{c.before ?? '—'}</td><td className="after">{c.after ?? '—'}</td></tr>
+                    <tr key={c.path}>
+                      <td>{c.path}</td>
+                      <td className="before">{c.before ?? '—'}</td>
+                      <td className="after">{c.after ?? '—'}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
             )
           ) : null}
         </>
-      ) : <p className="muted">Loading…</p>}
+      ) : (
+        <p className="muted">Loading…</p>
+      )}
     </section>
   );
 }

@@ -1,5 +1,18 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { ApiError, DECOM, HF, api, type AdapterStatus, type DeadLetterAvailability, type Finalizing, type FinalizingPage, type HistoryEntry, type Kind, type Resource, type WhoAmI } from '../api';
+import {
+  ApiError,
+  DECOM,
+  HF,
+  api,
+  type AdapterStatus,
+  type DeadLetterAvailability,
+  type Finalizing,
+  type FinalizingPage,
+  type HistoryEntry,
+  type Kind,
+  type Resource,
+  type WhoAmI,
+} from '../api';
 import { ActionPanel } from '../components/ActionPanel';
 import { BlockerBadge } from '../components/BlockerBadge';
 import { ConditionsTable } from '../components/ConditionsTable';
@@ -46,14 +59,23 @@ export function ResourcePage({ id, me }: { id: string; me: WhoAmI | undefined })
       if (resource) {
         statuses = (await get<{ items: AdapterStatus[] }>(`${resource.href}/statuses?size=100`)).items;
         const kinds = (await get<{ items: Kind[] }>(`${DECOM}/kinds`)).items.filter((k) => k.parent_kind === resource!.kind);
-        for (const child of kinds) children = children.concat((await get<{ items: Resource[] }>(`${resource.href}/${child.plural}?size=100`)).items);
+        for (const child of kinds)
+          children = children.concat((await get<{ items: Resource[] }>(`${resource.href}/${child.plural}?size=100`)).items);
         if (resource.deleted_time) {
           const finalizing = await get<FinalizingPage>(`${DECOM}/finalizing?kind=${encodeURIComponent(resource.kind)}`);
           blockers = finalizing.items.find((f) => f.id === id)?.blockers;
           deadLetters = finalizing.dead_letters;
         }
       }
-      return { ...(resource ? { resource } : {}), gone: !resource, statuses, children, ...(blockers ? { blockers } : {}), ...(deadLetters ? { deadLetters } : {}), events: history.items };
+      return {
+        ...(resource ? { resource } : {}),
+        gone: !resource,
+        statuses,
+        children,
+        ...(blockers ? { blockers } : {}),
+        ...(deadLetters ? { deadLetters } : {}),
+        events: history.items,
+      };
     },
     [id],
   );
@@ -86,35 +108,80 @@ export function ResourcePage({ id, me }: { id: string; me: WhoAmI | undefined })
         <a href={hashLink(`/replay/${id}`)}>Replay history</a>
       </div>
       {data?.gone ? (
-        <p className="gone" role="status">This resource is gone (hard-deleted or never stored); its recorded history follows.</p>
+        <p className="gone" role="status">
+          This resource is gone (hard-deleted or never stored); its recorded history follows.
+        </p>
       ) : null}
       {r ? (
         <>
           <dl className="summary">
-            <div><dt>id</dt><dd>{r.id}</dd></div>
-            <div><dt>generation</dt><dd>{r.generation}</dd></div>
-            <div><dt>created</dt><dd>{formatTime(r.created_time)} by {r.created_by}</dd></div>
-            {r.deleted_time ? <div><dt>deleted_time</dt><dd>{formatTime(r.deleted_time)} by {r.deleted_by}</dd></div> : null}
-            <div><dt>deletion_policy</dt><dd>{r.deletion_policy ?? 'Delete'}</dd></div>
+            <div>
+              <dt>id</dt>
+              <dd>{r.id}</dd>
+            </div>
+            <div>
+              <dt>generation</dt>
+              <dd>{r.generation}</dd>
+            </div>
+            <div>
+              <dt>created</dt>
+              <dd>
+                {formatTime(r.created_time)} by {r.created_by}
+              </dd>
+            </div>
+            {r.deleted_time ? (
+              <div>
+                <dt>deleted_time</dt>
+                <dd>
+                  {formatTime(r.deleted_time)} by {r.deleted_by}
+                </dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>deletion_policy</dt>
+              <dd>{r.deletion_policy ?? 'Delete'}</dd>
+            </div>
             {r.deletion_protection ? (
               <div>
                 <dt>deletion_protection</dt>
                 <dd>
-                  <span className="badge badge-protected" title={`set by ${r.deletion_protection_set?.caller ?? '?'}${r.deletion_protection_set?.reason ? `: ${r.deletion_protection_set.reason}` : ''}`}>
+                  <span
+                    className="badge badge-protected"
+                    title={`set by ${r.deletion_protection_set?.caller ?? '?'}${r.deletion_protection_set?.reason ? `: ${r.deletion_protection_set.reason}` : ''}`}
+                  >
                     Protected
                   </span>{' '}
-                  a DELETE reaching it is refused; set by {r.deletion_protection_set?.caller ?? '?'}{r.deletion_protection_set?.reason ? ` (${r.deletion_protection_set.reason})` : ''}
+                  a DELETE reaching it is refused; set by {r.deletion_protection_set?.caller ?? '?'}
+                  {r.deletion_protection_set?.reason ? ` (${r.deletion_protection_set.reason})` : ''}
                 </dd>
               </div>
             ) : null}
             {r.owner_references ? (
-              <div><dt>owner</dt><dd><a href={hashLink(`/resource/${r.owner_references.id}`)}>{r.owner_references.kind} {r.owner_references.id}</a></dd></div>
+              <div>
+                <dt>owner</dt>
+                <dd>
+                  <a href={hashLink(`/resource/${r.owner_references.id}`)}>
+                    {r.owner_references.kind} {r.owner_references.id}
+                  </a>
+                </dd>
+              </div>
             ) : null}
           </dl>
           {data?.blockers ? (
             <section aria-labelledby="blockers-heading">
               <h2 id="blockers-heading">Why the deletion is pending</h2>
-              <div className="blockers">{data.blockers.length ? data.blockers.map((b, i) => <BlockerBadge key={i} blocker={b} />) : known ? <span className="muted">nothing: hard delete due</span> : <span className="unknown">nothing known: {data.deadLetters?.status === 'unavailable' ? 'dead-letter blockers unknown' : 'the engine could not be reached'}</span>}</div>
+              <div className="blockers">
+                {data.blockers.length ? (
+                  data.blockers.map((b, i) => <BlockerBadge key={i} blocker={b} />)
+                ) : known ? (
+                  <span className="muted">nothing: hard delete due</span>
+                ) : (
+                  <span className="unknown">
+                    nothing known:{' '}
+                    {data.deadLetters?.status === 'unavailable' ? 'dead-letter blockers unknown' : 'the engine could not be reached'}
+                  </span>
+                )}
+              </div>
             </section>
           ) : null}
           {me ? <ActionPanel resource={r} can={me.can} onDone={reload} /> : null}
@@ -122,24 +189,58 @@ export function ResourcePage({ id, me }: { id: string; me: WhoAmI | undefined })
           <h2>Adapter statuses</h2>
           {data!.statuses.length === 0 ? <p className="muted">No adapter has reported.</p> : null}
           {data!.statuses.map((s) => (
-            <ConditionsTable key={s.adapter} conditions={s.conditions} caption={`${s.adapter} (generation ${s.observed_generation}, last report ${formatTime(s.last_report_time)})`} />
+            <ConditionsTable
+              key={s.adapter}
+              conditions={s.conditions}
+              caption={`${s.adapter} (generation ${s.observed_generation}, last report ${formatTime(s.last_report_time)})`}
+            />
           ))}
           <h2>Children</h2>
-          {data!.children.length === 0 ? <p className="muted">None.</p> : (
-            <ul>{data!.children.map((c) => <li key={c.id}><a href={hashLink(`/resource/${c.id}`)}>{c.kind} {c.name}</a>{c.deleted_time ? ' (deleting)' : ''}</li>)}</ul>
+          {data!.children.length === 0 ? (
+            <p className="muted">None.</p>
+          ) : (
+            <ul>
+              {data!.children.map((c) => (
+                <li key={c.id}>
+                  <a href={hashLink(`/resource/${c.id}`)}>
+                    {c.kind} {c.name}
+                  </a>
+                  {c.deleted_time ? ' (deleting)' : ''}
+                </li>
+              ))}
+            </ul>
           )}
           <h2>References</h2>
           {r.references && Object.keys(r.references).length > 0 ? (
             <ul>
               {Object.entries(r.references).flatMap(([type, targets]) =>
-                targets.map((t) => <li key={`${type}-${t.id}`}>{type}: <a href={hashLink(`/resource/${t.id}`)}>{t.kind} {t.id}</a></li>),
+                targets.map((t) => (
+                  <li key={`${type}-${t.id}`}>
+                    {type}:{' '}
+                    <a href={hashLink(`/resource/${t.id}`)}>
+                      {t.kind} {t.id}
+                    </a>
+                  </li>
+                )),
               )}
             </ul>
-          ) : <p className="muted">None.</p>}
+          ) : (
+            <p className="muted">None.</p>
+          )}
         </>
       ) : null}
       <h2>Event timeline</h2>
-      {data ? <Timeline events={data.events} /> : <p className="muted">{!status.failure ? 'Loading…' : status.failure.kind === 'refused' ? `Could not be read: ${status.failure.detail}` : 'Unknown: the engine could not be reached.'}</p>}
+      {data ? (
+        <Timeline events={data.events} />
+      ) : (
+        <p className="muted">
+          {!status.failure
+            ? 'Loading…'
+            : status.failure.kind === 'refused'
+              ? `Could not be read: ${status.failure.detail}`
+              : 'Unknown: the engine could not be reached.'}
+        </p>
+      )}
     </section>
   );
 }

@@ -54,7 +54,10 @@ export function StuckPage() {
     [reload],
   );
   useEffect(() => {
-    void api<{ items: Kind[] }>('GET', `${DECOM}/kinds`).then((k) => setKinds(k.items), () => undefined);
+    void api<{ items: Kind[] }>('GET', `${DECOM}/kinds`).then(
+      (k) => setKinds(k.items),
+      () => undefined,
+    );
     const tick = window.setInterval(() => setNow(Date.now()), 1000);
     return () => window.clearInterval(tick);
   }, []);
@@ -92,19 +95,32 @@ export function StuckPage() {
           Kind{' '}
           <select value={kind} onChange={(e) => setKind(e.target.value)}>
             <option value="">all</option>
-            {kinds.map((k) => <option key={k.kind} value={k.kind}>{k.kind}</option>)}
+            {kinds.map((k) => (
+              <option key={k.kind} value={k.kind}>
+                {k.kind}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Blocker{' '}
           <select value={blocker} onChange={(e) => setBlocker(e.target.value)}>
             <option value="">any</option>
-            {Object.entries(BLOCKER_LABELS).map(([type, label]) => <option key={type} value={type}>{label}</option>)}
+            {Object.entries(BLOCKER_LABELS).map(([type, label]) => (
+              <option key={type} value={type}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Stuck after (minutes){' '}
-          <input type="number" min={0} value={thresholdMinutes} onChange={(e) => setThresholdMinutes(Math.max(0, Number(e.target.value)))} />
+          <input
+            type="number"
+            min={0}
+            value={thresholdMinutes}
+            onChange={(e) => setThresholdMinutes(Math.max(0, Number(e.target.value)))}
+          />
         </label>
       </form>
       <div className="stuck-layout">
@@ -136,10 +152,16 @@ export function StuckPage() {
                     {formatAge(age)} {stuck ? <span className="stuck-flag">stuck</span> : null}
                   </td>
                   <td>{item.kind}</td>
-                  <td><a href={hashLink(`/resource/${item.id}`)}>{item.name}</a></td>
+                  <td>
+                    <a href={hashLink(`/resource/${item.id}`)}>{item.name}</a>
+                  </td>
                   <td>{item.deleted_by}</td>
                   <td className="blockers">
-                    {item.blockers.length === 0 ? <span className={known ? 'muted' : 'unknown'}>{noBlockerText(known, status.fetchedAt, deadLettersUnknown)}</span> : item.blockers.map((b, i) => <BlockerBadge key={i} blocker={b} />)}
+                    {item.blockers.length === 0 ? (
+                      <span className={known ? 'muted' : 'unknown'}>{noBlockerText(known, status.fetchedAt, deadLettersUnknown)}</span>
+                    ) : (
+                      item.blockers.map((b, i) => <BlockerBadge key={i} blocker={b} />)
+                    )}
                   </td>
                 </tr>
               );

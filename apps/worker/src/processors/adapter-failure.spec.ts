@@ -3,10 +3,23 @@ import { ApiHttpError, ApiRouteNotFoundError, ApiTransportError, TransportError 
 import { TerminalError } from '@decom/jobs';
 import { classifyError, classifyExecution } from './adapter-failure.js';
 
-const result = (status: 'success' | 'failed', errorReason: string, apiCalls: ApiCallRecord[] = [], kubeCalls: KubeCallRecord[] = []): ExecutionResult =>
+const result = (
+  status: 'success' | 'failed',
+  errorReason: string,
+  apiCalls: ApiCallRecord[] = [],
+  kubeCalls: KubeCallRecord[] = [],
+): ExecutionResult =>
   ({
     status,
-    adapter: { name: 'validation', executionStatus: status, resourcesSkipped: false, skipReason: '', errorReason, errorMessage: errorReason ? `${errorReason}: details` : '', resourceErrors: {} },
+    adapter: {
+      name: 'validation',
+      executionStatus: status,
+      resourcesSkipped: false,
+      skipReason: '',
+      errorReason,
+      errorMessage: errorReason ? `${errorReason}: details` : '',
+      resourceErrors: {},
+    },
     phases: [],
     operations: [],
     celResults: [],
@@ -16,7 +29,13 @@ const result = (status: 'success' | 'failed', errorReason: string, apiCalls: Api
     payloads: {},
     logs: [],
   }) as unknown as ExecutionResult;
-const get = (status?: number, error?: string, attempts?: number): ApiCallRecord => ({ method: 'GET', url: 'http://api/clusters/c1', ...(status ? { status } : {}), ...(error ? { error } : {}), ...(attempts ? { attempts } : {}) });
+const get = (status?: number, error?: string, attempts?: number): ApiCallRecord => ({
+  method: 'GET',
+  url: 'http://api/clusters/c1',
+  ...(status ? { status } : {}),
+  ...(error ? { error } : {}),
+  ...(attempts ? { attempts } : {}),
+});
 const kube = (outcome: string): KubeCallRecord => ({ verb: 'delete', kind: 'Namespace', name: 'c1', outcome });
 
 describe('adapter error taxonomy: executions', () => {
@@ -42,7 +61,12 @@ describe('adapter error taxonomy: executions', () => {
   it.each([
     ['a CEL error in the config (no call failed)', 'ResourceFailed', [get(200)], []],
     ['a required param could not be extracted', 'ParameterExtractionFailed', [], []],
-    ['HyperFleet NTF-000: a wrong url in the config', 'ParameterExtractionFailed', [get(404, 'HTTP 404 (no such endpoint: check the url)', 1)], []],
+    [
+      'HyperFleet NTF-000: a wrong url in the config',
+      'ParameterExtractionFailed',
+      [get(404, 'HTTP 404 (no such endpoint: check the url)', 1)],
+      [],
+    ],
     ['the API refused with 403', 'PreconditionFailed', [get(403, 'HTTP 403', 1)], []],
     ['the API refused with 400', 'PostActionFailed', [get(400, 'HTTP 400', 1)], []],
     ['Kubernetes Forbidden (RBAC)', 'ResourceFailed', [get(200)], [kube('Forbidden')]],
@@ -60,13 +84,17 @@ describe('adapter error taxonomy: executions', () => {
     expect(unreachable([kube('ServiceUnavailable')])).toBeUndefined();
     expect(unreachable([kube('HTTP503')])).toBeUndefined();
     expect(unreachable([{ ...kube('ConnectionFailure'), via: 'maestro:cluster-1' }])).toBeUndefined();
-    expect(classifyExecution(result('failed', 'ResourceFailed', [get(undefined, 'connect ECONNREFUSED', 3)], []))?.unreachable).toBeUndefined();
+    expect(
+      classifyExecution(result('failed', 'ResourceFailed', [get(undefined, 'connect ECONNREFUSED', 3)], []))?.unreachable,
+    ).toBeUndefined();
     expect(classifyError(new TransportError('ConnectionFailure', 'connect ECONNREFUSED', undefined)).unreachable).toBe('kubernetes');
     expect(classifyError(new TransportError('ServiceUnavailable', 'down', 503)).unreachable).toBeUndefined();
   });
 
   it('transient wins when a run shows both (a retry may get past the outage)', () => {
-    expect(classifyExecution(result('failed', 'ResourceFailed', [get(403, 'HTTP 403', 1)], [kube('ServiceUnavailable')]))?.kind).toBe('transient');
+    expect(classifyExecution(result('failed', 'ResourceFailed', [get(403, 'HTTP 403', 1)], [kube('ServiceUnavailable')]))?.kind).toBe(
+      'transient',
+    );
   });
 });
 

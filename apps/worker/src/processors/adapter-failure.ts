@@ -61,7 +61,9 @@ export function classifyExecution(result: ExecutionResult): AdapterFailure | und
       return { kind: 'transient', reason: 'HyperfleetApiUnavailable', message };
     }
   }
-  const transient = result.kubeCalls.filter((call) => TRANSIENT_KUBE_REASONS.has(call.outcome) || /^HTTP(5\d\d|404|408|409|429)$/.test(call.outcome));
+  const transient = result.kubeCalls.filter(
+    (call) => TRANSIENT_KUBE_REASONS.has(call.outcome) || /^HTTP(5\d\d|404|408|409|429)$/.test(call.outcome),
+  );
   if (transient.length > 0) {
     const unreachable = transient.some((call) => call.via === undefined && NO_ANSWER_KUBE_REASONS.has(call.outcome));
     return { kind: 'transient', reason: 'KubernetesUnavailable', message, ...(unreachable && { unreachable: 'kubernetes' as const }) };
@@ -88,7 +90,12 @@ export function classifyError(error: unknown): AdapterFailure {
         : { kind: 'transient', reason: 'HyperfleetApiUnavailable', message };
     case 'TransportError':
       return TRANSIENT_KUBE_REASONS.has(e.reason ?? '') || (e.statusCode !== undefined && isTransientStatus(e.statusCode))
-        ? { kind: 'transient', reason: 'KubernetesUnavailable', message, ...(NO_ANSWER_KUBE_REASONS.has(e.reason ?? '') && { unreachable: 'kubernetes' as const }) }
+        ? {
+            kind: 'transient',
+            reason: 'KubernetesUnavailable',
+            message,
+            ...(NO_ANSWER_KUBE_REASONS.has(e.reason ?? '') && { unreachable: 'kubernetes' as const }),
+          }
         : { kind: 'terminal', reason: 'KubernetesRejected', message };
     default:
       // Unknown errors are retried (bounded): safer than dropping work for a bug that may be a blip.

@@ -16,9 +16,13 @@ describe('adapterProgress', () => {
 
   it('waits while deleting until Finalized=True at the current generation', () => {
     const deleting = { generation: 2, deleted_time: 't' };
-    expect(adapterProgress({ ...base, resource: deleting, status: status(2, { Available: 'True', Finalized: 'False' }) }).kind).toBe('wait');
+    expect(adapterProgress({ ...base, resource: deleting, status: status(2, { Available: 'True', Finalized: 'False' }) }).kind).toBe(
+      'wait',
+    );
     expect(adapterProgress({ ...base, resource: deleting, status: status(1, { Finalized: 'True' }) }).kind).toBe('wait');
-    expect(adapterProgress({ ...base, resource: deleting, status: status(2, { Available: 'False', Finalized: 'True' }) }).kind).toBe('done');
+    expect(adapterProgress({ ...base, resource: deleting, status: status(2, { Available: 'False', Finalized: 'True' }) }).kind).toBe(
+      'done',
+    );
   });
 
   it('backs off exponentially up to the cap', () => {

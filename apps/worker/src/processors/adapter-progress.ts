@@ -7,8 +7,7 @@
 import { isAdapterMet, type AdapterStatus } from '@decom/domain';
 
 export type AdapterProgress =
-  | { readonly kind: 'done'; readonly reason: string }
-  | { readonly kind: 'wait'; readonly reason: string; readonly requeueAfterMs: number };
+  { readonly kind: 'done'; readonly reason: string } | { readonly kind: 'wait'; readonly reason: string; readonly requeueAfterMs: number };
 
 export interface ProgressInput {
   /** The resource as the API returns it, or undefined after a 404 (hard or force deleted). */

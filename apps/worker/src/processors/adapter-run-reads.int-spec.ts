@@ -38,12 +38,23 @@ describe('one adapter run reads what it needs once', () => {
 
   const processor = async () => {
     const adapter = await h.hostedAdapter(CONFIG, 'validation');
-    return new AdapterRunProcessor({ adapter, queue, timing: { baseDelayMs: 60_000, maxDelayMs: 60_000 }, observe: (run) => runs.push(run) });
+    return new AdapterRunProcessor({
+      adapter,
+      queue,
+      timing: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      observe: (run) => runs.push(run),
+    });
   };
   const job = (generation: number): Job<AdapterRunJob> => {
     const data = { id: ID, kind: 'Cluster', href: BASE, generation };
     const id = adapterRunJobId('validation', data);
-    return { queue: 'adapter-run.validation', id, attempt: 1, fence: { sequence: 5, isCurrent: async () => true }, data: { adapter: 'validation', event: reconcileCloudEvent(data, id, new Date().toISOString()), rerun: 0 } };
+    return {
+      queue: 'adapter-run.validation',
+      id,
+      attempt: 1,
+      fence: { sequence: 5, isCurrent: async () => true },
+      data: { adapter: 'validation', event: reconcileCloudEvent(data, id, new Date().toISOString()), rerun: 0 },
+    };
   };
   const stored = (generation: number, available: string, finalized: string) => ({
     adapter: 'validation',
@@ -53,7 +64,11 @@ describe('one adapter run reads what it needs once', () => {
       { type: 'Finalized', status: finalized, reason: 'R', message: 'm' },
     ],
   });
-  const calls = () => h.api.requests('GET').map((r) => `GET ${r.path.replace(BASE, '')}`).concat(h.api.requests('PUT').map((r) => `PUT ${r.path.replace(BASE, '')}`));
+  const calls = () =>
+    h.api
+      .requests('GET')
+      .map((r) => `GET ${r.path.replace(BASE, '')}`)
+      .concat(h.api.requests('PUT').map((r) => `PUT ${r.path.replace(BASE, '')}`));
 
   it('create: one GET of the resource (start and precondition), the fence GET before the create, the PUT; done from its 201 answer', async () => {
     h.api.on(`GET ${BASE}`, { status: 200, body: { id: ID, kind: 'Cluster', generation: 1 } });
@@ -65,8 +80,17 @@ describe('one adapter run reads what it needs once', () => {
   });
 
   it('deleting: the fence reads resource and statuses (at once) before the delete; done from the stored Finalized=True', async () => {
-    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${ID}`, namespace: 'default' } }, { kind: 'Cluster', id: ID }, 'validation'));
-    h.api.on(`GET ${BASE}`, { status: 200, body: { id: ID, kind: 'Cluster', generation: 2, deleted_time: '2026-12-01T10:00:00Z', status: { conditions: [] } } });
+    h.kube.seed(
+      ownedBy(
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${ID}`, namespace: 'default' } },
+        { kind: 'Cluster', id: ID },
+        'validation',
+      ),
+    );
+    h.api.on(`GET ${BASE}`, {
+      status: 200,
+      body: { id: ID, kind: 'Cluster', generation: 2, deleted_time: '2026-12-01T10:00:00Z', status: { conditions: [] } },
+    });
     h.api.on(`GET ${BASE}/statuses`, { status: 200, body: { items: [] } });
     h.api.on(`PUT ${BASE}/statuses`, { status: 201, body: stored(2, 'False', 'True') });
     await (await processor()).handle(job(2));

@@ -60,7 +60,14 @@ export const FAILURE_BACKOFF_CAP_MS = 10 * 60_000;
 
 export interface AdapterRunObserver {
   /** `seconds`: the run's duration (execution and progress check). */
-  (run: { adapter: string; job: AdapterRunJob; result?: ExecutionResult; progress?: AdapterProgress; failure?: AdapterFailure; seconds?: number }): void;
+  (run: {
+    adapter: string;
+    job: AdapterRunJob;
+    result?: ExecutionResult;
+    progress?: AdapterProgress;
+    failure?: AdapterFailure;
+    seconds?: number;
+  }): void;
 }
 
 export interface AdapterRunProcessorOptions {
@@ -122,7 +129,9 @@ export class AdapterRunProcessor {
   async handle(job: Job<AdapterRunJob>): Promise<void> {
     const traceId = job.data.trace_id ?? parseTraceparent(job.data.event?.traceparent)?.traceId ?? newTraceId();
     const started = performance.now();
-    return runInTrace(traceContextOf(traceId), () => this.run(job, (run) => this.observe({ ...run, seconds: (performance.now() - started) / 1000 })));
+    return runInTrace(traceContextOf(traceId), () =>
+      this.run(job, (run) => this.observe({ ...run, seconds: (performance.now() - started) / 1000 })),
+    );
   }
 
   private async run(job: Job<AdapterRunJob>, observe: AdapterRunObserver): Promise<void> {
@@ -170,7 +179,9 @@ export class AdapterRunProcessor {
    * finished). Not a run: nothing is observed (the metrics count runs).
    */
   private overtaken({ job, event, backoff }: Run): boolean {
-    return job.attempt === 1 && job.data.backoff_attempts !== undefined && isOvertaken(backoff, event.data.generation, job.data.backoff_attempts);
+    return (
+      job.attempt === 1 && job.data.backoff_attempts !== undefined && isOvertaken(backoff, event.data.generation, job.data.backoff_attempts)
+    );
   }
 
   /**
@@ -228,14 +239,22 @@ export class AdapterRunProcessor {
     let result: ExecutionResult;
     try {
       const fence = job.fence && this.fence(job, event, target.deleted_time !== undefined);
-      result = await this.adapter.executor.execute({ ...event.data }, { ...(fence && { fence }), attempt, api, rememberReads: true, continueDeletes: true });
+      result = await this.adapter.executor.execute(
+        { ...event.data },
+        { ...(fence && { fence }), attempt, api, rememberReads: true, continueDeletes: true },
+      );
     } catch (error) {
       await this.failAndBackOff(run, classifyError(error));
       return undefined;
     }
     if (result.fence?.lost !== undefined) {
       // Not a failure to retry or report: the run that replaced this one does the work.
-      run.observe({ adapter: this.adapter.name, job: job.data, result, progress: { kind: 'done', reason: `fence lost: ${result.fence.lost}` } });
+      run.observe({
+        adapter: this.adapter.name,
+        job: job.data,
+        result,
+        progress: { kind: 'done', reason: `fence lost: ${result.fence.lost}` },
+      });
       return undefined;
     }
     const failure = classifyExecution(result);
@@ -247,7 +266,12 @@ export class AdapterRunProcessor {
   }
 
   /** `progress` after a run that executed; undefined when reading it failed (backed off, reported). */
-  private async progressAfter(run: Run, result: ExecutionResult, target: RunTarget, api: RunReadCache): Promise<AdapterProgress | undefined> {
+  private async progressAfter(
+    run: Run,
+    result: ExecutionResult,
+    target: RunTarget,
+    api: RunReadCache,
+  ): Promise<AdapterProgress | undefined> {
     try {
       return await this.progress(run.job.data, target, api);
     } catch (error) {
@@ -277,7 +301,11 @@ export class AdapterRunProcessor {
 
   /** The job `id` on this adapter's queue after `delayMs`, in the resource's group (one run at a time). */
   private async enqueueRun(event: ReconcileCloudEvent, id: string, job: AdapterRunJob, delayMs: number): Promise<void> {
-    await this.queue.enqueue(adapterRunQueue(this.adapter.name), id, job, { delayMs, group: adapterRunGroup(this.adapter.name, event.data.id), ...ADAPTER_RUN_RETRY });
+    await this.queue.enqueue(adapterRunQueue(this.adapter.name), id, job, {
+      delayMs,
+      group: adapterRunGroup(this.adapter.name, event.data.id),
+      ...ADAPTER_RUN_RETRY,
+    });
   }
 
   /** A failed run counts towards the failure backoff, then fails (`fail`). */
@@ -308,11 +336,24 @@ export class AdapterRunProcessor {
    * `failureCapMs` after a failure, at the re-run cap while work is merely in progress. `unreachable`: the
    * dependency a failed run could not reach (its recovery re-runs the work: backoff-recovery.ts).
    */
-  private async backOff(event: ReconcileCloudEvent, previous: RetryBackoffState | undefined, why: 'failure' | 'wait', unreachable?: string): Promise<RetryBackoffState | undefined> {
+  private async backOff(
+    event: ReconcileCloudEvent,
+    previous: RetryBackoffState | undefined,
+    why: 'failure' | 'wait',
+    unreachable?: string,
+  ): Promise<RetryBackoffState | undefined> {
     const store = this.queue.retryBackoff;
     if (!store) return undefined;
     const capMs = why === 'failure' ? (this.timing.failureCapMs ?? FAILURE_BACKOFF_CAP_MS) : this.timing.maxDelayMs;
-    const next = nextRetryBackoff(previous, event.data.generation, this.now().getTime(), this.random(), { baseMs: this.timing.baseDelayMs, capMs }, why, unreachable);
+    const next = nextRetryBackoff(
+      previous,
+      event.data.generation,
+      this.now().getTime(),
+      this.random(),
+      { baseMs: this.timing.baseDelayMs, capMs },
+      why,
+      unreachable,
+    );
     try {
       await store.set(this.backoffKey(event), next);
     } catch {
@@ -327,7 +368,11 @@ export class AdapterRunProcessor {
     const deferred: AdapterRunJob = { ...job.data, deferred: true, event: reconcileCloudEvent(event.data, id, this.now().toISOString()) };
     const delayMs = Math.max(0, untilMs - this.now().getTime());
     await this.enqueueRun(event, id, deferred, delayMs);
-    observe({ adapter: this.adapter.name, job: job.data, progress: { kind: 'wait', reason: `backing off after ${attempts} attempt(s)`, requeueAfterMs: delayMs } });
+    observe({
+      adapter: this.adapter.name,
+      job: job.data,
+      progress: { kind: 'wait', reason: `backing off after ${attempts} attempt(s)`, requeueAfterMs: delayMs },
+    });
   }
 
   /**
@@ -355,12 +400,21 @@ export class AdapterRunProcessor {
         if (!settled(lock)) return { current: false, reason: 'the run lost its lock: another run of this resource and adapter took over' };
         const resource = settled(read);
         if (!resource) return { current: false, reason: `${event.data.kind} ${event.data.id} no longer exists` };
-        if (resource.generation !== generation) return { current: false, reason: `superseded: the resource is at generation ${resource.generation}, this run is for ${generation}` };
+        if (resource.generation !== generation)
+          return {
+            current: false,
+            reason: `superseded: the resource is at generation ${resource.generation}, this run is for ${generation}`,
+          };
         if (resource.deleted_time) {
           const statuses = wasDeleting ? settled(statusesRead) : await this.getOrUndefined<{ items: AdapterStatus[] }>(`${href}/statuses`);
           const mine = statuses?.items.find((s) => s.adapter === this.adapter.name);
-          const finalized = mine?.observed_generation === generation && mine.conditions.some((c) => c.type === 'Finalized' && c.status === 'True');
-          if (finalized) return { current: false, reason: `${this.adapter.name} already finalized ${event.data.kind} ${event.data.id} at generation ${generation}` };
+          const finalized =
+            mine?.observed_generation === generation && mine.conditions.some((c) => c.type === 'Finalized' && c.status === 'True');
+          if (finalized)
+            return {
+              current: false,
+              reason: `${this.adapter.name} already finalized ${event.data.kind} ${event.data.id} at generation ${generation}`,
+            };
         }
         return { current: true };
       },
@@ -386,7 +440,11 @@ export class AdapterRunProcessor {
   }
 
   /** PUTs Applied/Available/Health=False (and Finalized=False while deleting) at the current generation. */
-  private async reportFailure(event: ReconcileCloudEvent, resource: { generation: number; deleted_time?: string }, failure: AdapterFailure): Promise<void> {
+  private async reportFailure(
+    event: ReconcileCloudEvent,
+    resource: { generation: number; deleted_time?: string },
+    failure: AdapterFailure,
+  ): Promise<void> {
     const condition = (type: string) => ({ type, status: 'False', reason: failure.reason, message: failure.message.slice(0, 1_000) });
     await this.adapter.api.request({
       method: 'PUT',
@@ -409,7 +467,11 @@ export class AdapterRunProcessor {
    * or gone ends at its first read (readTarget), so the worst case is one re-run that does nothing.
    * Otherwise (no PUT, or discarded: 204) the resource and its statuses are read as before.
    */
-  private async progress(job: AdapterRunJob, started?: { generation: number; deleted_time?: string }, api?: RunReadCache): Promise<AdapterProgress> {
+  private async progress(
+    job: AdapterRunJob,
+    started?: { generation: number; deleted_time?: string },
+    api?: RunReadCache,
+  ): Promise<AdapterProgress> {
     const href = job.event.data.href;
     const stored = api?.lastWrite('PUT', `${href}/statuses`);
     const mine = stored?.status === 201 ? (stored.body as AdapterStatus | undefined) : undefined;

@@ -43,12 +43,23 @@ describe('persistent backoff against a dead target', () => {
 
   const processor = async () => {
     const adapter = await h.hostedAdapter(CONFIG, 'validation');
-    return new AdapterRunProcessor({ adapter, queue, timing: { baseDelayMs: 1_000, maxDelayMs: 15_000, failureCapMs: 10 * 60_000 }, now: () => new Date(nowMs), random: () => 0.5 });
+    return new AdapterRunProcessor({
+      adapter,
+      queue,
+      timing: { baseDelayMs: 1_000, maxDelayMs: 15_000, failureCapMs: 10 * 60_000 },
+      now: () => new Date(nowMs),
+      random: () => 0.5,
+    });
   };
   const trigger = (generation: number, n: number): Job<AdapterRunJob> => {
     const data = { id: ID, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${ID}`, generation };
     const id = adapterRunJobId('validation', data, `sweep-${n}`);
-    return { queue: 'adapter-run.validation', id, attempt: 1, data: { adapter: 'validation', event: reconcileCloudEvent(data, id, new Date(nowMs).toISOString()), rerun: 0 } };
+    return {
+      queue: 'adapter-run.validation',
+      id,
+      attempt: 1,
+      data: { adapter: 'validation', event: reconcileCloudEvent(data, id, new Date(nowMs).toISOString()), rerun: 0 },
+    };
   };
   /** Runs one trigger; true when the executor ran (it failed against the dead target), false when deferred. */
   const run = async (p: AdapterRunProcessor, job: Job<AdapterRunJob>): Promise<boolean> => {
@@ -69,10 +80,18 @@ describe('persistent backoff against a dead target', () => {
     expect(ran.length).toBeLessThan(40);
     expect(first).toBeGreaterThan(last);
     expect(last).toBeLessThanOrEqual(3);
-    const health = (h.api.requests('PUT').at(-1)?.body as { conditions: { type: string; message: string }[] }).conditions.find((c) => c.type === 'Health');
+    const health = (h.api.requests('PUT').at(-1)?.body as { conditions: { type: string; message: string }[] }).conditions.find(
+      (c) => c.type === 'Health',
+    );
     expect(health?.message).toMatch(new RegExp(`^cannot reach the cluster, will retry: .*ECONNREFUSED.* \\(attempt ${ran.length}\\)$`));
     // The deferred trigger waits in the queue for the backoff's time (one per attempt count, deduplicated).
-    expect(await queue.enqueue('adapter-run.validation', adapterRunJobId('validation', { id: ID, kind: 'Cluster', generation: 1 }, `backoff-${ran.length}`), {})).toBe(false);
+    expect(
+      await queue.enqueue(
+        'adapter-run.validation',
+        adapterRunJobId('validation', { id: ID, kind: 'Cluster', generation: 1 }, `backoff-${ran.length}`),
+        {},
+      ),
+    ).toBe(false);
   });
 
   it('a new generation starts over at once; a success clears the backoff', async () => {
@@ -91,7 +110,19 @@ describe('persistent backoff against a dead target', () => {
     h.api.on(`GET /api/hyperfleet/v1/clusters/${ID}`, { status: 200, body: { id: ID, kind: 'Cluster', generation: 2 } });
     h.api.on(`GET /api/hyperfleet/v1/clusters/${ID}/statuses`, {
       status: 200,
-      body: { items: [{ adapter: 'validation', observed_generation: 2, conditions: [{ type: 'Available', status: 'True' }, { type: 'Applied', status: 'True' }, { type: 'Health', status: 'True' }] }] },
+      body: {
+        items: [
+          {
+            adapter: 'validation',
+            observed_generation: 2,
+            conditions: [
+              { type: 'Available', status: 'True' },
+              { type: 'Applied', status: 'True' },
+              { type: 'Health', status: 'True' },
+            ],
+          },
+        ],
+      },
     });
     nowMs += 60_000;
     expect(await run(p, trigger(2, 102))).toBe(true);
@@ -103,7 +134,12 @@ describe('persistent backoff against a dead target', () => {
     const data = { id: ID, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${ID}`, generation: 1 };
     const job = (suffix: string, extra: Partial<AdapterRunJob>): Job<AdapterRunJob> => {
       const id = adapterRunJobId('validation', data, suffix);
-      return { queue: 'adapter-run.validation', id, attempt: 1, data: { adapter: 'validation', event: reconcileCloudEvent(data, id, new Date(nowMs).toISOString()), rerun: 1, ...extra } };
+      return {
+        queue: 'adapter-run.validation',
+        id,
+        attempt: 1,
+        data: { adapter: 'validation', event: reconcileCloudEvent(data, id, new Date(nowMs).toISOString()), rerun: 1, ...extra },
+      };
     };
     const watched = { type: 'DELETED' as const, resource_version: '7' };
     await queue.retryBackoff.set('validation.cluster-c1', { generation: 1, attempts: 2, next_at_ms: nowMs + 60_000, reason: 'wait' });

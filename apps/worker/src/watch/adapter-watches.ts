@@ -40,9 +40,13 @@ export function startAdapterWatches(options: AdapterWatchesOptions): AdapterWatc
         ...(options.backoff && { baseMs: options.backoff.baseMs, capMs: options.backoff.capMs }),
         onStateChange: (status, previous) => {
           if (status.state === 'running') {
-            options.log?.info(`watch ${status.name} [${status.label_selector}] ${previous === 'retrying' ? 'running again' : 'running'} (resourceVersion ${status.resource_version ?? '?'})`);
+            options.log?.info(
+              `watch ${status.name} [${status.label_selector}] ${previous === 'retrying' ? 'running again' : 'running'} (resourceVersion ${status.resource_version ?? '?'})`,
+            );
           } else if (status.state === 'retrying') {
-            options.log?.warn(`watch ${status.name} [${status.label_selector}] down, retrying with backoff (adapters fall back to re-runs meanwhile): ${status.error ?? ''}`);
+            options.log?.warn(
+              `watch ${status.name} [${status.label_selector}] down, retrying with backoff (adapters fall back to re-runs meanwhile): ${status.error ?? ''}`,
+            );
           }
         },
       }),

@@ -1,4 +1,12 @@
-import { InProcessJobQueue, adapterRunJobId, adapterRunQueue, reconcileCloudEvent, retryBackoffKey, type AdapterRunJob, type Job } from '@decom/jobs';
+import {
+  InProcessJobQueue,
+  adapterRunJobId,
+  adapterRunQueue,
+  reconcileCloudEvent,
+  retryBackoffKey,
+  type AdapterRunJob,
+  type Job,
+} from '@decom/jobs';
 import type { ObjectChange } from '@decom/adapter';
 import { MAX_TRIGGERED_RUNS, WatchTriggers } from './watch-triggers.js';
 
@@ -11,10 +19,14 @@ const rerun = (n: number): AdapterRunJob => {
 };
 const change = (type: ObjectChange['type'], resourceVersion: string, owner = `Cluster/${ID}/validation`): ObjectChange => ({
   type,
-  object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'c1', resourceVersion, annotations: { 'decom.io/owner': owner } } },
+  object: {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'cm', namespace: 'c1', resourceVersion, annotations: { 'decom.io/owner': owner } },
+  },
 });
 
-describe('WatchTriggers: a watch change runs the owning resource\'s adapter at once while its work is in progress', () => {
+describe("WatchTriggers: a watch change runs the owning resource's adapter at once while its work is in progress", () => {
   let queue: InProcessJobQueue;
   let ran: Job<AdapterRunJob>[];
   let triggers: WatchTriggers;
@@ -54,7 +66,7 @@ describe('WatchTriggers: a watch change runs the owning resource\'s adapter at o
     expect(ran.map((j) => j.id)).toEqual([adapterRunJobId('validation', data, 'w-42')]);
   });
 
-  it('ignores changes of objects that are not Decom\'s, of adapters hosted elsewhere, and of work that is done or failed', async () => {
+  it("ignores changes of objects that are not Decom's, of adapters hosted elsewhere, and of work that is done or failed", async () => {
     await waitedBackoff();
     triggers.begin(KEY, false);
     triggers.end(KEY, { kind: 'other' });

@@ -21,7 +21,16 @@
  * after `MAX_TRIGGERED_RUNS` triggered runs in a row a resource waits for its backoff re-run again.
  */
 import { OWNER_ANNOTATION, parseMark, type ObjectChange } from '@decom/adapter';
-import { ADAPTER_RUN_RETRY, adapterRunGroup, adapterRunJobId, adapterRunQueue, reconcileCloudEvent, retryBackoffKey, type AdapterRunJob, type JobQueue } from '@decom/jobs';
+import {
+  ADAPTER_RUN_RETRY,
+  adapterRunGroup,
+  adapterRunJobId,
+  adapterRunQueue,
+  reconcileCloudEvent,
+  retryBackoffKey,
+  type AdapterRunJob,
+  type JobQueue,
+} from '@decom/jobs';
 
 /** What a run of one resource and adapter told the registry when it ended. */
 export type RunEnd =
@@ -123,8 +132,15 @@ export class WatchTriggers {
       }
       const id = adapterRunJobId(rerun.adapter, data, `w-${change.resourceVersion}`);
       const { backoff_attempts: _fallbackOnly, ...rest } = rerun;
-      const job: AdapterRunJob = { ...rest, watch: { type: change.type, resource_version: change.resourceVersion }, event: reconcileCloudEvent(data, id, this.now().toISOString()) };
-      const added = await this.queue.enqueue(adapterRunQueue(rerun.adapter), id, job, { group: adapterRunGroup(rerun.adapter, data.id), ...ADAPTER_RUN_RETRY });
+      const job: AdapterRunJob = {
+        ...rest,
+        watch: { type: change.type, resource_version: change.resourceVersion },
+        event: reconcileCloudEvent(data, id, this.now().toISOString()),
+      };
+      const added = await this.queue.enqueue(adapterRunQueue(rerun.adapter), id, job, {
+        group: adapterRunGroup(rerun.adapter, data.id),
+        ...ADAPTER_RUN_RETRY,
+      });
       if (added) this.observe({ adapter: rerun.adapter, kind: data.kind, id: data.id, job: id, change });
     } catch {
       // Queue unreachable: the backoff re-run, already scheduled, does the work (level-triggered safety).

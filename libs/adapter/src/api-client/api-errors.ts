@@ -55,7 +55,8 @@ export function apiFailure(method: HttpMethod, url: string, status: number, body
   const message = `${method} ${url} returned ${status}${detail ? `: ${detail}` : ''}`;
   if (status === 404) {
     const code = body && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
-    if (code === NO_ROUTE_CODE) return new ApiRouteNotFoundError(method, url, status, body, attempts, `${message} (no such endpoint: check the url)`);
+    if (code === NO_ROUTE_CODE)
+      return new ApiRouteNotFoundError(method, url, status, body, attempts, `${message} (no such endpoint: check the url)`);
     return new ApiResourceNotFoundError(method, url, status, body, attempts, message);
   }
   return new ApiHttpError(method, url, status, body, attempts, message);

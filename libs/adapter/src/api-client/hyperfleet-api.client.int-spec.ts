@@ -28,7 +28,13 @@ describe.each<[string, FetchLike | undefined]>([
   it('prefixes relative URLs with /api/hyperfleet/{version} and parses the JSON body', async () => {
     server.on('GET /api/hyperfleet/v1/clusters/c1', { status: 200, body: { id: 'c1', generation: 2 } });
     const response = await client().request({ method: 'GET', url: '/clusters/c1' });
-    expect(response).toEqual({ method: 'GET', url: `${server.url}/api/hyperfleet/v1/clusters/c1`, status: 200, body: { id: 'c1', generation: 2 }, attempts: 1 });
+    expect(response).toEqual({
+      method: 'GET',
+      url: `${server.url}/api/hyperfleet/v1/clusters/c1`,
+      status: 200,
+      body: { id: 'c1', generation: 2 },
+      attempts: 1,
+    });
   });
 
   it('sends a rendered string body as JSON with default and per-call headers', async () => {
@@ -56,7 +62,9 @@ describe.each<[string, FetchLike | undefined]>([
 
   it('gives up after retry_attempts total attempts with ApiHttpError carrying the last status', async () => {
     server.on('GET /api/hyperfleet/v1/clusters/c1', { status: 500, body: { detail: 'db down' } });
-    const error = await client({ retryAttempts: 2 }).request({ method: 'GET', url: '/clusters/c1' }).catch((e: unknown) => e);
+    const error = await client({ retryAttempts: 2 })
+      .request({ method: 'GET', url: '/clusters/c1' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiHttpError);
     expect(error).toMatchObject({ status: 500, attempts: 2 });
     expect((error as Error).message).toContain('db down');
@@ -65,23 +73,34 @@ describe.each<[string, FetchLike | undefined]>([
 
   it('does not retry a 400', async () => {
     server.on('POST /api/hyperfleet/v1/clusters', { status: 400, body: { code: 'HYPERFLEET-VAL-000', detail: 'bad' } });
-    const error = await client().request({ method: 'POST', url: '/clusters', body: {} }).catch((e: unknown) => e);
+    const error = await client()
+      .request({ method: 'POST', url: '/clusters', body: {} })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiHttpError);
     expect(server.requests('POST')).toHaveLength(1);
   });
 
   it('404 with a resource code is "resource not found"; 404 HYPERFLEET-NTF-000 is a route (config) error', async () => {
-    server.on('GET /api/hyperfleet/v1/clusters/gone', { status: 404, body: { code: 'HYPERFLEET-NTF-001', detail: "Cluster with id='gone' not found" } });
-    const notFound = await client().request({ method: 'GET', url: '/clusters/gone' }).catch((e: unknown) => e);
+    server.on('GET /api/hyperfleet/v1/clusters/gone', {
+      status: 404,
+      body: { code: 'HYPERFLEET-NTF-001', detail: "Cluster with id='gone' not found" },
+    });
+    const notFound = await client()
+      .request({ method: 'GET', url: '/clusters/gone' })
+      .catch((e: unknown) => e);
     expect(notFound).toBeInstanceOf(ApiResourceNotFoundError);
-    const noRoute = await client().request({ method: 'GET', url: '/clusterz/c1' }).catch((e: unknown) => e);
+    const noRoute = await client()
+      .request({ method: 'GET', url: '/clusterz/c1' })
+      .catch((e: unknown) => e);
     expect(noRoute).toBeInstanceOf(ApiRouteNotFoundError);
     expect(server.received).toHaveLength(2);
   });
 
   it('times out a slow answer and retries it as a transport error', async () => {
     server.on('GET /api/hyperfleet/v1/clusters/slow', { status: 200, body: {}, delayMs: 500 });
-    const error = await client({ timeoutMs: 50, retryAttempts: 2 }).request({ method: 'GET', url: '/clusters/slow' }).catch((e: unknown) => e);
+    const error = await client({ timeoutMs: 50, retryAttempts: 2 })
+      .request({ method: 'GET', url: '/clusters/slow' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiTransportError);
     expect((error as Error).message).toContain('timed out after 50 ms');
     expect((error as ApiTransportError).attempts).toBe(2);
@@ -94,7 +113,10 @@ describe.each<[string, FetchLike | undefined]>([
         probe.close(() => resolve(free));
       });
     });
-    const refused = new HttpHyperfleetApiClient({ baseUrl: `http://127.0.0.1:${port}`, retryAttempts: 2, baseDelayMs: 1 }, { sleep: async () => undefined, ...(fetchFn && { fetch: fetchFn }) });
+    const refused = new HttpHyperfleetApiClient(
+      { baseUrl: `http://127.0.0.1:${port}`, retryAttempts: 2, baseDelayMs: 1 },
+      { sleep: async () => undefined, ...(fetchFn && { fetch: fetchFn }) },
+    );
     const error = await refused.request({ method: 'GET', url: '/clusters' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiTransportError);
     expect(error).toMatchObject({ status: undefined, attempts: 2 });

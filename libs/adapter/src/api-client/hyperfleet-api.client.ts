@@ -6,7 +6,10 @@ import type { ApiRequest, ApiResponse, HyperfleetApiClient, HyperfleetApiClientO
 import { isRetryableStatus, retryDelayMs } from './retry-backoff.js';
 
 /** The part of `fetch` the client uses (the global `fetch` is one; the default is `undiciFetch`). */
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal }) => Promise<{ readonly ok: boolean; readonly status: number; text(): Promise<string> }>;
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal },
+) => Promise<{ readonly ok: boolean; readonly status: number; text(): Promise<string> }>;
 
 /** Side-effect providers, injectable so tests control time and randomness. */
 export interface HyperfleetApiRuntime {
@@ -92,8 +95,16 @@ export class HttpHyperfleetApiClient implements HyperfleetApiClient {
       if (!isRetryableStatus(response.status)) return this.fail(request, url, response.status, body, attempt);
     }
     if (lastStatus) return this.fail(request, url, lastStatus.status, lastStatus.body, attempts);
-    const reason = lastError?.name === 'TimeoutError' ? `timed out after ${request.timeoutMs ?? this.options.timeoutMs} ms` : lastError?.message;
-    throw new ApiTransportError(request.method, url, undefined, undefined, attempts, `${request.method} ${url} failed after ${attempts} attempt(s): ${reason}`);
+    const reason =
+      lastError?.name === 'TimeoutError' ? `timed out after ${request.timeoutMs ?? this.options.timeoutMs} ms` : lastError?.message;
+    throw new ApiTransportError(
+      request.method,
+      url,
+      undefined,
+      undefined,
+      attempts,
+      `${request.method} ${url} failed after ${attempts} attempt(s): ${reason}`,
+    );
   }
 
   private init(request: ApiRequest, token: string | undefined): Parameters<FetchLike>[1] {

@@ -11,7 +11,15 @@ describe('inProcessFetch, the hosted adapters’ fetch through the API pipeline 
   let origin: string;
   let other: FastifyInstance;
   let otherOrigin: string;
-  const seen: { via: string; method: string; url: string; host: string | undefined; ip: string; authorization: string | undefined; body: unknown }[] = [];
+  const seen: {
+    via: string;
+    method: string;
+    url: string;
+    host: string | undefined;
+    ip: string;
+    authorization: string | undefined;
+    body: unknown;
+  }[] = [];
   const init = (method: string, body?: string, headers: Record<string, string> = {}) => ({
     method,
     headers: { Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}), ...headers },
@@ -73,7 +81,13 @@ describe('inProcessFetch, the hosted adapters’ fetch through the API pipeline 
     await viaBoth('/api/hyperfleet/v1/clusters/c1/statuses?x=1', 'PUT', JSON.stringify({ adapter: 'a' }));
     const [http, inject] = seen;
     expect(inject).toEqual({ ...http, via: 'inject' });
-    expect(inject).toMatchObject({ url: '/api/hyperfleet/v1/clusters/c1/statuses?x=1', host: new URL(origin).host, ip: '127.0.0.1', authorization: 'Bearer t', body: { adapter: 'a' } });
+    expect(inject).toMatchObject({
+      url: '/api/hyperfleet/v1/clusters/c1/statuses?x=1',
+      host: new URL(origin).host,
+      ip: '127.0.0.1',
+      authorization: 'Bearer t',
+      body: { adapter: 'a' },
+    });
   });
 
   it('a request to another origin goes over HTTP, not into this server', async () => {
@@ -84,12 +98,18 @@ describe('inProcessFetch, the hosted adapters’ fetch through the API pipeline 
 
   it('the client’s timeout rejects with the signal’s TimeoutError, as fetch does', async () => {
     const inProcess = inProcessFetch(origin, (request) => server.inject(request));
-    await expect(inProcess(`${origin}/api/hyperfleet/v1/slow`, { ...init('GET'), signal: AbortSignal.timeout(20) })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(inProcess(`${origin}/api/hyperfleet/v1/slow`, { ...init('GET'), signal: AbortSignal.timeout(20) })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
   });
 
   it('a failure inside the server rejects like a failed connection (TypeError fetch failed with the cause)', async () => {
     const broken = new Error('pipeline broke');
     const inProcess = inProcessFetch(origin, () => Promise.reject(broken));
-    await expect(inProcess(`${origin}/api/hyperfleet/v1/clusters`, init('GET'))).rejects.toMatchObject({ name: 'TypeError', message: 'fetch failed', cause: broken });
+    await expect(inProcess(`${origin}/api/hyperfleet/v1/clusters`, init('GET'))).rejects.toMatchObject({
+      name: 'TypeError',
+      message: 'fetch failed',
+      cause: broken,
+    });
   });
 });

@@ -18,7 +18,9 @@ describe('undiciFetch, the API client’s fetch on undici.request', () => {
         if (req.url === '/moved') return void res.writeHead(302, { location: '/target' }).end();
         if (req.url === '/see-other') return void res.writeHead(303, { location: `${base}/target` }).end();
         if (req.url === '/slow') return void setTimeout(() => res.end('late'), 500);
-        res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, url: req.url, größe: 'ü' }));
+        res
+          .writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ method: req.method, url: req.url, größe: 'ü' }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -27,10 +29,16 @@ describe('undiciFetch, the API client’s fetch on undici.request', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   beforeEach(() => (seen.length = 0));
 
-  const both = async (url: string, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal } = {}) => {
+  const both = async (
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal } = {},
+  ) => {
     const ours = await undiciFetch(url, init);
     const theirs = await fetch(url, init);
-    return { ours: { ok: ours.ok, status: ours.status, text: await ours.text() }, theirs: { ok: theirs.ok, status: theirs.status, text: await theirs.text() } };
+    return {
+      ours: { ok: ours.ok, status: ours.status, text: await ours.text() },
+      theirs: { ok: theirs.ok, status: theirs.status, text: await theirs.text() },
+    };
   };
 
   it('status, ok and the UTF-8 body text, 2xx and not', async () => {
@@ -41,9 +49,18 @@ describe('undiciFetch, the API client’s fetch on undici.request', () => {
   });
 
   it('sends method, headers and a string body (with its length)', async () => {
-    const response = await undiciFetch(`${base}/statuses`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-decom-fence': '2.7' }, body: '{"a":"ü"}' });
+    const response = await undiciFetch(`${base}/statuses`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-decom-fence': '2.7' },
+      body: '{"a":"ü"}',
+    });
     expect(response.status).toBe(200);
-    expect(seen[0]).toMatchObject({ method: 'PUT', url: '/statuses', body: '{"a":"ü"}', headers: { 'x-decom-fence': '2.7', 'content-length': '10' } });
+    expect(seen[0]).toMatchObject({
+      method: 'PUT',
+      url: '/statuses',
+      body: '{"a":"ü"}',
+      headers: { 'x-decom-fence': '2.7', 'content-length': '10' },
+    });
   });
 
   it('follows redirects like fetch: 302 keeps a GET, 303 turns a PUT into a GET without body', async () => {

@@ -30,7 +30,11 @@ function readHeaders(source: YamlSource, map: MapReader | undefined): Record<str
   return headers;
 }
 
-function readApiClient(source: YamlSource, clients: MapReader | undefined, defaultBaseUrl?: string): AdapterDeploymentConfig['clients']['hyperfleetApi'] {
+function readApiClient(
+  source: YamlSource,
+  clients: MapReader | undefined,
+  defaultBaseUrl?: string,
+): AdapterDeploymentConfig['clients']['hyperfleetApi'] {
   const api = clients?.map('hyperfleet_api');
   if (!api) return { ...API_DEFAULTS, defaultHeaders: {} };
   const written = api.string('base_url');
@@ -95,7 +99,11 @@ function readMaestro(source: YamlSource, clients: MapReader | undefined): Maestr
   const insecure = maestro.boolean('insecure') ?? false;
   if (httpServerAddress?.startsWith('http://') && !insecure) {
     // HyperFleet refuses plaintext unless `insecure: true` is said out loud; so do we.
-    source.report(maestro.valueNode('http_server_address'), `${maestro.path}.http_server_address`, 'must use https:// unless insecure: true');
+    source.report(
+      maestro.valueNode('http_server_address'),
+      `${maestro.path}.http_server_address`,
+      'must use https:// unless insecure: true',
+    );
   }
   const auth = maestro.map('auth');
   const authType = auth?.oneOf('type', ['tls', 'none'] as const);
@@ -155,7 +163,8 @@ export function parseAdapterConfig(
   const source = new YamlSource(fileName, yamlText);
   source.throwIfIssues();
   // An empty file is an empty mapping here, so overrides alone can still fill it in.
-  if (source.document.contents === null) source.document.contents = source.document.createNode({}) as unknown as typeof source.document.contents;
+  if (source.document.contents === null)
+    source.document.contents = source.document.createNode({}) as unknown as typeof source.document.contents;
   const applied = applyEnvOverrides(source.document, env);
   const throwIfIssues = () => {
     if (source.issues.length > 0) throw new TaskConfigError(withEnvSources(source.issues, applied));
@@ -165,7 +174,11 @@ export function parseAdapterConfig(
   if (root.has('apiVersion') || root.has('spec')) {
     // The older Kubernetes-style wrapper (`kind: AdapterConfig`, camelCase keys under `spec:`): say so
     // instead of one unknown field per key.
-    source.report(root.position, '', 'the apiVersion/kind/spec wrapper is not supported: use the flat deployment config format (adapter, clients, log, debug_config)');
+    source.report(
+      root.position,
+      '',
+      'the apiVersion/kind/spec wrapper is not supported: use the flat deployment config format (adapter, clients, log, debug_config)',
+    );
     throwIfIssues();
   }
   const adapter = root.map('adapter', { required: true });

@@ -42,7 +42,9 @@ export async function loadAdapterDirectory(dir: string, env: Readonly<Record<str
     const base = file.replace(/\.ya?ml$/, '');
     const deploymentFile = `${base}${DEPLOYMENT_SUFFIX}`;
     const task = await collect(() => loadTaskConfigFile(join(dir, file)));
-    const deployment = files.includes(deploymentFile) ? await collect(() => loadAdapterConfigFile(join(dir, deploymentFile), env)) : undefined;
+    const deployment = files.includes(deploymentFile)
+      ? await collect(() => loadAdapterConfigFile(join(dir, deploymentFile), env))
+      : undefined;
     if (deployment && deployment.adapter.name !== base) {
       issues.push({
         file: join(dir, deploymentFile),

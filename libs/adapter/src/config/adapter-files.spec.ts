@@ -20,7 +20,11 @@ describe('listAdapterFiles: Decom flat layout and HyperFleet folder layout', () 
     expect(adapters).toEqual([
       { name: 'alone', taskFile: join(dir, 'alone.yaml') },
       { name: 'flat', taskFile: join(dir, 'flat.yaml'), deploymentFile: join(dir, 'flat.adapter.yaml') },
-      { name: 'cl-namespace', taskFile: join(dir, 'cl-namespace', 'adapter-task-config.yaml'), deploymentFile: join(dir, 'cl-namespace', 'adapter-config.yaml') },
+      {
+        name: 'cl-namespace',
+        taskFile: join(dir, 'cl-namespace', 'adapter-task-config.yaml'),
+        deploymentFile: join(dir, 'cl-namespace', 'adapter-config.yaml'),
+      },
       { name: 'np-task-only', taskFile: join(dir, 'np-task-only', 'adapter-task-config.yml') },
     ]);
     expect(orphans).toEqual([join(dir, 'orphan.adapter.yaml')]);
@@ -41,7 +45,11 @@ describe('listAdapterFiles: Decom flat layout and HyperFleet folder layout', () 
     const { adapters, orphans } = await listAdapterFiles(dir);
     expect(adapters).toEqual([
       { name: 'validation', taskFile: join(dir, 'validation.yaml'), deploymentFile: join(dir, 'validation-deployment.yaml') },
-      { name: 'cl-job', taskFile: join(dir, 'cl-job', 'adapter-task-config.yaml'), deploymentFile: join(dir, 'cl-job', 'cl-job-config.yaml') },
+      {
+        name: 'cl-job',
+        taskFile: join(dir, 'cl-job', 'adapter-task-config.yaml'),
+        deploymentFile: join(dir, 'cl-job', 'cl-job-config.yaml'),
+      },
     ]);
     expect(orphans).toEqual([join(dir, 'lonely-deploy.yaml'), join(dir, 'wrapped.yaml')]);
   });

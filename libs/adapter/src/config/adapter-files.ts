@@ -52,12 +52,18 @@ export async function listAdapterFiles(dir: string): Promise<{ adapters: Adapter
     const base = join(dir, folder.name);
     const task = HYPERFLEET_TASK_FILES.map((f) => join(base, f)).find((f) => existsSync(f));
     if (!task) continue;
-    const deployment = HYPERFLEET_DEPLOYMENT_FILES.map((f) => join(base, f)).find((f) => existsSync(f)) ?? (await deploymentByContent(base, task));
+    const deployment =
+      HYPERFLEET_DEPLOYMENT_FILES.map((f) => join(base, f)).find((f) => existsSync(f)) ?? (await deploymentByContent(base, task));
     adapters.push({ name: folder.name, taskFile: task, ...(deployment && { deploymentFile: deployment }) });
   }
   orphans.push(
     ...files
-      .filter((f) => /\.adapter\.ya?ml$/.test(f) && !files.includes(f.replace(/\.adapter\.ya?ml$/, '.yaml')) && !files.includes(f.replace(/\.adapter\.ya?ml$/, '.yml')))
+      .filter(
+        (f) =>
+          /\.adapter\.ya?ml$/.test(f) &&
+          !files.includes(f.replace(/\.adapter\.ya?ml$/, '.yaml')) &&
+          !files.includes(f.replace(/\.adapter\.ya?ml$/, '.yml')),
+      )
       .map((f) => join(dir, f)),
   );
   return { adapters, orphans };
@@ -65,7 +71,11 @@ export async function listAdapterFiles(dir: string): Promise<{ adapters: Adapter
 
 /** The one YAML file of a HyperFleet adapter folder (other than its task config) that is a deployment config by content. */
 async function deploymentByContent(folder: string, taskFile: string): Promise<string | undefined> {
-  const candidates = (await readdir(folder)).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(folder, f)).filter((f) => f !== taskFile).sort();
+  const candidates = (await readdir(folder))
+    .filter((f) => /\.ya?ml$/.test(f))
+    .map((f) => join(folder, f))
+    .filter((f) => f !== taskFile)
+    .sort();
   const found: string[] = [];
   for (const file of candidates) if ((await configEvidenceOf(file)).kind === 'deployment') found.push(file);
   return found.length === 1 ? found[0] : undefined;

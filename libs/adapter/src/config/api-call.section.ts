@@ -13,7 +13,11 @@ export function readDuration(map: MapReader, key: string): number | undefined {
   if (text === undefined) return undefined;
   const ms = parseGoDuration(text.trim());
   if (ms === undefined) {
-    map.source.report(map.valueNode(key), `${map.path}.${key}`, `invalid duration ${JSON.stringify(text)} (use Go syntax such as "10s", "1m30s")`);
+    map.source.report(
+      map.valueNode(key),
+      `${map.path}.${key}`,
+      `invalid duration ${JSON.stringify(text)} (use Go syntax such as "10s", "1m30s")`,
+    );
   }
   return ms;
 }

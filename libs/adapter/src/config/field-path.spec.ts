@@ -1,6 +1,14 @@
 import { parseFieldPath, readFieldPath } from './field-path.js';
 
-const data = { name: 'c1', status: { conditions: [{ type: 'Ready', status: 'True' }] }, items: [{ name: 'a', adapter: 'x' }, { name: 'b', adapter: 'y' }], deleted_time: null };
+const data = {
+  name: 'c1',
+  status: { conditions: [{ type: 'Ready', status: 'True' }] },
+  items: [
+    { name: 'a', adapter: 'x' },
+    { name: 'b', adapter: 'y' },
+  ],
+  deleted_time: null,
+};
 
 describe('field paths: dot paths and {JSONPath}', () => {
   it.each([

@@ -80,7 +80,11 @@ export class LoadContext {
     if (!mounted) return ref;
     const local = ['yaml', 'yml'].map((ext) => join(this.baseDir, `adapter-task-resource-${mounted[1]}.${ext}`)).find((f) => existsSync(f));
     if (!local) return ref;
-    this.source.warn(node, path, `${JSON.stringify(ref)} is read from this folder's ${basename(local)} (HyperFleet's chart mounts it there)`);
+    this.source.warn(
+      node,
+      path,
+      `${JSON.stringify(ref)} is read from this folder's ${basename(local)} (HyperFleet's chart mounts it there)`,
+    );
     return local;
   }
 
@@ -103,7 +107,8 @@ export class LoadContext {
       return expr;
     } catch (error) {
       const at = errorPosition(error);
-      const pos = at && error instanceof CelCompileError ? positionInScalar(this.source, node, at.line, at.column) : this.source.nodePosition(node);
+      const pos =
+        at && error instanceof CelCompileError ? positionInScalar(this.source, node, at.line, at.column) : this.source.nodePosition(node);
       this.source.report(pos, where, reasonOf(error));
       return undefined;
     }

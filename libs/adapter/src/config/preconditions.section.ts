@@ -2,13 +2,7 @@ import { isSeq } from 'yaml';
 import { readApiCall, readLog } from './api-call.section.js';
 import { parseFieldPath } from './field-path.js';
 import type { LoadContext } from './load-context.js';
-import {
-  CONDITION_OPERATORS,
-  type CaptureSpec,
-  type ConditionSpec,
-  type FieldPath,
-  type PreconditionSpec,
-} from './task-config.types.js';
+import { CONDITION_OPERATORS, type CaptureSpec, type ConditionSpec, type FieldPath, type PreconditionSpec } from './task-config.types.js';
 import { itemMap, type MapReader, nodeToJs } from './yaml-reader.js';
 
 /** Reads `map.field` as a dot path or `{JSONPath}`; records an issue when malformed. */

@@ -19,7 +19,12 @@ import { itemMap, joinPath, MapReader } from './yaml-reader.js';
 const POLICIES: readonly PropagationPolicy[] = ['Background', 'Foreground', 'Orphan'];
 
 /** Reads a file named by `ref`/`build_ref` (`LoadContext.refPath`): its path and text, or undefined with an issue. */
-export function readRefFile(ctx: LoadContext, node: Node | undefined, path: string, ref: string): { file: string; text: string } | undefined {
+export function readRefFile(
+  ctx: LoadContext,
+  node: Node | undefined,
+  path: string,
+  ref: string,
+): { file: string; text: string } | undefined {
   const file = ctx.refPath(ref, node, path);
   try {
     return { file, text: readFileSync(file, 'utf8') };
@@ -116,7 +121,8 @@ function readLifecycle(ctx: LoadContext, map: MapReader): ResourceSpec['lifecycl
   const deleteWhen = deleteMap && readWhen(ctx, deleteMap, 'when', { required: true });
   deleteMap?.finish();
   lifecycle.finish();
-  const create = createWhen || adoptionPolicy ? { ...(createWhen && { when: createWhen }), adoptionPolicy: adoptionPolicy ?? 'Adopt' } : undefined;
+  const create =
+    createWhen || adoptionPolicy ? { ...(createWhen && { when: createWhen }), adoptionPolicy: adoptionPolicy ?? 'Adopt' } : undefined;
   return {
     ...(create && { create }),
     ...(deleteWhen && { delete: { propagationPolicy, policy, when: deleteWhen } }),
@@ -145,7 +151,11 @@ function readTransport(ctx: LoadContext, map: MapReader): TransportSpec | undefi
 function readNestedDiscoveries(ctx: LoadContext, map: MapReader, transport: TransportSpec | undefined): NestedDiscoverySpec[] {
   if (!map.has('nested_discoveries')) return [];
   if (transport && transport.client !== 'maestro') {
-    ctx.source.report(map.valueNode('nested_discoveries'), `${map.path}.nested_discoveries`, 'needs transport.client: maestro (they look inside a ManifestWork)');
+    ctx.source.report(
+      map.valueNode('nested_discoveries'),
+      `${map.path}.nested_discoveries`,
+      'needs transport.client: maestro (they look inside a ManifestWork)',
+    );
   }
   const result: NestedDiscoverySpec[] = [];
   for (const item of map.list('nested_discoveries')) {

@@ -120,7 +120,10 @@ describe('parseTaskConfig: errors read like a compiler (file:line:column path: m
     [
       'param names follow HyperFleet only: lower-case first letter; CEL reserved words and type names are fine',
       `params:\n  - name: int\n    source: event.id\n  - name: namespace\n    source: event.id\n  - name: ClusterId\n    source: event.id\n  - name: _x\n    source: event.id\n`,
-      ['t.yaml:6:11 params[2].name: "ClusterId" must match ^[a-z][a-zA-Z0-9_]*$', 't.yaml:8:11 params[3].name: "_x" must match ^[a-z][a-zA-Z0-9_]*$'],
+      [
+        't.yaml:6:11 params[2].name: "ClusterId" must match ^[a-z][a-zA-Z0-9_]*$',
+        't.yaml:8:11 params[3].name: "_x" must match ^[a-z][a-zA-Z0-9_]*$',
+      ],
     ],
     ['YAML syntax error', `params:\n  - name: a\n   source: b\n`, ['t.yaml:3:1 Sequence item without - indicator']],
     [
@@ -191,25 +194,39 @@ describe("HyperFleet's chart mounts: /etc/adapter/<key>.yaml", () => {
       expect.objectContaining({ template: expect.objectContaining({ source: expect.stringContaining('name: two') }) }),
     ]);
     expect(loaded[0]?.warnings?.map((w) => [w.path, w.message])).toEqual([
-      ['resources[0].manifest.ref', '"/etc/adapter/configmap.yaml" is read from this folder\'s adapter-task-resource-configmap.yaml (HyperFleet\'s chart mounts it there)'],
-      ['post.payloads[0].build_ref', '"/etc/adapter/status.yaml" is read from this folder\'s adapter-task-resource-status.yml (HyperFleet\'s chart mounts it there)'],
+      [
+        'resources[0].manifest.ref',
+        '"/etc/adapter/configmap.yaml" is read from this folder\'s adapter-task-resource-configmap.yaml (HyperFleet\'s chart mounts it there)',
+      ],
+      [
+        'post.payloads[0].build_ref',
+        '"/etc/adapter/status.yaml" is read from this folder\'s adapter-task-resource-status.yml (HyperFleet\'s chart mounts it there)',
+      ],
     ]);
   });
 
   it('without such a file in the folder, the absolute path is read (and its absence is an error naming it)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'decom-mount-'));
     writeFileSync(join(dir, 'adapter-task-config.yaml'), task);
-    await expect(loadTaskConfigFile(join(dir, 'adapter-task-config.yaml'))).rejects.toThrow('resources[0].manifest.ref: cannot read "/etc/adapter/configmap.yaml": ENOENT');
+    await expect(loadTaskConfigFile(join(dir, 'adapter-task-config.yaml'))).rejects.toThrow(
+      'resources[0].manifest.ref: cannot read "/etc/adapter/configmap.yaml": ENOENT',
+    );
   });
 });
 
 describe('parseTaskConfig: the typed config', () => {
   it('loads the seed 000 example unchanged (config/adapters/validation.yaml)', async () => {
     const task = await loadTaskConfigFile('config/adapters/validation.yaml');
-    expect(task.params.map((p) => [p.name, p.source, p.type, p.required])).toEqual([['clusterId', { kind: 'event', path: ['id'] }, 'string', true]]);
+    expect(task.params.map((p) => [p.name, p.source, p.type, p.required])).toEqual([
+      ['clusterId', { kind: 'event', path: ['id'] }, 'string', true],
+    ]);
     expect(task.preconditions[0]?.captures.map((c) => c.name)).toEqual(['is_deleting', 'clusterName', 'generation']);
     expect(task.resources.map((r) => [r.name, r.lifecycle?.delete?.propagationPolicy, r.lifecycle?.delete?.when.source])).toEqual([
-      ['clusterNamespace', 'Background', 'deleted_time != null && !resources.?clusterConfigMap.hasValue() && !resources.?clusterJob.hasValue()'],
+      [
+        'clusterNamespace',
+        'Background',
+        'deleted_time != null && !resources.?clusterConfigMap.hasValue() && !resources.?clusterJob.hasValue()',
+      ],
       ['clusterConfigMap', 'Background', 'deleted_time != null && !resources.?clusterJob.hasValue()'],
       ['clusterJob', 'Background', 'deleted_time != null'],
     ]);
@@ -240,7 +257,10 @@ describe('parseTaskConfig: the typed config', () => {
 
 describe('adapter deployment config and directory', () => {
   it('fills HyperFleet defaults and reports errors in the same style', () => {
-    const config = parseAdapterConfig(`adapter: {name: validation}\nclients:\n  hyperfleet_api: {base_url: "http://api:8000/", timeout: 5s}\n`, 'a.yaml');
+    const config = parseAdapterConfig(
+      `adapter: {name: validation}\nclients:\n  hyperfleet_api: {base_url: "http://api:8000/", timeout: 5s}\n`,
+      'a.yaml',
+    );
     expect(config.clients.hyperfleetApi).toEqual({
       baseUrl: 'http://api:8000',
       version: 'v1',
@@ -251,7 +271,12 @@ describe('adapter deployment config and directory', () => {
       maxDelayMs: 30000,
       defaultHeaders: {},
     });
-    expect(() => parseAdapterConfig(`adapter: {version: "1"}\nclients:\n  hyperfleet_api: {retry_backoff: fibonacci}\n  maestro: {http_server_address: "http://m:8000", timeout: 3}\n`, 'a.yaml')).toThrow(
+    expect(() =>
+      parseAdapterConfig(
+        `adapter: {version: "1"}\nclients:\n  hyperfleet_api: {retry_backoff: fibonacci}\n  maestro: {http_server_address: "http://m:8000", timeout: 3}\n`,
+        'a.yaml',
+      ),
+    ).toThrow(
       [
         'a.yaml:1:10 adapter.name: is required',
         'a.yaml:3:35 clients.hyperfleet_api.retry_backoff: must be one of exponential, linear, constant, got "fibonacci"',
@@ -302,12 +327,19 @@ describe('HyperFleet name and CEL-variable rules', () => {
     expect(task.warnings?.map(formatConfigIssue)).toEqual([
       "t.yaml:3:27 params[0].source.expression: unknown variable 'clustr': evaluation will fail (an error with --strict)",
     ]);
-    expect(() => parseTaskConfig(unknownVariable, 't.yaml', { strict: true })).toThrow("t.yaml:3:27 params[0].source.expression: unknown variable 'clustr'");
+    expect(() => parseTaskConfig(unknownVariable, 't.yaml', { strict: true })).toThrow(
+      "t.yaml:3:27 params[0].source.expression: unknown variable 'clustr'",
+    );
   });
 
   it('a manifest without apiVersion or kind loads with a positioned warning (Kubernetes refuses it at apply)', () => {
-    const task = parseTaskConfig(`resources:\n  - name: ns\n    manifest: {apiVersion: v1, kindd: Namespace, metadata: {name: x}}\n    discovery: {by_name: x}\n`, 't.yaml');
-    expect(task.warnings?.map(formatConfigIssue)).toEqual(['t.yaml:3:15 resources[0].manifest: has no kind: Kubernetes refuses such an object (400)']);
+    const task = parseTaskConfig(
+      `resources:\n  - name: ns\n    manifest: {apiVersion: v1, kindd: Namespace, metadata: {name: x}}\n    discovery: {by_name: x}\n`,
+      't.yaml',
+    );
+    expect(task.warnings?.map(formatConfigIssue)).toEqual([
+      't.yaml:3:15 resources[0].manifest: has no kind: Kubernetes refuses such an object (400)',
+    ]);
     expect(parseTaskConfig(`resources:\n  - name: ns\n    ${NS}\n`, 't.yaml').warnings).toBeUndefined();
   });
 
@@ -326,7 +358,26 @@ describe('HyperFleet name and CEL-variable rules', () => {
 
 describe('parseTaskConfig: params named after CEL reserved words', () => {
   // Every word cel-js reserves (CEL's reserved identifiers) that is also a valid param name.
-  const words = ['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while', 'prototype'];
+  const words = [
+    'as',
+    'break',
+    'const',
+    'continue',
+    'else',
+    'for',
+    'function',
+    'if',
+    'import',
+    'let',
+    'loop',
+    'package',
+    'namespace',
+    'return',
+    'var',
+    'void',
+    'while',
+    'prototype',
+  ];
 
   it.each(words)('a param named %s, used only in templates, loads beside CEL expressions', (word) => {
     const task = parseTaskConfig(
@@ -341,9 +392,11 @@ describe('parseTaskConfig: params named after CEL reserved words', () => {
   });
 
   it('the bare word in an expression is an error at file:line:column of that expression only', () => {
-    expect(errorsOf(`params:\n  - name: namespace\n    source: event.id\n  - name: ok\n    source: event.id\nresources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      delete:\n        when: {expression: "ok != '' && namespace != ''"}\n`)).toEqual([
-      't.yaml:12:41 resources[0].lifecycle.delete.when.expression: Reserved identifier: namespace',
-    ]);
+    expect(
+      errorsOf(
+        `params:\n  - name: namespace\n    source: event.id\n  - name: ok\n    source: event.id\nresources:\n  - name: ns\n    ${NS}\n    lifecycle:\n      delete:\n        when: {expression: "ok != '' && namespace != ''"}\n`,
+      ),
+    ).toEqual(['t.yaml:12:41 resources[0].lifecycle.delete.when.expression: Reserved identifier: namespace']);
   });
 });
 
@@ -369,6 +422,9 @@ describe('parseTaskConfig: unusable input (nothing could be validated) is marked
   });
 
   it('a missing file is unusable', async () => {
-    await expect(loadTaskConfigFile(join(tmpdir(), 'decom-no-such-file.yaml'))).rejects.toMatchObject({ unusable: true, message: expect.stringContaining('cannot read file: ENOENT') });
+    await expect(loadTaskConfigFile(join(tmpdir(), 'decom-no-such-file.yaml'))).rejects.toMatchObject({
+      unusable: true,
+      message: expect.stringContaining('cannot read file: ENOENT'),
+    });
   });
 });

@@ -24,7 +24,10 @@ export function parseTaskConfig(yamlText: string, fileName: string, options: Tas
   source.throwIfIssues();
   if (source.document.contents === null || source.document.contents === undefined) {
     // An empty file (or only comments) would otherwise pass as a config that does nothing.
-    throw new TaskConfigError([{ file: fileName, line: 1, column: 1, path: '', message: 'the file is empty: no task config to validate' }], { unusable: true });
+    throw new TaskConfigError(
+      [{ file: fileName, line: 1, column: 1, path: '', message: 'the file is empty: no task config to validate' }],
+      { unusable: true },
+    );
   }
   const ctx = new LoadContext(source, dirname(fileName));
   const root = source.rootMap();
@@ -65,7 +68,15 @@ export async function readConfigText(path: string): Promise<string> {
     return await readFile(path, 'utf8');
   } catch (error) {
     throw new TaskConfigError(
-      [{ file: path, line: 1, column: 1, path: '', message: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}` }],
+      [
+        {
+          file: path,
+          line: 1,
+          column: 1,
+          path: '',
+          message: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        },
+      ],
       { unusable: true },
     );
   }

@@ -148,8 +148,7 @@ export interface ValueDefinition {
 
 /** Inline map (values templated) or a whole-document Go template (block string or `{ref}` file). */
 export type ManifestSpec =
-  | { readonly kind: 'tree'; readonly tree: TemplateTree }
-  | { readonly kind: 'document'; readonly template: TemplateText };
+  { readonly kind: 'tree'; readonly tree: TemplateTree } | { readonly kind: 'document'; readonly template: TemplateText };
 
 export interface DiscoverySpec {
   /** Omitted or `"*"` = cluster-scoped / all namespaces. */
@@ -183,9 +182,7 @@ export const ADOPTION_POLICIES: readonly AdoptionPolicy[] = ['Adopt', 'AdoptIfMa
  * How a resource reaches its cluster: directly (`kubernetes`, the default) or as a ManifestWork
  * through Maestro to the consumer `target_cluster` (a template).
  */
-export type TransportSpec =
-  | { readonly client: 'kubernetes' }
-  | { readonly client: 'maestro'; readonly targetCluster: TemplateText };
+export type TransportSpec = { readonly client: 'kubernetes' } | { readonly client: 'maestro'; readonly targetCluster: TemplateText };
 
 /** A manifest inside a ManifestWork, found by its own discovery and promoted to `resources.<name>`. */
 export interface NestedDiscoverySpec {

@@ -76,18 +76,31 @@ resources:
 
 function files(event: Record<string, unknown>, discovery: Record<string, unknown>, task = TASK) {
   const dir = mkdtempSync(join(tmpdir(), 'decom-dry-run-fidelity-'));
-  const write = (name: string, body: unknown) => (writeFileSync(join(dir, name), typeof body === 'string' ? body : JSON.stringify(body)), join(dir, name));
+  const write = (name: string, body: unknown) => (
+    writeFileSync(join(dir, name), typeof body === 'string' ? body : JSON.stringify(body)),
+    join(dir, name)
+  );
   return {
     taskConfigFile: write('cl-namespace.yaml', task),
-    eventFile: write('event.json', { specversion: '1.0', id: 'e1', type: 'com.redhat.hyperfleet.cluster.reconcile', source: 't', data: { id: ID, kind: 'Cluster', generation: 2, ...event } }),
-    apiResponsesFile: write('api.json', { responses: [{ match: { method: 'PUT', urlPattern: `/clusters/${ID}/statuses$` }, responses: [{ statusCode: 201, body: {} }] }] }),
+    eventFile: write('event.json', {
+      specversion: '1.0',
+      id: 'e1',
+      type: 'com.redhat.hyperfleet.cluster.reconcile',
+      source: 't',
+      data: { id: ID, kind: 'Cluster', generation: 2, ...event },
+    }),
+    apiResponsesFile: write('api.json', {
+      responses: [{ match: { method: 'PUT', urlPattern: `/clusters/${ID}/statuses$` }, responses: [{ statusCode: 201, body: {} }] }],
+    }),
     discoveryFile: write('discovery.json', discovery),
   };
 }
 
 describe('dry run as HyperFleet runs it', () => {
   it('a Namespace delete is gone at once, even with finalizers: Finalized=True in the same run', async () => {
-    const report = await runDryRun(files({ deleting: true }, { [ID]: { apiVersion: 'v1', kind: 'Namespace', metadata: { finalizers: ['kubernetes'] } } }));
+    const report = await runDryRun(
+      files({ deleting: true }, { [ID]: { apiVersion: 'v1', kind: 'Namespace', metadata: { finalizers: ['kubernetes'] } } }),
+    );
     expect(report.result.operations).toEqual([expect.objectContaining({ resource: 'ns', operation: 'delete' })]);
     expect(report.kubernetesCalls.find((c) => c.verb === 'delete')?.outcome).toBe('deleted');
     expect(report.statusReports[0]?.body).toMatchObject({ finalized: 'True' });
@@ -106,13 +119,22 @@ describe('dry run as HyperFleet runs it', () => {
     const namespace = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ID, annotations: { team: 'a' } } };
     const report = await runDryRun(files({}, { [ID]: namespace }));
     expect(report.result.operations).toEqual([expect.objectContaining({ resource: 'ns', operation: 'update' })]);
-    expect(report.kubernetesCalls.filter((c) => c.verb !== 'get' && c.verb !== 'discover').map((c) => `${c.verb} ${c.kind}`)).toEqual(['replace Namespace']);
+    expect(report.kubernetesCalls.filter((c) => c.verb !== 'get' && c.verb !== 'discover').map((c) => `${c.verb} ${c.kind}`)).toEqual([
+      'replace Namespace',
+    ]);
   });
 
   it('a Maestro work asked to be deleted is labelled delete (Maestro still confirms it later)', async () => {
-    const work = { apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', metadata: { name: `work-${ID}`, namespace: 'consumer1', annotations: { 'hyperfleet.io/generation': '1' } }, spec: {} };
+    const work = {
+      apiVersion: 'work.open-cluster-management.io/v1',
+      kind: 'ManifestWork',
+      metadata: { name: `work-${ID}`, namespace: 'consumer1', annotations: { 'hyperfleet.io/generation': '1' } },
+      spec: {},
+    };
     const report = await runDryRun(files({ deleting: true }, { [`work-${ID}`]: work }, MAESTRO_TASK));
-    expect(report.kubernetesCalls.filter((c) => c.verb === 'delete').map((c) => `${c.kind} ${c.name} ${c.via}`)).toEqual([`ManifestWork work-${ID} maestro:consumer1`]);
+    expect(report.kubernetesCalls.filter((c) => c.verb === 'delete').map((c) => `${c.kind} ${c.name} ${c.via}`)).toEqual([
+      `ManifestWork work-${ID} maestro:consumer1`,
+    ]);
     expect(report.result.operations).toEqual([expect.objectContaining({ resource: 'work', operation: 'delete', kind: 'ManifestWork' })]);
   });
 
@@ -120,8 +142,15 @@ describe('dry run as HyperFleet runs it', () => {
     const report = await runDryRun(files({}, {}, renderFailureTask(false)));
     expect(report.result.operations.map((o) => `${o.operation} ${o.resource}`)).toEqual(['create ns', 'create cm']);
     expect(report.kubernetesCalls.filter((c) => c.verb === 'create').map((c) => c.name)).toEqual([ID, 'settings']);
-    expect(report.result.phases.find((p) => p.phase === 'resources')).toMatchObject({ status: 'failed', detail: expect.stringMatching(/^work: render failed: .*target_cluster rendered empty/) });
-    expect(report.result.adapter).toMatchObject({ executionStatus: 'failed', errorReason: 'ResourceFailed', executionError: { phase: 'resources', step: 'work' } });
+    expect(report.result.phases.find((p) => p.phase === 'resources')).toMatchObject({
+      status: 'failed',
+      detail: expect.stringMatching(/^work: render failed: .*target_cluster rendered empty/),
+    });
+    expect(report.result.adapter).toMatchObject({
+      executionStatus: 'failed',
+      errorReason: 'ResourceFailed',
+      executionError: { phase: 'resources', step: 'work' },
+    });
   });
 
   it('with a lifecycle, a render failure applies nothing: a when could read the sibling that was never discovered', async () => {

@@ -61,13 +61,15 @@ export async function loadJsonFile(file: string | undefined, what: string): Prom
 export async function loadDiscoveryFile(file: string | undefined): Promise<Record<string, KubeObject>> {
   if (file === undefined) return {};
   const json = (await readJson(file, 'discovery')) as Record<string, unknown> | null;
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new SimulationInputError(`${file}: discovery must be a JSON object keyed by resource name`);
+  if (!json || typeof json !== 'object' || Array.isArray(json))
+    throw new SimulationInputError(`${file}: discovery must be a JSON object keyed by resource name`);
   const objects: Record<string, KubeObject> = {};
   for (const [name, value] of Object.entries(json)) {
     const object = value as Partial<KubeObject> | null;
     if (!object || typeof object !== 'object') throw new SimulationInputError(`${file}: discovery "${name}" must be an object`);
     for (const field of ['apiVersion', 'kind'] as const) {
-      if (typeof object[field] !== 'string') throw new SimulationInputError(`${file}: discovery "${name}" is missing required field "${field}"`);
+      if (typeof object[field] !== 'string')
+        throw new SimulationInputError(`${file}: discovery "${name}" is missing required field "${field}"`);
     }
     objects[name] = { ...(object as KubeObject), metadata: { ...(object.metadata ?? {}), name } };
   }
@@ -79,7 +81,8 @@ export function siblingDeploymentConfig(taskConfigFile: string): string | undefi
   const base = basename(taskConfigFile).replace(/\.ya?ml$/, '');
   const dir = dirname(taskConfigFile);
   // HyperFleet's layout: adapter-task-config.yaml beside adapter-config.yaml.
-  const candidates = base === 'adapter-task-config' ? ['adapter-config.yaml', 'adapter-config.yml'] : [`${base}.adapter.yaml`, `${base}.adapter.yml`];
+  const candidates =
+    base === 'adapter-task-config' ? ['adapter-config.yaml', 'adapter-config.yml'] : [`${base}.adapter.yaml`, `${base}.adapter.yml`];
   return candidates.map((f) => join(dir, f)).find((f) => existsSync(f));
 }
 

@@ -43,7 +43,12 @@ function objectName(call: { name?: string; namespace?: string }): string {
 }
 
 export function formatCall(call: SimulatedCall, withBody: boolean): string {
-  const target = call.name !== undefined ? objectName(call) : `selector ${Object.entries(call.labelSelector ?? {}).map(([k, v]) => `${k}=${v}`).join(',')}${call.namespace ? ` in ${call.namespace}` : ''}`;
+  const target =
+    call.name !== undefined
+      ? objectName(call)
+      : `selector ${Object.entries(call.labelSelector ?? {})
+          .map(([k, v]) => `${k}=${v}`)
+          .join(',')}${call.namespace ? ` in ${call.namespace}` : ''}`;
   const policy = call.propagationPolicy ? ` propagationPolicy=${call.propagationPolicy}` : '';
   const via = call.via ? ` [${call.via}]` : '';
   const line = `  ${call.verb.padEnd(8)} ${call.apiVersion} ${call.kind} ${target}${policy}${via} → ${call.outcome}`;
@@ -69,7 +74,9 @@ export function formatAdapter(result: ExecutionResult): string[] {
 /** What the executor read from the resource (deleting, policy, pause), ownership decisions and status overrides. */
 function formatPolicy(result: DryRunReport['result']): string[] {
   const { resource, outcomes, overrides } = result.policy;
-  const lines = [`  deleting=${resource.deleting} deletion_policy=${resource.deletionPolicy} paused=${resource.paused}${resource.from ? ` (from precondition ${resource.from})` : ' (no precondition returned the resource)'}`];
+  const lines = [
+    `  deleting=${resource.deleting} deletion_policy=${resource.deletionPolicy} paused=${resource.paused}${resource.from ? ` (from precondition ${resource.from})` : ' (no precondition returned the resource)'}`,
+  ];
   for (const o of outcomes) lines.push(`  ${o.resource}: ${o.outcome}: ${o.message}`);
   for (const o of overrides) lines.push(`  payload ${o.payload}: ${o.type}=${o.status}/${o.reason} (set by the executor): ${o.message}`);
   return lines;
@@ -83,18 +90,25 @@ function formatPolicy(result: DryRunReport['result']): string[] {
 export function formatDryRun(report: DryRunReport): string {
   const { result, event } = report;
   const out: string[] = [];
-  out.push(`Dry run of ${report.taskConfig} as adapter "${report.adapter.name}"${report.adapter.version ? ` ${report.adapter.version}` : ''}`);
+  out.push(
+    `Dry run of ${report.taskConfig} as adapter "${report.adapter.name}"${report.adapter.version ? ` ${report.adapter.version}` : ''}`,
+  );
   out.push(`Event: ${event.kind ?? '?'} ${event.id}${event.generation !== undefined ? ` (generation ${event.generation})` : ''}`, '');
   out.push('Phases');
   for (const phase of result.phases) out.push(`  ${phase.phase.padEnd(17)} ${phase.status}${phase.detail ? `: ${phase.detail}` : ''}`);
   out.push('', `CEL (${result.celResults.length} evaluations)`, ...result.celResults.map(formatCel));
   out.push('', 'HyperFleet API (answered from the recorded responses; nothing was sent)', ...report.apiExchanges.map(formatExchange));
   out.push('', 'Kubernetes and Maestro (simulated; nothing was sent)', ...report.kubernetesCalls.map((c) => formatCall(c, true)));
-  out.push('', 'Resources', ...(result.operations.length > 0 ? result.operations.map(formatOperation) : ['  (resource phase did not run)']));
+  out.push(
+    '',
+    'Resources',
+    ...(result.operations.length > 0 ? result.operations.map(formatOperation) : ['  (resource phase did not run)']),
+  );
   out.push('', 'Adapter', ...formatAdapter(result));
   out.push('', 'Decom policies (docs/policies.md "Adapter side")', ...formatPolicy(result));
   out.push('', 'Status payloads (would be sent)');
   if (report.statusReports.length === 0) out.push('  (none)');
-  for (const sent of report.statusReports) out.push(`  ${sent.method} ${pathOf(sent.url)}`, indent(JSON.stringify(sent.body, null, 2), '    '));
+  for (const sent of report.statusReports)
+    out.push(`  ${sent.method} ${pathOf(sent.url)}`, indent(JSON.stringify(sent.body, null, 2), '    '));
   return `${out.join('\n')}\n`;
 }

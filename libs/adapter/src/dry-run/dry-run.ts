@@ -8,7 +8,14 @@ import type { ApiExchange } from '../simulation/api-exchange.js';
 import { RecordedResponsesApiClient, RecordedResponsesError } from '../simulation/recorded-responses.api-client.js';
 import { SimulatedCluster, type SimulatedCall } from '../simulation/simulated-cluster.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
-import { loadDiscoveryFile, loadEventFile, loadJsonFile, rawYaml, siblingDeploymentConfig, SimulationInputError } from './dry-run-inputs.js';
+import {
+  loadDiscoveryFile,
+  loadEventFile,
+  loadJsonFile,
+  rawYaml,
+  siblingDeploymentConfig,
+  SimulationInputError,
+} from './dry-run-inputs.js';
 
 /** The three files of HyperFleet's dry run, plus the task config (and optionally its deployment config). */
 export interface DryRunInputs {
@@ -45,7 +52,10 @@ export interface DryRunReport {
  */
 function ownedByDefault(discovered: Record<string, KubeObject>, mark: string): Record<string, KubeObject> {
   return Object.fromEntries(
-    Object.entries(discovered).map(([key, object]) => [key, object.metadata?.annotations?.[OWNER_ANNOTATION] !== undefined ? object : withOwner(object, mark)]),
+    Object.entries(discovered).map(([key, object]) => [
+      key,
+      object.metadata?.annotations?.[OWNER_ANNOTATION] !== undefined ? object : withOwner(object, mark),
+    ]),
   );
 }
 
@@ -112,6 +122,8 @@ export async function runDryRun(inputs: DryRunInputs): Promise<DryRunReport> {
     result: { ...result, operations: asRecordedOperations(result.operations, cluster.calls) },
     kubernetesCalls: cluster.calls,
     apiExchanges: api.exchanges,
-    statusReports: api.exchanges.filter((e) => e.method !== 'GET' && e.requestBody !== undefined).map((e) => ({ method: e.method, url: e.url, body: e.requestBody })),
+    statusReports: api.exchanges
+      .filter((e) => e.method !== 'GET' && e.requestBody !== undefined)
+      .map((e) => ({ method: e.method, url: e.url, body: e.requestBody })),
   };
 }

@@ -27,7 +27,9 @@ const conditions = (report: unknown) =>
 
 /** The recorded cluster of the dry-run fixtures, at a generation, deleting or not. */
 function recordedCluster(generation: number, deleting: boolean): Record<string, unknown> {
-  const file = JSON.parse(readFileSync(`${DIR}/dry-run/cluster-bootstrap/api-responses.json`, 'utf8')) as { responses: { responses: { body: Record<string, unknown> }[] }[] };
+  const file = JSON.parse(readFileSync(`${DIR}/dry-run/cluster-bootstrap/api-responses.json`, 'utf8')) as {
+    responses: { responses: { body: Record<string, unknown> }[] }[];
+  };
   const body = structuredClone(file.responses[0]?.responses[0]?.body) as Record<string, unknown>;
   return { ...body, generation, ...(deleting && { deleted_time: '2026-03-25T09:59:00Z', deleted_by: 'alice@example.com' }) };
 }
@@ -47,28 +49,46 @@ describe('example adapter configs', () => {
     const resources = tasks.flatMap((t) => t.resources);
     const payloads = tasks.flatMap((t) => t.post.payloads);
     const actions = tasks.flatMap((t) => t.post.postActions);
-    expect(new Set(params.map((p) => p.source.kind))).toEqual(new Set(['event', 'env', 'config', 'param', 'api_call', 'expression', 'file']));
+    expect(new Set(params.map((p) => p.source.kind))).toEqual(
+      new Set(['event', 'env', 'config', 'param', 'api_call', 'expression', 'file']),
+    );
     expect(new Set(params.map((p) => p.type).filter(Boolean))).toEqual(new Set(['string', 'int', 'float', 'bool']));
     expect(params.some((p) => p.hasDefault) && params.some((p) => p.required) && params.some((p) => p.description)).toBe(true);
-    expect(preconditions.some((p) => p.apiCall && p.apiCall.headers.length > 0 && p.apiCall.retryBackoff && p.apiCall.timeoutMs)).toBe(true);
+    expect(preconditions.some((p) => p.apiCall && p.apiCall.headers.length > 0 && p.apiCall.retryBackoff && p.apiCall.timeoutMs)).toBe(
+      true,
+    );
     const captures = preconditions.flatMap((p) => p.captures);
-    expect(captures.some((c) => c.field?.segments) && captures.some((c) => c.field?.jsonPath) && captures.some((c) => c.expression)).toBe(true);
+    expect(captures.some((c) => c.field?.segments) && captures.some((c) => c.field?.jsonPath) && captures.some((c) => c.expression)).toBe(
+      true,
+    );
     expect(new Set(preconditions.flatMap((p) => p.conditions.map((c) => c.operator))).size).toBe(11);
     expect(preconditions.some((p) => p.expression) && preconditions.some((p) => p.log)).toBe(true);
-    expect(new Set(resources.map((r) => (r.manifest.kind === 'tree' ? 'inline' : r.manifest.template.where.endsWith('.ref') ? 'ref' : 'string')))).toEqual(
-      new Set(['inline', 'string', 'ref']),
-    );
-    expect(resources.some((r) => r.discovery.byName) && resources.some((r) => r.discovery.bySelectors) && resources.some((r) => r.discovery.namespace)).toBe(true);
+    expect(
+      new Set(
+        resources.map((r) => (r.manifest.kind === 'tree' ? 'inline' : r.manifest.template.where.endsWith('.ref') ? 'ref' : 'string')),
+      ),
+    ).toEqual(new Set(['inline', 'string', 'ref']));
+    expect(
+      resources.some((r) => r.discovery.byName) &&
+        resources.some((r) => r.discovery.bySelectors) &&
+        resources.some((r) => r.discovery.namespace),
+    ).toBe(true);
     expect(resources.some((r) => r.recreateOnChange) && resources.some((r) => r.lifecycle?.create)).toBe(true);
     expect(new Set(resources.map((r) => r.lifecycle?.delete?.propagationPolicy))).toEqual(new Set(['Background', 'Foreground', 'Orphan']));
     expect(new Set(resources.map((r) => r.lifecycle?.delete?.policy))).toEqual(new Set(['Delete', 'Orphan']));
-    expect(new Set(resources.flatMap((r) => r.lifecycle?.create?.adoptionPolicy ?? []))).toEqual(new Set(['Adopt', 'AdoptIfMatching', 'FailIfExists']));
+    expect(new Set(resources.flatMap((r) => r.lifecycle?.create?.adoptionPolicy ?? []))).toEqual(
+      new Set(['Adopt', 'AdoptIfMatching', 'FailIfExists']),
+    );
     expect(new Set(resources.map((r) => r.transport.client))).toEqual(new Set(['kubernetes', 'maestro']));
-    expect(resources.flatMap((r) => r.nestedDiscoveries.map((n) => (n.discovery.byName ? 'by_name' : 'by_selectors')))).toEqual(['by_selectors', 'by_name']);
+    expect(resources.flatMap((r) => r.nestedDiscoveries.map((n) => (n.discovery.byName ? 'by_name' : 'by_selectors')))).toEqual([
+      'by_selectors',
+      'by_name',
+    ]);
     expect(payloads.some((p) => p.when) && payloads.some((p) => p.build.kind === 'map')).toBe(true);
     const sources = readFileSync(`${DIR}/cluster-bootstrap.yaml`, 'utf8');
     expect(sources).toContain('build_ref:');
-    for (const fn of ['conditionStatus(', 'stableFor(', 'conditionAge(', 'toJson(', 'dig(', 'triState(', 'now()']) expect(sources).toContain(fn);
+    for (const fn of ['conditionStatus(', 'stableFor(', 'conditionAge(', 'toJson(', 'dig(', 'triState(', 'now()'])
+      expect(sources).toContain(fn);
     expect(readFileSync(`${DIR}/maestro-workload.yaml`, 'utf8')).toContain('statusFeedbackValue(');
     expect(actions.some((a) => a.apiCall) && actions.some((a) => a.log) && actions.some((a) => a.when)).toBe(true);
   });
@@ -95,9 +115,21 @@ describe('example adapter configs: dry run on the recorded files (no network)', 
   it('cluster-bootstrap: the first reconcile creates all three objects and reports Available', async () => {
     const report = await dryRun('cluster-bootstrap');
     expect(report.result.celResults.filter((r) => 'error' in r)).toEqual([]);
-    expect(report.result.operations.map((o) => `${o.operation} ${o.kind}`)).toEqual(['create Namespace', 'create ConfigMap', 'create Secret']);
-    expect(report.kubernetesCalls.find((c) => c.verb === 'create' && c.kind === 'ConfigMap')?.object?.['data']).toMatchObject({ highAvailability: 'true', region: 'US-EAST-1' });
-    expect(conditions(report.statusReports[0]?.body)).toEqual({ Applied: 'True/SettingsApplied', Available: 'True/NamespaceReady', Health: 'True/Healthy', Finalized: 'False/NotDeleting' });
+    expect(report.result.operations.map((o) => `${o.operation} ${o.kind}`)).toEqual([
+      'create Namespace',
+      'create ConfigMap',
+      'create Secret',
+    ]);
+    expect(report.kubernetesCalls.find((c) => c.verb === 'create' && c.kind === 'ConfigMap')?.object?.['data']).toMatchObject({
+      highAvailability: 'true',
+      region: 'US-EAST-1',
+    });
+    expect(conditions(report.statusReports[0]?.body)).toEqual({
+      Applied: 'True/SettingsApplied',
+      Available: 'True/NamespaceReady',
+      Health: 'True/Healthy',
+      Finalized: 'False/NotDeleting',
+    });
     expect(report.apiExchanges.map((e) => `${e.method} ${e.answeredBy}`)).toEqual(['GET recorded', 'GET recorded', 'PUT recorded']);
   });
 
@@ -105,18 +137,25 @@ describe('example adapter configs: dry run on the recorded files (no network)', 
     const report = await dryRun('tenant-namespace');
     expect(report.result.operations.map((o) => `${o.operation} ${o.kind}`)).toEqual(['orphan Namespace', 'orphan ConfigMap']);
     expect(report.kubernetesCalls.filter((c) => c.verb === 'delete')).toEqual([]);
-    expect(report.kubernetesCalls.filter((c) => c.verb === 'replace').map((c) => c.object?.metadata.annotations?.['decom.io/owner'])).toEqual([undefined, undefined]);
+    expect(
+      report.kubernetesCalls.filter((c) => c.verb === 'replace').map((c) => c.object?.metadata.annotations?.['decom.io/owner']),
+    ).toEqual([undefined, undefined]);
     expect(conditions(report.statusReports[0]?.body)).toMatchObject({ Finalized: 'True/Orphaned', Health: 'True/Healthy' });
     const text = formatDryRun(report);
     expect(text).toContain('  deleting=true deletion_policy=Orphan paused=false (from precondition cluster)');
-    expect(text).toContain(`  payload statusPayload: Finalized=True/Orphaned (set by the executor): Left in place (deletion_policy Orphan); Decom's ownership marks removed from Namespace tenant-${ID}, ConfigMap tenant-${ID}/cluster-config`);
+    expect(text).toContain(
+      `  payload statusPayload: Finalized=True/Orphaned (set by the executor): Left in place (deletion_policy Orphan); Decom's ownership marks removed from Namespace tenant-${ID}, ConfigMap tenant-${ID}/cluster-config`,
+    );
   });
 
   it('maestro-workload: deleting while Maestro still holds the work reports CleanupInProgress with the feedback', async () => {
     const report = await dryRun('maestro-workload');
     expect(report.result.operations[0]).toMatchObject({ operation: 'delete', kind: 'ManifestWork', consumer: 'cluster1' });
     expect(report.statusReports[0]?.body).toMatchObject({ data: { namespacePhase: 'Active', workVersion: '3' } });
-    expect(conditions(report.statusReports[0]?.body)).toMatchObject({ Available: 'True/ConfigDelivered', Finalized: 'False/CleanupInProgress' });
+    expect(conditions(report.statusReports[0]?.body)).toMatchObject({
+      Available: 'True/ConfigDelivered',
+      Finalized: 'False/CleanupInProgress',
+    });
   });
 });
 
@@ -124,13 +163,15 @@ describe('example adapter configs: end to end (local Kubernetes, local Maestro, 
   let h: ExecutorHarness;
   beforeEach(async () => {
     h = await ExecutorHarness.start();
-    h.api
-      .on(`PUT ${CLUSTER}/statuses`, { status: 201, body: {} })
-      .on(`GET ${CLUSTER}/statuses`, { status: 200, body: { page: 1, size: 1, total: 1, items: [{ adapter: 'validation', observed_generation: 2 }] } });
+    h.api.on(`PUT ${CLUSTER}/statuses`, { status: 201, body: {} }).on(`GET ${CLUSTER}/statuses`, {
+      status: 200,
+      body: { page: 1, size: 1, total: 1, items: [{ adapter: 'validation', observed_generation: 2 }] },
+    });
   });
   afterEach(() => h.close());
 
-  const cluster = (generation: number, deleting: boolean) => h.api.on(`GET ${CLUSTER}`, { status: 200, body: recordedCluster(generation, deleting) });
+  const cluster = (generation: number, deleting: boolean) =>
+    h.api.on(`GET ${CLUSTER}`, { status: 200, body: recordedCluster(generation, deleting) });
   const lastReport = () => h.api.requests('PUT').at(-1)?.body;
   async function executor(name: string, env: Record<string, string> = {}): Promise<AdapterExecutor> {
     const deployment = await loadAdapterConfigFile(`${DIR}/${name}.adapter.yaml`, env);
@@ -157,7 +198,10 @@ describe('example adapter configs: end to end (local Kubernetes, local Maestro, 
     cluster(2, false);
     await run.execute(event);
     cluster(3, true);
-    const passes = await passUntilFinalized(() => run.execute(event), () => h.kube.settle());
+    const passes = await passUntilFinalized(
+      () => run.execute(event),
+      () => h.kube.settle(),
+    );
     expect(h.deletedKinds()).toEqual([`Job/validation-${ID}-gen2`, `ConfigMap/cluster-${ID}-config`, `Namespace/${ID}`]);
     expect(passes.length).toBeGreaterThanOrEqual(3);
     expect(conditions(lastReport())).toMatchObject({ Finalized: 'True/CleanupConfirmed', Health: 'True/NoErrors' });
@@ -174,11 +218,18 @@ describe('example adapter configs: end to end (local Kubernetes, local Maestro, 
 
     cluster(3, false);
     const updated = await run.execute(event);
-    expect(updated.operations.map((o) => `${o.resource}:${o.operation}`)).toEqual(['clusterNamespace:update', 'clusterSettings:recreate', 'pullSecret:create']);
+    expect(updated.operations.map((o) => `${o.resource}:${o.operation}`)).toEqual([
+      'clusterNamespace:update',
+      'clusterSettings:recreate',
+      'pullSecret:create',
+    ]);
     expect((h.kube.peek('v1', 'ConfigMap', ID, 'cluster-settings')?.metadata as { uid: string }).uid).not.toBe(uid);
 
     cluster(4, true);
-    const passes = await passUntilFinalized(() => run.execute(event), () => h.kube.settle());
+    const passes = await passUntilFinalized(
+      () => run.execute(event),
+      () => h.kube.settle(),
+    );
     expect(h.deletedKinds()).toEqual([
       `ConfigMap/cluster-settings`, // recreate_on_change (update pass)
       `ConfigMap/cluster-settings`,
@@ -192,37 +243,67 @@ describe('example adapter configs: end to end (local Kubernetes, local Maestro, 
       expect.stringContaining('cluster demo-cluster has 1 adapter report(s)'),
       `deleting cluster demo-cluster: {"cluster":"${ID}","name":"demo-cluster","generation":4,"remaining":0,"resourceErrors":0}`,
     ]);
-    expect(conditions(lastReport())).toEqual({ Applied: 'False/SettingsAbsent', Available: 'False/NamespaceAbsent', Health: 'True/Healthy', Finalized: 'True/CleanupConfirmed' });
+    expect(conditions(lastReport())).toEqual({
+      Applied: 'False/SettingsAbsent',
+      Available: 'False/NamespaceAbsent',
+      Health: 'True/Healthy',
+      Finalized: 'True/CleanupConfirmed',
+    });
   });
 
   it('tenant-namespace: adopts a matching pre-existing namespace, then deletes the config and leaves the namespace unmarked', async () => {
     const ns = `tenant-${ID}`;
-    h.kube.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'tenant.example.com/cluster': ID, team: 'platform' } } });
+    h.kube.seed({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns, labels: { 'tenant.example.com/cluster': ID, team: 'platform' } },
+    });
     const run = await executor('tenant-namespace');
     cluster(2, false);
     const created = await run.execute(event);
     expect(created.operations.map((o) => `${o.resource}:${o.operation}`)).toEqual(['tenantNamespace:adopt', 'tenantConfig:create']);
     // Adoption is never silent: the pass that took the namespace over says so.
-    expect(conditions(lastReport())).toMatchObject({ Applied: 'True/Adopted', Available: 'True/TenantReady', Finalized: 'False/NotDeleting' });
-    expect(h.kube.peek('v1', 'Namespace', undefined, ns)?.metadata).toMatchObject({ annotations: { 'decom.io/owner': `Cluster/${ID}/tenant-namespace` } });
+    expect(conditions(lastReport())).toMatchObject({
+      Applied: 'True/Adopted',
+      Available: 'True/TenantReady',
+      Finalized: 'False/NotDeleting',
+    });
+    expect(h.kube.peek('v1', 'Namespace', undefined, ns)?.metadata).toMatchObject({
+      annotations: { 'decom.io/owner': `Cluster/${ID}/tenant-namespace` },
+    });
 
     cluster(3, true);
-    await passUntilFinalized(() => run.execute(event), () => h.kube.settle());
+    await passUntilFinalized(
+      () => run.execute(event),
+      () => h.kube.settle(),
+    );
     expect(h.deletedKinds()).toEqual(['ConfigMap/cluster-config']);
-    const kept = h.kube.peek('v1', 'Namespace', undefined, ns)?.metadata as { labels: Record<string, string>; annotations?: Record<string, string> };
+    const kept = h.kube.peek('v1', 'Namespace', undefined, ns)?.metadata as {
+      labels: Record<string, string>;
+      annotations?: Record<string, string>;
+    };
     expect(kept.labels).toMatchObject({ 'tenant.example.com/cluster': ID, team: 'platform' });
     expect(kept.annotations?.['decom.io/owner']).toBeUndefined();
     expect(conditions(lastReport())).toMatchObject({ Finalized: 'True/CleanupConfirmed', Health: 'True/Healthy' });
   });
 
   it('maestro-workload: applies through Maestro, reads status feedback, deletes asynchronously (env override of the Maestro address)', async () => {
-    const run = await executor('maestro-workload', { HYPERFLEET_MAESTRO_HTTP_SERVER_ADDRESS: h.maestro.url, HYPERFLEET_MAESTRO_GRPC_SERVER_ADDRESS: h.maestro.grpcAddress });
+    const run = await executor('maestro-workload', {
+      HYPERFLEET_MAESTRO_HTTP_SERVER_ADDRESS: h.maestro.url,
+      HYPERFLEET_MAESTRO_GRPC_SERVER_ADDRESS: h.maestro.grpcAddress,
+    });
     cluster(2, false);
     await run.execute(event);
     await h.maestro.settle();
-    h.maestro.setStatusFeedback(MAESTRO_SOURCE, 'cluster1', `hf-${ID}`, { kind: 'Namespace', name: ID }, [{ name: 'phase', fieldValue: { type: 'String', string: 'Active' } }]);
+    h.maestro.setStatusFeedback(MAESTRO_SOURCE, 'cluster1', `hf-${ID}`, { kind: 'Namespace', name: ID }, [
+      { name: 'phase', fieldValue: { type: 'String', string: 'Active' } },
+    ]);
     await run.execute(event);
-    expect(conditions(lastReport())).toMatchObject({ Applied: 'True/ManifestWorkPresent', Available: 'True/ConfigDelivered', Finalized: 'False/NotDeleting' });
+    expect(conditions(lastReport())).toMatchObject({
+      Applied: 'True/ManifestWorkPresent',
+      Available: 'True/ConfigDelivered',
+      Finalized: 'False/NotDeleting',
+    });
 
     cluster(3, true);
     h.maestro.pauseAgent();

@@ -34,7 +34,11 @@ function creatingResponses(name: string): string {
   const strip = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(strip);
     if (!isRecord(value)) return value;
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'deleted_time' && k !== 'deleted_by').map(([k, v]) => [k, strip(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== 'deleted_time' && k !== 'deleted_by')
+        .map(([k, v]) => [k, strip(v)]),
+    );
   };
   const out = join(dir, `${name}-responses.json`);
   writeFileSync(out, JSON.stringify(strip(JSON.parse(readFileSync(file, 'utf8')))));
@@ -44,7 +48,16 @@ function creatingResponses(name: string): string {
 /** A nodepool of the recorded cluster, for the nodepool adapter (np-configmap.yaml). */
 function nodepoolInputs(): { event: string; responses: string } {
   const event = join(dir, 'nodepool-event.json');
-  writeFileSync(event, JSON.stringify({ id: NODEPOOL_ID, kind: 'NodePool', href: `/api/hyperfleet/v1/clusters/${CLUSTER_ID}/nodepools/${NODEPOOL_ID}`, generation: 1, owner_references: { id: CLUSTER_ID, kind: 'Cluster' } }));
+  writeFileSync(
+    event,
+    JSON.stringify({
+      id: NODEPOOL_ID,
+      kind: 'NodePool',
+      href: `/api/hyperfleet/v1/clusters/${CLUSTER_ID}/nodepools/${NODEPOOL_ID}`,
+      generation: 1,
+      owner_references: { id: CLUSTER_ID, kind: 'Cluster' },
+    }),
+  );
   const responses = join(dir, 'nodepool-responses.json');
   writeFileSync(
     responses,
@@ -52,7 +65,9 @@ function nodepoolInputs(): { event: string; responses: string } {
       responses: [
         {
           match: { method: 'GET', urlPattern: `/nodepools/${NODEPOOL_ID}$` },
-          responses: [{ statusCode: 200, body: { id: NODEPOOL_ID, kind: 'NodePool', name: 'np-one', generation: 1, spec: { replicas: 2 } } }],
+          responses: [
+            { statusCode: 200, body: { id: NODEPOOL_ID, kind: 'NodePool', name: 'np-one', generation: 1, spec: { replicas: 2 } } },
+          ],
         },
         {
           // The validation adapter has applied the cluster's Namespace (np-configmap's precondition).
@@ -67,7 +82,13 @@ function nodepoolInputs(): { event: string; responses: string } {
 
 /** The manifests a creating pass of a task config sends to Kubernetes and Maestro, by where they come from. */
 async function rendered(taskConfigFile: string, eventFile: string, apiResponsesFile: string): Promise<[string, Manifest][]> {
-  const report = await runDryRun({ taskConfigFile, eventFile, apiResponsesFile, env: { PULL_SECRET_TOKEN: 'example-token' }, now: () => new Date('2026-03-25T10:00:00Z') });
+  const report = await runDryRun({
+    taskConfigFile,
+    eventFile,
+    apiResponsesFile,
+    env: { PULL_SECRET_TOKEN: 'example-token' },
+    now: () => new Date('2026-03-25T10:00:00Z'),
+  });
   return report.kubernetesCalls
     .filter((c) => (c.verb === 'create' || c.verb === 'replace') && c.object)
     .map((c) => [`${taskConfigFile} → ${c.kind}/${c.object?.metadata?.name}`, c.object as Manifest]);
@@ -76,13 +97,18 @@ async function rendered(taskConfigFile: string, eventFile: string, apiResponsesF
 /** A ManifestWork's payload: what the work agent applies on the spoke cluster. */
 function workloadOf(origin: string, manifest: Manifest): [string, Manifest][] {
   if (manifest.kind !== 'ManifestWork') return [];
-  const manifests = ((manifest.spec as { workload?: { manifests?: Manifest[] } } | undefined)?.workload?.manifests ?? []);
+  const manifests = (manifest.spec as { workload?: { manifests?: Manifest[] } } | undefined)?.workload?.manifests ?? [];
   return manifests.map((m, i) => [`${origin} → workload.manifests[${i}] ${m.kind}/${m.metadata?.name}`, m]);
 }
 
 /** ```yaml blocks of the docs that are Kubernetes objects (apiVersion + kind, no template). */
 function docManifests(): [string, Manifest][] {
-  const files = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync('docs')
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const out: [string, Manifest][] = [];
   for (const file of files) {
     const blocks = readFileSync(file, 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g);
@@ -90,7 +116,8 @@ function docManifests(): [string, Manifest][] {
       if (text!.includes('{{')) continue;
       for (const doc of parseAllDocuments(text!)) {
         const value = doc.errors.length === 0 ? doc.toJS() : undefined;
-        if (isRecord(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string') out.push([`${file} → ${value.kind}`, value as Manifest]);
+        if (isRecord(value) && typeof value.apiVersion === 'string' && typeof value.kind === 'string')
+          out.push([`${file} → ${value.kind}`, value as Manifest]);
       }
     }
   }
@@ -102,7 +129,10 @@ function discoveryObjects(): [string, Manifest][] {
   return readdirSync(`${EXAMPLES}/dry-run`).flatMap((name) => {
     const file = `${EXAMPLES}/dry-run/${name}/discovery.json`;
     const objects = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Manifest>;
-    return Object.entries(objects).map(([key, object]): [string, Manifest] => [`${file} → ${object.kind}/${key}`, { ...object, metadata: { ...object.metadata, name: key } }]);
+    return Object.entries(objects).map(([key, object]): [string, Manifest] => [
+      `${file} → ${object.kind}/${key}`,
+      { ...object, metadata: { ...object.metadata, name: key } },
+    ]);
   });
 }
 
@@ -113,7 +143,13 @@ async function everyShippedManifest(): Promise<[string, Manifest][]> {
     all.push(...(await rendered(`${EXAMPLES}/${name}.yaml`, `${EXAMPLES}/dry-run/${name}/event.json`, creatingResponses(name))));
   }
   // The shipped default adapter renders with the inputs of its by-selector variant.
-  all.push(...(await rendered('config/adapters/validation.yaml', `${EXAMPLES}/dry-run/validation-by-selector/event.json`, creatingResponses('validation-by-selector'))));
+  all.push(
+    ...(await rendered(
+      'config/adapters/validation.yaml',
+      `${EXAMPLES}/dry-run/validation-by-selector/event.json`,
+      creatingResponses('validation-by-selector'),
+    )),
+  );
   const nodepool = nodepoolInputs();
   all.push(...(await rendered('config/adapters/np-configmap.yaml', nodepool.event, nodepool.responses)));
   all.push(...all.flatMap(([origin, m]) => workloadOf(origin, m)));
@@ -129,7 +165,11 @@ describe('manifests Decom ships or renders in its examples are valid Kubernetes 
 
   it('covers every shipped config, every example and the kinds they create', () => {
     const origins = manifests.map(([origin]) => origin);
-    for (const config of ['config/adapters/validation.yaml', 'config/adapters/np-configmap.yaml', ...readdirSync(`${EXAMPLES}/dry-run`).map((n) => `${EXAMPLES}/${n}.yaml`)]) {
+    for (const config of [
+      'config/adapters/validation.yaml',
+      'config/adapters/np-configmap.yaml',
+      ...readdirSync(`${EXAMPLES}/dry-run`).map((n) => `${EXAMPLES}/${n}.yaml`),
+    ]) {
       expect(origins.some((o) => o.startsWith(`${config} →`))).toBe(true);
     }
     const kinds = new Set(manifests.map(([, m]) => m.kind));
@@ -153,6 +193,8 @@ describe('manifests Decom ships or renders in its examples are valid Kubernetes 
     expect(manifestProblems({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 1 } })).toEqual([
       'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data.a of type string',
     ]);
-    expect(manifestProblems({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, strinData: { a: 'b' } })).toEqual(['strinData: unknown field']);
+    expect(manifestProblems({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, strinData: { a: 'b' } })).toEqual([
+      'strinData: unknown field',
+    ]);
   });
 });

@@ -62,7 +62,7 @@ post:
         body: '{"cluster": "{{ .clusterId }}"}'
 `;
 
-describe('AdapterExecutor: HyperFleet\'s outcome table', () => {
+describe("AdapterExecutor: HyperFleet's outcome table", () => {
   let h: ExecutorHarness;
   beforeEach(async () => {
     h = await ExecutorHarness.start();
@@ -103,7 +103,9 @@ describe('AdapterExecutor: HyperFleet\'s outcome table', () => {
     });
     expect(kubeVerbs()).toEqual([]);
 
-    const noRoute = await (await h.executor(TABLE_CONFIG.replace('url: /clusters/{{ .clusterId }}\n', 'url: /clusterz/{{ .clusterId }}\n'), 'table')).execute(event);
+    const noRoute = await (
+      await h.executor(TABLE_CONFIG.replace('url: /clusters/{{ .clusterId }}\n', 'url: /clusterz/{{ .clusterId }}\n'), 'table')
+    ).execute(event);
     expect(noRoute.adapter).toMatchObject({ executionStatus: 'failed', errorReason: 'PreconditionFailed' });
     expect(noRoute.adapter.errorMessage).toContain('no such endpoint');
   });
@@ -124,7 +126,11 @@ describe('AdapterExecutor: HyperFleet\'s outcome table', () => {
     ready();
     h.kube.faults.add({ method: 'POST', kind: 'ConfigMap', status: 403, reason: 'Forbidden', message: 'no create' });
     const result = await (await h.executor(TABLE_CONFIG, 'table')).execute(event);
-    expect(result.adapter).toMatchObject({ executionStatus: 'failed', errorReason: 'ResourceFailed', executionError: { phase: 'resources', step: 'cm' } });
+    expect(result.adapter).toMatchObject({
+      executionStatus: 'failed',
+      errorReason: 'ResourceFailed',
+      executionError: { phase: 'resources', step: 'cm' },
+    });
     expect(h.api.requests('PUT')[0]?.body).toMatchObject({ executionStatus: 'failed', errorReason: 'ResourceFailed' });
   });
 
@@ -150,7 +156,9 @@ describe('AdapterExecutor: HyperFleet\'s outcome table', () => {
     ready();
     const result = await (await h.executor(TABLE_CONFIG, 'table')).execute(event);
     expect(result.status).toBe('success');
-    expect(result.operations).toEqual([{ resource: 'cm', operation: 'create', reason: 'resource not found', kind: 'ConfigMap', name: 'cm-c1', namespace: 'default' }]);
+    expect(result.operations).toEqual([
+      { resource: 'cm', operation: 'create', reason: 'resource not found', kind: 'ConfigMap', name: 'cm-c1', namespace: 'default' },
+    ]);
     expect(result.kubeCalls.map((c) => `${c.verb} ${c.outcome}`)).toEqual(['get not-found', 'create ok', 'discover ok cm-c1']);
     expect(result.apiCalls.map((c) => `${c.method} ${c.status}`)).toEqual(['GET 200', 'PUT 201', 'POST 201']);
     expect(result.statusReports).toEqual([
@@ -200,7 +208,11 @@ describe('AdapterExecutor: Decom rules beyond HyperFleet', () => {
   it('a delete.when that fails to evaluate blocks the resource: no apply, resource error, failed (HyperFleet would apply)', async () => {
     const result = await (await h.executor(LIFECYCLE_CONFIG('resources.first.metadata.name != \"\"'), 'x')).execute(event);
     expect(result.operations).toEqual([
-      expect.objectContaining({ resource: 'first', operation: 'blocked', reason: expect.stringContaining('lifecycle.delete.when could not be evaluated') }),
+      expect.objectContaining({
+        resource: 'first',
+        operation: 'blocked',
+        reason: expect.stringContaining('lifecycle.delete.when could not be evaluated'),
+      }),
     ]);
     expect(h.kube.requestsMatching({ method: 'POST' })).toEqual([]);
     expect(result.adapter.resourceErrors.first?.message).toContain('lifecycle.delete.when');
@@ -232,12 +244,14 @@ describe('AdapterExecutor: Decom rules beyond HyperFleet', () => {
   });
 
   it('a payload value that fails without a default is null and the status is still PUT, the error logged (HyperFleet)', async () => {
-    const config = LIFECYCLE_CONFIG('deleting').replace("          default: fallback\n", '');
+    const config = LIFECYCLE_CONFIG('deleting').replace('          default: fallback\n', '');
     const result = await (await h.executor(config, 'x')).execute(event);
     expect(h.api.requests('PUT')[0]?.body).toEqual({ finalized: 'False', missing: null });
     expect(result.status).toBe('success');
     expect(result.adapter.executionError).toBeUndefined();
-    expect(result.logs).toContainEqual(expect.objectContaining({ level: 'warning', message: expect.stringContaining('post.payloads[0].build.missing') }));
+    expect(result.logs).toContainEqual(
+      expect.objectContaining({ level: 'warning', message: expect.stringContaining('post.payloads[0].build.missing') }),
+    );
   });
 
   it('a failed payload field never lets Finalized=True through (the guard withholds it)', async () => {
@@ -276,7 +290,10 @@ resources:
 `;
     const executor = await h.executor(config, 'x');
     const skipped = await executor.execute({ ...event, enabled: 'no' });
-    expect(skipped.adapter).toMatchObject({ resourcesSkipped: true, skipReason: 'optional: lifecycle.create.when condition evaluated to false' });
+    expect(skipped.adapter).toMatchObject({
+      resourcesSkipped: true,
+      skipReason: 'optional: lifecycle.create.when condition evaluated to false',
+    });
     expect(h.kube.peek('v1', 'ConfigMap', 'default', 'optional')).toBeUndefined();
     const created = await executor.execute({ ...event, enabled: 'yes' });
     expect(created.operations[0]?.operation).toBe('create');
@@ -302,11 +319,19 @@ resources:
       by_selectors:
         label_selector: {}
 `;
-    await expect(h.executor(config(false), 'x')).rejects.toThrow('resources[0].discovery.by_selectors.label_selector: needs at least one label');
-    const fixed = (recreate: boolean) => config(recreate).replace('label_selector: {}', 'label_selector: {app: x}').replace('annotations:', 'labels: {app: x}\n        annotations:');
+    await expect(h.executor(config(false), 'x')).rejects.toThrow(
+      'resources[0].discovery.by_selectors.label_selector: needs at least one label',
+    );
+    const fixed = (recreate: boolean) =>
+      config(recreate)
+        .replace('label_selector: {}', 'label_selector: {app: x}')
+        .replace('annotations:', 'labels: {app: x}\n        annotations:');
     const update = await h.executor(fixed(false), 'x');
     expect((await update.execute({ ...event, generation: 1 })).operations[0]?.operation).toBe('create');
-    expect((await update.execute({ ...event, generation: 1 })).operations[0]).toMatchObject({ operation: 'skip', reason: 'generation 1 unchanged' });
+    expect((await update.execute({ ...event, generation: 1 })).operations[0]).toMatchObject({
+      operation: 'skip',
+      reason: 'generation 1 unchanged',
+    });
     const updated = await update.execute({ ...event, generation: 2 });
     expect(updated.operations[0]).toMatchObject({ operation: 'update', reason: 'generation changed 1->2' });
     expect(h.kube.peek('v1', 'ConfigMap', 'default', 'cm')?.data).toEqual({ gen: '2' });
@@ -364,7 +389,11 @@ post:
   it('a required api_call param that 404s is ParameterExtractionFailed (no post)', async () => {
     h.api.on(GET, { status: 404, body: { code: 'HYPERFLEET-NTF-001', detail: 'gone' } });
     const result = await (await h.executor(PARAMS('/nonexistent'), 'x')).execute(event);
-    expect(result.adapter).toMatchObject({ executionStatus: 'failed', errorReason: 'ParameterExtractionFailed', executionError: { step: 'cluster' } });
+    expect(result.adapter).toMatchObject({
+      executionStatus: 'failed',
+      errorReason: 'ParameterExtractionFailed',
+      executionError: { step: 'cluster' },
+    });
     expect(result.adapter.errorMessage).toContain('returned 404');
     expect(h.api.requests('PUT')).toEqual([]);
   });

@@ -141,7 +141,8 @@ export class AdapterExecutor {
     }
     // With remembered reads, the pass's by-name discoveries on Kubernetes are read at once up front (one
     // round trip, not one per resource); the pass then makes and records them in order as before.
-    const prefetch = remembered && guard.lost === undefined ? (queries: readonly DiscoveryQuery[]) => remembered.prefetch(queries) : undefined;
+    const prefetch =
+      remembered && guard.lost === undefined ? (queries: readonly DiscoveryQuery[]) => remembered.prefetch(queries) : undefined;
     if (outcome === 'continue') {
       await runResources(ctx, this.task, transports, {
         wait,
@@ -150,8 +151,7 @@ export class AdapterExecutor {
         ...(run.continueDeletes && { continueDeletes: true }),
         ...(this.deps.replaceUnchanged && { replaceUnchanged: true }),
       });
-    }
-    else skip('resources');
+    } else skip('resources');
     if (guard.lost !== undefined) {
       // A later run owns this resource now (or it is gone): whatever this run saw is stale, so it
       // reports nothing; the current run reports.
@@ -166,7 +166,9 @@ export class AdapterExecutor {
   private result(ctx: ExecutionContext, recorder: ExecutionRecorder, fence?: ExecutionFence, guard?: RunGuard): ExecutionResult {
     const adapter = ctx.adapterMetadata();
     return {
-      ...(fence && { fence: { generation: fence.generation, sequence: fence.sequence, ...(guard?.lost !== undefined && { lost: guard.lost }) } }),
+      ...(fence && {
+        fence: { generation: fence.generation, sequence: fence.sequence, ...(guard?.lost !== undefined && { lost: guard.lost }) },
+      }),
       status: adapter.executionStatus,
       adapter,
       phases: recorder.phases,

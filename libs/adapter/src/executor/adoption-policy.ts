@@ -22,7 +22,12 @@ export type AdoptionDecision =
       readonly overwrote?: readonly string[];
     }
   /** Leave it alone, write nothing: `Applied=False` with `reason`. */
-  | { readonly kind: 'refuse'; readonly reason: 'AdoptionConflict' | 'AlreadyExists' | 'Released'; readonly message: string; readonly differences?: readonly string[] };
+  | {
+      readonly kind: 'refuse';
+      readonly reason: 'AdoptionConflict' | 'AlreadyExists' | 'Released';
+      readonly message: string;
+      readonly differences?: readonly string[];
+    };
 
 /**
  * Decides the adoption of `existing` (not ours) for the rendered manifest `desired` (pure).
@@ -45,7 +50,11 @@ export function decideAdoption(policy: AdoptionPolicy, desired: KubeObject, exis
   if (otherOwner !== undefined && otherOwner !== mark) {
     // Another Decom resource or adapter manages it: taking it over would make that one's deletion
     // skip it, and two adapters would take it from each other on every pass.
-    return { kind: 'refuse', reason: 'AlreadyExists', message: `${what} already exists and belongs to ${otherOwner} (${OWNER_ANNOTATION}): never adopted, nothing written` };
+    return {
+      kind: 'refuse',
+      reason: 'AlreadyExists',
+      message: `${what} already exists and belongs to ${otherOwner} (${OWNER_ANNOTATION}): never adopted, nothing written`,
+    };
   }
   const releasedFrom = existing.metadata.annotations?.[RELEASED_FROM_ANNOTATION];
   if (releasedFrom !== undefined && policy !== 'AdoptReleased') {
@@ -60,7 +69,11 @@ export function decideAdoption(policy: AdoptionPolicy, desired: KubeObject, exis
   }
   const base = releasedFrom === undefined ? existing : withoutRelease(existing);
   if (policy === 'FailIfExists') {
-    return { kind: 'refuse', reason: 'AlreadyExists', message: `${what} already exists and is not Decom's (adoptionPolicy FailIfExists): nothing written` };
+    return {
+      kind: 'refuse',
+      reason: 'AlreadyExists',
+      message: `${what} already exists and is not Decom's (adoptionPolicy FailIfExists): nothing written`,
+    };
   }
   if (policy === 'AdoptIfMatching') {
     const differences = manifestDifferences(desired, existing);
@@ -74,16 +87,34 @@ export function decideAdoption(policy: AdoptionPolicy, desired: KubeObject, exis
     }
     const generation = desired.metadata.annotations?.[GENERATION_ANNOTATION];
     const marked = withOwner(base, mark);
-    const write = generation === undefined ? marked : { ...marked, metadata: { ...marked.metadata, annotations: { ...marked.metadata.annotations, [GENERATION_ANNOTATION]: generation } } };
+    const write =
+      generation === undefined
+        ? marked
+        : {
+            ...marked,
+            metadata: { ...marked.metadata, annotations: { ...marked.metadata.annotations, [GENERATION_ANNOTATION]: generation } },
+          };
     return { kind: 'adopt', write, reason: 'adopted: every field the manifest sets already matches', record: 'Adopted' };
   }
   const differences = manifestDifferences(desired, existing);
   const before = generationOf(existing);
   const after = generationOf(desired);
   if (before === after) {
-    if (differences.length === 0) return { kind: 'adopt', write: withOwner(base, mark), reason: `adopted (generation ${after} unchanged: marker added)`, record: 'Adopted' };
+    if (differences.length === 0)
+      return {
+        kind: 'adopt',
+        write: withOwner(base, mark),
+        reason: `adopted (generation ${after} unchanged: marker added)`,
+        record: 'Adopted',
+      };
     const drift = describeDrift(desired, existing, differences);
-    return { kind: 'adopt', write: withOwner(base, mark), reason: `adopted as it is (generation ${after} unchanged: marker added), differs from the manifest in ${drift.join('; ')}`, record: 'AdoptedWithDrift', drift };
+    return {
+      kind: 'adopt',
+      write: withOwner(base, mark),
+      reason: `adopted as it is (generation ${after} unchanged: marker added), differs from the manifest in ${drift.join('; ')}`,
+      record: 'AdoptedWithDrift',
+      drift,
+    };
   }
   const write = withOwner({ ...desired, metadata: { ...desired.metadata, resourceVersion: existing.metadata.resourceVersion } }, mark);
   const overwrote = describeDrift(desired, existing, differences);
@@ -99,7 +130,9 @@ export function decideAdoption(policy: AdoptionPolicy, desired: KubeObject, exis
 /** `object` without its release marker (it is adopted again). */
 function withoutRelease(object: KubeObject): KubeObject {
   const annotations = Object.fromEntries(
-    Object.entries(object.metadata.annotations ?? {}).filter(([key]) => ![RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, RELEASED_BY_ANNOTATION].includes(key)),
+    Object.entries(object.metadata.annotations ?? {}).filter(
+      ([key]) => ![RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, RELEASED_BY_ANNOTATION].includes(key),
+    ),
   );
   return { ...object, metadata: { ...object.metadata, annotations } };
 }

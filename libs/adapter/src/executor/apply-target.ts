@@ -40,18 +40,34 @@ async function applyToForeign(ctx: ExecutionContext, target: Target, existing: K
     return true;
   }
   const decision = decideAdoption(spec.lifecycle?.create?.adoptionPolicy ?? 'Adopt', target.desired, existing, ctx.ownerMark);
-  const where = { kind: existing.kind, name: existing.metadata.name, ...(existing.metadata.namespace && { namespace: existing.metadata.namespace }) };
+  const where = {
+    kind: existing.kind,
+    name: existing.metadata.name,
+    ...(existing.metadata.namespace && { namespace: existing.metadata.namespace }),
+  };
   if (decision.kind === 'refuse') {
     remember(ctx, target, undefined);
     ctx.failResource(spec.name, { phase: 'resources', step: spec.name, message: decision.message }, decision.reason);
     ctx.recorder.operation(operation(target, existing, 'foreign', `${decision.reason}: ${decision.message}`));
-    ctx.recorder.policyOutcome({ resource: spec.name, outcome: decision.reason, message: decision.message, ...where, ...(decision.differences && { differences: decision.differences }) });
+    ctx.recorder.policyOutcome({
+      resource: spec.name,
+      outcome: decision.reason,
+      message: decision.message,
+      ...where,
+      ...(decision.differences && { differences: decision.differences }),
+    });
     return false;
   }
   await transport.replace(decision.write);
   ctx.recorder.operation(operation(target, existing, 'adopt', decision.reason));
   const drift = decision.drift ?? decision.overwrote;
-  ctx.recorder.policyOutcome({ resource: spec.name, outcome: decision.record, message: `${describeObject(existing)} ${decision.reason}`, ...where, ...(drift && { drift }) });
+  ctx.recorder.policyOutcome({
+    resource: spec.name,
+    outcome: decision.record,
+    message: `${describeObject(existing)} ${decision.reason}`,
+    ...where,
+    ...(drift && { drift }),
+  });
   remember(ctx, target, (await discoverOwned(target, ctx.ownerMark)).owned);
   return true;
 }
@@ -84,7 +100,12 @@ export async function applyTarget(ctx: ExecutionContext, target: Target, wait: R
       // An object ours from before the selectable labels existed gets them once (nothing else
       // changes), so adapter watches and label-selected discovery by ownership see it from now on.
       await transport.replace(withOwner(existing, ctx.ownerMark));
-      op = operation(target, desired, 'update', `${decision.reason}; ownership labels added (${Object.keys(ownerLabels(ctx.ownerMark)).join(', ')})`);
+      op = operation(
+        target,
+        desired,
+        'update',
+        `${decision.reason}; ownership labels added (${Object.keys(ownerLabels(ctx.ownerMark)).join(', ')})`,
+      );
     } else if (decision.operation === 'update' && existing) {
       // A Namespace's records of objects released into it (kept-in-namespace.ts) survive an update.
       const update = withKeptRecords(desired, existing);

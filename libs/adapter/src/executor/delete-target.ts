@@ -37,7 +37,13 @@ export function leaveForeign(ctx: ExecutionContext, target: Target, object: Kube
  * still there (finalizers) → kept, dependents wait. An object that is not ours is never deleted
  * (leaveForeign). Errors are recorded per resource and processing goes on.
  */
-export async function deleteTarget(ctx: ExecutionContext, target: Target, policy: PropagationPolicy, claimed: readonly KubeObject[] = [], strayWaitsFor?: Target): Promise<void> {
+export async function deleteTarget(
+  ctx: ExecutionContext,
+  target: Target,
+  policy: PropagationPolicy,
+  claimed: readonly KubeObject[] = [],
+  strayWaitsFor?: Target,
+): Promise<void> {
   await deleteDiscovered(ctx, target, policy);
   if (ctx.adapterMetadata().resourceErrors[target.spec.name]) return;
   if (strayWaitsFor) {
@@ -59,7 +65,12 @@ export async function deleteTarget(ctx: ExecutionContext, target: Target, policy
  * carrying our marker under another name or generation are deleted too. While one is still
  * present, the resource counts as present (so `Finalized` waits and its dependents keep their order).
  */
-async function deleteStrays(ctx: ExecutionContext, target: Target, policy: PropagationPolicy, claimed: readonly KubeObject[]): Promise<void> {
+async function deleteStrays(
+  ctx: ExecutionContext,
+  target: Target,
+  policy: PropagationPolicy,
+  claimed: readonly KubeObject[],
+): Promise<void> {
   const name = target.spec.name;
   const known = [...claimed, ...Object.values(ctx.resources)];
   let strays: KubeObject[];
@@ -80,7 +91,14 @@ async function deleteStrays(ctx: ExecutionContext, target: Target, policy: Propa
     try {
       const outcome = await target.transport.delete(refOf(stray, target.desired), policy);
       const how = outcome === 'not-found' ? 'already gone (not found)' : `deleted (propagationPolicy=${policy})`;
-      ctx.recorder.operation(operation(target, stray, 'delete', `${how}: carries ${OWNER_ANNOTATION}: ${ctx.ownerMark} under another name or generation (discovery by ownership)`));
+      ctx.recorder.operation(
+        operation(
+          target,
+          stray,
+          'delete',
+          `${how}: carries ${OWNER_ANNOTATION}: ${ctx.ownerMark} under another name or generation (discovery by ownership)`,
+        ),
+      );
     } catch (error) {
       failCall(ctx, name, `${describeObject(stray)}: ${errorMessage(error)}`, error);
       ctx.recorder.operation(operation(target, stray, 'delete', `delete failed: ${errorMessage(error)}`));
@@ -95,7 +113,14 @@ async function deleteStrays(ctx: ExecutionContext, target: Target, policy: Propa
   for (const still of left) noteHolding(ctx, still);
   if (left.length > 0 && !ctx.resources[name]) {
     remember(ctx, target, left[0]);
-    ctx.recorder.operation(operation(target, left[0]!, 'wait', `delete requested; ${left.map(describeObject).join(', ')} still present (discovery by ownership)`));
+    ctx.recorder.operation(
+      operation(
+        target,
+        left[0]!,
+        'wait',
+        `delete requested; ${left.map(describeObject).join(', ')} still present (discovery by ownership)`,
+      ),
+    );
   }
 }
 
@@ -117,7 +142,13 @@ function noteHolding(ctx: ExecutionContext, object: KubeObject): void {
   const { kind } = object;
   const { name, namespace } = object.metadata;
   if (ctx.verdicts.holding.some((h) => h.kind === kind && h.name === name && h.namespace === namespace)) return;
-  ctx.verdicts.holding.push({ kind, ...(namespace ? { namespace } : {}), name, finalizers: [...(object.metadata.finalizers ?? [])], deletion_timestamp: since });
+  ctx.verdicts.holding.push({
+    kind,
+    ...(namespace ? { namespace } : {}),
+    name,
+    finalizers: [...(object.metadata.finalizers ?? [])],
+    deletion_timestamp: since,
+  });
 }
 
 /** The object the resource's own discovery finds. */

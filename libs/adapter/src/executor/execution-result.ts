@@ -38,7 +38,8 @@ export interface PhaseTrace {
  * `foreign`: an object that is not Decom's, left untouched (never deleted, adoption refused or not
  * attempted while deleting). Seed 003, docs/policies.md "Adapter side".
  */
-export type ResourceOperationKind = 'create' | 'update' | 'recreate' | 'skip' | 'delete' | 'wait' | 'blocked' | 'adopt' | 'orphan' | 'foreign';
+export type ResourceOperationKind =
+  'create' | 'update' | 'recreate' | 'skip' | 'delete' | 'wait' | 'blocked' | 'adopt' | 'orphan' | 'foreign';
 
 /** What happened to one resource (one entry per resource processed). */
 export interface ResourceOperation {
@@ -83,7 +84,8 @@ export interface ResourcePolicyState {
 /** One ownership decision on one object (seed 003). */
 export interface PolicyOutcome {
   readonly resource: string;
-  readonly outcome: 'Adopted' | 'AdoptedWithDrift' | 'AdoptionConflict' | 'AlreadyExists' | 'Released' | 'NotOwned' | 'Orphaned' | 'OrphanMarksKept';
+  readonly outcome:
+    'Adopted' | 'AdoptedWithDrift' | 'AdoptionConflict' | 'AlreadyExists' | 'Released' | 'NotOwned' | 'Orphaned' | 'OrphanMarksKept';
   readonly message: string;
   readonly kind: string;
   readonly name: string;

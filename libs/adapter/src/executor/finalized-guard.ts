@@ -34,15 +34,26 @@ export function incompletePass(ctx: ExecutionContext): string | undefined {
  * @returns the payload (a changed copy when downgraded) and the cause, if downgraded.
  * @see docs/adapter-expression-context.md rule 13.
  */
-export function guardFinalized(payload: unknown, ctx: ExecutionContext, failedFields: readonly string[] = []): { payload: unknown; withheld?: string } {
+export function guardFinalized(
+  payload: unknown,
+  ctx: ExecutionContext,
+  failedFields: readonly string[] = [],
+): { payload: unknown; withheld?: string } {
   const conditions = (payload as { conditions?: unknown } | null)?.conditions;
   if (!Array.isArray(conditions)) return { payload };
-  const index = conditions.findIndex((c) => (c as { type?: unknown })?.type === 'Finalized' && (c as { status?: unknown }).status === 'True');
+  const index = conditions.findIndex(
+    (c) => (c as { type?: unknown })?.type === 'Finalized' && (c as { status?: unknown }).status === 'True',
+  );
   if (index === -1) return { payload };
   // A field of this payload that failed to evaluate (now null) never lets Finalized=True through.
   const cause = incompletePass(ctx) ?? (failedFields.length > 0 ? `a payload field failed to evaluate (${failedFields[0]})` : undefined);
   if (cause === undefined) return { payload };
   const guarded = [...conditions];
-  guarded[index] = { ...(conditions[index] as object), status: 'False', reason: INCOMPLETE_PASS_REASON, message: `Finalized withheld: ${cause}` };
+  guarded[index] = {
+    ...(conditions[index] as object),
+    status: 'False',
+    reason: INCOMPLETE_PASS_REASON,
+    message: `Finalized withheld: ${cause}`,
+  };
   return { payload: { ...(payload as object), conditions: guarded }, withheld: cause };
 }

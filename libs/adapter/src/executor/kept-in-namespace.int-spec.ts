@@ -16,7 +16,13 @@ const CLUSTER_URL = `/api/hyperfleet/v1/clusters/${CLUSTER}`;
 const NP_URL = `${CLUSTER_URL}/nodepools/${NODEPOOL}`;
 const CONFIGMAP = `nodepool-${NODEPOOL}`;
 const clusterEvent = { id: CLUSTER, kind: 'Cluster', href: CLUSTER_URL, generation: 1 };
-const npEvent = { id: NODEPOOL, kind: 'NodePool', href: NP_URL, generation: 1, owner_references: { id: CLUSTER, kind: 'Cluster', href: CLUSTER_URL } };
+const npEvent = {
+  id: NODEPOOL,
+  kind: 'NodePool',
+  href: NP_URL,
+  generation: 1,
+  owner_references: { id: CLUSTER, kind: 'Cluster', href: CLUSTER_URL },
+};
 const DELETED = '2026-03-25T09:00:00Z';
 
 type Condition = { type: string; status: string; reason: string; message: string };
@@ -24,8 +30,22 @@ const finalized = (report: unknown) => (report as { conditions: Condition[] }).c
 
 describe('an Orphan nodepool inside the Namespace its cluster deletes', () => {
   let h: ExecutorHarness;
-  const cluster = (deleting: boolean) => ({ id: CLUSTER, kind: 'Cluster', name: 'c', generation: deleting ? 2 : 1, deletion_policy: 'Delete', ...(deleting && { deleted_time: DELETED }) });
-  const nodepool = (deleting: boolean) => ({ id: NODEPOOL, kind: 'NodePool', name: 'np', generation: deleting ? 2 : 1, deletion_policy: 'Orphan', ...(deleting && { deleted_time: DELETED }) });
+  const cluster = (deleting: boolean) => ({
+    id: CLUSTER,
+    kind: 'Cluster',
+    name: 'c',
+    generation: deleting ? 2 : 1,
+    deletion_policy: 'Delete',
+    ...(deleting && { deleted_time: DELETED }),
+  });
+  const nodepool = (deleting: boolean) => ({
+    id: NODEPOOL,
+    kind: 'NodePool',
+    name: 'np',
+    generation: deleting ? 2 : 1,
+    deletion_policy: 'Orphan',
+    ...(deleting && { deleted_time: DELETED }),
+  });
   const lastReport = (url: string) => h.api.requests('PUT', `${url}/statuses`).at(-1)?.body;
 
   beforeEach(async () => {
@@ -34,7 +54,12 @@ describe('an Orphan nodepool inside the Namespace its cluster deletes', () => {
     h.api.on(`PUT ${NP_URL}/statuses`, { status: 201, body: {} });
     h.api.on(`GET ${CLUSTER_URL}/statuses`, {
       status: 200,
-      body: { kind: 'AdapterStatusList', items: [{ adapter: 'validation', observed_generation: 1, conditions: [{ type: 'Applied', status: 'True', reason: 'R', message: 'm' }] }] },
+      body: {
+        kind: 'AdapterStatusList',
+        items: [
+          { adapter: 'validation', observed_generation: 1, conditions: [{ type: 'Applied', status: 'True', reason: 'R', message: 'm' }] },
+        ],
+      },
     });
   });
   afterEach(() => h.close());
@@ -57,16 +82,31 @@ describe('an Orphan nodepool inside the Namespace its cluster deletes', () => {
     const namespace = h.kube.peek('v1', 'Namespace', undefined, NS) as { metadata: { annotations: Record<string, string> } };
     const records = Object.entries(namespace.metadata.annotations).filter(([key]) => key.startsWith(KEPT_ANNOTATION_PREFIX));
     expect(records).toHaveLength(1);
-    expect(JSON.parse(records[0]![1])).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', name: CONFIGMAP, releasedFrom: `NodePool/${NODEPOOL}/np-configmap` });
-    expect(finalized(lastReport(NP_URL))).toMatchObject({ status: 'True', reason: 'Orphaned', message: expect.stringContaining(`recorded on its Namespace ${NS}`) });
+    expect(JSON.parse(records[0]![1])).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      name: CONFIGMAP,
+      releasedFrom: `NodePool/${NODEPOOL}/np-configmap`,
+    });
+    expect(finalized(lastReport(NP_URL))).toMatchObject({
+      status: 'True',
+      reason: 'Orphaned',
+      message: expect.stringContaining(`recorded on its Namespace ${NS}`),
+    });
 
     h.api.on(`GET ${CLUSTER_URL}`, { status: 200, body: cluster(true) });
-    for (let pass = 0; pass < 5 && finalized(lastReport(CLUSTER_URL))?.status !== 'True'; pass++) await validation.execute({ ...clusterEvent, generation: 2 });
+    for (let pass = 0; pass < 5 && finalized(lastReport(CLUSTER_URL))?.status !== 'True'; pass++)
+      await validation.execute({ ...clusterEvent, generation: 2 });
     const report = finalized(lastReport(CLUSTER_URL));
-    expect(report).toMatchObject({ status: 'True', message: expect.stringContaining(`Namespace ${NS} kept (released, not deleted): it holds ConfigMap ${NS}/${CONFIGMAP}`) });
+    expect(report).toMatchObject({
+      status: 'True',
+      message: expect.stringContaining(`Namespace ${NS} kept (released, not deleted): it holds ConfigMap ${NS}/${CONFIGMAP}`),
+    });
     expect(h.deletedKinds()).not.toContain(`Namespace/${NS}`);
     expect(h.deletedKinds()).toContain(`ConfigMap/cluster-${CLUSTER}-config`);
-    const kept = h.kube.peek('v1', 'Namespace', undefined, NS) as { metadata: { annotations: Record<string, string>; deletionTimestamp?: string } };
+    const kept = h.kube.peek('v1', 'Namespace', undefined, NS) as {
+      metadata: { annotations: Record<string, string>; deletionTimestamp?: string };
+    };
     expect(kept.metadata.deletionTimestamp).toBeUndefined();
     expect(kept.metadata.annotations[OWNER_ANNOTATION]).toBeUndefined();
     expect(kept.metadata.annotations[RELEASED_FROM_ANNOTATION]).toBe(`Cluster/${CLUSTER}/validation`);
@@ -79,21 +119,31 @@ describe('an Orphan nodepool inside the Namespace its cluster deletes', () => {
     const { validation, npConfigMap } = await applied();
     h.api.on(`GET ${NP_URL}`, { status: 200, body: nodepool(true) });
     await npConfigMap.execute({ ...npEvent, generation: 2 });
-    await KubernetesObjectApi.makeApiClient(h.kube.kubeConfig()).delete({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CONFIGMAP, namespace: NS } });
+    await KubernetesObjectApi.makeApiClient(h.kube.kubeConfig()).delete({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: CONFIGMAP, namespace: NS },
+    });
     h.api.on(`GET ${CLUSTER_URL}`, { status: 200, body: cluster(true) });
-    for (let pass = 0; pass < 5 && !h.deletedKinds().includes(`Namespace/${NS}`); pass++) await validation.execute({ ...clusterEvent, generation: 2 });
+    for (let pass = 0; pass < 5 && !h.deletedKinds().includes(`Namespace/${NS}`); pass++)
+      await validation.execute({ ...clusterEvent, generation: 2 });
     expect(h.deletedKinds()).toContain(`Namespace/${NS}`);
   });
 
   it('Namespace owner first (the Background window): the releasing adapter reports the loss instead of a quiet "not found"', async () => {
     const { validation, npConfigMap } = await applied();
     h.api.on(`GET ${CLUSTER_URL}`, { status: 200, body: cluster(true) });
-    for (let pass = 0; pass < 5 && !h.deletedKinds().includes(`Namespace/${NS}`); pass++) await validation.execute({ ...clusterEvent, generation: 2 });
+    for (let pass = 0; pass < 5 && !h.deletedKinds().includes(`Namespace/${NS}`); pass++)
+      await validation.execute({ ...clusterEvent, generation: 2 });
     expect(h.deletedKinds()).toContain(`Namespace/${NS}`);
     await h.kube.settle();
     h.api.on(`GET ${NP_URL}`, { status: 200, body: nodepool(true) });
     await npConfigMap.execute({ ...npEvent, generation: 2 });
-    expect(finalized(lastReport(NP_URL))).toMatchObject({ status: 'True', reason: 'Orphaned', message: expect.stringMatching(new RegExp(`ConfigMap ${NS}/${CONFIGMAP}.*LOST: its Namespace ${NS} is (gone|being deleted)`)) });
+    expect(finalized(lastReport(NP_URL))).toMatchObject({
+      status: 'True',
+      reason: 'Orphaned',
+      message: expect.stringMatching(new RegExp(`ConfigMap ${NS}/${CONFIGMAP}.*LOST: its Namespace ${NS} is (gone|being deleted)`)),
+    });
   });
 
   it('an update of the Namespace keeps the records of objects released into it', () => {

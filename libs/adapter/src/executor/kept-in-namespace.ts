@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import type { KubeObject, ResourceTransport } from '../transport/resource-transport.port.js';
 import { TransportError } from '../transport/transport-error.js';
 import type { ExecutionContext } from './execution-context.js';
-import { OWNER_ANNOTATION, RELEASED_BY_ANNOTATION, RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTATION, withoutOwnershipMarks } from './ownership.js';
+import {
+  OWNER_ANNOTATION,
+  RELEASED_BY_ANNOTATION,
+  RELEASED_FROM_ANNOTATION,
+  RELEASED_TIME_ANNOTATION,
+  withoutOwnershipMarks,
+} from './ownership.js';
 import { describeObject, errorMessage, failCall, operation } from './resource-operation.js';
 import { remember, type Target } from './resource-target.js';
 
@@ -55,7 +61,9 @@ function keptRecords(namespace: KubeObject): (KeptRecord | string)[] {
     .map(([key, value]) => {
       try {
         const record = JSON.parse(value) as KeptRecord;
-        return typeof record?.apiVersion === 'string' && typeof record.kind === 'string' && typeof record.name === 'string' ? record : `${key}: ${value}`;
+        return typeof record?.apiVersion === 'string' && typeof record.kind === 'string' && typeof record.name === 'string'
+          ? record
+          : `${key}: ${value}`;
       } catch {
         return `${key}: ${value}`;
       }
@@ -90,14 +98,23 @@ export async function recordKeptInNamespace(
   const namespace = released.metadata.namespace;
   if (!namespace) return undefined;
   const ref = { apiVersion: 'v1', kind: 'Namespace', name: namespace };
-  const record: KeptRecord = { apiVersion: released.apiVersion, kind: released.kind, name: released.metadata.name, releasedFrom, releasedTime };
+  const record: KeptRecord = {
+    apiVersion: released.apiVersion,
+    kind: released.kind,
+    name: released.metadata.name,
+    releasedFrom,
+    releasedTime,
+  };
   const key = keptKey(record.apiVersion, record.kind, record.name);
   try {
     for (let attempt = 1; ; attempt++) {
       const current = await bound(() => transport.get(ref), `read Namespace ${namespace}`);
       if (!current) return { recorded: false, note: `its Namespace ${namespace} was not found` };
       if (current.metadata.deletionTimestamp) {
-        return { recorded: false, note: `LOST: its Namespace ${namespace} is being deleted (since ${current.metadata.deletionTimestamp}); Kubernetes deletes this object with it` };
+        return {
+          recorded: false,
+          note: `LOST: its Namespace ${namespace} is being deleted (since ${current.metadata.deletionTimestamp}); Kubernetes deletes this object with it`,
+        };
       }
       // Decom deletes only what carries its owner marker: a Namespace without one (another tool's, or one
       // already released, e.g. by this very pass) is never deleted by an adapter, so there is nothing to record.
@@ -105,18 +122,27 @@ export async function recordKeptInNamespace(
       // Owned by the very resource and adapter releasing this object: it is releasing its Namespace in this
       // pass too (the orphan path never deletes), so no other owner needs telling.
       if (current.metadata.annotations[OWNER_ANNOTATION] === releasedFrom) return undefined;
-      const recordedNote = { recorded: true, note: `recorded on its Namespace ${namespace} (${key}), so the Namespace's owner keeps the Namespace` };
+      const recordedNote = {
+        recorded: true,
+        note: `recorded on its Namespace ${namespace} (${key}), so the Namespace's owner keeps the Namespace`,
+      };
       if (current.metadata.annotations?.[key] !== undefined) return recordedNote;
       const annotations = { ...current.metadata.annotations, [key]: JSON.stringify(record) };
       try {
-        await bound(() => transport.replace({ ...current, metadata: { ...current.metadata, annotations } }), `record on Namespace ${namespace}`);
+        await bound(
+          () => transport.replace({ ...current, metadata: { ...current.metadata, annotations } }),
+          `record on Namespace ${namespace}`,
+        );
         return recordedNote;
       } catch (error) {
         if (attempt > 1 || !(error instanceof TransportError && error.reason === 'Conflict')) throw error;
       }
     }
   } catch (error) {
-    return { recorded: false, note: `not recorded on its Namespace ${namespace} (${errorMessage(error)}): if the Namespace's owner deletes it, this object goes with it` };
+    return {
+      recorded: false,
+      note: `not recorded on its Namespace ${namespace} (${errorMessage(error)}): if the Namespace's owner deletes it, this object goes with it`,
+    };
   }
 }
 
@@ -126,12 +152,20 @@ export async function recordKeptInNamespace(
  * say so rather than "nothing to leave in place". Never throws.
  * @returns the note, or undefined (cluster-scoped, the Namespace is there, or it cannot be read).
  */
-export async function namespaceGoneNote(transport: ResourceTransport, namespace: string | undefined, bound: BoundCall): Promise<string | undefined> {
+export async function namespaceGoneNote(
+  transport: ResourceTransport,
+  namespace: string | undefined,
+  bound: BoundCall,
+): Promise<string | undefined> {
   if (!namespace) return undefined;
   try {
-    const current = await bound(() => transport.get({ apiVersion: 'v1', kind: 'Namespace', name: namespace }), `read Namespace ${namespace}`);
+    const current = await bound(
+      () => transport.get({ apiVersion: 'v1', kind: 'Namespace', name: namespace }),
+      `read Namespace ${namespace}`,
+    );
     if (!current) return `LOST: its Namespace ${namespace} is gone; Kubernetes deleted what it held`;
-    if (current.metadata.deletionTimestamp) return `LOST: its Namespace ${namespace} is being deleted (since ${current.metadata.deletionTimestamp}); Kubernetes deletes what it holds`;
+    if (current.metadata.deletionTimestamp)
+      return `LOST: its Namespace ${namespace} is being deleted (since ${current.metadata.deletionTimestamp}); Kubernetes deletes what it holds`;
     return undefined;
   } catch {
     return undefined;
@@ -160,7 +194,15 @@ export async function keepNamespaceOfReleased(ctx: ExecutionContext, target: Tar
     }
     const what = `${record.kind} ${current.metadata.name}/${record.name} (released from ${record.releasedFrom})`;
     try {
-      if (await target.transport.get({ apiVersion: record.apiVersion, kind: record.kind, name: record.name, namespace: current.metadata.name })) kept.push(what);
+      if (
+        await target.transport.get({
+          apiVersion: record.apiVersion,
+          kind: record.kind,
+          name: record.name,
+          namespace: current.metadata.name,
+        })
+      )
+        kept.push(what);
     } catch (error) {
       kept.push(`${what}, not checked: ${errorMessage(error)}`);
     }
@@ -177,7 +219,12 @@ export async function keepNamespaceOfReleased(ctx: ExecutionContext, target: Tar
     await target.transport.replace({ ...stripped, metadata: { ...stripped.metadata, annotations } });
   } catch (error) {
     remember(ctx, target, current);
-    failCall(ctx, target.spec.name, `not deleted, it holds objects an Orphan deletion released (${kept.join(', ')}); releasing it failed: ${errorMessage(error)}`, error);
+    failCall(
+      ctx,
+      target.spec.name,
+      `not deleted, it holds objects an Orphan deletion released (${kept.join(', ')}); releasing it failed: ${errorMessage(error)}`,
+      error,
+    );
     ctx.recorder.operation(operation(target, current, 'blocked', `release failed: ${errorMessage(error)}`));
     return true;
   }
@@ -185,7 +232,13 @@ export async function keepNamespaceOfReleased(ctx: ExecutionContext, target: Tar
   const summary = `${describeObject(current)} kept (released, not deleted): it holds ${kept.join(', ')}, which an Orphan deletion keeps and Kubernetes would delete with the Namespace`;
   const text = `${summary}; removed ${removed.join(', ') || 'nothing'}; release marker ${RELEASED_FROM_ANNOTATION}: ${ctx.ownerMark} added`;
   ctx.recorder.operation(operation(target, current, 'orphan', text));
-  ctx.recorder.policyOutcome({ resource: target.spec.name, outcome: 'Orphaned', message: text, kind: current.kind, name: current.metadata.name });
+  ctx.recorder.policyOutcome({
+    resource: target.spec.name,
+    outcome: 'Orphaned',
+    message: text,
+    kind: current.kind,
+    name: current.metadata.name,
+  });
   ctx.recorder.log({ level: 'warning', message: `${target.spec.name}: ${summary}`, where: target.spec.where });
   ctx.verdicts.keptNamespaces.push(summary);
   return true;

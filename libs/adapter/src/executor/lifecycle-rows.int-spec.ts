@@ -49,7 +49,10 @@ describe('executor rows: delete path, discovery and lifecycle.create', () => {
     const ops = second.operations.map((o) => `${o.resource}:${o.operation}`);
     // Orphan: the server marks the parent (orphan finalizer) and its garbage collector removes it a
     // controller pass later, so the re-discovery right after the DELETE sees it gone or still there.
-    expect([['parent:delete', 'child:delete'], ['parent:wait', 'child:delete']]).toContainEqual(ops);
+    expect([
+      ['parent:delete', 'child:delete'],
+      ['parent:wait', 'child:delete'],
+    ]).toContainEqual(ops);
     await h.kube.settle();
     expect(h.kube.peek('v1', 'ConfigMap', 'default', 'parent')).toBeUndefined();
     expect(h.kube.requestsMatching({ method: 'DELETE', kind: 'ConfigMap' })[0]?.query.propagationPolicy).toBe('Orphan');
@@ -59,7 +62,13 @@ describe('executor rows: delete path, discovery and lifecycle.create', () => {
   it('#12 a child held by a finalizer stays present after its DELETE: dependents wait; it is gone once the finalizer is removed', async () => {
     const config = ORDERED('Foreground').replace(/(  - name: parent[\s\S]*?)(  - name: child[\s\S]*)$/, '$2$1');
     h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'parent', namespace: 'default' } }, event, 'x'));
-    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'child', namespace: 'default', finalizers: ['example.com/hold'] } }, event, 'x'));
+    h.kube.seed(
+      ownedBy(
+        { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'child', namespace: 'default', finalizers: ['example.com/hold'] } },
+        event,
+        'x',
+      ),
+    );
     const executor = await h.executor(config, 'x');
     const held = await executor.execute({ ...event, deleting: true });
     expect(held.operations.map((o) => `${o.resource}:${o.operation}`)).toEqual(['child:wait', 'parent:skip']);
@@ -71,7 +80,10 @@ describe('executor rows: delete path, discovery and lifecycle.create', () => {
     expect(ops[0]).toBe('child:delete:already gone (not found)');
     // Foreground: the server marks the parent (foregroundDeletion finalizer) and its garbage collector removes
     // it a moment later, so the re-discovery right after the DELETE sees it gone or still terminating.
-    expect(['parent:delete:deleted (propagationPolicy=Foreground)', 'parent:wait:delete requested (propagationPolicy=Foreground); object still present']).toContain(ops[1]);
+    expect([
+      'parent:delete:deleted (propagationPolicy=Foreground)',
+      'parent:wait:delete requested (propagationPolicy=Foreground); object still present',
+    ]).toContain(ops[1]);
     await h.kube.settle();
     expect(h.kube.peek('v1', 'ConfigMap', 'default', 'parent')).toBeUndefined();
     expect(h.kube.requestsMatching({ method: 'DELETE', kind: 'ConfigMap' })[0]?.query.propagationPolicy).toBe('Foreground');
@@ -79,8 +91,22 @@ describe('executor rows: delete path, discovery and lifecycle.create', () => {
 
   it('#16 selector discovery deletes the highest hyperfleet.io/generation match', async () => {
     const labels = { 'hyperfleet.io/cluster-id': ID };
-    for (const [name, gen] of [['job-gen1', '1'], ['job-gen3', '3'], ['job-gen2', '2']] as const) {
-      h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels, annotations: { 'hyperfleet.io/generation': gen } } }, event, 'x'));
+    for (const [name, gen] of [
+      ['job-gen1', '1'],
+      ['job-gen3', '3'],
+      ['job-gen2', '2'],
+    ] as const) {
+      h.kube.seed(
+        ownedBy(
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name, namespace: 'default', labels, annotations: { 'hyperfleet.io/generation': gen } },
+          },
+          event,
+          'x',
+        ),
+      );
     }
     const config = `
 resources:
@@ -94,13 +120,27 @@ resources:
 `;
     const executor = await h.executor(config, 'x');
     const first = await executor.execute(event);
-    expect(first.operations[0]).toMatchObject({ operation: 'delete', name: 'job-gen3', reason: 'deleted (propagationPolicy=Background); job-gen2 still matches the discovery' });
+    expect(first.operations[0]).toMatchObject({
+      operation: 'delete',
+      name: 'job-gen3',
+      reason: 'deleted (propagationPolicy=Background); job-gen2 still matches the discovery',
+    });
     expect((await executor.execute(event)).operations[0]).toMatchObject({ operation: 'delete', name: 'job-gen2' });
     expect(h.deletedKinds()).toEqual(['ConfigMap/job-gen3', 'ConfigMap/job-gen2']);
   });
 
   it('#17 lifecycle.create.when is ignored for an object that already exists (it is applied normally)', async () => {
-    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'optional', namespace: 'default', annotations: { 'hyperfleet.io/generation': '1' } } }, event, 'x'));
+    h.kube.seed(
+      ownedBy(
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'optional', namespace: 'default', annotations: { 'hyperfleet.io/generation': '1' } },
+        },
+        event,
+        'x',
+      ),
+    );
     const config = `
 resources:
   - name: optional
@@ -130,7 +170,11 @@ post:
       api_call: {method: PUT, url: '/clusters/{{ .event.id }}/statuses', body: '{{ .report }}'}
 `;
     const result = await (await h.executor(config, 'x')).execute(event);
-    expect(result.adapter).toMatchObject({ executionStatus: 'failed', errorReason: 'PreconditionFailed', executionError: { phase: 'preconditions', step: 'cluster' } });
+    expect(result.adapter).toMatchObject({
+      executionStatus: 'failed',
+      errorReason: 'PreconditionFailed',
+      executionError: { phase: 'preconditions', step: 'cluster' },
+    });
     expect(h.api.requests('PUT')[0]?.body).toEqual({ errorReason: 'PreconditionFailed', skipped: true });
   });
 
@@ -160,7 +204,14 @@ post:
     const failed = await executor.execute(event);
     expect(failed.status).toBe('failed');
     expect(h.api.requests('PUT')[0]?.body).toEqual({
-      conditions: [{ type: 'Finalized', status: 'False', reason: 'IncompletePass', message: expect.stringContaining('Finalized withheld: execution failed (ResourceFailed') }],
+      conditions: [
+        {
+          type: 'Finalized',
+          status: 'False',
+          reason: 'IncompletePass',
+          message: expect.stringContaining('Finalized withheld: execution failed (ResourceFailed'),
+        },
+      ],
     });
     expect(failed.logs.map((l) => l.level)).toEqual(['warning']);
     await executor.execute(event);

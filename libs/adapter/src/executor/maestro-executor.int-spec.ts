@@ -65,11 +65,19 @@ post:
 `;
 
 // Run once with specs over the CloudEvents HTTP fallback, once over gRPC (`grpc_server_address` set).
-describe.each([['HTTP CloudEvents', false], ['gRPC', true]])('AdapterExecutor over Maestro (specs via %s)', (_binding, grpc) => {
+describe.each([
+  ['HTTP CloudEvents', false],
+  ['gRPC', true],
+])('AdapterExecutor over Maestro (specs via %s)', (_binding, grpc) => {
   let h: ExecutorHarness;
   const mw = (config: string, deps: Parameters<ExecutorHarness['executor']>[2] = {}) =>
     h.executor(config, 'mw', {
-      ...(grpc && { maestro: maestroTransports({ insecure: true }, { baseUrl: h.maestro.url, sourceId: MAESTRO_SOURCE, grpcServerAddress: h.maestro.grpcAddress }) }),
+      ...(grpc && {
+        maestro: maestroTransports(
+          { insecure: true },
+          { baseUrl: h.maestro.url, sourceId: MAESTRO_SOURCE, grpcServerAddress: h.maestro.grpcAddress },
+        ),
+      }),
       ...deps,
     });
   beforeEach(async () => {
@@ -126,12 +134,17 @@ describe.each([['HTTP CloudEvents', false], ['gRPC', true]])('AdapterExecutor ov
     const executor = await mw(CONFIG);
     cluster(1, false);
     await executor.execute(event);
-    expect(h.maestro.peek(MAESTRO_SOURCE, 'cluster1', 'work-c7')?.metadata).toMatchObject({ annotations: { 'decom.io/owner': `Cluster/${ID}/mw` } });
+    expect(h.maestro.peek(MAESTRO_SOURCE, 'cluster1', 'work-c7')?.metadata).toMatchObject({
+      annotations: { 'decom.io/owner': `Cluster/${ID}/mw` },
+    });
     h.api.on(GET, { status: 200, body: { id: ID, generation: 2, deleted_time: '2026-03-25T09:00:00Z', deletion_policy: 'Orphan' } });
     const orphaned = await executor.execute(event);
     expect(orphaned.operations[0]).toMatchObject({ operation: 'orphan', kind: 'ManifestWork', consumer: 'cluster1' });
     expect(h.maestro.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
-    const kept = h.maestro.peek(MAESTRO_SOURCE, 'cluster1', 'work-c7')?.metadata as { labels?: Record<string, string>; annotations?: Record<string, string> };
+    const kept = h.maestro.peek(MAESTRO_SOURCE, 'cluster1', 'work-c7')?.metadata as {
+      labels?: Record<string, string>;
+      annotations?: Record<string, string>;
+    };
     expect(kept.annotations?.['decom.io/owner']).toBeUndefined();
     expect(kept.labels?.['hyperfleet.io/cluster-id']).toBeUndefined();
     expect(report()).toMatchObject({ finalized: 'True', nested: [false, false] });
@@ -144,7 +157,11 @@ describe.each([['HTTP CloudEvents', false], ['gRPC', true]])('AdapterExecutor ov
     cluster(2, true);
     h.maestro.faults.add({ method: 'GET', path: '/resource-bundles', status: 503, reason: 'maintenance' });
     const result = await executor.execute(event);
-    expect(result.adapter).toMatchObject({ executionStatus: 'failed', errorReason: 'ResourceFailed', executionError: { phase: 'resources', step: 'work' } });
+    expect(result.adapter).toMatchObject({
+      executionStatus: 'failed',
+      errorReason: 'ResourceFailed',
+      executionError: { phase: 'resources', step: 'work' },
+    });
     expect(result.adapter.errorMessage).toContain('503');
     expect(h.maestro.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
     expect(report()).toMatchObject({ finalized: 'False' });

@@ -9,7 +9,12 @@ describe('manifestDifferences (seed 003 AdoptIfMatching: every field the manifes
   };
 
   it('matches a manifest whose fields are a subset, with server defaults inside list items', () => {
-    const desired = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'd', labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'nginx:1' }] } };
+    const desired = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', namespace: 'd', labels: { app: 'a' } },
+      spec: { containers: [{ name: 'c', image: 'nginx:1' }] },
+    };
     expect(manifestDifferences(desired, existing)).toEqual([]);
   });
 
@@ -36,10 +41,18 @@ describe('manifestDifferences (seed 003 AdoptIfMatching: every field the manifes
 
   it('compares a Secret stringData manifest with the base64 data a real API server stores (stringData is never returned)', () => {
     const desired = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, type: 'Opaque', stringData: { token: 'abc' } };
-    const stored = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', uid: 'u' }, type: 'Opaque', data: { token: Buffer.from('abc').toString('base64') } };
+    const stored = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's', uid: 'u' },
+      type: 'Opaque',
+      data: { token: Buffer.from('abc').toString('base64') },
+    };
     expect(manifestDifferences(desired, stored)).toEqual([]);
     const other = { ...stored, data: { token: Buffer.from('xyz').toString('base64') } };
     expect(manifestDifferences(desired, other)).toEqual(['data.token']);
-    expect(describeDrift(desired, other, ['data.token'])).toEqual([`data.token: manifest "${Buffer.from('abc').toString('base64')}", object "${Buffer.from('xyz').toString('base64')}"`]);
+    expect(describeDrift(desired, other, ['data.token'])).toEqual([
+      `data.token: manifest "${Buffer.from('abc').toString('base64')}", object "${Buffer.from('xyz').toString('base64')}"`,
+    ]);
   });
 });

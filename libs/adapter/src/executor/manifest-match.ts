@@ -49,7 +49,8 @@ export function asStored(manifest: Record<string, unknown>): Record<string, unkn
   if (manifest.apiVersion !== 'v1' || manifest.kind !== 'Secret' || !isRecord(manifest.stringData)) return manifest;
   const { stringData, ...rest } = manifest;
   const data = { ...(isRecord(rest.data) ? rest.data : {}) };
-  for (const [key, value] of Object.entries(stringData)) if (typeof value === 'string') data[key] = Buffer.from(value, 'utf8').toString('base64');
+  for (const [key, value] of Object.entries(stringData))
+    if (typeof value === 'string') data[key] = Buffer.from(value, 'utf8').toString('base64');
   return { ...rest, data };
 }
 

@@ -19,7 +19,12 @@ const validationApplied = (status: string) => ({
   items: [{ adapter: 'validation', observed_generation: 1, conditions: [{ type: 'Applied', status, reason: 'R', message: 'm' }] }],
 });
 const conditions = (report: unknown) =>
-  Object.fromEntries((report as { conditions: { type: string; status: string; reason: string }[] }).conditions.map((c) => [c.type, `${c.status}/${c.reason}`]));
+  Object.fromEntries(
+    (report as { conditions: { type: string; status: string; reason: string }[] }).conditions.map((c) => [
+      c.type,
+      `${c.status}/${c.reason}`,
+    ]),
+  );
 
 describe('np-configmap adapter', () => {
   let h: ExecutorHarness;
@@ -37,7 +42,10 @@ describe('np-configmap adapter', () => {
     h.api.on(`GET ${BASE}`, { status: 200, body: { id: NODEPOOL, kind: 'NodePool', name: 'np-one', generation: 1 } });
     const created = await executor.execute(event);
     expect(created.status).toBe('success');
-    const cm = h.kube.peek('v1', 'ConfigMap', CLUSTER, `nodepool-${NODEPOOL}`) as { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; data: unknown };
+    const cm = h.kube.peek('v1', 'ConfigMap', CLUSTER, `nodepool-${NODEPOOL}`) as {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+      data: unknown;
+    };
     expect(cm.data).toEqual({ nodepoolId: NODEPOOL, nodepoolName: 'np-one' });
     expect(cm.metadata.labels['hyperfleet.io/managed-by']).toBe('np-configmap');
     expect(cm.metadata.annotations['hyperfleet.io/generation']).toBe('1');
@@ -48,7 +56,10 @@ describe('np-configmap adapter', () => {
       Finalized: 'False/NotDeleting',
     });
 
-    h.api.on(`GET ${BASE}`, { status: 200, body: { id: NODEPOOL, kind: 'NodePool', name: 'np-one', generation: 2, deleted_time: '2026-03-25T09:00:00Z' } });
+    h.api.on(`GET ${BASE}`, {
+      status: 200,
+      body: { id: NODEPOOL, kind: 'NodePool', name: 'np-one', generation: 2, deleted_time: '2026-03-25T09:00:00Z' },
+    });
     const deleted = await executor.execute({ ...event, generation: 2 });
     expect(h.deletedKinds()).toEqual([`ConfigMap/nodepool-${NODEPOOL}`]);
     const report = h.api.requests('PUT')[1]?.body;

@@ -25,7 +25,10 @@ describe('ordered deletes within one pass (continueDeletes)', () => {
   let h: ExecutorHarness;
   let executor: AdapterExecutor;
   const cluster = (deleted: boolean) =>
-    h.api.on(GET, { status: 200, body: { id: CLUSTER, kind: 'Cluster', name: 'c-two', generation: 2, ...(deleted && { deleted_time: '2026-03-25T09:59:00Z' }) } });
+    h.api.on(GET, {
+      status: 200,
+      body: { id: CLUSTER, kind: 'Cluster', name: 'c-two', generation: 2, ...(deleted && { deleted_time: '2026-03-25T09:59:00Z' }) },
+    });
 
   beforeEach(async () => {
     h = await ExecutorHarness.start();
@@ -48,7 +51,12 @@ describe('ordered deletes within one pass (continueDeletes)', () => {
     expect(h.deletedKinds()).toEqual([JOB, CONFIG_MAP, NAMESPACE]);
     // The first sweep (HyperFleet's pass) keeps Namespace and ConfigMap; the rest of the pass deletes them in
     // order. The Namespace is gone at once or still terminating, as the namespace controller's timing has it.
-    expect(only.operations.map((o) => `${o.operation} ${o.resource}`).slice(0, 4)).toEqual(['skip clusterNamespace', 'skip clusterConfigMap', 'delete clusterJob', 'delete clusterConfigMap']);
+    expect(only.operations.map((o) => `${o.operation} ${o.resource}`).slice(0, 4)).toEqual([
+      'skip clusterNamespace',
+      'skip clusterConfigMap',
+      'delete clusterJob',
+      'delete clusterConfigMap',
+    ]);
     expect(only.operations[4]).toMatchObject({ resource: 'clusterNamespace', operation: expect.stringMatching(/^(delete|wait)$/) });
     expect(only.operations).toHaveLength(5);
     await h.kube.settle();
@@ -57,7 +65,7 @@ describe('ordered deletes within one pass (continueDeletes)', () => {
     expect(finalized(confirmed.report)).toMatchObject({ status: 'True', reason: 'CleanupConfirmed' });
   });
 
-  it('without it (dry runs, deletion plans) a pass is HyperFleet\'s: one step of the order per pass', async () => {
+  it("without it (dry runs, deletion plans) a pass is HyperFleet's: one step of the order per pass", async () => {
     await pass({});
     expect(h.deletedKinds()).toEqual([JOB]);
     await pass({});
@@ -74,7 +82,11 @@ describe('ordered deletes within one pass (continueDeletes)', () => {
     const second = await pass();
     expect(h.deletedKinds()).toHaveLength(3); // no second DELETE of the Namespace
     expect(second.status).toBe('success');
-    expect(second.operations[0]).toMatchObject({ resource: 'clusterNamespace', operation: 'wait', reason: expect.stringContaining('deletion in progress since') });
+    expect(second.operations[0]).toMatchObject({
+      resource: 'clusterNamespace',
+      operation: 'wait',
+      reason: expect.stringContaining('deletion in progress since'),
+    });
     expect(finalized(second.report)).toMatchObject({ status: 'False', reason: 'CleanupInProgress' });
 
     h.kube.resumeControllers();
@@ -87,7 +99,11 @@ describe('ordered deletes within one pass (continueDeletes)', () => {
     const [namespace, name] = [CLUSTER, `cluster-${CLUSTER}-config`];
     const current = h.kube.peek('v1', 'ConfigMap', namespace, name) as { metadata: Record<string, unknown> };
     const held = { ...current, metadata: { ...current.metadata, finalizers: ['example.com/hold'] } };
-    const put = await fetch(`${h.kube.url}/api/v1/namespaces/${namespace}/configmaps/${name}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(held) });
+    const put = await fetch(`${h.kube.url}/api/v1/namespaces/${namespace}/configmaps/${name}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(held),
+    });
     expect(put.status).toBe(200);
 
     const first = await pass();
@@ -95,8 +111,11 @@ describe('ordered deletes within one pass (continueDeletes)', () => {
     expect(first.operations.at(-1)).toMatchObject({ resource: 'clusterConfigMap', operation: 'wait' });
     expect(finalized(first.report)).toMatchObject({ status: 'False' });
     // The report names what holds it, in its free data: the ConfigMap, its finalizer, since when.
-    const since = (h.kube.peek('v1', 'ConfigMap', namespace, name) as { metadata: { deletionTimestamp: string } }).metadata.deletionTimestamp;
-    expect((first.report as { data?: unknown }).data).toEqual({ holding: [{ kind: 'ConfigMap', namespace, name, finalizers: ['example.com/hold'], deletion_timestamp: since }] });
+    const since = (h.kube.peek('v1', 'ConfigMap', namespace, name) as { metadata: { deletionTimestamp: string } }).metadata
+      .deletionTimestamp;
+    expect((first.report as { data?: unknown }).data).toEqual({
+      holding: [{ kind: 'ConfigMap', namespace, name, finalizers: ['example.com/hold'], deletion_timestamp: since }],
+    });
     // The next pass waits for it (already being deleted) and still names it.
     expect((await pass()).report).toMatchObject({ data: { holding: [{ kind: 'ConfigMap', name, finalizers: ['example.com/hold'] }] } });
 
@@ -104,7 +123,9 @@ describe('ordered deletes within one pass (continueDeletes)', () => {
     await h.kube.settle();
     const released = await pass();
     expect(h.deletedKinds()).toEqual([JOB, CONFIG_MAP, NAMESPACE]);
-    expect((released.report as { data?: { holding?: unknown[] } }).data?.holding?.some((o) => (o as { kind: string }).kind === 'ConfigMap')).not.toBe(true);
+    expect(
+      (released.report as { data?: { holding?: unknown[] } }).data?.holding?.some((o) => (o as { kind: string }).kind === 'ConfigMap'),
+    ).not.toBe(true);
   });
 
   it('objects of a shared kind found by ownership under other names wait for the resource still held back', async () => {
@@ -133,11 +154,20 @@ preconditions:
       - { name: generation, field: generation }
 resources:${cm('gate', 'gate', 'deleted_time != null')}${cm('b', 'b-gen{{ .generation }}', 'deleted_time != null && !resources.?gate.hasValue()')}${cm('a', 'a', 'deleted_time != null')}
 `;
-    h.api.on(GET, { status: 200, body: { id: CLUSTER, kind: 'Cluster', name: 'c-two', generation: 3, deleted_time: '2026-03-25T09:59:00Z' } });
+    h.api.on(GET, {
+      status: 200,
+      body: { id: CLUSTER, kind: 'Cluster', name: 'c-two', generation: 3, deleted_time: '2026-03-25T09:59:00Z' },
+    });
     h.kube.seed({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
     const shared = await h.executor(config, 'shared');
     const seedOwned = (name: string, extra: Record<string, unknown> = {}) =>
-      h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS, ...extra }, data: { k: 'v' } }, { kind: 'Cluster', id: CLUSTER }, 'shared'));
+      h.kube.seed(
+        ownedBy(
+          { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS, ...extra }, data: { k: 'v' } },
+          { kind: 'Cluster', id: CLUSTER },
+          'shared',
+        ),
+      );
     const exists = (name: string) => h.kube.peek('v1', 'ConfigMap', NS, name) !== undefined;
     seedOwned('gate', { finalizers: ['example.com/hold'] });
     seedOwned('b-gen1');

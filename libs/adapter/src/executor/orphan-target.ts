@@ -12,9 +12,16 @@ import { RELEASED_BY_ANNOTATION, RELEASED_FROM_ANNOTATION, RELEASED_TIME_ANNOTAT
  * Kubernetes targets only: a Maestro target's Namespace lives on the managed cluster, behind ManifestWorks.
  * @returns the note for the messages, and whether the object is at risk (not recorded: its Namespace may take it).
  */
-async function recordOnNamespace(target: Target, released: KubeObject, release: Release, budget: OrphanBudget): Promise<{ note: string; atRisk: boolean } | undefined> {
+async function recordOnNamespace(
+  target: Target,
+  released: KubeObject,
+  release: Release,
+  budget: OrphanBudget,
+): Promise<{ note: string; atRisk: boolean } | undefined> {
   if (target.consumer) return undefined;
-  const result = await recordKeptInNamespace(target.transport, released, release.mark, release.time, (call, what) => bounded(call, budget.callTimeoutMs, what));
+  const result = await recordKeptInNamespace(target.transport, released, release.mark, release.time, (call, what) =>
+    bounded(call, budget.callTimeoutMs, what),
+  );
   return result && { note: result.note, atRisk: !result.recorded };
 }
 
@@ -103,7 +110,8 @@ export async function orphanTarget(ctx: ExecutionContext, target: Target, budget
   const name = target.spec.name;
   const known = budget.unreachable.get(target.transport);
   try {
-    if (known !== undefined) throw new TransportError('ConnectionFailure', `not tried: the cluster was unreachable earlier in this pass (${known})`);
+    if (known !== undefined)
+      throw new TransportError('ConnectionFailure', `not tried: the cluster was unreachable earlier in this pass (${known})`);
     const found = await bounded(() => discoverOwned(target, ctx.ownerMark), budget.callTimeoutMs, `discover ${name}`);
     if (!found.owned) {
       if (found.foreign) {
@@ -111,20 +119,39 @@ export async function orphanTarget(ctx: ExecutionContext, target: Target, budget
         return { kind: 'foreign' };
       }
       remember(ctx, target, undefined);
-      const lost = target.consumer ? undefined : await namespaceGoneNote(target.transport, target.desired.metadata.namespace, (call, what) => bounded(call, budget.callTimeoutMs, what));
-      ctx.recorder.operation(operation(target, target.desired, 'orphan', `${why}: nothing to leave in place (not found)${lost ? `; ${lost}` : ''}`));
+      const lost = target.consumer
+        ? undefined
+        : await namespaceGoneNote(target.transport, target.desired.metadata.namespace, (call, what) =>
+            bounded(call, budget.callTimeoutMs, what),
+          );
+      ctx.recorder.operation(
+        operation(target, target.desired, 'orphan', `${why}: nothing to leave in place (not found)${lost ? `; ${lost}` : ''}`),
+      );
       if (lost) {
-        ctx.recorder.log({ level: 'warning', message: `${name}: ${describeObject(target.desired)} not found: ${lost}`, where: target.spec.where });
+        ctx.recorder.log({
+          level: 'warning',
+          message: `${name}: ${describeObject(target.desired)} not found: ${lost}`,
+          where: target.spec.where,
+        });
         return { kind: 'absent', lost: `${describeObject(target.desired)} not found: ${lost}` };
       }
       return { kind: 'absent' };
     }
-    const release: Release = { mark: ctx.ownerMark, time: ctx.inputs.now().toISOString(), ...(ctx.resourcePolicy.deletedBy && { by: ctx.resourcePolicy.deletedBy }) };
+    const release: Release = {
+      mark: ctx.ownerMark,
+      time: ctx.inputs.now().toISOString(),
+      ...(ctx.resourcePolicy.deletedBy && { by: ctx.resourcePolicy.deletedBy }),
+    };
     const removed = await unmark(target, found.owned, budget, release);
     remember(ctx, target, undefined);
     const inNamespace = await recordOnNamespace(target, found.owned, release, budget);
     const text = `left in place (${why}); removed ${removed.length > 0 ? `${removed.join(', ')}; release marker ${RELEASED_FROM_ANNOTATION}: ${ctx.ownerMark} added` : 'nothing (no marks left)'}${inNamespace ? `; ${inNamespace.note}` : ''}`;
-    if (inNamespace?.atRisk) ctx.recorder.log({ level: 'warning', message: `${name}: ${describeObject(found.owned)} ${inNamespace.note}`, where: target.spec.where });
+    if (inNamespace?.atRisk)
+      ctx.recorder.log({
+        level: 'warning',
+        message: `${name}: ${describeObject(found.owned)} ${inNamespace.note}`,
+        where: target.spec.where,
+      });
     ctx.recorder.operation(operation(target, found.owned, 'orphan', text));
     ctx.recorder.policyOutcome({
       resource: name,
@@ -141,7 +168,14 @@ export async function orphanTarget(ctx: ExecutionContext, target: Target, budget
     remember(ctx, target, undefined);
     const text = `left in place (${why}); ownership marks not removed: ${cause}`;
     ctx.recorder.operation(operation(target, target.desired, 'orphan', text));
-    ctx.recorder.policyOutcome({ resource: name, outcome: 'OrphanMarksKept', message: text, kind: target.desired.kind, name: target.desired.metadata.name, ...(target.desired.metadata.namespace && { namespace: target.desired.metadata.namespace }) });
+    ctx.recorder.policyOutcome({
+      resource: name,
+      outcome: 'OrphanMarksKept',
+      message: text,
+      kind: target.desired.kind,
+      name: target.desired.metadata.name,
+      ...(target.desired.metadata.namespace && { namespace: target.desired.metadata.namespace }),
+    });
     ctx.recorder.log({ level: 'warning', message: `${name}: ${text}`, where: target.spec.where });
     return { kind: 'marks-kept', resource: name, cause };
   }
@@ -153,7 +187,8 @@ export function orphanedMessage(why: string, results: readonly OrphanResult[]): 
   const kept = results.flatMap((r) => (r.kind === 'marks-kept' ? [r] : []));
   const parts = [`Left in place (${why})`];
   if (unmarked.length > 0) parts.push(`Decom's ownership marks removed from ${unmarked.join(', ')}`);
-  if (kept.length > 0) parts.push(`ownership marks could not be removed from ${kept.map((k) => k.resource).join(', ')} (${kept[0]!.cause})`);
+  if (kept.length > 0)
+    parts.push(`ownership marks could not be removed from ${kept.map((k) => k.resource).join(', ')} (${kept[0]!.cause})`);
   const lost = results.flatMap((r) => (r.kind === 'absent' && r.lost ? [r.lost] : []));
   if (unmarked.length === 0 && kept.length === 0 && lost.length === 0) parts.push('no object of this adapter was found');
   parts.push(...lost);
@@ -169,12 +204,26 @@ export function orphanedMessage(why: string, results: readonly OrphanResult[]): 
  * the rest of the orphan path; an unreachable cluster is not tried again.
  * @returns the objects released (`kind ns/name`, and whether their Namespace may take them).
  */
-export async function orphanStrays(ctx: ExecutionContext, target: Target, budget: OrphanBudget, why: string, claimed: readonly KubeObject[]): Promise<OrphanResult[]> {
+export async function orphanStrays(
+  ctx: ExecutionContext,
+  target: Target,
+  budget: OrphanBudget,
+  why: string,
+  claimed: readonly KubeObject[],
+): Promise<OrphanResult[]> {
   if (budget.unreachable.has(target.transport)) return [];
   const released: OrphanResult[] = [];
   try {
-    const strays = await bounded(() => findOwnedStrays(target, ctx.ownerMark, claimed), budget.callTimeoutMs, `discover by ownership ${target.spec.name}`);
-    const release: Release = { mark: ctx.ownerMark, time: ctx.inputs.now().toISOString(), ...(ctx.resourcePolicy.deletedBy && { by: ctx.resourcePolicy.deletedBy }) };
+    const strays = await bounded(
+      () => findOwnedStrays(target, ctx.ownerMark, claimed),
+      budget.callTimeoutMs,
+      `discover by ownership ${target.spec.name}`,
+    );
+    const release: Release = {
+      mark: ctx.ownerMark,
+      time: ctx.inputs.now().toISOString(),
+      ...(ctx.resourcePolicy.deletedBy && { by: ctx.resourcePolicy.deletedBy }),
+    };
     for (const stray of strays) {
       const removed = await unmark(target, stray, budget, release);
       const inNamespace = await recordOnNamespace(target, stray, release, budget);
@@ -185,7 +234,11 @@ export async function orphanStrays(ctx: ExecutionContext, target: Target, budget
   } catch (error) {
     const cause = errorMessage(error);
     if (isConnectionFailure(error)) budget.unreachable.set(target.transport, cause);
-    ctx.recorder.log({ level: 'warning', message: `${target.spec.name}: objects under other names not released: ${cause}`, where: target.spec.where });
+    ctx.recorder.log({
+      level: 'warning',
+      message: `${target.spec.name}: objects under other names not released: ${cause}`,
+      where: target.spec.where,
+    });
   }
   return released;
 }

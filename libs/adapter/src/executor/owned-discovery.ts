@@ -18,7 +18,10 @@ export interface OwnedDiscovery {
  */
 export async function discoverOwned(target: Target, mark: string): Promise<OwnedDiscovery> {
   const { transport, query } = target;
-  const all = query.byName === undefined && transport.discoverAll ? await transport.discoverAll(query) : [await transport.discover(query)].filter((o): o is KubeObject => o !== undefined);
+  const all =
+    query.byName === undefined && transport.discoverAll
+      ? await transport.discoverAll(query)
+      : [await transport.discover(query)].filter((o): o is KubeObject => o !== undefined);
   const owned = newestByGeneration(all.filter((o) => isOwnedBy(o, mark)));
   if (owned) return { owned };
   const foreign = newestByGeneration(all);

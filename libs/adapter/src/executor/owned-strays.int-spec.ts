@@ -55,10 +55,14 @@ describe('Discovery by ownership at deletion', () => {
     h.api.on(GET, { status: 200, body: cluster(3, true) });
     let result = await executor.execute({ ...event, generation: 3 });
     const strays = result.operations.filter((o) => o.reason.includes('discovery by ownership'));
-    expect(strays.map((o) => `${o.operation} ${o.namespace}/${o.name}`).sort()).toEqual([`delete ${NS}/validation-${ID}-gen1`, `delete ${NS}/validation-${ID}-gen2`, 'delete default/ours-elsewhere'].sort());
+    expect(strays.map((o) => `${o.operation} ${o.namespace}/${o.name}`).sort()).toEqual(
+      [`delete ${NS}/validation-${ID}-gen1`, `delete ${NS}/validation-${ID}-gen2`, 'delete default/ours-elsewhere'].sort(),
+    );
     expect(strays[0]!.reason).toContain(`${OWNER_ANNOTATION}: Cluster/${ID}/validation`);
     // The lists of discovery by ownership select this resource's labels; none lists a whole kind.
-    const ownershipLists = h.kube.requestsMatching({ verb: 'list', kind: 'Job' }).filter((r) => !r.query['labelSelector']?.includes('hyperfleet.io'));
+    const ownershipLists = h.kube
+      .requestsMatching({ verb: 'list', kind: 'Job' })
+      .filter((r) => !r.query['labelSelector']?.includes('hyperfleet.io'));
     expect(ownershipLists.length).toBeGreaterThan(0);
     for (const list of ownershipLists) {
       expect(list.query['labelSelector']?.split(',').sort()).toEqual([`${MANAGED_BY_LABEL}=validation`, `${OWNER_ID_LABEL}=${ID}`].sort());
@@ -81,7 +85,10 @@ describe('Discovery by ownership at deletion', () => {
     const executor = await h.executor('config/adapters/validation.yaml', 'validation');
     h.api.on(GET, { status: 200, body: cluster(1) });
     await executor.execute(event);
-    h.kube.seed({ ...ownedBy(job('stuck-gen0', NS), { kind: 'Cluster', id: ID }, 'validation'), metadata: { ...ownedBy(job('stuck-gen0', NS), { kind: 'Cluster', id: ID }, 'validation').metadata, finalizers: ['example.com/hold'] } });
+    h.kube.seed({
+      ...ownedBy(job('stuck-gen0', NS), { kind: 'Cluster', id: ID }, 'validation'),
+      metadata: { ...ownedBy(job('stuck-gen0', NS), { kind: 'Cluster', id: ID }, 'validation').metadata, finalizers: ['example.com/hold'] },
+    });
     h.api.on(GET, { status: 200, body: cluster(2, true) });
     await executor.execute({ ...event, generation: 2 });
     await h.kube.settle();
@@ -108,7 +115,9 @@ describe('Discovery by ownership at deletion', () => {
     const client = KubernetesObjectApi.makeApiClient(h.kube.kubeConfig());
     const name = `cluster-${ID}-config`;
     const stored = (await client.read({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS } })) as any;
-    const legacyLabels = Object.fromEntries(Object.entries(stored.metadata.labels ?? {}).filter(([k]) => k !== MANAGED_BY_LABEL && k !== OWNER_ID_LABEL));
+    const legacyLabels = Object.fromEntries(
+      Object.entries(stored.metadata.labels ?? {}).filter(([k]) => k !== MANAGED_BY_LABEL && k !== OWNER_ID_LABEL),
+    );
     await client.replace({ ...stored, metadata: { ...stored.metadata, labels: legacyLabels } });
     expect((h.kube.peek('v1', 'ConfigMap', NS, name) as any).metadata.labels[OWNER_ID_LABEL]).toBeUndefined();
 

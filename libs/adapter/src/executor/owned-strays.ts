@@ -14,7 +14,8 @@ function sameRef(object: KubeObject, claimed: KubeObject): boolean {
 
 /** Does the resource's own discovery rule match `object`? (Those are its discovery's to handle, newest first.) */
 function matchesQuery(object: KubeObject, query: DiscoveryQuery): boolean {
-  if (query.namespace !== undefined && object.metadata.namespace !== undefined && object.metadata.namespace !== query.namespace) return false;
+  if (query.namespace !== undefined && object.metadata.namespace !== undefined && object.metadata.namespace !== query.namespace)
+    return false;
   if (query.byName !== undefined) return object.metadata.name === query.byName;
   return Object.entries(query.labelSelector ?? {}).every(([key, value]) => object.metadata.labels?.[key] === value);
 }
@@ -41,5 +42,10 @@ export async function findOwnedStrays(target: Target, mark: string, claimed: rea
   const labels = ownerLabels(mark);
   const selectable = labels[MANAGED_BY_LABEL] !== undefined && labels[OWNER_ID_LABEL] !== undefined;
   const all = await transport.discoverAll({ apiVersion: desired.apiVersion, kind: desired.kind, labelSelector: selectable ? labels : {} });
-  return all.filter((o) => isOwnedBy(o, mark) && !matchesQuery(o, target.query) && !claimed.some((c) => sameRef(o, c) || (c.metadata.uid !== undefined && sameObject(o, c))));
+  return all.filter(
+    (o) =>
+      isOwnedBy(o, mark) &&
+      !matchesQuery(o, target.query) &&
+      !claimed.some((c) => sameRef(o, c) || (c.metadata.uid !== undefined && sameObject(o, c))),
+  );
 }

@@ -1,8 +1,21 @@
-import { MANAGED_BY_LABEL, OWNER_ANNOTATION, OWNER_ID_LABEL, isOwnedBy, managedByValue, ownerLabels, withOwner, withoutOwnershipMarks } from './ownership.js';
+import {
+  MANAGED_BY_LABEL,
+  OWNER_ANNOTATION,
+  OWNER_ID_LABEL,
+  isOwnedBy,
+  managedByValue,
+  ownerLabels,
+  withOwner,
+  withoutOwnershipMarks,
+} from './ownership.js';
 import type { KubeObject } from '../transport/resource-transport.port.js';
 
 describe('ownership marker: the decom.io/owner annotation and the selectable decom.io/managed-by and decom.io/owner-id labels', () => {
-  const object: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'd', labels: { app: 'a' }, annotations: { note: 'x' } } };
+  const object: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'cm', namespace: 'd', labels: { app: 'a' }, annotations: { note: 'x' } },
+  };
 
   it('stamps the labels where it stamps the annotation, keeping the other labels and annotations', () => {
     const marked = withOwner(object, 'Cluster/c1/validation');
@@ -12,7 +25,7 @@ describe('ownership marker: the decom.io/owner annotation and the selectable dec
     expect(ownerLabels(`NodePool/${id}/np-configmap`)).toEqual({ [MANAGED_BY_LABEL]: 'np-configmap', [OWNER_ID_LABEL]: id });
   });
 
-  it('decides ownership by the annotation only: the label alone, or another resource\'s annotation, is not ours', () => {
+  it("decides ownership by the annotation only: the label alone, or another resource's annotation, is not ours", () => {
     const labelOnly = { ...object, metadata: { ...object.metadata, labels: { [MANAGED_BY_LABEL]: 'validation' } } };
     expect(isOwnedBy(labelOnly, 'Cluster/c1/validation')).toBe(false);
     expect(isOwnedBy(withOwner(object, 'Cluster/c2/validation'), 'Cluster/c1/validation')).toBe(false);

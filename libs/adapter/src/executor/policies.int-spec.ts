@@ -83,7 +83,9 @@ describe('adapter side of deletion and adoption policies, ownership, pause (seed
     expect(result.policy.outcomes.map((o) => o.outcome)).toEqual(['OrphanMarksKept', 'OrphanMarksKept', 'OrphanMarksKept']);
     const finalized = condition(lastReport(), 'Finalized');
     expect(finalized).toMatchObject({ status: 'True', reason: 'Orphaned' });
-    expect(finalized?.message).toMatch(/^Left in place \(deletion_policy Orphan\); ownership marks could not be removed from clusterNamespace, clusterConfigMap, clusterJob \(.*ECONNREFUSED/);
+    expect(finalized?.message).toMatch(
+      /^Left in place \(deletion_policy Orphan\); ownership marks could not be removed from clusterNamespace, clusterConfigMap, clusterJob \(.*ECONNREFUSED/,
+    );
     await h.kube.startListening();
     expect(h.kube.peek('v1', 'Namespace', undefined, NS)).toBeDefined();
     expect(h.kube.peek('v1', 'ConfigMap', NS, `cluster-${ID}-config`)).toBeDefined();
@@ -96,22 +98,34 @@ describe('adapter side of deletion and adoption policies, ownership, pause (seed
     const result = await executor.execute(event);
     expect(h.kube.requestsMatching({ method: 'DELETE' })).toEqual([]);
     expect(h.kube.requestsMatching({ method: 'PUT' }).map((r) => r.kind)).toEqual(['Namespace', 'ConfigMap', 'Job']);
-    const ns = h.kube.peek('v1', 'Namespace', undefined, NS) as { metadata: { annotations?: Record<string, string>; labels?: Record<string, string> } };
+    const ns = h.kube.peek('v1', 'Namespace', undefined, NS) as {
+      metadata: { annotations?: Record<string, string>; labels?: Record<string, string> };
+    };
     expect(ns.metadata.annotations?.[OWNER_ANNOTATION]).toBeUndefined();
     expect(Object.keys(ns.metadata.labels ?? {}).filter((k) => k.startsWith('hyperfleet.io/') || k.startsWith('decom.io/'))).toEqual([]);
     expect(h.kube.peek('batch/v1', 'Job', NS, `validation-${ID}-gen1`)).toBeDefined();
-    expect(result.operations[0]?.reason).toContain(`removed annotation ${OWNER_ANNOTATION}, label ${MANAGED_BY_LABEL}, label ${OWNER_ID_LABEL}, label hyperfleet.io/cluster-id, label hyperfleet.io/managed-by`);
+    expect(result.operations[0]?.reason).toContain(
+      `removed annotation ${OWNER_ANNOTATION}, label ${MANAGED_BY_LABEL}, label ${OWNER_ID_LABEL}, label hyperfleet.io/cluster-id, label hyperfleet.io/managed-by`,
+    );
     expect(condition(lastReport(), 'Finalized')).toEqual({
       type: 'Finalized',
       status: 'True',
       reason: 'Orphaned',
       message: `Left in place (deletion_policy Orphan); Decom's ownership marks removed from Namespace ${NS}, ConfigMap ${NS}/cluster-${ID}-config, Job ${NS}/validation-${ID}-gen1`,
     });
-    expect(result.policy.overrides).toEqual([expect.objectContaining({ payload: 'clusterStatusPayload', type: 'Finalized', status: 'True', reason: 'Orphaned' })]);
+    expect(result.policy.overrides).toEqual([
+      expect.objectContaining({ payload: 'clusterStatusPayload', type: 'Finalized', status: 'True', reason: 'Orphaned' }),
+    ]);
   });
 
   it('lifecycle.delete.policy Orphan on one object while the resource policy is Delete: that object is kept, the other deleted', async () => {
-    const executor = await h.executor(config(`${configMap('keep', { policy: 'Orphan' })}\n${configMap('drop')}`, '!resources.?keep.hasValue() && !resources.?drop.hasValue()'), 'validation');
+    const executor = await h.executor(
+      config(
+        `${configMap('keep', { policy: 'Orphan' })}\n${configMap('drop')}`,
+        '!resources.?keep.hasValue() && !resources.?drop.hasValue()',
+      ),
+      'validation',
+    );
     h.api.on(GET, { status: 200, body: clusterBody() });
     await executor.execute(event);
     h.api.on(GET, { status: 200, body: clusterBody({ deleting: true }) });
@@ -123,8 +137,16 @@ describe('adapter side of deletion and adoption policies, ownership, pause (seed
   });
 
   it('AdoptIfMatching with one differing field: Applied=False/AdoptionConflict naming it, and no write at all', async () => {
-    h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', namespace: 'default', labels: { app: 'demo' } }, data: { mode: 'manual', extra: 'theirs' } });
-    const executor = await h.executor(config(configMap('shared', { create: '{adoptionPolicy: AdoptIfMatching}' }), '!resources.?shared.hasValue()'), 'validation');
+    h.kube.seed({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'shared', namespace: 'default', labels: { app: 'demo' } },
+      data: { mode: 'manual', extra: 'theirs' },
+    });
+    const executor = await h.executor(
+      config(configMap('shared', { create: '{adoptionPolicy: AdoptIfMatching}' }), '!resources.?shared.hasValue()'),
+      'validation',
+    );
     h.api.on(GET, { status: 200, body: clusterBody() });
     h.kube.clearRequests();
     const result = await executor.execute(event);
@@ -133,7 +155,8 @@ describe('adapter side of deletion and adoption policies, ownership, pause (seed
       type: 'Applied',
       status: 'False',
       reason: 'AdoptionConflict',
-      message: "ConfigMap default/shared exists, is not Decom's and differs from the manifest in data.mode (adoptionPolicy AdoptIfMatching): nothing written",
+      message:
+        "ConfigMap default/shared exists, is not Decom's and differs from the manifest in data.mode (adoptionPolicy AdoptIfMatching): nothing written",
     });
     expect(result.policy.outcomes).toEqual([expect.objectContaining({ outcome: 'AdoptionConflict', differences: ['data.mode'] })]);
     expect(result.adapter).toMatchObject({ executionStatus: 'failed', errorReason: 'AdoptionConflict' });
@@ -141,20 +164,37 @@ describe('adapter side of deletion and adoption policies, ownership, pause (seed
   });
 
   it('AdoptIfMatching with every field matching: adopted with one write (marker added, its other fields kept)', async () => {
-    h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', namespace: 'default', labels: { app: 'demo', team: 'x' } }, data: { mode: 'auto', extra: 'theirs' } });
-    const executor = await h.executor(config(configMap('shared', { create: '{adoptionPolicy: AdoptIfMatching}' }), '!resources.?shared.hasValue()'), 'validation');
+    h.kube.seed({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'shared', namespace: 'default', labels: { app: 'demo', team: 'x' } },
+      data: { mode: 'auto', extra: 'theirs' },
+    });
+    const executor = await h.executor(
+      config(configMap('shared', { create: '{adoptionPolicy: AdoptIfMatching}' }), '!resources.?shared.hasValue()'),
+      'validation',
+    );
     h.api.on(GET, { status: 200, body: clusterBody() });
     h.kube.clearRequests();
     const result = await executor.execute(event);
     expect(writes().map((r) => `${r.method} ${r.name}`)).toEqual(['PUT shared']);
     expect(result.operations[0]).toMatchObject({ operation: 'adopt', reason: 'adopted: every field the manifest sets already matches' });
-    expect(h.kube.peek('v1', 'ConfigMap', 'default', 'shared')).toMatchObject({ metadata: { annotations: { [OWNER_ANNOTATION]: MARK } }, data: { mode: 'auto', extra: 'theirs' } });
+    expect(h.kube.peek('v1', 'ConfigMap', 'default', 'shared')).toMatchObject({
+      metadata: { annotations: { [OWNER_ANNOTATION]: MARK } },
+      data: { mode: 'auto', extra: 'theirs' },
+    });
     expect(condition(lastReport(), 'Applied')).toMatchObject({ status: 'True' });
   });
 
   it('AdoptIfMatching on a Secret written with stringData: compared on the base64 data the server stored, adopted', async () => {
     // A real API server turns stringData into data and never returns it (the server here does the same).
-    h.kube.seed({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'pull', namespace: 'default' }, type: 'Opaque', stringData: { token: 's3cret' } });
+    h.kube.seed({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'pull', namespace: 'default' },
+      type: 'Opaque',
+      stringData: { token: 's3cret' },
+    });
     expect(h.kube.peek('v1', 'Secret', 'default', 'pull')).toMatchObject({ data: { token: Buffer.from('s3cret').toString('base64') } });
     expect(h.kube.peek('v1', 'Secret', 'default', 'pull')).not.toHaveProperty('stringData');
     const secret = `  - name: pull
@@ -172,12 +212,19 @@ describe('adapter side of deletion and adoption policies, ownership, pause (seed
 
   it('FailIfExists: Applied=False/AlreadyExists and no write', async () => {
     h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', namespace: 'default' }, data: { mode: 'auto' } });
-    const executor = await h.executor(config(configMap('shared', { create: '{adoptionPolicy: FailIfExists}' }), '!resources.?shared.hasValue()'), 'validation');
+    const executor = await h.executor(
+      config(configMap('shared', { create: '{adoptionPolicy: FailIfExists}' }), '!resources.?shared.hasValue()'),
+      'validation',
+    );
     h.api.on(GET, { status: 200, body: clusterBody() });
     h.kube.clearRequests();
     await executor.execute(event);
     expect(writes()).toEqual([]);
-    expect(condition(lastReport(), 'Applied')).toMatchObject({ status: 'False', reason: 'AlreadyExists', message: "ConfigMap default/shared already exists and is not Decom's (adoptionPolicy FailIfExists): nothing written" });
+    expect(condition(lastReport(), 'Applied')).toMatchObject({
+      status: 'False',
+      reason: 'AlreadyExists',
+      message: "ConfigMap default/shared already exists and is not Decom's (adoptionPolicy FailIfExists): nothing written",
+    });
   });
 
   it('a pre-existing object is never deleted, whatever discovery matched; it does not block Finalized', async () => {
@@ -189,7 +236,10 @@ describe('adapter side of deletion and adoption policies, ownership, pause (seed
     discovery: {namespace: default, by_selectors: {label_selector: {app: demo}}}
     lifecycle:
       delete: {when: {expression: 'deleted_time != null'}}`;
-    const executor = await h.executor(config(`${bySelector}\n${configMap('named')}`, '!resources.?selected.hasValue() && !resources.?named.hasValue()'), 'validation');
+    const executor = await h.executor(
+      config(`${bySelector}\n${configMap('named')}`, '!resources.?selected.hasValue() && !resources.?named.hasValue()'),
+      'validation',
+    );
     h.api.on(GET, { status: 200, body: clusterBody({ deleting: true }) });
     h.kube.clearRequests();
     const result = await executor.execute(event);
@@ -212,7 +262,12 @@ describe('adapter side of deletion and adoption policies, ownership, pause (seed
     for (let pass = 0; pass < 2; pass++) {
       const held = await executor.execute(event);
       expect(held.kubeCalls).toEqual([]);
-      expect(condition(lastReport(), 'Finalized')).toEqual({ type: 'Finalized', status: 'False', reason: 'DeletionPaused', message: DELETION_WAITS_FOR_UNPAUSE });
+      expect(condition(lastReport(), 'Finalized')).toEqual({
+        type: 'Finalized',
+        status: 'False',
+        reason: 'DeletionPaused',
+        message: DELETION_WAITS_FOR_UNPAUSE,
+      });
     }
     expect(h.kube.requests).toEqual([]);
     h.api.on(GET, { status: 200, body: clusterBody({ deleting: true }) });

@@ -45,9 +45,19 @@ function buildPayloads(ctx: ExecutionContext, task: TaskConfig): Set<string> | u
       // HyperFleet: a field that fails to evaluate is null and the status is still sent (logged here).
       const failures: string[] = [];
       const rendered = renderTree(ctx, payload.build, failures);
-      for (const failure of failures) ctx.recorder.log({ level: 'warning', message: `payload '${payload.name}': ${failure}: evaluates to null`, where: `post.payloads.${payload.name}` });
+      for (const failure of failures)
+        ctx.recorder.log({
+          level: 'warning',
+          message: `payload '${payload.name}': ${failure}: evaluates to null`,
+          where: `post.payloads.${payload.name}`,
+        });
       const { payload: guarded, withheld } = guardFinalized(rendered, ctx, failures);
-      if (withheld) ctx.recorder.log({ level: 'warning', message: `payload '${payload.name}': Finalized=True withheld: ${withheld}`, where: `post.payloads.${payload.name}` });
+      if (withheld)
+        ctx.recorder.log({
+          level: 'warning',
+          message: `payload '${payload.name}': Finalized=True withheld: ${withheld}`,
+          where: `post.payloads.${payload.name}`,
+        });
       const built = applyStatusOverrides(payload.name, guarded, ctx);
       ctx.recorder.payloads[payload.name] = built;
       ctx.params[payload.name] = JSON.stringify(built);
@@ -63,8 +73,15 @@ function buildPayloads(ctx: ExecutionContext, task: TaskConfig): Set<string> | u
 
 /** Whether any template of the action (call or log) names a payload that `when` left unbuilt. */
 function usesSkippedPayload(action: PostActionSpec, skipped: ReadonlySet<string>): boolean {
-  const texts: (TemplateText | undefined)[] = [action.apiCall?.url, action.apiCall?.body, ...(action.apiCall?.headers.map((h) => h.value) ?? []), action.log?.message];
-  return texts.some((t) => t?.compiled?.referencedVariables().some((v: string) => skipped.has(v.replace(/^[.$]+/, '').split('.')[0] ?? '')));
+  const texts: (TemplateText | undefined)[] = [
+    action.apiCall?.url,
+    action.apiCall?.body,
+    ...(action.apiCall?.headers.map((h) => h.value) ?? []),
+    action.log?.message,
+  ];
+  return texts.some((t) =>
+    t?.compiled?.referencedVariables().some((v: string) => skipped.has(v.replace(/^[.$]+/, '').split('.')[0] ?? '')),
+  );
 }
 
 /**

@@ -17,7 +17,13 @@ function asOverlay(body: unknown): Record<string, unknown> {
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
-function capture(ctx: ExecutionContext, spec: CaptureSpec, response: unknown, hasResponse: boolean, overlay: Record<string, unknown>): void {
+function capture(
+  ctx: ExecutionContext,
+  spec: CaptureSpec,
+  response: unknown,
+  hasResponse: boolean,
+  overlay: Record<string, unknown>,
+): void {
   let value: unknown;
   if (spec.field) {
     const field = readFieldPath(spec.field, hasResponse ? response : ctx.vars(overlay));

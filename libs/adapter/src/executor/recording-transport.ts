@@ -30,11 +30,21 @@ export class RecordingTransport implements ResourceTransport {
   }
 
   get(ref: ObjectRef): Promise<KubeObject | undefined> {
-    return this.track({ verb: 'get', kind: ref.kind, name: ref.name, ...(ref.namespace && { namespace: ref.namespace }) }, () => this.inner.get(ref), (v) => (v ? 'ok' : 'not-found'));
+    return this.track(
+      { verb: 'get', kind: ref.kind, name: ref.name, ...(ref.namespace && { namespace: ref.namespace }) },
+      () => this.inner.get(ref),
+      (v) => (v ? 'ok' : 'not-found'),
+    );
   }
 
   discover(query: DiscoveryQuery): Promise<KubeObject | undefined> {
-    const name = query.byName ?? (query.labelSelector ? Object.entries(query.labelSelector).map(([k, v]) => `${k}=${v}`).join(',') : undefined);
+    const name =
+      query.byName ??
+      (query.labelSelector
+        ? Object.entries(query.labelSelector)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(',')
+        : undefined);
     return this.track(
       { verb: 'discover', kind: query.kind, ...(name && { name }), ...(query.namespace && { namespace: query.namespace }) },
       () => this.inner.discover(query),
@@ -44,18 +54,30 @@ export class RecordingTransport implements ResourceTransport {
 
   /** Every match (the inner transport's `discoverAll`, or its single `discover` match). */
   discoverAll(query: DiscoveryQuery): Promise<KubeObject[]> {
-    const name = query.byName ?? (query.labelSelector ? Object.entries(query.labelSelector).map(([k, v]) => `${k}=${v}`).join(',') : undefined);
+    const name =
+      query.byName ??
+      (query.labelSelector
+        ? Object.entries(query.labelSelector)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(',')
+        : undefined);
     const inner = this.inner;
     return this.track(
       { verb: 'discover', kind: query.kind, ...(name && { name }), ...(query.namespace && { namespace: query.namespace }) },
-      async () => (inner.discoverAll ? inner.discoverAll(query) : [await inner.discover(query)].filter((o): o is KubeObject => o !== undefined)),
+      async () =>
+        inner.discoverAll ? inner.discoverAll(query) : [await inner.discover(query)].filter((o): o is KubeObject => o !== undefined),
       (v) => (v.length > 0 ? `ok ${v.map((o) => o.metadata.name).join(',')}` : 'not-found'),
     );
   }
 
   create(object: KubeObject): Promise<KubeObject> {
     return this.track(
-      { verb: 'create', kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace && { namespace: object.metadata.namespace }) },
+      {
+        verb: 'create',
+        kind: object.kind,
+        name: object.metadata.name,
+        ...(object.metadata.namespace && { namespace: object.metadata.namespace }),
+      },
       () => this.inner.create(object),
       () => 'ok',
     );
@@ -63,7 +85,12 @@ export class RecordingTransport implements ResourceTransport {
 
   replace(object: KubeObject): Promise<KubeObject> {
     return this.track(
-      { verb: 'replace', kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace && { namespace: object.metadata.namespace }) },
+      {
+        verb: 'replace',
+        kind: object.kind,
+        name: object.metadata.name,
+        ...(object.metadata.namespace && { namespace: object.metadata.namespace }),
+      },
       () => this.inner.replace(object),
       () => 'ok',
     );

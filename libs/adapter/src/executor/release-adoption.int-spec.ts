@@ -47,8 +47,13 @@ describe('release markers and adoption records', () => {
     for (const id of [C1, C2]) h.api.on(`PUT /api/hyperfleet/v1/clusters/${id}/statuses`, { status: 201, body: {} });
   });
   afterEach(() => h.close());
-  const lastApplied = (id: string) => (h.api.requests('PUT', `/api/hyperfleet/v1/clusters/${id}/statuses`).at(-1)?.body as { conditions: Condition[] }).conditions.find((c) => c.type === 'Applied');
-  const web = () => h.kube.peek('v1', 'ConfigMap', 'default', 'web') as { metadata: { annotations?: Record<string, string> }; data: Record<string, string> } | undefined;
+  const lastApplied = (id: string) =>
+    (h.api.requests('PUT', `/api/hyperfleet/v1/clusters/${id}/statuses`).at(-1)?.body as { conditions: Condition[] }).conditions.find(
+      (c) => c.type === 'Applied',
+    );
+  const web = () =>
+    h.kube.peek('v1', 'ConfigMap', 'default', 'web') as
+      { metadata: { annotations?: Record<string, string> }; data: Record<string, string> } | undefined;
 
   it('an orphaned object carries a release marker; the look-alike refuses it (Released) and its deletion leaves it', async () => {
     const executor = await h.executor(config(), 'web');
@@ -80,7 +85,12 @@ describe('release markers and adoption records', () => {
   });
 
   it('adoptionPolicy AdoptReleased takes a released object over and drops the release marker', async () => {
-    h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: 'default', annotations: { [RELEASED_FROM_ANNOTATION]: `Cluster/${C1}/web` } }, data: { replicas: '5' } });
+    h.kube.seed({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'web', namespace: 'default', annotations: { [RELEASED_FROM_ANNOTATION]: `Cluster/${C1}/web` } },
+      data: { replicas: '5' },
+    });
     h.api.on(`GET /api/hyperfleet/v1/clusters/${C2}`, { status: 200, body: cluster(C2) });
     await (await h.executor(config('AdoptReleased'), 'web')).execute(event(C2));
     expect(web()?.metadata.annotations?.[OWNER_ANNOTATION]).toBe(`Cluster/${C2}/web`);
@@ -97,7 +107,8 @@ describe('release markers and adoption records', () => {
       type: 'Applied',
       status: 'True',
       reason: 'AdoptedWithDrift',
-      message: 'ConfigMap default/web adopted as it is (generation 0 unchanged: marker added), differs from the manifest in data.replicas: manifest "5", object "3"',
+      message:
+        'ConfigMap default/web adopted as it is (generation 0 unchanged: marker added), differs from the manifest in data.replicas: manifest "5", object "3"',
     });
     expect(web()?.data).toEqual({ replicas: '3' });
     expect(result.policy.outcomes[0]).toMatchObject({ resource: 'web', drift: ['data.replicas: manifest "5", object "3"'] });
@@ -107,10 +118,19 @@ describe('release markers and adoption records', () => {
   });
 
   it('Adopt over a changed generation overwrites and says what it overwrote (Applied=True/Adopted)', async () => {
-    h.kube.seed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: 'default', annotations: { 'hyperfleet.io/generation': '1' } }, data: { replicas: '3' } });
+    h.kube.seed({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'web', namespace: 'default', annotations: { 'hyperfleet.io/generation': '1' } },
+      data: { replicas: '3' },
+    });
     h.api.on(`GET /api/hyperfleet/v1/clusters/${C2}`, { status: 200, body: cluster(C2) });
     await (await h.executor(config('Adopt', '5'), 'web')).execute(event(C2));
-    expect(lastApplied(C2)).toMatchObject({ status: 'True', reason: 'Adopted', message: expect.stringContaining('overwrote data.replicas: manifest "5", object "3"') });
+    expect(lastApplied(C2)).toMatchObject({
+      status: 'True',
+      reason: 'Adopted',
+      message: expect.stringContaining('overwrote data.replicas: manifest "5", object "3"'),
+    });
     expect(web()?.data).toEqual({ replicas: '5' });
   });
 });

@@ -76,7 +76,14 @@ export function renderManifest(ctx: ExecutionContext, manifest: ManifestSpec): K
     }
   }
   const o = object as Partial<KubeObject> | null;
-  if (!o || typeof o !== 'object' || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || typeof o.metadata?.name !== 'string' || o.metadata.name === '') {
+  if (
+    !o ||
+    typeof o !== 'object' ||
+    typeof o.apiVersion !== 'string' ||
+    typeof o.kind !== 'string' ||
+    typeof o.metadata?.name !== 'string' ||
+    o.metadata.name === ''
+  ) {
     throw new ManifestError('rendered manifest needs apiVersion, kind and metadata.name');
   }
   return o as KubeObject;

@@ -47,7 +47,13 @@ export function operation(target: Target, object: KubeObject, kind: ResourceOper
  * with reason `ConnectionFailure` when the cluster could not be reached at all, so the status
  * names the connection problem (docs/policies.md "Adapter side").
  */
-export function failCall(ctx: ExecutionContext, step: string, text: string, error: unknown, scope: 'resource' | 'phase' = 'resource'): void {
+export function failCall(
+  ctx: ExecutionContext,
+  step: string,
+  text: string,
+  error: unknown,
+  scope: 'resource' | 'phase' = 'resource',
+): void {
   const unreachable = isConnectionFailure(error);
   const reason = unreachable ? CONNECTION_FAILURE_REASON : 'ResourceFailed';
   if (unreachable) ctx.verdicts.connectionFailure ??= errorMessage(error);

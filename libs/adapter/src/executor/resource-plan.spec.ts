@@ -9,7 +9,7 @@ const obj = (generation?: number): KubeObject => ({
 });
 const yes: Evaluation = { ok: true, value: true };
 const no: Evaluation = { ok: true, value: false };
-const boom: Evaluation = { ok: false, error: "No such key: clustr" };
+const boom: Evaluation = { ok: false, error: 'No such key: clustr' };
 
 describe('decideResourceStep (seeds/000 "Executor Behavior Change"; Decom P9)', () => {
   it.each<[string, Parameters<typeof decideResourceStep>[0], string]>([
@@ -17,19 +17,35 @@ describe('decideResourceStep (seeds/000 "Executor Behavior Change"; Decom P9)', 
     ['delete.when false → apply (not deleting yet)', { name: 'r', deleteWhen: no, propagationPolicy: 'Background' }, 'apply'],
     ['delete.when true + present → delete', { name: 'r', present: obj(), deleteWhen: yes, propagationPolicy: 'Orphan' }, 'delete'],
     ['delete.when true + absent → delete (no-op, #1)', { name: 'r', deleteWhen: yes, propagationPolicy: 'Background' }, 'delete'],
-    ['delete.when eval error → blocked, never apply', { name: 'r', present: obj(), deleteWhen: boom, propagationPolicy: 'Background' }, 'blocked'],
+    [
+      'delete.when eval error → blocked, never apply',
+      { name: 'r', present: obj(), deleteWhen: boom, propagationPolicy: 'Background' },
+      'blocked',
+    ],
     ['delete.when non-bool → blocked', { name: 'r', deleteWhen: { ok: true, value: 'yes' }, propagationPolicy: 'Background' }, 'blocked'],
     ['create.when false + absent → create-skipped', { name: 'r', createWhen: no, propagationPolicy: 'Background' }, 'create-skipped'],
-    ['create.when false + present → apply (ignored)', { name: 'r', present: obj(), createWhen: no, propagationPolicy: 'Background' }, 'apply'],
+    [
+      'create.when false + present → apply (ignored)',
+      { name: 'r', present: obj(), createWhen: no, propagationPolicy: 'Background' },
+      'apply',
+    ],
     ['create.when error + absent → blocked', { name: 'r', createWhen: boom, propagationPolicy: 'Background' }, 'blocked'],
     ['create.when true + absent → apply', { name: 'r', createWhen: yes, propagationPolicy: 'Background' }, 'apply'],
-    ['delete.when true wins over create.when false', { name: 'r', deleteWhen: yes, createWhen: no, propagationPolicy: 'Background' }, 'delete'],
+    [
+      'delete.when true wins over create.when false',
+      { name: 'r', deleteWhen: yes, createWhen: no, propagationPolicy: 'Background' },
+      'delete',
+    ],
   ])('%s', (_, input, kind) => {
     expect(decideResourceStep(input).kind).toBe(kind);
   });
 
   it('carries the policy and the reasons', () => {
-    expect(decideResourceStep({ name: 'r', present: obj(), deleteWhen: yes, propagationPolicy: 'Foreground' })).toEqual({ kind: 'delete', policy: 'Foreground', present: obj() });
+    expect(decideResourceStep({ name: 'r', present: obj(), deleteWhen: yes, propagationPolicy: 'Foreground' })).toEqual({
+      kind: 'delete',
+      policy: 'Foreground',
+      present: obj(),
+    });
     expect(decideResourceStep({ name: 'r', createWhen: no, propagationPolicy: 'Background' })).toEqual({
       kind: 'create-skipped',
       reason: 'r: lifecycle.create.when condition evaluated to false',

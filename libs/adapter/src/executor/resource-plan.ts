@@ -62,11 +62,20 @@ export interface ApplyDecision {
  * `replaceUnchanged`: HyperFleet's dry-run recording client, which compares no generation: a present
  * object is always updated (recreated with `recreate_on_change`).
  */
-export function decideApply(desired: KubeObject, existing: KubeObject | undefined, recreateOnChange: boolean, replaceUnchanged = false): ApplyDecision {
+export function decideApply(
+  desired: KubeObject,
+  existing: KubeObject | undefined,
+  recreateOnChange: boolean,
+  replaceUnchanged = false,
+): ApplyDecision {
   if (!existing) return { operation: 'create', reason: 'resource not found' };
   const before = generationOf(existing);
   const after = generationOf(desired);
-  if (before === after && replaceUnchanged) return { operation: recreateOnChange ? 'recreate' : 'update', reason: `generation ${after} unchanged; dry run replaces every present object` };
+  if (before === after && replaceUnchanged)
+    return {
+      operation: recreateOnChange ? 'recreate' : 'update',
+      reason: `generation ${after} unchanged; dry run replaces every present object`,
+    };
   if (before === after) return { operation: 'skip', reason: `generation ${after} unchanged` };
   return { operation: recreateOnChange ? 'recreate' : 'update', reason: `generation changed ${before}->${after}` };
 }

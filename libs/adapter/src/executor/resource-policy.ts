@@ -14,7 +14,9 @@ export const UNREAD_RESOURCE_POLICY: ResourcePolicyState = { deleting: false, de
 export function readResourcePolicy(body: Readonly<Record<string, unknown>>, from: string): ResourcePolicyState {
   const deletedTime = body['deleted_time'];
   const conditions = (body['status'] as { conditions?: unknown } | undefined)?.conditions;
-  const paused = Array.isArray(conditions) && conditions.some((c) => (c as { type?: unknown })?.type === 'Paused' && (c as { status?: unknown }).status === 'True');
+  const paused =
+    Array.isArray(conditions) &&
+    conditions.some((c) => (c as { type?: unknown })?.type === 'Paused' && (c as { status?: unknown }).status === 'True');
   return {
     deleting: deletedTime !== undefined && deletedTime !== null,
     deletionPolicy: body['deletion_policy'] === 'Orphan' ? 'Orphan' : 'Delete',

@@ -24,7 +24,10 @@ export interface Target {
 /** A resource cannot be rendered (template error, bad manifest, no transport). */
 export class TargetError extends Error {}
 
-function renderLocation(ctx: ExecutionContext, discovery: DiscoverySpec): { namespace?: string; byName?: string; labelSelector?: Record<string, string> } {
+function renderLocation(
+  ctx: ExecutionContext,
+  discovery: DiscoverySpec,
+): { namespace?: string; byName?: string; labelSelector?: Record<string, string> } {
   const namespace = discovery.namespace ? ctx.render(discovery.namespace).trim() : '';
   return {
     ...(namespace !== '' && namespace !== '*' && { namespace }),

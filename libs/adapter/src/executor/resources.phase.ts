@@ -35,7 +35,11 @@ interface RenderFailure {
 }
 
 /** Renders in list order up to the first failure: the targets before it, and the failure if any. */
-function renderAll(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver): { readonly targets: Target[]; readonly failure?: RenderFailure } {
+function renderAll(
+  ctx: ExecutionContext,
+  task: TaskConfig,
+  transports: TransportResolver,
+): { readonly targets: Target[]; readonly failure?: RenderFailure } {
   const targets: Target[] = [];
   for (const spec of task.resources) {
     try {
@@ -96,7 +100,12 @@ async function orphanStage(ctx: ExecutionContext, targets: readonly Target[], op
  * post-operation state, absent objects left out.
  * @see seeds/000 "Executor Behavior Change", "Deletion Ordering"; seeds/003, 004; STYLE.md §3.
  */
-export async function runResources(ctx: ExecutionContext, task: TaskConfig, transports: TransportResolver, options: ResourcePhaseOptions): Promise<void> {
+export async function runResources(
+  ctx: ExecutionContext,
+  task: TaskConfig,
+  transports: TransportResolver,
+  options: ResourcePhaseOptions,
+): Promise<void> {
   const state = ctx.resourcePolicy;
   if (state.deleting && state.paused) {
     // A pause holds a deletion entirely: no delete, no orphan, not even a read (seed 004).
@@ -125,7 +134,10 @@ export async function runResources(ctx: ExecutionContext, task: TaskConfig, tran
         const found = await discoverOwned(target, ctx.ownerMark);
         // While deleting, an object of ours under an earlier name or generation stands for the
         // resource, so the order the `when` expressions encode waits for it too.
-        const stray = !found.owned && state.deleting ? (await findOwnedStrays(target, ctx.ownerMark, [...claimed, ...Object.values(ctx.resources)]))[0] : undefined;
+        const stray =
+          !found.owned && state.deleting
+            ? (await findOwnedStrays(target, ctx.ownerMark, [...claimed, ...Object.values(ctx.resources)]))[0]
+            : undefined;
         remember(ctx, target, found.owned ?? stray);
         if (found.foreign) foreign.set(target.spec.name, found.foreign);
       } catch (error) {
@@ -183,7 +195,13 @@ async function continueOrderedDeletes(
       const when = ctx.evaluate(target.spec.lifecycle!.delete!.when);
       if (!when.ok || when.value !== true) continue;
       heldBack.splice(heldBack.indexOf(target), 1);
-      await deleteTarget(ctx, target, target.spec.lifecycle!.delete!.propagationPolicy ?? 'Background', claimed, heldOfSameKind(ctx, target, targets));
+      await deleteTarget(
+        ctx,
+        target,
+        target.spec.lifecycle!.delete!.propagationPolicy ?? 'Background',
+        claimed,
+        heldOfSameKind(ctx, target, targets),
+      );
       if (ctx.adapterMetadata().resourceErrors[name]) return;
       confirmedGone ||= !ctx.resources[name];
     }
@@ -237,9 +255,16 @@ async function processTarget(
     ctx.recorder.operation(operation(target, target.desired, 'skip', step.reason));
   } else if (step.kind === 'delete' && spec.lifecycle?.delete?.policy === 'Orphan') {
     // delete.when holds outside a deletion of the resource: the config's Orphan still never deletes.
-    await orphanTarget(ctx, target, { callTimeoutMs: options.orphanCallTimeoutMs, unreachable: new Map() }, 'lifecycle.delete.policy Orphan');
+    await orphanTarget(
+      ctx,
+      target,
+      { callTimeoutMs: options.orphanCallTimeoutMs, unreachable: new Map() },
+      'lifecycle.delete.policy Orphan',
+    );
   } else if (step.kind === 'delete' && ctx.resourcePolicy.paused) {
-    ctx.recorder.operation(operation(target, present ?? target.desired, 'wait', 'delete held: the resource is paused (no delete while paused)'));
+    ctx.recorder.operation(
+      operation(target, present ?? target.desired, 'wait', 'delete held: the resource is paused (no delete while paused)'),
+    );
   } else if (step.kind === 'delete') {
     await deleteTarget(ctx, target, step.policy, claimed, heldOfSameKind(ctx, target, targets));
   } else {

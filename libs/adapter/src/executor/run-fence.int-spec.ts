@@ -33,7 +33,8 @@ describe('Fencing › the executor checks its fence before every write', () => {
       generation: 3,
       sequence: 1_764_000_000_000,
       checks: 0,
-      check: async (): Promise<FenceVerdict> => (++f.checks <= currentChecks ? { current: true } : { current: false, reason: 'another run took over' }),
+      check: async (): Promise<FenceVerdict> =>
+        ++f.checks <= currentChecks ? { current: true } : { current: false, reason: 'another run took over' },
     };
     return f;
   };
@@ -63,7 +64,11 @@ describe('Fencing › the executor checks its fence before every write', () => {
   });
 
   it('a fence check that cannot be made counts as stale (never a write on "unknown")', async () => {
-    const broken: ExecutionFence = { generation: 3, sequence: 7, check: async () => Promise.reject(new Error('redis: connection refused')) };
+    const broken: ExecutionFence = {
+      generation: 3,
+      sequence: 7,
+      check: async () => Promise.reject(new Error('redis: connection refused')),
+    };
     const result = await (await h.executor(CONFIG, 'fenced')).execute({ id: ID, kind: 'Cluster' }, { fence: broken });
     expect(h.kube.requestsMatching({ method: 'POST' })).toEqual([]);
     expect(result.fence?.lost).toMatch(/fence check failed: redis: connection refused/);

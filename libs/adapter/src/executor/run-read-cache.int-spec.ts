@@ -25,13 +25,19 @@ async function live(rememberReads: boolean, generationOfDeletion: number): Promi
     h.api.on(PUT, { status: 201, body: {} });
     const executor = await h.executor('config/adapters/validation.yaml', 'validation');
     const cluster = (generation: number, deleted: boolean) =>
-      h.api.on(GET, { status: 200, body: { id: CLUSTER, kind: 'Cluster', name: 'c-one', generation, ...(deleted && { deleted_time: '2026-03-25T09:59:00Z' }) } });
+      h.api.on(GET, {
+        status: 200,
+        body: { id: CLUSTER, kind: 'Cluster', name: 'c-one', generation, ...(deleted && { deleted_time: '2026-03-25T09:59:00Z' }) },
+      });
     const passes: Life['passes'] = [];
     // Controllers (namespace cleanup, garbage collection) run between passes only, so both lives see the
     // same cluster states whatever the timing: a deleted Namespace stays Terminating until the pass ends.
     const pass = async () => {
       h.kube.pauseControllers();
-      const { status, operations, kubeCalls, statusReports, celResults, phases } = await executor.execute({ ...event, generation: generationOfDeletion }, { rememberReads });
+      const { status, operations, kubeCalls, statusReports, celResults, phases } = await executor.execute(
+        { ...event, generation: generationOfDeletion },
+        { rememberReads },
+      );
       passes.push({ status, operations, kubeCalls, statusReports, celResults, phases });
       h.kube.resumeControllers();
       await h.kube.settle();
@@ -54,15 +60,21 @@ describe('rememberReads: the same passes with fewer cluster reads', () => {
   it.each([
     ['generation held at 2 (the Job of the current generation is deleted first)', 2],
     ['generation bumped to 3 by the deletion (the gen-2 Job is found by ownership)', 3],
-  ])('%s', async (_title, generation) => {
-    const plain = await live(false, generation);
-    const remembered = await live(true, generation);
-    // The two lives run one after the other on the wall clock: the bundled server's timestamps (a deleted
-    // Namespace's deletionTimestamp, second precision) may differ by a second between them.
-    const timeless = (passes: Life['passes']) => JSON.parse(JSON.stringify(passes).replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, '<time>'));
-    expect(timeless(remembered.passes)).toEqual(timeless(plain.passes));
-    expect(remembered.writes).toEqual(plain.writes);
-    expect(plain.passes.at(-1)?.statusReports).toEqual([expect.objectContaining({ conditions: expect.arrayContaining([expect.objectContaining({ type: 'Finalized', status: 'True' })]) })]);
-    expect(remembered.reads).toBeLessThan(plain.reads);
-  }, 30_000);
+  ])(
+    '%s',
+    async (_title, generation) => {
+      const plain = await live(false, generation);
+      const remembered = await live(true, generation);
+      // The two lives run one after the other on the wall clock: the bundled server's timestamps (a deleted
+      // Namespace's deletionTimestamp, second precision) may differ by a second between them.
+      const timeless = (passes: Life['passes']) => JSON.parse(JSON.stringify(passes).replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, '<time>'));
+      expect(timeless(remembered.passes)).toEqual(timeless(plain.passes));
+      expect(remembered.writes).toEqual(plain.writes);
+      expect(plain.passes.at(-1)?.statusReports).toEqual([
+        expect.objectContaining({ conditions: expect.arrayContaining([expect.objectContaining({ type: 'Finalized', status: 'True' })]) }),
+      ]);
+      expect(remembered.reads).toBeLessThan(plain.reads);
+    },
+    30_000,
+  );
 });

@@ -14,7 +14,14 @@ class MapCluster implements ResourceTransport {
     return `${ref.kind}/${ref.namespace ?? ''}/${ref.name}`;
   }
   put(object: KubeObject) {
-    this.objects.set(this.key({ kind: object.kind, name: object.metadata.name, ...(object.metadata.namespace && { namespace: object.metadata.namespace }) }), object);
+    this.objects.set(
+      this.key({
+        kind: object.kind,
+        name: object.metadata.name,
+        ...(object.metadata.namespace && { namespace: object.metadata.namespace }),
+      }),
+      object,
+    );
   }
   async get(ref: ObjectRef) {
     this.reads += 1;
@@ -25,11 +32,18 @@ class MapCluster implements ResourceTransport {
     return this.objects.get(this.key(ref));
   }
   async discover(query: DiscoveryQuery) {
-    return this.get({ apiVersion: query.apiVersion, kind: query.kind, name: query.byName!, ...(query.namespace && { namespace: query.namespace }) });
+    return this.get({
+      apiVersion: query.apiVersion,
+      kind: query.kind,
+      name: query.byName!,
+      ...(query.namespace && { namespace: query.namespace }),
+    });
   }
   async discoverAll(query: DiscoveryQuery) {
     this.reads += 1;
-    return [...this.objects.values()].filter((o) => o.kind === query.kind && Object.entries(query.labelSelector ?? {}).every(([k, v]) => o.metadata.labels?.[k] === v));
+    return [...this.objects.values()].filter(
+      (o) => o.kind === query.kind && Object.entries(query.labelSelector ?? {}).every(([k, v]) => o.metadata.labels?.[k] === v),
+    );
   }
   async create(object: KubeObject) {
     this.put(object);
@@ -44,7 +58,11 @@ class MapCluster implements ResourceTransport {
   }
 }
 
-const cm = (name: string, labels: Record<string, string> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', labels } });
+const cm = (name: string, labels: Record<string, string> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'ns', labels },
+});
 const ref = (kind: string, name: string): ObjectRef => ({ apiVersion: kind === 'Job' ? 'batch/v1' : 'v1', kind, name, namespace: 'ns' });
 
 describe('RunReadCacheTransport: a run reads each object once until it writes', () => {
@@ -58,7 +76,9 @@ describe('RunReadCacheTransport: a run reads each object once until it writes', 
 
   it('before any write, get and discover by name of one object share one read (absent included); lists are remembered by query', async () => {
     expect(await cache.get(ref('ConfigMap', 'a'))).toMatchObject({ metadata: { name: 'a' } });
-    expect(await cache.discover({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns', byName: 'a' })).toMatchObject({ metadata: { name: 'a' } });
+    expect(await cache.discover({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns', byName: 'a' })).toMatchObject({
+      metadata: { name: 'a' },
+    });
     expect(await cache.discoverAll!({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'ns', byName: 'a' })).toHaveLength(1);
     expect(await cache.get(ref('Job', 'j'))).toBeUndefined();
     expect(await cache.get(ref('Job', 'j'))).toBeUndefined();
@@ -104,7 +124,11 @@ describe('RunReadCacheTransport: a run reads each object once until it writes', 
   it('prefetch reads several by-name discoveries at once; the discoveries then come from memory, a failed one is read again', async () => {
     const query = (kind: string, name: string) => ({ apiVersion: kind === 'Job' ? 'batch/v1' : 'v1', kind, namespace: 'ns', byName: name });
     cluster.failNextRead = true;
-    await cache.prefetch([query('ConfigMap', 'a'), query('Job', 'j'), { apiVersion: 'v1', kind: 'ConfigMap', labelSelector: { app: 'x' } }]);
+    await cache.prefetch([
+      query('ConfigMap', 'a'),
+      query('Job', 'j'),
+      { apiVersion: 'v1', kind: 'ConfigMap', labelSelector: { app: 'x' } },
+    ]);
     expect(cluster.reads).toBe(2);
     await cache.discover(query('ConfigMap', 'a'));
     await cache.discover(query('Job', 'j'));

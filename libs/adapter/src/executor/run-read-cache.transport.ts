@@ -81,7 +81,10 @@ export class RunReadCacheTransport implements ResourceTransport {
     return this.inner.delete(ref, propagationPolicy);
   }
 
-  private async remembered(ref: { apiVersion: string; kind: string; namespace?: string; name: string }, read: () => Promise<KubeObject | undefined>): Promise<KubeObject | undefined> {
+  private async remembered(
+    ref: { apiVersion: string; kind: string; namespace?: string; name: string },
+    read: () => Promise<KubeObject | undefined>,
+  ): Promise<KubeObject | undefined> {
     const key = JSON.stringify([ref.apiVersion, ref.kind, ref.namespace ?? '', ref.name]);
     const known = this.objects.get(key);
     if (known) return known.value && structuredClone(known.value);

@@ -16,13 +16,16 @@ const event = { id: CLUSTER, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters
 
 type Condition = { type: string; status: string; reason: string; message: string };
 const conditions = (report: unknown) =>
-  Object.fromEntries(((report as { conditions: Condition[] }).conditions).map((c) => [c.type, `${c.status}/${c.reason}`]));
+  Object.fromEntries((report as { conditions: Condition[] }).conditions.map((c) => [c.type, `${c.status}/${c.reason}`]));
 
 describe('seed 000 example task config', () => {
   let h: ExecutorHarness;
   let executor: AdapterExecutor;
   const cluster = (generation: number, deleted: boolean) =>
-    h.api.on(GET, { status: 200, body: { id: CLUSTER, kind: 'Cluster', name: 'c-one', generation, ...(deleted && { deleted_time: DELETED_TIME }) } });
+    h.api.on(GET, {
+      status: 200,
+      body: { id: CLUSTER, kind: 'Cluster', name: 'c-one', generation, ...(deleted && { deleted_time: DELETED_TIME }) },
+    });
 
   beforeEach(async () => {
     h = await ExecutorHarness.start();
@@ -68,7 +71,16 @@ describe('seed 000 example task config', () => {
           metadata: { labels: { 'batch.kubernetes.io/job-name': `validation-${CLUSTER}-gen2` } },
           spec: {
             restartPolicy: 'Never',
-            containers: [{ name: 'validate', image: 'busybox:1.36', env: [{ name: 'CLUSTER_ID', value: CLUSTER }, { name: 'GENERATION', value: '2' }] }],
+            containers: [
+              {
+                name: 'validate',
+                image: 'busybox:1.36',
+                env: [
+                  { name: 'CLUSTER_ID', value: CLUSTER },
+                  { name: 'GENERATION', value: '2' },
+                ],
+              },
+            ],
           },
         },
       },
@@ -80,11 +92,19 @@ describe('seed 000 example task config', () => {
     const pass1 = await pass();
     expect(h.deletedKinds()).toEqual([`Job/validation-${CLUSTER}-gen2`]);
     expect(pass1.operations.map((o) => `${o.operation} ${o.kind}`)).toEqual(['skip Namespace', 'skip ConfigMap', 'delete Job']);
-    expect(conditions(pass1.report)).toMatchObject({ Applied: 'True/ConfigMapApplied', Finalized: 'False/CleanupInProgress', Health: 'True/NoErrors' });
+    expect(conditions(pass1.report)).toMatchObject({
+      Applied: 'True/ConfigMapApplied',
+      Finalized: 'False/CleanupInProgress',
+      Health: 'True/NoErrors',
+    });
 
     const pass2 = await pass();
     expect(h.deletedKinds()).toEqual([`Job/validation-${CLUSTER}-gen2`, `ConfigMap/cluster-${CLUSTER}-config`]);
-    expect(conditions(pass2.report)).toMatchObject({ Applied: 'False/ConfigMapPending', Available: 'False/ConfigMapPending', Finalized: 'False/CleanupInProgress' });
+    expect(conditions(pass2.report)).toMatchObject({
+      Applied: 'False/ConfigMapPending',
+      Available: 'False/ConfigMapPending',
+      Finalized: 'False/CleanupInProgress',
+    });
 
     // Hold the namespace controller so the Namespace stays Terminating after its DELETE.
     h.kube.pauseControllers();
@@ -120,8 +140,16 @@ describe('seed 000 example task config', () => {
     const pass1 = await pass();
     // The seed's by_name discovery looks for validation-…-gen3, which never existed; the gen2 Job
     // carries our marker, so it stands for clusterJob and the ConfigMap waits for it (Job → ConfigMap → Namespace).
-    expect(pass1.operations.map((o) => `${o.operation} ${o.resource}`)).toEqual(['skip clusterNamespace', 'skip clusterConfigMap', 'delete clusterJob', 'delete clusterJob']);
-    expect(pass1.operations[3]).toMatchObject({ name: `validation-${CLUSTER}-gen2`, reason: expect.stringContaining('discovery by ownership') });
+    expect(pass1.operations.map((o) => `${o.operation} ${o.resource}`)).toEqual([
+      'skip clusterNamespace',
+      'skip clusterConfigMap',
+      'delete clusterJob',
+      'delete clusterJob',
+    ]);
+    expect(pass1.operations[3]).toMatchObject({
+      name: `validation-${CLUSTER}-gen2`,
+      reason: expect.stringContaining('discovery by ownership'),
+    });
     expect(h.deletedKinds()).toEqual([`Job/validation-${CLUSTER}-gen2`]);
     await pass();
     await pass();
@@ -144,7 +172,11 @@ describe('seed 000 example task config', () => {
       clusterConfigMap: { phase: 'resources', step: 'clusterConfigMap', message: expect.stringContaining('Forbidden: RBAC denied') },
     });
     // clusterJob comes after the failing ConfigMap and was still processed.
-    expect(failed.operations.map((o) => `${o.operation} ${o.resource}`)).toEqual(['skip clusterNamespace', 'delete clusterConfigMap', 'delete clusterJob']);
+    expect(failed.operations.map((o) => `${o.operation} ${o.resource}`)).toEqual([
+      'skip clusterNamespace',
+      'delete clusterConfigMap',
+      'delete clusterJob',
+    ]);
     expect(conditions(failed.report)).toEqual({
       Applied: 'True/ConfigMapApplied',
       Available: 'True/ConfigMapAvailable',
@@ -174,7 +206,12 @@ describe('seed 000 example task config', () => {
     h.api.on(GET, { status: 404, body: { code: 'HYPERFLEET-NTF-001', detail: 'Cluster not found' } });
     const result = await executor.execute(event);
     expect(result.adapter).toMatchObject({ executionStatus: 'success', resourcesSkipped: true, skipReason: 'ResourceNotFound' });
-    expect(result.phases.map((p) => `${p.phase}:${p.status}`)).toEqual(['param_extraction:success', 'preconditions:success', 'resources:skipped', 'post_actions:skipped']);
+    expect(result.phases.map((p) => `${p.phase}:${p.status}`)).toEqual([
+      'param_extraction:success',
+      'preconditions:success',
+      'resources:skipped',
+      'post_actions:skipped',
+    ]);
     expect(h.api.requests('PUT')).toEqual([]);
     expect(h.kube.requests.filter((r) => r.verb !== undefined)).toEqual([]);
   });
@@ -183,7 +220,9 @@ describe('seed 000 example task config', () => {
     cluster(2, false);
     await pass();
     const again = await pass();
-    expect(again.celResults.filter((r) => r.where.endsWith('lifecycle.delete.when.expression')).map((r) => 'value' in r && r.value)).toEqual([false, false, false]);
+    expect(
+      again.celResults.filter((r) => r.where.endsWith('lifecycle.delete.when.expression')).map((r) => 'value' in r && r.value),
+    ).toEqual([false, false, false]);
     expect(h.deletedKinds()).toEqual([]);
   });
 });

@@ -39,11 +39,14 @@ type Change = Omit<ConditionOverride, 'payload'>;
 function changesFor(ctx: ExecutionContext): Change[] {
   const changes: Change[] = [];
   const { verdicts } = ctx;
-  if (verdicts.pausedHold) changes.push({ type: 'Finalized', status: 'False', reason: DecomReason.DeletionPaused, message: DELETION_WAITS_FOR_UNPAUSE });
+  if (verdicts.pausedHold)
+    changes.push({ type: 'Finalized', status: 'False', reason: DecomReason.DeletionPaused, message: DELETION_WAITS_FOR_UNPAUSE });
   if (verdicts.orphaned !== undefined && incompletePass(ctx) === undefined) {
     changes.push({ type: 'Finalized', status: 'True', reason: DecomReason.Orphaned, message: verdicts.orphaned });
   }
-  const refused = ctx.recorder.policyOutcomes.filter((o) => o.outcome === 'AdoptionConflict' || o.outcome === 'AlreadyExists' || o.outcome === 'Released');
+  const refused = ctx.recorder.policyOutcomes.filter(
+    (o) => o.outcome === 'AdoptionConflict' || o.outcome === 'AlreadyExists' || o.outcome === 'Released',
+  );
   const adopted = ctx.recorder.policyOutcomes.filter((o) => o.outcome === 'Adopted' || o.outcome === 'AdoptedWithDrift');
   if (refused.length > 0) {
     changes.push({ type: 'Applied', status: 'False', reason: refused[0]!.outcome, message: refused.map((o) => o.message).join('; ') });
@@ -53,7 +56,12 @@ function changesFor(ctx: ExecutionContext): Change[] {
     changes.push({ type: 'Applied', status: 'True', reason, message: adopted.map((o) => o.message).join('; ') });
   }
   if (verdicts.connectionFailure !== undefined && ctx.adapterMetadata().executionStatus === 'failed') {
-    changes.push({ type: 'Health', status: 'False', reason: DecomReason.ConnectionFailure, message: `cannot reach the cluster, will retry: ${verdicts.connectionFailure}` });
+    changes.push({
+      type: 'Health',
+      status: 'False',
+      reason: DecomReason.ConnectionFailure,
+      message: `cannot reach the cluster, will retry: ${verdicts.connectionFailure}`,
+    });
   }
   return changes;
 }

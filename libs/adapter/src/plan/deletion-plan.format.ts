@@ -22,16 +22,20 @@ function adapterLines(run: AdapterPass): string[] {
     const whenText = when ? ` — delete.when ${'error' in when ? `error: ${when.error}` : `= ${compactJson(when.value)}`}` : '';
     lines.push(`    ${verb(op).padEnd(8)} ${target(op)} (${op.resource}): ${op.reason}${whenText}`);
   }
-  if (run.operations.length === 0) lines.push(`    (no resource steps) ${run.executionStatus === 'failed' ? `failed: ${run.errorMessage}` : run.skipReason}`);
+  if (run.operations.length === 0)
+    lines.push(`    (no resource steps) ${run.executionStatus === 'failed' ? `failed: ${run.errorMessage}` : run.skipReason}`);
   else if (run.executionStatus === 'failed') lines.push(`    execution failed: ${run.errorMessage}`);
-  if (run.finalized) lines.push(`    would report Finalized=${run.finalized.status}${run.finalized.reason ? ` (${run.finalized.reason})` : ''}`);
+  if (run.finalized)
+    lines.push(`    would report Finalized=${run.finalized.status}${run.finalized.reason ? ` (${run.finalized.reason})` : ''}`);
   return lines;
 }
 
 /** Human-readable deletion plan: passes in order, each adapter's steps and `when` values, then the outcome and blockers. */
 export function formatDeletionPlan(plan: DeletionPlan): string {
   const r = plan.resource;
-  const details = [r.generation !== undefined ? `generation ${r.generation}` : undefined, `deleted_time ${r.deleted_time ?? '?'}`].filter(Boolean).join(', ');
+  const details = [r.generation !== undefined ? `generation ${r.generation}` : undefined, `deleted_time ${r.deleted_time ?? '?'}`]
+    .filter(Boolean)
+    .join(', ');
   const out = [
     `Deletion plan for ${r.kind} ${r.id} (${details})`,
     'Simulated: deletes are assumed to succeed (finalizers still hold objects); nothing was changed.',
@@ -43,7 +47,10 @@ export function formatDeletionPlan(plan: DeletionPlan): string {
   }
   out.push('');
   if (plan.outcome === 'complete') out.push(`Outcome: complete after ${plan.passes.length} pass(es); nothing blocks.`);
-  else out.push(`Outcome: ${plan.outcome === 'blocked' ? 'BLOCKED (a pass changed nothing)' : `unfinished after ${plan.passes.length} passes`}`);
+  else
+    out.push(
+      `Outcome: ${plan.outcome === 'blocked' ? 'BLOCKED (a pass changed nothing)' : `unfinished after ${plan.passes.length} passes`}`,
+    );
   for (const blocker of plan.blockers) out.push(`  ${blocker.adapter}${blocker.resource ? ` ${blocker.resource}` : ''}: ${blocker.reason}`);
   return `${out.join('\n')}\n`;
 }

@@ -47,7 +47,9 @@ describe('planDeletion', () => {
   afterEach(() => h.close());
 
   const options = async (files: string[]) => ({
-    adapters: await Promise.all(files.map(async (f) => ({ name: f.split('/').pop()?.replace('.yaml', '') as string, task: await loadTaskConfigFile(f) }))),
+    adapters: await Promise.all(
+      files.map(async (f) => ({ name: f.split('/').pop()?.replace('.yaml', '') as string, task: await loadTaskConfigFile(f) })),
+    ),
     api: new HttpHyperfleetApiClient({ baseUrl: h.api.url, retryAttempts: 1 }),
     kubernetes: new KubernetesTransport(h.kube.kubeConfig()),
     now: () => FIXED_NOW,
@@ -55,7 +57,9 @@ describe('planDeletion', () => {
 
   it('orders the passes of the selector example: Job, then ConfigMap, then Namespace; complete; nothing written', async () => {
     h.api.on(`GET ${CLUSTER}`, { status: 200, body: cluster(2, false) });
-    await (await h.executor('config/adapters/examples/validation-by-selector.yaml', 'validation-by-selector')).execute({ id: ID, kind: 'Cluster' });
+    await (
+      await h.executor('config/adapters/examples/validation-by-selector.yaml', 'validation-by-selector')
+    ).execute({ id: ID, kind: 'Cluster' });
     h.api.on(`GET ${CLUSTER}`, { status: 200, body: cluster(3, true) });
     h.kube.clearRequests();
     const before = h.api.received.length;
@@ -64,7 +68,9 @@ describe('planDeletion', () => {
 
     expect(plan.resource).toEqual({ id: ID, kind: 'Cluster', href: CLUSTER, generation: 3, deleted_time: '2026-03-25T09:00:00Z' });
     const deletes = plan.passes.map((p) =>
-      p.adapters[0]?.operations.filter((o) => (o.operation === 'delete' && !o.reason.startsWith('already')) || o.operation === 'wait').map((o) => `${o.operation} ${o.kind}`),
+      p.adapters[0]?.operations
+        .filter((o) => (o.operation === 'delete' && !o.reason.startsWith('already')) || o.operation === 'wait')
+        .map((o) => `${o.operation} ${o.kind}`),
     );
     // The Namespace is terminating after its DELETE (namespace controller): gone by the next pass.
     expect(deletes).toEqual([['delete Job'], ['delete ConfigMap'], ['wait Namespace'], []]);
@@ -84,15 +90,29 @@ describe('planDeletion', () => {
     expect(h.kube.peek('batch/v1', 'Job', ID, `validation-${ID}-gen2`)).toBeDefined();
     const text = formatDeletionPlan(plan);
     expect(text).toContain(`Pass 1\n  validation-by-selector\n    keep     Namespace ${ID} (clusterNamespace)`);
-    expect(text).toContain(`    DELETE   Job ${ID}/validation-${ID}-gen2 (clusterJob): deleted (propagationPolicy=Background) — delete.when = true`);
+    expect(text).toContain(
+      `    DELETE   Job ${ID}/validation-${ID}-gen2 (clusterJob): deleted (propagationPolicy=Background) — delete.when = true`,
+    );
     expect(text).toContain('Outcome: complete after 4 pass(es); nothing blocks.');
   });
 
   it('reports what blocks: a when that stays false, a finalizer, and a when that fails', async () => {
     h.api.on(`GET /api/hyperfleet/v1/resources/${ID}`, { status: 200, body: cluster(3, true) });
     // Both objects are the `stuck` adapter's: for `failing` they are not Decom's, so never deleted and never waited on.
-    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keeper', namespace: 'default' } }, { kind: 'Cluster', id: ID }, 'stuck'));
-    h.kube.seed(ownedBy({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'held', namespace: 'default', finalizers: ['example.com/protect'] } }, { kind: 'Cluster', id: ID }, 'stuck'));
+    h.kube.seed(
+      ownedBy(
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keeper', namespace: 'default' } },
+        { kind: 'Cluster', id: ID },
+        'stuck',
+      ),
+    );
+    h.kube.seed(
+      ownedBy(
+        { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'held', namespace: 'default', finalizers: ['example.com/protect'] } },
+        { kind: 'Cluster', id: ID },
+        'stuck',
+      ),
+    );
     const failing = parseTaskConfig(STUCK.replace("'event.generation > 100'", "'int(event.kind) > 1'"), 'failing.yaml');
     const base = await options([]);
     const plan = await planDeletion({
@@ -109,7 +129,9 @@ describe('planDeletion', () => {
       { adapter: 'stuck', resource: 'held', reason: 'terminating (finalizers: example.com/protect)' },
       { adapter: 'failing', resource: 'keeper', reason: expect.stringContaining('lifecycle.delete.when could not be evaluated') },
     ]);
-    expect(formatDeletionPlan(plan)).toContain(`not-ours Secret default/held (held): not Decom's (no decom.io/owner: Cluster/${ID}/failing): left in place, never deleted`);
+    expect(formatDeletionPlan(plan)).toContain(
+      `not-ours Secret default/held (held): not Decom's (no decom.io/owner: Cluster/${ID}/failing): left in place, never deleted`,
+    );
     expect(h.kube.peek('v1', 'Secret', 'default', 'held')).toBeDefined();
     expect(h.api.requests('GET').map((r) => r.path)[0]).toBe(`/api/hyperfleet/v1/resources/${ID}`);
   });

@@ -39,9 +39,13 @@ function finalizedOf(result: ExecutionResult): AdapterPass['finalized'] {
   for (const report of result.statusReports) {
     const conditions = (report as { conditions?: unknown } | null)?.conditions;
     if (!Array.isArray(conditions)) continue;
-    const finalized = conditions.find((c) => (c as { type?: unknown })?.type === 'Finalized') as { status?: unknown; reason?: unknown } | undefined;
+    const finalized = conditions.find((c) => (c as { type?: unknown })?.type === 'Finalized') as
+      { status?: unknown; reason?: unknown } | undefined;
     if (finalized && typeof finalized.status === 'string') {
-      return { status: finalized.status, ...(typeof finalized.reason === 'string' && finalized.reason !== '' && { reason: finalized.reason }) };
+      return {
+        status: finalized.status,
+        ...(typeof finalized.reason === 'string' && finalized.reason !== '' && { reason: finalized.reason }),
+      };
     }
   }
   return undefined;
@@ -51,7 +55,10 @@ function finalizedOf(result: ExecutionResult): AdapterPass['finalized'] {
 function madeProgress(pass: PlanPass): boolean {
   if (pass.completedAfter.length > 0) return true;
   return pass.adapters.some((a) =>
-    a.operations.some((op) => (op.operation === 'delete' && !op.reason.startsWith('already gone')) || ['create', 'update', 'recreate'].includes(op.operation)),
+    a.operations.some(
+      (op) =>
+        (op.operation === 'delete' && !op.reason.startsWith('already gone')) || ['create', 'update', 'recreate'].includes(op.operation),
+    ),
   );
 }
 
@@ -65,7 +72,10 @@ function blockersOf(pass: PlanPass, adapters: readonly PlanAdapter[], cluster: S
       else if (run.skipReason) blockers.push({ adapter: run.adapter, reason: `the resource phase is skipped: ${run.skipReason}` });
       // No cluster call at all (e.g. paused): the adapter still says why it is not finalized.
       else if (run.finalized && run.finalized.status !== 'True') {
-        blockers.push({ adapter: run.adapter, reason: `reports Finalized=${run.finalized.status}${run.finalized.reason ? ` (${run.finalized.reason})` : ''}` });
+        blockers.push({
+          adapter: run.adapter,
+          reason: `reports Finalized=${run.finalized.status}${run.finalized.reason ? ` (${run.finalized.reason})` : ''}`,
+        });
       }
       continue;
     }
@@ -77,7 +87,11 @@ function blockersOf(pass: PlanPass, adapters: readonly PlanAdapter[], cluster: S
       if (op.operation === 'blocked') blockers.push({ adapter: run.adapter, resource: op.resource, reason: op.reason });
       else if (op.operation === 'wait') {
         const deleteCall = [...cluster.calls].reverse().find((c) => c.verb === 'delete' && c.kind === op.kind && c.name === op.name);
-        blockers.push({ adapter: run.adapter, resource: op.resource, reason: deleteCall?.outcome.startsWith('terminating (finalizers') ? deleteCall.outcome : op.reason });
+        blockers.push({
+          adapter: run.adapter,
+          resource: op.resource,
+          reason: deleteCall?.outcome.startsWith('terminating (finalizers') ? deleteCall.outcome : op.reason,
+        });
       } else if (op.operation !== 'delete' && !op.reason.includes('lifecycle.create.when condition evaluated to false')) {
         const reason = !spec?.lifecycle?.delete
           ? 'no lifecycle.delete: this adapter never deletes it'
@@ -91,7 +105,10 @@ function blockersOf(pass: PlanPass, adapters: readonly PlanAdapter[], cluster: S
       blockers.push({ adapter: run.adapter, reason: `execution failed: ${run.errorMessage}` });
     }
     if (run.finalized && run.finalized.status !== 'True' && !blockers.some((b) => b.adapter === run.adapter)) {
-      blockers.push({ adapter: run.adapter, reason: `reports Finalized=${run.finalized.status}${run.finalized.reason ? ` (${run.finalized.reason})` : ''}` });
+      blockers.push({
+        adapter: run.adapter,
+        reason: `reports Finalized=${run.finalized.status}${run.finalized.reason ? ` (${run.finalized.reason})` : ''}`,
+      });
     }
   }
   return blockers;
@@ -116,15 +133,19 @@ export async function planDeletion(options: DeletionPlanOptions): Promise<Deleti
   });
   const executors = options.adapters.map(
     (adapter) =>
-      new AdapterExecutor(adapter.task, { name: adapter.name, ...(adapter.version && { version: adapter.version }) }, {
-        api,
-        transport: cluster,
-        ...(options.maestro && { maestro: (consumer: string) => cluster.forConsumer(consumer) }),
-        env: options.env ?? {},
-        config: adapter.config ?? {},
-        recreateWait: { timeoutMs: 0, intervalMs: 1, sleep: async () => undefined },
-        ...(options.now && { now: options.now }),
-      }),
+      new AdapterExecutor(
+        adapter.task,
+        { name: adapter.name, ...(adapter.version && { version: adapter.version }) },
+        {
+          api,
+          transport: cluster,
+          ...(options.maestro && { maestro: (consumer: string) => cluster.forConsumer(consumer) }),
+          env: options.env ?? {},
+          config: adapter.config ?? {},
+          recreateWait: { timeoutMs: 0, intervalMs: 1, sleep: async () => undefined },
+          ...(options.now && { now: options.now }),
+        },
+      ),
   );
   const passes: PlanPass[] = [];
   const maxPasses = options.maxPasses ?? 10;

@@ -11,7 +11,9 @@ export interface PlanAdapter {
 }
 
 /** What one `lifecycle.delete.when` evaluated to in a pass. */
-export type WhenResult = { readonly resource: string; readonly expression: string } & ({ readonly value: unknown } | { readonly error: string });
+export type WhenResult = { readonly resource: string; readonly expression: string } & (
+  { readonly value: unknown } | { readonly error: string }
+);
 
 /** One adapter's run in one pass. */
 export interface AdapterPass {
@@ -46,7 +48,13 @@ export interface Blocker {
  * made no progress while something remains; `unfinished`: still progressing after `maxPasses`.
  */
 export interface DeletionPlan {
-  readonly resource: { readonly id: string; readonly kind: string; readonly href?: string; readonly generation?: number; readonly deleted_time?: string };
+  readonly resource: {
+    readonly id: string;
+    readonly kind: string;
+    readonly href?: string;
+    readonly generation?: number;
+    readonly deleted_time?: string;
+  };
   readonly passes: readonly PlanPass[];
   readonly outcome: 'complete' | 'blocked' | 'unfinished';
   readonly blockers: readonly Blocker[];

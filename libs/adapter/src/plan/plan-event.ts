@@ -12,7 +12,10 @@ export class PlanError extends Error {
  * builds the event Sentinel would send for it: `{id, kind, href, generation, owner_references?}`.
  * @throws PlanError when it is not marked for deletion; the API client's errors when it cannot be read.
  */
-export async function loadPlanEvent(api: HyperfleetApiClient, resource: string): Promise<{ event: AdapterEvent; resource: DeletionPlan['resource'] }> {
+export async function loadPlanEvent(
+  api: HyperfleetApiClient,
+  resource: string,
+): Promise<{ event: AdapterEvent; resource: DeletionPlan['resource'] }> {
   const url = resource.startsWith('/') || /^https?:\/\//.test(resource) ? resource : `/resources/${encodeURIComponent(resource)}`;
   const body = (await api.request({ method: 'GET', url })).body as Record<string, unknown> | undefined;
   if (!body || typeof body.id !== 'string' || typeof body.kind !== 'string') throw new PlanError(`GET ${url} did not return a resource`);

@@ -29,7 +29,12 @@ export class RecordedResponsesError extends Error {
  */
 export class RecordedResponsesApiClient implements HyperfleetApiClient {
   readonly exchanges: ApiExchange[] = [];
-  private readonly endpoints: { method: string; pattern: RegExp; answers: RecordedResponsesFile['responses'][number]['responses']; served: number }[];
+  private readonly endpoints: {
+    method: string;
+    pattern: RegExp;
+    answers: RecordedResponsesFile['responses'][number]['responses'];
+    served: number;
+  }[];
 
   constructor(
     file: unknown,
@@ -40,7 +45,8 @@ export class RecordedResponsesApiClient implements HyperfleetApiClient {
     this.endpoints = responses.map((endpoint, i) => {
       const pattern = endpoint?.match?.urlPattern;
       if (typeof pattern !== 'string' || pattern === '') throw new RecordedResponsesError(`responses[${i}].match.urlPattern is required`);
-      if (!Array.isArray(endpoint.responses) || endpoint.responses.length === 0) throw new RecordedResponsesError(`responses[${i}] has no responses`);
+      if (!Array.isArray(endpoint.responses) || endpoint.responses.length === 0)
+        throw new RecordedResponsesError(`responses[${i}] has no responses`);
       let regexp: RegExp;
       try {
         regexp = new RegExp(pattern);

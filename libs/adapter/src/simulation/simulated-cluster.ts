@@ -83,7 +83,9 @@ export class SimulatedCluster implements ResourceTransport {
     for (const [key, entry] of this.overlay) {
       if ('object' in entry && entry.object.metadata.deletionTimestamp && !(entry.object.metadata.finalizers?.length ?? 0)) {
         this.overlay.set(key, { deleted: true });
-        removed.push(`${entry.object.kind}/${entry.object.metadata.namespace ? `${entry.object.metadata.namespace}/` : ''}${entry.object.metadata.name}`);
+        removed.push(
+          `${entry.object.kind}/${entry.object.metadata.namespace ? `${entry.object.metadata.namespace}/` : ''}${entry.object.metadata.name}`,
+        );
       }
     }
     return removed;
@@ -99,12 +101,26 @@ export class SimulatedCluster implements ResourceTransport {
   }
 
   /** @internal shared with consumer views. */
-  async read(ref: ObjectRef, live: ResourceTransport | undefined, via: string | undefined, record: boolean): Promise<KubeObject | undefined> {
+  async read(
+    ref: ObjectRef,
+    live: ResourceTransport | undefined,
+    via: string | undefined,
+    record: boolean,
+  ): Promise<KubeObject | undefined> {
     const entry = this.overlay.get(keyOf(ref.apiVersion, ref.kind, ref.namespace, ref.name));
     let found: KubeObject | undefined;
     if (entry) found = 'object' in entry ? structuredClone(entry.object) : undefined;
     else found = live ? await live.get(ref) : undefined;
-    if (record) this.record({ verb: 'get', apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, ...ns(ref.namespace), ...viaOf(via), outcome: found ? 'found' : 'not-found' });
+    if (record)
+      this.record({
+        verb: 'get',
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        name: ref.name,
+        ...ns(ref.namespace),
+        ...viaOf(via),
+        outcome: found ? 'found' : 'not-found',
+      });
     return found;
   }
 
@@ -135,10 +151,19 @@ export class SimulatedCluster implements ResourceTransport {
   /** @internal Every object matching `query`: overlay objects, plus live ones the overlay does not shadow. */
   async matches(query: DiscoveryQuery, live: ResourceTransport | undefined): Promise<KubeObject[]> {
     if (query.byName !== undefined) {
-      const one = await this.read({ apiVersion: query.apiVersion, kind: query.kind, name: query.byName, ...ns(query.namespace) }, live, undefined, false);
+      const one = await this.read(
+        { apiVersion: query.apiVersion, kind: query.kind, name: query.byName, ...ns(query.namespace) },
+        live,
+        undefined,
+        false,
+      );
       return one ? [one] : [];
     }
-    const fromLive = live ? (live.discoverAll ? await live.discoverAll(query) : [await live.discover(query)].filter((o): o is KubeObject => !!o)) : [];
+    const fromLive = live
+      ? live.discoverAll
+        ? await live.discoverAll(query)
+        : [await live.discover(query)].filter((o): o is KubeObject => !!o)
+      : [];
     const result = new Map<string, KubeObject>();
     for (const object of fromLive) result.set(keyOf(query.apiVersion, query.kind, object.metadata.namespace, object.metadata.name), object);
     for (const [key, entry] of this.overlay) {
@@ -161,21 +186,38 @@ export class SimulatedCluster implements ResourceTransport {
   }
 
   /** @internal */
-  async write(verb: 'create' | 'replace', object: KubeObject, live: ResourceTransport | undefined, via: string | undefined): Promise<KubeObject> {
+  async write(
+    verb: 'create' | 'replace',
+    object: KubeObject,
+    live: ResourceTransport | undefined,
+    via: string | undefined,
+  ): Promise<KubeObject> {
     const ref = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, ...ns(object.metadata.namespace) };
     const existing = await this.read(ref, live, via, false);
-    const call = { verb, apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, ...ns(object.metadata.namespace), ...viaOf(via), object: structuredClone(object) };
+    const call = {
+      verb,
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      name: object.metadata.name,
+      ...ns(object.metadata.namespace),
+      ...viaOf(via),
+      object: structuredClone(object),
+    };
     if (verb === 'create' && existing) {
       this.record({ ...call, outcome: 'AlreadyExists' });
       throw new TransportError('AlreadyExists', `create ${object.kind} ${object.metadata.name}: already exists (simulated)`, 409);
     }
     const override = this.options.overrides?.[object.metadata.name];
     const stored: KubeObject = override
-      ? { ...structuredClone(override), metadata: { ...structuredClone(override.metadata), name: object.metadata.name, ...ns(object.metadata.namespace) } }
+      ? {
+          ...structuredClone(override),
+          metadata: { ...structuredClone(override.metadata), name: object.metadata.name, ...ns(object.metadata.namespace) },
+        }
       : structuredClone(object);
     stored.metadata.uid = existing?.metadata.uid ?? `simulated-${this.nextUid++}`;
     stored.metadata.resourceVersion = String(Number(existing?.metadata.resourceVersion ?? 0) + 1);
-    stored.metadata.creationTimestamp ??= existing?.metadata['creationTimestamp'] ?? (this.options.now ?? (() => new Date()))().toISOString();
+    stored.metadata.creationTimestamp ??=
+      existing?.metadata['creationTimestamp'] ?? (this.options.now ?? (() => new Date()))().toISOString();
     this.overlay.set(keyOfObject(stored), { object: stored });
     this.record({ ...call, outcome: verb === 'create' ? 'created' : 'replaced' });
     return structuredClone(stored);
@@ -186,9 +228,22 @@ export class SimulatedCluster implements ResourceTransport {
   }
 
   /** @internal */
-  async remove(ref: ObjectRef, propagationPolicy: PropagationPolicy, live: ResourceTransport | undefined, via: string | undefined): Promise<DeleteOutcome> {
+  async remove(
+    ref: ObjectRef,
+    propagationPolicy: PropagationPolicy,
+    live: ResourceTransport | undefined,
+    via: string | undefined,
+  ): Promise<DeleteOutcome> {
     const current = await this.read(ref, live, via, false);
-    const call = { verb: 'delete' as const, apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, ...ns(ref.namespace), ...viaOf(via), propagationPolicy };
+    const call = {
+      verb: 'delete' as const,
+      apiVersion: ref.apiVersion,
+      kind: ref.kind,
+      name: ref.name,
+      ...ns(ref.namespace),
+      ...viaOf(via),
+      propagationPolicy,
+    };
     if (!current) {
       this.record({ ...call, outcome: 'not-found' });
       return 'not-found';
@@ -202,7 +257,10 @@ export class SimulatedCluster implements ResourceTransport {
     } else {
       const at = current.metadata.deletionTimestamp ?? (this.options.now ?? (() => new Date()))().toISOString();
       this.overlay.set(key, { object: { ...current, metadata: { ...current.metadata, deletionTimestamp: at } } });
-      this.record({ ...call, outcome: finalizers.length > 0 ? `terminating (finalizers: ${finalizers.join(', ')})` : 'terminating (deleted asynchronously)' });
+      this.record({
+        ...call,
+        outcome: finalizers.length > 0 ? `terminating (finalizers: ${finalizers.join(', ')})` : 'terminating (deleted asynchronously)',
+      });
     }
     return 'deleted';
   }
@@ -282,7 +340,8 @@ class ConsumerView implements ResourceTransport {
   }
 
   async delete(ref: ObjectRef, propagationPolicy: PropagationPolicy): Promise<DeleteOutcome> {
-    if (!isManifestWork(ref)) throw new TransportError('Invalid', `maestro transport deletes ManifestWorks only, not ${ref.apiVersion} ${ref.kind}`);
+    if (!isManifestWork(ref))
+      throw new TransportError('Invalid', `maestro transport deletes ManifestWorks only, not ${ref.apiVersion} ${ref.kind}`);
     return this.cluster.remove(this.scoped(ref), propagationPolicy, this.live, this.via);
   }
 }

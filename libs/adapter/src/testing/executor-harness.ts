@@ -35,21 +35,30 @@ export class ExecutorHarness {
   ) {}
 
   static async start(): Promise<ExecutorHarness> {
-    const [kube, api, maestro] = await Promise.all([startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }), new RecordedApiServer().start(), startLocalMaestro({ consumers: ['cluster1'] })]);
+    const [kube, api, maestro] = await Promise.all([
+      startLocalKube({ controllerDelayMs: REALISTIC_CONTROLLER_DELAY_MS }),
+      new RecordedApiServer().start(),
+      startLocalMaestro({ consumers: ['cluster1'] }),
+    ]);
     return new ExecutorHarness(kube, api, maestro);
   }
 
   /** An executor for a task config (a file path, or inline YAML when it contains a newline). */
   async executor(config: string | TaskConfig, adapterName: string, deps: Partial<AdapterRuntimeDeps> = {}): Promise<AdapterExecutor> {
-    const task = typeof config !== 'string' ? config : config.includes('\n') ? parseTaskConfig(config, 'test.yaml') : await loadTaskConfigFile(config);
-    return new AdapterExecutor(task, { name: adapterName }, {
-      api: new HttpHyperfleetApiClient({ baseUrl: this.api.url, retryAttempts: 1 }),
-      transport: new KubernetesTransport(this.kube.kubeConfig()),
-      maestro: maestroTransports(undefined, { baseUrl: this.maestro.url, sourceId: MAESTRO_SOURCE }),
-      now: () => FIXED_NOW,
-      recreateWait: { timeoutMs: 2_000, intervalMs: 20 },
-      ...deps,
-    });
+    const task =
+      typeof config !== 'string' ? config : config.includes('\n') ? parseTaskConfig(config, 'test.yaml') : await loadTaskConfigFile(config);
+    return new AdapterExecutor(
+      task,
+      { name: adapterName },
+      {
+        api: new HttpHyperfleetApiClient({ baseUrl: this.api.url, retryAttempts: 1 }),
+        transport: new KubernetesTransport(this.kube.kubeConfig()),
+        maestro: maestroTransports(undefined, { baseUrl: this.maestro.url, sourceId: MAESTRO_SOURCE }),
+        now: () => FIXED_NOW,
+        recreateWait: { timeoutMs: 2_000, intervalMs: 20 },
+        ...deps,
+      },
+    );
   }
 
   /**

@@ -76,7 +76,16 @@ export class RecordedApiServer {
     const route = this.routes.get(key);
     let answer: RecordedAnswer;
     if (!route) {
-      answer = { status: 404, body: { type: 'https://api.hyperfleet.io/errors/not-found', title: 'Endpoint Not Found', status: 404, code: 'HYPERFLEET-NTF-000', detail: `no route ${key}` } };
+      answer = {
+        status: 404,
+        body: {
+          type: 'https://api.hyperfleet.io/errors/not-found',
+          title: 'Endpoint Not Found',
+          status: 404,
+          code: 'HYPERFLEET-NTF-000',
+          detail: `no route ${key}`,
+        },
+      };
     } else if (typeof route === 'function') {
       answer = route(request);
     } else if (Array.isArray(route)) {

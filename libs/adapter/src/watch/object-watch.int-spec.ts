@@ -41,7 +41,12 @@ describe('ObjectWatch (informer over the Kubernetes watch API, label-selected by
     return watch;
   };
   const configMap = (name: string, managed = true): KubernetesObject =>
-    ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...(managed && { labels: { 'decom.io/managed-by': 'validation' } }) }, data: { a: '1' } }) as KubernetesObject;
+    ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'default', ...(managed && { labels: { 'decom.io/managed-by': 'validation' } }) },
+      data: { a: '1' },
+    }) as KubernetesObject;
   const seen = (type: ObjectChange['type'], name: string) => changes.some((c) => c.type === type && c.object.metadata.name === name);
 
   it('delivers ADDED, MODIFIED and DELETED of the selected objects only, each a whole object', async () => {
@@ -49,7 +54,14 @@ describe('ObjectWatch (informer over the Kubernetes watch API, label-selected by
     await until('running', () => w.status().state === 'running');
     await api.create(configMap('ours'));
     await api.create(configMap('theirs', false));
-    await api.patch({ ...configMap('ours'), data: { a: '2' } } as KubernetesObject, undefined, undefined, undefined, undefined, 'application/merge-patch+json' as never);
+    await api.patch(
+      { ...configMap('ours'), data: { a: '2' } } as KubernetesObject,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'application/merge-patch+json' as never,
+    );
     await api.delete(configMap('ours'));
     await until('DELETED ours', () => seen('DELETED', 'ours'));
     expect(changes.map((c) => [c.type, c.object.metadata.name])).toEqual([
@@ -57,8 +69,18 @@ describe('ObjectWatch (informer over the Kubernetes watch API, label-selected by
       ['MODIFIED', 'ours'],
       ['DELETED', 'ours'],
     ]);
-    expect(changes[0]!.object).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default', labels: { 'decom.io/managed-by': 'validation' } } });
-    expect(w.status()).toMatchObject({ name: 'v1 ConfigMap (all namespaces)', label_selector: SELECTOR, state: 'running', lists: 1, events: 3 });
+    expect(changes[0]!.object).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { namespace: 'default', labels: { 'decom.io/managed-by': 'validation' } },
+    });
+    expect(w.status()).toMatchObject({
+      name: 'v1 ConfigMap (all namespaces)',
+      label_selector: SELECTOR,
+      state: 'running',
+      lists: 1,
+      events: 3,
+    });
   });
 
   it('a dropped watch reconnects with backoff, resumes from its resourceVersion, and reports what changed meanwhile and later', async () => {
@@ -94,7 +116,7 @@ describe('ObjectWatch (informer over the Kubernetes watch API, label-selected by
     expect(w.status().lists).toBe(1);
   });
 
-  it('a 410 Expired on resume (its resourceVersion left the server\'s window) relists; what vanished meanwhile is reported DELETED', async () => {
+  it("a 410 Expired on resume (its resourceVersion left the server's window) relists; what vanished meanwhile is reported DELETED", async () => {
     await kube.close();
     kube = await startLocalKube({ watchWindow: 3 });
     api = KubernetesObjectApi.makeApiClient(kube.kubeConfig());
@@ -119,7 +141,13 @@ describe('ObjectWatch (informer over the Kubernetes watch API, label-selected by
   });
 
   it('a watch that never starts (kind not served, RBAC 403) keeps retrying, states its reason, and starts once it can', async () => {
-    const widgets: WatchScope = { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'default', adapters: ['validation'], labelSelector: SELECTOR };
+    const widgets: WatchScope = {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      namespace: 'default',
+      adapters: ['validation'],
+      labelSelector: SELECTOR,
+    };
     const w = start(widgets);
     await until('retrying', () => w.status().state === 'retrying');
     expect(w.status().error).toContain('does not serve');

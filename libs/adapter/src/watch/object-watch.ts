@@ -197,7 +197,16 @@ export class ObjectWatch {
     if (!info) throw Object.assign(new Error(`the server does not serve ${apiVersion} ${kind}`), { statusCode: 404 });
     const path = collectionPath(apiVersion, info.name, info.namespaced, namespace);
     const list = async (): Promise<KubernetesListObject<KubernetesObject>> => {
-      const answer = (await this.api.list(apiVersion, kind, info.namespaced ? namespace : undefined, undefined, undefined, undefined, undefined, labelSelector)) as KubernetesListObject<KubernetesObject>;
+      const answer = (await this.api.list(
+        apiVersion,
+        kind,
+        info.namespaced ? namespace : undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        labelSelector,
+      )) as KubernetesListObject<KubernetesObject>;
       this.lists += 1;
       return answer;
     };
@@ -205,7 +214,10 @@ export class ObjectWatch {
     const deliver = (type: WatchChangeType) => (object: KubernetesObject) => {
       this.events += 1;
       // Built-in kinds omit apiVersion/kind on list items: put them back so every change names its object.
-      this.onChange({ type, object: { ...(object as unknown as KubeObject), apiVersion: object.apiVersion ?? apiVersion, kind: object.kind ?? kind } });
+      this.onChange({
+        type,
+        object: { ...(object as unknown as KubeObject), apiVersion: object.apiVersion ?? apiVersion, kind: object.kind ?? kind },
+      });
     };
     informer.on('add', deliver('ADDED'));
     informer.on('update', deliver('MODIFIED'));

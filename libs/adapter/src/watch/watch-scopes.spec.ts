@@ -40,7 +40,9 @@ describe('watchScopes: one watch per (kind, namespace scope) of the hosted adapt
       ['v1 ConfigMap in tenants', ['fixed']],
     ]);
     const templated = { name: 'templated', task: parseTaskConfig(configmapIn("'{{ .clusterId | lower }}'"), 'templated.yaml') };
-    expect(watchScopes([fixed, templated]).map((s) => [describeScope(s), s.adapters])).toEqual([['v1 ConfigMap (all namespaces)', ['fixed', 'templated']]]);
+    expect(watchScopes([fixed, templated]).map((s) => [describeScope(s), s.adapters])).toEqual([
+      ['v1 ConfigMap (all namespaces)', ['fixed', 'templated']],
+    ]);
   });
 
   it('leaves out an adapter whose name is not a valid label value (it keeps to the backoff re-runs)', () => {

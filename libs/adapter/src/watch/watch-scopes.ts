@@ -43,7 +43,8 @@ export function watchScopes(adapters: readonly { readonly name: string; readonly
       if (!kind) continue;
       const namespace = literalNamespace(spec);
       const key = keyOf(kind.apiVersion, kind.kind, namespace);
-      const scope = scopes.get(key) ?? scopes.set(key, { ...kind, ...(namespace !== undefined && { namespace }), adapters: new Set() }).get(key)!;
+      const scope =
+        scopes.get(key) ?? scopes.set(key, { ...kind, ...(namespace !== undefined && { namespace }), adapters: new Set() }).get(key)!;
       scope.adapters.add(name);
     }
   }

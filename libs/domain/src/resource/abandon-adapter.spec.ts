@@ -27,9 +27,24 @@ const created: ResourceEvent = {
 };
 const deleting: ResourceEvent = {
   type: 'DeletionRequested',
-  data: { id: C, kind: 'Cluster', generation: 2, deleted_time: T1, deleted_by: 'alice@example.com', deletion_policy: 'Delete', required_adapters: ['validation', 'dns'] },
+  data: {
+    id: C,
+    kind: 'Cluster',
+    generation: 2,
+    deleted_time: T1,
+    deleted_by: 'alice@example.com',
+    deletion_policy: 'Delete',
+    required_adapters: ['validation', 'dns'],
+  },
 };
-const abandon = (adapter: string, reason = 'DNS zone deleted out of band'): ResourceCommand => ({ type: 'AbandonAdapter', id: C, kind: 'Cluster', adapter, reason, metadata: meta() });
+const abandon = (adapter: string, reason = 'DNS zone deleted out of band'): ResourceCommand => ({
+  type: 'AbandonAdapter',
+  id: C,
+  kind: 'Cluster',
+  adapter,
+  reason,
+  metadata: meta(),
+});
 const report = (adapter: string, finalized: string, now = T2): ResourceCommand => ({
   type: 'ReportAdapterStatus',
   id: C,
@@ -50,26 +65,41 @@ const run = (history: ResourceEvent[], command: ResourceCommand) => [...history,
 describe('abandon one adapter › records a forced AdapterFinalized for that adapter only', () => {
   it('records the abandoned status (Finalized=True/AdapterAbandoned) and AdapterFinalized forced with caller and reason', () => {
     const message = 'abandoned by root@example.com: DNS zone deleted out of band';
-    spec.given([created, deleting]).when(abandon('dns')).then([
-      {
-        type: 'AdapterStatusReported',
-        data: {
-          id: C,
-          kind: 'Cluster',
-          status: {
-            adapter: 'dns',
-            observed_generation: 2,
-            conditions: [
-              { type: 'Available', status: 'False', reason: 'AdapterAbandoned', message, last_transition_time: T2 },
-              { type: 'Finalized', status: 'True', reason: 'AdapterAbandoned', message, last_transition_time: T2 },
-            ],
-            created_time: T2,
-            last_report_time: T2,
+    spec
+      .given([created, deleting])
+      .when(abandon('dns'))
+      .then([
+        {
+          type: 'AdapterStatusReported',
+          data: {
+            id: C,
+            kind: 'Cluster',
+            status: {
+              adapter: 'dns',
+              observed_generation: 2,
+              conditions: [
+                { type: 'Available', status: 'False', reason: 'AdapterAbandoned', message, last_transition_time: T2 },
+                { type: 'Finalized', status: 'True', reason: 'AdapterAbandoned', message, last_transition_time: T2 },
+              ],
+              created_time: T2,
+              last_report_time: T2,
+            },
           },
         },
-      },
-      { type: 'AdapterFinalized', data: { id: C, kind: 'Cluster', adapter: 'dns', observed_generation: 2, finalized_time: T2, forced: true, caller: 'root@example.com', reason: 'DNS zone deleted out of band' } },
-    ]);
+        {
+          type: 'AdapterFinalized',
+          data: {
+            id: C,
+            kind: 'Cluster',
+            adapter: 'dns',
+            observed_generation: 2,
+            finalized_time: T2,
+            forced: true,
+            caller: 'root@example.com',
+            reason: 'DNS zone deleted out of band',
+          },
+        },
+      ]);
   });
 
   it('the rest of the deletion goes on: the gate still waits for the other adapter, then hard-deletes', () => {
@@ -84,13 +114,29 @@ describe('abandon one adapter › records a forced AdapterFinalized for that ada
     const afterAbandon = run([created, deleting], abandon('dns'));
     const events = decide(report('dns', 'False', T3), fold(afterAbandon), kinds);
     expect(events).toEqual([
-      expect.objectContaining({ type: 'AdapterStatusDiscarded', data: expect.objectContaining({ adapter: 'dns', reason: 'AdapterAbandoned' }) }),
+      expect.objectContaining({
+        type: 'AdapterStatusDiscarded',
+        data: expect.objectContaining({ adapter: 'dns', reason: 'AdapterAbandoned' }),
+      }),
     ]);
   });
 
   it('a leak inventory with trigger AdapterAbandoned is allowed for that adapter, also after the hard delete, and only once', () => {
-    const gone = run(run(run([created, deleting], abandon('dns')), report('validation', 'True', T3)), { type: 'HardDelete', id: C, kind: 'Cluster', metadata: meta(T3) });
-    const inventory = { type: 'RecordLeakInventory', id: C, kind: 'Cluster', adapter: 'dns', trigger: 'AdapterAbandoned', objects: [], metadata: meta(T3) } as const;
+    const gone = run(run(run([created, deleting], abandon('dns')), report('validation', 'True', T3)), {
+      type: 'HardDelete',
+      id: C,
+      kind: 'Cluster',
+      metadata: meta(T3),
+    });
+    const inventory = {
+      type: 'RecordLeakInventory',
+      id: C,
+      kind: 'Cluster',
+      adapter: 'dns',
+      trigger: 'AdapterAbandoned',
+      objects: [],
+      metadata: meta(T3),
+    } as const;
     const recorded = decideLeakInventory(inventory, fold(gone));
     expect(recorded.map((e) => e.type)).toEqual(['LeakInventoryRecorded']);
     expect(decideLeakInventory(inventory, fold([...gone, ...recorded]))).toEqual([]);
@@ -99,13 +145,26 @@ describe('abandon one adapter › records a forced AdapterFinalized for that ada
 });
 
 describe('abandon one adapter › refusals', () => {
-  it('400 without a reason', () => spec.given([created, deleting]).when(abandon('dns', '  ')).thenThrows(ValidationFailed, /reason is required/));
+  it('400 without a reason', () =>
+    spec
+      .given([created, deleting])
+      .when(abandon('dns', '  '))
+      .thenThrows(ValidationFailed, /reason is required/));
   it('404 for an unknown resource', () => spec.given([]).when(abandon('dns')).thenThrows(ResourceNotFound));
   it('409 while not Finalizing', () => spec.given([created]).when(abandon('dns')).thenThrows(NotFinalizing));
   it('409 for an adapter outside the frozen set', () =>
-    spec.given([created, deleting]).when(abandon('np-configmap')).thenThrows(AdapterNotPending, /not in the adapter set frozen when the deletion was requested: \[validation, dns\]/));
+    spec
+      .given([created, deleting])
+      .when(abandon('np-configmap'))
+      .thenThrows(AdapterNotPending, /not in the adapter set frozen when the deletion was requested: \[validation, dns\]/));
   it('409 for an adapter already finalized, a second abandon included', () => {
-    spec.given(run([created, deleting], report('dns', 'True'))).when(abandon('dns')).thenThrows(AdapterNotPending, /already reported Finalized=True/);
-    spec.given(run([created, deleting], abandon('dns'))).when(abandon('dns')).thenThrows(AdapterNotPending, /already reported Finalized=True/);
+    spec
+      .given(run([created, deleting], report('dns', 'True')))
+      .when(abandon('dns'))
+      .thenThrows(AdapterNotPending, /already reported Finalized=True/);
+    spec
+      .given(run([created, deleting], abandon('dns')))
+      .when(abandon('dns'))
+      .thenThrows(AdapterNotPending, /already reported Finalized=True/);
   });
 });

@@ -30,9 +30,17 @@ export function decideAbandonAdapter(command: AbandonAdapter, state: TreeState, 
   if (!resource || resource.kind !== command.kind) throw new ResourceNotFound(command.kind, command.id);
   if (!isFinalizing(resource)) throw new NotFinalizing(resource.kind, resource.id);
   const frozen = requiredAdaptersOf(resource, kinds);
-  if (!frozen.includes(command.adapter)) throw new AdapterNotPending(resource.kind, resource.id, command.adapter, 'NotInDeletionAdapterSet', frozen);
-  const input = { generation: resource.generation, deleted_time: resource.deleted_time!, required_adapters: frozen, adapter_statuses: resource.adapter_statuses, child_record_count: 0 };
-  if (isAdapterMet(input, command.adapter)) throw new AdapterNotPending(resource.kind, resource.id, command.adapter, 'AlreadyFinalized', frozen);
+  if (!frozen.includes(command.adapter))
+    throw new AdapterNotPending(resource.kind, resource.id, command.adapter, 'NotInDeletionAdapterSet', frozen);
+  const input = {
+    generation: resource.generation,
+    deleted_time: resource.deleted_time!,
+    required_adapters: frozen,
+    adapter_statuses: resource.adapter_statuses,
+    child_record_count: 0,
+  };
+  if (isAdapterMet(input, command.adapter))
+    throw new AdapterNotPending(resource.kind, resource.id, command.adapter, 'AlreadyFinalized', frozen);
   const { now, caller } = command.metadata;
   const message = `abandoned by ${caller}: ${reason}`;
   const stored = resource.adapter_statuses[command.adapter];
@@ -50,7 +58,16 @@ export function decideAbandonAdapter(command: AbandonAdapter, state: TreeState, 
     { type: 'AdapterStatusReported', data: { id: resource.id, kind: resource.kind, status } },
     {
       type: 'AdapterFinalized',
-      data: { id: resource.id, kind: resource.kind, adapter: command.adapter, observed_generation: resource.generation, finalized_time: now, forced: true, caller, reason },
+      data: {
+        id: resource.id,
+        kind: resource.kind,
+        adapter: command.adapter,
+        observed_generation: resource.generation,
+        finalized_time: now,
+        forced: true,
+        caller,
+        reason,
+      },
     },
   ];
 }

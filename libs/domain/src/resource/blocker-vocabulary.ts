@@ -93,7 +93,12 @@ export type DeletionStatusBlocker =
   | PausedBlocker
   | AdapterNotFinalizedBlocker
   | { readonly type: 'InUse'; readonly message: string; readonly referrers: readonly InUseReferrer[] }
-  | { readonly type: 'DependencyCycle'; readonly message: string; readonly members: readonly NamedRef[]; readonly edges: readonly WaitEdge[] }
+  | {
+      readonly type: 'DependencyCycle';
+      readonly message: string;
+      readonly members: readonly NamedRef[];
+      readonly edges: readonly WaitEdge[];
+    }
   | {
       readonly type: 'DependentsRemaining';
       readonly message: string;
@@ -103,6 +108,16 @@ export type DeletionStatusBlocker =
       readonly holds_adapters: boolean;
     }
   /** Verify before hard delete: objects of hosted adapters still carry the resource's ownership marker. */
-  | { readonly type: 'LeftoverObjects'; readonly message: string; readonly objects: readonly LeftoverObject[]; readonly checked_time: string }
+  | {
+      readonly type: 'LeftoverObjects';
+      readonly message: string;
+      readonly objects: readonly LeftoverObject[];
+      readonly checked_time: string;
+    }
   /** Verify before hard delete: a hosted adapter's objects could not be listed, so nothing is hard-deleted yet. */
-  | { readonly type: 'CleanupUnverified'; readonly message: string; readonly adapters: readonly UnverifiedAdapter[]; readonly checked_time: string };
+  | {
+      readonly type: 'CleanupUnverified';
+      readonly message: string;
+      readonly adapters: readonly UnverifiedAdapter[];
+      readonly checked_time: string;
+    };

@@ -22,7 +22,11 @@ export class BreakGlassNotPending extends DomainError {
     readonly request_id: string,
     readonly status: BreakGlassStatus,
   ) {
-    super(status === 'Expired' ? `break-glass request '${request_id}' has expired: request the action again` : `break-glass request '${request_id}' is ${status}, not Pending`);
+    super(
+      status === 'Expired'
+        ? `break-glass request '${request_id}' has expired: request the action again`
+        : `break-glass request '${request_id}' is ${status}, not Pending`,
+    );
   }
 }
 

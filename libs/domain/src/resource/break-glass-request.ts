@@ -30,7 +30,10 @@ export function breakGlassStatus(request: BreakGlassRequest, now: string | Date)
 }
 
 /** Folds one break-glass event into the requests by id. Pure; a decision for an unknown request is ignored (replay never throws). */
-export function evolveBreakGlass(requests: ReadonlyMap<string, BreakGlassRequest> | undefined, event: BreakGlassEvent): ReadonlyMap<string, BreakGlassRequest> {
+export function evolveBreakGlass(
+  requests: ReadonlyMap<string, BreakGlassRequest> | undefined,
+  event: BreakGlassEvent,
+): ReadonlyMap<string, BreakGlassRequest> {
   const next = new Map(requests ?? []);
   if (event.type === 'BreakGlassRequested') return next.set(event.data.request_id, { ...event.data });
   const current = next.get(event.data.request_id);
@@ -38,15 +41,29 @@ export function evolveBreakGlass(requests: ReadonlyMap<string, BreakGlassRequest
   switch (event.type) {
     case 'BreakGlassApproved': {
       const d = event.data;
-      return next.set(d.request_id, { ...current, decision: { status: 'Approved', by: d.approved_by, time: d.approved_time, ...(d.reason !== undefined && { reason: d.reason }) } });
+      return next.set(d.request_id, {
+        ...current,
+        decision: { status: 'Approved', by: d.approved_by, time: d.approved_time, ...(d.reason !== undefined && { reason: d.reason }) },
+      });
     }
     case 'BreakGlassRejected': {
       const d = event.data;
-      return next.set(d.request_id, { ...current, decision: { status: 'Rejected', by: d.rejected_by, time: d.rejected_time, reason: d.reason } });
+      return next.set(d.request_id, {
+        ...current,
+        decision: { status: 'Rejected', by: d.rejected_by, time: d.rejected_time, reason: d.reason },
+      });
     }
     case 'BreakGlassVoided': {
       const d = event.data;
-      return next.set(d.request_id, { ...current, decision: { status: 'Voided', by: d.voided_by, time: d.voided_time, ...(d.current_generation !== undefined && { current_generation: d.current_generation }) } });
+      return next.set(d.request_id, {
+        ...current,
+        decision: {
+          status: 'Voided',
+          by: d.voided_by,
+          time: d.voided_time,
+          ...(d.current_generation !== undefined && { current_generation: d.current_generation }),
+        },
+      });
     }
   }
 }

@@ -43,13 +43,27 @@ export interface BreakGlassRequested {
 /** A second administrator approved; the action's own events follow in the same append. */
 export interface BreakGlassApproved {
   readonly type: 'BreakGlassApproved';
-  readonly data: { readonly request_id: string; readonly id: string; readonly kind: string; readonly approved_by: string; readonly reason?: string; readonly approved_time: string };
+  readonly data: {
+    readonly request_id: string;
+    readonly id: string;
+    readonly kind: string;
+    readonly approved_by: string;
+    readonly reason?: string;
+    readonly approved_time: string;
+  };
 }
 
 /** An administrator (the requester withdrawing, or another) refused the request; nothing ran. */
 export interface BreakGlassRejected {
   readonly type: 'BreakGlassRejected';
-  readonly data: { readonly request_id: string; readonly id: string; readonly kind: string; readonly rejected_by: string; readonly reason: string; readonly rejected_time: string };
+  readonly data: {
+    readonly request_id: string;
+    readonly id: string;
+    readonly kind: string;
+    readonly rejected_by: string;
+    readonly reason: string;
+    readonly rejected_time: string;
+  };
 }
 
 /**

@@ -79,9 +79,16 @@ export function decideRequestBreakGlass(command: RequestBreakGlass, state: TreeS
   };
   if (command.action === 'delete_leaks') {
     if (!command.objects || command.objects.length === 0) {
-      throw new ValidationFailed('no leaked objects to delete', [{ field: 'objects', constraint: 'min', message: 'the leak scan found nothing to delete' }]);
+      throw new ValidationFailed('no leaked objects to delete', [
+        { field: 'objects', constraint: 'min', message: 'the leak scan found nothing to delete' },
+      ]);
     }
-    return [{ type: 'BreakGlassRequested', data: { ...base, id: command.request_id, kind: LEAKS_TARGET_KIND, generation: 0, objects: command.objects } }];
+    return [
+      {
+        type: 'BreakGlassRequested',
+        data: { ...base, id: command.request_id, kind: LEAKS_TARGET_KIND, generation: 0, objects: command.objects },
+      },
+    ];
   }
   const resource = state.resources.get(command.id);
   if (!resource || resource.kind !== command.kind) throw new ResourceNotFound(command.kind, command.id);
@@ -104,7 +111,14 @@ export function decideApproveBreakGlass(command: ApproveBreakGlass, state: TreeS
   const reason = command.reason?.trim() ? requireReason(command.reason) : undefined;
   const approved: ResourceEvent = {
     type: 'BreakGlassApproved',
-    data: { request_id: request.request_id, id: request.id, kind: request.kind, approved_by: command.metadata.caller, ...(reason !== undefined && { reason }), approved_time: command.metadata.now },
+    data: {
+      request_id: request.request_id,
+      id: request.id,
+      kind: request.kind,
+      approved_by: command.metadata.caller,
+      ...(reason !== undefined && { reason }),
+      approved_time: command.metadata.now,
+    },
   };
   if (request.action === 'delete_leaks') return [approved];
   const resource = state.resources.get(request.id);
@@ -135,7 +149,19 @@ export function decideApproveBreakGlass(command: ApproveBreakGlass, state: TreeS
 export function decideRejectBreakGlass(command: RejectBreakGlass, state: TreeState): ResourceEvent[] {
   const reason = requireReason(command.reason);
   const request = pendingRequest(command.request_id, command.metadata.now, state);
-  return [{ type: 'BreakGlassRejected', data: { request_id: request.request_id, id: request.id, kind: request.kind, rejected_by: command.metadata.caller, reason, rejected_time: command.metadata.now } }];
+  return [
+    {
+      type: 'BreakGlassRejected',
+      data: {
+        request_id: request.request_id,
+        id: request.id,
+        kind: request.kind,
+        rejected_by: command.metadata.caller,
+        reason,
+        rejected_time: command.metadata.now,
+      },
+    },
+  ];
 }
 
 function pendingRequest(requestId: string, now: string, state: TreeState): BreakGlassRequest {
@@ -147,7 +173,14 @@ function pendingRequest(requestId: string, now: string, state: TreeState): Break
 }
 
 /** The events the action records on the resource, decided by the action's own decider. */
-function actionEvents(action: Exclude<BreakGlassAction, 'delete_leaks'>, kind: string, id: string, reason: string, metadata: CommandMetadata, state: TreeState): ResourceEvent[] {
+function actionEvents(
+  action: Exclude<BreakGlassAction, 'delete_leaks'>,
+  kind: string,
+  id: string,
+  reason: string,
+  metadata: CommandMetadata,
+  state: TreeState,
+): ResourceEvent[] {
   switch (action) {
     case 'force_delete':
       return decideForceDelete({ type: 'ForceDelete', kind, id, reason, metadata }, state);

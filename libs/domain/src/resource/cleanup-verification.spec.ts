@@ -29,11 +29,29 @@ const meta = (now = T2, caller = 'decom-hard-delete') => ({ now, caller });
 
 const created = (id: string, kind: string, owner?: { id: string; kind: string }): ResourceEvent => ({
   type: 'ResourceCreated',
-  data: { id, kind, name: id.slice(0, 8), spec: {}, labels: {}, ...(owner ? { owner_references: owner } : {}), generation: 1, created_time: T0, created_by: 'alice@example.com' },
+  data: {
+    id,
+    kind,
+    name: id.slice(0, 8),
+    spec: {},
+    labels: {},
+    ...(owner ? { owner_references: owner } : {}),
+    generation: 1,
+    created_time: T0,
+    created_by: 'alice@example.com',
+  },
 });
 const deleting = (id: string, kind: string): ResourceEvent => ({
   type: 'DeletionRequested',
-  data: { id, kind, generation: 2, deleted_time: T1, deleted_by: 'alice@example.com', deletion_policy: 'Delete', required_adapters: kinds.get(kind).required_adapters },
+  data: {
+    id,
+    kind,
+    generation: 2,
+    deleted_time: T1,
+    deleted_by: 'alice@example.com',
+    deletion_policy: 'Delete',
+    required_adapters: kinds.get(kind).required_adapters,
+  },
 });
 const finalized = (id: string, kind: string, adapter: string): ResourceCommand => ({
   type: 'ReportAdapterStatus',
@@ -56,11 +74,23 @@ function history(base: ResourceEvent[], reports: [string, string, string][]): Re
   for (const [id, kind, adapter] of reports) out.push(...decide(finalized(id, kind, adapter), fold(out), kinds));
   return out;
 }
-const cluster = history([created(C, 'Cluster'), deleting(C, 'Cluster')], [[C, 'Cluster', 'validation'], [C, 'Cluster', 'dns']]);
+const cluster = history(
+  [created(C, 'Cluster'), deleting(C, 'Cluster')],
+  [
+    [C, 'Cluster', 'validation'],
+    [C, 'Cluster', 'dns'],
+  ],
+);
 const configMap: LeftoverObject = { adapter: 'validation', apiVersion: 'v1', kind: 'ConfigMap', namespace: 'prod', name: 'cluster-config' };
 const namespace: LeftoverObject = { adapter: 'validation', apiVersion: 'v1', kind: 'Namespace', name: 'prod', terminating: true };
 const clean = (adapters: string[]): CleanupCheck => ({ adapters, objects: [], unverified: [] });
-const hardDelete = (id: string, kind: string, checks: Record<string, CleanupCheck> | undefined, hosted = ['validation'], now = T2): HardDelete => ({
+const hardDelete = (
+  id: string,
+  kind: string,
+  checks: Record<string, CleanupCheck> | undefined,
+  hosted = ['validation'],
+  now = T2,
+): HardDelete => ({
   type: 'HardDelete',
   id,
   kind,
@@ -71,7 +101,10 @@ const hardDelete = (id: string, kind: string, checks: Record<string, CleanupChec
 
 describe('verify before hard delete (cleanup-verification.ts)', () => {
   it('given Finalized=True from every adapter, when the check of the hosted adapter finds nothing, then the resource is hard-deleted', () => {
-    const events = spec.given(cluster).when(hardDelete(C, 'Cluster', { [C]: clean(['validation']) })).thenEvents();
+    const events = spec
+      .given(cluster)
+      .when(hardDelete(C, 'Cluster', { [C]: clean(['validation']) }))
+      .thenEvents();
     expect(events).toMatchObject([{ type: 'HardDeleted', data: { id: C, cause: 'Reconciled' } }]);
   });
 
@@ -79,13 +112,28 @@ describe('verify before hard delete (cleanup-verification.ts)', () => {
     spec
       .given(cluster)
       .when(hardDelete(C, 'Cluster', { [C]: { adapters: ['validation'], objects: [configMap, namespace], unverified: [] } }))
-      .then([{ type: 'LeftoverObjectsFound', data: { id: C, kind: 'Cluster', objects: [configMap, namespace], unverified: [], checked_time: T2 } }]);
+      .then([
+        {
+          type: 'LeftoverObjectsFound',
+          data: { id: C, kind: 'Cluster', objects: [configMap, namespace], unverified: [], checked_time: T2 },
+        },
+      ]);
   });
 
   it('given leftovers already recorded, when a later check finds the same, then nothing new is recorded; when they are gone, then it is hard-deleted', () => {
-    const found = decide(hardDelete(C, 'Cluster', { [C]: { adapters: ['validation'], objects: [namespace], unverified: [] } }), fold(cluster), kinds);
-    spec.given([...cluster, ...found]).when(hardDelete(C, 'Cluster', { [C]: { adapters: ['validation'], objects: [namespace], unverified: [] } }, ['validation'], T3)).then([]);
-    const fewer = spec.given([...cluster, ...found]).when(hardDelete(C, 'Cluster', { [C]: { adapters: ['validation'], objects: [], unverified: [] } }, ['validation'], T3)).thenEvents();
+    const found = decide(
+      hardDelete(C, 'Cluster', { [C]: { adapters: ['validation'], objects: [namespace], unverified: [] } }),
+      fold(cluster),
+      kinds,
+    );
+    spec
+      .given([...cluster, ...found])
+      .when(hardDelete(C, 'Cluster', { [C]: { adapters: ['validation'], objects: [namespace], unverified: [] } }, ['validation'], T3))
+      .then([]);
+    const fewer = spec
+      .given([...cluster, ...found])
+      .when(hardDelete(C, 'Cluster', { [C]: { adapters: ['validation'], objects: [], unverified: [] } }, ['validation'], T3))
+      .thenEvents();
     expect(fewer.map((e) => e.type)).toEqual(['HardDeleted']);
   });
 
@@ -98,35 +146,61 @@ describe('verify before hard delete (cleanup-verification.ts)', () => {
   });
 
   it('given hosted adapters, when the command carries no check for the resource, then nothing is decided (the next check gathers it)', () => {
-    spec.given(cluster).when(hardDelete(C, 'Cluster', undefined)).then([]);
+    spec
+      .given(cluster)
+      .when(hardDelete(C, 'Cluster', undefined))
+      .then([]);
     // A check that does not cover every hosted adapter is no verification either.
-    spec.given(cluster).when(hardDelete(C, 'Cluster', { [C]: clean(['validation']) }, ['validation', 'dns'])).then([]);
+    spec
+      .given(cluster)
+      .when(hardDelete(C, 'Cluster', { [C]: clean(['validation']) }, ['validation', 'dns']))
+      .then([]);
   });
 
   it('given adapters Decom does not host (HyperFleet adapters over HTTP), then their Finalized=True is trusted as before', () => {
-    const events = spec.given(cluster).when(hardDelete(C, 'Cluster', undefined, [])).thenEvents();
+    const events = spec
+      .given(cluster)
+      .when(hardDelete(C, 'Cluster', undefined, []))
+      .thenEvents();
     expect(events.map((e) => e.type)).toEqual(['HardDeleted']);
   });
 
   it('given verify_cleanup: false on the kind, then a hosted adapter is trusted without a check', () => {
     const trusted = history([created('t1', 'Trusted'), deleting('t1', 'Trusted')], [['t1', 'Trusted', 'validation']]);
-    expect(spec.given(trusted).when(hardDelete('t1', 'Trusted', undefined)).thenEvents().map((e) => e.type)).toEqual(['HardDeleted']);
+    expect(
+      spec
+        .given(trusted)
+        .when(hardDelete('t1', 'Trusted', undefined))
+        .thenEvents()
+        .map((e) => e.type),
+    ).toEqual(['HardDeleted']);
   });
 
   it('given an abandoned adapter, then its objects are not verified (its leak inventory records them instead)', () => {
-    const abandoned = history(
-      [created(C, 'Cluster'), deleting(C, 'Cluster')],
-      [[C, 'Cluster', 'validation']],
-    );
-    const withAbandon = [...abandoned, ...decide({ type: 'AbandonAdapter', id: C, kind: 'Cluster', adapter: 'dns', reason: 'zone gone', metadata: meta(T1, 'root') }, fold(abandoned), kinds)];
-    const events = spec.given(withAbandon).when(hardDelete(C, 'Cluster', { [C]: clean(['validation']) }, ['validation', 'dns'])).thenEvents();
+    const abandoned = history([created(C, 'Cluster'), deleting(C, 'Cluster')], [[C, 'Cluster', 'validation']]);
+    const withAbandon = [
+      ...abandoned,
+      ...decide(
+        { type: 'AbandonAdapter', id: C, kind: 'Cluster', adapter: 'dns', reason: 'zone gone', metadata: meta(T1, 'root') },
+        fold(abandoned),
+        kinds,
+      ),
+    ];
+    const events = spec
+      .given(withAbandon)
+      .when(hardDelete(C, 'Cluster', { [C]: clean(['validation']) }, ['validation', 'dns']))
+      .thenEvents();
     expect(events.map((e) => e.type)).toEqual(['HardDeleted']);
   });
 
   it('given a nodepool and its cluster both due, when the cluster still has leftovers, then the nodepool goes and the walk stops at the cluster', () => {
     const tree = history(
       [created(C, 'Cluster'), created(NP, 'NodePool', { id: C, kind: 'Cluster' }), deleting(C, 'Cluster'), deleting(NP, 'NodePool')],
-      [[C, 'Cluster', 'validation'], [C, 'Cluster', 'dns'], [NP, 'NodePool', 'np-configmap']],
+      [
+        [C, 'Cluster', 'validation'],
+        [C, 'Cluster', 'dns'],
+        [NP, 'NodePool', 'np-configmap'],
+      ],
     );
     const hosted = ['validation', 'np-configmap'];
     expect(hardDeleteCandidates(fold(tree), NP, kinds, hosted)).toEqual([
@@ -135,7 +209,14 @@ describe('verify before hard delete (cleanup-verification.ts)', () => {
     ]);
     const events = spec
       .given(tree)
-      .when(hardDelete(NP, 'NodePool', { [NP]: clean(['np-configmap']), [C]: { adapters: ['validation'], objects: [configMap], unverified: [] } }, hosted))
+      .when(
+        hardDelete(
+          NP,
+          'NodePool',
+          { [NP]: clean(['np-configmap']), [C]: { adapters: ['validation'], objects: [configMap], unverified: [] } },
+          hosted,
+        ),
+      )
       .thenEvents();
     expect(events.map((e) => [e.type, e.data.id])).toEqual([
       ['HardDeleted', NP],
@@ -150,12 +231,33 @@ describe('verify before hard delete (cleanup-verification.ts)', () => {
 });
 
 describe('deletion status › LeftoverObjects and CleanupUnverified blockers', () => {
-  const graph = (leftovers: { objects: LeftoverObject[]; unverified: { adapter: string; reason: string }[] } | undefined, finalizedAdapters = ['validation']): DeletionGraph => {
-    const state = fold(history([created(C, 'Cluster'), deleting(C, 'Cluster')], finalizedAdapters.map((a) => [C, 'Cluster', a])));
+  const graph = (
+    leftovers: { objects: LeftoverObject[]; unverified: { adapter: string; reason: string }[] } | undefined,
+    finalizedAdapters = ['validation'],
+  ): DeletionGraph => {
+    const state = fold(
+      history(
+        [created(C, 'Cluster'), deleting(C, 'Cluster')],
+        finalizedAdapters.map((a) => [C, 'Cluster', a]),
+      ),
+    );
     const c = state.resources.get(C)!;
     return {
       nodes: new Map([
-        [C, { id: C, kind: 'Cluster', name: 'prod', generation: 2, deleted_time: T1, deletion_required_adapters: ['validation'], adapter_statuses: c.adapter_statuses, references: [], ...(leftovers ? { leftovers: { ...leftovers, checked_time: T2 } } : {}) }],
+        [
+          C,
+          {
+            id: C,
+            kind: 'Cluster',
+            name: 'prod',
+            generation: 2,
+            deleted_time: T1,
+            deletion_required_adapters: ['validation'],
+            adapter_statuses: c.adapter_statuses,
+            references: [],
+            ...(leftovers ? { leftovers: { ...leftovers, checked_time: T2 } } : {}),
+          },
+        ],
       ]),
       requiredAdaptersOf: () => ['validation'],
     };
@@ -175,7 +277,9 @@ describe('deletion status › LeftoverObjects and CleanupUnverified blockers', (
 
   it('says when the cleanup could not be verified, and why', () => {
     const status = deletionStatus(graph({ objects: [], unverified: [{ adapter: 'validation', reason: 'connect ECONNREFUSED' }] }), C)!;
-    expect(status.blockers).toMatchObject([{ type: 'CleanupUnverified', adapters: [{ adapter: 'validation', reason: 'connect ECONNREFUSED' }] }]);
+    expect(status.blockers).toMatchObject([
+      { type: 'CleanupUnverified', adapters: [{ adapter: 'validation', reason: 'connect ECONNREFUSED' }] },
+    ]);
     expect(status.blockers[0]!.message).toMatch(/cleanup not verified for validation \(connect ECONNREFUSED\)/);
   });
 

@@ -48,7 +48,11 @@ export function sameLeftovers(recorded: RecordedLeftovers | undefined, check: Cl
   if (!recorded) return false;
   const key = (o: LeftoverObject) => `${o.adapter} ${o.apiVersion} ${o.kind} ${o.namespace ?? ''} ${o.name} ${o.terminating ? 't' : ''}`;
   const objects = (list: readonly LeftoverObject[]) => list.map(key).sort().join('\n');
-  const unverified = (list: readonly UnverifiedAdapter[]) => list.map((u) => `${u.adapter} ${u.reason}`).sort().join('\n');
+  const unverified = (list: readonly UnverifiedAdapter[]) =>
+    list
+      .map((u) => `${u.adapter} ${u.reason}`)
+      .sort()
+      .join('\n');
   return objects(recorded.objects) === objects(check.objects) && unverified(recorded.unverified) === unverified(check.unverified);
 }
 

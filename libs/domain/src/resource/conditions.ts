@@ -104,9 +104,6 @@ export function adapterConditionType(adapter: string): string {
 }
 
 /** Status of condition `type` in `conditions`, or undefined when absent. */
-export function conditionStatus(
-  conditions: readonly { type: string; status: string }[],
-  type: string,
-): string | undefined {
+export function conditionStatus(conditions: readonly { type: string; status: string }[], type: string): string | undefined {
   return conditions.find((c) => c.type === type)?.status;
 }

@@ -13,7 +13,9 @@ export const MAX_REASON_LENGTH = 1024;
 export function requireReason(raw: string | undefined): string {
   const reason = raw?.trim() ?? '';
   if (reason === '') {
-    throw new ValidationFailed('reason is required', [{ field: 'reason', value: raw, constraint: 'required', message: 'reason is required' }]);
+    throw new ValidationFailed('reason is required', [
+      { field: 'reason', value: raw, constraint: 'required', message: 'reason is required' },
+    ]);
   }
   if ([...reason].length > MAX_REASON_LENGTH) {
     throw new ValidationFailed(`reason is too long: at most ${MAX_REASON_LENGTH} characters`, [

@@ -39,13 +39,7 @@ import type {
   ResourceCommand,
 } from './resource.commands.js';
 import type { AdapterStatus, ResourceEvent } from './resource.events.js';
-import {
-  childrenOf,
-  descendantsBottomUp,
-  isFinalizing,
-  type ResourceState,
-  type TreeState,
-} from './resource.state.js';
+import { childrenOf, descendantsBottomUp, isFinalizing, type ResourceState, type TreeState } from './resource.state.js';
 import { discardReason, toAdapterStatus, validateReport } from './status-ingestion.js';
 import { staleFence } from './fencing.js';
 
@@ -125,7 +119,12 @@ export function decideCreate(command: CreateResource, state: TreeState, kinds: K
         ...(tenant && Object.keys(tenant).length > 0 ? { tenant } : {}),
       },
     },
-    ...protectionChange({ id: command.id, kind: command.kind }, command.deletion_protection, command.deletion_protection_reason, command.metadata),
+    ...protectionChange(
+      { id: command.id, kind: command.kind },
+      command.deletion_protection,
+      command.deletion_protection_reason,
+      command.metadata,
+    ),
   ];
 }
 
@@ -221,7 +220,12 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
     for (const childKind of kinds.childKindsOf(target.kind)) {
       const active = childrenOf(state, target.id).filter((c) => c.kind === childKind.kind && !isFinalizing(c));
       if ((childKind.on_parent_delete ?? 'cascade') === 'restrict' && active.length > 0) {
-        throw new ActiveChildrenRestrict(target.kind, target.id, childKind.kind, active.map((c) => c.id));
+        throw new ActiveChildrenRestrict(
+          target.kind,
+          target.id,
+          childKind.kind,
+          active.map((c) => c.id),
+        );
       }
     }
     const policy = effectiveDeletionPolicyWithSource(state, target);
@@ -239,7 +243,9 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
         deletion_propagation: propagationOf(target),
         // Frozen here, so a later config change can neither strand nor shortcut this deletion.
         required_adapters: [...(kinds.find(target.kind)?.required_adapters ?? [])],
-        ...(!cascadedFrom && command.budget_override_reason ? { deletion_budget_override: { caller: command.metadata.caller, reason: requireReason(command.budget_override_reason) } } : {}),
+        ...(!cascadedFrom && command.budget_override_reason
+          ? { deletion_budget_override: { caller: command.metadata.caller, reason: requireReason(command.budget_override_reason) } }
+          : {}),
       },
     });
     for (const child of childrenOf(state, target.id)) {
@@ -257,14 +263,16 @@ export function decideDeletion(command: RequestDeletion, state: TreeState, kinds
 function referenceEdges(command: RequestDeletion, state: TreeState, rootId: string): ReferenceEdge[] {
   const out = new Map<string, ReferenceEdge>();
   // A resource never waits for itself: a self-reference is no edge.
-  const add = (edge: ReferenceEdge | undefined) => edge && edge.id !== edge.target_id && out.set(`${edge.id}>${edge.target_id}`, out.get(`${edge.id}>${edge.target_id}`) ?? edge);
+  const add = (edge: ReferenceEdge | undefined) =>
+    edge && edge.id !== edge.target_id && out.set(`${edge.id}>${edge.target_id}`, out.get(`${edge.id}>${edge.target_id}`) ?? edge);
   for (const referrer of state.resources.values()) {
     for (const targets of Object.values(referrer.references ?? {})) {
       for (const t of targets) if (state.resources.has(t.id)) add(referenceEdgeFrom(state, referrer.id, t.id));
     }
   }
   for (const e of command.referrers ?? []) add(state.resources.has(e.id) ? referenceEdgeFrom(state, e.id, e.target_id) : e);
-  for (const r of command.live_referrers ?? []) add(state.resources.has(r.id) ? referenceEdgeFrom(state, r.id, rootId) : { ...r, target_id: rootId, deleting: false });
+  for (const r of command.live_referrers ?? [])
+    add(state.resources.has(r.id) ? referenceEdgeFrom(state, r.id, rootId) : { ...r, target_id: rootId, deleting: false });
   return [...out.values()];
 }
 
@@ -326,7 +334,21 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
   if (stale !== undefined && command.fence) {
     // Recorded (not silently dropped): a stale run reporting is evidence of a frozen or split worker.
     const { id, kind } = resource;
-    return [{ type: 'AdapterStatusDiscarded', data: { id, kind, adapter: command.adapter, observed_generation: command.observed_generation, fence: command.fence, reason: 'StaleFence', message: stale, discarded_time: command.metadata.now } }];
+    return [
+      {
+        type: 'AdapterStatusDiscarded',
+        data: {
+          id,
+          kind,
+          adapter: command.adapter,
+          observed_generation: command.observed_generation,
+          fence: command.fence,
+          reason: 'StaleFence',
+          message: stale,
+          discarded_time: command.metadata.now,
+        },
+      },
+    ];
   }
   if (discardReason(resource, command) !== undefined) return [];
   const abandoned = isFinalizing(resource) ? resource.abandoned_adapters?.[command.adapter] : undefined;
@@ -334,7 +356,20 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
     // Its part of the deletion was given up by an administrator: a late report must not reopen the gate.
     const { id, kind } = resource;
     const message = `adapter '${command.adapter}' was abandoned for this deletion by ${abandoned.caller} at ${abandoned.time}: ${abandoned.reason}`;
-    return [{ type: 'AdapterStatusDiscarded', data: { id, kind, adapter: command.adapter, observed_generation: command.observed_generation, reason: 'AdapterAbandoned', message, discarded_time: command.metadata.now } }];
+    return [
+      {
+        type: 'AdapterStatusDiscarded',
+        data: {
+          id,
+          kind,
+          adapter: command.adapter,
+          observed_generation: command.observed_generation,
+          reason: 'AdapterAbandoned',
+          message,
+          discarded_time: command.metadata.now,
+        },
+      },
+    ];
   }
   // During a deletion only the adapters frozen at DeletionRequested count; others are discarded, visibly.
   const frozen = isFinalizing(resource) ? resource.deletion_required_adapters : undefined;
@@ -359,14 +394,34 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
   if (isSameReport(stored, command)) return [];
   const status = toAdapterStatus(command, stored);
   const events: ResourceEvent[] = [
-    { type: 'AdapterStatusReported', data: { id: resource.id, kind: resource.kind, status, ...(command.fence && { fence: command.fence }) } },
+    {
+      type: 'AdapterStatusReported',
+      data: { id: resource.id, kind: resource.kind, status, ...(command.fence && { fence: command.fence }) },
+    },
   ];
   const adoption = adoptionRecord(command, stored);
-  if (adoption) events.push({ type: 'Adopted', data: { id: resource.id, kind: resource.kind, adapter: command.adapter, observed_generation: command.observed_generation, ...adoption, adopted_time: command.metadata.now } });
+  if (adoption)
+    events.push({
+      type: 'Adopted',
+      data: {
+        id: resource.id,
+        kind: resource.kind,
+        adapter: command.adapter,
+        observed_generation: command.observed_generation,
+        ...adoption,
+        adopted_time: command.metadata.now,
+      },
+    });
   if (isFinalizing(resource) && !resource.deletion_started && command.observed_generation === resource.generation) {
     events.unshift({
       type: 'DeletionStarted',
-      data: { id: resource.id, kind: resource.kind, generation: resource.generation, started_time: command.metadata.now, adapter: command.adapter },
+      data: {
+        id: resource.id,
+        kind: resource.kind,
+        generation: resource.generation,
+        started_time: command.metadata.now,
+        adapter: command.adapter,
+      },
     });
   }
   const newlyFinalized = isFinalizing(resource) && finalizedAt(status, resource.generation) && !finalizedAt(stored, resource.generation);
@@ -403,18 +458,27 @@ export function decideReport(command: ReportAdapterStatus, state: TreeState): Re
  * Ownership: a report newly saying `Applied=True` with reason `Adopted` / `AdoptedWithDrift` records the
  * adoption (`Adopted` event); the same Applied condition repeated records nothing.
  */
-function adoptionRecord(command: ReportAdapterStatus, stored: AdapterStatus | undefined): { reason: 'Adopted' | 'AdoptedWithDrift'; message: string } | undefined {
+function adoptionRecord(
+  command: ReportAdapterStatus,
+  stored: AdapterStatus | undefined,
+): { reason: 'Adopted' | 'AdoptedWithDrift'; message: string } | undefined {
   const applied = command.conditions.find((c) => c.type === ConditionType.Applied);
   if (applied?.status !== 'True' || (applied.reason !== 'Adopted' && applied.reason !== 'AdoptedWithDrift')) return undefined;
   const before = stored?.conditions.find((c) => c.type === ConditionType.Applied);
-  if (before && before.status === 'True' && before.reason === applied.reason && (before.message ?? '') === (applied.message ?? '')) return undefined;
+  if (before && before.status === 'True' && before.reason === applied.reason && (before.message ?? '') === (applied.message ?? ''))
+    return undefined;
   return { reason: applied.reason, message: applied.message ?? '' };
 }
 
 /** Same generation, same conditions (type/status/reason/message), same data and metadata. */
 export function isSameReport(stored: AdapterStatus | undefined, command: ReportAdapterStatus): boolean {
   if (!stored || stored.observed_generation !== command.observed_generation) return false;
-  const strip = (c: { type: string; status: string; reason?: string; message?: string }) => ({ type: c.type, status: c.status, reason: c.reason ?? '', message: c.message ?? '' });
+  const strip = (c: { type: string; status: string; reason?: string; message?: string }) => ({
+    type: c.type,
+    status: c.status,
+    reason: c.reason ?? '',
+    message: c.message ?? '',
+  });
   return (
     sameJson(stored.conditions.map(strip), command.conditions.map(strip)) &&
     sameJson(stored.data ?? null, command.data ?? null) &&
@@ -452,7 +516,16 @@ export function decideHardDelete(command: HardDelete, state: TreeState, kinds: K
     if (verdict === 'missing') break;
     if (verdict === 'leftovers') {
       if (!sameLeftovers(target.leftovers, check!)) {
-        events.push({ type: 'LeftoverObjectsFound', data: { id: target.id, kind: target.kind, objects: check!.objects, unverified: check!.unverified, checked_time: command.metadata.now } });
+        events.push({
+          type: 'LeftoverObjectsFound',
+          data: {
+            id: target.id,
+            kind: target.kind,
+            objects: check!.objects,
+            unverified: check!.unverified,
+            checked_time: command.metadata.now,
+          },
+        });
       }
       break;
     }
@@ -469,7 +542,12 @@ export function decideHardDelete(command: HardDelete, state: TreeState, kinds: K
  * bottom-up, each with the hosted adapters to verify for it: what the hard-delete job gathers facts for
  * before deciding. Empty when the gate does not hold.
  */
-export function hardDeleteCandidates(state: TreeState, id: string, kinds: KindRegistry, hosted: readonly string[]): { id: string; kind: string; adapters: string[] }[] {
+export function hardDeleteCandidates(
+  state: TreeState,
+  id: string,
+  kinds: KindRegistry,
+  hosted: readonly string[],
+): { id: string; kind: string; adapters: string[] }[] {
   const out: { id: string; kind: string; adapters: string[] }[] = [];
   let current = state;
   let target = current.resources.get(id);
@@ -542,19 +620,17 @@ export function decideForceDelete(command: ForceDelete, state: TreeState): Resou
   };
   return [
     audit,
-    ...removed.map(
-      (r): ResourceEvent => ({
-        type: 'HardDeleted',
-        data: {
-          id: r.id,
-          kind: r.kind,
-          ...(r.owner_references ? { owner_references: r.owner_references } : {}),
-          hard_deleted_time: command.metadata.now,
-          cause: 'ForceDeleted',
-          ...(r.references && Object.keys(r.references).length > 0 ? { references: r.references } : {}),
-        },
-      }),
-    ),
+    ...removed.map((r): ResourceEvent => ({
+      type: 'HardDeleted',
+      data: {
+        id: r.id,
+        kind: r.kind,
+        ...(r.owner_references ? { owner_references: r.owner_references } : {}),
+        hard_deleted_time: command.metadata.now,
+        cause: 'ForceDeleted',
+        ...(r.references && Object.keys(r.references).length > 0 ? { references: r.references } : {}),
+      },
+    })),
   ];
 }
 

@@ -23,10 +23,16 @@ describe('deletion budget › beyond it a DELETE is refused with how long to wai
     }
   };
 
-  it('within both bounds: allowed', () => expect(refusal({ in_flight: 1, in_last_hour: 2, oldest_in_last_hour: '2026-12-01T11:30:00.000Z' })).toBeUndefined());
+  it('within both bounds: allowed', () =>
+    expect(refusal({ in_flight: 1, in_last_hour: 2, oldest_in_last_hour: '2026-12-01T11:30:00.000Z' })).toBeUndefined());
 
   it('in-flight bound reached: refused first, Retry-After 60 s', () => {
-    expect(refusal({ in_flight: 2, in_last_hour: 5 })).toMatchObject({ budget: 'max_in_flight', limit: 2, used: 2, retry_after_seconds: 60 });
+    expect(refusal({ in_flight: 2, in_last_hour: 5 })).toMatchObject({
+      budget: 'max_in_flight',
+      limit: 2,
+      used: 2,
+      retry_after_seconds: 60,
+    });
   });
 
   it('hourly bound reached: Retry-After is when the oldest counted deletion leaves the hour', () => {
@@ -38,7 +44,8 @@ describe('deletion budget › beyond it a DELETE is refused with how long to wai
     );
   });
 
-  it('no budget: never refused', () => expect(() => refuseOverBudget('Cluster', undefined, undefined, { in_flight: 1000, in_last_hour: 1000 }, NOW)).not.toThrow());
+  it('no budget: never refused', () =>
+    expect(() => refuseOverBudget('Cluster', undefined, undefined, { in_flight: 1000, in_last_hour: 1000 }, NOW)).not.toThrow());
 });
 
 describe('deletion budget › an override is recorded on the DELETEd resource only', () => {
@@ -49,13 +56,35 @@ describe('deletion budget › an override is recorded on the DELETEd resource on
   const C = 'c0000000-0000-7000-8000-000000000001';
   const NP = 'n0000000-0000-7000-8000-000000000001';
   const history: ResourceEvent[] = [
-    { type: 'ResourceCreated', data: { id: C, kind: 'Cluster', name: 'prod', spec: {}, labels: {}, generation: 1, created_time: NOW, created_by: 'a@x.test' } },
-    { type: 'ResourceCreated', data: { id: NP, kind: 'NodePool', name: 'np', spec: {}, labels: {}, owner_references: { id: C, kind: 'Cluster' }, generation: 1, created_time: NOW, created_by: 'a@x.test' } },
+    {
+      type: 'ResourceCreated',
+      data: { id: C, kind: 'Cluster', name: 'prod', spec: {}, labels: {}, generation: 1, created_time: NOW, created_by: 'a@x.test' },
+    },
+    {
+      type: 'ResourceCreated',
+      data: {
+        id: NP,
+        kind: 'NodePool',
+        name: 'np',
+        spec: {},
+        labels: {},
+        owner_references: { id: C, kind: 'Cluster' },
+        generation: 1,
+        created_time: NOW,
+        created_by: 'a@x.test',
+      },
+    },
   ];
   it('DeletionRequested of the target carries deletion_budget_override {caller, reason}; the cascaded nodepool does not', () => {
     const events = deciderSpec(kinds)
       .given(history)
-      .when({ type: 'RequestDeletion', id: C, kind: 'Cluster', budget_override_reason: ' region evacuation ', metadata: { now: NOW, caller: 'root@x.test' } })
+      .when({
+        type: 'RequestDeletion',
+        id: C,
+        kind: 'Cluster',
+        budget_override_reason: ' region evacuation ',
+        metadata: { now: NOW, caller: 'root@x.test' },
+      })
       .thenEvents();
     expect(events.map((e) => (e.type === 'DeletionRequested' ? [e.data.id, e.data.deletion_budget_override] : []))).toEqual([
       [C, { caller: 'root@x.test', reason: 'region evacuation' }],

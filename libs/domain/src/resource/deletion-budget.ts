@@ -46,13 +46,26 @@ export function budgetWindowStart(now: string): string {
  * @throws DeletionBudgetExceeded with the bound hit, its limit, the use and the seconds to wait (`Retry-After`):
  *   for the hourly bound until the oldest deletion counted leaves the window (at least 1 s).
  */
-export function refuseOverBudget(kind: string, tenant: string | undefined, budget: DeletionBudget | undefined, use: DeletionBudgetUse, now: string): void {
+export function refuseOverBudget(
+  kind: string,
+  tenant: string | undefined,
+  budget: DeletionBudget | undefined,
+  use: DeletionBudgetUse,
+  now: string,
+): void {
   if (!budget) return;
   if (budget.max_in_flight !== undefined && use.in_flight >= budget.max_in_flight) {
     throw new DeletionBudgetExceeded(kind, tenant, 'max_in_flight', budget.max_in_flight, use.in_flight, IN_FLIGHT_RETRY_AFTER_SECONDS);
   }
   if (budget.max_per_hour !== undefined && use.in_last_hour >= budget.max_per_hour) {
     const leaves = use.oldest_in_last_hour ? Date.parse(use.oldest_in_last_hour) + HOUR_MS - Date.parse(now) : HOUR_MS;
-    throw new DeletionBudgetExceeded(kind, tenant, 'max_per_hour', budget.max_per_hour, use.in_last_hour, Math.max(1, Math.ceil(leaves / 1000)));
+    throw new DeletionBudgetExceeded(
+      kind,
+      tenant,
+      'max_per_hour',
+      budget.max_per_hour,
+      use.in_last_hour,
+      Math.max(1, Math.ceil(leaves / 1000)),
+    );
   }
 }

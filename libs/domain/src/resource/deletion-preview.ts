@@ -55,7 +55,12 @@ export interface DeletionPreview {
  * the adapters of that ancestor may own the Namespace this resource's released objects live in (the shipped
  * layout: validation's Namespace holds np-configmap's ConfigMap); that Namespace is then kept, released.
  */
-function orphanUnderDeleteNotes(id: string, policy: DeletionPolicy, policies: ReadonlyMap<string, DeletionPolicy>, state: TreeState): string[] {
+function orphanUnderDeleteNotes(
+  id: string,
+  policy: DeletionPolicy,
+  policies: ReadonlyMap<string, DeletionPolicy>,
+  state: TreeState,
+): string[] {
   if (policy !== 'Orphan') return [];
   for (let parent = state.resources.get(id)?.owner_references; parent; parent = state.resources.get(parent.id)?.owner_references) {
     if (!policies.has(parent.id)) return [];
@@ -75,7 +80,8 @@ export function previewDeletion(command: RequestDeletion, state: TreeState, kind
   try {
     events = decideDeletion(command, state, kinds);
   } catch (error) {
-    if (error instanceof DomainError && error.code !== 'ResourceNotFound') return { target, outcome: 'Refused', resources: [], refusal: error };
+    if (error instanceof DomainError && error.code !== 'ResourceNotFound')
+      return { target, outcome: 'Refused', resources: [], refusal: error };
     throw error;
   }
   if (events.length === 0 && isFinalizing(state.resources.get(command.id)!)) return { target, outcome: 'AlreadyDeleting', resources: [] };

@@ -1,4 +1,12 @@
-import { DeletionProtected, KindRegistry, MutationWhileFinalizing, ValidationFailed, previewDeletion, fold, type ResourceEvent } from '@decom/domain';
+import {
+  DeletionProtected,
+  KindRegistry,
+  MutationWhileFinalizing,
+  ValidationFailed,
+  previewDeletion,
+  fold,
+  type ResourceEvent,
+} from '@decom/domain';
 import { deciderSpec } from '../testing/given-when-then.js';
 
 const kinds = new KindRegistry([
@@ -18,7 +26,17 @@ const clusterCreated: ResourceEvent = {
 };
 const npCreated: ResourceEvent = {
   type: 'ResourceCreated',
-  data: { id: NP, kind: 'NodePool', name: 'np-a', spec: {}, labels: {}, owner_references: { id: C, kind: 'Cluster' }, generation: 1, created_time: T0, created_by: 'alice@example.com' },
+  data: {
+    id: NP,
+    kind: 'NodePool',
+    name: 'np-a',
+    spec: {},
+    labels: {},
+    owner_references: { id: C, kind: 'Cluster' },
+    generation: 1,
+    created_time: T0,
+    created_by: 'alice@example.com',
+  },
 };
 const protectedBy = (id: string, kind: string, on: boolean, caller = 'alice@example.com', reason?: string, time = T0): ResourceEvent => ({
   type: 'DeletionProtectionChanged',
@@ -29,11 +47,24 @@ describe('deletion protection › set on create and PATCH, recorded with who and
   it('a create with deletion_protection records the change right after ResourceCreated, generation stays 1', () => {
     const events = spec
       .given([])
-      .when({ type: 'CreateResource', id: C, kind: 'Cluster', name: 'prod', spec: {}, labels: {}, deletion_protection: true, deletion_protection_reason: 'production', metadata: meta('alice@example.com', T0) })
+      .when({
+        type: 'CreateResource',
+        id: C,
+        kind: 'Cluster',
+        name: 'prod',
+        spec: {},
+        labels: {},
+        deletion_protection: true,
+        deletion_protection_reason: 'production',
+        metadata: meta('alice@example.com', T0),
+      })
       .thenEvents();
     expect(events.map((e) => e.type)).toEqual(['ResourceCreated', 'DeletionProtectionChanged']);
     expect(events[1]).toEqual(protectedBy(C, 'Cluster', true, 'alice@example.com', 'production'));
-    expect(fold(events).resources.get(C)).toMatchObject({ generation: 1, deletion_protection: { caller: 'alice@example.com', reason: 'production', time: T0 } });
+    expect(fold(events).resources.get(C)).toMatchObject({
+      generation: 1,
+      deletion_protection: { caller: 'alice@example.com', reason: 'production', time: T0 },
+    });
   });
 
   it('a PATCH setting it records who (a reason is optional), no SpecChanged and no generation bump', () => {
@@ -44,7 +75,10 @@ describe('deletion protection › set on create and PATCH, recorded with who and
   });
 
   it('a PATCH repeating the current value records nothing', () => {
-    spec.given([clusterCreated, protectedBy(C, 'Cluster', true)]).when({ type: 'PatchResource', id: C, kind: 'Cluster', deletion_protection: true, metadata: meta() }).then([]);
+    spec
+      .given([clusterCreated, protectedBy(C, 'Cluster', true)])
+      .when({ type: 'PatchResource', id: C, kind: 'Cluster', deletion_protection: true, metadata: meta() })
+      .then([]);
   });
 
   it('clearing needs a reason (400 on deletion_protection_reason)', () => {
@@ -57,16 +91,41 @@ describe('deletion protection › set on create and PATCH, recorded with who and
   it('clearing with a reason records caller and reason; the spec change of the same PATCH comes first', () => {
     spec
       .given([clusterCreated, protectedBy(C, 'Cluster', true)])
-      .when({ type: 'PatchResource', id: C, kind: 'Cluster', spec: { region: 'eu' }, deletion_protection: false, deletion_protection_reason: ' decommission approved ', metadata: meta('root@example.com') })
+      .when({
+        type: 'PatchResource',
+        id: C,
+        kind: 'Cluster',
+        spec: { region: 'eu' },
+        deletion_protection: false,
+        deletion_protection_reason: ' decommission approved ',
+        metadata: meta('root@example.com'),
+      })
       .then([
-        { type: 'SpecChanged', data: { id: C, kind: 'Cluster', spec: { region: 'eu' }, labels: {}, generation: 2, updated_time: T1, updated_by: 'root@example.com' } },
+        {
+          type: 'SpecChanged',
+          data: {
+            id: C,
+            kind: 'Cluster',
+            spec: { region: 'eu' },
+            labels: {},
+            generation: 2,
+            updated_time: T1,
+            updated_by: 'root@example.com',
+          },
+        },
         protectedBy(C, 'Cluster', false, 'root@example.com', 'decommission approved', T1),
       ]);
   });
 
   it('#12 a Finalizing resource takes no protection change (409)', () => {
-    const deleting: ResourceEvent = { type: 'DeletionRequested', data: { id: C, kind: 'Cluster', generation: 2, deleted_time: T1, deleted_by: 'alice@example.com' } };
-    spec.given([clusterCreated, deleting]).when({ type: 'PatchResource', id: C, kind: 'Cluster', deletion_protection: true, metadata: meta() }).thenThrows(MutationWhileFinalizing);
+    const deleting: ResourceEvent = {
+      type: 'DeletionRequested',
+      data: { id: C, kind: 'Cluster', generation: 2, deleted_time: T1, deleted_by: 'alice@example.com' },
+    };
+    spec
+      .given([clusterCreated, deleting])
+      .when({ type: 'PatchResource', id: C, kind: 'Cluster', deletion_protection: true, metadata: meta() })
+      .thenThrows(MutationWhileFinalizing);
   });
 });
 
@@ -87,7 +146,10 @@ describe('deletion protection › DELETE refused while it is set', () => {
 
   it('every protected member is named, the target first', () => {
     try {
-      spec.given([clusterCreated, npCreated, protectedBy(NP, 'NodePool', true), protectedBy(C, 'Cluster', true)]).when({ type: 'RequestDeletion', id: C, kind: 'Cluster', metadata: meta() }).thenEvents();
+      spec
+        .given([clusterCreated, npCreated, protectedBy(NP, 'NodePool', true), protectedBy(C, 'Cluster', true)])
+        .when({ type: 'RequestDeletion', id: C, kind: 'Cluster', metadata: meta() })
+        .thenEvents();
       throw new Error('expected DeletionProtected');
     } catch (error) {
       expect(error).toBeInstanceOf(DeletionProtected);
@@ -97,7 +159,10 @@ describe('deletion protection › DELETE refused while it is set', () => {
 
   it('once cleared (caller and reason recorded), the DELETE goes through', () => {
     const cleared = protectedBy(C, 'Cluster', false, 'root@example.com', 'retire', T1);
-    const events = spec.given([clusterCreated, protectedBy(C, 'Cluster', true), cleared]).when({ type: 'RequestDeletion', id: C, kind: 'Cluster', metadata: meta() }).thenEvents();
+    const events = spec
+      .given([clusterCreated, protectedBy(C, 'Cluster', true), cleared])
+      .when({ type: 'RequestDeletion', id: C, kind: 'Cluster', metadata: meta() })
+      .thenEvents();
     expect(events.map((e) => e.type)).toEqual(['DeletionRequested']);
   });
 

@@ -60,7 +60,14 @@ function requiredReason(raw: string | undefined): string {
   } catch (error) {
     if (!(error instanceof ValidationFailed)) throw error;
     const message = error.message.replace(/^reason/, 'deletion_protection_reason');
-    throw new ValidationFailed(message, error.violations.map((v) => ({ ...v, field: 'deletion_protection_reason', message: v.message.replace(/^reason/, 'deletion_protection_reason') })));
+    throw new ValidationFailed(
+      message,
+      error.violations.map((v) => ({
+        ...v,
+        field: 'deletion_protection_reason',
+        message: v.message.replace(/^reason/, 'deletion_protection_reason'),
+      })),
+    );
   }
 }
 

@@ -2,7 +2,15 @@
  * The one deletion truth: table-driven cases per seed section, and a property over random forests.
  */
 import fc from 'fast-check';
-import { conditionBlockersOf, deletionAdaptersToRun, dispatchOf, deletionStatus, deletionStatuses, type DeletionGraph, type DeletionNode } from '@decom/domain';
+import {
+  conditionBlockersOf,
+  deletionAdaptersToRun,
+  dispatchOf,
+  deletionStatus,
+  deletionStatuses,
+  type DeletionGraph,
+  type DeletionNode,
+} from '@decom/domain';
 
 const T = '2026-12-01T10:00:00.000Z';
 const finalized = (adapter: string, generation: number) => ({
@@ -23,7 +31,10 @@ const node = (id: string, extra: Partial<DeletionNode> = {}): DeletionNode => ({
 });
 const deleting = (id: string, extra: Partial<DeletionNode> = {}) =>
   node(id, { deleted_time: T, deletion_required_adapters: ['a'], deletion_propagation: 'Background', ...extra });
-const graph = (...nodes: DeletionNode[]): DeletionGraph => ({ nodes: new Map(nodes.map((n) => [n.id, n])), requiredAdaptersOf: () => ['today'] });
+const graph = (...nodes: DeletionNode[]): DeletionGraph => ({
+  nodes: new Map(nodes.map((n) => [n.id, n])),
+  requiredAdaptersOf: () => ['today'],
+});
 
 describe('deletionStatus', () => {
   describe('seed 004 "The order": the bottom-up record wait is an edge of the wait graph', () => {
@@ -59,7 +70,12 @@ describe('deletionStatus', () => {
   });
 
   it('the adapters are the set frozen at DeletionRequested, each with its last report', () => {
-    const status = deletionStatus(graph(deleting('c1', { deletion_required_adapters: ['validation', 'dns'], adapter_statuses: { validation: finalized('validation', 2) } })), 'c1')!;
+    const status = deletionStatus(
+      graph(
+        deleting('c1', { deletion_required_adapters: ['validation', 'dns'], adapter_statuses: { validation: finalized('validation', 2) } }),
+      ),
+      'c1',
+    )!;
     expect(status.required_adapters).toEqual(['validation', 'dns']);
     expect(status.blockers).toEqual([expect.objectContaining({ type: 'AdapterNotFinalized', adapter: 'dns', reported: false })]);
     expect(status.dispatch).toEqual({ action: 'run', adapters: ['dns'] });
@@ -72,24 +88,44 @@ describe('deletionStatus', () => {
       deleting('app1', { owner_id: 'c1', references: ['op1'], paused: { caller: 'bob', reason: 'hold', time: T } }),
     );
     const inUse = deletionStatus(g, 'op1')!.blockers.find((b) => b.type === 'InUse');
-    expect(inUse).toMatchObject({ referrers: [{ id: 'app1', deleting: true, blockers: [{ type: 'Paused', message: 'paused by bob: hold' }, expect.anything()] }] });
+    expect(inUse).toMatchObject({
+      referrers: [{ id: 'app1', deleting: true, blockers: [{ type: 'Paused', message: 'paused by bob: hold' }, expect.anything()] }],
+    });
     expect(inUse!.message).toContain("NodePool 'app1' (deleting; paused by bob: hold)");
   });
 
   it('seed 004 pause: self, parent, dependent — by whom and from where', () => {
     const g = graph(deleting('c1'), deleting('np1', { owner_id: 'c1', paused: { caller: 'bob', reason: 'move', time: T } }));
-    expect(deletionStatus(g, 'c1')!.blockers[0]).toMatchObject({ type: 'Paused', source: 'dependent', paused_by: 'bob', resource: { id: 'np1' } });
+    expect(deletionStatus(g, 'c1')!.blockers[0]).toMatchObject({
+      type: 'Paused',
+      source: 'dependent',
+      paused_by: 'bob',
+      resource: { id: 'np1' },
+    });
     expect(deletionStatus(g, 'np1')!.phase).toBe('Paused');
   });
 
   it('effective policy: recorded once deleting; a force orphan wins', () => {
     const recorded = { policy: 'Delete' as const, source: 'own' as const };
-    expect(deletionStatus(graph(deleting('c1', { recorded_policy: recorded, deletion_policy: 'Orphan' })), 'c1')!.effective_policy).toEqual(recorded);
-    expect(deletionStatus(graph(deleting('c1', { recorded_policy: recorded, force_orphan: true })), 'c1')!.effective_policy).toEqual({ policy: 'Orphan', source: 'force-orphan on Cluster/c1' });
+    expect(deletionStatus(graph(deleting('c1', { recorded_policy: recorded, deletion_policy: 'Orphan' })), 'c1')!.effective_policy).toEqual(
+      recorded,
+    );
+    expect(deletionStatus(graph(deleting('c1', { recorded_policy: recorded, force_orphan: true })), 'c1')!.effective_policy).toEqual({
+      policy: 'Orphan',
+      source: 'force-orphan on Cluster/c1',
+    });
   });
 
   it('the DeletionBlocked condition holds what dispatch holds, in its order: cycle, Foreground dependents, referrers', () => {
-    const fg = deletionStatus(graph(deleting('c1', { deletion_propagation: 'Foreground' }), deleting('np2', { owner_id: 'c1' }), deleting('np1', { owner_id: 'c1' }), node('u1', { references: ['c1'] })), 'c1')!;
+    const fg = deletionStatus(
+      graph(
+        deleting('c1', { deletion_propagation: 'Foreground' }),
+        deleting('np2', { owner_id: 'c1' }),
+        deleting('np1', { owner_id: 'c1' }),
+        node('u1', { references: ['c1'] }),
+      ),
+      'c1',
+    )!;
     expect(conditionBlockersOf(fg)).toEqual([
       { reason: 'DependentsExist', ids: ['np1', 'np2'] },
       { reason: 'InUse', ids: ['u1'] },
@@ -149,7 +185,9 @@ describe('deletionStatus property: no pending deletion is left without progress 
           node(n.id, {
             ...(n.owner ? { owner_id: n.owner } : {}),
             references: n.refs,
-            ...(isDeleting.get(n.id) ? { deleted_time: T, deletion_required_adapters: ['a'], deletion_propagation: n.foreground ? 'Foreground' : 'Background' } : {}),
+            ...(isDeleting.get(n.id)
+              ? { deleted_time: T, deletion_required_adapters: ['a'], deletion_propagation: n.foreground ? 'Foreground' : 'Background' }
+              : {}),
             ...(n.paused ? { paused: { caller: 'bob', reason: 'why', time: T } } : {}),
           }),
         ]),
@@ -191,7 +229,11 @@ describe('deletionStatus property: no pending deletion is left without progress 
           );
         };
         for (const [id, status] of statuses) {
-          if (status.phase === 'HardDeleteDue' || (status.dispatch.action === 'run' && status.dispatch.adapters.length > 0 && status.phase !== 'Paused')) continue;
+          if (
+            status.phase === 'HardDeleteDue' ||
+            (status.dispatch.action === 'run' && status.dispatch.adapters.length > 0 && status.phase !== 'Paused')
+          )
+            continue;
           if (!actionable(id, new Set())) throw new Error(`${id} pending without a named cause: ${JSON.stringify(status.blockers)}`);
         }
       }),
@@ -203,8 +245,17 @@ describe('deletionStatus property: no pending deletion is left without progress 
 describe('deletionAdaptersToRun', () => {
   const deleting = { deleted_time: '2026-12-03T10:00:00Z' };
   it('runs the stored decision’s adapters, none while held, the frozen set without a decision, today’s only for a deletion recorded without one', () => {
-    expect(deletionAdaptersToRun({ ...deleting, deletion_required_adapters: ['dns', 'validation'], deletion_dispatch: { action: 'run', adapters: ['validation'] } }, ['dns', 'validation', 'new'])).toEqual(['validation']);
-    expect(deletionAdaptersToRun({ ...deleting, deletion_required_adapters: ['dns'], deletion_dispatch: { action: 'hold', reason: 'InUse' } }, ['dns'])).toEqual([]);
+    expect(
+      deletionAdaptersToRun(
+        { ...deleting, deletion_required_adapters: ['dns', 'validation'], deletion_dispatch: { action: 'run', adapters: ['validation'] } },
+        ['dns', 'validation', 'new'],
+      ),
+    ).toEqual(['validation']);
+    expect(
+      deletionAdaptersToRun({ ...deleting, deletion_required_adapters: ['dns'], deletion_dispatch: { action: 'hold', reason: 'InUse' } }, [
+        'dns',
+      ]),
+    ).toEqual([]);
     expect(deletionAdaptersToRun({ ...deleting, deletion_required_adapters: ['dns'] }, ['dns', 'new'])).toEqual(['dns']);
     expect(deletionAdaptersToRun(deleting, ['dns', 'new'])).toEqual(['dns', 'new']);
   });

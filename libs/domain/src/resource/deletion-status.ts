@@ -98,7 +98,8 @@ function indexOf(graph: DeletionGraph): Index {
   for (const node of [...graph.nodes.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     if (node.owner_id) children.set(node.owner_id, [...(children.get(node.owner_id) ?? []), node.id]);
     // A resource never waits for itself: a self-reference is no edge.
-    for (const target of new Set(node.references)) if (target !== node.id) referrers.set(target, [...(referrers.get(target) ?? []), node.id]);
+    for (const target of new Set(node.references))
+      if (target !== node.id) referrers.set(target, [...(referrers.get(target) ?? []), node.id]);
   }
   return { children, referrers };
 }
@@ -114,7 +115,11 @@ export function waitEdgesOf(graph: DeletionGraph, id: string, index: Index = ind
 }
 
 /** The wait cycle through `id` with its edges, or undefined. */
-export function waitCycleOf(graph: DeletionGraph, id: string, index: Index = indexOf(graph)): { members: string[]; edges: WaitEdge[] } | undefined {
+export function waitCycleOf(
+  graph: DeletionGraph,
+  id: string,
+  index: Index = indexOf(graph),
+): { members: string[]; edges: WaitEdge[] } | undefined {
   const edgesFrom = (x: string) => waitEdgesOf(graph, x, index);
   const path = findWaitCycle(id, (x) => edgesFrom(x).map((e) => e.to));
   if (!path) return undefined;
@@ -134,7 +139,11 @@ export function pauseOf(graph: DeletionGraph, id: string, index: Index = indexOf
   const node = graph.nodes.get(id);
   if (!node) return undefined;
   if (node.paused) return mark(node, 'self');
-  for (let owner = node.owner_id ? graph.nodes.get(node.owner_id) : undefined; owner; owner = owner.owner_id ? graph.nodes.get(owner.owner_id) : undefined) {
+  for (
+    let owner = node.owner_id ? graph.nodes.get(node.owner_id) : undefined;
+    owner;
+    owner = owner.owner_id ? graph.nodes.get(owner.owner_id) : undefined
+  ) {
     if (owner.paused) return mark(owner, 'parent');
   }
   if (!node.deleted_time) return undefined;
@@ -179,7 +188,13 @@ export function deletionStatus(graph: DeletionGraph, id: string, depth = 1, inde
   const propagation = node.deletion_propagation ?? DEFAULT_PROPAGATION_POLICY;
   const required = node.deletion_required_adapters ?? graph.requiredAdaptersOf(node.kind);
   const children = index.children.get(id) ?? [];
-  const reconcile = { generation: node.generation, deleted_time: node.deleted_time, required_adapters: required, adapter_statuses: node.adapter_statuses, child_record_count: children.length };
+  const reconcile = {
+    generation: node.generation,
+    deleted_time: node.deleted_time,
+    required_adapters: required,
+    adapter_statuses: node.adapter_statuses,
+    child_record_count: children.length,
+  };
   const pending = [...required].sort().filter((a) => !isAdapterMet(reconcile, a));
   const pause = pauseOf(graph, id, index);
   const cycle = waitCycleOf(graph, id, index);
@@ -198,9 +213,15 @@ export function deletionStatus(graph: DeletionGraph, id: string, depth = 1, inde
   if (referrers.length > 0) {
     const held = referrers.map((r): InUseReferrer => {
       const own = depth > 0 ? deletionStatus(graph, r, depth - 1, index) : undefined;
-      return { ...name(r), deleting: graph.nodes.get(r)?.deleted_time !== undefined, blockers: (own?.blockers ?? []).map((b) => ({ type: b.type, message: b.message })) };
+      return {
+        ...name(r),
+        deleting: graph.nodes.get(r)?.deleted_time !== undefined,
+        blockers: (own?.blockers ?? []).map((b) => ({ type: b.type, message: b.message })),
+      };
     });
-    const described = held.map((r) => `${r.kind} '${r.name}'${r.deleting ? (r.blockers[0] ? ` (deleting; ${r.blockers[0].message})` : ' (deleting)') : ' (live)'}`);
+    const described = held.map(
+      (r) => `${r.kind} '${r.name}'${r.deleting ? (r.blockers[0] ? ` (deleting; ${r.blockers[0].message})` : ' (deleting)') : ' (live)'}`,
+    );
     blockers.push({ type: 'InUse', message: `in use by ${described.join(', ')}: each must be hard-deleted first`, referrers: held });
   }
   if (children.length > 0) {
@@ -216,7 +237,8 @@ export function deletionStatus(graph: DeletionGraph, id: string, depth = 1, inde
       holds_adapters: foreground,
     });
   }
-  for (const adapter of pending) blockers.push(adapterNotFinalizedBlocker(adapter, node.adapter_statuses[adapter], node.generation, pause !== undefined));
+  for (const adapter of pending)
+    blockers.push(adapterNotFinalizedBlocker(adapter, node.adapter_statuses[adapter], node.generation, pause !== undefined));
   // A verification only holds a resource whose gate holds: before that its leftovers are the adapters' work.
   if (node.leftovers && pending.length === 0 && children.length === 0) blockers.push(...leftoverBlockers(node.leftovers));
   const dispatch: DispatchDecision = cycle
@@ -239,7 +261,15 @@ export function deletionStatus(graph: DeletionGraph, id: string, depth = 1, inde
             : selfOrAncestorPaused
               ? 'Paused'
               : 'HardDeleteDue';
-  return { id, phase, blockers, effective_policy: effectivePolicyOf(graph, id), deletion_propagation: propagation, required_adapters: [...required], dispatch };
+  return {
+    id,
+    phase,
+    blockers,
+    effective_policy: effectivePolicyOf(graph, id),
+    deletion_propagation: propagation,
+    required_adapters: [...required],
+    dispatch,
+  };
 }
 
 /** `deletionStatus` of every deleting resource of the snapshot, by id. */
@@ -261,8 +291,10 @@ export function deletionStatuses(graph: DeletionGraph): Map<string, DeletionStat
  */
 export function conditionBlockersOf(status: DeletionStatus): DeletionBlocker[] {
   const out: DeletionBlocker[] = [];
-  for (const b of status.blockers) if (b.type === 'DependencyCycle') out.push({ reason: 'DependencyCycle', ids: b.members.map((m) => m.id) });
-  for (const b of status.blockers) if (b.type === 'DependentsRemaining' && b.holds_adapters) out.push({ reason: 'DependentsExist', ids: [...b.ids].sort() });
+  for (const b of status.blockers)
+    if (b.type === 'DependencyCycle') out.push({ reason: 'DependencyCycle', ids: b.members.map((m) => m.id) });
+  for (const b of status.blockers)
+    if (b.type === 'DependentsRemaining' && b.holds_adapters) out.push({ reason: 'DependentsExist', ids: [...b.ids].sort() });
   for (const b of status.blockers) if (b.type === 'InUse') out.push({ reason: 'InUse', ids: b.referrers.map((r) => r.id).sort() });
   return out;
 }

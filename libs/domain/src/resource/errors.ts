@@ -160,7 +160,10 @@ export class CascadeThroughLiveReference extends DomainError {
     readonly hidden = 0,
   ) {
     const first = references[0];
-    const named = references.map((r) => `${r.referenced.kind} '${r.referenced.name}' (${r.referenced.id}), referenced by live ${r.referrer.kind} '${r.referrer.name}' (${r.referrer.id})`);
+    const named = references.map(
+      (r) =>
+        `${r.referenced.kind} '${r.referenced.name}' (${r.referenced.id}), referenced by live ${r.referrer.kind} '${r.referrer.name}' (${r.referrer.id})`,
+    );
     super(
       `Cannot delete ${kind} '${id}': its subtree holds ${[...named, ...(hidden > 0 ? [`resources referenced by ${outsideTenant(hidden)}`] : [])].join('; ')}; ${first ? `delete the ${first.referrer.kind} '${first.referrer.name}' first` : 'their owners must delete them first'}`,
     );
@@ -212,7 +215,9 @@ export class DeletionProtected extends DomainError {
     readonly protected_resources: readonly { id: string; kind: string; name: string }[],
   ) {
     const named = protected_resources.map((r) => `${r.kind} '${r.name}' (${r.id})`);
-    super(`Cannot delete ${kind} '${id}': deletion_protection is set on ${named.join(', ')}; clear it first (PATCH deletion_protection: false with a reason)`);
+    super(
+      `Cannot delete ${kind} '${id}': deletion_protection is set on ${named.join(', ')}; clear it first (PATCH deletion_protection: false with a reason)`,
+    );
   }
 }
 
@@ -254,7 +259,10 @@ export class DeletionBudgetExceeded extends DomainError {
     readonly used: number,
     readonly retry_after_seconds: number,
   ) {
-    const what = budget === 'max_in_flight' ? `${used} top-level ${kind} deletion(s) in flight` : `${used} top-level ${kind} deletion(s) in the last hour`;
+    const what =
+      budget === 'max_in_flight'
+        ? `${used} top-level ${kind} deletion(s) in flight`
+        : `${used} top-level ${kind} deletion(s) in the last hour`;
     super(
       `deletion budget limits.deletions.${kind}.${budget} = ${limit} reached${tenant ? ` for tenant ${tenant}` : ''}: ${what}; retry after ${retry_after_seconds} s, or an administrator may override it with a reason`,
     );

@@ -66,7 +66,9 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
       update(resources, event.data.id, (r) => ({
         ...r,
         adapter_statuses: { ...r.adapter_statuses, [status.adapter]: status },
-        ...(fence && { adapter_fences: { ...r.adapter_fences, [status.adapter]: Math.max(fence.sequence, r.adapter_fences?.[status.adapter] ?? 0) } }),
+        ...(fence && {
+          adapter_fences: { ...r.adapter_fences, [status.adapter]: Math.max(fence.sequence, r.adapter_fences?.[status.adapter] ?? 0) },
+        }),
       }));
       break;
     }
@@ -94,7 +96,13 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
       // A real confirmation is an audit fact (its state change came with AdapterStatusReported); an abandon
       // also marks the adapter so its later reports are discarded.
       if (d.forced) {
-        update(resources, d.id, (r) => ({ ...r, abandoned_adapters: { ...r.abandoned_adapters, [d.adapter]: { caller: d.caller ?? '', reason: d.reason ?? '', time: d.finalized_time } } }));
+        update(resources, d.id, (r) => ({
+          ...r,
+          abandoned_adapters: {
+            ...r.abandoned_adapters,
+            [d.adapter]: { caller: d.caller ?? '', reason: d.reason ?? '', time: d.finalized_time },
+          },
+        }));
       }
       break;
     }
@@ -102,7 +110,9 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
       const d = event.data;
       update(resources, d.id, (r) => {
         const { deletion_protection: _before, ...rest } = r;
-        return d.deletion_protection ? { ...rest, deletion_protection: { caller: d.caller, reason: d.reason ?? '', time: d.changed_time } } : rest;
+        return d.deletion_protection
+          ? { ...rest, deletion_protection: { caller: d.caller, reason: d.reason ?? '', time: d.changed_time } }
+          : rest;
       });
       break;
     }
@@ -147,11 +157,7 @@ export function evolve(state: TreeState, event: ResourceEvent): TreeState {
   return { resources, ...(removed && { removed }), ...(inventories && { inventories }), ...(breakGlass && { break_glass: breakGlass }) };
 }
 
-function update(
-  resources: Map<string, ResourceState>,
-  id: string,
-  change: (resource: ResourceState) => ResourceState,
-): void {
+function update(resources: Map<string, ResourceState>, id: string, change: (resource: ResourceState) => ResourceState): void {
   const current = resources.get(id);
   if (current) resources.set(id, change(current));
 }

@@ -33,11 +33,21 @@ const after = (history: ResourceEvent[], command: ResourceCommand) => [...histor
 
 describe('Fencing › stale reports are recorded as discarded, never applied', () => {
   it('a report whose run was for an older generation is AdapterStatusDiscarded with reason StaleFence', () => {
-    const events = spec.given([created, deleted]).when(report(2, inProgress, { generation: 1, sequence: 10 })).thenEvents();
+    const events = spec
+      .given([created, deleted])
+      .when(report(2, inProgress, { generation: 1, sequence: 10 }))
+      .thenEvents();
     expect(events).toEqual([
       {
         type: 'AdapterStatusDiscarded',
-        data: expect.objectContaining({ id: NP, adapter: 'np-configmap', reason: 'StaleFence', fence: { generation: 1, sequence: 10 }, observed_generation: 2, discarded_time: T2 }),
+        data: expect.objectContaining({
+          id: NP,
+          adapter: 'np-configmap',
+          reason: 'StaleFence',
+          fence: { generation: 1, sequence: 10 },
+          observed_generation: 2,
+          discarded_time: T2,
+        }),
       },
     ]);
     expect((events[0]!.data as { message: string }).message).toMatch(/run was for generation 1, the resource is at 2/);
@@ -46,22 +56,35 @@ describe('Fencing › stale reports are recorded as discarded, never applied', (
   it('after a later run (higher sequence) reported, an earlier run of the same generation is discarded', () => {
     const history = after([created, deleted], report(2, finalized, { generation: 2, sequence: 20 }));
     expect(fold(history).resources.get(NP)?.adapter_fences).toEqual({ 'np-configmap': 20 });
-    const events = spec.given(history).when(report(2, inProgress, { generation: 2, sequence: 19 }, '2026-12-01T10:03:00.000Z')).thenEvents();
+    const events = spec
+      .given(history)
+      .when(report(2, inProgress, { generation: 2, sequence: 19 }, '2026-12-01T10:03:00.000Z'))
+      .thenEvents();
     expect(events.map((e) => e.type)).toEqual(['AdapterStatusDiscarded']);
     // The stored Finalized=True stays.
-    expect(fold([...history, ...events]).resources.get(NP)?.adapter_statuses['np-configmap']?.conditions.find((c) => c.type === 'Finalized')?.status).toBe('True');
+    expect(
+      fold([...history, ...events])
+        .resources.get(NP)
+        ?.adapter_statuses['np-configmap']?.conditions.find((c) => c.type === 'Finalized')?.status,
+    ).toBe('True');
   });
 
   it('a current fence is applied and carried on AdapterStatusReported; a newer sequence wins', () => {
     const history = after([created, deleted], report(2, inProgress, { generation: 2, sequence: 20 }));
-    const events = spec.given(history).when(report(2, finalized, { generation: 2, sequence: 21 }, '2026-12-01T10:03:00.000Z')).thenEvents();
+    const events = spec
+      .given(history)
+      .when(report(2, finalized, { generation: 2, sequence: 21 }, '2026-12-01T10:03:00.000Z'))
+      .thenEvents();
     expect(events.map((e) => e.type)).toEqual(['AdapterStatusReported', 'AdapterFinalized']);
     expect(events[0]!.data).toMatchObject({ fence: { generation: 2, sequence: 21 } });
   });
 
   it('a report without a fence (any HyperFleet adapter) follows the ingestion rules alone', () => {
     const history = after([created, deleted], report(2, inProgress, { generation: 2, sequence: 20 }));
-    const events = spec.given(history).when(report(2, finalized, undefined, '2026-12-01T10:03:00.000Z')).thenEvents();
+    const events = spec
+      .given(history)
+      .when(report(2, finalized, undefined, '2026-12-01T10:03:00.000Z'))
+      .thenEvents();
     expect(events.map((e) => e.type)).toEqual(['AdapterStatusReported', 'AdapterFinalized']);
   });
 });

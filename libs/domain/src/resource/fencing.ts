@@ -9,7 +9,6 @@ import type { ReportFence } from './report-fence.js';
 
 export type { ReportFence } from './report-fence.js';
 
-
 /**
  * Why a fenced report is stale, or undefined when it may be ingested:
  * - its run was started for an older generation than the resource's (a newer run owns it), or

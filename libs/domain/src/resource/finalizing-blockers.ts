@@ -9,7 +9,14 @@
 import { ConditionType, Reason, type ResourceCondition } from './conditions.js';
 import type { AdapterNotFinalizedBlocker, BlockerCondition, DeletionStatusBlocker, PauseMark } from './blocker-vocabulary.js';
 
-export type { BlockerCondition, ResourceRef, PauseMark, PausedBlocker, AdapterNotFinalizedBlocker, HoldingObject } from './blocker-vocabulary.js';
+export type {
+  BlockerCondition,
+  ResourceRef,
+  PauseMark,
+  PausedBlocker,
+  AdapterNotFinalizedBlocker,
+  HoldingObject,
+} from './blocker-vocabulary.js';
 import { describeHolding, holdingOf } from './holding.js';
 import type { AdapterStatus } from './resource.events.js';
 
@@ -143,7 +150,12 @@ export function finalizingBlockers(input: BlockerInput): FinalizingBlocker[] {
     const deadline = Date.parse(input.deleted_time) + timeout * 1000;
     if (Date.parse(input.now) >= deadline) {
       const since = new Date(deadline).toISOString();
-      out.push({ type: 'TimedOut', message: `deletion timed out at ${since} (deletion_timeout_seconds ${timeout})`, since, timeout_seconds: timeout });
+      out.push({
+        type: 'TimedOut',
+        message: `deletion timed out at ${since} (deletion_timeout_seconds ${timeout})`,
+        since,
+        timeout_seconds: timeout,
+      });
     }
   }
   return out;
@@ -173,13 +185,31 @@ export function pauseMessage(pause: PauseMark): string {
  * since ...)`, then an unhealthy Health's reason and message); otherwise the message is the unhealthy
  * Health's, or Finalized's, reason and message.
  */
-export function adapterNotFinalizedBlocker(adapter: string, status: AdapterStatus | undefined, generation: number, heldByPause: boolean): AdapterNotFinalizedBlocker {
+export function adapterNotFinalizedBlocker(
+  adapter: string,
+  status: AdapterStatus | undefined,
+  generation: number,
+  heldByPause: boolean,
+): AdapterNotFinalizedBlocker {
   if (!status) {
-    return { type: 'AdapterNotFinalized', adapter, reported: false, generation, held_by_pause: heldByPause, message: `${adapter}: no report yet` };
+    return {
+      type: 'AdapterNotFinalized',
+      adapter,
+      reported: false,
+      generation,
+      held_by_pause: heldByPause,
+      message: `${adapter}: no report yet`,
+    };
   }
   const pick = (type: string): BlockerCondition | undefined => {
     const c = status.conditions.find((x) => x.type === type);
-    return c ? { status: c.status, ...(c.reason !== undefined ? { reason: c.reason } : {}), ...(c.message !== undefined ? { message: c.message } : {}) } : undefined;
+    return c
+      ? {
+          status: c.status,
+          ...(c.reason !== undefined ? { reason: c.reason } : {}),
+          ...(c.message !== undefined ? { message: c.message } : {}),
+        }
+      : undefined;
   };
   const finalized = pick(ConditionType.Finalized);
   const health = pick(ConditionType.Health);
@@ -189,7 +219,8 @@ export function adapterNotFinalizedBlocker(adapter: string, status: AdapterStatu
   // The objects Kubernetes keeps (finalizers) say more than "cleanup in progress"; a failure still shows after them.
   const holding = current ? holdingOf(status.data) : [];
   const conditionDetail = telling
-    ? [telling.reason, telling.message].filter((s) => s !== undefined && s !== '').join(': ') || `Finalized=${finalized?.status ?? 'absent'}`
+    ? [telling.reason, telling.message].filter((s) => s !== undefined && s !== '').join(': ') ||
+      `Finalized=${finalized?.status ?? 'absent'}`
     : 'no Finalized condition reported';
   const detail = !current
     ? `last report at generation ${status.observed_generation}, deletion is generation ${generation}`

@@ -1,16 +1,12 @@
 import { labelKeyProblem, labelViolations } from './labels.js';
 
 describe("labels follow Kubernetes' label syntax", () => {
-  it.each([
-    'team',
-    'app.kubernetes.io/name',
-    'example.com/team_a-1.b',
-    'a',
-    `${'k'.repeat(63)}`,
-    `${'p'.repeat(63)}.example.com/x`,
-  ])('accepts the key %s', (key) => {
-    expect(labelKeyProblem(key)).toBeUndefined();
-  });
+  it.each(['team', 'app.kubernetes.io/name', 'example.com/team_a-1.b', 'a', `${'k'.repeat(63)}`, `${'p'.repeat(63)}.example.com/x`])(
+    'accepts the key %s',
+    (key) => {
+      expect(labelKeyProblem(key)).toBeUndefined();
+    },
+  );
 
   it.each([
     ['', 'must have a name'],

@@ -17,10 +17,19 @@ export function labelViolations(labels: Readonly<Record<string, unknown>>): Fiel
     const field = `labels.${quote(key)}`;
     const keyProblem = labelKeyProblem(key);
     if (keyProblem) return [{ field, constraint: 'pattern', message: `label key ${JSON.stringify(quote(key))} ${keyProblem}` }];
-    if (typeof value !== 'string') return [{ field, constraint: 'format', message: `label values must be strings, got ${value === null ? 'null' : typeof value}` }];
-    if (value.length > 63) return [{ field, constraint: 'max_length', message: `label value must be at most 63 characters, got ${value.length}` }];
+    if (typeof value !== 'string')
+      return [{ field, constraint: 'format', message: `label values must be strings, got ${value === null ? 'null' : typeof value}` }];
+    if (value.length > 63)
+      return [{ field, constraint: 'max_length', message: `label value must be at most 63 characters, got ${value.length}` }];
     if (value !== '' && !NAME.test(value)) {
-      return [{ field, value: quote(value), constraint: 'pattern', message: 'label value must be empty or letters, digits, "-", "_" and "." beginning and ending with a letter or digit' }];
+      return [
+        {
+          field,
+          value: quote(value),
+          constraint: 'pattern',
+          message: 'label value must be empty or letters, digits, "-", "_" and "." beginning and ending with a letter or digit',
+        },
+      ];
     }
     return [];
   });
@@ -37,7 +46,8 @@ export function labelKeyProblem(key: string): string | undefined {
     }
   }
   if (name === '' || name.length > 63) return 'must have a name of 1..63 characters (after the optional "prefix/")';
-  if (!NAME.test(name)) return 'must be letters, digits, "-", "_" and "." beginning and ending with a letter or digit (after the optional "prefix/")';
+  if (!NAME.test(name))
+    return 'must be letters, digits, "-", "_" and "." beginning and ending with a letter or digit (after the optional "prefix/")';
   return undefined;
 }
 

@@ -17,17 +17,39 @@ const T0 = '2026-12-01T10:00:00.000Z';
 const T1 = '2026-12-01T10:01:00.000Z';
 const C = 'c0000000-0000-7000-8000-0000000000aa';
 const meta = { now: T1, caller: 'admin@example.com' };
-const created: ResourceEvent = { type: 'ResourceCreated', data: { id: C, kind: 'Cluster', name: 'c', spec: {}, labels: {}, generation: 1, created_time: T0, created_by: 'a@example.com' } };
-const deleted: ResourceEvent = { type: 'DeletionRequested', data: { id: C, kind: 'Cluster', generation: 2, deleted_time: T0, deleted_by: 'a@example.com', deletion_policy: 'Delete' } };
-const hardDeleted = (cause: 'Reconciled' | 'ForceDeleted'): ResourceEvent => ({ type: 'HardDeleted', data: { id: C, kind: 'Cluster', hard_deleted_time: T1, cause } });
+const created: ResourceEvent = {
+  type: 'ResourceCreated',
+  data: { id: C, kind: 'Cluster', name: 'c', spec: {}, labels: {}, generation: 1, created_time: T0, created_by: 'a@example.com' },
+};
+const deleted: ResourceEvent = {
+  type: 'DeletionRequested',
+  data: { id: C, kind: 'Cluster', generation: 2, deleted_time: T0, deleted_by: 'a@example.com', deletion_policy: 'Delete' },
+};
+const hardDeleted = (cause: 'Reconciled' | 'ForceDeleted'): ResourceEvent => ({
+  type: 'HardDeleted',
+  data: { id: C, kind: 'Cluster', hard_deleted_time: T1, cause },
+});
 const objects: LeakedObject[] = [{ apiVersion: 'v1', kind: 'Namespace', name: 'ns', uid: 'u1', adapter: 'validation' }];
-const inventory = { type: 'RecordLeakInventory', id: C, kind: 'Cluster', adapter: 'validation', trigger: 'ForceDeleted', objects, metadata: meta } as const;
+const inventory = {
+  type: 'RecordLeakInventory',
+  id: C,
+  kind: 'Cluster',
+  adapter: 'validation',
+  trigger: 'ForceDeleted',
+  objects,
+  metadata: meta,
+} as const;
 
 describe('leak inventory', () => {
   it('records the inventory of a force-deleted resource once (a replayed reaction records nothing)', () => {
     const history = [created, deleted, hardDeleted('ForceDeleted')];
     const events = decideLeakInventory(inventory, fold(history));
-    expect(events).toEqual([{ type: 'LeakInventoryRecorded', data: { id: C, kind: 'Cluster', adapter: 'validation', trigger: 'ForceDeleted', objects, recorded_time: T1 } }]);
+    expect(events).toEqual([
+      {
+        type: 'LeakInventoryRecorded',
+        data: { id: C, kind: 'Cluster', adapter: 'validation', trigger: 'ForceDeleted', objects, recorded_time: T1 },
+      },
+    ]);
     expect(decideLeakInventory(inventory, fold([...history, ...events]))).toEqual([]);
   });
 
@@ -39,9 +61,14 @@ describe('leak inventory', () => {
   it('an audited cleanup needs a reason and a resource that no longer exists', () => {
     const cleanup = { type: 'RecordLeakCleanup', id: C, kind: 'Cluster', reason: 'INC-7', objects, metadata: meta } as const;
     expect(decideLeakCleanup(cleanup, fold([created, deleted, hardDeleted('Reconciled')]))).toEqual([
-      { type: 'LeakedObjectsDeleted', data: { id: C, kind: 'Cluster', caller: 'admin@example.com', reason: 'INC-7', objects, deleted_time: T1 } },
+      {
+        type: 'LeakedObjectsDeleted',
+        data: { id: C, kind: 'Cluster', caller: 'admin@example.com', reason: 'INC-7', objects, deleted_time: T1 },
+      },
     ]);
-    expect(() => decideLeakCleanup({ ...cleanup, reason: ' ' }, fold([created, deleted, hardDeleted('Reconciled')]))).toThrow(ValidationFailed);
+    expect(() => decideLeakCleanup({ ...cleanup, reason: ' ' }, fold([created, deleted, hardDeleted('Reconciled')]))).toThrow(
+      ValidationFailed,
+    );
     expect(() => decideLeakCleanup(cleanup, fold([created]))).toThrow(/still exists/);
   });
 });
@@ -66,7 +93,15 @@ describe('ownership records: Adopted', () => {
   it('a report with Applied=True/AdoptedWithDrift records Adopted naming the drift; the same report again records nothing', () => {
     const events = decide(report('AdoptedWithDrift', drift), fold([created]), kinds);
     expect(events.map((e) => e.type)).toEqual(['AdapterStatusReported', 'Adopted']);
-    expect(events[1]!.data).toEqual({ id: C, kind: 'Cluster', adapter: 'validation', observed_generation: 1, reason: 'AdoptedWithDrift', message: drift, adopted_time: T1 });
+    expect(events[1]!.data).toEqual({
+      id: C,
+      kind: 'Cluster',
+      adapter: 'validation',
+      observed_generation: 1,
+      reason: 'AdoptedWithDrift',
+      message: drift,
+      adopted_time: T1,
+    });
     expect(decide(report('AdoptedWithDrift', drift, '2026-12-01T10:02:00.000Z'), fold([created, ...events]), kinds)).toEqual([]);
   });
 

@@ -34,7 +34,6 @@ export interface RecordLeakCleanup {
   readonly metadata: CommandMetadata;
 }
 
-
 /** The idempotency key of an inventory: one per resource, adapter and trigger. */
 export function inventoryKey(id: string, adapter: string, trigger: LeakTrigger): string {
   return `${id}/${adapter}/${trigger}`;
@@ -59,7 +58,11 @@ export function decideLeakInventory(command: RecordLeakInventory, state: TreeSta
         ? live?.abandoned_adapters?.[command.adapter] !== undefined || removed?.abandoned_adapters?.includes(command.adapter) === true
         : live?.force_orphan !== undefined || removed?.force_orphaned === true;
   if (!allowed) {
-    const what = { ForceDeleted: 'force-deleted', ForceOrphaned: 'force-orphaned', AdapterAbandoned: `abandoned by adapter '${command.adapter}'` }[command.trigger];
+    const what = {
+      ForceDeleted: 'force-deleted',
+      ForceOrphaned: 'force-orphaned',
+      AdapterAbandoned: `abandoned by adapter '${command.adapter}'`,
+    }[command.trigger];
     const message = `${command.kind} ${command.id} was not ${what}: no leak inventory to record`;
     throw new ValidationFailed(message, [{ field: 'trigger', value: command.trigger, constraint: 'enum', message }]);
   }
@@ -67,7 +70,14 @@ export function decideLeakInventory(command: RecordLeakInventory, state: TreeSta
   return [
     {
       type: 'LeakInventoryRecorded',
-      data: { id: command.id, kind: command.kind, adapter: command.adapter, trigger: command.trigger, objects: command.objects, recorded_time: command.metadata.now },
+      data: {
+        id: command.id,
+        kind: command.kind,
+        adapter: command.adapter,
+        trigger: command.trigger,
+        objects: command.objects,
+        recorded_time: command.metadata.now,
+      },
     },
   ];
 }
@@ -87,7 +97,14 @@ export function decideLeakCleanup(command: RecordLeakCleanup, state: TreeState):
   return [
     {
       type: 'LeakedObjectsDeleted',
-      data: { id: command.id, kind: command.kind, caller: command.metadata.caller, reason, objects: command.objects, deleted_time: command.metadata.now },
+      data: {
+        id: command.id,
+        kind: command.kind,
+        caller: command.metadata.caller,
+        reason,
+        objects: command.objects,
+        deleted_time: command.metadata.now,
+      },
     },
   ];
 }

@@ -24,7 +24,10 @@ describe('name reservations', () => {
   });
 
   it('a top-level create reserves its name; a child create reserves nothing (its tree stream decides)', () => {
-    expect(nameReservationsOf([created('c', 'c1')], fold([]))).toEqual({ reserve: [{ key: 'name/-/Cluster/-/c1', holder: 'c' }], release: [] });
+    expect(nameReservationsOf([created('c', 'c1')], fold([]))).toEqual({
+      reserve: [{ key: 'name/-/Cluster/-/c1', holder: 'c' }],
+      release: [],
+    });
     const tree = fold([created('c', 'c1')]);
     expect(nameReservationsOf([created('p', 'p1', { id: 'c', kind: 'Cluster' })], tree)).toEqual({ reserve: [], release: [] });
   });
@@ -33,8 +36,17 @@ describe('name reservations', () => {
     const tree = fold([created('c', 'c1'), created('p', 'p1', { id: 'c', kind: 'Cluster' })]);
     const hardDeleted = (id: string, owner?: { id: string; kind: string }): ResourceEvent => ({
       type: 'HardDeleted',
-      data: { id, kind: owner ? 'NodePool' : 'Cluster', ...(owner ? { owner_references: owner } : {}), hard_deleted_time: '2026-01-02T00:00:00Z', cause: 'Reconciled' },
+      data: {
+        id,
+        kind: owner ? 'NodePool' : 'Cluster',
+        ...(owner ? { owner_references: owner } : {}),
+        hard_deleted_time: '2026-01-02T00:00:00Z',
+        cause: 'Reconciled',
+      },
     });
-    expect(nameReservationsOf([hardDeleted('p', { id: 'c', kind: 'Cluster' }), hardDeleted('c')], tree)).toEqual({ reserve: [], release: ['name/-/Cluster/-/c1'] });
+    expect(nameReservationsOf([hardDeleted('p', { id: 'c', kind: 'Cluster' }), hardDeleted('c')], tree)).toEqual({
+      reserve: [],
+      release: ['name/-/Cluster/-/c1'],
+    });
   });
 });

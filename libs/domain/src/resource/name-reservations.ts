@@ -32,7 +32,10 @@ export function nameReservationsOf(
   const release: string[] = [];
   for (const event of events) {
     if (event.type === 'ResourceCreated' && !event.data.owner_references) {
-      reserve.push({ key: nameReservationKey({ kind: event.data.kind, name: event.data.name, tenant: tenancyKey(event.data.tenant) }), holder: event.data.id });
+      reserve.push({
+        key: nameReservationKey({ kind: event.data.kind, name: event.data.name, tenant: tenancyKey(event.data.tenant) }),
+        holder: event.data.id,
+      });
     }
     if (event.type === 'HardDeleted' && !event.data.owner_references) {
       const resource = before.resources.get(event.data.id);

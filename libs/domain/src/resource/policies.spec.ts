@@ -24,19 +24,37 @@ const NP = 'n1';
 const created = (id: string, kind: string, extra: object = {}, owner?: string): ResourceEvent =>
   ({
     type: 'ResourceCreated',
-    data: { id, kind, name: id, spec: {}, labels: {}, generation: 1, created_time: T0, created_by: 'a', ...(owner ? { owner_references: { id: owner, kind: 'Cluster' } } : {}), ...extra },
+    data: {
+      id,
+      kind,
+      name: id,
+      spec: {},
+      labels: {},
+      generation: 1,
+      created_time: T0,
+      created_by: 'a',
+      ...(owner ? { owner_references: { id: owner, kind: 'Cluster' } } : {}),
+      ...extra,
+    },
   }) as ResourceEvent;
 const del = (id: string, kind: string): ResourceCommand => ({ type: 'RequestDeletion', id, kind, metadata: meta() });
 const run = (history: ResourceEvent[], command: ResourceCommand) => [...history, ...decide(command, fold(history), kinds)];
 
 describe('seed 003 › deletion policy', () => {
   it('defaults to Delete and records the policy each deletion runs with', () => {
-    const events = spec.given([created(C, 'Cluster'), created(NP, 'NodePool', {}, C)]).when(del(C, 'Cluster')).thenEvents();
+    const events = spec
+      .given([created(C, 'Cluster'), created(NP, 'NodePool', {}, C)])
+      .when(del(C, 'Cluster'))
+      .thenEvents();
     expect(events.map((e) => (e.data as { deletion_policy?: string }).deletion_policy)).toEqual(['Delete', 'Delete']);
   });
 
   it('cascades Orphan to children unless they say otherwise', () => {
-    const history = [created(C, 'Cluster', { deletion_policy: 'Orphan' }), created(NP, 'NodePool', {}, C), created('n2', 'NodePool', { deletion_policy: 'Delete' }, C)];
+    const history = [
+      created(C, 'Cluster', { deletion_policy: 'Orphan' }),
+      created(NP, 'NodePool', {}, C),
+      created('n2', 'NodePool', { deletion_policy: 'Delete' }, C),
+    ];
     const events = spec.given(history).when(del(C, 'Cluster')).thenEvents();
     expect(events.map((e) => [e.data.id, (e.data as { deletion_policy?: string }).deletion_policy])).toEqual([
       [C, 'Orphan'],
@@ -47,10 +65,22 @@ describe('seed 003 › deletion policy', () => {
 
   it('force-orphan is allowed only while Finalizing, needs a reason, and beats every declared policy below it', () => {
     const history = [created(C, 'Cluster'), created(NP, 'NodePool', { deletion_policy: 'Delete' }, C)];
-    spec.given(history).when({ type: 'ForceOrphan', id: C, kind: 'Cluster', reason: 'QM gone', metadata: meta() }).thenThrows(NotFinalizing);
+    spec
+      .given(history)
+      .when({ type: 'ForceOrphan', id: C, kind: 'Cluster', reason: 'QM gone', metadata: meta() })
+      .thenThrows(NotFinalizing);
     const deleting = run(history, del(C, 'Cluster'));
-    spec.given(deleting).when({ type: 'ForceOrphan', id: C, kind: 'Cluster', reason: ' ', metadata: meta() }).thenThrows(ValidationFailed, /reason is required/);
-    const orphaned = run(deleting, { type: 'ForceOrphan', id: C, kind: 'Cluster', reason: 'backend decommissioned', metadata: meta(T1, 'admin') });
+    spec
+      .given(deleting)
+      .when({ type: 'ForceOrphan', id: C, kind: 'Cluster', reason: ' ', metadata: meta() })
+      .thenThrows(ValidationFailed, /reason is required/);
+    const orphaned = run(deleting, {
+      type: 'ForceOrphan',
+      id: C,
+      kind: 'Cluster',
+      reason: 'backend decommissioned',
+      metadata: meta(T1, 'admin'),
+    });
     expect(orphaned.at(-1)).toMatchObject({ type: 'ForceOrphaned', data: { caller: 'admin', reason: 'backend decommissioned' } });
     const tree = fold(orphaned);
     expect(effectiveDeletionPolicy(tree, tree.resources.get(NP)!)).toBe('Orphan');
@@ -114,11 +144,24 @@ describe('seed 004 › delete guard', () => {
 
 describe('seed 004 › pause stops a deletion', () => {
   it('pause/unpause need a reason, are recorded once, and work in any state', () => {
-    spec.given([created(C, 'Cluster')]).when({ type: 'SetPaused', id: C, kind: 'Cluster', paused: true, reason: '', metadata: meta() }).thenThrows(ValidationFailed);
-    const paused = run([created(C, 'Cluster')], { type: 'SetPaused', id: C, kind: 'Cluster', paused: true, reason: 'clusterctl move', metadata: meta() });
+    spec
+      .given([created(C, 'Cluster')])
+      .when({ type: 'SetPaused', id: C, kind: 'Cluster', paused: true, reason: '', metadata: meta() })
+      .thenThrows(ValidationFailed);
+    const paused = run([created(C, 'Cluster')], {
+      type: 'SetPaused',
+      id: C,
+      kind: 'Cluster',
+      paused: true,
+      reason: 'clusterctl move',
+      metadata: meta(),
+    });
     expect(paused.at(-1)).toMatchObject({ type: 'ResourcePaused', data: { reason: 'clusterctl move', caller: 'alice@example.com' } });
     spec.given(paused).when({ type: 'SetPaused', id: C, kind: 'Cluster', paused: true, reason: 'again', metadata: meta() }).then([]);
-    spec.given(paused).when({ type: 'SetPaused', id: C, kind: 'Cluster', paused: false, reason: 'move done', metadata: meta() }).thenEvents();
+    spec
+      .given(paused)
+      .when({ type: 'SetPaused', id: C, kind: 'Cluster', paused: false, reason: 'move done', metadata: meta() })
+      .thenEvents();
   });
 
   it('holds the hard delete of a resource under a paused parent until unpause', () => {
@@ -141,6 +184,8 @@ describe('seed 004 › pause stops a deletion', () => {
     });
     spec.given(history).when({ type: 'HardDelete', id: NP, kind: 'NodePool', metadata: meta() }).then([]);
     history = run(history, { type: 'SetPaused', id: C, kind: 'Cluster', paused: false, reason: 'go', metadata: meta() });
-    expect(spec.given(history).when({ type: 'HardDelete', id: NP, kind: 'NodePool', metadata: meta() }).thenEvents()).toMatchObject([{ type: 'HardDeleted', data: { id: NP } }]);
+    expect(spec.given(history).when({ type: 'HardDelete', id: NP, kind: 'NodePool', metadata: meta() }).thenEvents()).toMatchObject([
+      { type: 'HardDeleted', data: { id: NP } },
+    ]);
   });
 });

@@ -16,8 +16,6 @@ export type { OperatorMark } from './operator-mark.js';
 export const DELETION_POLICIES: readonly DeletionPolicy[] = ['Delete', 'Orphan'];
 export const DEFAULT_DELETION_POLICY: DeletionPolicy = 'Delete';
 
-
-
 /** The ancestors of `resource` in the tree, nearest first. */
 export function ancestorsOf(tree: TreeState, resource: ResourceState): ResourceState[] {
   const out: ResourceState[] = [];
@@ -43,7 +41,6 @@ export function effectiveDeletionPolicy(tree: TreeState, resource: ResourceState
   return effectiveDeletionPolicyWithSource(tree, resource).policy;
 }
 
-
 /** `effectiveDeletionPolicy` with its source (same precedence; see docs/policies.md). */
 export function effectiveDeletionPolicyWithSource(tree: TreeState, resource: ResourceState): EffectiveDeletionPolicy {
   return resolveDeletionPolicy([resource, ...ancestorsOf(tree, resource)]);
@@ -51,7 +48,12 @@ export function effectiveDeletionPolicyWithSource(tree: TreeState, resource: Res
 
 /** The precedence over a lineage (the resource first, then its ancestors nearest first). */
 export function resolveDeletionPolicy(
-  lineage: readonly { readonly id: string; readonly kind: string; readonly deletion_policy?: DeletionPolicy | undefined; readonly force_orphan?: unknown }[],
+  lineage: readonly {
+    readonly id: string;
+    readonly kind: string;
+    readonly deletion_policy?: DeletionPolicy | undefined;
+    readonly force_orphan?: unknown;
+  }[],
 ): EffectiveDeletionPolicy {
   // The break-glass on the resource or any ancestor beats every declared policy.
   const broken = lineage.find((r) => r.force_orphan);

@@ -15,5 +15,12 @@ import { isFinalizing, type TreeState } from './resource.state.js';
 export function referenceEdgeFrom(tree: TreeState, referrerId: string, targetId: string): ReferenceEdge | undefined {
   const referrer = tree.resources.get(referrerId);
   if (!referrer) return undefined;
-  return { id: referrer.id, kind: referrer.kind, name: referrer.name, paused: pausedBy(tree, referrer) !== undefined, target_id: targetId, deleting: isFinalizing(referrer) };
+  return {
+    id: referrer.id,
+    kind: referrer.kind,
+    name: referrer.name,
+    paused: pausedBy(tree, referrer) !== undefined,
+    target_id: targetId,
+    deleting: isFinalizing(referrer),
+  };
 }

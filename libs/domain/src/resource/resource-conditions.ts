@@ -2,13 +2,7 @@
  * Builds a resource's `status.conditions`: `[Reconciled, LastKnownReconciled, <Adapter>Successful...]`
  * with HyperFleet's time rules. Pure: the projection passes the previous conditions.
  */
-import {
-  ConditionType,
-  DELETION_WAITS_FOR_UNPAUSE,
-  Reason,
-  adapterConditionType,
-  type ResourceCondition,
-} from './conditions.js';
+import { ConditionType, DELETION_WAITS_FOR_UNPAUSE, Reason, adapterConditionType, type ResourceCondition } from './conditions.js';
 import { computeReconciled, type ReconcileInput } from './reconciled.js';
 import { describeBlocker, type DeletionBlocker } from './deletion-order.js';
 
@@ -77,7 +71,12 @@ function deletionConditions(input: ResourceConditionsInput, previous: ReadonlyMa
   } else if (deleting) {
     out.push(
       input.child_record_count > 0
-        ? make(ConditionType.DeletionBlocked, 'True', Reason.DependentsExist, `${input.child_record_count} dependent resource(s) still exist`)
+        ? make(
+            ConditionType.DeletionBlocked,
+            'True',
+            Reason.DependentsExist,
+            `${input.child_record_count} dependent resource(s) still exist`,
+          )
         : make(ConditionType.DeletionBlocked, 'False', Reason.NotBlocked, 'No dependent resources remain'),
     );
   }
@@ -144,10 +143,7 @@ interface Snapshot {
   readonly time: string;
 }
 
-function lastKnownReconciledCondition(
-  input: ResourceConditionsInput,
-  prev: ResourceCondition | undefined,
-): ResourceCondition {
+function lastKnownReconciledCondition(input: ResourceConditionsInput, prev: ResourceCondition | undefined): ResourceCondition {
   const snapshots: Snapshot[] = [];
   let missing = false;
   for (const adapter of input.required_adapters) {
@@ -203,10 +199,7 @@ function lastKnownReconciledCondition(
   };
 }
 
-function adapterConditions(
-  input: ResourceConditionsInput,
-  previous: ReadonlyMap<string, ResourceCondition>,
-): ResourceCondition[] {
+function adapterConditions(input: ResourceConditionsInput, previous: ReadonlyMap<string, ResourceCondition>): ResourceCondition[] {
   const out: ResourceCondition[] = [];
   for (const adapter of input.required_adapters) {
     const status = input.adapter_statuses[adapter];

@@ -21,7 +21,9 @@ describe("a resource name follows its kind's own limits", () => {
   ])('refuses %j (%s), stating the rule with the kind limits', (name, constraint, got) => {
     const [violation] = nameViolations(name, CLUSTER);
     expect(violation).toMatchObject({ field: 'name', constraint });
-    expect(violation!.message).toBe(`Cluster name must be 3..53 characters of a-z, 0-9 and "-" (starting and ending with a letter or digit), ${got}`);
+    expect(violation!.message).toBe(
+      `Cluster name must be 3..53 characters of a-z, 0-9 and "-" (starting and ending with a letter or digit), ${got}`,
+    );
   });
 
   it("uses HyperFleet's defaults 1..253 when the kind declares none", () => {

@@ -20,9 +20,26 @@ export function nameLimits(descriptor: KindDescriptor): { readonly min: number; 
 export function nameViolations(name: unknown, descriptor: KindDescriptor): FieldViolation[] {
   const { min, max } = nameLimits(descriptor);
   const rule = `${descriptor.kind} name must be ${min}..${max} characters of a-z, 0-9 and "-" (starting and ending with a letter or digit)`;
-  if (typeof name !== 'string') return [{ field: 'name', constraint: name === undefined ? 'required' : 'format', message: `${rule}, got ${name === undefined ? 'none' : typeof name === 'object' ? (name === null ? 'null' : 'an object') : `a ${typeof name}`}` }];
-  if (name.length < min) return [{ field: 'name', value: name, constraint: 'min_length', message: `${rule}, got ${name.length} character${name.length === 1 ? '' : 's'}` }];
-  if (name.length > max) return [{ field: 'name', value: name, constraint: 'max_length', message: `${rule}, got ${name.length} characters` }];
-  if (!RESOURCE_NAME_PATTERN.test(name)) return [{ field: 'name', value: name, constraint: 'pattern', message: `${rule}, got other characters` }];
+  if (typeof name !== 'string')
+    return [
+      {
+        field: 'name',
+        constraint: name === undefined ? 'required' : 'format',
+        message: `${rule}, got ${name === undefined ? 'none' : typeof name === 'object' ? (name === null ? 'null' : 'an object') : `a ${typeof name}`}`,
+      },
+    ];
+  if (name.length < min)
+    return [
+      {
+        field: 'name',
+        value: name,
+        constraint: 'min_length',
+        message: `${rule}, got ${name.length} character${name.length === 1 ? '' : 's'}`,
+      },
+    ];
+  if (name.length > max)
+    return [{ field: 'name', value: name, constraint: 'max_length', message: `${rule}, got ${name.length} characters` }];
+  if (!RESOURCE_NAME_PATTERN.test(name))
+    return [{ field: 'name', value: name, constraint: 'pattern', message: `${rule}, got other characters` }];
   return [];
 }

@@ -114,24 +114,49 @@ export interface AdapterStatusDiscarded {
 /** The first deletion reconcile of a resource: an adapter reported at the deletion generation (seed 004, once). */
 export interface DeletionStarted {
   readonly type: 'DeletionStarted';
-  readonly data: { readonly id: string; readonly kind: string; readonly generation: number; readonly started_time: string; readonly adapter: string };
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly generation: number;
+    readonly started_time: string;
+    readonly adapter: string;
+  };
 }
 
 /** An adapter left its objects in place and confirmed with `Finalized=True/Orphaned` (seed 003). */
 export interface Orphaned {
   readonly type: 'Orphaned';
-  readonly data: { readonly id: string; readonly kind: string; readonly adapter: string; readonly observed_generation: number; readonly orphaned_time: string; readonly message?: string };
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly adapter: string;
+    readonly observed_generation: number;
+    readonly orphaned_time: string;
+    readonly message?: string;
+  };
 }
 
 /** An operator paused the resource (seed 004): no destroy runs under it until unpaused. */
 export interface ResourcePaused {
   readonly type: 'ResourcePaused';
-  readonly data: { readonly id: string; readonly kind: string; readonly caller: string; readonly reason: string; readonly paused_time: string };
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly caller: string;
+    readonly reason: string;
+    readonly paused_time: string;
+  };
 }
 
 export interface ResourceUnpaused {
   readonly type: 'ResourceUnpaused';
-  readonly data: { readonly id: string; readonly kind: string; readonly caller: string; readonly reason: string; readonly unpaused_time: string };
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly caller: string;
+    readonly reason: string;
+    readonly unpaused_time: string;
+  };
 }
 
 /**
@@ -140,7 +165,14 @@ export interface ResourceUnpaused {
  */
 export interface ForceOrphaned {
   readonly type: 'ForceOrphaned';
-  readonly data: { readonly id: string; readonly kind: string; readonly caller: string; readonly reason: string; readonly force_orphaned_time: string; readonly generation: number };
+  readonly data: {
+    readonly id: string;
+    readonly kind: string;
+    readonly caller: string;
+    readonly reason: string;
+    readonly force_orphaned_time: string;
+    readonly generation: number;
+  };
 }
 
 /** The stored form of one adapter's report (one per resource and adapter; HyperFleet's AdapterStatus). */
@@ -160,7 +192,6 @@ export interface AdapterStatusReported {
   /** `fence`: the reporting run's fence, when it carried one (fencing.ts). */
   readonly data: { readonly id: string; readonly kind: string; readonly status: AdapterStatus; readonly fence?: ReportFence };
 }
-
 
 /**
  * An adapter confirmed cleanup: `Finalized=True` at the current generation while deleting (seed 000 §Finalized).

@@ -2,12 +2,7 @@
  * Adapter-status ingestion rules (hyperfleet-api `pkg/handlers/resource_status_handler.go`): validation (400) and
  * discard (204).
  */
-import {
-  ConditionType,
-  MANDATORY_REPORT_CONDITIONS,
-  type AdapterCondition,
-  type ConditionStatus,
-} from './conditions.js';
+import { ConditionType, MANDATORY_REPORT_CONDITIONS, type AdapterCondition, type ConditionStatus } from './conditions.js';
 import { ValidationFailed, type FieldViolation } from './errors.js';
 import type { ReportAdapterStatus } from './resource.commands.js';
 import type { AdapterStatus } from './resource.events.js';
@@ -29,24 +24,55 @@ export function validateReport(command: ReportAdapterStatus): void {
     violations.push({ field: 'adapter', value: command.adapter, constraint: 'required', message: 'adapter is required' });
   }
   if (!Number.isInteger(command.observed_generation) || command.observed_generation < 1) {
-    violations.push({ field: 'observed_generation', value: command.observed_generation, constraint: 'min', message: 'observed_generation must be an integer >= 1' });
+    violations.push({
+      field: 'observed_generation',
+      value: command.observed_generation,
+      constraint: 'min',
+      message: 'observed_generation must be an integer >= 1',
+    });
   }
   const observed = RFC3339.test(command.observed_time ?? '') ? Date.parse(command.observed_time) : NaN;
   const now = Date.parse(command.metadata.now);
   if (Number.isNaN(observed)) {
-    violations.push({ field: 'observed_time', value: command.observed_time, constraint: 'format', message: 'observed_time must be an RFC 3339 date-time' });
+    violations.push({
+      field: 'observed_time',
+      value: command.observed_time,
+      constraint: 'format',
+      message: 'observed_time must be an RFC 3339 date-time',
+    });
   } else if (observed > now + MAX_OBSERVED_TIME_SKEW_MS) {
-    violations.push({ field: 'observed_time', value: command.observed_time, constraint: 'max', message: 'observed_time is more than 5m in the future' });
+    violations.push({
+      field: 'observed_time',
+      value: command.observed_time,
+      constraint: 'max',
+      message: 'observed_time is more than 5m in the future',
+    });
   } else if (observed < now - MAX_OBSERVED_TIME_AGE_MS) {
-    violations.push({ field: 'observed_time', value: command.observed_time, constraint: 'min', message: 'observed_time is more than 30m in the past' });
+    violations.push({
+      field: 'observed_time',
+      value: command.observed_time,
+      constraint: 'min',
+      message: 'observed_time is more than 30m in the past',
+    });
   }
   const seen = new Set<string>();
   command.conditions.forEach((c, i) => {
     if (!c.type) violations.push({ field: `conditions[${i}].type`, constraint: 'required', message: 'condition type is required' });
-    else if (seen.has(c.type)) violations.push({ field: `conditions[${i}].type`, value: c.type, constraint: 'unique', message: `duplicate condition type '${c.type}'` });
+    else if (seen.has(c.type))
+      violations.push({
+        field: `conditions[${i}].type`,
+        value: c.type,
+        constraint: 'unique',
+        message: `duplicate condition type '${c.type}'`,
+      });
     seen.add(c.type);
     if (!STATUSES.includes(c.status)) {
-      violations.push({ field: `conditions[${i}].status`, value: c.status, constraint: 'enum', message: 'status must be one of True, False, Unknown' });
+      violations.push({
+        field: `conditions[${i}].status`,
+        value: c.status,
+        constraint: 'enum',
+        message: 'status must be one of True, False, Unknown',
+      });
     }
   });
   for (const mandatory of MANDATORY_REPORT_CONDITIONS) {

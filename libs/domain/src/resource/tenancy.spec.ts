@@ -5,11 +5,21 @@ import type { ResourceEvent } from './resource.events.js';
 
 const created = (id: string, tenant?: Record<string, string>): ResourceEvent => ({
   type: 'ResourceCreated',
-  data: { id, kind: 'Cluster', name: 'c1', spec: {}, labels: {}, generation: 1, created_time: '2026-12-01T00:00:00Z', created_by: 'a', ...(tenant ? { tenant } : {}) },
+  data: {
+    id,
+    kind: 'Cluster',
+    name: 'c1',
+    spec: {},
+    labels: {},
+    generation: 1,
+    created_time: '2026-12-01T00:00:00Z',
+    created_by: 'a',
+    ...(tenant ? { tenant } : {}),
+  },
 });
 
 describe('tenancy (HyperFleet §8.1)', () => {
-  it('a resource is visible when its tenancy contains the caller\'s; null caller = unscoped', () => {
+  it("a resource is visible when its tenancy contains the caller's; null caller = unscoped", () => {
     expect(tenancyContains({ org: 'acme', project: 'web' }, { org: 'acme' })).toBe(true);
     expect(tenancyContains({ org: 'acme' }, { org: 'acme', project: 'web' })).toBe(false);
     expect(tenancyContains({ org: 'acme' }, { org: 'globex' })).toBe(false);

@@ -26,16 +26,29 @@ describe('event upcasting (docs/event-versioning.md)', () => {
   it('passes other types through and refuses an event from a newer Decom', () => {
     const created = { type: 'ResourceCreated', data: { id: 'c1' }, metadata: {} };
     expect(upcastResourceEvent(created)).toEqual({ type: 'ResourceCreated', data: { id: 'c1' } });
-    expect(() => upcastResourceEvent({ ...created, metadata: { schema_version: RESOURCE_EVENT_SCHEMA_VERSION + 1 } })).toThrow(UnsupportedSchemaVersion);
+    expect(() => upcastResourceEvent({ ...created, metadata: { schema_version: RESOURCE_EVENT_SCHEMA_VERSION + 1 } })).toThrow(
+      UnsupportedSchemaVersion,
+    );
   });
 
   it('folds an upcast v1 history into the same state as its v2 equivalent', () => {
     const created = {
       type: 'ResourceCreated',
-      data: { id: 'c1', kind: 'Cluster', name: 'a', spec: {}, labels: {}, generation: 1, created_time: '2026-11-20T09:00:00.000Z', created_by: 'alice@example.com' },
+      data: {
+        id: 'c1',
+        kind: 'Cluster',
+        name: 'a',
+        spec: {},
+        labels: {},
+        generation: 1,
+        created_time: '2026-11-20T09:00:00.000Z',
+        created_by: 'alice@example.com',
+      },
     };
     const v1 = fold([created, v1DeletionRequested].map(upcastResourceEvent));
-    const v2 = fold([created, { ...v1DeletionRequested, data: { ...v1DeletionRequested.data, deletion_policy: 'Delete' } }].map(upcastResourceEvent));
+    const v2 = fold(
+      [created, { ...v1DeletionRequested, data: { ...v1DeletionRequested.data, deletion_policy: 'Delete' } }].map(upcastResourceEvent),
+    );
     expect(v1).toEqual(v2);
     expect(v1.resources.get('c1')).toMatchObject({ deleted_time: '2026-11-20T10:00:00.000Z', generation: 2 });
   });

@@ -56,7 +56,10 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
       });
 
       it('reads forwards and backwards with fromRevision (inclusive) and maxCount', async () => {
-        await store.append('cluster-r', range(5).map((n) => ({ type: 'Tick', data: { n } })));
+        await store.append(
+          'cluster-r',
+          range(5).map((n) => ({ type: 'Tick', data: { n } })),
+        );
         const revisions = (events: RecordedEvent[]) => events.map((event) => event.revision);
 
         expect(revisions(await store.readStream('cluster-r', { fromRevision: 2 }))).toEqual([2, 3, 4]);
@@ -86,7 +89,14 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
       });
 
       it("'no_stream' appends to a new stream and conflicts on an existing one", async () => {
-        await store.append('cluster-x', [{ type: 'A', data: {} }, { type: 'B', data: {} }], { expectedRevision: 'no_stream' });
+        await store.append(
+          'cluster-x',
+          [
+            { type: 'A', data: {} },
+            { type: 'B', data: {} },
+          ],
+          { expectedRevision: 'no_stream' },
+        );
         const error = await failure(store.append('cluster-x', [{ type: 'C', data: {} }], { expectedRevision: 'no_stream' }));
         expectConflict(error, { stream: 'cluster-x', expected: 'no_stream', actual: 1 });
       });
@@ -117,7 +127,16 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
         await store.append('cluster-x', [{ type: 'A', data: {} }]);
         const head = await store.headPosition();
 
-        await failure(store.append('cluster-x', [{ type: 'B', data: {} }, { type: 'C', data: {} }], { expectedRevision: 5 }));
+        await failure(
+          store.append(
+            'cluster-x',
+            [
+              { type: 'B', data: {} },
+              { type: 'C', data: {} },
+            ],
+            { expectedRevision: 5 },
+          ),
+        );
         const taken = randomUUID();
         const other = await store.append('cluster-other', [{ id: taken, type: 'Z', data: {} }]);
         const fresh = randomUUID();
@@ -190,7 +209,10 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
       const named = (holder: string) => [{ id: randomUUID(), type: 'Created', data: { holder } }];
 
       it('a key held by one holder refuses another: ReservationTaken names the holder, nothing of the loser is written', async () => {
-        await store.append('cluster-a', named('a'), { expectedRevision: 'no_stream', reserve: [{ key: 'name/-/cluster/-/x', holder: 'a' }] });
+        await store.append('cluster-a', named('a'), {
+          expectedRevision: 'no_stream',
+          reserve: [{ key: 'name/-/cluster/-/x', holder: 'a' }],
+        });
         const head = await store.headPosition();
 
         const refused = await failure(
@@ -201,7 +223,10 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
         expect(await store.readStream('cluster-b')).toEqual([]);
         expect(await store.headPosition()).toBe(head);
         // Other keys are free; re-taking one's own key is a no-op.
-        await store.append('cluster-b', named('b'), { expectedRevision: 'no_stream', reserve: [{ key: 'name/-/cluster/-/y', holder: 'b' }] });
+        await store.append('cluster-b', named('b'), {
+          expectedRevision: 'no_stream',
+          reserve: [{ key: 'name/-/cluster/-/y', holder: 'b' }],
+        });
         await store.append('cluster-a', named('a'), { reserve: [{ key: 'name/-/cluster/-/x', holder: 'a' }] });
         expect(await store.readStream('cluster-a')).toHaveLength(2);
       });
@@ -214,7 +239,9 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
 
         await store.append('cluster-a', [{ type: 'Removed', data: {} }], { release: [key] });
         await store.append('cluster-c', named('c'), { reserve: [{ key, holder: 'c' }] });
-        expect((await failure(store.append('cluster-d', named('d'), { reserve: [{ key, holder: 'd' }] })) as ReservationTaken).holder).toBe('c');
+        expect(
+          ((await failure(store.append('cluster-d', named('d'), { reserve: [{ key, holder: 'd' }] }))) as ReservationTaken).holder,
+        ).toBe('c');
       });
 
       it('an exact retry of the reserving append returns the original result', async () => {
@@ -228,7 +255,9 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
       it('of 20 concurrent appends reserving one key in 20 streams, exactly one wins', async () => {
         const key = 'name/-/cluster/-/race';
         const outcomes = await Promise.allSettled(
-          range(20).map((n) => store.append(`cluster-r${n}`, named(`r${n}`), { expectedRevision: 'no_stream', reserve: [{ key, holder: `r${n}` }] })),
+          range(20).map((n) =>
+            store.append(`cluster-r${n}`, named(`r${n}`), { expectedRevision: 'no_stream', reserve: [{ key, holder: `r${n}` }] }),
+          ),
         );
         const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
         const lost = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
@@ -249,7 +278,10 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
 
       it('orders every stream by position, with afterPosition (exclusive), maxCount and backwards reads', async () => {
         await store.append('cluster-a', [{ type: 'A1', data: {} }]);
-        await store.append('cluster-b', [{ type: 'B1', data: {} }, { type: 'B2', data: {} }]);
+        await store.append('cluster-b', [
+          { type: 'B1', data: {} },
+          { type: 'B2', data: {} },
+        ]);
         const last = await store.append('cluster-a', [{ type: 'A2', data: {} }]);
         const all = await store.readAll();
         const types = (events: RecordedEvent[]) => events.map((event) => event.type);
@@ -268,7 +300,10 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
 
     describe('subscribeToAll', () => {
       it('delivers the backlog, then live appends, in order', async () => {
-        await store.append('cluster-a', [{ type: 'E1', data: {} }, { type: 'E2', data: {} }]);
+        await store.append('cluster-a', [
+          { type: 'E1', data: {} },
+          { type: 'E2', data: {} },
+        ]);
         const seen = collector();
         const subscription = store.subscribeToAll(seen.handler, { afterPosition: 0, onError: seen.onError });
         try {
@@ -285,7 +320,10 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
       });
 
       it('resumes after a checkpoint: only events with a greater position', async () => {
-        await store.append('cluster-a', range(4).map((n) => ({ type: `E${n}`, data: {} })));
+        await store.append(
+          'cluster-a',
+          range(4).map((n) => ({ type: `E${n}`, data: {} })),
+        );
         const [, second] = await store.readAll();
         const seen = collector();
         const subscription = store.subscribeToAll(seen.handler, { afterPosition: second!.position, onError: seen.onError });
@@ -322,7 +360,11 @@ export function describeEventStoreContract(name: string, makeStore: MakeEventSto
       });
 
       it('a handler error goes to onError and stops the subscription', async () => {
-        await store.append('cluster-a', [{ type: 'Good', data: {} }, { type: 'Bad', data: {} }, { type: 'Never', data: {} }]);
+        await store.append('cluster-a', [
+          { type: 'Good', data: {} },
+          { type: 'Bad', data: {} },
+          { type: 'Never', data: {} },
+        ]);
         const delivered: string[] = [];
         const errors: unknown[] = [];
         const subscription = store.subscribeToAll(

@@ -92,7 +92,12 @@ export class EsdbEventStore implements EventStore {
     try {
       result = await this.appendToOneStream(stream, events, options);
     } catch (error) {
-      if (options.reserve?.length) await releaseReservations(this.reservationStreams, stream, options.reserve.map((r) => r.key)).catch(() => undefined);
+      if (options.reserve?.length)
+        await releaseReservations(
+          this.reservationStreams,
+          stream,
+          options.reserve.map((r) => r.key),
+        ).catch(() => undefined);
       throw error;
     }
     if (options.release?.length) await releaseReservations(this.reservationStreams, stream, options.release);

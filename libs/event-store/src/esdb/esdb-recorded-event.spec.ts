@@ -67,7 +67,10 @@ describe('port events → EventStoreDB', () => {
       data: null,
       metadata: {},
     });
-    expect(toEventData({ id: 'e2', type: 'T', data: { a: 1 }, metadata: { caller: 'bob' } })).toMatchObject({ data: { a: 1 }, metadata: { caller: 'bob' } });
+    expect(toEventData({ id: 'e2', type: 'T', data: { a: 1 }, metadata: { caller: 'bob' } })).toMatchObject({
+      data: { a: 1 },
+      metadata: { caller: 'bob' },
+    });
   });
 
   it('prefixes streams with the namespace and refuses a namespace that could leak into others', () => {

@@ -35,7 +35,12 @@ export function reservationStream(key: string): string {
 }
 
 /** Takes every key for `stream` or none (keys taken before a refusal are given back). @throws ReservationTaken */
-export async function takeReservations(io: ReservationStreams, stream: string, reservations: readonly Reservation[], now = Date.now): Promise<void> {
+export async function takeReservations(
+  io: ReservationStreams,
+  stream: string,
+  reservations: readonly Reservation[],
+  now = Date.now,
+): Promise<void> {
   const taken: string[] = [];
   try {
     for (const { key, holder } of reservations) {

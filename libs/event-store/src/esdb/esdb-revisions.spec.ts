@@ -40,7 +40,7 @@ describe('EventStoreDB WrongExpectedVersion → ConcurrencyConflict', () => {
   const refusal = (current: bigint | typeof NO_STREAM, expected: bigint | typeof NO_STREAM) =>
     new WrongExpectedVersionError(undefined, { streamName: 'ns.cluster-a', current, expected });
 
-  it('keeps the caller\'s expectation and the server\'s actual revision, on the port\'s stream name', () => {
+  it("keeps the caller's expectation and the server's actual revision, on the port's stream name", () => {
     const conflict = toConcurrencyConflict(refusal(4n, 2n), 'cluster-a', 2);
     expect(conflict).toBeInstanceOf(ConcurrencyConflict);
     expect({ ...conflict, message: conflict.message }).toEqual({

@@ -209,9 +209,7 @@ export class PostgresEventStore implements EventStore {
       watch: (onAppended: () => void) => this.listener.watch(onAppended),
     };
     const tuning = { pollIntervalMs: this.pollIntervalMs, batchSize: this.batchSize };
-    const subscription = new CatchUpSubscription(source, handler, options, tuning, (done) =>
-      this.subscriptions.delete(done),
-    );
+    const subscription = new CatchUpSubscription(source, handler, options, tuning, (done) => this.subscriptions.delete(done));
     this.subscriptions.add(subscription);
     return subscription;
   }
@@ -278,12 +276,7 @@ export class PostgresEventStore implements EventStore {
    * Maps `decom_append`'s reservation refusal, and a (stream, revision) unique violation (only reachable if
    * a writer bypasses the append lock), to the port's errors.
    */
-  private async translateError(
-    error: unknown,
-    stream: string,
-    eventIds: readonly string[],
-    expected: ExpectedRevision,
-  ): Promise<unknown> {
+  private async translateError(error: unknown, stream: string, eventIds: readonly string[], expected: ExpectedRevision): Promise<unknown> {
     if (error instanceof pg.DatabaseError && error.code === RESERVATION_TAKEN_SQLSTATE) {
       const taken = JSON.parse(error.detail ?? '{}') as { key: string; holder: string; stream: string };
       return new ReservationTaken(taken.key, taken.holder, taken.stream);

@@ -83,4 +83,3 @@ export class PostgresNotificationListener {
     for (const watcher of [...this.watchers]) watcher();
   }
 }
-

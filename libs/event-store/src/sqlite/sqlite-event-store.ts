@@ -123,13 +123,14 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${columns} FROM events WHERE position < ? ORDER BY position DESC LIMIT ?`,
       ),
       head: this.database.prepare<[], { head: number }>('SELECT coalesce(max(position), 0) AS head FROM events'),
-      reservation: this.database.prepare<[string], { holder: string; stream: string }>('SELECT holder, stream FROM reservations WHERE key = ?'),
+      reservation: this.database.prepare<[string], { holder: string; stream: string }>(
+        'SELECT holder, stream FROM reservations WHERE key = ?',
+      ),
       reserve: this.database.prepare('INSERT INTO reservations (key, holder, stream, position) VALUES (?, ?, ?, ?)'),
       release: this.database.prepare('DELETE FROM reservations WHERE key = ? AND stream = ?'),
     };
-    this.appendTransaction = this.database.transaction(
-      (stream: string, events: readonly PreparedEvent[], options: AppendOptions) =>
-        this.appendInTransaction(stream, events, options),
+    this.appendTransaction = this.database.transaction((stream: string, events: readonly PreparedEvent[], options: AppendOptions) =>
+      this.appendInTransaction(stream, events, options),
     );
   }
 
@@ -190,9 +191,7 @@ export class SqliteEventStore implements EventStore {
       },
     };
     const tuning = { pollIntervalMs: this.pollIntervalMs, batchSize: this.batchSize };
-    const subscription = new CatchUpSubscription(source, handler, options, tuning, (done) =>
-      this.subscriptions.delete(done),
-    );
+    const subscription = new CatchUpSubscription(source, handler, options, tuning, (done) => this.subscriptions.delete(done));
     this.subscriptions.add(subscription);
     return subscription;
   }
@@ -241,16 +240,15 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Maps unique violations (only reachable if another writer bypasses our checks) to the port's errors. */
-  private translateError(
-    error: unknown,
-    stream: string,
-    events: readonly PreparedEvent[],
-    options: AppendOptions,
-  ): unknown {
+  private translateError(error: unknown, stream: string, events: readonly PreparedEvent[], options: AppendOptions): unknown {
     // Duck-typed: better-sqlite3 registers its error class once per process, so `instanceof` can miss it.
     const { code, message } = error as { code?: unknown; message?: unknown };
     if (code !== 'SQLITE_CONSTRAINT_UNIQUE') return error;
-    if (String(message).includes('events.id')) return new DuplicateEventId(stream, events.map((event) => event.id));
+    if (String(message).includes('events.id'))
+      return new DuplicateEventId(
+        stream,
+        events.map((event) => event.id),
+      );
     const tip = this.statements.tip.get(stream);
     return new ConcurrencyConflict(stream, options.expectedRevision ?? 'any', tip?.revision ?? 'no_stream');
   }

@@ -161,7 +161,8 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   async failed(queue?: string): Promise<FailedJob[]> {
-    const names = queue !== undefined ? [queue] : [...new Set([...(await this.redis.smembers(this.registryKey())), ...this.queues.keys()])].sort();
+    const names =
+      queue !== undefined ? [queue] : [...new Set([...(await this.redis.smembers(this.registryKey())), ...this.queues.keys()])].sort();
     const out: FailedJob[] = [];
     for (const name of names) {
       const bull = await this.queue(name);
@@ -230,7 +231,13 @@ export class BullMqJobQueue implements JobQueue {
     const out: QueueCounts[] = [];
     for (const [queue, bull] of [...this.queues].sort(([a], [b]) => a.localeCompare(b))) {
       const c = await bull.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
-      out.push({ queue, waiting: (c['waiting'] ?? 0) + (c['prioritized'] ?? 0), delayed: c['delayed'] ?? 0, active: c['active'] ?? 0, failed: c['failed'] ?? 0 });
+      out.push({
+        queue,
+        waiting: (c['waiting'] ?? 0) + (c['prioritized'] ?? 0),
+        delayed: c['delayed'] ?? 0,
+        active: c['active'] ?? 0,
+        failed: c['failed'] ?? 0,
+      });
     }
     return out;
   }
@@ -293,7 +300,14 @@ export class BullMqJobQueue implements JobQueue {
     // reconnecting (they keep the process alive): drop each of them, not only the shared one.
     // BullMQ's disconnect first awaits the connection's initialisation, which never settles while Redis is
     // unreachable: bounded, not awaited beyond DISCONNECT_WAIT_MS.
-    await Promise.all([...this.workers, ...this.queues.values()].map((c) => withinMs(c.disconnect().catch(() => undefined), DISCONNECT_WAIT_MS)));
+    await Promise.all(
+      [...this.workers, ...this.queues.values()].map((c) =>
+        withinMs(
+          c.disconnect().catch(() => undefined),
+          DISCONNECT_WAIT_MS,
+        ),
+      ),
+    );
     this.redis.disconnect();
   }
 
@@ -308,7 +322,13 @@ export class BullMqJobQueue implements JobQueue {
       throw new DelayedError();
     }
     try {
-      await handler({ queue, id: job.id ?? '', data, attempt: job.attemptsMade + 1, ...(lock && { fence: { sequence: lock.sequence, isCurrent: () => lock.isCurrent() } }) });
+      await handler({
+        queue,
+        id: job.id ?? '',
+        data,
+        attempt: job.attemptsMade + 1,
+        ...(lock && { fence: { sequence: lock.sequence, isCurrent: () => lock.isCurrent() } }),
+      });
     } catch (error) {
       if (error instanceof TerminalError) throw new UnrecoverableError(error.message);
       throw error;

@@ -57,12 +57,16 @@ describe('GroupLocks fences', () => {
     await run.release();
   });
 
-  it('RedisRetryBackoffStore keeps a resource and adapter\'s backoff in Redis (shared by workers, kept across restarts)', async () => {
+  it("RedisRetryBackoffStore keeps a resource and adapter's backoff in Redis (shared by workers, kept across restarts)", async () => {
     const prefix = redis.prefix();
     const store = new RedisRetryBackoffStore(client, prefix);
     await store.set('validation.cluster-c1', { generation: 2, attempts: 5, next_at_ms: 1_764_000_000_000 });
     // Another process (a fresh store on the same Redis) reads the same state.
-    expect(await new RedisRetryBackoffStore(client, prefix).get('validation.cluster-c1')).toEqual({ generation: 2, attempts: 5, next_at_ms: 1_764_000_000_000 });
+    expect(await new RedisRetryBackoffStore(client, prefix).get('validation.cluster-c1')).toEqual({
+      generation: 2,
+      attempts: 5,
+      next_at_ms: 1_764_000_000_000,
+    });
     expect(await client.pttl(`${prefix}:decom:backoff:validation.cluster-c1`)).toBeGreaterThan(0);
     await store.clear('validation.cluster-c1');
     expect(await store.get('validation.cluster-c1')).toBeUndefined();

@@ -83,15 +83,18 @@ export class GroupLocks {
     if (drawn === '0') return undefined;
     const sequence = Number(drawn);
     let renewedAt = Date.now();
-    const timer = setInterval(() => {
-      const asked = Date.now();
-      this.redis
-        .eval(RENEW, 1, key, token, this.ttlMs)
-        .then((kept) => {
-          if (Number(kept) === 1) renewedAt = asked;
-        })
-        .catch(this.onError);
-    }, Math.max(10, Math.floor(this.ttlMs / 3)));
+    const timer = setInterval(
+      () => {
+        const asked = Date.now();
+        this.redis
+          .eval(RENEW, 1, key, token, this.ttlMs)
+          .then((kept) => {
+            if (Number(kept) === 1) renewedAt = asked;
+          })
+          .catch(this.onError);
+      },
+      Math.max(10, Math.floor(this.ttlMs / 3)),
+    );
     timer.unref();
     return {
       sequence,

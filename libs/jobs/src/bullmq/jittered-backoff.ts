@@ -13,7 +13,8 @@ export const JITTERED_BACKOFF = 'decom-jittered-exponential';
 export function jitteredBackoffStrategy(random: () => number): BackoffStrategy {
   return (attemptsMade, type, _error, job) => {
     if (type !== JITTERED_BACKOFF) return 0;
-    const base = job?.opts.backoff && typeof job.opts.backoff === 'object' ? (job.opts.backoff.delay ?? DEFAULT_BACKOFF_MS) : DEFAULT_BACKOFF_MS;
+    const base =
+      job?.opts.backoff && typeof job.opts.backoff === 'object' ? (job.opts.backoff.delay ?? DEFAULT_BACKOFF_MS) : DEFAULT_BACKOFF_MS;
     return backoffDelayMs(attemptsMade, base, random());
   };
 }

@@ -23,11 +23,23 @@ export class RedisRetryBackoffStore implements RetryBackoffStore {
     if (stored['attempts'] === undefined) return undefined;
     const reason = stored['reason'] === 'wait' || stored['reason'] === 'failure' ? stored['reason'] : undefined;
     const unreachable = stored['unreachable'];
-    return { generation: Number(stored['generation']), attempts: Number(stored['attempts']), next_at_ms: Number(stored['next_at_ms']), ...(reason && { reason }), ...(unreachable && { unreachable }) };
+    return {
+      generation: Number(stored['generation']),
+      attempts: Number(stored['attempts']),
+      next_at_ms: Number(stored['next_at_ms']),
+      ...(reason && { reason }),
+      ...(unreachable && { unreachable }),
+    };
   }
 
   async set(key: string, state: RetryBackoffState): Promise<void> {
-    const write = this.redis.multi().hset(this.key(key), { generation: state.generation, attempts: state.attempts, next_at_ms: state.next_at_ms, ...(state.reason && { reason: state.reason }), ...(state.unreachable && { unreachable: state.unreachable }) });
+    const write = this.redis.multi().hset(this.key(key), {
+      generation: state.generation,
+      attempts: state.attempts,
+      next_at_ms: state.next_at_ms,
+      ...(state.reason && { reason: state.reason }),
+      ...(state.unreachable && { unreachable: state.unreachable }),
+    });
     if (!state.reason) write.hdel(this.key(key), 'reason');
     if (!state.unreachable) write.hdel(this.key(key), 'unreachable');
     await write.pexpire(this.key(key), RETENTION_MS).exec();

@@ -49,7 +49,10 @@ export function sentinelDefaultDecision(durations: { maxAge?: string; debounce?:
       { name: 'is_new_resource', expr: 'resource.generation == 1 && !has_ref_time' },
       { name: 'generation_mismatch', expr: 'resource.generation > condition("Reconciled").observed_generation' },
       { name: 'reconciled_and_stale', expr: `is_reconciled && has_ref_time && now - timestamp(ref_time) > duration("${maxAge}")` },
-      { name: 'not_reconciled_and_debounced', expr: `!is_reconciled && has_ref_time && now - timestamp(ref_time) > duration("${debounce}")` },
+      {
+        name: 'not_reconciled_and_debounced',
+        expr: `!is_reconciled && has_ref_time && now - timestamp(ref_time) > duration("${debounce}")`,
+      },
     ],
     result: 'is_new_resource || generation_mismatch || reconciled_and_stale || not_reconciled_and_debounced',
   };
@@ -101,7 +104,8 @@ export function compileMessageDecision(config: MessageDecisionConfig): CompiledM
   };
   const params = config.params.map((param, i) => {
     const where = `params[${i}]`;
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(param.name)) throw new MessageDecisionError(`${where}.name`, `"${param.name}" is not a CEL identifier`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(param.name))
+      throw new MessageDecisionError(`${where}.name`, `"${param.name}" is not a CEL identifier`);
     if (RESERVED.has(param.name)) throw new MessageDecisionError(`${where}.name`, `"${param.name}" is a variable of the rule already`);
     if (seen.has(param.name)) throw new MessageDecisionError(`${where}.name`, `"${param.name}" is defined twice`);
     seen.add(param.name);
@@ -149,7 +153,15 @@ function rewriteConditionCalls(expr: string, where: string): { text: string; nam
   return { text, names };
 }
 
-const ZERO_CONDITION = { type: '', status: '', reason: '', message: '', observed_generation: 0, last_transition_time: '', last_updated_time: '' };
+const ZERO_CONDITION = {
+  type: '',
+  status: '',
+  reason: '',
+  message: '',
+  observed_generation: 0,
+  last_transition_time: '',
+  last_updated_time: '',
+};
 
 function conditionsByName(resource: DecisionResource, names: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

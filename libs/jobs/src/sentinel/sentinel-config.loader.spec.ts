@@ -6,7 +6,16 @@ const pending = (secondsAgo: number) => ({
   id: 'c1',
   kind: 'Cluster',
   generation: 2,
-  status: { conditions: [{ type: 'Reconciled', status: 'False', observed_generation: 2, last_updated_time: new Date(NOW.getTime() - secondsAgo * 1000).toISOString() }] },
+  status: {
+    conditions: [
+      {
+        type: 'Reconciled',
+        status: 'False',
+        observed_generation: 2,
+        last_updated_time: new Date(NOW.getTime() - secondsAgo * 1000).toISOString(),
+      },
+    ],
+  },
 });
 const errorsOf = (text: string) => {
   try {
@@ -59,9 +68,21 @@ describe('sentinel.yaml', () => {
       'sentinel.yaml:5:5 sentinels[1].poll_interval: unknown field (allowed: resource_type, message_decision)',
       expect.stringMatching(/^sentinel\.yaml:9:\d+ sentinels\[1\]\.message_decision\.params\[0\]\.expr: /),
     ]);
-    expect(errorsOf(['sentinels:', '  - resource_type: nodepools', '    message_decision:', '      params:', '        - name: b', '          expr: |', '            true &&', '              nope(1)', '      result: b'].join('\n'))).toEqual([
-      expect.stringMatching(/^sentinel\.yaml:8:15 sentinels\[0\]\.message_decision\.params\[0\]\.expr: .*nope/),
-    ]);
+    expect(
+      errorsOf(
+        [
+          'sentinels:',
+          '  - resource_type: nodepools',
+          '    message_decision:',
+          '      params:',
+          '        - name: b',
+          '          expr: |',
+          '            true &&',
+          '              nope(1)',
+          '      result: b',
+        ].join('\n'),
+      ),
+    ).toEqual([expect.stringMatching(/^sentinel\.yaml:8:15 sentinels\[0\]\.message_decision\.params\[0\]\.expr: .*nope/)]);
     expect(errorsOf('sentinels:\n  - resource_type: clusters\n')).toEqual([
       'sentinel.yaml:2:5 sentinels[0].message_decision: is required: { params: [{name, expr}...], result: <CEL bool> }',
     ]);

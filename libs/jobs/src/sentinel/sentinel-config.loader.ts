@@ -76,7 +76,12 @@ export function sentinelRules(
   fallback = compileMessageDecision(sentinelDefaultDecision()),
   options: ReadonlyMap<string, SentinelRuleOptions> = new Map(),
 ): SentinelRules {
-  return { byPlural, fallback, forPlural: (plural) => byPlural.get(plural) ?? fallback, optionsFor: (plural) => options.get(plural) ?? NO_OPTIONS };
+  return {
+    byPlural,
+    fallback,
+    forPlural: (plural) => byPlural.get(plural) ?? fallback,
+    optionsFor: (plural) => options.get(plural) ?? NO_OPTIONS,
+  };
 }
 
 interface ParsedEntries {
@@ -91,7 +96,11 @@ interface ParsedEntries {
  * @param plurals the configured kinds' plurals; any other `resource_type` is an error.
  * @throws SentinelConfigError with every problem found.
  */
-export async function loadSentinelConfig(file: string, plurals: readonly string[], fallback?: MessageDecisionConfig): Promise<SentinelRules> {
+export async function loadSentinelConfig(
+  file: string,
+  plurals: readonly string[],
+  fallback?: MessageDecisionConfig,
+): Promise<SentinelRules> {
   const defaults = () => compileMessageDecision(fallback ?? sentinelDefaultDecision());
   let isDirectory: boolean;
   try {
@@ -100,7 +109,12 @@ export async function loadSentinelConfig(file: string, plurals: readonly string[
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return sentinelRules(new Map(), defaults());
     throw error;
   }
-  const files = isDirectory ? (await readdir(file)).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => join(file, f)) : [file];
+  const files = isDirectory
+    ? (await readdir(file))
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort()
+        .map((f) => join(file, f))
+    : [file];
   const entries: ParsedEntries = { byPlural: new Map(), options: new Map(), origin: new Map() };
   const issues: SentinelConfigIssue[] = [];
   for (const path of files) {
@@ -116,14 +130,30 @@ export async function loadSentinelConfig(file: string, plurals: readonly string[
 }
 
 /** As `loadSentinelConfig`, from the text of one file. */
-export function parseSentinelConfig(text: string, file: string, plurals: readonly string[], fallback?: MessageDecisionConfig): SentinelRules {
+export function parseSentinelConfig(
+  text: string,
+  file: string,
+  plurals: readonly string[],
+  fallback?: MessageDecisionConfig,
+): SentinelRules {
   const entries: ParsedEntries = { byPlural: new Map(), options: new Map(), origin: new Map() };
   parseEntries(text, file, plurals, entries);
   return sentinelRules(entries.byPlural, compileMessageDecision(fallback ?? sentinelDefaultDecision()), entries.options);
 }
 
 /** HyperFleet Sentinel's top-level keys (hyperfleet-sentinel `docs/config.md`). */
-const SENTINEL_FILE_KEYS = ['sentinel', 'resource_type', 'poll_interval', 'resource_selector', 'clients', 'message_decision', 'message_data', 'log', 'debug_config', 'tracing_enabled'];
+const SENTINEL_FILE_KEYS = [
+  'sentinel',
+  'resource_type',
+  'poll_interval',
+  'resource_selector',
+  'clients',
+  'message_decision',
+  'message_data',
+  'log',
+  'debug_config',
+  'tracing_enabled',
+];
 
 /** Parses one file into `into`. @throws SentinelConfigError */
 function parseEntries(text: string, file: string, plurals: readonly string[], into: ParsedEntries): void {
@@ -163,8 +193,10 @@ function parseEntries(text: string, file: string, plurals: readonly string[], in
           unknownKeys(item, ['resource_type', 'message_decision'], `${path}.`, at);
           const typeNode = item.get('resource_type', true) as Scalar | undefined;
           const plural = typeNode?.value;
-          if (typeof plural !== 'string' || plural === '') return at(typeNode ?? item, `${path}.resource_type`, 'is required (a kind plural, e.g. clusters)');
-          if (!plurals.includes(plural)) return at(typeNode, `${path}.resource_type`, `unknown resource type "${plural}" (configured: ${plurals.join(', ')})`);
+          if (typeof plural !== 'string' || plural === '')
+            return at(typeNode ?? item, `${path}.resource_type`, 'is required (a kind plural, e.g. clusters)');
+          if (!plurals.includes(plural))
+            return at(typeNode, `${path}.resource_type`, `unknown resource type "${plural}" (configured: ${plurals.join(', ')})`);
           if (!claim(plural, typeNode as Node, `${path}.resource_type`)) return;
           const decision = readDecision(item.get('message_decision', true) as Node | undefined, `${path}.message_decision`, item, at);
           if (decision) byPlural.set(plural, decision);
@@ -176,20 +208,32 @@ function parseEntries(text: string, file: string, plurals: readonly string[], in
 }
 
 /** One HyperFleet Sentinel config file. */
-function readSentinelFile(root: YAMLMap, plurals: readonly string[], into: ParsedEntries, claim: (plural: string, node: Node, path: string) => boolean, at: At): void {
+function readSentinelFile(
+  root: YAMLMap,
+  plurals: readonly string[],
+  into: ParsedEntries,
+  claim: (plural: string, node: Node, path: string) => boolean,
+  at: At,
+): void {
   unknownKeys(root, SENTINEL_FILE_KEYS, '', at);
   const typeNode = root.get('resource_type', true) as Scalar | undefined;
   const plural = typeNode?.value;
-  if (typeof plural !== 'string' || plural === '') return at(typeNode ?? root, 'resource_type', 'is required (a kind plural, e.g. clusters)');
-  if (!plurals.includes(plural)) return at(typeNode, 'resource_type', `unknown resource type "${plural}" (configured: ${plurals.join(', ')})`);
+  if (typeof plural !== 'string' || plural === '')
+    return at(typeNode ?? root, 'resource_type', 'is required (a kind plural, e.g. clusters)');
+  if (!plurals.includes(plural))
+    return at(typeNode, 'resource_type', `unknown resource type "${plural}" (configured: ${plurals.join(', ')})`);
   if (!claim(plural, typeNode as Node, 'resource_type')) return;
   const decisionNode = root.get('message_decision', true) as Node | undefined;
-  const decision = decisionNode === undefined ? compileMessageDecision(sentinelDefaultDecision()) : readDecision(decisionNode, 'message_decision', root, at);
+  const decision =
+    decisionNode === undefined
+      ? compileMessageDecision(sentinelDefaultDecision())
+      : readDecision(decisionNode, 'message_decision', root, at);
   let pollIntervalMs: number | undefined;
   const pollNode = root.get('poll_interval', true) as Scalar | undefined;
   if (pollNode !== undefined) {
     const parsed = typeof pollNode.value === 'string' ? parseGoDuration(pollNode.value) : undefined;
-    if (parsed === undefined || parsed <= 0) at(pollNode, 'poll_interval', `must be a Go duration > 0 such as "5s", got ${JSON.stringify(pollNode.value)}`);
+    if (parsed === undefined || parsed <= 0)
+      at(pollNode, 'poll_interval', `must be a Go duration > 0 such as "5s", got ${JSON.stringify(pollNode.value)}`);
     else pollIntervalMs = parsed;
   }
   const selector: { label: string; value: string }[] = [];
@@ -203,7 +247,8 @@ function readSentinelFile(root: YAMLMap, plurals: readonly string[], into: Parse
       const label = (item.get('label', true) as Scalar | undefined)?.value;
       const value = (item.get('value', true) as Scalar | undefined)?.value;
       if (typeof label !== 'string' || label === '') return at(item, `${where}.label`, 'is required (a label key)');
-      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return at(item, `${where}.value`, 'is required (a label value)');
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
+        return at(item, `${where}.value`, 'is required (a label value)');
       selector.push({ label, value: String(value) });
     });
   }
@@ -252,7 +297,8 @@ function readDecision(node: Node | undefined, path: string, parent: Node, at: At
       const name = item.get('name', true) as Scalar | undefined;
       const expr = item.get('expr', true) as Scalar | undefined;
       if (typeof name?.value !== 'string') return void ((broken = true), at(name ?? item, `${where}.name`, 'is required (a string)'));
-      if (typeof expr?.value !== 'string') return void ((broken = true), at(expr ?? item, `${where}.expr`, 'is required (a CEL expression)'));
+      if (typeof expr?.value !== 'string')
+        return void ((broken = true), at(expr ?? item, `${where}.expr`, 'is required (a CEL expression)'));
       nodes.set(`params[${i}].name`, name);
       nodes.set(`params[${i}].expr`, expr);
       params.push({ name: name.value, expr: expr.value });
@@ -279,7 +325,12 @@ function unknownKeys(map: YAMLMap, allowed: readonly string[], prefix: string, a
 }
 
 /** File position of a node, or of a 1-based line/column inside a scalar's value. */
-function position(text: string, lines: LineCounter, node: Node | undefined, inner?: { line?: number; column?: number }): { line: number; column: number } {
+function position(
+  text: string,
+  lines: LineCounter,
+  node: Node | undefined,
+  inner?: { line?: number; column?: number },
+): { line: number; column: number } {
   const offset = node?.range?.[0] ?? 0;
   const start = lines.linePos(offset);
   if (!inner?.line || !inner.column || !isScalar(node)) return { line: start.line, column: start.col };
@@ -290,5 +341,7 @@ function position(text: string, lines: LineCounter, node: Node | undefined, inne
     return { line: start.line + inner.line, column: indent + inner.column };
   }
   const quote = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? 1 : 0;
-  return inner.line <= 1 ? { line: start.line, column: start.col + quote + inner.column - 1 } : { line: start.line + inner.line - 1, column: inner.column };
+  return inner.line <= 1
+    ? { line: start.line, column: start.col + quote + inner.column - 1 }
+    : { line: start.line + inner.line - 1, column: inner.column };
 }

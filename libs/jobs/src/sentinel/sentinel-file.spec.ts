@@ -29,7 +29,11 @@ const cluster = (id: string, shard: string): SweptResource =>
     generation: 2,
     labels: { shard },
     spec: { region: 'eu' },
-    status: { conditions: [{ type: 'Reconciled', status: 'False', observed_generation: 1, last_updated_time: new Date(NOW - 60_000).toISOString() }] },
+    status: {
+      conditions: [
+        { type: 'Reconciled', status: 'False', observed_generation: 1, last_updated_time: new Date(NOW - 60_000).toISOString() },
+      ],
+    },
   }) as unknown as SweptResource;
 
 describe('HyperFleet Sentinel config files', () => {
@@ -40,7 +44,12 @@ describe('HyperFleet Sentinel config files', () => {
     expect(options.selector).toEqual([{ label: 'shard', value: '1' }]);
     expect(options.pollIntervalMs).toBe(5000);
     expect(options.messageData?.shape(cluster('c1', '1') as unknown as Record<string, unknown>, new Date(NOW))).toEqual({
-      id: 'c1', kind: 'Cluster', href: '/api/hyperfleet/v1/clusters/c1', generation: 2, region: 'eu', meta: { shard: '1' },
+      id: 'c1',
+      kind: 'Cluster',
+      href: '/api/hyperfleet/v1/clusters/c1',
+      generation: 2,
+      region: 'eu',
+      meta: { shard: '1' },
     });
     expect(rules.optionsFor('nodepools')).toEqual({ selector: [] });
   });
@@ -55,11 +64,14 @@ describe('HyperFleet Sentinel config files', () => {
     expect(rules.byPlural.has('nodepools')).toBe(true); // no message_decision: Sentinel's default rule
     writeFileSync(join(dir, 'again.yaml'), 'resource_type: clusters\n');
     // Files load in name order: again.yaml claims clusters first.
-    await expect(loadSentinelConfig(dir, PLURALS)).rejects.toThrow(`${dir}/clusters.yaml:4:16 resource_type: "clusters" is listed twice (also in ${dir}/again.yaml)`);
+    await expect(loadSentinelConfig(dir, PLURALS)).rejects.toThrow(
+      `${dir}/clusters.yaml:4:16 resource_type: "clusters" is listed twice (also in ${dir}/again.yaml)`,
+    );
   });
 
   it('reports every problem as file:line:column', () => {
-    const bad = 'resource_type: clusters\npoll_interval: soon\nresource_selector:\n  - {label: shard}\nmessage_data:\n  id: resource.id +\nbroker: {}\n';
+    const bad =
+      'resource_type: clusters\npoll_interval: soon\nresource_selector:\n  - {label: shard}\nmessage_data:\n  id: resource.id +\nbroker: {}\n';
     let error: unknown;
     try {
       parseSentinelConfig(bad, 's.yaml', PLURALS);
@@ -78,13 +90,30 @@ describe('HyperFleet Sentinel config files', () => {
   it('the sweep honours the selector and message_data, and sweeps the kind at its poll interval', async () => {
     const inner = new InProcessJobQueue();
     const jobs: { id: string; job: AdapterRunJob }[] = [];
-    const queue = { ...inner, epoch: () => inner.epoch(), enqueue: async (q: string, id: string, job: unknown, o?: object) => (jobs.push({ id, job: job as AdapterRunJob }), inner.enqueue(q, id, job, o)) } as JobQueue;
+    const queue = {
+      ...inner,
+      epoch: () => inner.epoch(),
+      enqueue: async (q: string, id: string, job: unknown, o?: object) => (
+        jobs.push({ id, job: job as AdapterRunJob }),
+        inner.enqueue(q, id, job, o)
+      ),
+    } as JobQueue;
     let now = NOW;
     const items = [cluster('in-shard', '1'), cluster('other-shard', '2')];
-    const sweeper = new Sweeper(kinds, queue, { pageAfter: async ({ kind, after }) => (after ? [] : items.filter((r) => r.kind === kind)) }, await loadSentinelConfig(SHIPPED, PLURALS), { intervalMs: 30_000 }, () => now);
+    const sweeper = new Sweeper(
+      kinds,
+      queue,
+      { pageAfter: async ({ kind, after }) => (after ? [] : items.filter((r) => r.kind === kind)) },
+      await loadSentinelConfig(SHIPPED, PLURALS),
+      { intervalMs: 30_000 },
+      () => now,
+    );
     await sweeper.sweepOnce('rule');
     expect(jobs.map((j) => j.id)).toEqual([`validation.cluster-in-shard.gen-2.sweep-${Math.floor(NOW / 5000)}`]);
-    expect(jobs[0]!.job.event).toMatchObject({ type: 'com.redhat.hyperfleet.cluster.reconcile', data: { id: 'in-shard', kind: 'Cluster', generation: 2, region: 'eu', meta: { shard: '1' } } });
+    expect(jobs[0]!.job.event).toMatchObject({
+      type: 'com.redhat.hyperfleet.cluster.reconcile',
+      data: { id: 'in-shard', kind: 'Cluster', generation: 2, region: 'eu', meta: { shard: '1' } },
+    });
     // Timer-driven sweeps (no mode) skip the kind until its poll interval passed.
     now += 2000;
     await sweeper.sweepOnce();

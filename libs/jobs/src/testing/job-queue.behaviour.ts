@@ -93,7 +93,13 @@ export function describeJobQueueBehaviour(name: string, open: () => Promise<Queu
       expect(runs).toBe(1);
       const failed = await queue.failed();
       expect(failed).toEqual([
-        expect.objectContaining({ queue: 'terminal', id: 'bad-config', data: { x: 1 }, attempts: 1, error: expect.stringContaining('unknown identifier clustr') }),
+        expect.objectContaining({
+          queue: 'terminal',
+          id: 'bad-config',
+          data: { x: 1 },
+          attempts: 1,
+          error: expect.stringContaining('unknown identifier clustr'),
+        }),
       ]);
       expect(Number.isNaN(Date.parse(failed[0]!.failed_time))).toBe(false);
     });
@@ -212,7 +218,12 @@ export function describeJobQueueBehaviour(name: string, open: () => Promise<Queu
         if (state) await store.set(retryBackoffKey('validation', 'Cluster', id), state);
         const jobId = `validation.cluster-${id}.gen-${generation}.backoff-6`;
         const data = { id, kind: 'Cluster', href: `/api/hyperfleet/v1/clusters/${id}`, generation };
-        const job: AdapterRunJob = { adapter: 'validation', rerun: 0, deferred: true, event: reconcileCloudEvent(data, jobId, new Date().toISOString()) };
+        const job: AdapterRunJob = {
+          adapter: 'validation',
+          rerun: 0,
+          deferred: true,
+          event: reconcileCloudEvent(data, jobId, new Date().toISOString()),
+        };
         expect(await queue.enqueue(name, jobId, job, { delayMs, group: `validation.${id}`, attempts: 1 })).toBe(true);
       }
       for (let waited = 0; (await queue.failed(name)).length === 0 && waited < 5_000; waited += 20) await sleep(20);
@@ -220,7 +231,10 @@ export function describeJobQueueBehaviour(name: string, open: () => Promise<Queu
       // Not an adapter run of a hosted adapter: left alone.
       await queue.enqueue(adapterRunQueue('other'), 'other.cluster-c-unreachable.gen-2', {}, { delayMs: 600_000 });
 
-      const promoted = await Promise.all([requeueBackedOffRuns(queue, ['validation'], 'kubernetes'), requeueBackedOffRuns(second, ['validation'], 'kubernetes')]);
+      const promoted = await Promise.all([
+        requeueBackedOffRuns(queue, ['validation'], 'kubernetes'),
+        requeueBackedOffRuns(second, ['validation'], 'kubernetes'),
+      ]);
       expect(promoted.reduce((a, b) => a + b.requeued, 0)).toBe(1);
       // The dead letter stays; the backoff that would hold its resource's next trigger is released.
       expect(promoted.map((p) => p.released)).toContain(1);

@@ -14,7 +14,12 @@ export function adapterMetrics(
   kubeWatches: () => readonly { name: string; state: string }[],
 ) {
   const adapterLabels = ['adapter', 'operation', 'outcome'] as const;
-  const adapterRuns = new Counter({ name: 'decom_adapter_runs_total', help: 'Adapter runs by adapter, operation (apply, delete, orphan) and outcome.', labelNames: adapterLabels, registers });
+  const adapterRuns = new Counter({
+    name: 'decom_adapter_runs_total',
+    help: 'Adapter runs by adapter, operation (apply, delete, orphan) and outcome.',
+    labelNames: adapterLabels,
+    registers,
+  });
   const adapterRunDuration = secondsHistogram(
     { registers },
     'decom_adapter_run_duration_seconds',

@@ -11,9 +11,18 @@ export const DELETION_DURATION_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800,
 export function deletionMetrics(context: ScrapeContext, finalizing: () => (() => Promise<readonly { kind: string }[]>) | undefined) {
   const { registers } = context;
   const byKind = (name: string, help: string) => new Counter({ name, help, labelNames: ['kind'], registers });
-  const deletionsRequested = byKind('decom_deletions_requested_total', 'Resources whose deletion was requested (DeletionRequested), by kind.');
-  const deletionsCompleted = byKind('decom_deletions_completed_total', 'Resources hard-deleted through the gate (all adapters Finalized), by kind.');
-  const forceDeleted = byKind('decom_deletions_force_deleted_total', 'Resources removed by force delete (with their subresources), by kind.');
+  const deletionsRequested = byKind(
+    'decom_deletions_requested_total',
+    'Resources whose deletion was requested (DeletionRequested), by kind.',
+  );
+  const deletionsCompleted = byKind(
+    'decom_deletions_completed_total',
+    'Resources hard-deleted through the gate (all adapters Finalized), by kind.',
+  );
+  const forceDeleted = byKind(
+    'decom_deletions_force_deleted_total',
+    'Resources removed by force delete (with their subresources), by kind.',
+  );
   const forceOrphaned = byKind('decom_deletions_force_orphaned_total', 'Resources force-orphaned, by kind.');
   const deletionBudgetChecks = new Counter({
     name: 'decom_deletion_budget_checks_total',
@@ -26,8 +35,17 @@ export function deletionMetrics(context: ScrapeContext, finalizing: () => (() =>
     'decom_deletion_budget_used',
     'Deletion budget use seen by the last check of a kind, for the tenant checked: in_flight (top-level deletions still Finalizing) or per_hour (requested in the last hour).',
   );
-  const deletionBudgetLimit = byKindAndBudget('decom_deletion_budget_limit', 'The configured deletion budget of a kind (limits.deletions): in_flight or per_hour; per tenant.');
-  const deletionDuration = secondsHistogram(context, 'decom_deletion_duration_seconds', 'Time from deleted_time to hard delete (gate or force), in seconds, by kind.', ['kind'], DELETION_DURATION_BUCKETS);
+  const deletionBudgetLimit = byKindAndBudget(
+    'decom_deletion_budget_limit',
+    'The configured deletion budget of a kind (limits.deletions): in_flight or per_hour; per tenant.',
+  );
+  const deletionDuration = secondsHistogram(
+    context,
+    'decom_deletion_duration_seconds',
+    'Time from deleted_time to hard delete (gate or force), in seconds, by kind.',
+    ['kind'],
+    DELETION_DURATION_BUCKETS,
+  );
   scrapedGauge(context, {
     name: 'decom_resources_finalizing',
     help: 'Resources with deleted_time set that are not hard-deleted yet, by kind (computed at scrape).',
@@ -39,5 +57,14 @@ export function deletionMetrics(context: ScrapeContext, finalizing: () => (() =>
       return counts;
     },
   });
-  return { deletionsRequested, deletionsCompleted, forceDeleted, forceOrphaned, deletionBudgetChecks, deletionBudgetUsed, deletionBudgetLimit, deletionDuration };
+  return {
+    deletionsRequested,
+    deletionsCompleted,
+    forceDeleted,
+    forceOrphaned,
+    deletionBudgetChecks,
+    deletionBudgetUsed,
+    deletionBudgetLimit,
+    deletionDuration,
+  };
 }

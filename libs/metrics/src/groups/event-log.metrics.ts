@@ -27,6 +27,11 @@ export function eventLogMetrics({ registers, guarded }: ScrapeContext, lagSource
       );
     },
   });
-  const appendDuration = new Histogram({ name: 'decom_event_store_append_duration_seconds', help: 'Latency of one event-store append, in seconds.', buckets: APPEND_BUCKETS, registers });
+  const appendDuration = new Histogram({
+    name: 'decom_event_store_append_duration_seconds',
+    help: 'Latency of one event-store append, in seconds.',
+    buckets: APPEND_BUCKETS,
+    registers,
+  });
   return { appendDuration };
 }

@@ -20,7 +20,12 @@ export function httpMetrics({ registers }: Pick<ScrapeContext, 'registers'>, bas
   });
   build.set({ ...base, commit, go_version: process.version }, 1);
   const httpLabels = ['component', 'version', 'method', 'path', 'code'] as const;
-  const requests = new Counter({ name: 'hyperfleet_api_requests_total', help: 'HTTP requests answered, by method, route (ids replaced by -) and status code.', labelNames: httpLabels, registers });
+  const requests = new Counter({
+    name: 'hyperfleet_api_requests_total',
+    help: 'HTTP requests answered, by method, route (ids replaced by -) and status code.',
+    labelNames: httpLabels,
+    registers,
+  });
   const requestDuration = secondsHistogram(
     { registers },
     'hyperfleet_api_request_duration_seconds',

@@ -36,8 +36,18 @@ export function queueMetrics(
   });
   depthGauge('decom_queue_active', 'Jobs running, by queue (computed at scrape).', (d) => d.active);
   depthGauge('decom_queue_dead_letters', 'Jobs in the dead-letter (failed) set, by queue (computed at scrape).', (d) => d.failed);
-  const jobRetries = new Counter({ name: 'decom_job_retries_total', help: 'Job tries after the first (retries), by queue.', labelNames: ['queue'], registers });
-  const deadLettered = new Counter({ name: 'decom_jobs_dead_lettered_total', help: 'Jobs that failed for good in this process (dead-lettered), by queue.', labelNames: ['queue'], registers });
+  const jobRetries = new Counter({
+    name: 'decom_job_retries_total',
+    help: 'Job tries after the first (retries), by queue.',
+    labelNames: ['queue'],
+    registers,
+  });
+  const deadLettered = new Counter({
+    name: 'decom_jobs_dead_lettered_total',
+    help: 'Jobs that failed for good in this process (dead-lettered), by queue.',
+    labelNames: ['queue'],
+    registers,
+  });
   const deadLettersPruned = new Counter({
     name: 'decom_dead_letters_pruned_total',
     help: 'Dead letters removed by this process because their work was done since (HardDeleted, Superseded, Reconciled), by queue and reason.',

@@ -35,8 +35,17 @@ export function reconciliationMetrics({ registers, guarded }: ScrapeContext, pen
     });
   const stuckAges = (ages: number[]) => ages.filter((age) => age > stuckThresholdSeconds);
   // Registered first, so its collect starts first in a scrape: it reads afresh, the two stuck gauges reuse it.
-  pendingGauge('hyperfleet_api_resource_pending_reconciliation', 'Resources with Reconciled=False (or deleting), computed at scrape; series absent at zero.', (ages) => ages.length, true);
-  pendingGauge('hyperfleet_api_resource_pending_reconciliation_stuck', 'Pending resources older than the stuck threshold (DECOM_STUCK_THRESHOLD_SECONDS, default 600).', (ages) => stuckAges(ages).length || undefined);
+  pendingGauge(
+    'hyperfleet_api_resource_pending_reconciliation',
+    'Resources with Reconciled=False (or deleting), computed at scrape; series absent at zero.',
+    (ages) => ages.length,
+    true,
+  );
+  pendingGauge(
+    'hyperfleet_api_resource_pending_reconciliation_stuck',
+    'Pending resources older than the stuck threshold (DECOM_STUCK_THRESHOLD_SECONDS, default 600).',
+    (ages) => stuckAges(ages).length || undefined,
+  );
   pendingGauge(
     'hyperfleet_api_resource_pending_reconciliation_stuck_duration_seconds',
     'Longest time a stuck resource has been pending, in seconds; series absent when none is stuck.',

@@ -43,6 +43,12 @@ export function scrapedGauge<T>(context: ScrapeContext, gauge: ScrapedGauge<T>):
 }
 
 /** A histogram of seconds with `labels`, on the context's registry. */
-export function secondsHistogram<L extends string>({ registers }: Pick<ScrapeContext, 'registers'>, name: string, help: string, labels: readonly L[], buckets: number[]): Histogram<L> {
+export function secondsHistogram<L extends string>(
+  { registers }: Pick<ScrapeContext, 'registers'>,
+  name: string,
+  help: string,
+  labels: readonly L[],
+  buckets: number[],
+): Histogram<L> {
   return new Histogram({ name, help, labelNames: labels, buckets, registers });
 }

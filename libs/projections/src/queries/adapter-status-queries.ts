@@ -17,7 +17,9 @@ export class AdapterStatusQueries {
     const condition = searchCondition(search, STATUS_SEARCH, this.db.dialect ?? 'sqlite');
     const where = condition ? `resource_id = ? AND ${condition.sql}` : 'resource_id = ?';
     const params = [resourceId, ...(condition?.params ?? [])];
-    const total = Number((await this.db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM adapter_statuses WHERE ${where}`, params))[0]?.n ?? 0);
+    const total = Number(
+      (await this.db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM adapter_statuses WHERE ${where}`, params))[0]?.n ?? 0,
+    );
     const rows = await this.db.query<AdapterStatusRow>(
       `SELECT * FROM adapter_statuses WHERE ${where} ORDER BY adapter ASC LIMIT ? OFFSET ?`,
       [...params, size, (page - 1) * size],

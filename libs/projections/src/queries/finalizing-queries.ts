@@ -19,7 +19,10 @@ import { RESOURCE_SEARCH, searchCondition } from '../search/index.js';
 import { tenantCondition } from './tenant-condition.js';
 
 /** A resource in the stuck-deletion dashboard (its row's identity and deletion fields as stored). Ages in seconds. */
-export interface FinalizingJson extends Pick<FinalizingRow, 'id' | 'kind' | 'name' | 'href' | 'generation' | 'deleted_time' | 'deleted_by'> {
+export interface FinalizingJson extends Pick<
+  FinalizingRow,
+  'id' | 'kind' | 'name' | 'href' | 'generation' | 'deleted_time' | 'deleted_by'
+> {
   readonly finalizing_seconds: number;
   readonly waiting_on_adapters: readonly string[];
   readonly unhealthy_adapters: readonly { adapter: string; reason: string; message: string }[];
@@ -143,8 +146,8 @@ function blockersOf(
 
 /** `{ deletion_blocked }` from a resource's stored conditions while `DeletionBlocked=True`. */
 function deletionBlocked(conditions: string | null): { deletion_blocked?: { reason: string; message: string } } {
-  const blocked = (conditions ? (JSON.parse(conditions) as { type: string; status: string; reason?: string; message?: string }[]) : []).find(
-    (c) => c.type === ConditionType.DeletionBlocked && c.status === 'True',
-  );
+  const blocked = (
+    conditions ? (JSON.parse(conditions) as { type: string; status: string; reason?: string; message?: string }[]) : []
+  ).find((c) => c.type === ConditionType.DeletionBlocked && c.status === 'True');
   return blocked ? { deletion_blocked: { reason: blocked.reason ?? '', message: blocked.message ?? '' } } : {};
 }

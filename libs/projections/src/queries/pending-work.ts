@@ -25,11 +25,11 @@ type PendingRow = Pick<ResourceRow, 'id' | 'kind' | 'generation' | 'deleted_time
  */
 export async function pendingWork(db: ReadModelQueries): Promise<PendingWork[]> {
   const out: PendingWork[] = [];
-  for (let after = ''; ; ) {
-    const rows = await db.query<PendingRow>(`SELECT id, kind, generation, deleted_time, conditions FROM resources WHERE id > ? ORDER BY id LIMIT ?`, [
-      after,
-      PENDING_WORK_BATCH,
-    ]);
+  for (let after = ''; ;) {
+    const rows = await db.query<PendingRow>(
+      `SELECT id, kind, generation, deleted_time, conditions FROM resources WHERE id > ? ORDER BY id LIMIT ?`,
+      [after, PENDING_WORK_BATCH],
+    );
     out.push(...pendingOf(rows));
     if (rows.length < PENDING_WORK_BATCH) return out;
     after = rows[rows.length - 1]!.id;

@@ -76,7 +76,10 @@ export class ResourceReads {
           `SELECT * FROM resources WHERE kind = ? AND (created_time > ? OR (created_time = ? AND id > ?)) ORDER BY created_time ASC, id ASC LIMIT ?`,
           [options.kind, options.after.created_time, options.after.created_time, options.after.id, options.size],
         )
-      : await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE kind = ? ORDER BY created_time ASC, id ASC LIMIT ?`, [options.kind, options.size]);
+      : await this.db.query<ResourceRow>(`SELECT * FROM resources WHERE kind = ? ORDER BY created_time ASC, id ASC LIMIT ?`, [
+          options.kind,
+          options.size,
+        ]);
     return rows.map((row) => this.presented.present(row));
   }
 }

@@ -5,7 +5,10 @@ import type { ReadModelQueries } from '../runner/index.js';
  * SQL (on `resources.tenant` / `resource_index.tenant`) for "tenancy contains `scope`"; undefined when
  * unscoped. Dimension keys are identifiers (server-config.ts checks them), so the JSON path is safe.
  */
-export function tenantCondition(scope: Tenancy | null | undefined, dialect: ReadModelQueries['dialect']): { sql: string; params: unknown[] } | undefined {
+export function tenantCondition(
+  scope: Tenancy | null | undefined,
+  dialect: ReadModelQueries['dialect'],
+): { sql: string; params: unknown[] } | undefined {
   const entries = Object.entries(scope ?? {});
   if (entries.length === 0) return undefined;
   const postgres = dialect === 'postgres';

@@ -17,10 +17,9 @@ export async function insertMissingCheckpoints(tx: ReadModelTx, names: readonly 
 /** Sets the projections' checkpoints to 0 (rows created when missing). */
 export async function resetCheckpoints(tx: ReadModelTx, names: readonly string[]): Promise<void> {
   for (const name of names) {
-    await tx.execute(
-      'INSERT INTO projection_checkpoints (name, position) VALUES (?, 0) ON CONFLICT (name) DO UPDATE SET position = 0',
-      [name],
-    );
+    await tx.execute('INSERT INTO projection_checkpoints (name, position) VALUES (?, 0) ON CONFLICT (name) DO UPDATE SET position = 0', [
+      name,
+    ]);
   }
 }
 
@@ -36,10 +35,6 @@ export async function readCheckpoints(db: ReadModelQueries, names: readonly stri
  * first. In PostgreSQL the UPDATE also locks the row until commit, so two runners never apply the same batch.
  */
 export async function advanceCheckpoint(tx: ReadModelTx, name: string, from: number, to: number): Promise<boolean> {
-  const { changes } = await tx.execute('UPDATE projection_checkpoints SET position = ? WHERE name = ? AND position = ?', [
-    to,
-    name,
-    from,
-  ]);
+  const { changes } = await tx.execute('UPDATE projection_checkpoints SET position = ? WHERE name = ? AND position = ?', [to, name, from]);
   return changes === 1;
 }

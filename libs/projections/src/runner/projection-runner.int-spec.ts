@@ -206,12 +206,18 @@ describe.each(backends)('ProjectionRunner on %s', (name, backend) => {
     await projections.waitFor(0);
     await appendEvents(store, 1);
     await projections.waitFor(1);
-    const { position } = await store.append('cluster-burst', Array.from({ length: 10 }, (_, i) => ({ type: 'Tick', data: { i } })));
+    const { position } = await store.append(
+      'cluster-burst',
+      Array.from({ length: 10 }, (_, i) => ({ type: 'Tick', data: { i } })),
+    );
     await projections.waitFor(position);
 
     expect(await applications(readModels, 'batching')).toEqual(positions(1, 11));
     const batches = await readModels.query<{ first: number; size: number }>('SELECT first, size FROM batching_batches ORDER BY first');
-    expect(batches.map((b) => [Number(b.first), Number(b.size)])).toEqual([[1, 1], [2, 10]]);
+    expect(batches.map((b) => [Number(b.first), Number(b.size)])).toEqual([
+      [1, 1],
+      [2, 10],
+    ]);
   });
 
   it('a crash on a live event stops the runner; the next runner resumes at that event', async () => {
@@ -236,7 +242,9 @@ describe.each(backends)('ProjectionRunner on %s', (name, backend) => {
   // timeout blocks the event loop the other handle's open transaction needs); SQLite is single-process here.
   const itWithTwoProcesses = name === 'postgres' ? it : it.skip;
   if (name !== 'postgres') {
-    console.log(`${name}: "two runners on the same read models" skipped: the embedded profile runs one process per data folder (decom.lock refuses a second engine)`);
+    console.log(
+      `${name}: "two runners on the same read models" skipped: the embedded profile runs one process per data folder (decom.lock refuses a second engine)`,
+    );
   }
   itWithTwoProcesses('two runners on the same read models (two processes) never apply an event twice', async () => {
     const a = connect();
@@ -281,7 +289,11 @@ describe.each(backends)('ProjectionRunner on %s', (name, backend) => {
       name: 'counting',
       schema: ['CREATE TABLE IF NOT EXISTS counting_applied (position BIGINT NOT NULL, stream TEXT NOT NULL, kind TEXT NOT NULL)'],
       async apply(event: RecordedEvent, tx: ReadModelTx) {
-        await tx.execute('INSERT INTO counting_applied (position, stream, kind) VALUES (?, ?, ?)', [event.position, event.stream, event.type]);
+        await tx.execute('INSERT INTO counting_applied (position, stream, kind) VALUES (?, ?, ?)', [
+          event.position,
+          event.stream,
+          event.type,
+        ]);
       },
     };
     const changed: string[][] = [];
@@ -289,7 +301,9 @@ describe.each(backends)('ProjectionRunner on %s', (name, backend) => {
     await after.start();
     await after.waitFor(4);
     expect(changed).toEqual([['counting']]);
-    const rows = await readModels.query<{ position: number; kind: string }>('SELECT position, kind FROM counting_applied ORDER BY position');
+    const rows = await readModels.query<{ position: number; kind: string }>(
+      'SELECT position, kind FROM counting_applied ORDER BY position',
+    );
     expect(rows.map((row) => [Number(row.position), row.kind])).toEqual(positions(1, 4).map((position) => [position, 'Tick']));
     expect(await applications(readModels, 'steady')).toEqual([1, 2, 3, 4]);
     await after.stop();

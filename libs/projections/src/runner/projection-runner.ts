@@ -152,7 +152,10 @@ export class ProjectionRunner {
     this.checkpoints.forEach((_, name) => this.checkpoints.set(name, 0));
     const total = await this.store.headPosition();
     onProgress?.(0, total);
-    await this.catchUp(() => true, (done) => onProgress?.(done, Math.max(total, done)));
+    await this.catchUp(
+      () => true,
+      (done) => onProgress?.(done, Math.max(total, done)),
+    );
     if (wasRunning) await this.start();
   }
 

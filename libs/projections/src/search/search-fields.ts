@@ -34,7 +34,13 @@ export type ResolvedField =
   | { readonly kind: 'column'; readonly name: string; readonly column: string; readonly type: ColumnType }
   | { readonly kind: 'label'; readonly name: string; readonly column: string; readonly key: string; readonly table?: string }
   | { readonly kind: 'document'; readonly name: string; readonly column: string; readonly path: readonly string[] }
-  | { readonly kind: 'condition'; readonly name: string; readonly column: string; readonly type: string; readonly subfield?: { readonly name: string; readonly type: 'time' | 'integer' } };
+  | {
+      readonly kind: 'condition';
+      readonly name: string;
+      readonly column: string;
+      readonly type: string;
+      readonly subfield?: { readonly name: string; readonly type: 'time' | 'integer' };
+    };
 
 /** The resource lists (`GET /{plural}`, children, `/resources`). */
 export const RESOURCE_SEARCH: SearchSchema = {

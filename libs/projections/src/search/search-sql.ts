@@ -123,13 +123,19 @@ class Compiler {
         const o = read(p.values[0]!);
         for (const v of p.values) if (v.type !== p.values[0]!.type) this.fail(p.field, 'needs values of one type in "in [...]"');
         const marks = p.values.map(() => '?').join(', ');
-        return { sql: `${o.sql} ${p.negated ? 'NOT IN' : 'IN'} (${marks})`, params: [...o.params, ...p.values.map((v) => this.param(o, v, p.field))] };
+        return {
+          sql: `${o.sql} ${p.negated ? 'NOT IN' : 'IN'} (${marks})`,
+          params: [...o.params, ...p.values.map((v) => this.param(o, v, p.field))],
+        };
       }
       case 'between': {
         const o = read(p.low);
         if (p.high.type !== p.low.type) this.fail(p.field, 'needs two values of one type in "between"');
         if (o.type === 'boolean') this.fail(p.field, 'does not take "between" with true/false');
-        return { sql: `${o.sql} ${p.negated ? 'NOT BETWEEN' : 'BETWEEN'} ? AND ?`, params: [...o.params, this.param(o, p.low, p.field), this.param(o, p.high, p.field)] };
+        return {
+          sql: `${o.sql} ${p.negated ? 'NOT BETWEEN' : 'BETWEEN'} ? AND ?`,
+          params: [...o.params, this.param(o, p.low, p.field), this.param(o, p.high, p.field)],
+        };
       }
       case 'like': {
         const o = read({ type: 'string', value: p.pattern });
@@ -155,7 +161,10 @@ class Compiler {
         return literal.value;
       case 'time': {
         if (literal.type !== 'string' || !(RFC3339.test(literal.value) || DATE_ONLY.test(literal.value))) {
-          this.fail(field, `needs an RFC 3339 date-time or a date in quotes (e.g. '2026-03-06T14:00:00Z', '2026-03-06'), not ${describe(literal)}`);
+          this.fail(
+            field,
+            `needs an RFC 3339 date-time or a date in quotes (e.g. '2026-03-06T14:00:00Z', '2026-03-06'), not ${describe(literal)}`,
+          );
         }
         const text = literal.value as string;
         const millis = Date.parse(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
@@ -163,7 +172,8 @@ class Compiler {
         return new Date(millis).toISOString();
       }
       case 'integer':
-        if (literal.type !== 'number' || !Number.isSafeInteger(literal.value)) this.fail(field, `needs an unquoted integer, not ${describe(literal)}`);
+        if (literal.type !== 'number' || !Number.isSafeInteger(literal.value))
+          this.fail(field, `needs an unquoted integer, not ${describe(literal)}`);
         return literal.value;
       case 'number':
         if (literal.type !== 'number' || !Number.isFinite(literal.value)) this.fail(field, `needs a number, not ${describe(literal)}`);
@@ -200,7 +210,11 @@ class Compiler {
     const doc = `CAST(${field.column} AS jsonb)`;
     const jsonType = { text: 'string', number: 'number', boolean: 'boolean' }[type as 'text'];
     const read = type === 'number' ? `CAST(${doc} #>> CAST(? AS text[]) AS numeric)` : `(${doc} #>> CAST(? AS text[]))`;
-    return { sql: `(CASE WHEN jsonb_typeof(${doc} #> CAST(? AS text[])) = '${jsonType}' THEN ${read} END)`, params: [field.path, field.path], type };
+    return {
+      sql: `(CASE WHEN jsonb_typeof(${doc} #> CAST(? AS text[])) = '${jsonType}' THEN ${read} END)`,
+      params: [field.path, field.path],
+      type,
+    };
   }
 
   private isNull(field: Exclude<ResolvedField, { kind: 'condition' }>, negated: boolean): SqlCondition {
@@ -222,7 +236,8 @@ class Compiler {
   private conditionStatus(field: Extract<ResolvedField, { kind: 'condition' }>, p: TslPredicate): SqlCondition {
     if (p.kind !== 'compare' || p.op !== '=') this.fail(p.field, `takes only "=" with 'True', 'False' or 'Unknown'`);
     const value = (p as Extract<TslPredicate, { kind: 'compare' }>).value;
-    if (value.type !== 'string' || !CONDITION_STATUSES.includes(value.value)) this.fail(p.field, `takes only 'True', 'False' or 'Unknown', not ${describe(value)}`);
+    if (value.type !== 'string' || !CONDITION_STATUSES.includes(value.value))
+      this.fail(p.field, `takes only 'True', 'False' or 'Unknown', not ${describe(value)}`);
     const status = this.dialect === 'sqlite' ? `json_extract(c.value, '$.status')` : `(c.value ->> 'status')`;
     const exists = this.conditionExists(field, `${status} = ?`);
     return { sql: exists.sql, params: [...exists.params, value.value] };
@@ -231,7 +246,11 @@ class Compiler {
   private conditionSubfield(field: Extract<ResolvedField, { kind: 'condition' }>, _literal: TslLiteral): Operand {
     const sub = field.subfield!;
     if (this.dialect === 'sqlite') return { sql: `json_extract(c.value, '$.${sub.name}')`, params: [], type: sub.type };
-    return { sql: sub.type === 'integer' ? `CAST(c.value ->> '${sub.name}' AS bigint)` : `(c.value ->> '${sub.name}')`, params: [], type: sub.type };
+    return {
+      sql: sub.type === 'integer' ? `CAST(c.value ->> '${sub.name}' AS bigint)` : `(c.value ->> '${sub.name}')`,
+      params: [],
+      type: sub.type,
+    };
   }
 
   /** `EXISTS (a condition of field.type in the row's list WHERE <where>)`; `where` may read `c.value`. */

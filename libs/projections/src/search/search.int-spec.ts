@@ -27,24 +27,45 @@ interface Fixture {
 
 const RESOURCES: Fixture[] = [
   {
-    id: 'c1', name: 'alpha', generation: 1, labels: { env: 'production', tier: 'gold', 'app.kubernetes.io/name': 'web' },
+    id: 'c1',
+    name: 'alpha',
+    generation: 1,
+    labels: { env: 'production', tier: 'gold', 'app.kubernetes.io/name': 'web' },
     spec: { release: { version: 10 }, region: 'us-east', enabled: true, items: [{ name: 'x' }] },
-    created_time: '2026-03-01T10:00:00.000Z', created_by: 'alice',
+    created_time: '2026-03-01T10:00:00.000Z',
+    created_by: 'alice',
     reconciled: { status: 'True', last_updated_time: '2026-03-06T13:00:00.000Z', observed_generation: 1 },
   },
   {
-    id: 'c2', name: 'beta', generation: 3, labels: { env: 'staging' },
+    id: 'c2',
+    name: 'beta',
+    generation: 3,
+    labels: { env: 'staging' },
     spec: { release: { version: 9 }, region: 'eu-west', enabled: false, note: '10', nothing: null },
-    created_time: '2026-03-02T10:00:00.000Z', created_by: 'bob', deleted_time: '2026-03-07T00:00:00.000Z',
+    created_time: '2026-03-02T10:00:00.000Z',
+    created_by: 'bob',
+    deleted_time: '2026-03-07T00:00:00.000Z',
     reconciled: { status: 'False', last_updated_time: '2026-03-06T15:00:00.000Z', observed_generation: 2 },
   },
   {
-    id: 'c3', name: 'Gamma_1', generation: 2, spec: { release: { version: 9.5 } },
-    created_time: '2026-03-03T10:00:00.000Z', created_by: 'alice',
+    id: 'c3',
+    name: 'Gamma_1',
+    generation: 2,
+    spec: { release: { version: 9.5 } },
+    created_time: '2026-03-03T10:00:00.000Z',
+    created_by: 'alice',
     reconciled: { status: 'True', last_updated_time: '2026-03-06T14:30:00.000Z', observed_generation: 2 },
   },
   { id: 'c4', name: "o'brien", generation: 1, created_time: '2026-03-04T10:00:00.000Z', created_by: 'carol' },
-  { id: 'np1', kind: 'NodePool', name: 'alpha', generation: 1, owner_id: 'c1', created_time: '2026-03-05T10:00:00.000Z', created_by: 'alice' },
+  {
+    id: 'np1',
+    kind: 'NodePool',
+    name: 'alpha',
+    generation: 1,
+    owner_id: 'c1',
+    created_time: '2026-03-05T10:00:00.000Z',
+    created_by: 'alice',
+  },
 ];
 
 /** [search, ids of Cluster resources found, in created_time asc order]. */
@@ -122,7 +143,7 @@ const FOUND: Array<[string, string[]]> = [
   ["(name = 'alpha' or name = 'beta') and generation = 3", ['c2']],
   ["not (name = 'alpha' or generation = 2)", ['c2', 'c4']],
   ["NOT name = 'alpha' AND NOT generation = 3", ['c3', 'c4']],
-  ["not deleted_time is null", ['c2']],
+  ['not deleted_time is null', ['c2']],
   ['  generation=1  ', ['c1', 'c4']],
   ["name='alpha'and generation=1", ['c1']],
   // The literal on the left reads as the same comparison from the field's side.
@@ -136,11 +157,14 @@ const FOUND: Array<[string, string[]]> = [
   ['name = `alpha`', ['c1']],
 ];
 // `NAME` is not a field: remove the placeholder row above and check it among the errors instead.
-FOUND.splice(FOUND.findIndex(([s]) => s.startsWith('NAME')), 1);
+FOUND.splice(
+  FOUND.findIndex(([s]) => s.startsWith('NAME')),
+  1,
+);
 
 /** [search, error class, message fragment]. */
 const ERRORS: Array<[string, typeof SearchSyntaxError | typeof SearchFieldError, string]> = [
-  ["name = ", SearchSyntaxError, 'column 8'],
+  ['name = ', SearchSyntaxError, 'column 8'],
   ["name = 'alpha", SearchSyntaxError, 'column'],
   ["name == == 'a'", SearchSyntaxError, 'column'],
   ["(name = 'a'", SearchSyntaxError, 'column'],
@@ -151,7 +175,7 @@ const ERRORS: Array<[string, typeof SearchSyntaxError | typeof SearchFieldError,
   ['x'.repeat(4097), SearchSyntaxError, 'at most 4096'],
   ["NAME = 'alpha'", SearchFieldError, 'unknown'],
   ["stream = 'x'", SearchFieldError, 'unknown'],
-  ["paused IS NULL", SearchFieldError, 'unknown'],
+  ['paused IS NULL', SearchFieldError, 'unknown'],
   ["spec = 'x'", SearchFieldError, 'unknown'],
   ["labels. = 'x'", SearchFieldError, 'label key'],
   ["spec.a..b = 'x'", SearchFieldError, 'path'],
@@ -189,9 +213,9 @@ const INJECTIONS: string[] = [
   `labels.a"b = 'x'`,
   "labels.x') OR 1=1 -- = 'x'",
   `spec.a"]').b = 'x'`,
-  "spec.release.version > 1) OR (1=1",
+  'spec.release.version > 1) OR (1=1',
   "status.conditions.Reconciled = 'True'' OR ''1''=''1'",
-  "name = \"x\" or \"1\"=\"1\"",
+  'name = "x" or "1"="1"',
   "name = '?'",
   "name like '%' ESCAPE '\\'",
 ];
@@ -201,15 +225,21 @@ beforeAll(async () => void (postgres = await usePostgres()));
 afterAll(() => postgres?.stop());
 
 const backends: Array<[string, () => Promise<{ readModels: ReadModelStore; close(): Promise<void> }>]> = [
-  ['sqlite', async () => {
-    const db = new Database(':memory:');
-    return { readModels: new SqliteReadModelStore(db), close: async () => void db.close() };
-  }],
-  ['postgres', async () => {
-    const schema = await postgres.newSchema();
-    const readModels = new PostgresReadModelStore({ connectionString: postgres.connectionString, schema });
-    return { readModels, close: async () => (await readModels.close(), await postgres.dropSchema(schema)) };
-  }],
+  [
+    'sqlite',
+    async () => {
+      const db = new Database(':memory:');
+      return { readModels: new SqliteReadModelStore(db), close: async () => void db.close() };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const schema = await postgres.newSchema();
+      const readModels = new PostgresReadModelStore({ connectionString: postgres.connectionString, schema });
+      return { readModels, close: async () => (await readModels.close(), await postgres.dropSchema(schema)) };
+    },
+  ],
 ];
 
 describe.each(backends)('TSL search on %s', (_, open) => {
@@ -222,7 +252,17 @@ describe.each(backends)('TSL search on %s', (_, open) => {
     await readModels.transaction(async (tx) => {
       for (const statement of RESOURCE_VIEW_SCHEMA) await tx.execute(statement);
       for (const r of RESOURCES) await insertResource(tx, r);
-      await insertStatus(tx, 'c1', 'adapter-a', 1, [{ type: 'Available', status: 'True' }, { type: 'Finalized', status: 'False' }], { phase: 'Ready', count: 3 });
+      await insertStatus(
+        tx,
+        'c1',
+        'adapter-a',
+        1,
+        [
+          { type: 'Available', status: 'True' },
+          { type: 'Finalized', status: 'False' },
+        ],
+        { phase: 'Ready', count: 3 },
+      );
       await insertStatus(tx, 'c1', 'adapter-b', 2, [{ type: 'Available', status: 'False' }], null);
       await insertStatus(tx, 'c1', 'adapter-c', 2, [{ type: 'Available', status: 'Unknown' }], { phase: 'Pending' });
     });
@@ -231,7 +271,9 @@ describe.each(backends)('TSL search on %s', (_, open) => {
   afterAll(() => close());
 
   const clusters = async (search: string) =>
-    (await queries.list({ kind: 'Cluster', page: 1, size: 100, order: [{ field: 'created_time', direction: 'asc' }], search })).items.map((r) => r.id);
+    (await queries.list({ kind: 'Cluster', page: 1, size: 100, order: [{ field: 'created_time', direction: 'asc' }], search })).items.map(
+      (r) => r.id,
+    );
 
   it.each(FOUND)('%s', async (search, ids) => {
     expect(await clusters(search)).toEqual(ids);
@@ -244,7 +286,13 @@ describe.each(backends)('TSL search on %s', (_, open) => {
   });
 
   it('counts only matches in total and pages them', async () => {
-    const page = await queries.list({ kind: 'Cluster', page: 2, size: 1, order: [{ field: 'created_time', direction: 'asc' }], search: "created_by = 'alice'" });
+    const page = await queries.list({
+      kind: 'Cluster',
+      page: 2,
+      size: 1,
+      order: [{ field: 'created_time', direction: 'asc' }],
+      search: "created_by = 'alice'",
+    });
     expect({ total: page.total, size: page.size, ids: page.items.map((r) => r.id) }).toEqual({ total: 2, size: 1, ids: ['c3'] });
   });
 
@@ -253,11 +301,17 @@ describe.each(backends)('TSL search on %s', (_, open) => {
     expect(found.items.map((r) => r.id)).toEqual(['np1']);
   });
 
-  it.each(["owner_kind = 'Cluster'", "owner_href = '/api/hyperfleet/v1/x/c1'", "owner_href like '%/c1'"])('searches the owner reference: %s', async (search) => {
-    const found = await queries.list({ kind: 'NodePool', page: 1, size: 10, search });
-    expect(found.items.map((r) => r.id)).toEqual(['np1']);
-    expect((await queries.list({ kind: 'NodePool', page: 1, size: 10, search: search.replace('Cluster', 'NodePool').replace('c1', 'c2') })).items).toEqual([]);
-  });
+  it.each(["owner_kind = 'Cluster'", "owner_href = '/api/hyperfleet/v1/x/c1'", "owner_href like '%/c1'"])(
+    'searches the owner reference: %s',
+    async (search) => {
+      const found = await queries.list({ kind: 'NodePool', page: 1, size: 10, search });
+      expect(found.items.map((r) => r.id)).toEqual(['np1']);
+      expect(
+        (await queries.list({ kind: 'NodePool', page: 1, size: 10, search: search.replace('Cluster', 'NodePool').replace('c1', 'c2') }))
+          .items,
+      ).toEqual([]);
+    },
+  );
 
   it('accepts exactly 4096 characters', async () => {
     const search = `name = '${'a'.repeat(4096 - 9)}'`;
@@ -270,7 +324,9 @@ describe.each(backends)('TSL search on %s', (_, open) => {
     expect(chain.length).toBeLessThanOrEqual(4096);
     expect(await clusters(chain)).toEqual([]);
     expect(await clusters(`${'not '.repeat(63)}name = 'zzz'`)).toEqual(await clusters("not name = 'zzz'"));
-    expect(await clusters(`${'(name = \'x\' or '.repeat(32)}(not name = 'zzz' and ${"created_by = 'alice'"})${')'.repeat(32)}`)).toHaveLength(2);
+    expect(await clusters(`${"(name = 'x' or ".repeat(32)}(not name = 'zzz' and ${"created_by = 'alice'"})${')'.repeat(32)}`)).toHaveLength(
+      2,
+    );
   });
 
   it.each(INJECTIONS)('injection attempt %s finds nothing or is refused, and changes nothing', async (search) => {
@@ -307,14 +363,41 @@ describe.each(backends)('TSL search on %s', (_, open) => {
 
 async function insertResource(tx: { execute(sql: string, params?: readonly unknown[]): Promise<unknown> }, r: Fixture): Promise<void> {
   const conditions = r.reconciled
-    ? [{ type: 'Reconciled', status: r.reconciled.status, observed_generation: r.reconciled.observed_generation, last_updated_time: r.reconciled.last_updated_time, last_transition_time: r.reconciled.last_updated_time, created_time: r.created_time, reason: '', message: '' }]
+    ? [
+        {
+          type: 'Reconciled',
+          status: r.reconciled.status,
+          observed_generation: r.reconciled.observed_generation,
+          last_updated_time: r.reconciled.last_updated_time,
+          last_transition_time: r.reconciled.last_updated_time,
+          created_time: r.created_time,
+          reason: '',
+          message: '',
+        },
+      ]
     : [];
   await tx.execute(
     `INSERT INTO resources (id, kind, name, href, stream, owner_id, owner_kind, owner_href, spec, labels, generation, created_time, updated_time, created_by, updated_by, deleted_time, conditions)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [r.id, r.kind ?? 'Cluster', r.name, `/api/hyperfleet/v1/x/${r.id}`, `s-${r.id}`, r.owner_id ?? null, r.owner_id ? 'Cluster' : null, r.owner_id ? `/api/hyperfleet/v1/x/${r.owner_id}` : null,
-      JSON.stringify(r.spec ?? {}), JSON.stringify(r.labels ?? {}),
-      r.generation, r.created_time, r.created_time, r.created_by, r.created_by, r.deleted_time ?? null, JSON.stringify(conditions)],
+    [
+      r.id,
+      r.kind ?? 'Cluster',
+      r.name,
+      `/api/hyperfleet/v1/x/${r.id}`,
+      `s-${r.id}`,
+      r.owner_id ?? null,
+      r.owner_id ? 'Cluster' : null,
+      r.owner_id ? `/api/hyperfleet/v1/x/${r.owner_id}` : null,
+      JSON.stringify(r.spec ?? {}),
+      JSON.stringify(r.labels ?? {}),
+      r.generation,
+      r.created_time,
+      r.created_time,
+      r.created_by,
+      r.created_by,
+      r.deleted_time ?? null,
+      JSON.stringify(conditions),
+    ],
   );
   // As the projection mirrors them (resource-view.projection.ts indexLabels).
   for (const [key, value] of Object.entries(r.labels ?? {})) {
@@ -324,11 +407,24 @@ async function insertResource(tx: { execute(sql: string, params?: readonly unkno
 
 async function insertStatus(
   tx: { execute(sql: string, params?: readonly unknown[]): Promise<unknown> },
-  resourceId: string, adapter: string, observedGeneration: number, conditions: { type: string; status: string }[], data: Record<string, unknown> | null,
+  resourceId: string,
+  adapter: string,
+  observedGeneration: number,
+  conditions: { type: string; status: string }[],
+  data: Record<string, unknown> | null,
 ): Promise<void> {
   const at = '2026-03-06T10:00:00.000Z';
   await tx.execute(
     `INSERT INTO adapter_statuses (resource_id, adapter, observed_generation, conditions, metadata, data, created_time, last_report_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [resourceId, adapter, observedGeneration, JSON.stringify(conditions.map((c) => ({ ...c, reason: '', message: '', last_transition_time: at }))), null, data === null ? null : JSON.stringify(data), at, at],
+    [
+      resourceId,
+      adapter,
+      observedGeneration,
+      JSON.stringify(conditions.map((c) => ({ ...c, reason: '', message: '', last_transition_time: at }))),
+      null,
+      data === null ? null : JSON.stringify(data),
+      at,
+      at,
+    ],
   );
 }

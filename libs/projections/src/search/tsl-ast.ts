@@ -16,7 +16,13 @@ export type TslExpr =
   | { readonly kind: 'compare'; readonly field: string; readonly op: TslCompareOp; readonly value: TslLiteral }
   | { readonly kind: 'in'; readonly field: string; readonly values: readonly TslLiteral[]; readonly negated: boolean }
   | { readonly kind: 'between'; readonly field: string; readonly low: TslLiteral; readonly high: TslLiteral; readonly negated: boolean }
-  | { readonly kind: 'like'; readonly field: string; readonly pattern: string; readonly caseInsensitive: boolean; readonly negated: boolean }
+  | {
+      readonly kind: 'like';
+      readonly field: string;
+      readonly pattern: string;
+      readonly caseInsensitive: boolean;
+      readonly negated: boolean;
+    }
   | { readonly kind: 'null'; readonly field: string; readonly negated: boolean };
 
 export type TslPredicate = Exclude<TslExpr, { kind: 'and' | 'or' | 'not' }>;

@@ -26,7 +26,10 @@ describe('TSL grammar (tsl.peggy)', () => {
         },
       },
     ],
-    ["'True' = status.conditions.Reconciled", { kind: 'compare', field: 'status.conditions.Reconciled', op: '=', value: { type: 'string', value: 'True' } }],
+    [
+      "'True' = status.conditions.Reconciled",
+      { kind: 'compare', field: 'status.conditions.Reconciled', op: '=', value: { type: 'string', value: 'True' } },
+    ],
     ['5 < generation', { kind: 'compare', field: 'generation', op: '>', value: { type: 'number', value: 5, text: '5' } }],
     ['5 >= generation', { kind: 'compare', field: 'generation', op: '<=', value: { type: 'number', value: 5, text: '5' } }],
     ['name = `a"b`', { kind: 'compare', field: 'name', op: '=', value: { type: 'string', value: 'a"b' } }],
@@ -50,8 +53,12 @@ describe('TSL grammar (tsl.peggy)', () => {
     expect(() => parseSearch(`${'('.repeat(2000)}name = 'a'${')'.repeat(2000)}`)).toThrow(deep);
     expect(() => parseSearch(`${'('.repeat(70)}name = 'a'${')'.repeat(70)}`)).not.toThrow();
     expect(() => parseSearch(`${'not '.repeat(63)}name = 'a'`)).not.toThrow();
-    expect(() => parseSearch(Array.from({ length: 32 }, (_, i) => `(name = '${i}' ${i % 2 ? 'or' : 'and'} `).join('') + `name = 'z'` + ')'.repeat(32))).not.toThrow();
-    expect(() => parseSearch(Array.from({ length: 70 }, (_, i) => `(name = '${i}' ${i % 2 ? 'or' : 'and'} `).join('') + `name = 'z'` + ')'.repeat(70))).toThrow(deep);
+    expect(() =>
+      parseSearch(Array.from({ length: 32 }, (_, i) => `(name = '${i}' ${i % 2 ? 'or' : 'and'} `).join('') + `name = 'z'` + ')'.repeat(32)),
+    ).not.toThrow();
+    expect(() =>
+      parseSearch(Array.from({ length: 70 }, (_, i) => `(name = '${i}' ${i % 2 ? 'or' : 'and'} `).join('') + `name = 'z'` + ')'.repeat(70)),
+    ).toThrow(deep);
   });
 
   it('a long chain of one operator is one level: 300 alternatives parse', () => {

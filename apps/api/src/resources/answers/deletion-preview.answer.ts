@@ -23,7 +23,8 @@ class PreviewedDeletionAnswer {
   @ApiProperty({ type: [String] }) required_adapters!: string[];
   @ApiPropertyOptional({
     type: [String],
-    description: 'what the plan implies beyond the record, e.g. an Orphan resource under a Delete ancestor: a Namespace that ancestor deletes is kept while it holds released objects',
+    description:
+      'what the plan implies beyond the record, e.g. an Orphan resource under a Delete ancestor: a Namespace that ancestor deletes is kept while it holds released objects',
   })
   notes?: string[];
 }
@@ -34,9 +35,13 @@ export class DeletionPreviewAnswer {
   @ApiProperty({ enum: ['DeletionPreview'] }) kind!: string;
   @ApiProperty({ type: 'boolean', enum: [true] }) dry_run!: true;
   @ApiProperty({ type: PreviewTargetAnswer }) target!: PreviewTargetAnswer;
-  @ApiProperty({ enum: ['WouldDelete', 'AlreadyDeleting'], description: 'AlreadyDeleting: a DELETE would record nothing' }) outcome!: string;
+  @ApiProperty({ enum: ['WouldDelete', 'AlreadyDeleting'], description: 'AlreadyDeleting: a DELETE would record nothing' })
+  outcome!: string;
   @ApiPropertyOptional({ enum: PROPAGATIONS, description: 'as passed' }) propagationPolicy?: string;
   @ApiProperty() delete_for_move!: boolean;
-  @ApiProperty({ type: [PreviewedDeletionAnswer], description: 'every resource the DELETE would mark, in hard-delete order (children before their parent)' })
+  @ApiProperty({
+    type: [PreviewedDeletionAnswer],
+    description: 'every resource the DELETE would mark, in hard-delete order (children before their parent)',
+  })
   resources!: PreviewedDeletionAnswer[];
 }

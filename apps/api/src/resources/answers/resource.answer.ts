@@ -60,8 +60,10 @@ export class ResourceAnswer implements ResourceJson {
   @ApiPropertyOptional({
     type: 'boolean',
     enum: [true],
-    description: "Present while deletion protection is set: a DELETE reaching this resource (itself or an ancestor's cascade) answers 409 naming it",
+    description:
+      "Present while deletion protection is set: a DELETE reaching this resource (itself or an ancestor's cascade) answers 409 naming it",
   })
   deletion_protection?: true;
-  @ApiPropertyOptional({ type: ProtectionSetAnswer, description: 'Who set the protection, why and when' }) deletion_protection_set?: ProtectionSetAnswer;
+  @ApiPropertyOptional({ type: ProtectionSetAnswer, description: 'Who set the protection, why and when' })
+  deletion_protection_set?: ProtectionSetAnswer;
 }

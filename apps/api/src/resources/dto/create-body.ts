@@ -22,7 +22,11 @@ export async function validCreateBody(raw: unknown, descriptor: KindDescriptor |
   let body: CreateResourceDto | undefined;
   let violations: FieldViolation[] = [];
   try {
-    body = (await createLenientValidationPipe(CreateResourceDto).transform(raw ?? {}, { type: 'body', metatype: CreateResourceDto, data: undefined })) as CreateResourceDto;
+    body = (await createLenientValidationPipe(CreateResourceDto).transform(raw ?? {}, {
+      type: 'body',
+      metatype: CreateResourceDto,
+      data: undefined,
+    })) as CreateResourceDto;
   } catch (error) {
     if (!(error instanceof HttpProblem) || error.code !== 'HYPERFLEET-VAL-000') throw error;
     violations = [...(error.errors ?? [])];

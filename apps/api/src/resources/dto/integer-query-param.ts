@@ -17,23 +17,38 @@ const QUOTE_MAX = 32;
  * The same range documents the parameter in the OpenAPI document (`integer`, `minimum`, `maximum`, and the
  * `default` the handler applies when it is absent), so what is documented is what is validated.
  */
-export function IntegerQueryParam(range: { readonly min: number; readonly max: number; readonly default?: number; readonly description?: string }): PropertyDecorator {
+export function IntegerQueryParam(range: {
+  readonly min: number;
+  readonly max: number;
+  readonly default?: number;
+  readonly description?: string;
+}): PropertyDecorator {
   const isWhole = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
   return applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: range.min, maximum: range.max, ...(range.default !== undefined && { default: range.default }), ...(range.description && { description: range.description }) }),
-    Transform(({ value }: { value: unknown }) => (typeof value === 'string' && WHOLE_NUMBER.test(value.trim()) ? Number(value.trim()) : value)),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: range.min,
+      maximum: range.max,
+      ...(range.default !== undefined && { default: range.default }),
+      ...(range.description && { description: range.description }),
+    }),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' && WHOLE_NUMBER.test(value.trim()) ? Number(value.trim()) : value,
+    ),
     ValidateBy({
       name: 'singleValue',
       validator: {
         validate: (value) => !Array.isArray(value),
-        defaultMessage: (args?: ValidationArguments) => `${args?.property} must be given once, got ${(args?.value as unknown[]).length} values`,
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property} must be given once, got ${(args?.value as unknown[]).length} values`,
       },
     }),
     ValidateBy({
       name: 'isInt',
       validator: {
         validate: (value) => Array.isArray(value) || isWhole(value),
-        defaultMessage: (args?: ValidationArguments) => `${args?.property} must be a whole number from ${range.min} to ${range.max}, got ${quote(args?.value)}`,
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property} must be a whole number from ${range.min} to ${range.max}, got ${quote(args?.value)}`,
       },
     }),
     ValidateBy({
@@ -54,6 +69,6 @@ export function IntegerQueryParam(range: { readonly min: number; readonly max: n
 }
 
 function quote(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return JSON.stringify(text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text);
 }

@@ -27,16 +27,23 @@ export class ListQueryDto {
   @IntegerQueryParam({ min: 1, max: 100, default: DEFAULT_PAGE_SIZE, description: 'items per page' })
   size?: number;
 
-  @ApiPropertyOptional({ default: 'created_time desc', description: 'comma list of `field [asc|desc]`, field one of created_time, updated_time, name, generation, deleted_time, id' })
+  @ApiPropertyOptional({
+    default: 'created_time desc',
+    description: 'comma list of `field [asc|desc]`, field one of created_time, updated_time, name, generation, deleted_time, id',
+  })
   @OptionalField()
   @IsString({ context: BAD_REQUEST_CONTEXT })
   @Matches(ORDER, {
-    message: 'order must be a comma list of "field [asc|desc]" with field in created_time, updated_time, name, generation, deleted_time, id',
+    message:
+      'order must be a comma list of "field [asc|desc]" with field in created_time, updated_time, name, generation, deleted_time, id',
     context: BAD_REQUEST_CONTEXT,
   })
   order?: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_SEARCH_LENGTH, description: "TSL filter (hyperfleet-api pkg/db/sql_tsl.go), e.g. `status.conditions.Reconciled='True' and labels.env='prod'`" })
+  @ApiPropertyOptional({
+    maxLength: MAX_SEARCH_LENGTH,
+    description: "TSL filter (hyperfleet-api pkg/db/sql_tsl.go), e.g. `status.conditions.Reconciled='True' and labels.env='prod'`",
+  })
   @OptionalField()
   @IsString()
   search?: string;
@@ -44,7 +51,9 @@ export class ListQueryDto {
   @ApiPropertyOptional({ description: 'sparse fieldset, comma separated (`id` always included; dotted names select nested fields)' })
   @OptionalField()
   @IsString()
-  @Matches(SPARSE_FIELDS, { message: 'fields must be a comma list of field names (dotted for nested fields), e.g. "name,labels,status.conditions"' })
+  @Matches(SPARSE_FIELDS, {
+    message: 'fields must be a comma list of field names (dotted for nested fields), e.g. "name,labels,status.conditions"',
+  })
   fields?: string;
 
   @ApiPropertyOptional({ minLength: 1, description: 'with ref_target_id: only resources whose `references.<ref_type>` names that target' })
@@ -59,7 +68,9 @@ export class ListQueryDto {
   @MinLength(1)
   ref_target_id?: string;
 
-  @ApiPropertyOptional({ description: '`GET /resources` only: resources of this kind (400 HYPERFLEET-VAL-000 for a kind never configured); empty: every kind' })
+  @ApiPropertyOptional({
+    description: '`GET /resources` only: resources of this kind (400 HYPERFLEET-VAL-000 for a kind never configured); empty: every kind',
+  })
   @OptionalField()
   @IsString()
   kind?: string;

@@ -29,7 +29,10 @@ export abstract class ResourceOptionsDto {
    * cleared. Clearing (`false`) needs the admin role (or operator, `authorization.deletion_protection.clear_role`)
    * and `deletion_protection_reason`.
    */
-  @ApiPropertyOptional({ description: 'true: DELETE of it or of an ancestor reaching it is refused (409); false clears it (admin, or operator when configured; needs deletion_protection_reason)' })
+  @ApiPropertyOptional({
+    description:
+      'true: DELETE of it or of an ancestor reaching it is refused (409); false clears it (admin, or operator when configured; needs deletion_protection_reason)',
+  })
   @OptionalField()
   @IsBoolean()
   deletion_protection?: boolean;

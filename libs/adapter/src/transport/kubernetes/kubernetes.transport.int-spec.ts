@@ -53,7 +53,9 @@ describe('KubernetesTransport against the local Kubernetes API server', () => {
   it('reports a 403 on delete as TransportError Forbidden', async () => {
     kube.seed(configMap('cm1'));
     kube.faults.add({ method: 'DELETE', kind: 'ConfigMap', status: 403, reason: 'Forbidden', message: 'RBAC denied' });
-    const error = await transport.delete({ apiVersion: 'v1', kind: 'ConfigMap', name: 'cm1', namespace: 'default' }, 'Background').catch((e: unknown) => e);
+    const error = await transport
+      .delete({ apiVersion: 'v1', kind: 'ConfigMap', name: 'cm1', namespace: 'default' }, 'Background')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ reason: 'Forbidden', statusCode: 403 });
   });
@@ -67,26 +69,35 @@ describe('KubernetesTransport against the local Kubernetes API server', () => {
     const found = await transport.discover({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', labelSelector: labels });
     expect(found?.metadata.name).toBe('a-gen3');
     expect(found?.kind).toBe('ConfigMap');
-    expect(await transport.discover({ apiVersion: 'v1', kind: 'ConfigMap', labelSelector: { 'hyperfleet.io/cluster-id': 'none' } })).toBeUndefined();
+    expect(
+      await transport.discover({ apiVersion: 'v1', kind: 'ConfigMap', labelSelector: { 'hyperfleet.io/cluster-id': 'none' } }),
+    ).toBeUndefined();
   });
 
   it('replaces with the existing resourceVersion', async () => {
     const created = await transport.create(configMap('cm1', 1));
-    const replaced = await transport.replace({ ...configMap('cm1', 2), metadata: { ...configMap('cm1', 2).metadata, resourceVersion: created.metadata.resourceVersion } });
+    const replaced = await transport.replace({
+      ...configMap('cm1', 2),
+      metadata: { ...configMap('cm1', 2).metadata, resourceVersion: created.metadata.resourceVersion },
+    });
     expect(replaced.metadata.annotations?.['hyperfleet.io/generation']).toBe('2');
   });
 
   it('surfaces AlreadyExists on create and UnknownKind for kinds the server does not serve', async () => {
     kube.seed(configMap('cm1'));
     await expect(transport.create(configMap('cm1'))).rejects.toMatchObject({ reason: 'AlreadyExists', statusCode: 409 });
-    await expect(transport.get({ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w' })).rejects.toMatchObject({ reason: 'UnknownKind' });
+    await expect(transport.get({ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w' })).rejects.toMatchObject({
+      reason: 'UnknownKind',
+    });
     await expect(transport.get({ apiVersion: 'v1', kind: 'Widget', name: 'w' })).rejects.toMatchObject({ reason: 'UnknownKind' });
   });
 
   it('reports an unreachable server as ConnectionFailure, not as absent', async () => {
     await transport.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'warm', namespace: 'default' });
     await kube.stopListening();
-    await expect(transport.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'cm1', namespace: 'default' })).rejects.toMatchObject({ reason: 'ConnectionFailure' });
+    await expect(transport.get({ apiVersion: 'v1', kind: 'ConfigMap', name: 'cm1', namespace: 'default' })).rejects.toMatchObject({
+      reason: 'ConnectionFailure',
+    });
     await kube.startListening();
   });
 });

@@ -112,7 +112,12 @@ export class KubernetesTransport implements ResourceTransport {
 
   async discover(query: DiscoveryQuery): Promise<KubeObject | undefined> {
     if (query.byName !== undefined) {
-      return this.get({ apiVersion: query.apiVersion, kind: query.kind, name: query.byName, ...(query.namespace && { namespace: query.namespace }) });
+      return this.get({
+        apiVersion: query.apiVersion,
+        kind: query.kind,
+        name: query.byName,
+        ...(query.namespace && { namespace: query.namespace }),
+      });
     }
     const items = await this.list(query.apiVersion, query.kind, query.labelSelector ?? {}, query.namespace);
     return newestByGeneration(items);

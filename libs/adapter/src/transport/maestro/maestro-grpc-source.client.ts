@@ -30,7 +30,10 @@ export interface WorkStatusEvent {
   readonly consumer: string;
   readonly resourceVersion: number;
   /** `ManifestBundleStatus`: `{conditions, resourceStatus}`. */
-  readonly status: { readonly conditions?: readonly Record<string, unknown>[]; readonly resourceStatus?: readonly Record<string, unknown>[] };
+  readonly status: {
+    readonly conditions?: readonly Record<string, unknown>[];
+    readonly resourceStatus?: readonly Record<string, unknown>[];
+  };
   /** The agent confirmed the deletion (a `Deleted` condition with status True). */
   readonly deleted: boolean;
 }
@@ -60,7 +63,12 @@ const CODES: Readonly<Partial<Record<grpc.status, readonly [string, number | und
 
 function transportError(error: grpc.ServiceError, action: string): TransportError {
   const [reason, statusCode] = CODES[error.code as grpc.status] ?? ['InternalError', 500];
-  return new TransportError(reason, `maestro grpc ${action}: ${grpc.status[error.code] ?? error.code}: ${error.details || error.message}`, statusCode, { cause: error });
+  return new TransportError(
+    reason,
+    `maestro grpc ${action}: ${grpc.status[error.code] ?? error.code}: ${error.details || error.message}`,
+    statusCode,
+    { cause: error },
+  );
 }
 
 function credentials(options: MaestroGrpcSourceClientOptions): grpc.ChannelCredentials {
@@ -90,7 +98,10 @@ export class MaestroGrpcSourceClient {
     const { client: Client } = loadCloudEventService();
     const channelOptions: grpc.ChannelOptions = {
       ...(options.clientId && { 'grpc.primary_user_agent': options.clientId }),
-      ...(options.keepalive?.timeMs !== undefined && { 'grpc.keepalive_time_ms': options.keepalive.timeMs, 'grpc.keepalive_permit_without_calls': 1 }),
+      ...(options.keepalive?.timeMs !== undefined && {
+        'grpc.keepalive_time_ms': options.keepalive.timeMs,
+        'grpc.keepalive_permit_without_calls': 1,
+      }),
       ...(options.keepalive?.timeoutMs !== undefined && { 'grpc.keepalive_timeout_ms': options.keepalive.timeoutMs }),
     };
     this.client = new Client(options.address, credentials(options), channelOptions);
@@ -119,7 +130,9 @@ export class MaestroGrpcSourceClient {
     });
     const deadline = Date.now() + (this.options.timeoutMs ?? 10_000);
     await new Promise<void>((resolve, reject) => {
-      this.stub.Publish({ event }, { deadline }, (error) => (error ? reject(transportError(error, `${spec.action} work ${spec.resourceId}`)) : resolve()));
+      this.stub.Publish({ event }, { deadline }, (error) =>
+        error ? reject(transportError(error, `${spec.action} work ${spec.resourceId}`)) : resolve(),
+      );
     });
   }
 

@@ -16,7 +16,18 @@ function work(name: string, generation: number): KubeObject {
     apiVersion: 'work.open-cluster-management.io/v1',
     kind: 'ManifestWork',
     metadata: { name, labels: { app: 'x' }, annotations: GEN(generation) },
-    spec: { workload: { manifests: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-a', namespace: 'ns-a', annotations: GEN(generation) }, data: { g: String(generation) } }] } },
+    spec: {
+      workload: {
+        manifests: [
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'cm-a', namespace: 'ns-a', annotations: GEN(generation) },
+            data: { g: String(generation) },
+          },
+        ],
+      },
+    },
   };
 }
 const ref = (name: string) => ({ apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', name });
@@ -58,7 +69,12 @@ describe('MaestroGrpcSourceClient', () => {
   let transport: MaestroTransport;
   beforeEach(async () => {
     maestro = await startLocalMaestro({ consumers: ['cluster1'] });
-    grpcClient = new MaestroGrpcSourceClient({ address: maestro.grpcAddress, sourceId: SOURCE, insecure: true, keepalive: { timeMs: 30_000, timeoutMs: 10_000 } });
+    grpcClient = new MaestroGrpcSourceClient({
+      address: maestro.grpcAddress,
+      sourceId: SOURCE,
+      insecure: true,
+      keepalive: { timeMs: 30_000, timeoutMs: 10_000 },
+    });
     transport = new MaestroTransport(new MaestroHttpClient({ baseUrl: maestro.url, sourceId: SOURCE }), 'cluster1', grpcClient);
   });
   afterEach(async () => {
@@ -69,15 +85,29 @@ describe('MaestroGrpcSourceClient', () => {
   it('creates and updates a work through gRPC Publish (no HTTP CloudEvents), then deletes it with a delete_request', async () => {
     await transport.create(work('w1', 1));
     await maestro.settle();
-    expect(maestro.requests.filter((r) => r.action)).toEqual([expect.objectContaining({ method: 'GRPC', path: '/io.cloudevents.v1.CloudEventService/Publish', action: 'create_request', status: 204 })]);
+    expect(maestro.requests.filter((r) => r.action)).toEqual([
+      expect.objectContaining({
+        method: 'GRPC',
+        path: '/io.cloudevents.v1.CloudEventService/Publish',
+        action: 'create_request',
+        status: 204,
+      }),
+    ]);
     expect(maestro.requests.some((r) => r.path === maestro.cloudEventsPath)).toBe(false);
     const stored = maestro.peek(SOURCE, 'cluster1', 'w1');
-    expect(stored).toMatchObject({ version: 1, consumer_name: 'cluster1', metadata: { name: 'w1', labels: { app: 'x' }, annotations: GEN(1) } });
+    expect(stored).toMatchObject({
+      version: 1,
+      consumer_name: 'cluster1',
+      metadata: { name: 'w1', labels: { app: 'x' }, annotations: GEN(1) },
+    });
     expect(stored?.manifests).toEqual([expect.objectContaining({ kind: 'ConfigMap', data: { g: '1' } })]);
 
     const read = (await transport.get(ref('w1'))) as KubeObject;
     await transport.replace({ ...work('w1', 2), metadata: { ...work('w1', 2).metadata, resourceVersion: read.metadata.resourceVersion } });
-    expect(maestro.peek(SOURCE, 'cluster1', 'w1')).toMatchObject({ version: 2, manifests: [expect.objectContaining({ data: { g: '2' } })] });
+    expect(maestro.peek(SOURCE, 'cluster1', 'w1')).toMatchObject({
+      version: 2,
+      manifests: [expect.objectContaining({ data: { g: '2' } })],
+    });
 
     const resourceId = manifestWorkId(SOURCE, 'cluster1', 'w1');
     maestro.pauseAgent();
@@ -91,18 +121,32 @@ describe('MaestroGrpcSourceClient', () => {
   it('streams status over Subscribe: applied, then status feedback, then the confirmed deletion', async () => {
     const received: WorkStatusEvent[] = [];
     const errors: TransportError[] = [];
-    const subscription = grpcClient.subscribe((s) => received.push(s), (e) => errors.push(e));
+    const subscription = grpcClient.subscribe(
+      (s) => received.push(s),
+      (e) => errors.push(e),
+    );
     try {
       // The stream must be open before anything happens (status is not replayed).
       await until(() => maestro.subscribers(SOURCE) === 1);
       await transport.create(work('w2', 1));
       const resourceId = manifestWorkId(SOURCE, 'cluster1', 'w2');
       const applied = await nextStatus(received, (s) => s.resourceId === resourceId);
-      expect(applied).toMatchObject({ consumer: 'cluster1', resourceVersion: 1, deleted: false, status: { conditions: [expect.objectContaining({ type: 'Applied', status: 'True' }), expect.objectContaining({ type: 'Available' })] } });
+      expect(applied).toMatchObject({
+        consumer: 'cluster1',
+        resourceVersion: 1,
+        deleted: false,
+        status: {
+          conditions: [expect.objectContaining({ type: 'Applied', status: 'True' }), expect.objectContaining({ type: 'Available' })],
+        },
+      });
 
-      maestro.setStatusFeedback(SOURCE, 'cluster1', 'w2', { kind: 'ConfigMap', name: 'cm-a', namespace: 'ns-a' }, [{ name: 'phase', fieldValue: { type: 'String', string: 'Ready' } }]);
+      maestro.setStatusFeedback(SOURCE, 'cluster1', 'w2', { kind: 'ConfigMap', name: 'cm-a', namespace: 'ns-a' }, [
+        { name: 'phase', fieldValue: { type: 'String', string: 'Ready' } },
+      ]);
       const feedback = await nextStatus(received, (s) => JSON.stringify(s.status).includes('Ready'));
-      expect(feedback.status.resourceStatus?.[0]).toMatchObject({ statusFeedback: { values: [{ name: 'phase', fieldValue: { string: 'Ready' } }] } });
+      expect(feedback.status.resourceStatus?.[0]).toMatchObject({
+        statusFeedback: { values: [{ name: 'phase', fieldValue: { string: 'Ready' } }] },
+      });
 
       await transport.delete(ref('w2'), 'Background');
       expect(await nextStatus(received, (s) => s.deleted)).toMatchObject({ resourceId, deleted: true });
@@ -117,16 +161,36 @@ describe('MaestroGrpcSourceClient', () => {
     const stale = transport.replace({ ...work('w3', 2), metadata: { ...work('w3', 2).metadata, resourceVersion: '7' } });
     await expect(stale).rejects.toMatchObject({ name: 'TransportError', reason: 'Conflict', statusCode: 409 });
     const elsewhere = new MaestroTransport(new MaestroHttpClient({ baseUrl: maestro.url, sourceId: SOURCE }), 'nowhere', grpcClient);
-    await expect(elsewhere.create(work('w4', 1))).rejects.toMatchObject({ reason: 'BadRequest', message: expect.stringContaining("consumer 'nowhere' is not registered") });
+    await expect(elsewhere.create(work('w4', 1))).rejects.toMatchObject({
+      reason: 'BadRequest',
+      message: expect.stringContaining("consumer 'nowhere' is not registered"),
+    });
     maestro.faults.add({ method: 'GRPC', status: 503, reason: 'maintenance', times: 1 });
-    await expect(transport.create(work('w5', 1))).rejects.toMatchObject({ reason: 'ConnectionFailure', message: expect.stringContaining('maintenance') });
+    await expect(transport.create(work('w5', 1))).rejects.toMatchObject({
+      reason: 'ConnectionFailure',
+      message: expect.stringContaining('maintenance'),
+    });
     expect(maestro.peek(SOURCE, 'cluster1', 'w5')).toBeUndefined();
   });
 
   it('connection refused is a TransportError ConnectionFailure (never a silent success or "absent")', async () => {
-    const unreachable = new MaestroGrpcSourceClient({ address: `127.0.0.1:${await closedPort()}`, sourceId: SOURCE, insecure: true, timeoutMs: 2_000 });
+    const unreachable = new MaestroGrpcSourceClient({
+      address: `127.0.0.1:${await closedPort()}`,
+      sourceId: SOURCE,
+      insecure: true,
+      timeoutMs: 2_000,
+    });
     try {
-      const error = await unreachable.publish({ action: 'create_request', consumer: 'cluster1', resourceId: 'x', resourceVersion: 0, metadata: { name: 'x' }, bundle: { manifests: [] } }).catch((e: unknown) => e);
+      const error = await unreachable
+        .publish({
+          action: 'create_request',
+          consumer: 'cluster1',
+          resourceId: 'x',
+          resourceVersion: 0,
+          metadata: { name: 'x' },
+          bundle: { manifests: [] },
+        })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TransportError);
       expect(isConnectionFailure(error)).toBe(true);
       const viaTransport = new MaestroTransport(new MaestroHttpClient({ baseUrl: maestro.url, sourceId: SOURCE }), 'cluster1', unreachable);
@@ -138,6 +202,8 @@ describe('MaestroGrpcSourceClient', () => {
   });
 
   it('refuses a TLS config with a certificate but no key', () => {
-    expect(() => new MaestroGrpcSourceClient({ address: '127.0.0.1:1', sourceId: SOURCE, tls: { certFile: '/nonexistent.crt' } })).toThrow(/cert_file and key_file/);
+    expect(() => new MaestroGrpcSourceClient({ address: '127.0.0.1:1', sourceId: SOURCE, tls: { certFile: '/nonexistent.crt' } })).toThrow(
+      /cert_file and key_file/,
+    );
   });
 });

@@ -37,7 +37,13 @@ export interface SpecEvent {
 const API = '/api/maestro/v1';
 const PAGE_SIZE = 400;
 
-const REASONS: Readonly<Record<number, string>> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict' };
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+};
 
 /**
  * Maestro over HTTP: resource bundles through Maestro's REST API (`GET /resource-bundles`,
@@ -117,7 +123,12 @@ export class MaestroHttpClient {
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
-      throw new TransportError(timedOut ? 'Timeout' : 'ConnectionFailure', `maestro ${method} ${url}: ${(error as Error).message}`, undefined, { cause: error });
+      throw new TransportError(
+        timedOut ? 'Timeout' : 'ConnectionFailure',
+        `maestro ${method} ${url}: ${(error as Error).message}`,
+        undefined,
+        { cause: error },
+      );
     }
   }
 

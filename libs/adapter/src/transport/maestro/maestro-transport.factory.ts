@@ -11,7 +11,11 @@ export type MaestroTransportOverrides = Partial<MaestroHttpClientOptions> & {
 };
 
 /** The gRPC source client for `config`, or `undefined` when no gRPC address is configured. */
-function grpcPublisher(config: MaestroClientConfig | undefined, address: string | undefined, sourceId: string): MaestroGrpcSourceClient | undefined {
+function grpcPublisher(
+  config: MaestroClientConfig | undefined,
+  address: string | undefined,
+  sourceId: string,
+): MaestroGrpcSourceClient | undefined {
   if (!address) return undefined;
   const tls = config?.auth?.tlsConfig;
   return new MaestroGrpcSourceClient({
@@ -19,7 +23,13 @@ function grpcPublisher(config: MaestroClientConfig | undefined, address: string 
     sourceId,
     insecure: config?.insecure ?? false,
     ...(config?.clientId !== undefined && { clientId: config.clientId }),
-    ...(tls && { tls: { ...(tls.caFile && { caFile: tls.caFile }), ...(tls.certFile && { certFile: tls.certFile }), ...(tls.keyFile && { keyFile: tls.keyFile }) } }),
+    ...(tls && {
+      tls: {
+        ...(tls.caFile && { caFile: tls.caFile }),
+        ...(tls.certFile && { certFile: tls.certFile }),
+        ...(tls.keyFile && { keyFile: tls.keyFile }),
+      },
+    }),
     ...(config?.keepalive && { keepalive: config.keepalive }),
     ...(config?.timeoutMs !== undefined && { timeoutMs: config.timeoutMs }),
   });
@@ -41,7 +51,12 @@ export function maestroTransports(
   const baseUrl = httpOverrides.baseUrl ?? config?.httpServerAddress;
   const sourceId = httpOverrides.sourceId ?? config?.sourceId;
   if (!baseUrl || !sourceId) return undefined;
-  const client = new MaestroHttpClient({ ...(config?.timeoutMs !== undefined && { timeoutMs: config.timeoutMs }), ...httpOverrides, baseUrl, sourceId });
+  const client = new MaestroHttpClient({
+    ...(config?.timeoutMs !== undefined && { timeoutMs: config.timeoutMs }),
+    ...httpOverrides,
+    baseUrl,
+    sourceId,
+  });
   const publisher: SpecPublisher = grpcPublisher(config, grpcServerAddress ?? config?.grpcServerAddress, sourceId) ?? client;
   const byConsumer = new Map<string, MaestroTransport>();
   return (consumer) => {

@@ -18,7 +18,12 @@ function work(name: string, generation: number, labels: Record<string, string> =
       workload: {
         manifests: [
           { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns-a', labels: { role: 'ns' }, annotations: GEN(generation) } },
-          { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-a', namespace: 'ns-a', annotations: GEN(generation) }, data: { g: String(generation) } },
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'cm-a', namespace: 'ns-a', annotations: GEN(generation) },
+            data: { g: String(generation) },
+          },
         ],
       },
       deleteOption: { propagationPolicy: 'Foreground' },
@@ -46,7 +51,10 @@ describe('MaestroTransport', () => {
       kind: 'ManifestWork',
       metadata: { name: 'w1', namespace: 'cluster1', labels: { app: 'x' }, annotations: GEN(1), resourceVersion: '1', generation: 1 },
       spec: { workload: { manifests: work('w1', 1).spec && expect.any(Array) }, deleteOption: { propagationPolicy: 'Foreground' } },
-      status: { conditions: [expect.objectContaining({ type: 'Applied' }), expect.objectContaining({ type: 'Available' })], resourceStatus: { manifests: expect.any(Array) } },
+      status: {
+        conditions: [expect.objectContaining({ type: 'Applied' }), expect.objectContaining({ type: 'Available' })],
+        resourceStatus: { manifests: expect.any(Array) },
+      },
     });
     expect(maestro.requests.find((r) => r.action)?.action).toBe('create_request');
   });
@@ -56,8 +64,14 @@ describe('MaestroTransport', () => {
     await transport.create(work('w2', 3, { app: 'x' }));
     await transport.create(work('w3', 9, { app: 'y' }));
     await maestro.settle();
-    maestro.setStatusFeedback(SOURCE, 'cluster1', 'w2', { kind: 'Namespace', name: 'ns-a' }, [{ name: 'phase', fieldValue: { type: 'String', string: 'Active' } }]);
-    const found = await transport.discover({ apiVersion: 'work.open-cluster-management.io/v1', kind: 'ManifestWork', labelSelector: { app: 'x' } });
+    maestro.setStatusFeedback(SOURCE, 'cluster1', 'w2', { kind: 'Namespace', name: 'ns-a' }, [
+      { name: 'phase', fieldValue: { type: 'String', string: 'Active' } },
+    ]);
+    const found = await transport.discover({
+      apiVersion: 'work.open-cluster-management.io/v1',
+      kind: 'ManifestWork',
+      labelSelector: { app: 'x' },
+    });
     expect(found?.metadata.name).toBe('w2');
     // Other kinds are searched inside the consumer's works: the newest generation wins.
     const ns = await transport.discover({ apiVersion: 'v1', kind: 'Namespace', labelSelector: { role: 'ns' } });
@@ -68,16 +82,24 @@ describe('MaestroTransport', () => {
     expect(findInWork(w2, { kind: 'Namespace', byName: 'ns-a' })).toMatchObject({
       metadata: { name: 'ns-a', annotations: GEN(3) },
       statusFeedback: { values: [{ name: 'phase', fieldValue: { type: 'String', string: 'Active' } }] },
-      conditions: [expect.objectContaining({ type: 'Applied', status: 'True' }), expect.objectContaining({ type: 'Available', status: 'True' })],
+      conditions: [
+        expect.objectContaining({ type: 'Applied', status: 'True' }),
+        expect.objectContaining({ type: 'Available', status: 'True' }),
+      ],
     });
   });
 
   it('updates at the version read (update_request); a stale version is a Conflict', async () => {
     await transport.create(work('w1', 1));
     const current = (await transport.get(ref('w1'))) as KubeObject;
-    await transport.replace({ ...work('w1', 2), metadata: { ...work('w1', 2).metadata, resourceVersion: current.metadata.resourceVersion } });
+    await transport.replace({
+      ...work('w1', 2),
+      metadata: { ...work('w1', 2).metadata, resourceVersion: current.metadata.resourceVersion },
+    });
     expect((await transport.get(ref('w1')))?.metadata).toMatchObject({ resourceVersion: '2', annotations: GEN(2) });
-    await expect(transport.replace({ ...work('w1', 3), metadata: { ...work('w1', 3).metadata, resourceVersion: '1' } })).rejects.toMatchObject({
+    await expect(
+      transport.replace({ ...work('w1', 3), metadata: { ...work('w1', 3).metadata, resourceVersion: '1' } }),
+    ).rejects.toMatchObject({
       reason: 'Conflict',
       statusCode: 409,
     });
@@ -101,8 +123,13 @@ describe('MaestroTransport', () => {
     maestro.faults.clear();
     const bad = work('w1', 1);
     delete (bad.spec as { workload: { manifests: KubeObject[] } }).workload.manifests[1]!.metadata.annotations;
-    await expect(transport.create(bad)).rejects.toMatchObject({ reason: 'Invalid', message: expect.stringContaining('manifest[1] ConfigMap/cm-a: missing hyperfleet.io/generation') });
-    await expect(transport.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'x' }, 'Background')).rejects.toMatchObject({ reason: 'Invalid' });
+    await expect(transport.create(bad)).rejects.toMatchObject({
+      reason: 'Invalid',
+      message: expect.stringContaining('manifest[1] ConfigMap/cm-a: missing hyperfleet.io/generation'),
+    });
+    await expect(transport.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'x' }, 'Background')).rejects.toMatchObject({
+      reason: 'Invalid',
+    });
     const unreachable = new MaestroTransport(new MaestroHttpClient({ baseUrl: 'http://127.0.0.1:1', sourceId: SOURCE }), 'cluster1');
     await expect(unreachable.get(ref('w1'))).rejects.toMatchObject({ reason: 'ConnectionFailure' });
   });

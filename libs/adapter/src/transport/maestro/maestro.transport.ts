@@ -100,7 +100,14 @@ export class MaestroTransport implements ResourceTransport {
   async create(object: KubeObject): Promise<KubeObject> {
     this.check(object);
     const resourceId = this.id(object.metadata.name);
-    await this.publisher.publish({ action: 'create_request', consumer: this.consumer, resourceId, resourceVersion: 0, metadata: this.metadata(object), bundle: this.spec(object) });
+    await this.publisher.publish({
+      action: 'create_request',
+      consumer: this.consumer,
+      resourceId,
+      resourceVersion: 0,
+      metadata: this.metadata(object),
+      bundle: this.spec(object),
+    });
     return (await this.get(refOf(object))) ?? object;
   }
 
@@ -111,10 +118,18 @@ export class MaestroTransport implements ResourceTransport {
     let version = Number(object.metadata.resourceVersion);
     if (!Number.isInteger(version) || version < 1) {
       const current = await this.client.getBundle(resourceId);
-      if (!current) throw new TransportError('NotFound', `maestro update: work ${this.consumer}/${object.metadata.name} does not exist`, 404);
+      if (!current)
+        throw new TransportError('NotFound', `maestro update: work ${this.consumer}/${object.metadata.name} does not exist`, 404);
       version = current.version ?? 1;
     }
-    await this.publisher.publish({ action: 'update_request', consumer: this.consumer, resourceId, resourceVersion: version, metadata: this.metadata(object), bundle: this.spec(object) });
+    await this.publisher.publish({
+      action: 'update_request',
+      consumer: this.consumer,
+      resourceId,
+      resourceVersion: version,
+      metadata: this.metadata(object),
+      bundle: this.spec(object),
+    });
     return (await this.get(refOf(object))) ?? object;
   }
 

@@ -29,7 +29,8 @@ export function workManifests(work: KubeObject): KubeObject[] {
 function generationProblem(object: KubeObject): string | undefined {
   const value = object.metadata?.annotations?.[GENERATION_ANNOTATION];
   if (value === undefined) return `missing ${GENERATION_ANNOTATION} annotation`;
-  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0) return `${GENERATION_ANNOTATION} annotation must be a positive integer, got ${JSON.stringify(value)}`;
+  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0)
+    return `${GENERATION_ANNOTATION} annotation must be a positive integer, got ${JSON.stringify(value)}`;
   return undefined;
 }
 
@@ -39,14 +40,16 @@ function generationProblem(object: KubeObject): string | undefined {
  * @returns the problem, or `undefined` when the work is fine.
  */
 export function manifestWorkProblem(work: KubeObject): string | undefined {
-  if (!isManifestWork(work)) return `maestro transport needs a ${MANIFEST_WORK_API_VERSION} ${MANIFEST_WORK_KIND}, got ${work.apiVersion} ${work.kind}`;
+  if (!isManifestWork(work))
+    return `maestro transport needs a ${MANIFEST_WORK_API_VERSION} ${MANIFEST_WORK_KIND}, got ${work.apiVersion} ${work.kind}`;
   const own = generationProblem(work);
   if (own) return `ManifestWork ${JSON.stringify(work.metadata.name)}: ${own}`;
   const manifests = workManifests(work);
   if (manifests.length === 0) return `ManifestWork ${JSON.stringify(work.metadata.name)}: spec.workload.manifests is empty`;
   for (const [i, manifest] of manifests.entries()) {
     const problem = manifest?.metadata ? generationProblem(manifest) : 'not a Kubernetes object';
-    if (problem) return `ManifestWork ${JSON.stringify(work.metadata.name)} manifest[${i}] ${manifest?.kind ?? '?'}/${manifest?.metadata?.name ?? '?'}: ${problem}`;
+    if (problem)
+      return `ManifestWork ${JSON.stringify(work.metadata.name)} manifest[${i}] ${manifest?.kind ?? '?'}/${manifest?.metadata?.name ?? '?'}: ${problem}`;
   }
   return undefined;
 }

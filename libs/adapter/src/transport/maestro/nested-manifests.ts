@@ -18,7 +18,8 @@ export function manifestMatches(manifest: KubeObject, query: ManifestQuery): boo
   if (!meta) return false;
   if (query.kind !== undefined && manifest.kind !== query.kind) return false;
   if (query.apiVersion !== undefined && manifest.apiVersion !== query.apiVersion) return false;
-  if (query.namespace !== undefined && query.namespace !== '' && query.namespace !== '*' && (meta.namespace ?? '') !== query.namespace) return false;
+  if (query.namespace !== undefined && query.namespace !== '' && query.namespace !== '*' && (meta.namespace ?? '') !== query.namespace)
+    return false;
   if (query.byName !== undefined) return meta.name === query.byName;
   return Object.entries(query.labelSelector ?? {}).every(([k, v]) => meta.labels?.[k] === v);
 }
@@ -36,7 +37,9 @@ export function withManifestStatus(work: KubeObject, manifest: KubeObject): Kube
     conditions?: unknown;
   }[];
   const entry = Array.isArray(entries)
-    ? entries.find((e) => e?.resourceMeta?.name === manifest.metadata.name && (e.resourceMeta.namespace ?? '') === (manifest.metadata.namespace ?? ''))
+    ? entries.find(
+        (e) => e?.resourceMeta?.name === manifest.metadata.name && (e.resourceMeta.namespace ?? '') === (manifest.metadata.namespace ?? ''),
+      )
     : undefined;
   return {
     ...structuredClone(manifest),
