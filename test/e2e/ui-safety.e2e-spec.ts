@@ -1,10 +1,12 @@
 /**
  * The safety rails in the web UI, in a real browser (Debian's Chromium driven by playwright-core, as
  * ui.e2e-spec.ts): the deletion-protection badge on the resource page, the Delete dialog's preview showing the
- * protection refusal, and "Abandon adapter" on a pending deletion (admin, reason and confirmation required).
+ * protection refusal, "Abandon adapter" on a pending deletion (admin, reason and confirmation required), and a
+ * DELETE past the deletion budget (`limits.deletions.Cluster.max_in_flight: 1`): the dialog names the budget, and an
+ * administrator previews with an override reason that the DELETE then records.
  * The test plays the adapters (none run), so a deletion stays pending until the adapter is abandoned.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -21,7 +23,7 @@ const screenshotDir = process.env.DECOM_SCREENSHOT_DIR
   : mkdtempSync(join(tmpdir(), 'decom-ui-shots-'));
 const shot = (name: string) => join(screenshotDir, `${name}.png`);
 
-describeBrowser('web UI: deletion protection badge, abandon adapter', () => {
+describeBrowser('web UI: deletion protection badge, abandon adapter, deletion budget', () => {
   let fixture: EngineFixture;
   let api: DemoApi;
   let browser: Browser;
@@ -29,7 +31,9 @@ describeBrowser('web UI: deletion protection badge, abandon adapter', () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    fixture = await startTestEngine({ admins: 'carol@example.com' });
+    const serverConfig = join(mkdtempSync(join(tmpdir(), 'decom-ui-budget-')), 'server.yaml');
+    writeFileSync(serverConfig, 'limits:\n  deletions:\n    Cluster: { max_in_flight: 1, max_per_hour: 100 }\n');
+    fixture = await startTestEngine({ admins: 'carol@example.com', env: { DECOM_SERVER_CONFIG: serverConfig } });
     api = new DemoApi(fixture.engine.url);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -90,6 +94,32 @@ describeBrowser('web UI: deletion protection badge, abandon adapter', () => {
       forced: true,
       caller: 'carol@example.com',
       reason: 'INC-12 cluster API gone',
+    });
+  });
+
+  it('a DELETE past the deletion budget names it; an administrator previews with an override reason, recorded', async () => {
+    const inFlight: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'ui-budget-1', spec: {} })).body.id;
+    expect((await api.call('DELETE', `/clusters/${inFlight}`)).status).toBe(202);
+    const id: string = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'ui-budget-2', spec: {} })).body.id;
+    await page.goto(`${fixture.engine.url}/ui/#/resource/${id}`);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    const budget = dialog.locator('.budget');
+    await budget.waitFor();
+    expect(await budget.textContent()).toMatch(/Deletion budget for Cluster: \d+ of 1 deletions in flight; one more fits in about 60 s/);
+    expect(await dialog.getByRole('button', { name: 'Delete', exact: true }).isDisabled()).toBe(true);
+    await dialog.getByLabel(/^Override reason/).fill('INC-7 region evacuation');
+    await dialog.getByRole('button', { name: 'Preview with override' }).click();
+    await dialog.getByRole('table', { name: 'Deletion preview' }).waitFor();
+    await dialog.getByRole('checkbox').check();
+    await page.screenshot({ path: shot('delete-budget-override') });
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    const requested = await eventually('the DELETE with the override recorded', async () =>
+      (await fixture.engine.store.readStream(`cluster-${id}`)).find((e) => e.type === 'DeletionRequested'),
+    );
+    expect((requested.data as { deletion_budget_override?: unknown }).deletion_budget_override).toEqual({
+      caller: 'carol@example.com',
+      reason: 'INC-7 region evacuation',
     });
   });
 });

@@ -13,8 +13,19 @@ export interface Problem {
   readonly title: string;
   readonly detail: string;
   readonly code?: string;
-  /** From a 503's `Retry-After` header, in seconds. */
+  /** From a 429's or 503's `Retry-After` header, in seconds. */
   readonly retryAfterSeconds?: number;
+  /** A 429 of the deletion budget (limits.deletions): the bound the DELETE would pass. */
+  readonly budget?: DeletionBudgetUse;
+}
+
+/** The deletion budget a refused DELETE names (429 problem details `budget`). */
+export interface DeletionBudgetUse {
+  readonly kind: string;
+  readonly name: 'max_in_flight' | 'max_per_hour';
+  readonly limit: number;
+  readonly used: number;
+  readonly tenant?: string;
 }
 
 export class ApiError extends Error {
@@ -122,6 +133,7 @@ export async function api<T>(method: string, path: string, body?: unknown, optio
       title: p.title ?? `HTTP ${response.status}`,
       detail: p.detail ?? (text || response.statusText),
       ...(p.code ? { code: p.code } : {}),
+      ...(response.status === 429 && p.budget ? { budget: p.budget } : {}),
       ...(response.headers.has('retry-after') && Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
     });
   }

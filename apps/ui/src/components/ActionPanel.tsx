@@ -97,7 +97,7 @@ export function ActionPanel({ resource, can, onDone }: { resource: Resource; can
           {requested.expires_at} (<a href="#/approvals">Approvals</a>).
         </p>
       ) : null}
-      {deletable ? <DeleteDialog resource={resource} onDone={onDone} /> : null}
+      {deletable ? <DeleteDialog resource={resource} canOverrideBudget={can.override_deletion_budget === true} onDone={onDone} /> : null}
       {offered.map((a) => (
         <button key={a.action} type="button" className={a.danger ? 'danger' : ''} onClick={() => open(a)}>
           {a.label}

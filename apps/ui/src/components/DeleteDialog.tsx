@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { api, type DeletionPreview, type Resource } from '../api';
+import { api, ApiError, type DeletionBudgetUse, type DeletionPreview, type Resource } from '../api';
 import { ProblemView } from './ProblemView';
 
 /**
@@ -7,24 +7,51 @@ import { ProblemView } from './ProblemView';
  * `DELETE …?dryRun=All`, which records nothing, and shows every resource the DELETE would mark in
  * hard-delete order with its deletion policy (and where it comes from), propagation, the adapters that must
  * finalize and any note — or the refusal the DELETE would meet (409 InUse, a cycle, …). Only after the
- * preview arrived and the operator confirmed is the real DELETE sent.
+ * preview arrived and the operator confirmed is the real DELETE sent. A DELETE past the deletion budget
+ * (429) shows the budget it would pass; a caller who may override it (administrators) gives a reason, sees the
+ * preview with that override, and the DELETE carries it (`deletion_budget_override`, recorded on the event).
  */
-export function DeleteDialog({ resource, onDone }: { resource: Resource; onDone: () => void }) {
+export function DeleteDialog({
+  resource,
+  canOverrideBudget,
+  onDone,
+}: {
+  resource: Resource;
+  canOverrideBudget: boolean;
+  onDone: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [preview, setPreview] = useState<DeletionPreview | undefined>();
   const [refusal, setRefusal] = useState<unknown>();
   const [error, setError] = useState<unknown>();
   const [confirmed, setConfirmed] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [overrideReason, setOverrideReason] = useState('');
+  const [override, setOverride] = useState<string | undefined>();
+  const budget = refusal instanceof ApiError ? refusal.problem.budget : undefined;
 
   const open = async () => {
     setPreview(undefined);
     setRefusal(undefined);
     setError(undefined);
     setConfirmed(false);
+    setOverrideReason('');
+    setOverride(undefined);
     dialog.current?.showModal();
     try {
       setPreview(await api<DeletionPreview>('DELETE', `${resource.href}?dryRun=All`));
+    } catch (e) {
+      setRefusal(e);
+    }
+  };
+  const previewWithOverride = async () => {
+    const reason = overrideReason.trim();
+    try {
+      setPreview(
+        await api<DeletionPreview>('DELETE', `${resource.href}?dryRun=All&deletion_budget_override=${encodeURIComponent(reason)}`),
+      );
+      setRefusal(undefined);
+      setOverride(reason);
     } catch (e) {
       setRefusal(e);
     }
@@ -34,7 +61,10 @@ export function DeleteDialog({ resource, onDone }: { resource: Resource; onDone:
     if (!preview || !confirmed) return;
     setBusy(true);
     try {
-      await api('DELETE', resource.href);
+      await api(
+        'DELETE',
+        override === undefined ? resource.href : `${resource.href}?deletion_budget_override=${encodeURIComponent(override)}`,
+      );
       dialog.current?.close();
       onDone();
     } catch (e) {
@@ -59,8 +89,21 @@ export function DeleteDialog({ resource, onDone }: { resource: Resource; onDone:
             <>
               <p className="warning">This DELETE would be refused:</p>
               <ProblemView error={refusal} />
+              {budget ? <BudgetNote budget={budget} retryAfterSeconds={(refusal as ApiError).problem.retryAfterSeconds} /> : null}
+              {budget && canOverrideBudget ? (
+                <div className="budget-override">
+                  <label>
+                    Override reason (recorded on the deletion){' '}
+                    <input value={overrideReason} maxLength={1024} onChange={(e) => setOverrideReason(e.target.value)} />
+                  </label>
+                  <button type="button" disabled={overrideReason.trim() === ''} onClick={() => void previewWithOverride()}>
+                    Preview with override
+                  </button>
+                </div>
+              ) : null}
             </>
           ) : null}
+          {override !== undefined ? <p className="warning">Past the deletion budget, with the override: {override}</p> : null}
           {preview ? (
             <>
               <p>
@@ -114,5 +157,17 @@ export function DeleteDialog({ resource, onDone }: { resource: Resource; onDone:
         </form>
       </dialog>
     </>
+  );
+}
+
+/** The deletion budget a DELETE would pass: which bound, its use and limit, and when one more would fit. */
+function BudgetNote({ budget, retryAfterSeconds }: { budget: DeletionBudgetUse; retryAfterSeconds: number | undefined }) {
+  const bound = budget.name === 'max_in_flight' ? 'deletions in flight' : 'deletions in the last hour';
+  return (
+    <p className="budget" data-budget={budget.name}>
+      Deletion budget for {budget.kind}
+      {budget.tenant ? ` (tenant ${budget.tenant})` : ''}: {budget.used} of {budget.limit} {bound}
+      {retryAfterSeconds !== undefined ? `; one more fits in about ${retryAfterSeconds} s` : ''}.
+    </p>
   );
 }
