@@ -1,6 +1,6 @@
 /**
  * The two-person rule through HTTP (`authorization.break_glass.approvals: 1`, docs/policies.md): force delete,
- * force orphan and unpause answer 202 with a request naming the target and its generation; a different
+ * force orphan, unpause and abandoning an adapter answer 202 with a request naming the target and its generation; a different
  * administrator approves (the action runs, in the same append) or rejects; the requester cannot approve; a
  * resource whose generation moved voids the request (409 naming both generations); a request past its expiry
  * cannot be approved (the API's clock is the test's, moved forward, not slept through). GraphQL says the
@@ -130,6 +130,26 @@ describe('two-person rule: break-glass actions become requests a different admin
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ request_id: requestId, request_status: 'Approved' });
     expect((await queue(BOB, 'POST', '/0190b2b4-0000-7000-8000-00000000dead/approve', {})).status).toBe(404);
+  });
+
+  it("abandoning an adapter is a request too: another admin approves, the adapter's Finalized is forced, the deletion finishes", async () => {
+    const id = await deleting('bg-abandon');
+    const requested = await hf(ALICE, 'POST', `/clusters/${id}/adapters/validation/abandon`, { reason: 'validation adapter retired' });
+    expect(requested.status).toBe(202);
+    expect(requested.body).toMatchObject({
+      action: 'abandon_adapter',
+      adapter: 'validation',
+      target: { kind: 'Cluster', id },
+      status: 'Pending',
+    });
+    expect(await types(id)).toEqual(['ResourceCreated', 'DeletionRequested', 'BreakGlassRequested']);
+    expect((await queue(ALICE, 'POST', `/${requested.body.request_id}/approve`, {})).status).toBe(403);
+    expect((await queue(BOB, 'POST', `/${requested.body.request_id}/approve`, {})).status).toBe(200);
+    const finalized = (await fixture.engine.store.readStream(`cluster-${id}`)).find((e) => e.type === 'AdapterFinalized');
+    expect(finalized?.data).toMatchObject({ adapter: 'validation', forced: true, caller: ALICE, reason: 'validation adapter retired' });
+    await eventually('hard-deleted once its only adapter is abandoned', async () =>
+      (await hf(OPERATOR, 'GET', `/clusters/${id}`)).status === 404 ? true : undefined,
+    );
   });
 
   it('a resource whose generation moved voids the request: 409 naming both generations, nothing runs', async () => {

@@ -7,6 +7,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Command } from 'commander';
+import { registerDeleteCommand } from '../../apps/cli/src/commands/delete.command.js';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 import { statusReport, FINALIZED } from '../support/status-reports.js';
@@ -80,9 +82,16 @@ describe('deletion budget: limits.deletions per kind, 429 with Retry-After, admi
     // An operator may not override; an administrator may, with a reason, recorded on the event.
     expect((await operator.call('DELETE', `/clusters/${c3.id}?deletion_budget_override=urgent`)).status).toBe(403);
     expect((await admin.call('DELETE', `/clusters/${c3.id}?deletion_budget_override=${encodeURIComponent(' ')}`)).status).toBe(400);
-    expect(
-      (await admin.call('DELETE', `/clusters/${c3.id}?deletion_budget_override=${encodeURIComponent('INC-5 region evacuation')}`)).status,
-    ).toBe(202);
+    // The CLI's --budget-override sends the same parameter.
+    let out = '';
+    const program = new Command('decom').exitOverride();
+    registerDeleteCommand(program, {
+      out: (text) => void (out += text),
+      defaultApiUrl: () => fixture.engine.url,
+      identity: 'admin@example.com',
+    });
+    await program.parseAsync(['node', 'decom', 'delete', 'Cluster', c3.id, '--budget-override', 'INC-5 region evacuation']);
+    expect(out).toContain(`Cluster ${c3.id} marked for deletion`);
     const requested = (await fixture.engine.store.readStream(`cluster-${c3.id}`)).find((e) => e.type === 'DeletionRequested');
     expect((requested?.data as any).deletion_budget_override).toEqual({ caller: 'admin@example.com', reason: 'INC-5 region evacuation' });
 

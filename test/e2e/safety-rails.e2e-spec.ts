@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { registerDeleteCommand } from '../../apps/cli/src/commands/delete.command.js';
+import { registerAbandonCommand, registerProtectCommand } from '../../apps/cli/src/commands/rails.command.js';
 import { DemoApi, eventually } from '../../apps/cli/src/demo/api-client.js';
 import { startTestEngine, type EngineFixture } from './engine-fixture.js';
 
@@ -198,4 +199,33 @@ describe('operator safety rails: deletion protection, abandon one adapter', () =
     // Its objects were left in place (no cleanup ran for it).
     expect(kube().peek('v1', 'Namespace', undefined, ns)).toBeDefined();
   }, 60_000);
+
+  it('CLI: decom protect sets and (admin, with a reason) clears protection; decom abandon abandons one adapter', async () => {
+    const decom = async (...args: string[]) => {
+      let out = '';
+      const program = new Command('decom').exitOverride();
+      const io = { out: (text: string) => void (out += text), defaultApiUrl: () => fixture.engine.url };
+      registerProtectCommand(program, io);
+      registerAbandonCommand(program, io);
+      await program.parseAsync(['node', 'decom', ...args]);
+      return out;
+    };
+    const c = await cluster('cli-rails');
+    expect(await decom('protect', 'Cluster', c.id, '--as', 'operator@example.com')).toBe(`Cluster ${c.id}: deletion protection set\n`);
+    expect((await operator.call('DELETE', `/clusters/${c.id}`)).status).toBe(409);
+    await expect(decom('protect', 'clusters', c.id, '--clear', '--reason', 'x', '--as', 'operator@example.com')).rejects.toThrow('403 ');
+    expect(await decom('protect', 'clusters', c.id, '--clear', '--reason', 'CHG-9', '--as', 'admin@example.com')).toBe(
+      `Cluster ${c.id}: deletion protection cleared\n`,
+    );
+    await expect(decom('abandon', 'Cluster', c.id, 'validation', '--reason', 'r', '--as', 'admin@example.com')).rejects.toThrow('409 ');
+    expect((await operator.call('DELETE', `/clusters/${c.id}`)).status).toBe(202);
+    await expect(decom('abandon', 'Cluster', c.id, 'validation', '--reason', 'r', '--as', 'operator@example.com')).rejects.toThrow('403 ');
+    expect(await decom('abandon', 'Cluster', c.id, 'validation', '--reason', 'CLI retired adapter', '--as', 'admin@example.com')).toContain(
+      `Cluster ${c.id}: adapter validation abandoned`,
+    );
+    const finalized = (await fixture.engine.store.readStream(`cluster-${c.id}`)).find(
+      (e) => e.type === 'AdapterFinalized' && (e.data as any).forced,
+    );
+    expect(finalized?.data).toMatchObject({ adapter: 'validation', caller: 'admin@example.com', reason: 'CLI retired adapter' });
+  });
 });

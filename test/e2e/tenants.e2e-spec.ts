@@ -18,6 +18,7 @@ const ALICE = 'alice@acme.example';
 const BOB = 'bob@globex.example';
 const BOT = 'validation-bot@example.com';
 const ROOT = 'root@example.com';
+const ROOT2 = 'root2@example.com';
 
 // Both read-model dialects: the tenancy filter is JSON SQL (json_extract / jsonb ->>).
 describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them, on %s', (profile) => {
@@ -39,7 +40,8 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
           { header: 'X-Tenant-Project', key: 'project' },
         ],
       },
-      authorization: { admins: [ROOT], adapters: { validation: [BOT] } },
+      // The two-person rule on: a second administrator approves, only within its tenancy.
+      authorization: { admins: [ROOT, ROOT2], adapters: { validation: [BOT] }, break_glass: { approvals: 1 } },
     });
     if (profile === 'postgres') {
       postgres = await usePostgres();
@@ -167,6 +169,24 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
     const me = await call(ALICE, { 'x-tenant-org': 'acme', 'x-tenant-project': 'web' }, 'GET', '/api/decom/v1/whoami');
     expect(me.body).toMatchObject({ identity: ALICE, tenant: { org: 'acme', project: 'web' } });
   }, 30_000);
+
+  it('two-person rule: an administrator decides only requests on resources of its tenancy', async () => {
+    const acme = { 'x-tenant-org': 'acme' };
+    const created = await call(ROOT, acme, 'POST', '/clusters', { kind: 'Cluster', name: `bg-tenant-${profile}`, spec: {} });
+    expect(created.status).toBe(201);
+    expect((await call(ROOT, acme, 'DELETE', `/clusters/${created.body.id}`)).status).toBe(202);
+    const requested = await call(ROOT, acme, 'POST', `/clusters/${created.body.id}/force-delete`, { reason: 'stuck adapter' });
+    expect(requested.status).toBe(202);
+    const path = `/api/decom/v1/break-glass-requests/${requested.body.request_id}`;
+    // Another tenant's administrator cannot see the cluster, so it cannot approve or reject its request either.
+    expect((await call(ROOT2, { 'x-tenant-org': 'globex' }, 'POST', `${path}/approve`, {})).status).toBe(404);
+    expect((await call(ROOT2, { 'x-tenant-org': 'globex' }, 'POST', `${path}/reject`, { reason: 'no' })).status).toBe(404);
+    expect((await call(ROOT, acme, 'GET', `/clusters/${created.body.id}`)).status).toBe(200);
+    const approved = await call(ROOT2, acme, 'POST', `${path}/approve`, {});
+    expect(approved.status).toBe(200);
+    expect(approved.body.request).toMatchObject({ status: 'Approved', decision: { by: ROOT2 } });
+    expect((await call(ROOT, acme, 'GET', `/clusters/${created.body.id}`)).status).toBe(404);
+  });
 
   it('the system header gives unscoped reads only to an adapter-bound identity', async () => {
     const system = { 'x-hyperfleet-system': ' TRUE ' };

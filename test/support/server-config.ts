@@ -26,6 +26,8 @@ export interface TestServerConfig {
     readonly operators?: readonly string[];
     /** Adapter name → the identities bound to it. */
     readonly adapters?: Readonly<Record<string, readonly string[]>>;
+    /** `authorization.break_glass`: the two-person rule. */
+    readonly break_glass?: { readonly approvals: number; readonly expires_after_seconds?: number };
   };
 }
 

@@ -16,6 +16,9 @@ export const COMMAND_DESCRIPTIONS = {
   leaks: 'list objects whose Decom owner marker names a resource that no longer exists; --delete --reason removes them (audited)',
   'break-glass': 'the two-person rule: list break-glass requests, approve or reject one (administrators)',
   delete: 'request the deletion of a resource and its subresources; --dry-run shows what it would do and records nothing',
+  protect: 'set deletion protection on a resource (a DELETE reaching it is refused); --clear --reason clears it (administrators)',
+  abandon:
+    "count one adapter's cleanup of a deleting resource as done without it (administrators; audited, its objects inventoried as leaks)",
 } as const;
 
 export type CommandName = keyof typeof COMMAND_DESCRIPTIONS;

@@ -25,6 +25,8 @@ const COMMAND_LOADERS: Readonly<Record<CommandName, () => Promise<(program: Comm
   leaks: async () => (await import('./commands/leaks.command.js')).registerLeaksCommand,
   delete: async () => (await import('./commands/delete.command.js')).registerDeleteCommand,
   'break-glass': async () => (await import('./commands/break-glass.command.js')).registerBreakGlassCommands,
+  protect: async () => (await import('./commands/rails.command.js')).registerProtectCommand,
+  abandon: async () => (await import('./commands/rails.command.js')).registerAbandonCommand,
 };
 
 const info = buildInfo();

@@ -1250,7 +1250,7 @@ export interface components {
         BreakGlassRequest: {
             request_id: string;
             /** @enum {string} */
-            action: "force_delete" | "force_orphan" | "unpause" | "delete_leaks";
+            action: "force_delete" | "force_orphan" | "unpause" | "abandon_adapter" | "delete_leaks";
             /** @description the resource (for delete_leaks: kind `Leaks`, id the request id) */
             target: components["schemas"]["BreakGlassTargetAnswer"];
             /** @description the target's generation when asked: the action runs against it only */
@@ -1263,6 +1263,8 @@ export interface components {
             expires_at: string;
             /** @enum {string} */
             status: "Pending" | "Approved" | "Rejected" | "Voided" | "Expired";
+            /** @description abandon_adapter: the adapter whose cleanup the approval counts as done */
+            adapter?: string;
             /** @description delete_leaks: the exact objects asked for */
             objects?: Record<string, never>[];
             decision?: components["schemas"]["BreakGlassDecisionAnswer"];
@@ -2335,7 +2337,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["BreakGlassDecisionDto"];
             };
@@ -4341,6 +4343,17 @@ export interface operations {
                     "application/json": components["schemas"]["Resource"];
                 };
             };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
             400: {
                 headers: {
@@ -4414,6 +4427,17 @@ export interface operations {
                     "application/json": components["schemas"]["Resource"];
                 };
             };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
+                };
+            };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
             400: {
                 headers: {
@@ -4485,6 +4509,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
                 };
             };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */
@@ -5732,6 +5767,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Resource"];
+                };
+            };
+            /** @description two-person rule on: a break-glass request was recorded for another administrator to approve */
+            202: {
+                headers: {
+                    /** @description the request */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BreakGlassRequest"];
                 };
             };
             /** @description RFC 9457 problem details: the request is invalid (validation: HYPERFLEET-VAL-000; malformed: VAL-006) */

@@ -4,7 +4,15 @@
  * events atomically (or `BreakGlassVoided` when the target moved).
  */
 import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
-import { decideApproveBreakGlass, decideRejectBreakGlass, type ApproveBreakGlass, type RejectBreakGlass } from '@decom/domain';
+import { Inject } from '@nestjs/common';
+import {
+  decideApproveBreakGlass,
+  decideRejectBreakGlass,
+  type ApproveBreakGlass,
+  type KindRegistry,
+  type RejectBreakGlass,
+} from '@decom/domain';
+import { KIND_REGISTRY } from './tokens.js';
 import type { CommandContext } from './command-context.js';
 import { OPERATOR_CONFLICT_RETRIES, ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
 
@@ -19,11 +27,14 @@ export class DecideBreakGlassCommand implements ICommand {
 
 @CommandHandler(DecideBreakGlassCommand)
 export class DecideBreakGlassHandler implements ICommandHandler<DecideBreakGlassCommand, DecisionOutcome> {
-  constructor(private readonly repository: ResourceTreeRepository) {}
+  constructor(
+    private readonly repository: ResourceTreeRepository,
+    @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
+  ) {}
 
   async execute({ payload, stream, context }: DecideBreakGlassCommand): Promise<DecisionOutcome> {
     const decideFn = payload.type === 'ApproveBreakGlass' ? decideApproveBreakGlass : decideRejectBreakGlass;
-    return this.repository.decideAndAppend(stream, (state) => decideFn(payload as never, state), {
+    return this.repository.decideAndAppend(stream, (state) => decideFn(payload as never, state, this.kinds), {
       ...context,
       maxConflictRetries: OPERATOR_CONFLICT_RETRIES,
     });

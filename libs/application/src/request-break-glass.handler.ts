@@ -3,7 +3,9 @@
  * deletion in its own `breakglass-<request_id>` stream.
  */
 import { CommandHandler, type ICommand, type ICommandHandler } from '@nestjs/cqrs';
-import { breakGlassStreamName, decideRequestBreakGlass, type RequestBreakGlass } from '@decom/domain';
+import { Inject } from '@nestjs/common';
+import { breakGlassStreamName, decideRequestBreakGlass, type KindRegistry, type RequestBreakGlass } from '@decom/domain';
+import { KIND_REGISTRY } from './tokens.js';
 import type { CommandContext } from './command-context.js';
 import { OPERATOR_CONFLICT_RETRIES, ResourceTreeRepository, type DecisionOutcome } from './resource-tree.repository.js';
 import { StreamLocator } from './stream-locator.js';
@@ -20,6 +22,7 @@ export class RequestBreakGlassHandler implements ICommandHandler<RequestBreakGla
   constructor(
     private readonly repository: ResourceTreeRepository,
     private readonly locator: StreamLocator,
+    @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
   ) {}
 
   async execute({ payload, context }: RequestBreakGlassCommand): Promise<DecisionOutcome> {
@@ -27,7 +30,7 @@ export class RequestBreakGlassHandler implements ICommandHandler<RequestBreakGla
       payload.action === 'delete_leaks'
         ? breakGlassStreamName(payload.request_id)
         : await this.locator.forExisting(payload.kind, payload.id);
-    return this.repository.decideAndAppend(stream, (state) => decideRequestBreakGlass(payload, state), {
+    return this.repository.decideAndAppend(stream, (state) => decideRequestBreakGlass(payload, state, this.kinds), {
       ...context,
       maxConflictRetries: OPERATOR_CONFLICT_RETRIES,
     });

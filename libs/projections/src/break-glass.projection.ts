@@ -27,6 +27,7 @@ export const BREAK_GLASS_SCHEMA: readonly string[] = [
     requested_by TEXT NOT NULL,
     requested_time TEXT NOT NULL,
     expires_at TEXT NOT NULL,
+    adapter TEXT,
     objects TEXT,
     decided_status TEXT,
     decision TEXT
@@ -45,6 +46,8 @@ export interface BreakGlassRequestJson {
   readonly requested_time: string;
   readonly expires_at: string;
   readonly status: BreakGlassStatus;
+  /** `abandon_adapter`: the adapter. */
+  readonly adapter?: string;
   readonly objects?: readonly RequestedLeak[];
   readonly decision?: BreakGlassRequest['decision'];
   /** The stream holding the request (where an approval or rejection is appended). */
@@ -63,8 +66,8 @@ export class BreakGlassProjection implements Projection {
     if (event.type === 'BreakGlassRequested') {
       const d = event.data;
       await tx.execute(
-        `INSERT INTO break_glass_requests (request_id, stream, action, kind, resource_id, generation, reason, requested_by, requested_time, expires_at, objects)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING`,
+        `INSERT INTO break_glass_requests (request_id, stream, action, kind, resource_id, generation, reason, requested_by, requested_time, expires_at, adapter, objects)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING`,
         [
           d.request_id,
           recorded.stream,
@@ -76,6 +79,7 @@ export class BreakGlassProjection implements Projection {
           d.requested_by,
           d.requested_time,
           d.expires_at,
+          d.adapter ?? null,
           d.objects ? JSON.stringify(d.objects) : null,
         ],
       );
@@ -104,6 +108,7 @@ interface BreakGlassRow {
   readonly requested_by: string;
   readonly requested_time: string;
   readonly expires_at: string;
+  readonly adapter: string | null;
   readonly objects: string | null;
   readonly decided_status: string | null;
   readonly decision: string | null;
@@ -121,6 +126,7 @@ function toRequest(row: BreakGlassRow): BreakGlassRequest {
     requested_by: row.requested_by,
     requested_time: row.requested_time,
     expires_at: row.expires_at,
+    ...(row.adapter && { adapter: row.adapter }),
     ...(row.objects && { objects: JSON.parse(row.objects) as RequestedLeak[] }),
     ...(decision && { decision }),
   };
@@ -138,6 +144,7 @@ function toJson(row: BreakGlassRow, now: Date): BreakGlassRequestJson {
     requested_time: request.requested_time,
     expires_at: request.expires_at,
     status: breakGlassStatus(request, now),
+    ...(request.adapter !== undefined && { adapter: request.adapter }),
     ...(request.objects && { objects: request.objects }),
     ...(request.decision && { decision: request.decision }),
     stream: row.stream,

@@ -5,7 +5,14 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { DecideBreakGlassCommand, RequestBreakGlassCommand, type CommandContext, type DecisionOutcome } from '@decom/application';
+import {
+  DecideBreakGlassCommand,
+  RESOURCE_QUERIES,
+  RequestBreakGlassCommand,
+  type CommandContext,
+  type DecisionOutcome,
+} from '@decom/application';
+import type { BreakGlassRequestJson, ResourceQueries } from '@decom/projections';
 import {
   BreakGlassRequestNotFound,
   type BreakGlassAction,
@@ -52,6 +59,7 @@ export class BreakGlassActions {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(LEAK_SCANNER) private readonly leaks: LeakScannerSlot,
+    @Inject(RESOURCE_QUERIES) private readonly queries: ResourceQueries,
   ) {}
 
   /** Whether `action` waits for a second administrator (`authorization.break_glass.approvals` ≥ 1). */
@@ -69,6 +77,7 @@ export class BreakGlassActions {
     target: BreakGlassTarget,
     reason: string | undefined,
     context: CommandContext,
+    adapter?: string,
   ): Promise<BreakGlassAccepted | DecisionOutcome> {
     const settings = this.access.breakGlass!;
     const outcome = await this.execute(
@@ -82,6 +91,7 @@ export class BreakGlassActions {
           reason: reason ?? '',
           expires_after_seconds: settings.expires_after_seconds,
           ...(target.objects && { objects: target.objects }),
+          ...(adapter !== undefined && { adapter }),
           metadata: this.metadata(context),
         },
         context,
@@ -103,6 +113,7 @@ export class BreakGlassActions {
   async approve(requestId: string, reason: string | undefined, context: CommandContext): Promise<BreakGlassApproval> {
     this.authorize(context);
     const found = await this.find(requestId);
+    await this.requireInScope(found, context);
     const outcome = await this.execute(
       new DecideBreakGlassCommand(
         { type: 'ApproveBreakGlass', request_id: requestId, ...(reason !== undefined && { reason }), metadata: this.metadata(context) },
@@ -151,6 +162,7 @@ export class BreakGlassActions {
   async reject(requestId: string, reason: string | undefined, context: CommandContext): Promise<BreakGlassRequestAnswer> {
     this.authorize(context);
     const found = await this.find(requestId);
+    await this.requireInScope(found, context);
     await this.execute(
       new DecideBreakGlassCommand(
         { type: 'RejectBreakGlass', request_id: requestId, reason: reason ?? '', metadata: this.metadata(context) },
@@ -174,6 +186,21 @@ export class BreakGlassActions {
     const found = await this.requests.get(requestId, this.clock.now());
     if (!found) throw new BreakGlassRequestNotFound(requestId);
     return found;
+  }
+
+  /**
+   * An administrator's writes stay in its tenancy (docs/security.md "Tenants"): a tenant-scoped caller decides only
+   * requests on resources it can see, as the action itself would reach them; a leak deletion spans tenants, so
+   * only a caller without a tenant scope decides it.
+   * @throws BreakGlassRequestNotFound (404) for a target outside the caller's tenancy; HttpProblem 403 for a
+   *   leak deletion asked of a tenant-scoped caller.
+   */
+  private async requireInScope(found: BreakGlassRequestJson, context: CommandContext): Promise<void> {
+    const scope = context.audit?.tenant ?? null;
+    if (!scope) return;
+    if (found.action === 'delete_leaks')
+      throw Problems.forbidden('a leak deletion spans tenants: only a caller without a tenant scope may decide it');
+    if (!(await this.queries.visible(found.target.id, scope))) throw new BreakGlassRequestNotFound(found.request_id);
   }
 
   /** @throws HttpProblem 403 `HYPERFLEET-AUZ-001` unless the caller is an administrator. */

@@ -30,6 +30,7 @@ export class BreakGlassRequestDoc implements Omit<BreakGlassRequestAnswer, 'obje
   @ApiProperty({ format: 'date-time' }) requested_time!: string;
   @ApiProperty({ format: 'date-time' }) expires_at!: string;
   @ApiProperty({ enum: BREAK_GLASS_STATUSES }) status!: string;
+  @ApiPropertyOptional({ description: 'abandon_adapter: the adapter whose cleanup the approval counts as done' }) adapter?: string;
   @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'delete_leaks: the exact objects asked for' })
   objects?: object[];
   @ApiPropertyOptional({ type: BreakGlassDecisionAnswer }) decision?: BreakGlassDecisionAnswer;

@@ -5,7 +5,7 @@
  */
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards, Inject } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../openapi/problem-responses.js';
 import { BreakGlassApprovalDoc, BreakGlassRequestDoc, BreakGlassRequestListDoc } from './break-glass-request.answer.js';
 import type { BreakGlassStatus } from '@decom/domain';
@@ -56,6 +56,8 @@ export class BreakGlassController {
     summary: "Approve another administrator's request: the action runs against the requested generation",
   })
   @ApiOkResponse({ type: BreakGlassApprovalDoc })
+  // The reason is optional to approve, so is the body.
+  @ApiBody({ type: BreakGlassDecisionDto, required: false })
   @ApiProblems(400, 404, 409)
   @Post(':request_id/approve')
   @HttpCode(200)

@@ -236,7 +236,7 @@ export class ResourcesResolver {
   @Mutation('abandonAdapter')
   abandonAdapter(@Args('id') id: string, @Args('adapter') adapter: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
     return withProblems('abandonAdapter', traceIdOf(ctx), async () =>
-      toGraph(await this.actions.abandonAdapter(await this.target(id, ctx), adapter, reason, context(ctx))),
+      toGraph(awaitingApproval(await this.actions.abandonAdapter(await this.target(id, ctx), adapter, reason, context(ctx)))),
     );
   }
 

@@ -313,6 +313,8 @@ export const TYPE_DEFS = /* GraphQL */ `
     requested_time: String!
     expires_at: String!
     status: String!
+    "abandon_adapter: the adapter whose cleanup the approval counts as done."
+    adapter: String
     decision: JSONObject
     objects: [JSONObject!]
     href: String!

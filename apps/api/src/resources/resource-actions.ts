@@ -399,8 +399,12 @@ export class ResourceActions {
     adapter: string,
     reason: string | undefined,
     context: CommandContext,
-  ): Promise<ResourceJson> {
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     this.authorize(context, 'abandon_adapter');
+    // Abandoning every adapter of the frozen set reaches as far as a force delete: under the two-person rule it
+    // waits for a second administrator too.
+    if (this.breakGlass.required)
+      return this.requested(await this.breakGlass.request('abandon_adapter', target, reason, context, adapter), target.id);
     const outcome = await this.execute(
       new AbandonAdapterCommand(
         { type: 'AbandonAdapter', id: target.id, kind: target.kind, adapter, reason: reason ?? '', metadata: this.metadata(context) },

@@ -249,6 +249,7 @@ export class ResourcesController {
   }
 
   /** Abandon one adapter of the deletion (admin; `reason` required): 200 with the resource. */
+  @ApiBreakGlassAccepted()
   @ApiOperation({
     operationId: 'abandon{Kind}Adapter{Flat}',
     summary:
@@ -265,7 +266,7 @@ export class ResourcesController {
     @Body() body: OperatorActionDto,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ResourceJson> {
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.abandonAdapter(await this.targets.single(plural, id, req.url, scopeOf(req)), adapter, body?.reason, context(req));
   }
@@ -414,6 +415,7 @@ export class ResourcesController {
     return this.actions.forceOrphan(await this.nested(p, req), body?.reason, context(req));
   }
 
+  @ApiBreakGlassAccepted()
   @ApiOperation({
     operationId: 'abandon{Kind}Adapter',
     summary:
@@ -428,7 +430,7 @@ export class ResourcesController {
     @Body() body: OperatorActionDto,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ResourceJson> {
+  ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
     return this.actions.abandonAdapter(await this.nested(p, req), p.adapter, body?.reason, context(req));
   }

@@ -2,10 +2,12 @@
  * `decom delete <kind> <id>`: a DELETE on a running engine (`DELETE /api/hyperfleet/v1/{plural}/{id}`, the flat
  * route for a child kind). `--dry-run` sends `?dryRun=All` and prints the plan, one line per resource in
  * hard-delete order (children before their parent), or the API answer with `--json`; nothing is recorded.
- * Exit 1 on an API error (a refusal: the DELETE's 409, with its detail), as the real delete fails.
+ * Exit 1 on an API error (a refusal: the DELETE's 409, with its detail; 429 past the deletion budget, which an
+ * administrator passes with `--budget-override <reason>`), as the real delete fails.
  */
 import type { Command } from 'commander';
 import { bearerHeaders, fetchEngine, withEngineOptions, engineDefaults } from './engine-client.js';
+import { pluralOf } from './kind-plural.js';
 import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 interface PreviewedJson {
@@ -65,6 +67,7 @@ export function registerDeleteCommand(program: Command, io: DeleteCommandIo = de
       .option('--dry-run', "preview (Kubernetes' dryRun=All): print the resources it would mark, in hard-delete order")
       .option('--propagation-policy <policy>', "Foreground or Background (default: each kind's configured propagation)")
       .option('--delete-for-move', 'delete_for_move=true (allowed while every referrer is paused)')
+      .option('--budget-override <reason>', 'go past the deletion budget (limits.deletions; administrators): the reason is recorded')
       .option('--json', 'print the API answer as JSON')
       .option('--as <identity>', 'identity sent as X-HyperFleet-Identity (engines without JWT)'),
   ).action(
@@ -75,6 +78,7 @@ export function registerDeleteCommand(program: Command, io: DeleteCommandIo = de
         dryRun?: boolean;
         propagationPolicy?: string;
         deleteForMove?: boolean;
+        budgetOverride?: string;
         json?: boolean;
         as?: string;
         api?: string;
@@ -92,6 +96,7 @@ export function registerDeleteCommand(program: Command, io: DeleteCommandIo = de
         ...(options.dryRun && { dryRun: 'All' }),
         ...(options.propagationPolicy && { propagationPolicy: options.propagationPolicy }),
         ...(options.deleteForMove && { delete_for_move: 'true' }),
+        ...(options.budgetOverride !== undefined && { deletion_budget_override: options.budgetOverride }),
       }).toString();
       const response = await fetchEngine(base, `/api/hyperfleet/v1/${plural}/${encodeURIComponent(id)}${query ? `?${query}` : ''}`, {
         method: 'DELETE',
@@ -125,19 +130,4 @@ export function registerDeleteCommand(program: Command, io: DeleteCommandIo = de
       );
     },
   );
-}
-
-/**
- * The plural of `kind` (a kind name or a plural, any case) from the engine's `GET /api/decom/v1/kinds`.
- * @throws Error naming the known kinds for an unknown one.
- */
-async function pluralOf(base: string, kind: string, headers: Record<string, string>): Promise<string> {
-  const response = await fetchEngine(base, '/api/decom/v1/kinds', { headers });
-  const answer = (await response.json().catch(() => undefined)) as
-    { items?: { kind: string; plural: string }[]; detail?: string } | undefined;
-  if (!response.ok || !answer?.items) throw new Error(`${response.status} ${answer?.detail ?? response.statusText}`);
-  const wanted = kind.toLowerCase();
-  const found = answer.items.find((k) => k.kind.toLowerCase() === wanted || k.plural.toLowerCase() === wanted);
-  if (!found) throw new Error(`unknown kind '${kind}': one of ${answer.items.map((k) => k.kind).join(', ')}`);
-  return found.plural;
 }

@@ -7,9 +7,15 @@
 import type { LeakedObject } from './leaked-object.js';
 
 /** The break-glass actions that become requests when `authorization.break_glass.approvals` is 1. */
-export type BreakGlassAction = 'force_delete' | 'force_orphan' | 'unpause' | 'delete_leaks';
+export type BreakGlassAction = 'force_delete' | 'force_orphan' | 'unpause' | 'abandon_adapter' | 'delete_leaks';
 
-export const BREAK_GLASS_ACTIONS: readonly BreakGlassAction[] = ['force_delete', 'force_orphan', 'unpause', 'delete_leaks'];
+export const BREAK_GLASS_ACTIONS: readonly BreakGlassAction[] = [
+  'force_delete',
+  'force_orphan',
+  'unpause',
+  'abandon_adapter',
+  'delete_leaks',
+];
 
 /** A leaked object as a `delete_leaks` request names it: the object and the (removed) resource its marker names. */
 export interface RequestedLeak extends LeakedObject {
@@ -36,6 +42,8 @@ export interface BreakGlassRequested {
     readonly requested_time: string;
     /** RFC 3339 UTC: after this the request can no longer be approved. */
     readonly expires_at: string;
+    /** `abandon_adapter`: the adapter whose cleanup the approval counts as done. */
+    readonly adapter?: string;
     readonly objects?: readonly RequestedLeak[];
   };
 }

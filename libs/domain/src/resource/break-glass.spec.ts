@@ -10,6 +10,7 @@ import {
   decideRejectBreakGlass,
   decideRequestBreakGlass,
   fold,
+  KindRegistry,
   type ApproveBreakGlass,
   type RejectBreakGlass,
   type RequestBreakGlass,
@@ -29,6 +30,11 @@ const BOB = 'bob@example.com';
 
 type BreakGlassCommand = RequestBreakGlass | ApproveBreakGlass | RejectBreakGlass;
 
+const kinds = new KindRegistry([
+  { kind: 'Cluster', plural: 'clusters', required_adapters: ['dns'] },
+  { kind: 'NodePool', plural: 'nodepools', parent_kind: 'Cluster', required_adapters: [] },
+]);
+
 /** given(history).when(command).then(events) / .thenThrows(Error), over the break-glass deciders. */
 function given(history: readonly ResourceEvent[]) {
   return {
@@ -36,9 +42,9 @@ function given(history: readonly ResourceEvent[]) {
       const state = fold(history);
       const run = () =>
         command.type === 'RequestBreakGlass'
-          ? decideRequestBreakGlass(command, state)
+          ? decideRequestBreakGlass(command, state, kinds)
           : command.type === 'ApproveBreakGlass'
-            ? decideApproveBreakGlass(command, state)
+            ? decideApproveBreakGlass(command, state, kinds)
             : decideRejectBreakGlass(command, state);
       return {
         then: (expected: readonly ResourceEvent[]) => expect(run()).toEqual(expected),
@@ -297,5 +303,36 @@ describe('two-person rule › reject', () => {
     given([created, deleting, requested('force_delete', 2)])
       .when(reject(BOB, ''))
       .thenThrows(ValidationFailed);
+  });
+});
+
+describe('two-person rule › abandoning an adapter is a break-glass action too', () => {
+  // Abandoning every adapter of the frozen set ends in a hard delete with cleanup skipped: the same reach as a
+  // force delete, so under the rule it waits for a second administrator as well.
+  const abandonRequest = (): RequestBreakGlass => ({ ...request('abandon_adapter'), adapter: 'dns' });
+
+  it('records the request with the adapter; an adapter outside the frozen set is refused at once (409)', () => {
+    const [event] = given([created, deleting]).when(abandonRequest()).events();
+    expect(event).toEqual({
+      type: 'BreakGlassRequested',
+      data: expect.objectContaining({ action: 'abandon_adapter', adapter: 'dns', generation: 2 }),
+    });
+    expect(() =>
+      given([created, deleting])
+        .when({ ...abandonRequest(), adapter: 'unknown' })
+        .events(),
+    ).toThrow(/not|frozen|pending/i);
+  });
+
+  it("approved by another administrator: the adapter's forced AdapterFinalized, in the requester's name", () => {
+    const [event] = given([created, deleting]).when(abandonRequest()).events();
+    const events = given([created, deleting, event!]).when(approve()).events();
+    expect(events.map((e) => e.type)).toEqual(['BreakGlassApproved', 'AdapterStatusReported', 'AdapterFinalized']);
+    expect(events[2]!.data).toMatchObject({ adapter: 'dns', forced: true, caller: ALICE, reason: 'adapter stuck on a deleted account' });
+  });
+
+  it('the requester cannot approve it (403)', () => {
+    const [event] = given([created, deleting]).when(abandonRequest()).events();
+    given([created, deleting, event!]).when(approve(ALICE)).thenThrows(SelfApproval);
   });
 });

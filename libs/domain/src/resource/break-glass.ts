@@ -1,11 +1,14 @@
 /**
  * The two-person rule for break-glass actions (docs/policies.md "Two-person rule"). With
- * `authorization.break_glass.approvals: 1`, force delete, force orphan, unpause and leak deletion become
+ * `authorization.break_glass.approvals: 1`, force delete, force orphan, unpause, abandoning an adapter and leak
+ * deletion become
  * requests that a different administrator approves or rejects; an approval runs the action against the
  * generation it was requested for, and a request not decided by `expires_at` can no longer be approved.
  * With `approvals: 0` (the default) none of this is used and the actions run at once.
  */
 import { decideForceDelete } from './decide.js';
+import { decideAbandonAdapter } from './abandon-adapter.js';
+import type { KindRegistry } from './kinds.js';
 import { decideForceOrphan, decideSetPaused, requireReason } from './decide-operator-actions.js';
 import { ResourceNotFound, ValidationFailed } from './errors.js';
 import { BreakGlassNotPending, BreakGlassRequestNotFound, SelfApproval } from './break-glass-errors.js';
@@ -40,6 +43,8 @@ export interface RequestBreakGlass {
   readonly reason: string;
   /** How long the request waits for its approval, seconds (> 0). */
   readonly expires_after_seconds: number;
+  /** `abandon_adapter`: the adapter to count as finalized. */
+  readonly adapter?: string;
   readonly objects?: readonly RequestedLeak[];
   readonly metadata: CommandMetadata;
 }
@@ -67,7 +72,7 @@ export interface RejectBreakGlass {
  * @throws ValidationFailed (reason; `objects` empty for `delete_leaks`), ResourceNotFound, and whatever the
  *   action itself throws (NotFinalizing (409) for a force delete or force orphan of a resource not Finalizing).
  */
-export function decideRequestBreakGlass(command: RequestBreakGlass, state: TreeState): ResourceEvent[] {
+export function decideRequestBreakGlass(command: RequestBreakGlass, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
   const reason = requireReason(command.reason);
   const base = {
     request_id: command.request_id,
@@ -92,8 +97,25 @@ export function decideRequestBreakGlass(command: RequestBreakGlass, state: TreeS
   }
   const resource = state.resources.get(command.id);
   if (!resource || resource.kind !== command.kind) throw new ResourceNotFound(command.kind, command.id);
-  if (actionEvents(command.action, command.kind, command.id, reason, command.metadata, state).length === 0) return [];
-  return [{ type: 'BreakGlassRequested', data: { ...base, id: resource.id, kind: resource.kind, generation: resource.generation } }];
+  const action = {
+    action: command.action,
+    kind: command.kind,
+    id: command.id,
+    ...(command.adapter !== undefined && { adapter: command.adapter }),
+  };
+  if (actionEvents(action, reason, command.metadata, state, kinds).length === 0) return [];
+  return [
+    {
+      type: 'BreakGlassRequested',
+      data: {
+        ...base,
+        id: resource.id,
+        kind: resource.kind,
+        generation: resource.generation,
+        ...(command.adapter !== undefined && { adapter: command.adapter }),
+      },
+    },
+  ];
 }
 
 /**
@@ -105,7 +127,7 @@ export function decideRequestBreakGlass(command: RequestBreakGlass, state: TreeS
  *   BreakGlassNotPending (409) when decided already or past `expires_at` (time: `metadata.now`);
  *   ValidationFailed (a reason longer than 1024 characters); whatever the action throws.
  */
-export function decideApproveBreakGlass(command: ApproveBreakGlass, state: TreeState): ResourceEvent[] {
+export function decideApproveBreakGlass(command: ApproveBreakGlass, state: TreeState, kinds: KindRegistry): ResourceEvent[] {
   const request = pendingRequest(command.request_id, command.metadata.now, state);
   if (request.requested_by === command.metadata.caller) throw new SelfApproval(request.request_id, command.metadata.caller);
   const reason = command.reason?.trim() ? requireReason(command.reason) : undefined;
@@ -139,7 +161,13 @@ export function decideApproveBreakGlass(command: ApproveBreakGlass, state: TreeS
     ];
   }
   const metadata = { now: command.metadata.now, caller: request.requested_by };
-  return [approved, ...actionEvents(request.action, request.kind, request.id, request.reason, metadata, state)];
+  const action = {
+    action: request.action,
+    kind: request.kind,
+    id: request.id,
+    ...(request.adapter !== undefined && { adapter: request.adapter }),
+  };
+  return [approved, ...actionEvents(action, request.reason, metadata, state, kinds)];
 }
 
 /**
@@ -174,12 +202,11 @@ function pendingRequest(requestId: string, now: string, state: TreeState): Break
 
 /** The events the action records on the resource, decided by the action's own decider. */
 function actionEvents(
-  action: Exclude<BreakGlassAction, 'delete_leaks'>,
-  kind: string,
-  id: string,
+  { action, kind, id, adapter }: { action: Exclude<BreakGlassAction, 'delete_leaks'>; kind: string; id: string; adapter?: string },
   reason: string,
   metadata: CommandMetadata,
   state: TreeState,
+  kinds: KindRegistry,
 ): ResourceEvent[] {
   switch (action) {
     case 'force_delete':
@@ -188,5 +215,11 @@ function actionEvents(
       return decideForceOrphan({ type: 'ForceOrphan', kind, id, reason, metadata }, state);
     case 'unpause':
       return decideSetPaused({ type: 'SetPaused', kind, id, paused: false, reason, metadata }, state);
+    case 'abandon_adapter':
+      if (adapter === undefined)
+        throw new ValidationFailed('abandon_adapter names no adapter', [
+          { field: 'adapter', constraint: 'required', message: 'adapter is required' },
+        ]);
+      return decideAbandonAdapter({ type: 'AbandonAdapter', kind, id, adapter, reason, metadata }, state, kinds);
   }
 }
