@@ -176,6 +176,25 @@ describe('verify before hard delete (cleanup-verification.ts)', () => {
     ).toEqual(['HardDeleted']);
   });
 
+  it('given the deletion policy Orphan, then its adapters are trusted without a check (their objects stay by design)', () => {
+    const base = created(C, 'Cluster');
+    const orphan: ResourceEvent = { ...base, data: { ...(base.data as object), deletion_policy: 'Orphan' } } as ResourceEvent;
+    const orphaned = history(
+      [orphan, deleting(C, 'Cluster')],
+      [
+        [C, 'Cluster', 'validation'],
+        [C, 'Cluster', 'dns'],
+      ],
+    );
+    expect(
+      spec
+        .given(orphaned)
+        .when(hardDelete(C, 'Cluster', undefined))
+        .thenEvents()
+        .map((e) => e.type),
+    ).toEqual(['HardDeleted']);
+  });
+
   it('given an abandoned adapter, then its objects are not verified (its leak inventory records them instead)', () => {
     const abandoned = history([created(C, 'Cluster'), deleting(C, 'Cluster')], [[C, 'Cluster', 'validation']]);
     const withAbandon = [

@@ -6,12 +6,16 @@
  * `CleanupUnverified` blockers name why. The job gathers the facts (`CleanupCheck`); the rule is here.
  * Abandoned adapters and force delete bypass it (they record a leak inventory instead, leaks.ts); adapters
  * Decom does not host (HyperFleet adapters reporting over HTTP) are never verified: their objects are not
- * discoverable by Decom. A kind with `verify_cleanup: false` is not verified at all.
+ * discoverable by Decom. A kind with `verify_cleanup: false` is not verified at all, nor is a deletion whose
+ * effective policy is `Orphan`: its adapters leave their objects by design (seed 003), and when they could not
+ * release them (Kubernetes unreachable) the `Orphaned` event says so; holding the hard delete for objects meant
+ * to stay would turn an Orphan deletion into one that waits for Kubernetes.
  * @see docs/policies.md "Verify before hard delete".
  */
 import type { KindRegistry } from './kinds.js';
 import { requiredAdaptersOf } from './required-adapters.js';
-import type { ResourceState } from './resource.state.js';
+import type { ResourceState, TreeState } from './resource.state.js';
+import { effectiveDeletionPolicy } from './policies.js';
 import type { DeletionStatusBlocker } from './blocker-vocabulary.js';
 import type { CleanupCheck, LeftoverObject, RecordedLeftovers, UnverifiedAdapter } from './leftover-object.js';
 
@@ -20,10 +24,11 @@ export type { CleanupCheck, LeftoverObject, RecordedLeftovers, UnverifiedAdapter
 /**
  * The adapters whose cleanup must be verified before `resource` is hard-deleted: its deletion's frozen
  * required set that this installation hosts (`hosted`), less the abandoned ones; none when its kind says
- * `verify_cleanup: false`.
+ * `verify_cleanup: false` or its effective deletion policy (`tree`: the tree it lives in) is `Orphan`.
  */
-export function adaptersToVerify(resource: ResourceState, kinds: KindRegistry, hosted: readonly string[]): string[] {
+export function adaptersToVerify(tree: TreeState, resource: ResourceState, kinds: KindRegistry, hosted: readonly string[]): string[] {
   if (kinds.find(resource.kind)?.verify_cleanup === false) return [];
+  if (effectiveDeletionPolicy(tree, resource) === 'Orphan') return [];
   const abandoned = resource.abandoned_adapters ?? {};
   return requiredAdaptersOf(resource, kinds)
     .filter((a) => hosted.includes(a) && abandoned[a] === undefined)

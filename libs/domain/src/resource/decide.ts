@@ -510,7 +510,7 @@ export function decideHardDelete(command: HardDelete, state: TreeState, kinds: K
   let current = state;
   let target = current.resources.get(command.id);
   while (target && gateHolds(current, target, kinds)) {
-    const adapters = adaptersToVerify(target, kinds, command.hosted_adapters ?? []);
+    const adapters = adaptersToVerify(current, target, kinds, command.hosted_adapters ?? []);
     const check = command.cleanup_checks?.[target.id];
     const verdict = cleanupVerdict(check, adapters);
     if (verdict === 'missing') break;
@@ -552,7 +552,7 @@ export function hardDeleteCandidates(
   let current = state;
   let target = current.resources.get(id);
   while (target && gateHolds(current, target, kinds)) {
-    out.push({ id: target.id, kind: target.kind, adapters: adaptersToVerify(target, kinds, hosted) });
+    out.push({ id: target.id, kind: target.kind, adapters: adaptersToVerify(current, target, kinds, hosted) });
     current = evolve(current, hardDeletedEvent(target, ''));
     target = target.owner_references ? current.resources.get(target.owner_references.id) : undefined;
   }
