@@ -255,6 +255,16 @@ describe('HTTP conventions', () => {
       expect([answer.status, answer.body['errors']]).toEqual([400, errors]);
     });
 
+    it.each([
+      ['"x"', 'conditions must be an array, got "x"'],
+      ['{}', 'conditions must be an array, got an object'],
+    ])('a status report with conditions %s says they must be an array', async (conditions, message) => {
+      const owner = await createCluster(`conditions-${conditions === '{}' ? 'object' : 'string'}`);
+      const body = `{"adapter":"a","observed_generation":1,"observed_time":"2026-12-06T10:00:00Z","conditions":${conditions}}`;
+      const answer = await call('PUT', `/clusters/${owner.body['id']}/statuses`, { body });
+      expect([answer.status, answer.body['errors']]).toEqual([400, [expect.objectContaining({ field: 'conditions', message })]]);
+    });
+
     it('a body that is not a JSON object is one problem', async () => {
       const answer = await call('POST', '/clusters', { body: '[]' });
       expect([answer.status, answer.body['detail']]).toEqual([400, 'body must be a JSON object, got an array']);

@@ -47,6 +47,7 @@ import { LEAK_SCANNER } from './leaks/leak-tokens.js';
 import { ResourceActions } from './resources/resource-actions.js';
 import { ResourcesController } from './resources/resources.controller.js';
 import { BREAK_GLASS_REQUESTS, type BreakGlassRequests } from './tokens.js';
+import { RecordedCommands } from './commands/recorded-commands.js';
 import { BreakGlassActions } from './break-glass/break-glass-actions.js';
 import { BreakGlassController } from './break-glass/break-glass.controller.js';
 import { BreakGlassResolver } from './graphql/break-glass.resolver.js';
@@ -191,6 +192,7 @@ export class AppModule {
         { provide: AUDIT_LOG, useValue: runtime.audit ?? { list: async () => [] } },
         { provide: BREAK_GLASS_REQUESTS, useValue: runtime.breakGlass ?? { list: async () => [], get: async () => undefined } },
         BreakGlassActions,
+        RecordedCommands,
         { provide: DEAD_LETTERS, useValue: runtime.deadLetters ?? { list: async () => [] } },
         { provide: OPERATOR_LOG, useValue: runtime.operatorLog ?? nestOperatorLog() },
         {

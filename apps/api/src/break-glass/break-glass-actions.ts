@@ -27,15 +27,14 @@ import {
   BREAK_GLASS_REQUESTS,
   CLOCK,
   ID_GENERATOR,
-  READ_SIDE,
   type BreakGlassRequests,
   type Clock,
   type IdGenerator,
-  type ReadSide,
 } from '../tokens.js';
 import { LEAK_SCANNER } from '../leaks/leak-tokens.js';
 import type { LeakJson, LeakScannerSlot } from '../leaks/leak-scanner.js';
 import { deleteLeaks, leakOfRequest } from '../leaks/leak-deletion.js';
+import { RecordedCommands } from '../commands/recorded-commands.js';
 import { BreakGlassAccepted, presentBreakGlassRequest, type BreakGlassRequestAnswer } from './break-glass-accepted.js';
 
 /** What a request is for: a resource (`kind`, `id`), or for `delete_leaks` the exact objects. */
@@ -55,11 +54,11 @@ export class BreakGlassActions {
     private readonly commandBus: CommandBus,
     @Inject(ACCESS_POLICY) private readonly access: AccessPolicy,
     @Inject(BREAK_GLASS_REQUESTS) private readonly requests: BreakGlassRequests,
-    @Inject(READ_SIDE) private readonly readSide: ReadSide,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(LEAK_SCANNER) private readonly leaks: LeakScannerSlot,
     @Inject(RESOURCE_QUERIES) private readonly queries: ResourceQueries,
+    private readonly commands: RecordedCommands,
   ) {}
 
   /** Whether `action` waits for a second administrator (`authorization.break_glass.approvals` ≥ 1). */
@@ -216,15 +215,10 @@ export class BreakGlassActions {
   }
 
   private metadata(context: CommandContext) {
-    return { now: this.clock.now().toISOString(), caller: context.caller };
+    return this.commands.metadata(context);
   }
 
-  /** Runs `command`, then waits for the read models to show it (read-your-writes; a failed wait is no failure). */
-  private async execute(command: object): Promise<DecisionOutcome> {
-    const refusal = this.readSide.writeRefusal?.();
-    if (refusal) throw Problems.unavailable(refusal);
-    const outcome = await this.commandBus.execute<object, DecisionOutcome>(command as never);
-    if (outcome.position !== undefined) await this.readSide.waitFor(outcome.position).catch(() => undefined);
-    return outcome;
+  private execute(command: object): Promise<DecisionOutcome> {
+    return this.commands.run(command);
   }
 }

@@ -155,6 +155,8 @@ const TYPE_CHECKS: Record<string, string> = {
   isArray: 'an array',
   nestedValidation: 'a JSON object',
 };
+/** Which type check speaks for a field that fails several: the container before what its items must be. */
+const TYPE_CHECK_ORDER = ['isArray', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'nestedValidation'];
 
 /**
  * One violation per problem: class-validator reports every constraint of a field at once ("must not be
@@ -182,7 +184,11 @@ function flatten(errors: readonly ValidationError[], prefix = ''): FieldViolatio
       out.push({ field, constraint: 'required', message: own?.[1] ?? `${field} is required` });
       continue;
     }
-    const wrongType = constraints.find(([name]) => name in TYPE_CHECKS);
+    // The field's own type first: a list of objects sent as `"x"` fails `isArray` and the per-item object
+    // checks at once, and "must be an array" is what the caller needs to hear.
+    const wrongType = constraints
+      .filter(([name]) => name in TYPE_CHECKS)
+      .sort(([a], [b]) => TYPE_CHECK_ORDER.indexOf(a) - TYPE_CHECK_ORDER.indexOf(b))[0];
     if (wrongType) {
       const [name, message] = wrongType;
       // A custom message (e.g. IntegerQueryParam's) already names the value; class-validator's default does not.

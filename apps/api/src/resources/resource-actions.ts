@@ -3,7 +3,7 @@
  * execute it through the CommandBus, wait until the read side shows it (read-your-writes), answer.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { QueryBus } from '@nestjs/cqrs';
 import {
   CascadeThroughLiveReference,
   DeletionBudgetExceeded,
@@ -55,11 +55,9 @@ import type { AdapterStatus } from '@decom/domain';
 import { Problems } from '../problem-details/problem.js';
 import {
   ACCESS_POLICY,
-  CLOCK,
   DELETION_BUDGETS,
   ID_GENERATOR,
   READ_SIDE,
-  type Clock,
   type DeletionBudgetSettings,
   type IdGenerator,
   type ReadSide,
@@ -73,6 +71,7 @@ import { DryRunRefused } from '../problem-details/dry-run-refused.js';
 import { presentPreview, type DeletionPreviewJson } from './deletion-preview-answer.js';
 import { BreakGlassActions } from '../break-glass/break-glass-actions.js';
 import { BreakGlassAccepted } from '../break-glass/break-glass-accepted.js';
+import { RecordedCommands, type RecordedOutcome } from '../commands/recorded-commands.js';
 
 /** A report stored, or discarded (204) with the rule that discarded it, when one did (`undefined`: nothing to say). */
 export type StatusReportOutcome =
@@ -82,16 +81,15 @@ export type StatusReportOutcome =
 @Injectable()
 export class ResourceActions {
   constructor(
-    private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
     @Inject(KIND_REGISTRY) private readonly kinds: KindRegistry,
     @Inject(RESOURCE_QUERIES) private readonly queries: ResourceQueries,
     @Inject(READ_SIDE) private readonly readSide: ReadSide,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(ACCESS_POLICY) private readonly access: AccessPolicy,
     @Inject(DELETION_BUDGETS) private readonly budgets: DeletionBudgetSettings,
     private readonly breakGlass: BreakGlassActions,
+    private readonly commands: RecordedCommands,
   ) {}
 
   async create(
@@ -491,29 +489,11 @@ export class ResourceActions {
   }
 
   private metadata(context: CommandContext) {
-    return { now: this.clock.now().toISOString(), caller: context.caller };
+    return this.commands.metadata(context);
   }
 
-  /**
-   * Runs `command`, then waits for the read models to apply what it recorded (read-your-writes).
-   * Once the store has recorded it, the command is done whatever happens to the read side: a wait that
-   * fails (PostgreSQL gone right after the append, projections behind past the wait's bound) is not a 503,
-   * which would say "not done" (docs/operations.md "Outages"); the answer is then presented from the
-   * decided state alone (`readSideCurrent: false`), as it is at once while the read models apply the backlog
-   * found at start (`ReadSide.catchingUp`).
-   * @throws HttpProblem 503 `SVC-001` before anything is recorded while writes are refused.
-   */
-  private async execute(command: object): Promise<RecordedOutcome> {
-    const refusal = this.readSide.writeRefusal?.();
-    if (refusal) throw Problems.unavailable(refusal);
-    const outcome = await this.commandBus.execute<object, DecisionOutcome>(command as never);
-    if (outcome.position === undefined) return { ...outcome, readSideCurrent: true };
-    if (this.readSide.catchingUp?.()) return { ...outcome, readSideCurrent: false };
-    const readSideCurrent = await this.readSide.waitFor(outcome.position).then(
-      () => true,
-      () => false,
-    );
-    return { ...outcome, readSideCurrent };
+  private execute(command: object): Promise<RecordedOutcome> {
+    return this.commands.run(command);
   }
 
   /**
@@ -534,7 +514,6 @@ export class ResourceActions {
 }
 
 /** A command's outcome as recorded; `readSideCurrent` false when the read models were not reached after it. */
-type RecordedOutcome = DecisionOutcome & { readonly readSideCurrent: boolean };
 
 /** The href of `id` from the decided state (its owners' chain), when the read model cannot be asked. */
 function hrefFromState(outcome: DecisionOutcome, kinds: KindRegistry, id: string): string | undefined {
