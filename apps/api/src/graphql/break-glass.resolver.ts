@@ -11,10 +11,10 @@ import { requireFleetWide } from '../auth/fleet-wide.js';
 import type { AccessPolicy } from '../auth/access-policy.js';
 import { ACCESS_POLICY } from '../tokens.js';
 import { BreakGlassActions } from '../break-glass/break-glass-actions.js';
-import { withProblems } from './graphql-errors.js';
+import { traceIdOf, withProblems } from './graphql-errors.js';
 
 interface GraphQLContext {
-  readonly reply?: { readonly request?: unknown };
+  readonly reply?: { readonly request?: { readonly id?: unknown } };
 }
 
 @Resolver()
@@ -26,7 +26,7 @@ export class BreakGlassResolver {
 
   @Query('breakGlassRequests')
   breakGlassRequests(@Args('status') status: string | null | undefined, @Args('limit') limit: number, @Context() ctx: GraphQLContext) {
-    return withProblems('breakGlassRequests', String(request(ctx).id), async () => {
+    return withProblems('breakGlassRequests', traceIdOf(ctx), async () => {
       requireFleetWide(request(ctx), this.access, 'break-glass requests');
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit', limit, 'limit must be 1..1000');
       if (status != null && !(BREAK_GLASS_STATUSES as readonly string[]).includes(status))
@@ -43,14 +43,14 @@ export class BreakGlassResolver {
   ) {
     return withProblems(
       'approveBreakGlass',
-      String(request(ctx).id),
+      traceIdOf(ctx),
       async () => (await this.breakGlass.approve(requestId, reason ?? undefined, commandContextOf(request(ctx)))).request,
     );
   }
 
   @Mutation('rejectBreakGlass')
   rejectBreakGlass(@Args('requestId') requestId: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
-    return withProblems('rejectBreakGlass', String(request(ctx).id), async () =>
+    return withProblems('rejectBreakGlass', traceIdOf(ctx), async () =>
       this.breakGlass.reject(requestId, reason, commandContextOf(request(ctx))),
     );
   }

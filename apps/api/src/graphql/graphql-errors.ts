@@ -15,6 +15,12 @@ const logger = new Logger('GraphQL');
  * Runs a resolver's `run`; a thrown error becomes the GraphQLError described above, its problem's `trace_id` the
  * request's (`traceId`: Fastify's `request.id`, request-observability.ts), a fresh one only outside a request.
  */
+/** The request's trace id (request-observability.ts: Fastify's `request.id`), for problem bodies; undefined outside a request. */
+export function traceIdOf(ctx: { readonly reply?: { readonly request?: { readonly id?: unknown } } }): string | undefined {
+  const id = ctx.reply?.request?.id;
+  return id === undefined ? undefined : String(id);
+}
+
 export async function withProblems<T>(operation: string, traceId: string | undefined, run: () => Promise<T>): Promise<T> {
   try {
     return await run();

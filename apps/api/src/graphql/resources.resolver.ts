@@ -17,7 +17,7 @@ import { awaitingApproval } from '../break-glass/break-glass-accepted.js';
 import { readDeadLetters } from '../finalizing/dead-letter-read.js';
 import { readIdleAdapters } from '../finalizing/idle-adapters-read.js';
 import { AUDIT_LOG, CLOCK, DEAD_LETTERS, type AuditLog, type Clock, type DeadLetterSource } from '../tokens.js';
-import { withProblems } from './graphql-errors.js';
+import { traceIdOf, withProblems } from './graphql-errors.js';
 import { LIST_BOUNDS } from './list-cost.js';
 import { HISTORY_MAX_SIZE, scanHistory } from '../history/history-scan.js';
 
@@ -259,12 +259,6 @@ function requireRange(field: string, value: number, min: number, max: number): v
 function context(ctx: GraphQLContext): CommandContext {
   // The request passed the same authentication hook as REST (auth/request-authentication.ts).
   return commandContextOf(ctx.reply!.request as unknown as FastifyRequest);
-}
-
-/** The request's trace id (request-observability.ts: Fastify's `request.id`), for problem bodies. */
-function traceIdOf(ctx: GraphQLContext): string | undefined {
-  const id = ctx.reply?.request?.id;
-  return id === undefined ? undefined : String(id);
 }
 
 /** The request's tenant scope (HyperFleet's tenancy; null = unscoped). */
