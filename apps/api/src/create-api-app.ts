@@ -160,7 +160,7 @@ export async function createApiApp(
   // Before Nest registers its routes and Mercurius: every route, REST and GraphQL, passes the same hooks.
   // The rate limit before authentication: the authentication hook counts refused requests in its per-address bucket.
   // Security headers first: an answer the hooks below refuse (401, 403, 429) carries them too.
-  await installSecurityHeaders(fastify as never);
+  installSecurityHeaders(fastify as never);
   const addressLimiter = auth.rateLimit?.enabled ? await installRateLimit(fastify, auth.rateLimit) : undefined;
   installAuthentication(fastify, auth.authenticator, addressLimiter);
   installMisroutedMethodCheck(fastify, allowed);
