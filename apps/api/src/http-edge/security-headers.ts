@@ -1,5 +1,5 @@
 /**
- * Security headers on every answer (`@fastify/helmet`), written for the web UI Decom serves at `/ui/`: its
+ * Security headers on every answer (`helmet`), written for the web UI Decom serves at `/ui/`: its
  * Vite build is one module script and one stylesheet from `/ui/assets/`, and it talks only to this origin
  * (REST, the event stream), so the policy allows nothing else. No page may frame the UI
  * (`frame-ancestors 'none'` and `X-Frame-Options: DENY`: a break-glass button inside an attacker's frame
