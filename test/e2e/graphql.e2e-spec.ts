@@ -69,6 +69,20 @@ describe('GraphQL API', () => {
     expect(missing.errors![0].extensions.problem).toMatchObject({ status: 404, code: 'HYPERFLEET-NTF-001' });
   });
 
+  it('keeps what earlier mutations of a document recorded when a later one is refused', async () => {
+    const c = (await api.call('POST', '/clusters', { kind: 'Cluster', name: 'gql-3', spec: {} })).body;
+    const both = await gql(
+      'mutation($id: ID!) { pause(id: $id, reason: "hold") { id generation } forceDelete(id: $id, reason: "not finalizing") }',
+      { id: c.id },
+    );
+    expect(both.data.pause).toMatchObject({ id: c.id });
+    expect(both.data.forceDelete).toBeNull();
+    expect(both.errors).toHaveLength(1);
+    expect(both.errors![0]).toMatchObject({ path: ['forceDelete'], extensions: { problem: { status: 409 } } });
+    const paused = await api.call('GET', `/clusters/${c.id}`);
+    expect(paused.body.status.conditions.find((x: { type: string }) => x.type === 'Paused')).toMatchObject({ status: 'True' });
+  });
+
   it('answers 200 once execution started (the outcome per field), 4xx when the document never ran', async () => {
     const overLimit = await gql('{ audit(limit: 1000000) { type } }');
     expect(overLimit.httpStatus).toBe(200);

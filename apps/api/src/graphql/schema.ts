@@ -338,20 +338,24 @@ export const TYPE_DEFS = /* GraphQL */ `
     breakGlassRequests(status: String, limit: Int = 100): [BreakGlassRequest!]!
   }
 
+  """
+  Every result is nullable: mutations in one document run one after another and each is recorded on its own, so a
+  refused one answers null with its error in errors[] (path: its field) and the others keep the results they recorded.
+  """
   type Mutation {
     "dryRun: decide and record nothing; the answer carries deletion_preview (same authorization, same errors as the DELETE). budgetOverride: an administrator's reason for going past the deletion budget (recorded on DeletionRequested)."
-    deleteResource(id: ID!, deleteForMove: Boolean = false, propagationPolicy: String, dryRun: Boolean = false, budgetOverride: String): Resource!
-    forceDelete(id: ID!, reason: String!): Boolean!
-    forceOrphan(id: ID!, reason: String!): Resource!
-    pause(id: ID!, reason: String!): Resource!
-    unpause(id: ID!, reason: String!): Resource!
+    deleteResource(id: ID!, deleteForMove: Boolean = false, propagationPolicy: String, dryRun: Boolean = false, budgetOverride: String): Resource
+    forceDelete(id: ID!, reason: String!): Boolean
+    forceOrphan(id: ID!, reason: String!): Resource
+    pause(id: ID!, reason: String!): Resource
+    unpause(id: ID!, reason: String!): Resource
     "Sets (enabled: true) or clears deletion protection; clearing needs a reason and the admin role (or operator, when configured)."
-    setDeletionProtection(id: ID!, enabled: Boolean!, reason: String): Resource!
+    setDeletionProtection(id: ID!, enabled: Boolean!, reason: String): Resource
     "Abandons one adapter of a Finalizing resource's frozen set (admin): recorded as AdapterFinalized forced with caller and reason."
-    abandonAdapter(id: ID!, adapter: String!, reason: String!): Resource!
+    abandonAdapter(id: ID!, adapter: String!, reason: String!): Resource
     "Approves a pending break-glass request (an administrator other than the requester) and runs its action."
-    approveBreakGlass(requestId: ID!, reason: String): BreakGlassRequest!
+    approveBreakGlass(requestId: ID!, reason: String): BreakGlassRequest
     "Rejects a pending break-glass request (reason required); nothing runs."
-    rejectBreakGlass(requestId: ID!, reason: String!): BreakGlassRequest!
+    rejectBreakGlass(requestId: ID!, reason: String!): BreakGlassRequest
   }
 `;
