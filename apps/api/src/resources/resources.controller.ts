@@ -58,7 +58,7 @@ import { createQueryValidationPipe } from '../problem-details/validation-pipe.js
 import { ResourceActions } from './resource-actions.js';
 import type { DeletionPreviewJson } from './deletion-preview-answer.js';
 import { isDryRun } from './dry-run.js';
-import { ApiDeleteQuery, deleteQueryOf } from './delete-query.js';
+import { DeleteQueryDto } from './dto/delete-query.dto.js';
 import { ResourceTargets, type ResourceRouteParams, type ResourceTarget } from './resource-target.js';
 import { parseFields, selectFields } from './sparse-fields.js';
 import { listOptions, sparse } from './list-options.js';
@@ -69,6 +69,9 @@ import { listOptions, sparse } from './list-options.js';
  */
 const listQuery = createQueryValidationPipe(ListQueryDto);
 type ListQuery = Readonly<ListQueryDto>;
+/** DELETE query parameters (dto/delete-query.dto.ts): validated by the class that documents them, unknown ones dropped. */
+const deleteQuery = createQueryValidationPipe(DeleteQueryDto);
+type DeleteQuery = Readonly<DeleteQueryDto>;
 /** Create bodies (create-body.ts): read-only and unknown fields (`id`, `href`, `created_time`, ...) are ignored, as HyperFleet does. */
 type CreateBody = Readonly<CreateResourceDto>;
 import { reportFence } from './fence-header.js';
@@ -180,7 +183,7 @@ export class ResourcesController {
     operationId: 'delete{Kind}ById{Flat}',
     summary: 'Request deletion of a {Kind} (seed 000): sets deleted_time, cascades to children',
   })
-  @ApiDeleteQuery()
+  @ApiQuery({ type: DeleteQueryDto })
   @ApiOkResponse({ type: DeletionPreviewAnswer, description: 'dryRun=All: what the DELETE would do, nothing recorded' })
   @ApiAcceptedResponse({ type: ResourceAnswer, description: 'deletion requested' })
   @ApiProblems(400, 404, 409)
@@ -194,11 +197,13 @@ export class ResourcesController {
   @HttpCode(202)
   async delete(
     @Param() route: ResourceRouteParams,
+    @Query(deleteQuery) query: DeleteQuery,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
     const dryRun = isDryRun(req.query, req.body);
-    const { deleteForMove, propagationPolicy, budgetOverride } = deleteQueryOf(req.query);
+    const { propagationPolicy, deletion_budget_override: budgetOverride } = query;
+    const deleteForMove = query.delete_for_move === 'true';
     const target = await this.target(route, req);
     if (dryRun)
       return previewed(reply, await this.actions.previewDelete(target, context(req), deleteForMove, propagationPolicy, budgetOverride));
