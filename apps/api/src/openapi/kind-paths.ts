@@ -10,11 +10,17 @@
  * - `/{plural}/{pid}/{childPlural}/{id}...`: each child kind nested (`/clusters/{cluster_id}/nodepools/{nodepool_id}`).
  * A static route at the same path and method (e.g. `GET /resources/{id}`, HistoryController) wins, as in the router.
  *
+ * One handler may serve a flat and a nested template (`:plural/:id/pause` and `:plural/:pid/:childPlural/:id/pause`):
+ * the nested expansions come after the flat ones whatever order Nest scanned them in, so the document's paths
+ * keep one order (flat addresses, then nested ones).
+ *
  * A generic operation names its operationId, summary and tags with placeholders, filled per kind:
- * `{Kind}` (`Cluster`; `Resource` on `/resources`), `{Kinds}` (`Clusters`), `{Parent}` (the parent kind) and
- * `{Flat}` (`Flat` on a child kind's flat address, else empty). So every kind keeps HyperFleet's operationIds
- * (`getClusters`, `postCluster`, `getClusterById`, `getNodePoolsByClusterId`, `createNodePool`,
- * `putResourceStatuses`, ...). A generic operation without `{Kind}`/`{Kinds}` in its operationId is an error.
+ * `{Kind}` (`Cluster`; `Resource` on `/resources`), `{Kinds}` (`Clusters`), `{Parent}` (the parent kind),
+ * `{Flat}` (`Flat` on a child kind's flat address, else empty) and `{KindsIfNested}` (`{Kinds}` on an address
+ * under the parent, else `{Kind}`: HyperFleet's `getNodePoolsStatuses` beside `getClusterStatuses`). So every kind keeps
+ * HyperFleet's operationIds (`getClusters`, `postCluster`, `getClusterById`, `getNodePoolsByClusterId`,
+ * `createNodePool`, `putResourceStatuses`, ...). A generic operation without a kind placeholder in its
+ * operationId is an error.
  */
 import type { KindDescriptor, KindRegistry } from '@decom/domain';
 
@@ -22,11 +28,15 @@ type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 const HF = '/api/hyperfleet/v1';
 const GENERIC = `${HF}/{plural}`;
+/** The rest of a generic template naming a child under its parent (`/{pid}/{childPlural}/{id}...`). */
+const NESTED = /^\/\{pid\}\/\{childPlural\}\/\{id\}(\/.*)?$/;
+/** An operationId's kind placeholder (`{Kind}`, `{Kinds}`, `{KindsIfNested}`). */
+const KIND_PLACEHOLDER = /\{Kinds?(IfNested)?\}/;
 
 /** What fills one expansion's placeholders, and how its path parameters are renamed. */
 interface Expansion {
   readonly path: string;
-  readonly names: { Kind: string; Kinds: string; Parent?: string; Flat: string };
+  readonly names: { Kind: string; Kinds: string; KindsIfNested: string; Parent?: string; Flat: string };
   /** Generic path parameter → the concrete one (`id` → `cluster_id`) and the kind it names. */
   readonly params: Readonly<Record<string, { name: string; kind: string }>>;
   /** Methods served at this address (a child kind's flat collection takes no POST). */
@@ -51,8 +61,9 @@ const ROOT: KindDescriptor = { kind: 'Resource', plural: 'resources', required_a
 export function expandKindPaths(paths: Readonly<Record<string, Json>>, kinds: KindRegistry): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const [path, item] of Object.entries(paths)) if (!isGeneric(path)) out[path] = item;
-  for (const [path, item] of Object.entries(paths)) {
-    if (!isGeneric(path)) continue;
+  const generic = Object.entries(paths).filter(([path]) => isGeneric(path));
+  const isNested = ([path]: [string, Json]) => NESTED.test(path.slice(GENERIC.length));
+  for (const [path, item] of [...generic.filter((entry) => !isNested(entry)), ...generic.filter(isNested)]) {
     for (const expansion of expansionsOf(path.slice(GENERIC.length), kinds)) {
       const concrete = expand(item, expansion);
       if (Object.keys(concrete).length === 0) continue;
@@ -70,11 +81,11 @@ function isGeneric(path: string): boolean {
 function expansionsOf(rest: string, kinds: KindRegistry): Expansion[] {
   const tops = kinds.descriptors.filter((k) => !k.parent_kind);
   const children = kinds.descriptors.filter((k) => k.parent_kind).map((child) => ({ child, parent: kinds.get(child.parent_kind!) }));
-  const nested = /^\/\{pid\}\/\{childPlural\}\/\{id\}(\/.*)?$/.exec(rest);
+  const nested = NESTED.exec(rest);
   if (nested) {
     return children.map(({ child, parent }) => ({
       path: `${HF}/${parent.plural}/{${idName(parent)}}/${child.plural}/{${idName(child)}}${nested[1] ?? ''}`,
-      names: { Kind: child.kind, Kinds: pluralName(child), Parent: parent.kind, Flat: '' },
+      names: { Kind: child.kind, Kinds: pluralName(child), KindsIfNested: pluralName(child), Parent: parent.kind, Flat: '' },
       params: { pid: { name: idName(parent), kind: parent.kind }, id: { name: idName(child), kind: child.kind } },
       root: false,
     }));
@@ -82,7 +93,7 @@ function expansionsOf(rest: string, kinds: KindRegistry): Expansion[] {
   if (rest === '/{id}/{childPlural}') {
     return children.map(({ child, parent }) => ({
       path: `${HF}/${parent.plural}/{${idName(parent)}}/${child.plural}`,
-      names: { Kind: child.kind, Kinds: pluralName(child), Parent: parent.kind, Flat: '' },
+      names: { Kind: child.kind, Kinds: pluralName(child), KindsIfNested: pluralName(child), Parent: parent.kind, Flat: '' },
       params: { id: { name: idName(parent), kind: parent.kind } },
       root: false,
     }));
@@ -93,13 +104,13 @@ function expansionsOf(rest: string, kinds: KindRegistry): Expansion[] {
     return [
       ...kinds.descriptors.map((kind) => ({
         path: `${HF}/${kind.plural}/{${idName(kind)}}${tail}`,
-        names: { Kind: kind.kind, Kinds: pluralName(kind), Flat: kind.parent_kind ? 'Flat' : '' },
+        names: { Kind: kind.kind, Kinds: pluralName(kind), KindsIfNested: kind.kind, Flat: kind.parent_kind ? 'Flat' : '' },
         params: { id: { name: idName(kind), kind: kind.kind } },
         root: false,
       })),
       {
         path: `${HF}/resources/{id}${tail}`,
-        names: { Kind: 'Resource', Kinds: 'Resources', Flat: '' },
+        names: { Kind: 'Resource', Kinds: 'Resources', KindsIfNested: 'Resource', Flat: '' },
         params: { id: { name: 'id', kind: 'Resource' } },
         root: false,
       },
@@ -109,18 +120,23 @@ function expansionsOf(rest: string, kinds: KindRegistry): Expansion[] {
     return [
       ...tops.map((kind) => ({
         path: `${HF}/${kind.plural}`,
-        names: { Kind: kind.kind, Kinds: pluralName(kind), Flat: '' },
+        names: { Kind: kind.kind, Kinds: pluralName(kind), KindsIfNested: kind.kind, Flat: '' },
         params: {},
         root: false,
       })),
       ...children.map(({ child }) => ({
         path: `${HF}/${child.plural}`,
-        names: { Kind: child.kind, Kinds: pluralName(child), Flat: '' },
+        names: { Kind: child.kind, Kinds: pluralName(child), KindsIfNested: child.kind, Flat: '' },
         params: {},
         methods: ['get'],
         root: false,
       })),
-      { path: `${HF}/${ROOT.plural}`, names: { Kind: 'Resource', Kinds: 'Resources', Flat: '' }, params: {}, root: true },
+      {
+        path: `${HF}/${ROOT.plural}`,
+        names: { Kind: 'Resource', Kinds: 'Resources', KindsIfNested: 'Resource', Flat: '' },
+        params: {},
+        root: true,
+      },
     ];
   }
   throw new Error(`OpenAPI: no expansion for the generic route ${GENERIC}${rest}; extend kind-paths.ts with its shape`);
@@ -133,7 +149,7 @@ function expand(item: Json, expansion: Expansion): Json {
     const operation = item[method] as Json | undefined;
     if (!operation || (expansion.methods && !expansion.methods.includes(method))) continue;
     const id = String(operation['operationId'] ?? '');
-    if (!id.includes('{Kind}') && !id.includes('{Kinds}')) {
+    if (!KIND_PLACEHOLDER.test(id)) {
       throw new Error(
         `OpenAPI: ${method.toUpperCase()} ${GENERIC}... serves every kind: give it @ApiOperation({ operationId }) with {Kind} or {Kinds} (got '${id}')`,
       );
@@ -150,8 +166,12 @@ function expand(item: Json, expansion: Expansion): Json {
 }
 
 function fill(operation: Json, expansion: Expansion): unknown {
-  const { Kind, Kinds, Parent, Flat } = expansion.names;
-  const text = JSON.stringify(operation).replaceAll('{Kinds}', Kinds).replaceAll('{Kind}', Kind).replaceAll('{Flat}', Flat);
+  const { Kind, Kinds, KindsIfNested, Parent, Flat } = expansion.names;
+  const text = JSON.stringify(operation)
+    .replaceAll('{KindsIfNested}', KindsIfNested)
+    .replaceAll('{Kinds}', Kinds)
+    .replaceAll('{Kind}', Kind)
+    .replaceAll('{Flat}', Flat);
   if (text.includes('{Parent}') && Parent === undefined)
     throw new Error(`OpenAPI: {Parent} used on an address without a parent: ${expansion.path}`);
   return JSON.parse(Parent === undefined ? text : text.replaceAll('{Parent}', Parent));

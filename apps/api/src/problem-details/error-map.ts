@@ -38,6 +38,27 @@ export interface MappedError {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** HyperFleet's answers several errors share; each adds its message as `detail`. */
+const NOT_FOUND = { status: 404, code: 'HYPERFLEET-NTF-001', title: 'Resource Not Found', typeSlug: 'not-found' } as const;
+const STATE_CONFLICT = { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict' } as const;
+
+/** Errors answered `NOT_FOUND` with their message and nothing more: an unknown resource or break-glass request. */
+const NOT_FOUND_ERRORS = [ResourceNotFound, BreakGlassRequestNotFound];
+/**
+ * Errors answered `STATE_CONFLICT` with their message and nothing more. A cascade through a live reference
+ * or a dependency cycle answers as a direct delete's guard does (the detail names the referrer and child, or
+ * the cycle); an abandon answers so unless the deletion is Finalizing with that adapter pending.
+ */
+const STATE_CONFLICT_ERRORS = [
+  MutationWhileFinalizing,
+  NotFinalizing,
+  ActiveChildrenRestrict,
+  LiveReferrers,
+  CascadeThroughLiveReference,
+  DependencyCycle,
+  AdapterNotPending,
+];
+
 /** Maps a thrown error, or undefined for an unexpected one (→ 500 with a generic detail, never a stack). */
 export function mapError(error: unknown): MappedError | undefined {
   if (error instanceof DryRunRefused) {
@@ -66,32 +87,11 @@ export function mapError(error: unknown): MappedError | undefined {
       errors: error.violations,
     };
   }
-  if (error instanceof ResourceNotFound) {
-    return { status: 404, code: 'HYPERFLEET-NTF-001', title: 'Resource Not Found', typeSlug: 'not-found', detail: error.message };
-  }
-  if (
-    error instanceof MutationWhileFinalizing ||
-    error instanceof NotFinalizing ||
-    error instanceof ActiveChildrenRestrict ||
-    error instanceof LiveReferrers
-  ) {
-    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
-  }
-  // A cascade through a live reference or a cycle: the same 409 as a direct delete's guard; the detail names
-  // the referrer and child, or the cycle.
-  if (error instanceof CascadeThroughLiveReference || error instanceof DependencyCycle) {
-    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
-  }
+  if (NOT_FOUND_ERRORS.some((type) => error instanceof type)) return { ...NOT_FOUND, detail: (error as Error).message };
+  if (STATE_CONFLICT_ERRORS.some((type) => error instanceof type)) return { ...STATE_CONFLICT, detail: (error as Error).message };
   // The protected resources are named in the detail and listed for clients (`protected_resources`).
   if (error instanceof DeletionProtected) {
-    return {
-      status: 409,
-      code: 'HYPERFLEET-CNF-003',
-      title: 'State Conflict',
-      typeSlug: 'conflict',
-      detail: error.message,
-      extensions: { protected_resources: error.protected_resources },
-    };
+    return { ...STATE_CONFLICT, detail: error.message, extensions: { protected_resources: error.protected_resources } };
   }
   // The blast-radius limit: Retry-After says when one more DELETE fits; `budget` names the bound hit.
   if (error instanceof DeletionBudgetExceeded) {
@@ -113,25 +113,12 @@ export function mapError(error: unknown): MappedError | undefined {
       headers: { 'retry-after': String(error.retry_after_seconds) },
     };
   }
-  // The two-person rule (break-glass.ts): an unknown request, one no longer pending, the requester approving.
-  if (error instanceof BreakGlassRequestNotFound) {
-    return { status: 404, code: 'HYPERFLEET-NTF-001', title: 'Resource Not Found', typeSlug: 'not-found', detail: error.message };
-  }
+  // The two-person rule (break-glass.ts): a request no longer pending, the requester approving.
   if (error instanceof BreakGlassNotPending) {
-    return {
-      status: 409,
-      code: 'HYPERFLEET-CNF-003',
-      title: 'State Conflict',
-      typeSlug: 'conflict',
-      detail: error.message,
-      extensions: { request_id: error.request_id, request_status: error.status },
-    };
+    return { ...STATE_CONFLICT, detail: error.message, extensions: { request_id: error.request_id, request_status: error.status } };
   }
   if (error instanceof SelfApproval) {
     return { status: 403, code: 'HYPERFLEET-AUZ-001', title: 'Permission Denied', typeSlug: 'permission-denied', detail: error.message };
-  }
-  if (error instanceof AdapterNotPending) {
-    return { status: 409, code: 'HYPERFLEET-CNF-003', title: 'State Conflict', typeSlug: 'conflict', detail: error.message };
   }
   if (error instanceof NameAlreadyTaken) {
     return {

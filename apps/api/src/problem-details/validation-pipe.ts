@@ -7,6 +7,12 @@ import { getMetadataStorage } from 'class-validator';
 import type { FieldViolation } from '@decom/domain';
 import { Problems } from './problem.js';
 
+/**
+ * The constraint name of a query parameter that may be given once (resources/dto/given-once.ts): answered
+ * `unique`, with the values given (a list, unlike other violations, whose value is shown only when scalar).
+ */
+export const GIVEN_ONCE = 'givenOnce';
+
 const CONSTRAINTS: Record<string, FieldViolation['constraint']> = {
   isDefined: 'required',
   min: 'min',
@@ -16,6 +22,7 @@ const CONSTRAINTS: Record<string, FieldViolation['constraint']> = {
   matches: 'pattern',
   isEnum: 'enum',
   whitelistValidation: 'format',
+  [GIVEN_ONCE]: 'unique',
 };
 
 export function createValidationPipe(): ValidationPipe {
@@ -203,7 +210,10 @@ function flatten(errors: readonly ValidationError[], prefix = ''): FieldViolatio
       });
       continue;
     }
-    for (const [name, message] of constraints) out.push({ field, ...shown, constraint: CONSTRAINTS[name] ?? 'format', message });
+    for (const [name, message] of constraints) {
+      const value = name === GIVEN_ONCE ? { value: error.value } : shown;
+      out.push({ field, ...value, constraint: CONSTRAINTS[name] ?? 'format', message });
+    }
     out.push(...flatten(error.children ?? [], field));
   }
   return out;

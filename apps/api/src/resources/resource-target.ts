@@ -13,6 +13,17 @@ export interface ResourceTarget {
   readonly id: string;
 }
 
+/**
+ * The path parameters of a one-resource route: `/{plural}/{id}...`, or nested `/{plural}/{pid}/{childPlural}/{id}...`
+ * where `plural` names the parent kind and `childPlural` the resource's.
+ */
+export interface ResourceRouteParams {
+  readonly plural: string;
+  readonly id: string;
+  readonly pid?: string;
+  readonly childPlural?: string;
+}
+
 export interface CollectionTarget {
   readonly descriptor: KindDescriptor;
   readonly owner?: { readonly id: string; readonly kind: string };
@@ -28,6 +39,17 @@ export class ResourceTargets {
     const descriptor = this.kinds.byPluralName(plural);
     if (!descriptor) throw Problems.notFoundEndpoint(path);
     return descriptor;
+  }
+
+  /**
+   * The resource a one-resource route names: `nested` when the route names a parent (`pid`), else `single`.
+   * @throws as `single` and `nested` do (404 endpoint for an unknown plural, ResourceNotFound)
+   */
+  of(route: ResourceRouteParams, path: string, scope: Tenancy | null): Promise<ResourceTarget> {
+    const { plural, id, pid, childPlural } = route;
+    return pid !== undefined && childPlural !== undefined
+      ? this.nested(plural, pid, childPlural, id, path, scope)
+      : this.single(plural, id, path, scope);
   }
 
   /** `/{plural}/{id}` — also flat child routes (`/nodepools/{id}`) and `/resources/{id}`. */

@@ -58,8 +58,8 @@ import { createQueryValidationPipe } from '../problem-details/validation-pipe.js
 import { ResourceActions } from './resource-actions.js';
 import type { DeletionPreviewJson } from './deletion-preview-answer.js';
 import { isDryRun } from './dry-run.js';
-import { ApiDeleteQuery, deleteQueryOf } from './delete-query.js';
-import { ResourceTargets, type ResourceTarget } from './resource-target.js';
+import { DeleteQueryDto } from './dto/delete-query.dto.js';
+import { ResourceTargets, type ResourceRouteParams, type ResourceTarget } from './resource-target.js';
 import { parseFields, selectFields } from './sparse-fields.js';
 import { listOptions, sparse } from './list-options.js';
 
@@ -69,6 +69,9 @@ import { listOptions, sparse } from './list-options.js';
  */
 const listQuery = createQueryValidationPipe(ListQueryDto);
 type ListQuery = Readonly<ListQueryDto>;
+/** DELETE query parameters (dto/delete-query.dto.ts): validated by the class that documents them, unknown ones dropped. */
+const deleteQuery = createQueryValidationPipe(DeleteQueryDto);
+type DeleteQuery = Readonly<DeleteQueryDto>;
 /** Create bodies (create-body.ts): read-only and unknown fields (`id`, `href`, `created_time`, ...) are ignored, as HyperFleet does. */
 type CreateBody = Readonly<CreateResourceDto>;
 import { reportFence } from './fence-header.js';
@@ -149,19 +152,30 @@ export class ResourcesController {
     return created(reply, await this.actions.create(descriptor.kind, body, owner, context(req)));
   }
 
-  // ── one resource, top-level or flat (`/nodepools/{id}`, `/resources/{id}`) ──
+  // ── one resource: each operation serves both addresses (`resourcePaths`), flat (`/clusters/{id}`,
+  // `/nodepools/{id}`, `/resources/{id}`) and nested under the parent (`/clusters/{cid}/nodepools/{id}`);
+  // kind-paths.ts gives each its operationId (`{Flat}` on a child kind's flat address).
+  // `GET /{plural}/{id}` is a plain Fastify route (resource-read-routes.ts); only the nested GET is here.
+  @ApiOperation({ operationId: 'get{Kind}ById', summary: 'Get a {Kind} under its {Parent}' })
+  @ApiQuery({ type: ListQueryDto })
+  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
+  @ApiProblems(400, 404)
+  @Get(':plural/:pid/:childPlural/:id')
+  async getChild(
+    @Param() route: ResourceRouteParams,
+    @Query(listQuery) query: ListQuery,
+    @Req() req: FastifyRequest,
+  ): Promise<Partial<ResourceJson>> {
+    return selectFields(await this.read(await this.target(route, req)), parseFields(query.fields));
+  }
+
   @ApiOperation({ operationId: 'patch{Kind}ById{Flat}', summary: 'Patch a {Kind} (409 while deleting)' })
   @ApiOkResponse({ type: ResourceAnswer, description: 'patched' })
   @ApiProblems(400, 404, 409)
-  @Patch(':plural/:id')
-  async patch(
-    @Param('plural') plural: string,
-    @Param('id') id: string,
-    @Body() body: PatchResourceDto,
-    @Req() req: FastifyRequest,
-  ): Promise<ResourceJson> {
+  @Patch(resourcePaths())
+  async patch(@Param() route: ResourceRouteParams, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
     requireBody(req.body);
-    return this.actions.patch(await this.targets.single(plural, id, req.url, scopeOf(req)), body ?? {}, context(req));
+    return this.actions.patch(await this.target(route, req), body ?? {}, context(req));
   }
 
   /** 202 with the marked resource; `?dryRun=All`: 200 with the preview, nothing recorded (dry-run.ts). */
@@ -169,7 +183,7 @@ export class ResourcesController {
     operationId: 'delete{Kind}ById{Flat}',
     summary: 'Request deletion of a {Kind} (seed 000): sets deleted_time, cascades to children',
   })
-  @ApiDeleteQuery()
+  @ApiQuery({ type: DeleteQueryDto })
   @ApiOkResponse({ type: DeletionPreviewAnswer, description: 'dryRun=All: what the DELETE would do, nothing recorded' })
   @ApiAcceptedResponse({ type: ResourceAnswer, description: 'deletion requested' })
   @ApiProblems(400, 404, 409)
@@ -179,17 +193,18 @@ export class ResourcesController {
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
     content: problemResponse(429).content,
   })
-  @Delete(':plural/:id')
+  @Delete(resourcePaths())
   @HttpCode(202)
   async delete(
-    @Param('plural') plural: string,
-    @Param('id') id: string,
+    @Param() route: ResourceRouteParams,
+    @Query(deleteQuery) query: DeleteQuery,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
     const dryRun = isDryRun(req.query, req.body);
-    const { deleteForMove, propagationPolicy, budgetOverride } = deleteQueryOf(req.query);
-    const target = await this.targets.single(plural, id, req.url, scopeOf(req));
+    const { propagationPolicy, deletion_budget_override: budgetOverride } = query;
+    const deleteForMove = query.delete_for_move === 'true';
+    const target = await this.target(route, req);
     if (dryRun)
       return previewed(reply, await this.actions.previewDelete(target, context(req), deleteForMove, propagationPolicy, budgetOverride));
     return this.actions.delete(target, context(req), deleteForMove, propagationPolicy, budgetOverride);
@@ -199,16 +214,15 @@ export class ResourcesController {
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404)
-  @Post(':plural/:id/pause')
+  @Post(resourcePaths('/pause'))
   async pause(
-    @Param('plural') plural: string,
-    @Param('id') id: string,
+    @Param() route: ResourceRouteParams,
     @Body() body: OperatorActionDto,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
-    return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), true, body?.reason, context(req));
+    return this.actions.setPaused(await this.target(route, req), true, body?.reason, context(req));
   }
 
   @ApiOperation({ operationId: 'unpause{Kind}{Flat}', summary: 'Unpause' })
@@ -216,16 +230,15 @@ export class ResourcesController {
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404)
-  @Post(':plural/:id/unpause')
+  @Post(resourcePaths('/unpause'))
   async unpause(
-    @Param('plural') plural: string,
-    @Param('id') id: string,
+    @Param() route: ResourceRouteParams,
     @Body() body: OperatorActionDto,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
-    return this.actions.setPaused(await this.targets.single(plural, id, req.url, scopeOf(req)), false, body?.reason, context(req));
+    return this.actions.setPaused(await this.target(route, req), false, body?.reason, context(req));
   }
 
   @ApiOperation({
@@ -236,16 +249,15 @@ export class ResourcesController {
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 404, 409)
-  @Post(':plural/:id/force-orphan')
+  @Post(resourcePaths('/force-orphan'))
   async forceOrphan(
-    @Param('plural') plural: string,
-    @Param('id') id: string,
+    @Param() route: ResourceRouteParams,
     @Body() body: OperatorActionDto,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
-    return this.actions.forceOrphan(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
+    return this.actions.forceOrphan(await this.target(route, req), body?.reason, context(req));
   }
 
   /** Abandon one adapter of the deletion (admin; `reason` required): 200 with the resource. */
@@ -258,17 +270,15 @@ export class ResourcesController {
   @ApiTags('Decom')
   @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
   @ApiProblems(400, 403, 404, 409)
-  @Post(':plural/:id/adapters/:adapter/abandon')
+  @Post(resourcePaths('/adapters/:adapter/abandon'))
   async abandonAdapter(
-    @Param('plural') plural: string,
-    @Param('id') id: string,
-    @Param('adapter') adapter: string,
+    @Param() route: ResourceRouteParams & { readonly adapter: string },
     @Body() body: OperatorActionDto,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | BreakGlassAccepted> {
     void reply.status(200);
-    return this.actions.abandonAdapter(await this.targets.single(plural, id, req.url, scopeOf(req)), adapter, body?.reason, context(req));
+    return this.actions.abandonAdapter(await this.target(route, req), route.adapter, body?.reason, context(req));
   }
 
   @ApiOperation({
@@ -278,207 +288,61 @@ export class ResourcesController {
   @ApiBreakGlassAccepted()
   @ApiNoContentResponse({ description: 'removed' })
   @ApiProblems(400, 404, 409)
-  @Post(':plural/:id/force-delete')
+  @Post(resourcePaths('/force-delete'))
   @HttpCode(204)
   async forceDelete(
-    @Param('plural') plural: string,
-    @Param('id') id: string,
+    @Param() route: ResourceRouteParams,
     @Body() body: ForceDeleteDto,
     @Req() req: FastifyRequest,
   ): Promise<void | BreakGlassAccepted> {
-    return this.actions.forceDelete(await this.targets.single(plural, id, req.url, scopeOf(req)), body?.reason, context(req));
+    return this.actions.forceDelete(await this.target(route, req), body?.reason, context(req));
   }
 
-  @ApiOperation({ operationId: 'get{Kind}Statuses{Flat}', summary: 'Adapter statuses of a {Kind}' })
+  /** HyperFleet names the nested operation in the plural (`getNodePoolsStatuses`), the flat one not (`getClusterStatuses`). */
+  @ApiOperation({ operationId: 'get{KindsIfNested}Statuses{Flat}', summary: 'Adapter statuses of a {Kind}' })
   @ApiQuery({ type: ListQueryDto })
   @ApiOkResponse({ type: AdapterStatusListAnswer, description: 'statuses, ordered by adapter' })
   @ApiProblems(400, 404)
-  @Get(':plural/:id/statuses')
+  @Get(resourcePaths('/statuses'))
   async statuses(
-    @Param('plural') plural: string,
-    @Param('id') id: string,
+    @Param() route: ResourceRouteParams,
     @Query(listQuery) query: ListQuery,
     @Req() req: FastifyRequest,
   ): Promise<Page<Partial<AdapterStatus>>> {
-    return this.readStatuses(await this.targets.single(plural, id, req.url, scopeOf(req)), query);
+    const target = await this.target(route, req);
+    await this.read(target);
+    return sparse(await this.queries.statuses(target.id, query.page ?? 1, query.size ?? 20, query.search), parseFields(query.fields));
   }
 
+  /**
+   * 201 with the stored status, or 204 when the report was discarded (hyperfleet-api
+   * `pkg/handlers/resource_status_handler.go`). A discard carries a
+   * Kubernetes-style `Warning: 299 decom "<Reason>: <message>"` header (HyperFleet's answer stays 204, so
+   * its adapters are unaffected; one that reads warnings learns why, e.g. a generation from the future),
+   * and the request's access-log line carries it as `warning`.
+   */
   @ApiOperation({ operationId: 'put{Kind}Statuses{Flat}', summary: 'Report an adapter status for a {Kind}' })
   @ApiCreatedResponse({ type: AdapterStatusAnswer, description: 'stored' })
   @ApiNoContentResponse({
     description: 'discarded (future or stale generation, Available=Unknown over a stored report); a `Warning` header says why',
   })
   @ApiProblems(400, 404, 409)
-  @Put(':plural/:id/statuses')
+  @Put(resourcePaths('/statuses'))
   async report(
-    @Param('plural') plural: string,
-    @Param('id') id: string,
+    @Param() route: ResourceRouteParams,
     @Body() body: AdapterStatusDto,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AdapterStatus | undefined> {
-    return this.ingest(await this.targets.single(plural, id, req.url, scopeOf(req)), body, req, reply);
-  }
-
-  // ── nested children (`/clusters/{cid}/nodepools/{id}`) ─────────────────────
-  @ApiOperation({ operationId: 'get{Kind}ById', summary: 'Get a {Kind} under its {Parent}' })
-  @ApiQuery({ type: ListQueryDto })
-  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
-  @ApiProblems(400, 404)
-  @Get(':plural/:pid/:childPlural/:id')
-  async getChild(@Param() p: NestedParams, @Query(listQuery) query: ListQuery, @Req() req: FastifyRequest): Promise<Partial<ResourceJson>> {
-    return selectFields(await this.read(await this.nested(p, req)), parseFields(query.fields));
-  }
-
-  @ApiOperation({ operationId: 'patch{Kind}ById', summary: 'Patch a {Kind} (409 while deleting)' })
-  @ApiOkResponse({ type: ResourceAnswer, description: 'patched' })
-  @ApiProblems(400, 404, 409)
-  @Patch(':plural/:pid/:childPlural/:id')
-  async patchChild(@Param() p: NestedParams, @Body() body: PatchResourceDto, @Req() req: FastifyRequest): Promise<ResourceJson> {
-    requireBody(req.body);
-    return this.actions.patch(await this.nested(p, req), body ?? {}, context(req));
-  }
-
-  @ApiOperation({
-    operationId: 'delete{Kind}ById',
-    summary: 'Request deletion of a {Kind} (seed 000): sets deleted_time, cascades to children',
-  })
-  @ApiDeleteQuery()
-  @ApiOkResponse({ type: DeletionPreviewAnswer, description: 'dryRun=All: what the DELETE would do, nothing recorded' })
-  @ApiAcceptedResponse({ type: ResourceAnswer, description: 'deletion requested' })
-  @ApiProblems(400, 404, 409)
-  @ApiTooManyRequestsResponse({
-    description:
-      'deletion budget exceeded (limits.deletions): Retry-After in seconds; the problem names the budget (`budget: {kind, name, limit, used, tenant?}`)',
-    headers: { 'Retry-After': { schema: { type: 'integer' } } },
-    content: problemResponse(429).content,
-  })
-  @Delete(':plural/:pid/:childPlural/:id')
-  @HttpCode(202)
-  async deleteChild(
-    @Param() p: NestedParams,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ResourceJson | DeletionPreviewJson> {
-    const dryRun = isDryRun(req.query, req.body);
-    const { deleteForMove, propagationPolicy, budgetOverride } = deleteQueryOf(req.query);
-    const target = await this.nested(p, req);
-    if (dryRun)
-      return previewed(reply, await this.actions.previewDelete(target, context(req), deleteForMove, propagationPolicy, budgetOverride));
-    return this.actions.delete(target, context(req), deleteForMove, propagationPolicy, budgetOverride);
-  }
-
-  @ApiOperation({ operationId: 'pause{Kind}', summary: 'Pause (seed 004): adapters hold destructive work' })
-  @ApiTags('Decom')
-  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
-  @ApiProblems(400, 404)
-  @Post(':plural/:pid/:childPlural/:id/pause')
-  async pauseChild(
-    @Param() p: NestedParams,
-    @Body() body: OperatorActionDto,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ResourceJson | BreakGlassAccepted> {
-    void reply.status(200);
-    return this.actions.setPaused(await this.nested(p, req), true, body?.reason, context(req));
-  }
-
-  @ApiOperation({ operationId: 'unpause{Kind}', summary: 'Unpause' })
-  @ApiBreakGlassAccepted()
-  @ApiTags('Decom')
-  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
-  @ApiProblems(400, 404)
-  @Post(':plural/:pid/:childPlural/:id/unpause')
-  async unpauseChild(
-    @Param() p: NestedParams,
-    @Body() body: OperatorActionDto,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ResourceJson | BreakGlassAccepted> {
-    void reply.status(200);
-    return this.actions.setPaused(await this.nested(p, req), false, body?.reason, context(req));
-  }
-
-  @ApiOperation({ operationId: 'forceOrphan{Kind}', summary: 'Force orphan (seed 003): finish the deletion leaving objects in place' })
-  @ApiBreakGlassAccepted()
-  @ApiTags('Decom')
-  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
-  @ApiProblems(400, 404, 409)
-  @Post(':plural/:pid/:childPlural/:id/force-orphan')
-  async forceOrphanChild(
-    @Param() p: NestedParams,
-    @Body() body: OperatorActionDto,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ResourceJson | BreakGlassAccepted> {
-    void reply.status(200);
-    return this.actions.forceOrphan(await this.nested(p, req), body?.reason, context(req));
-  }
-
-  @ApiBreakGlassAccepted()
-  @ApiOperation({
-    operationId: 'abandon{Kind}Adapter',
-    summary:
-      'Abandon one adapter of the deletion (admin): AdapterFinalized forced, with caller and reason, and a leak inventory of its objects; 409 unless Finalizing with that adapter pending',
-  })
-  @ApiTags('Decom')
-  @ApiOkResponse({ type: ResourceAnswer, description: '{Kind}' })
-  @ApiProblems(400, 403, 404, 409)
-  @Post(':plural/:pid/:childPlural/:id/adapters/:adapter/abandon')
-  async abandonAdapterChild(
-    @Param() p: NestedParams & { adapter: string },
-    @Body() body: OperatorActionDto,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ResourceJson | BreakGlassAccepted> {
-    void reply.status(200);
-    return this.actions.abandonAdapter(await this.nested(p, req), p.adapter, body?.reason, context(req));
-  }
-
-  @ApiOperation({
-    operationId: 'forceDelete{Kind}',
-    summary: 'Force delete (seed 001): remove a Finalizing {Kind} and its subresources now',
-  })
-  @ApiBreakGlassAccepted()
-  @ApiNoContentResponse({ description: 'removed' })
-  @ApiProblems(400, 404, 409)
-  @Post(':plural/:pid/:childPlural/:id/force-delete')
-  @HttpCode(204)
-  async forceDeleteChild(
-    @Param() p: NestedParams,
-    @Body() body: ForceDeleteDto,
-    @Req() req: FastifyRequest,
-  ): Promise<void | BreakGlassAccepted> {
-    return this.actions.forceDelete(await this.nested(p, req), body?.reason, context(req));
-  }
-
-  @ApiOperation({ operationId: 'get{Kinds}Statuses', summary: 'Adapter statuses of a {Kind}' })
-  @ApiQuery({ type: ListQueryDto })
-  @ApiOkResponse({ type: AdapterStatusListAnswer, description: 'statuses, ordered by adapter' })
-  @ApiProblems(400, 404)
-  @Get(':plural/:pid/:childPlural/:id/statuses')
-  async childStatuses(
-    @Param() p: NestedParams,
-    @Query(listQuery) query: ListQuery,
-    @Req() req: FastifyRequest,
-  ): Promise<Page<Partial<AdapterStatus>>> {
-    return this.readStatuses(await this.nested(p, req), query);
-  }
-
-  @ApiOperation({ operationId: 'put{Kind}Statuses', summary: 'Report an adapter status for a {Kind}' })
-  @ApiCreatedResponse({ type: AdapterStatusAnswer, description: 'stored' })
-  @ApiNoContentResponse({
-    description: 'discarded (future or stale generation, Available=Unknown over a stored report); a `Warning` header says why',
-  })
-  @ApiProblems(400, 404, 409)
-  @Put(':plural/:pid/:childPlural/:id/statuses')
-  async reportChild(
-    @Param() p: NestedParams,
-    @Body() body: AdapterStatusDto,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<AdapterStatus | undefined> {
-    return this.ingest(await this.nested(p, req), body, req, reply);
+    const outcome = await this.actions.reportStatus(await this.target(route, req), body, context(req), reportFence(req));
+    if (!outcome.stored) {
+      if (outcome.discarded)
+        void reply.header('warning', `299 decom ${JSON.stringify(`${outcome.discarded.reason}: ${outcome.discarded.message}`)}`);
+      void reply.status(204);
+      return undefined;
+    }
+    void reply.status(201);
+    return outcome.status;
   }
 
   // ── shared ──────────────────────────────────────────────────────────────────
@@ -492,8 +356,9 @@ export class ResourcesController {
     ]);
   }
 
-  private nested(p: NestedParams, req: FastifyRequest): Promise<ResourceTarget> {
-    return this.targets.nested(p.plural, p.pid, p.childPlural, p.id, req.url, scopeOf(req));
+  /** The resource a one-resource route names (`ResourceTargets.of`), in the caller's tenancy. */
+  private target(route: ResourceRouteParams, req: FastifyRequest): Promise<ResourceTarget> {
+    return this.targets.of(route, req.url, scopeOf(req));
   }
 
   private async read(target: ResourceTarget): Promise<ResourceJson> {
@@ -501,42 +366,14 @@ export class ResourcesController {
     if (!resource || resource.kind !== target.kind) throw new ResourceNotFound(target.kind, target.id);
     return resource;
   }
-
-  private async readStatuses(target: ResourceTarget, query: ListQuery): Promise<Page<Partial<AdapterStatus>>> {
-    await this.read(target);
-    return sparse(await this.queries.statuses(target.id, query.page ?? 1, query.size ?? 20, query.search), parseFields(query.fields));
-  }
-
-  /**
-   * 201 with the stored status, or 204 when the report was discarded (hyperfleet-api
-   * `pkg/handlers/resource_status_handler.go`). A discard carries a
-   * Kubernetes-style `Warning: 299 decom "<Reason>: <message>"` header (HyperFleet's answer stays 204, so
-   * its adapters are unaffected; one that reads warnings learns why, e.g. a generation from the future),
-   * and the request's access-log line carries it as `warning`.
-   */
-  private async ingest(
-    target: ResourceTarget,
-    body: AdapterStatusDto,
-    req: FastifyRequest,
-    reply: FastifyReply,
-  ): Promise<AdapterStatus | undefined> {
-    const outcome = await this.actions.reportStatus(target, body, context(req), reportFence(req));
-    if (!outcome.stored) {
-      if (outcome.discarded)
-        void reply.header('warning', `299 decom ${JSON.stringify(`${outcome.discarded.reason}: ${outcome.discarded.message}`)}`);
-      void reply.status(204);
-      return undefined;
-    }
-    void reply.status(201);
-    return outcome.status;
-  }
 }
 
-interface NestedParams {
-  plural: string;
-  pid: string;
-  childPlural: string;
-  id: string;
+/**
+ * The two addresses of a one-resource operation: flat `:plural/:id<tail>` (a top-level kind, a child kind
+ * by its own plural, `/resources`) and nested `:plural/:pid/:childPlural/:id<tail>` under the parent.
+ */
+function resourcePaths(tail = ''): string[] {
+  return [`:plural/:id${tail}`, `:plural/:pid/:childPlural/:id${tail}`];
 }
 
 /**
