@@ -19,13 +19,27 @@ export default tseslint.config(
     },
   },
   // Layering (docs/architecture.md): an app or lib reaches another only through its public entry point, the
-  // `@decom/<name>` alias, so a module can move inside its own folder without breaking a neighbour.
-  {
-    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+  // `@decom/<name>` alias, so a module can move inside its own folder without breaking a neighbour. The API and
+  // the worker never import each other (the CLI composes them), and a lib imports no app. A later block's
+  // `no-restricted-imports` replaces an earlier one's for its files, so each repeats the common pattern.
+  layering(['apps/**/*.ts', 'libs/**/*.ts']),
+  layering(['apps/api/**/*.ts'], ['@decom/worker']),
+  layering(['apps/worker/**/*.ts'], ['@decom/api']),
+  layering(['libs/**/*.ts'], ['@decom/api', '@decom/worker']),
+);
+
+/** The `no-restricted-imports` block for `files`: no relative import into another app's or lib's `src/`, nor of the `apps` named. */
+function layering(files, apps = []) {
+  return {
+    files,
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: apps.map((name) => ({
+            name,
+            message: `${name} is another app: the CLI composes the apps (docs/architecture.md); share through a lib.`,
+          })),
           patterns: [
             {
               regex: '^(\\.\\./)+([a-z-]+/)?[a-z-]+/src(/|$)',
@@ -35,5 +49,5 @@ export default tseslint.config(
         },
       ],
     },
-  },
-);
+  };
+}

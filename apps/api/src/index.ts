@@ -1,8 +1,18 @@
 /**
- * The API app's public entry point: what a composition root (`decom start`, `decom api`) needs to serve the
- * REST/GraphQL API and run its edge-side work (authentication, the hard-delete job, the leak inventory).
- * Other apps import the API only from here.
+ * The API app's public entry point: the API process (`startApiProcess`, main.ts) that `decom start` and
+ * `decom api` run, the read-model rebuild of `decom projections rebuild`, and the parts of the REST/GraphQL
+ * API other code builds on (authentication, the hard-delete job, the leak inventory). Other apps import the
+ * API only from here.
  */
+export { startApiProcess, PortInUse, type ApiProcess, type ApiProcessOptions } from './main.js';
+export {
+  createProjections,
+  rebuildProjections,
+  UnknownProjection,
+  type RebuildOptions,
+  type RebuildReport,
+} from './process/rebuild-projections.js';
+export { openStorage, StorageUnavailable, type Storage } from './process/storage.js';
 export { createApiApp, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './create-api-app.js';
 export { standaloneOpenApiDocument } from './openapi/standalone-document.js';
 export { headerAuth, type ApiAuth, type ApiRuntime } from './app.module.js';

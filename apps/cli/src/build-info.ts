@@ -6,11 +6,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-export interface BuildInfo {
-  readonly version: string;
-  readonly commit: string;
-}
+// A type only: `decom --version` loads no library.
+import type { BuildInfo } from '@decom/runtime';
 
 let cached: BuildInfo | undefined;
 

@@ -53,7 +53,7 @@ export interface AppConfig {
    * at most 300. Undefined when unset: each command has its own default (heap-growth.ts: 20 for `decom start`,
    * 50 for `decom api` and `decom worker`). `--heap-growing-percent` on node's own command line wins (Node
    * refuses that flag in `NODE_OPTIONS`).
-   * Applied by `decom start|api|worker` (apps/cli/src/engine/heap-growth.ts).
+   * Applied by `decom start|api|worker` (libs/runtime/src/heap-growth.ts).
    */
   readonly heapGrowingPercent: number | undefined;
   /** `DECOM_LEAK_SCAN_INTERVAL_MS`: how often the leak scan runs (default 300000; 0 = only on request). */

@@ -6,3 +6,4 @@ export * from './config-variables.js';
 export * from './yaml-scalar-position.js';
 export * from './go-duration.js';
 export * from './identity.js';
+export * from './bundled-kubeconfig.js';

@@ -6,7 +6,7 @@
  *   HyperFleet dashboards and alerts work unchanged.
  * - Decom's deletion metrics (`decom_*`, seed 000 §Observability): deletions by outcome, `deleted_time` →
  *   hard delete, Finalizing, adapter runs, queues, lag, event-store appends. The leak scan registers its own
- *   `decom_leaked_objects` gauge on the same registry (apps/cli/src/engine/leak-work.ts).
+ *   `decom_leaked_objects` gauge on the same registry (apps/api/src/process/leak-work.ts).
  *
  * Scrape-time gauges (pending reconciliation, Finalizing, queue depth, lag) read their sources in
  * `collect()`; sources are attached with `watch*` once the engine built them. Units: seconds, counts.

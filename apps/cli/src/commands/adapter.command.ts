@@ -26,8 +26,7 @@ import {
   type TaskConfig,
   type PlanAdapter,
 } from '@decom/adapter';
-import { adapterEnvironment, loadAppConfig } from '@decom/config';
-import { bundledKubeconfigPath } from '../engine/bundled-kubeconfig.js';
+import { adapterEnvironment, bundledKubeconfigPath, loadAppConfig } from '@decom/config';
 import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 import { engineUrl, TOKEN_HINT } from './engine-client.js';
 

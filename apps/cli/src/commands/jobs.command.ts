@@ -136,7 +136,7 @@ async function withQueue(action: (queue: JobQueue) => Promise<void>): Promise<vo
     process.exit(2);
   }
   // BullMQ and the queue factory load only for --redis: the API path stays cheap to start.
-  const [{ default: pino }, { openJobQueue }] = await Promise.all([import('pino'), import('../engine/job-queue-factory.js')]);
+  const [{ default: pino }, { openJobQueue }] = await Promise.all([import('pino'), import('@decom/runtime')]);
   let queue: JobQueue;
   try {
     ({ queue } = await openJobQueue(config, pino({ level: 'silent' })));

@@ -30,7 +30,7 @@ export function registerProjectionsCommand(program: Command, io: ProjectionsComm
       const config: AppConfig = io.loadConfig();
       // cli-progress draws only on a TTY; redirected output gets the summary line alone.
       // The stores and projections load when a rebuild runs, not for `decom --help`.
-      const { rebuildProjections, UnknownProjection } = await import('../engine/rebuild-projections.js');
+      const { rebuildProjections, UnknownProjection } = await import('@decom/api');
       const bar = new SingleBar(
         {
           stream: io.barStream,

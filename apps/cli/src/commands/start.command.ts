@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import pino from 'pino';
 import { ConfigError, EntitiesConfigError, checkConfigPaths, configVariablesHelp, loadAppConfig, type AppConfig } from '@decom/config';
 import type { EngineRole } from '../engine/engine.js';
-import { applyHeapGrowth, heapGrowingPercentFor } from '../engine/heap-growth.js';
+import { applyHeapGrowth, heapGrowingPercentFor } from '@decom/runtime';
 import { COMMAND_DESCRIPTIONS } from '../command-descriptions.js';
 
 /**
@@ -28,10 +28,7 @@ export async function runEngineCommand(role: EngineRole): Promise<void> {
   const logger = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel, base: undefined });
   // The engine (every lib, Nest, the stores) loads only for the commands that run it: `decom --help` and
   // the HTTP client commands stay cheap to start.
-  const [{ PortInUse, startEngine }, { StartAborted }] = await Promise.all([
-    import('../engine/engine.js'),
-    import('../engine/dependency-wait.js'),
-  ]);
+  const [{ PortInUse, startEngine }, { StartAborted }] = await Promise.all([import('../engine/engine.js'), import('@decom/runtime')]);
   // A start may wait for PostgreSQL or Redis for as long as they are down: a signal meanwhile stops it.
   const starting = abortOnSignals(logger);
   let engine;

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ConfigError, loadEntitiesConfig, type AppConfig } from '@decom/config';
 import { KindRegistry } from '@decom/domain';
 import { compileMessageDecision, loadSentinelConfig, sentinelDefaultDecision, sentinelRules, type SentinelRules } from '@decom/jobs';
-import { checkAdapterConfigs } from '@decom/worker';
+import type { AdapterHost } from '@decom/runtime';
 import { buildEngineAuth, type EngineAuth } from './api-auth.js';
 
 /** What an engine reads from files before a port opens or a store is touched. */
@@ -17,20 +17,22 @@ export interface EngineFiles {
 
 /**
  * Reads and checks every file a user can get wrong: the entities config, the server config (auth), KUBECONFIG,
- * the adapter configs (role `all`) and the Sentinel rules against the kinds.
+ * the adapter configs (role `all`: `adapterHost.checkConfigs`) and the Sentinel rules against the kinds.
+ * @param adapterHost the adapters this process hosts (role `all`); undefined for `decom api`.
  * @param sweepDebounceMs tests and the demo: every kind's sweep rule becomes Sentinel's default with this debounce.
  * @throws ConfigError naming the file, line and field at fault.
  */
 export async function readEngineFiles(
   config: AppConfig,
   logger: Logger,
-  hostsAdapters: boolean,
+  adapterHost: AdapterHost | undefined,
   sweepDebounceMs?: number,
 ): Promise<EngineFiles> {
+  const hostsAdapters = adapterHost !== undefined;
   const kinds = new KindRegistry(await loadEntitiesConfig(config.entitiesFile));
   const auth = await buildEngineAuth(config, logger, { hostsAdapters });
   const kubeConfig = hostsAdapters ? loadKubeConfig(config.kubeconfig) : undefined;
-  if (hostsAdapters) await checkAdapterConfigs(config.adaptersDir, undefined, config.adapterEnv, config.apiBaseUrl);
+  if (adapterHost) await adapterHost.checkConfigs(config);
   const rules = await sweepRules(config, kinds, sweepDebounceMs);
   return { kinds, auth, ...(kubeConfig ? { kubeConfig } : {}), rules };
 }

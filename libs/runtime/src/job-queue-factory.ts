@@ -7,7 +7,7 @@ import type { AppConfig } from '@decom/config';
 import { describeError, isTransientError } from '@decom/event-store';
 import { BullMqJobQueue, InProcessJobQueue, QueueReachability, type JobQueue } from '@decom/jobs';
 import type { DecomMetrics } from '@decom/metrics';
-import { deadLetterReporter } from './observability.js';
+import { deadLetterReporter } from './process-metrics.js';
 import { OutageLog } from './outage-log.js';
 import { untilAnswered, type StartWait } from './dependency-wait.js';
 

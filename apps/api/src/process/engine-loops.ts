@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { Supervisor, type LoopState, type LoopStatus } from '@decom/event-store';
-import { OutageLog } from './outage-log.js';
+import { OutageLog } from '@decom/runtime';
 
 /** A loop a `Supervisor` restarts: projections, dispatch, leak inventory. */
 export interface SupervisedLoop {

@@ -20,16 +20,14 @@ import {
   type JobQueue,
   type SentinelRules,
 } from '@decom/jobs';
-import type { LeakScannerSlot } from '@decom/api';
-import { prunedDeadLetterReporter } from './observability.js';
+import { OutageLog, prunedDeadLetterReporter, type Closers } from '@decom/runtime';
+import type { LeakScannerSlot } from '../leaks/leak-scanner.js';
 import { resourceProgressOf } from './resource-progress.js';
 import { ReadModelCheckpoints } from './read-model-checkpoints.js';
 import { startLeakWork } from './leak-work.js';
-import { OutageLog } from './outage-log.js';
 import type { EngineLoops } from './engine-loops.js';
 import type { EngineReadSide } from './read-side.js';
 import type { StartedAfterListen } from './started-after-listen.js';
-import type { Closers } from './closers.js';
 
 interface BackgroundParts {
   readonly config: AppConfig;

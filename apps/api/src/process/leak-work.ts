@@ -16,7 +16,8 @@ import type { EventStore, Supervisor } from '@decom/event-store';
 import { ReactorRunner, type CheckpointStore } from '@decom/jobs';
 import type { DecomMetrics } from '@decom/metrics';
 import type { ResourceQueries } from '@decom/projections';
-import { LeakInventoryReactor, LeakScanner, type LeakScannerSlot, type OwnerState } from '@decom/api';
+import { LeakInventoryReactor } from '../leaks/leak-inventory.reactor.js';
+import { LeakScanner, type LeakScannerSlot, type OwnerState } from '../leaks/leak-scanner.js';
 
 export interface LeakWorkDeps {
   readonly config: AppConfig;
@@ -30,7 +31,7 @@ export interface LeakWorkDeps {
   readonly metrics: DecomMetrics;
   readonly logger: Logger;
   /**
-   * Wraps a long-running loop in the engine's supervisor (engine.ts): a failure (PostgreSQL outage, …)
+   * Wraps a long-running loop in the process's supervisor (`EngineLoops`, engine-loops.ts): a failure (PostgreSQL outage, …)
    * restarts it from its checkpoint with backoff, and `/readyz` lists it.
    */
   readonly supervise: (name: string, loop: { start(): Promise<void>; stop(): Promise<void> }) => Supervisor;

@@ -2,7 +2,7 @@
  * `/readyz` of `decom worker` (docs/operations.md "Readiness"), answered on its metrics port from cached
  * state only. Ready once the worker took its queues and loaded its adapters (`worker ready` in the log)
  * and Redis answered its last probe with `maxmemory-policy noeviction`; Kubernetes is information only, as
- * for the engine (readiness.ts): a cluster that is down is the adapters' work to wait out, and restarting
+ * for the API process (`@decom/api`'s readiness.ts): a cluster that is down is the adapters' work to wait out, and restarting
  * the worker would not bring it back. The body's `failing[]` names each dependency with reason and since,
  * and `startup` says what the worker is still doing (waiting for Redis, loading adapters).
  */

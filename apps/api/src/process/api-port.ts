@@ -6,10 +6,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
-import { openStartupGate, type StartupGate } from '@decom/api';
+import { openStartupGate, type StartupGate } from '../http-edge/startup-gate.js';
 import { StartupState } from '@decom/health';
-import type { StartWait } from './dependency-wait.js';
-import type { Closers } from './closers.js';
+import type { Closers, StartWait } from '@decom/runtime';
 
 export class ApiPort {
   readonly startup = new StartupState();

@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import type { KindRegistry } from '@decom/domain';
 import type { EventStore, LoopStatus, Supervisor } from '@decom/event-store';
 import { ProjectionRunner, type ReadModelStore } from '@decom/projections';
-import type { ReadSide } from '@decom/api';
+import type { Closers } from '@decom/runtime';
+import type { ReadSide } from '../tokens.js';
 import { createProjections } from './rebuild-projections.js';
 import type { EngineLoops } from './engine-loops.js';
-import type { Closers } from './closers.js';
 
 /**
  * The read side of one process: the projections (supervised, started), and what the API's read-your-writes

@@ -1,24 +1,24 @@
+/**
+ * The adapters of `decom start`, hosted in the API process: `@decom/worker`'s `startAdapterWorker` on the
+ * API process's queue, against KUBECONFIG's cluster or a bundled local Kubernetes API server, calling the
+ * API in-process. Handed to `@decom/api`'s `startApiProcess` as its `AdapterHost` (`@decom/runtime`).
+ */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import type { KubeConfig } from '@kubernetes/client-node';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Logger } from 'pino';
-import type { AppConfig } from '@decom/config';
-import type { DecomMetrics } from '@decom/metrics';
-import type { JobQueue } from '@decom/jobs';
-import type { EmbeddedIssuer } from '@decom/api';
-import { inProcessFetch } from '@decom/adapter';
+import { bundledKubeconfigPath } from '@decom/config';
+import { inProcessFetch, type WatchStatus } from '@decom/adapter';
 import { startLocalKube, type LocalKube, type LocalKubeOptions } from '@decom/kube-local';
-import { startAdapterWorker, type AdapterRunObserver, type HostedAdapter, type WatchTriggerObserver } from '@decom/worker';
-import { adapterRunMetrics } from './observability.js';
-import { bundledKubeconfigPath } from './bundled-kubeconfig.js';
-import type { StartedAfterListen } from './started-after-listen.js';
-import type { Closers } from './closers.js';
+import type { AdapterHost, AdapterHostingContext } from '@decom/runtime';
+import { startAdapterWorker } from '../worker-runtime.js';
+import { checkAdapterConfigs, type HostedAdapter } from '../adapter-host.js';
+import type { AdapterRunObserver } from '../processors/adapter-run.processor.js';
+import type { WatchTriggerObserver } from '../watch/watch-triggers.js';
+import { adapterRunMetrics } from './adapter-run-metrics.js';
 
 /**
  * Requests and changes the bundled Kubernetes server keeps for looking back (`localKube.requests`/`changes`,
  * the demo's timeline): bounded, so a long-running embedded engine does not grow. 5,000 covers the demo (a
  * few hundred) many times over; at 20,000 the request log alone held 11 MB of a 120 MB heap once 300 clusters
- * had come and gone, and the live heap is what V8 sizes its growth by (heap-growth.ts).
+ * had come and gone, and the live heap is what V8 sizes its growth by (@decom/runtime's heap-growth.ts).
  */
 const BUNDLED_KUBE_HISTORY = 5_000;
 
@@ -48,6 +48,19 @@ export interface HostedAdapters {
   readonly adapters: readonly HostedAdapter[];
   /** The bundled Kubernetes API server, when no KUBECONFIG was given. */
   readonly localKube?: LocalKube;
+  /** The adapters' Kubernetes watches (none when watching is off). */
+  readonly watches?: () => WatchStatus[];
+}
+
+/**
+ * The adapter host `decom start` hands `startApiProcess`: checks the adapter configs with the other files,
+ * then runs them once the API listens (`hostAdapters`).
+ */
+export function adapterHost(options: AdapterHostingOptions): AdapterHost {
+  return {
+    checkConfigs: (config) => checkAdapterConfigs(config.adaptersDir, undefined, config.adapterEnv, config.apiBaseUrl),
+    start: (context) => hostAdapters(context, options),
+  };
 }
 
 /**
@@ -56,20 +69,8 @@ export interface HostedAdapters {
  * random: `kubectl`, `decom adapter plan` and `decom worker` find it there). The adapters call this
  * process's API through its request pipeline, without a loopback socket, unless asked for HTTP.
  */
-export async function hostAdapters(parts: {
-  config: AppConfig;
-  logger: Logger;
-  metrics: DecomMetrics;
-  kubeConfig: KubeConfig;
-  queue: JobQueue;
-  app: NestFastifyApplication;
-  apiBaseUrl: string;
-  embedded?: EmbeddedIssuer;
-  options: AdapterHostingOptions;
-  later: StartedAfterListen;
-  closers: Closers;
-}): Promise<HostedAdapters> {
-  const { config, logger, metrics, kubeConfig, options, later, closers } = parts;
+export async function hostAdapters(parts: AdapterHostingContext, options: AdapterHostingOptions): Promise<HostedAdapters> {
+  const { config, logger, metrics, kubeConfig, closers } = parts;
   let localKube: LocalKube | undefined;
   if (config.kubeconfig) {
     logger.info(`Kubernetes: using KUBECONFIG ${config.kubeconfig} (context ${kubeConfig.getCurrentContext()})`);
@@ -87,7 +88,7 @@ export async function hostAdapters(parts: {
       `Kubernetes: no KUBECONFIG set, using the bundled local Kubernetes API server at ${kube.url}; kubeconfig for it: ${kubeconfigFile} (KUBECONFIG=${kubeconfigFile} kubectl get namespaces)`,
     );
   }
-  const embedded = parts.embedded;
+  const tokenFor = parts.tokenFor;
   const worker = await startAdapterWorker({
     adaptersDir: config.adaptersDir,
     apiBaseUrl: parts.apiBaseUrl,
@@ -97,10 +98,8 @@ export async function hostAdapters(parts: {
     env: config.adapterEnv,
     ...(options.adapterRerun ? { rerun: options.adapterRerun } : {}),
     onAdapterRun: adapterRunMetrics(metrics, options.onAdapterRun),
-    ...(embedded ? { tokenFor: (adapter: string) => embedded.tokenSource(`adapter:${adapter}`) } : {}),
-    ...(options.adapterApiTransport !== 'http' && {
-      apiFetch: inProcessFetch(parts.apiBaseUrl, (request) => parts.app.getHttpAdapter().getInstance().inject(request)),
-    }),
+    ...(tokenFor ? { tokenFor } : {}),
+    ...(options.adapterApiTransport !== 'http' && { apiFetch: inProcessFetch(parts.apiBaseUrl, parts.inject) }),
     log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
     onWatchTrigger: (trigger) => {
       metrics.watchTriggeredRuns.inc({ adapter: trigger.adapter });
@@ -110,9 +109,7 @@ export async function hostAdapters(parts: {
   });
   closers.add(() => worker.close());
   const adapters = [...worker.adapters];
-  later.hostedAdapters = adapters.map((a) => a.name);
-  later.watchStatuses = worker.watches ? () => worker.watches!.statuses() : undefined;
   logger.info(`adapters: ${adapters.map((a) => a.name).join(', ') || '(none)'} from ${config.adaptersDir}`);
   for (const warning of adapters.flatMap((a) => a.warnings)) logger.warn(`adapter config warning: ${warning}`);
-  return { adapters, ...(localKube ? { localKube } : {}) };
+  return { adapters, ...(localKube ? { localKube } : {}), ...(worker.watches ? { watches: () => worker.watches!.statuses() } : {}) };
 }

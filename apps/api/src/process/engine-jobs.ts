@@ -2,12 +2,9 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
 import type { DecomMetrics } from '@decom/metrics';
 import { QueueConsumers, type JobQueue } from '@decom/jobs';
-import type { DeadLetterSource } from '@decom/api';
-import { countRetries } from './observability.js';
-import { openJobQueue, type QueueChoice, type QueueTuning } from './job-queue-factory.js';
-import type { StartWait } from './dependency-wait.js';
+import { countRetries, openJobQueue, type Closers, type QueueChoice, type QueueTuning, type StartWait } from '@decom/runtime';
+import type { DeadLetterSource } from '../tokens.js';
 import type { StartedAfterListen } from './started-after-listen.js';
-import type { Closers } from './closers.js';
 
 /** The job queue as the engine uses it: retries counted, and what the API's dead-letter routes read. */
 export interface EngineJobs extends Omit<QueueChoice, 'queue'> {

@@ -10,13 +10,13 @@ import type { AppConfig } from '@decom/config';
 import type { EventStore } from '@decom/event-store';
 import type { ReadModelStore } from '@decom/projections';
 import { DependencyProbes, type DependencyName, type DependencyProbe, type ProbeResult, jwksProbe, redisProbe } from '@decom/health';
-import type { JwtVerifier } from '@decom/api';
 
 export interface EngineProbeSources {
   readonly config: Pick<AppConfig, 'eventStore' | 'redisUrl'>;
   readonly store: EventStore;
   readonly readModels: ReadModelStore;
-  readonly verifier?: JwtVerifier;
+  /** The API's JWT verifier (`JwtVerifier` of `@decom/api`): its key sets fetched over HTTP are probed. */
+  readonly verifier?: { readonly keySetProbes: Parameters<typeof jwksProbe>[0] };
   /** Where this process reaches Kubernetes (read at each probe: the bundled server fills it in later). */
   readonly kubeConfig?: KubeConfig;
   readonly logger: Logger;

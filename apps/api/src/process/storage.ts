@@ -24,7 +24,7 @@ export interface Storage {
 
 /**
  * A server of the store did not answer or refused the set-up (connect, schema migration): `decom start`
- * waits and retries (dependency-wait.ts); one-shot commands report it. `cause` is the driver's error.
+ * waits and retries (`@decom/runtime`'s dependency-wait.ts); one-shot commands report it. `cause` is the driver's error.
  */
 export class StorageUnavailable extends Error {
   override readonly name = 'StorageUnavailable';

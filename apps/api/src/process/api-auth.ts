@@ -12,7 +12,12 @@ import {
   type AuthorizationConfig,
   type ServerConfig,
 } from '@decom/config';
-import { type ApiAuth, AccessPolicy, Authenticator, EmbeddedIssuer, JwtVerifier, TenantResolver } from '@decom/api';
+import type { ApiAuth } from '../app.module.js';
+import { AccessPolicy } from '../auth/access-policy.js';
+import { Authenticator } from '../auth/authenticator.js';
+import { EmbeddedIssuer } from '../auth/embedded-issuer.js';
+import { JwtVerifier } from '../auth/jwt-verifier.js';
+import { TenantResolver } from '../auth/tenant-resolver.js';
 
 export interface EngineAuth {
   readonly auth: ApiAuth;

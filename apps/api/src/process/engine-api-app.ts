@@ -6,18 +6,15 @@ import type { KindRegistry } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import { auditEntries, breakGlassRequest, breakGlassRequests, type ReadModelStore, type ResourceQueries } from '@decom/projections';
 import type { DecomMetrics } from '@decom/metrics';
-import {
-  createApiApp,
-  domainTransitionObserver,
-  type ApiAuth,
-  type KubernetesCleanupVerifier,
-  type LeakScannerSlot,
-  type SpanExporter,
-} from '@decom/api';
-import { buildInfo } from '../build-info.js';
+import type { BuildInfo, EngineProbes } from '@decom/runtime';
+import { createApiApp } from '../create-api-app.js';
+import type { ApiAuth } from '../app.module.js';
+import type { KubernetesCleanupVerifier } from '../leaks/kubernetes-cleanup-verifier.js';
+import type { LeakScannerSlot } from '../leaks/leak-scanner.js';
+import { domainTransitionObserver } from '../observability/domain-transitions.js';
+import type { SpanExporter } from '../observability/otlp-export.js';
 import { NestPinoLogger } from './nest-pino-logger.js';
 import { readinessReport } from './readiness.js';
-import type { EngineProbes } from './engine-probes.js';
 import type { EngineReadSide } from './read-side.js';
 import type { EngineJobs } from './engine-jobs.js';
 import type { StartedAfterListen } from './started-after-listen.js';
@@ -26,6 +23,8 @@ import type { StartedAfterListen } from './started-after-listen.js';
 export interface EngineApiParts {
   readonly config: AppConfig;
   readonly logger: Logger;
+  /** The build the API reports (its version in the OpenAPI document and answers). */
+  readonly build: BuildInfo;
   readonly metrics: DecomMetrics;
   readonly kinds: KindRegistry;
   readonly store: EventStore;
@@ -71,7 +70,7 @@ export function createEngineApiApp(parts: EngineApiParts): Promise<NestFastifyAp
       },
       clock: parts.clock ?? { now: () => new Date() },
       ids: { next: () => uuidv7() },
-      options: { admins: config.admins, corsOrigins: config.corsOrigins, version: buildInfo().version },
+      options: { admins: config.admins, corsOrigins: config.corsOrigins, version: parts.build.version },
       onAppended: domainTransitionObserver(logger, metrics),
       auth: parts.auth,
       deadLetters: parts.jobs.deadLetters,

@@ -9,7 +9,7 @@ import { KindRegistry } from '@decom/domain';
 import { AuditProjection, BreakGlassProjection, ProjectionRunner, ResourceViewProjection, type Projection } from '@decom/projections';
 import { openStorage } from './storage.js';
 
-/** Every projection the engine runs, in order (the same list as `startEngine`'s ProjectionRunner). */
+/** Every projection the engine runs, in order (the same list as the API process's ProjectionRunner, read-side.ts). */
 export function createProjections(kinds: KindRegistry): Projection[] {
   return [new ResourceViewProjection(kinds), new AuditProjection(), new BreakGlassProjection()];
 }

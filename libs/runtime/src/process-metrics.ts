@@ -1,22 +1,13 @@
 /**
  * Builds one process's metrics (a fresh `prom-client` registry, `DecomMetrics`) and serves them on
- * `DECOM_METRICS_PORT`. Also what the adapter side and the queue report into it: adapter runs
- * (operation from the executor's policy report), job retries and dead letters.
+ * `DECOM_METRICS_PORT`. Also what the queue reports into it: job retries and dead letters. (Adapter runs
+ * are counted by the worker app, which defines them: `@decom/worker`'s `adapterRunMetrics`.)
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '@decom/config';
-import {
-  DecomMetrics,
-  Registry,
-  startMetricsServer,
-  type AdapterOperation,
-  type AdapterOutcome,
-  type HealthReport,
-  type MetricsServer,
-} from '@decom/metrics';
+import { DecomMetrics, Registry, startMetricsServer, type HealthReport, type MetricsServer } from '@decom/metrics';
 import type { FailedJob, JobHandler, JobQueue, PrunedDeadLetter } from '@decom/jobs';
-import type { AdapterRunObserver } from '@decom/worker';
-import { buildInfo } from '../build-info.js';
+import type { BuildInfo } from './build-info.js';
 
 export interface ProcessMetrics {
   readonly metrics: DecomMetrics;
@@ -29,10 +20,10 @@ export interface ProcessMetrics {
 
 /**
  * @param component HyperFleet's `component` label: `api` for `decom start`/`decom api`, `worker` for `decom worker`.
+ * @param info the build's version and commit (`hyperfleet_api_build_info`).
  * @throws Error naming DECOM_METRICS_PORT when the port cannot be bound.
  */
-export async function startProcessMetrics(config: AppConfig, component: 'api' | 'worker'): Promise<ProcessMetrics> {
-  const info = buildInfo();
+export async function startProcessMetrics(config: AppConfig, component: 'api' | 'worker', info: BuildInfo): Promise<ProcessMetrics> {
   const metrics = new DecomMetrics(new Registry(), { component, version: info.version, commit: info.commit }, config.stuckThresholdSeconds);
   let server: MetricsServer;
   try {
@@ -41,23 +32,6 @@ export async function startProcessMetrics(config: AppConfig, component: 'api' | 
     throw new Error(`DECOM_METRICS_PORT: cannot listen on ${config.host}:${config.metricsPort}: ${(error as Error).message}`);
   }
   return { metrics, url: server.url, serveHealth: (report) => server.serveHealth(report), close: () => server.close() };
-}
-
-/** The adapter-run observer that feeds `decom_adapter_*`, chained before `next`. */
-export function adapterRunMetrics(metrics: DecomMetrics, next?: AdapterRunObserver): AdapterRunObserver {
-  return (run) => {
-    const policy = run.result?.policy.resource;
-    const operation: AdapterOperation = policy?.deleting ? (policy.deletionPolicy === 'Orphan' ? 'orphan' : 'delete') : 'apply';
-    const outcome: AdapterOutcome = run.failure
-      ? run.failure.kind === 'transient'
-        ? 'transient_error'
-        : 'terminal_error'
-      : run.progress?.kind === 'wait'
-        ? 'in_progress'
-        : 'success';
-    metrics.observeAdapterRun({ adapter: run.adapter, resourceId: run.job.event.data.id, operation, outcome, seconds: run.seconds ?? 0 });
-    next?.(run);
-  };
 }
 
 /** The pruned-dead-letter callback: one info line per removed letter (job, queue, resource, why), and its counter. */
