@@ -45,6 +45,7 @@ import { DeadLettersController } from './jobs/dead-letters.controller.js';
 import { LeakScannerSlot } from './leaks/leak-scanner.js';
 import { LEAK_SCANNER } from './leaks/leak-tokens.js';
 import { ResourceActions } from './resources/resource-actions.js';
+import { CallerAuthorization } from './auth/caller-authorization.js';
 import { ResourcesController } from './resources/resources.controller.js';
 import { BREAK_GLASS_REQUESTS, type BreakGlassRequests } from './tokens.js';
 import { RecordedCommands } from './commands/recorded-commands.js';
@@ -191,6 +192,7 @@ export class AppModule {
         },
         { provide: AUDIT_LOG, useValue: runtime.audit ?? { list: async () => [] } },
         { provide: BREAK_GLASS_REQUESTS, useValue: runtime.breakGlass ?? { list: async () => [], get: async () => undefined } },
+        CallerAuthorization,
         BreakGlassActions,
         RecordedCommands,
         { provide: DEAD_LETTERS, useValue: runtime.deadLetters ?? { list: async () => [] } },
