@@ -45,6 +45,13 @@ import { DeadLettersController } from './jobs/dead-letters.controller.js';
 import { LeakScannerSlot } from './leaks/leak-scanner.js';
 import { LEAK_SCANNER } from './leaks/leak-tokens.js';
 import { ResourceActions } from './resources/resource-actions.js';
+import { ResourceAnswers } from './resources/resource-answers.js';
+import { ReferenceValidation } from './resources/reference-validation.js';
+import { NameConflicts } from './resources/name-conflicts.js';
+import { ReferrerRedaction } from './resources/referrer-redaction.js';
+import { DeletionPlanner } from './resources/deletion-planner.js';
+import { DeletionBudgetCheck } from './resources/deletion-budget-check.js';
+import { CallerAuthorization } from './auth/caller-authorization.js';
 import { ResourcesController } from './resources/resources.controller.js';
 import { BREAK_GLASS_REQUESTS, type BreakGlassRequests } from './tokens.js';
 import { RecordedCommands } from './commands/recorded-commands.js';
@@ -191,6 +198,7 @@ export class AppModule {
         },
         { provide: AUDIT_LOG, useValue: runtime.audit ?? { list: async () => [] } },
         { provide: BREAK_GLASS_REQUESTS, useValue: runtime.breakGlass ?? { list: async () => [], get: async () => undefined } },
+        CallerAuthorization,
         BreakGlassActions,
         RecordedCommands,
         { provide: DEAD_LETTERS, useValue: runtime.deadLetters ?? { list: async () => [] } },
@@ -201,6 +209,12 @@ export class AppModule {
             new StreamLocator(kinds, queries, runtime.readSide.catchUp?.bind(runtime.readSide)),
           inject: [KIND_REGISTRY, RESOURCE_QUERIES],
         },
+        ReferenceValidation,
+        NameConflicts,
+        ReferrerRedaction,
+        DeletionPlanner,
+        DeletionBudgetCheck,
+        ResourceAnswers,
         ResourceActions,
         OpenApiDocumentSlot,
         EventFeed,

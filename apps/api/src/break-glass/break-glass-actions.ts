@@ -20,7 +20,8 @@ import {
   type BreakGlassStatus,
   type RequestedLeak,
 } from '@decom/domain';
-import type { AccessPolicy, Principal } from '../auth/access-policy.js';
+import type { AccessPolicy } from '../auth/access-policy.js';
+import { CallerAuthorization } from '../auth/caller-authorization.js';
 import { HttpProblem, Problems } from '../problem-details/problem.js';
 import {
   ACCESS_POLICY,
@@ -59,6 +60,7 @@ export class BreakGlassActions {
     @Inject(LEAK_SCANNER) private readonly leaks: LeakScannerSlot,
     @Inject(RESOURCE_QUERIES) private readonly queries: ResourceQueries,
     private readonly commands: RecordedCommands,
+    private readonly authorization: CallerAuthorization,
   ) {}
 
   /** Whether `action` waits for a second administrator (`authorization.break_glass.approvals` ≥ 1). */
@@ -79,7 +81,7 @@ export class BreakGlassActions {
     adapter?: string,
   ): Promise<BreakGlassAccepted | DecisionOutcome> {
     const settings = this.access.breakGlass!;
-    const outcome = await this.execute(
+    const outcome = await this.commands.run(
       new RequestBreakGlassCommand(
         {
           type: 'RequestBreakGlass',
@@ -91,7 +93,7 @@ export class BreakGlassActions {
           expires_after_seconds: settings.expires_after_seconds,
           ...(target.objects && { objects: target.objects }),
           ...(adapter !== undefined && { adapter }),
-          metadata: this.metadata(context),
+          metadata: this.commands.metadata(context),
         },
         context,
       ),
@@ -110,12 +112,17 @@ export class BreakGlassActions {
    *   request is then recorded Voided, naming both generations); whatever the action refuses.
    */
   async approve(requestId: string, reason: string | undefined, context: CommandContext): Promise<BreakGlassApproval> {
-    this.authorize(context);
+    this.authorization.authorize(context, 'decide_break_glass');
     const found = await this.find(requestId);
     await this.requireInScope(found, context);
-    const outcome = await this.execute(
+    const outcome = await this.commands.run(
       new DecideBreakGlassCommand(
-        { type: 'ApproveBreakGlass', request_id: requestId, ...(reason !== undefined && { reason }), metadata: this.metadata(context) },
+        {
+          type: 'ApproveBreakGlass',
+          request_id: requestId,
+          ...(reason !== undefined && { reason }),
+          metadata: this.commands.metadata(context),
+        },
         found.stream,
         context,
       ),
@@ -159,12 +166,12 @@ export class BreakGlassActions {
 
   /** Rejects (the requester may withdraw their own). @throws as `approve`, and ValidationFailed (400) without a reason. */
   async reject(requestId: string, reason: string | undefined, context: CommandContext): Promise<BreakGlassRequestAnswer> {
-    this.authorize(context);
+    this.authorization.authorize(context, 'decide_break_glass');
     const found = await this.find(requestId);
     await this.requireInScope(found, context);
-    await this.execute(
+    await this.commands.run(
       new DecideBreakGlassCommand(
-        { type: 'RejectBreakGlass', request_id: requestId, reason: reason ?? '', metadata: this.metadata(context) },
+        { type: 'RejectBreakGlass', request_id: requestId, reason: reason ?? '', metadata: this.commands.metadata(context) },
         found.stream,
         context,
       ),
@@ -200,25 +207,5 @@ export class BreakGlassActions {
     if (found.action === 'delete_leaks')
       throw Problems.forbidden('a leak deletion spans tenants: only a caller without a tenant scope may decide it');
     if (!(await this.queries.visible(found.target.id, scope))) throw new BreakGlassRequestNotFound(found.request_id);
-  }
-
-  /** @throws HttpProblem 403 `HYPERFLEET-AUZ-001` unless the caller is an administrator. */
-  private authorize(context: CommandContext): void {
-    const principal: Principal = {
-      identity: context.caller,
-      issuer: context.audit?.issuer ?? null,
-      subject: context.audit?.subject ?? null,
-      tenant: context.audit?.tenant ?? null,
-    };
-    const decision = this.access.can(principal, 'decide_break_glass');
-    if (!decision.allowed) throw Problems.forbidden(decision.reason);
-  }
-
-  private metadata(context: CommandContext) {
-    return this.commands.metadata(context);
-  }
-
-  private execute(command: object): Promise<DecisionOutcome> {
-    return this.commands.run(command);
   }
 }

@@ -5,17 +5,13 @@
 import { Inject } from '@nestjs/common';
 import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { BREAK_GLASS_STATUSES, ValidationFailed, type BreakGlassStatus } from '@decom/domain';
-import type { FastifyRequest } from 'fastify';
 import { commandContextOf } from '../caller/caller.js';
 import { requireFleetWide } from '../auth/fleet-wide.js';
 import type { AccessPolicy } from '../auth/access-policy.js';
 import { ACCESS_POLICY } from '../tokens.js';
 import { BreakGlassActions } from '../break-glass/break-glass-actions.js';
 import { traceIdOf, withProblems } from './graphql-errors.js';
-
-interface GraphQLContext {
-  readonly reply?: { readonly request?: { readonly id?: unknown } };
-}
+import { requestOf, type GraphQLContext } from './graphql-context.js';
 
 @Resolver()
 export class BreakGlassResolver {
@@ -27,7 +23,7 @@ export class BreakGlassResolver {
   @Query('breakGlassRequests')
   breakGlassRequests(@Args('status') status: string | null | undefined, @Args('limit') limit: number, @Context() ctx: GraphQLContext) {
     return withProblems('breakGlassRequests', traceIdOf(ctx), async () => {
-      requireFleetWide(request(ctx), this.access, 'break-glass requests');
+      requireFleetWide(requestOf(ctx), this.access, 'break-glass requests');
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit', limit, 'limit must be 1..1000');
       if (status != null && !(BREAK_GLASS_STATUSES as readonly string[]).includes(status))
         throw invalid('status', status, `status must be one of ${BREAK_GLASS_STATUSES.join(', ')}`);
@@ -44,21 +40,16 @@ export class BreakGlassResolver {
     return withProblems(
       'approveBreakGlass',
       traceIdOf(ctx),
-      async () => (await this.breakGlass.approve(requestId, reason ?? undefined, commandContextOf(request(ctx)))).request,
+      async () => (await this.breakGlass.approve(requestId, reason ?? undefined, commandContextOf(requestOf(ctx)))).request,
     );
   }
 
   @Mutation('rejectBreakGlass')
   rejectBreakGlass(@Args('requestId') requestId: string, @Args('reason') reason: string, @Context() ctx: GraphQLContext) {
     return withProblems('rejectBreakGlass', traceIdOf(ctx), async () =>
-      this.breakGlass.reject(requestId, reason, commandContextOf(request(ctx))),
+      this.breakGlass.reject(requestId, reason, commandContextOf(requestOf(ctx))),
     );
   }
-}
-
-function request(ctx: GraphQLContext): FastifyRequest {
-  // The request passed the same authentication hook as REST (auth/request-authentication.ts).
-  return ctx.reply!.request as FastifyRequest;
 }
 
 function invalid(field: string, value: unknown, message: string): ValidationFailed {

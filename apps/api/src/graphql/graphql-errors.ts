@@ -8,19 +8,20 @@ import { randomUUID } from 'node:crypto';
 import { mapError } from '../problem-details/error-map.js';
 import { PROBLEM_TYPE_BASE } from '../problem-details/problem.js';
 import { boundedProblem } from '../problem-details/bounded.js';
+import type { GraphQLContext } from './graphql-context.js';
 
 const logger = new Logger('GraphQL');
+
+/** The request's trace id (request-observability.ts: Fastify's `request.id`), for problem bodies; undefined outside a request. */
+export function traceIdOf(ctx: GraphQLContext): string | undefined {
+  const id = ctx.reply?.request?.id;
+  return id === undefined ? undefined : String(id);
+}
 
 /**
  * Runs a resolver's `run`; a thrown error becomes the GraphQLError described above, its problem's `trace_id` the
  * request's (`traceId`: Fastify's `request.id`, request-observability.ts), a fresh one only outside a request.
  */
-/** The request's trace id (request-observability.ts: Fastify's `request.id`), for problem bodies; undefined outside a request. */
-export function traceIdOf(ctx: { readonly reply?: { readonly request?: { readonly id?: unknown } } }): string | undefined {
-  const id = ctx.reply?.request?.id;
-  return id === undefined ? undefined : String(id);
-}
-
 export async function withProblems<T>(operation: string, traceId: string | undefined, run: () => Promise<T>): Promise<T> {
   try {
     return await run();

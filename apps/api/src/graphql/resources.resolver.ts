@@ -5,10 +5,9 @@
 import { Inject } from '@nestjs/common';
 import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { EVENT_STORE, KIND_REGISTRY, RESOURCE_QUERIES, type CommandContext } from '@decom/application';
-import { BLOCKER_TYPES, ResourceNotFound, ValidationFailed, type BlockerType, type KindRegistry, type Tenancy } from '@decom/domain';
+import { BLOCKER_TYPES, ResourceNotFound, type BlockerType, type KindRegistry, type Tenancy } from '@decom/domain';
 import type { EventStore } from '@decom/event-store';
 import { AUDIT_TYPES, type AuditType, type ResourceJson, type ResourceQueries } from '@decom/projections';
-import type { FastifyRequest } from 'fastify';
 import { commandContextOf } from '../caller/caller.js';
 import { scopeOf } from '../auth/request-authentication.js';
 import { visibleAudit } from '../audit/visible-audit.js';
@@ -18,12 +17,10 @@ import { readDeadLetters } from '../finalizing/dead-letter-read.js';
 import { readIdleAdapters } from '../finalizing/idle-adapters-read.js';
 import { AUDIT_LOG, CLOCK, DEAD_LETTERS, type AuditLog, type Clock, type DeadLetterSource } from '../tokens.js';
 import { traceIdOf, withProblems } from './graphql-errors.js';
+import { requestOf, type GraphQLContext } from './graphql-context.js';
+import { MAX_PAGE, requireAmong, requireRange } from './graphql-arguments.js';
 import { LIST_BOUNDS } from './list-cost.js';
 import { HISTORY_MAX_SIZE, scanHistory } from '../history/history-scan.js';
-
-interface GraphQLContext {
-  readonly reply?: { readonly request?: { readonly headers: Record<string, string | string[] | undefined>; readonly id?: string } };
-}
 
 @Resolver()
 export class ResourcesResolver {
@@ -56,7 +53,7 @@ export class ResourcesResolver {
     return withProblems('resources', traceIdOf(ctx), async () => {
       if (!this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
       // Same bounds as REST (hyperfleet-api `pkg/handlers/list_params.go`): refused, not clamped.
-      requireRange('page', page, 1, 100_000);
+      requireRange('page', page, 1, MAX_PAGE);
       requireRange('size', size, 1, 100);
       const result = await this.queries.list({
         kind,
@@ -94,17 +91,10 @@ export class ResourcesResolver {
   ) {
     return withProblems('finalizing', traceIdOf(ctx), async () => {
       requireRange('olderThanSeconds', olderThanSeconds, 0, Number.MAX_SAFE_INTEGER);
-      requireRange('page', page, 1, 100_000);
+      requireRange('page', page, 1, MAX_PAGE);
       requireRange('size', size, 1, LIST_BOUNDS['Query.finalizing']!.max);
       if (kind && !this.kinds.find(kind)) throw new ResourceNotFound('Kind', kind);
-      const unknown = (blocker ?? []).filter((b) => !(BLOCKER_TYPES as readonly string[]).includes(b));
-      if (unknown.length > 0) {
-        const message = `blocker must be among ${BLOCKER_TYPES.join(', ')}`;
-        throw new ValidationFailed(
-          message,
-          unknown.map((value) => ({ field: 'blocker', value, constraint: 'enum' as const, message })),
-        );
-      }
+      requireAmong('blocker', blocker, BLOCKER_TYPES);
       const { deadLetters, availability } = await readDeadLetters(this.deadLetters);
       const idleAdapters = await readIdleAdapters(this.deadLetters, this.kinds);
       const filter = {
@@ -128,14 +118,7 @@ export class ResourcesResolver {
   audit(@Args('type') type: string[] | null | undefined, @Args('limit') limit: number, @Context() ctx: GraphQLContext) {
     return withProblems('audit', traceIdOf(ctx), async () => {
       requireRange('limit', limit, 1, 1000);
-      const unknown = (type ?? []).filter((t) => !(AUDIT_TYPES as readonly string[]).includes(t));
-      if (unknown.length > 0) {
-        const message = `type must be among ${AUDIT_TYPES.join(', ')}`;
-        throw new ValidationFailed(
-          message,
-          unknown.map((value) => ({ field: 'type', value, constraint: 'enum' as const, message })),
-        );
-      }
+      requireAmong('type', type, AUDIT_TYPES);
       return visibleAudit(
         await this.auditLog.list({ ...(type?.length ? { types: type as AuditType[] } : {}), limit }),
         this.queries,
@@ -147,7 +130,7 @@ export class ResourcesResolver {
   @Query('history')
   history(@Args('id') id: string, @Args('page') page: number, @Args('size') size: number, @Context() ctx: GraphQLContext) {
     return withProblems('history', traceIdOf(ctx), async () => {
-      requireRange('page', page, 1, 100_000);
+      requireRange('page', page, 1, MAX_PAGE);
       requireRange('size', size, 1, HISTORY_MAX_SIZE);
       const located = await this.queries.locate(id);
       if (!located || !(await this.queries.visible(id, scope(ctx)))) throw new ResourceNotFound('Resource', id);
@@ -247,23 +230,13 @@ export class ResourcesResolver {
   }
 }
 
-/** @throws ValidationFailed (400) for an argument outside [min, max]. */
-function requireRange(field: string, value: number, min: number, max: number): void {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationFailed(`${field} must be an integer between ${min} and ${max}`, [
-      { field, value, constraint: value < min ? 'min' : 'max', message: `${field} must be an integer between ${min} and ${max}` },
-    ]);
-  }
-}
-
 function context(ctx: GraphQLContext): CommandContext {
-  // The request passed the same authentication hook as REST (auth/request-authentication.ts).
-  return commandContextOf(ctx.reply!.request as unknown as FastifyRequest);
+  return commandContextOf(requestOf(ctx));
 }
 
 /** The request's tenant scope (HyperFleet's tenancy; null = unscoped). */
 function scope(ctx: GraphQLContext): Tenancy | null {
-  return scopeOf(ctx.reply!.request as unknown as FastifyRequest);
+  return scopeOf(requestOf(ctx));
 }
 
 function toGraph(resource: ResourceJson) {
