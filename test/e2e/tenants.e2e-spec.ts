@@ -181,6 +181,15 @@ describe.each(['sqlite', 'postgres'] as const)('tenants as HyperFleet does them,
     // Another tenant's administrator cannot see the cluster, so it cannot approve or reject its request either.
     expect((await call(ROOT2, { 'x-tenant-org': 'globex' }, 'POST', `${path}/approve`, {})).status).toBe(404);
     expect((await call(ROOT2, { 'x-tenant-org': 'globex' }, 'POST', `${path}/reject`, { reason: 'no' })).status).toBe(404);
+    // Nor read it: the queue shows a tenant-scoped administrator only the requests of its tenancy.
+    expect((await call(ROOT2, { 'x-tenant-org': 'globex' }, 'GET', path)).status).toBe(404);
+    const ids = async (headers: Record<string, string>) =>
+      ((await call(ROOT2, headers, 'GET', '/api/decom/v1/break-glass-requests')).body.items as { request_id: string }[]).map(
+        (r) => r.request_id,
+      );
+    expect(await ids({ 'x-tenant-org': 'globex' })).not.toContain(requested.body.request_id);
+    expect(await ids(acme)).toContain(requested.body.request_id);
+    expect((await call(ROOT2, acme, 'GET', path)).body).toMatchObject({ request_id: requested.body.request_id, status: 'Pending' });
     expect((await call(ROOT, acme, 'GET', `/clusters/${created.body.id}`)).status).toBe(200);
     const approved = await call(ROOT2, acme, 'POST', `${path}/approve`, {});
     expect(approved.status).toBe(200);

@@ -19,6 +19,7 @@ import {
   type BreakGlassRequested,
   type BreakGlassStatus,
   type RequestedLeak,
+  type Tenancy,
 } from '@decom/domain';
 import type { AccessPolicy } from '../auth/access-policy.js';
 import { CallerAuthorization } from '../auth/caller-authorization.js';
@@ -37,6 +38,9 @@ import type { LeakJson, LeakScannerSlot } from '../leaks/leak-scanner.js';
 import { deleteLeaks, leakOfRequest } from '../leaks/leak-deletion.js';
 import { RecordedCommands } from '../commands/recorded-commands.js';
 import { BreakGlassAccepted, presentBreakGlassRequest, type BreakGlassRequestAnswer } from './break-glass-accepted.js';
+
+/** How many of the newest requests a tenant-scoped list filters for those in its tenancy. */
+const MAX_SCOPED_SCAN = 1000;
 
 /** What a request is for: a resource (`kind`, `id`), or for `delete_leaks` the exact objects. */
 export type BreakGlassTarget =
@@ -148,7 +152,7 @@ export class BreakGlassActions {
         },
       );
     }
-    const request = await this.get(requestId);
+    const request = presentBreakGlassRequest(await this.find(requestId));
     if (found.action !== 'delete_leaks') return { request };
     const scanner = this.leaks.current;
     if (!scanner)
@@ -176,16 +180,35 @@ export class BreakGlassActions {
         context,
       ),
     );
-    return this.get(requestId);
-  }
-
-  async list(options: { status?: BreakGlassStatus; limit: number }): Promise<BreakGlassRequestAnswer[]> {
-    return (await this.requests.list({ ...options, now: this.clock.now() })).map(presentBreakGlassRequest);
-  }
-
-  /** @throws BreakGlassRequestNotFound (404). */
-  async get(requestId: string): Promise<BreakGlassRequestAnswer> {
     return presentBreakGlassRequest(await this.find(requestId));
+  }
+
+  /**
+   * Requests, newest first, at most `limit` (1..1000). A tenant-scoped caller sees only those it could decide
+   * (`requireInScope`): targets visible in its tenancy, no leak deletions. Those are filtered from the newest
+   * `MAX_SCOPED_SCAN` requests, so a scoped list is bounded work too.
+   */
+  async list(options: { status?: BreakGlassStatus; limit: number }, scope: Tenancy | null): Promise<BreakGlassRequestAnswer[]> {
+    const now = this.clock.now();
+    if (!scope) return (await this.requests.list({ ...options, now })).map(presentBreakGlassRequest);
+    const seen: BreakGlassRequestJson[] = [];
+    for (const found of await this.requests.list({ ...options, limit: MAX_SCOPED_SCAN, now })) {
+      if (seen.length === options.limit) break;
+      if (await this.inScope(found, scope)) seen.push(found);
+    }
+    return seen.map(presentBreakGlassRequest);
+  }
+
+  /** @throws BreakGlassRequestNotFound (404), also for a request outside a tenant-scoped caller's tenancy. */
+  async get(requestId: string, scope: Tenancy | null): Promise<BreakGlassRequestAnswer> {
+    const found = await this.find(requestId);
+    if (scope && !(await this.inScope(found, scope))) throw new BreakGlassRequestNotFound(requestId);
+    return presentBreakGlassRequest(found);
+  }
+
+  /** Whether a tenant-scoped caller may see (and so decide) a request: its target is visible in the tenancy. */
+  private async inScope(found: BreakGlassRequestJson, scope: Tenancy): Promise<boolean> {
+    return found.action !== 'delete_leaks' && (await this.queries.visible(found.target.id, scope));
   }
 
   private async find(requestId: string) {
@@ -206,6 +229,6 @@ export class BreakGlassActions {
     if (!scope) return;
     if (found.action === 'delete_leaks')
       throw Problems.forbidden('a leak deletion spans tenants: only a caller without a tenant scope may decide it');
-    if (!(await this.queries.visible(found.target.id, scope))) throw new BreakGlassRequestNotFound(found.request_id);
+    if (!(await this.inScope(found, scope))) throw new BreakGlassRequestNotFound(found.request_id);
   }
 }

@@ -12,6 +12,7 @@ import type { BreakGlassStatus } from '@decom/domain';
 import { RefuseDryRunOnWrites } from '../resources/refuse-dry-run-on-writes.guard.js';
 import { commandContextOf } from '../caller/caller.js';
 import { requireFleetWide } from '../auth/fleet-wide.js';
+import { scopeOf } from '../auth/request-authentication.js';
 import type { AccessPolicy } from '../auth/access-policy.js';
 import { ACCESS_POLICY } from '../tokens.js';
 import { BreakGlassActions, type BreakGlassApproval } from './break-glass-actions.js';
@@ -35,10 +36,13 @@ export class BreakGlassController {
   @Get()
   async list(@Query() query: BreakGlassQueryDto, @Req() req: FastifyRequest): Promise<{ total: number; items: BreakGlassRequestAnswer[] }> {
     requireFleetWide(req, this.access, 'break-glass requests');
-    const items = await this.breakGlass.list({
-      ...(query.status && { status: query.status as BreakGlassStatus }),
-      limit: query.limit ?? 100,
-    });
+    const items = await this.breakGlass.list(
+      {
+        ...(query.status && { status: query.status as BreakGlassStatus }),
+        limit: query.limit ?? 100,
+      },
+      scopeOf(req),
+    );
     return { total: items.length, items };
   }
 
@@ -48,7 +52,7 @@ export class BreakGlassController {
   @Get(':request_id')
   async get(@Param('request_id') requestId: string, @Req() req: FastifyRequest): Promise<BreakGlassRequestAnswer> {
     requireFleetWide(req, this.access, 'break-glass requests');
-    return this.breakGlass.get(requestId);
+    return this.breakGlass.get(requestId, scopeOf(req));
   }
 
   @ApiOperation({

@@ -7,6 +7,7 @@ import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { BREAK_GLASS_STATUSES, ValidationFailed, type BreakGlassStatus } from '@decom/domain';
 import { commandContextOf } from '../caller/caller.js';
 import { requireFleetWide } from '../auth/fleet-wide.js';
+import { scopeOf } from '../auth/request-authentication.js';
 import type { AccessPolicy } from '../auth/access-policy.js';
 import { ACCESS_POLICY } from '../tokens.js';
 import { BreakGlassActions } from '../break-glass/break-glass-actions.js';
@@ -27,7 +28,7 @@ export class BreakGlassResolver {
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit', limit, 'limit must be 1..1000');
       if (status != null && !(BREAK_GLASS_STATUSES as readonly string[]).includes(status))
         throw invalid('status', status, `status must be one of ${BREAK_GLASS_STATUSES.join(', ')}`);
-      return this.breakGlass.list({ ...(status != null && { status: status as BreakGlassStatus }), limit });
+      return this.breakGlass.list({ ...(status != null && { status: status as BreakGlassStatus }), limit }, scopeOf(requestOf(ctx)));
     });
   }
 
