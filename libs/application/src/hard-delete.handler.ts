@@ -42,10 +42,10 @@ export class HardDeleteHandler extends TreeCommandHandler<HardDelete> {
    * `payload` with the hosted adapters and, for each resource the check would remove, what its hosted adapters
    * left. Nothing is listed while the gate does not hold (most checks).
    */
-  protected override async resolve(payload: HardDelete): Promise<HardDelete> {
+  protected override async resolve(payload: HardDelete, stream: string): Promise<HardDelete> {
     const hosted = this.verifier?.hostedAdapters ?? [];
     if (!this.verifier || hosted.length === 0) return payload;
-    const { state } = await this.repository.load(await this.streamOf(payload));
+    const { state } = await this.repository.load(stream);
     const checks: Record<string, CleanupCheck> = {};
     for (const candidate of hardDeleteCandidates(state, payload.id, this.kinds, hosted)) {
       if (candidate.adapters.length === 0) continue;

@@ -44,7 +44,7 @@ export abstract class TreeCommandHandler<P extends ResourceAddress> implements I
    */
   async execute({ payload, context }: TreeCommand<P>): Promise<DecisionOutcome> {
     const stream = await this.streamOf(payload);
-    const command = await this.resolve(payload);
+    const command = await this.resolve(payload, stream);
     const retries = this.maxConflictRetries;
     return this.repository.decideAndAppend(
       stream,
@@ -61,8 +61,11 @@ export abstract class TreeCommandHandler<P extends ResourceAddress> implements I
     return this.locator.forExisting(payload.kind, payload.id);
   }
 
-  /** The payload completed with facts read from other trees before deciding; as given by default. */
-  protected resolve(payload: P): Promise<P> {
+  /**
+   * The payload completed with facts read before deciding (other trees, or `stream`: the tree's own stream,
+   * located once by `execute`); as given by default.
+   */
+  protected resolve(payload: P, _stream: string): Promise<P> {
     return Promise.resolve(payload);
   }
 }
