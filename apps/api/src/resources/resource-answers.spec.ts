@@ -92,3 +92,32 @@ describe('ResourceAnswers.present, the read side not reached after the command',
     await expect(answers.present(outcomeOf([cluster]), 'missing')).rejects.toBeInstanceOf(ResourceNotFound);
   });
 });
+
+describe('ResourceAnswers.present, the read side reached after the command', () => {
+  it("takes what only the read model derives from its view, the deletion's dispatch included, as a GET would", async () => {
+    const dispatch = { due: [], waiting: [{ adapter: 'dns', reason: 'ChildrenPresent' }] };
+    const view = {
+      href: '/api/hyperfleet/v1/clusters/c1',
+      status: { conditions: [{ type: 'Reconciled', status: 'False' }] },
+      deletion_policy: 'Delete',
+      effective_deletion_policy: { policy: 'Delete', source: 'default' },
+      deletion_propagation: 'Foreground',
+      deletion_required_adapters: ['dns'],
+      deletion_dispatch: dispatch,
+    };
+    const readModel = { get: (id: string) => Promise.resolve(id === 'c1' ? view : undefined) } as unknown as ResourceQueries;
+    const deleting: ResourceState = { ...cluster, generation: 2, deleted_time: '2026-12-01T11:00:00.000Z', deleted_by: 'alice' };
+    const outcome: RecordedOutcome = { ...outcomeOf([deleting]), readSideCurrent: true };
+
+    const answer = await new ResourceAnswers(kinds, readModel).present(outcome, 'c1');
+
+    expect(answer).toMatchObject({
+      generation: 2,
+      deleted_time: '2026-12-01T11:00:00.000Z',
+      deletion_propagation: 'Foreground',
+      deletion_required_adapters: ['dns'],
+      deletion_dispatch: dispatch,
+      status: { conditions: [{ type: 'Reconciled', status: 'False' }] },
+    });
+  });
+});

@@ -63,7 +63,8 @@ export class ResourceAnswers {
 
 /**
  * A resource answer's parts from its decided `state`; href, conditions, the effective policy, references and
- * the deletion's propagation and frozen adapters from `view` when the read model was read after the command.
+ * the deletion's propagation, frozen adapters and dispatch from `view` when the read model was read after the command
+ * (so a write answers what a GET right after it answers).
  */
 function decidedParts(
   state: ResourceState,
@@ -95,6 +96,7 @@ function decidedParts(
     },
     deletion_propagation: view?.deletion_propagation,
     deletion_required_adapters: view?.deletion_required_adapters,
+    deletion_dispatch: view?.deletion_dispatch,
     deletion_protection_set: state.deletion_protection ? { ...state.deletion_protection } : undefined,
   };
 }
