@@ -155,6 +155,25 @@ describe('HyperFleet API contract (embedded engine)', () => {
         expect((await api.get(`/clusters/${c.id}`)).body.deleted_time).toBeUndefined();
       },
     );
+
+    it('refuses a DELETE parameter it does not know instead of deleting otherwise than asked', async () => {
+      const c = await createCluster('unknown-delete-param');
+      const before = await streamEvents(c.id);
+      for (const query of [
+        'dryRuns=All',
+        'dryRun[a]=All',
+        'dryRun.x=All',
+        'propagationpolicy=Background',
+        'Delete_For_Move=true',
+        'foo=bar',
+      ]) {
+        const refused = await api.call('DELETE', `/clusters/${c.id}?${query}`);
+        expect([query, refused.status, refused.body.errors?.[0]?.field]).toEqual([query, 400, query.split('=')[0]]);
+        expect(refused.body.detail).toContain('nothing was deleted');
+      }
+      expect(await streamEvents(c.id)).toEqual(before);
+      expect((await api.call('DELETE', `/clusters/${c.id}?propagationPolicy=Background&delete_for_move=false`)).status).toBe(202);
+    });
   });
 
   describe('status ingestion', () => {

@@ -39,8 +39,8 @@ export type BenchModule = (context: BenchContext) => Promise<string>;
 
 /** The Targets table in Markdown. `quick`: the mark column says the sizes are too small to judge. */
 export function targetsTable(rows: readonly TargetRow[], quick: boolean): string {
-  const order: TargetId[] = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9'];
-  const sorted = [...rows].sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+  // By target number (P10 after P9), stable within one: rows keep the order their scenario gave them.
+  const sorted = [...rows].sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
   const mark = (r: TargetRow) => (quick ? '(quick)' : r.met ? '✅ met' : '❌ not met');
   return [
     '| # | measure | figure | ceiling (same run) | ratio | target | |',

@@ -58,7 +58,7 @@ import { createQueryValidationPipe } from '../problem-details/validation-pipe.js
 import { ResourceActions } from './resource-actions.js';
 import type { DeletionPreviewJson } from './deletion-preview-answer.js';
 import { isDryRun } from './dry-run.js';
-import { DeleteQueryDto } from './dto/delete-query.dto.js';
+import { DeleteQueryDto, refuseUnknownDeleteParameters } from './dto/delete-query.dto.js';
 import { ResourceTargets, type ResourceRouteParams, type ResourceTarget } from './resource-target.js';
 import { parseFields, selectFields } from './sparse-fields.js';
 import { listOptions, sparse } from './list-options.js';
@@ -202,6 +202,7 @@ export class ResourcesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ResourceJson | DeletionPreviewJson> {
     const dryRun = isDryRun(req.query, req.body);
+    refuseUnknownDeleteParameters(req.query);
     const { propagationPolicy, deletion_budget_override: budgetOverride } = query;
     const deleteForMove = query.delete_for_move === 'true';
     const target = await this.target(route, req);
