@@ -2,7 +2,7 @@
  * `npm run bench`: runs every `*.bench.js` next to this file (compiled to dist/test/bench), prints each
  * section and the "Targets" table (every figure beside its ceiling from the same run, the ratio,
  * the target, met or not), and writes them to docs/benchmarks.md with the Node version and load average.
- * The full run takes about 19 minutes on 2 cores (most of it the scaling scenario's 5,000 clusters).
+ * The full run takes about 22 minutes on 2 cores (most of it the scaling scenario's 5,000 clusters).
  *
  * Flags (`npm run bench -- <flags>`):
  * - `--quick`: tiny sizes, for CI: checks only that every scenario runs (~1-2 minutes); prints, never writes
