@@ -23,6 +23,20 @@ const BOB = 'bob@example.com';
 const OPERATOR = 'operator@example.com';
 const HOUR_MS = 3_600_000;
 
+/** One request as `identity` (a JWT from `issuer`): status, `Location`, and the JSON body (undefined when empty). */
+async function callAs(fixture: EngineFixture, issuer: TestIssuer, identity: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${fixture.engine.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${await issuer.token(identity)}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, location: response.headers.get('location'), body: text ? JSON.parse(text) : undefined };
+}
+
 describe('two-person rule: break-glass actions become requests a different administrator approves', () => {
   let fixture: EngineFixture;
   let issuer: TestIssuer;
@@ -47,18 +61,7 @@ describe('two-person rule: break-glass actions become requests a different admin
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  const call = async (identity: string, method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${fixture.engine.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${await issuer.token(identity)}`,
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-      },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, location: response.headers.get('location'), body: text ? JSON.parse(text) : undefined };
-  };
+  const call = (identity: string, method: string, path: string, body?: unknown) => callAs(fixture, issuer, identity, method, path, body);
   const hf = (identity: string, method: string, path: string, body?: unknown) => call(identity, method, `/api/hyperfleet/v1${path}`, body);
   const queue = (identity: string, method: string, path: string, body?: unknown) =>
     call(identity, method, `/api/decom/v1/break-glass-requests${path}`, body);
@@ -291,18 +294,7 @@ describe('two-person rule: leak deletion', () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  const call = async (identity: string, method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${fixture.engine.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${await issuer.token(identity)}`,
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-      },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = (identity: string, method: string, path: string, body?: unknown) => callAs(fixture, issuer, identity, method, path, body);
 
   it('202 naming the exact objects; on approval those still leaking are deleted, recorded for the requester', async () => {
     const id: string = (await call(OPERATOR, 'POST', '/api/hyperfleet/v1/clusters', { kind: 'Cluster', name: 'bg-leaks', spec: {} })).body
